@@ -1,0 +1,44 @@
+//! Link ktorch.so to the libtorch of the PyPI wheel torch==2.11.0 so that it loads as is.
+//!
+//! torch-sys finds libtorch (LIBTORCH_USE_PYTORCH=1 or LIBTORCH) and links it, but puts no rpath
+//! into our cdylib, and rustc's --as-needed drops libtorch_cuda.so since no symbol of it is used:
+//! CUDA would then be invisible. So: rpath to the wheel's lib folder, and libtorch_cuda linked
+//! with --no-as-needed whenever the wheel has it (CUDA is then reported absent only when no GPU).
+use std::path::PathBuf;
+use std::process::Command;
+
+fn libtorch_lib() -> Option<PathBuf> {
+    if let Ok(dir) = std::env::var("LIBTORCH") {
+        return Some(PathBuf::from(dir).join("lib"));
+    }
+    let python = match std::env::var("VIRTUAL_ENV") {
+        Ok(v) => PathBuf::from(v).join("bin").join("python"),
+        Err(_) => PathBuf::from("python3"),
+    };
+    let out = Command::new(python)
+        .args(["-c", "import torch,os;print(os.path.join(os.path.dirname(torch.__file__),'lib'))"])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=LIBTORCH");
+    println!("cargo:rerun-if-env-changed=VIRTUAL_ENV");
+    println!("cargo:rerun-if-changed=build.rs");
+    let Some(lib) = libtorch_lib() else {
+        panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
+    };
+    println!("cargo:rustc-link-search=native={}", lib.display());
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib.display());
+    if lib.join("libtorch_cuda.so").exists() {
+        println!("cargo:rustc-link-arg=-Wl,--no-as-needed");
+        println!("cargo:rustc-link-arg=-ltorch_cuda");
+        println!("cargo:rustc-link-arg=-Wl,--as-needed");
+    }
+    // k.h functions come from the host process (q or qhost): leave them undefined in the cdylib.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--allow-shlib-undefined");
+}

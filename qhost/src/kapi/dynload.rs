@@ -1,0 +1,1 @@
+//! `2:`: load a shared library and look up a function, as q does.

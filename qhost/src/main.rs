@@ -1,0 +1,3 @@
+fn main() {
+    let _ = qhost::q::eval_text("");
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Make sure the libtorch 2.11.0 virtualenv exists (from the PyPI wheel torch==2.11.0) and print
+# its path. Kept outside the clone so clean clones and CI reruns reuse it; checked by version.
+set -euo pipefail
+TORCH_VERSION=2.11.0
+VENV="${KTORCH_VENV:-$HOME/.cache/ktorch/torch-$TORCH_VERSION}"
+have() {
+  [ -x "$VENV/bin/python" ] &&
+    [ "$("$VENV/bin/python" -c 'import torch;print(torch.__version__.split("+")[0])' 2>/dev/null)" = "$TORCH_VERSION" ]
+}
+if ! have; then
+  echo "setting up libtorch: pip install torch==$TORCH_VERSION into $VENV (about 2 minutes, 4.7 GB)" >&2
+  rm -rf "$VENV.tmp"
+  mkdir -p "$(dirname "$VENV")"
+  python3 -m venv "$VENV.tmp"
+  "$VENV.tmp/bin/pip" install -q --disable-pip-version-check "torch==$TORCH_VERSION" >&2
+  rm -rf "$VENV"
+  mv "$VENV.tmp" "$VENV"
+  # A venv records its own path in scripts; moving it keeps python itself working, which is all
+  # torch-sys needs (it runs python -c to find include and lib dirs).
+  have || { echo "torch $TORCH_VERSION is not importable from $VENV" >&2; exit 1; }
+fi
+echo "$VENV"
