@@ -7,16 +7,18 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-fn libtorch_lib() -> Option<PathBuf> {
+/// The libtorch root (holding lib/ and include/): $LIBTORCH, else the torch package of the
+/// virtualenv's python (the layout of the PyPI wheel).
+fn libtorch_root() -> Option<PathBuf> {
     if let Ok(dir) = std::env::var("LIBTORCH") {
-        return Some(PathBuf::from(dir).join("lib"));
+        return Some(PathBuf::from(dir));
     }
     let python = match std::env::var("VIRTUAL_ENV") {
         Ok(v) => PathBuf::from(v).join("bin").join("python"),
         Err(_) => PathBuf::from("python3"),
     };
     let out = Command::new(python)
-        .args(["-c", "import torch,os;print(os.path.join(os.path.dirname(torch.__file__),'lib'))"])
+        .args(["-c", "import torch,os;print(os.path.dirname(torch.__file__))"])
         .output()
         .ok()?;
     if !out.status.success() {
@@ -29,9 +31,20 @@ fn main() {
     println!("cargo:rerun-if-env-changed=LIBTORCH");
     println!("cargo:rerun-if-env-changed=VIRTUAL_ENV");
     println!("cargo:rerun-if-changed=build.rs");
-    let Some(lib) = libtorch_lib() else {
+    println!("cargo:rerun-if-changed=src/cxx/config.cpp");
+    let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
+    let lib = root.join("lib");
+    // A small C++ file for what tch does not wrap (build config, Context flags).
+    cc::Build::new()
+        .cpp(true)
+        .file("src/cxx/config.cpp")
+        .include(root.join("include"))
+        .include(root.join("include/torch/csrc/api/include"))
+        .flag("-std=c++17")
+        .flag("-w")
+        .compile("ktorch_cxx");
     println!("cargo:rustc-link-search=native={}", lib.display());
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib.display());
     if lib.join("libtorch_cuda.so").exists() {

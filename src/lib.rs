@@ -1,1 +1,8 @@
-pub use tch;
+//! ktorch: PyTorch for q/kdb+. q loads this library with `2:` and gets every function from the
+//! `fns` dictionary (see `fns.rs`, the one table of q names).
+//!
+//! Layout: `k` is the kdb+ ABI (values in and out, the guard), `fns` the table of q names, and one
+//! module per domain (`session` for version/config/setting).
+pub mod fns;
+pub mod k;
+pub mod session;

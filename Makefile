@@ -1,0 +1,32 @@
+# ktorch: build, test, run the example, benchmark. Every target first makes sure the libtorch
+# virtualenv (PyPI torch==2.11.0, kept in ~/.cache/ktorch) exists.
+SHELL := /bin/bash
+VENV := $(shell scripts/torch-venv.sh)
+ifeq ($(VENV),)
+$(error libtorch set-up failed: see the messages above)
+endif
+export VIRTUAL_ENV := $(VENV)
+export LIBTORCH_USE_PYTORCH := 1
+export PATH := $(VENV)/bin:$(PATH)
+
+RELEASE := target/release
+
+.PHONY: build test example bench clean
+
+# q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so.
+build:
+	cargo build --release -p ktorch -p qhost -p testext
+	cp -f $(RELEASE)/libktorch.so $(RELEASE)/ktorch.so
+
+# Release profile for tests too: one build of tch's C++ wrapper serves build, test and example.
+test: build
+	cargo test --release --workspace
+
+example: build
+	$(RELEASE)/qhost examples/start.q
+
+bench: build
+	@echo "no benchmarks yet"
+
+clean:
+	cargo clean

@@ -1,0 +1,34 @@
+// libtorch facts and session flags that tch does not wrap: build configuration, parallel info,
+// version, and the global Context flags behind ktorch's `setting`. Every entry point catches C++
+// exceptions so that none crosses into Rust (and from there into q).
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <ATen/Version.h>
+#include <torch/version.h>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+static char* dup(const std::string& s) {
+  char* p = static_cast<char*>(std::malloc(s.size() + 1));
+  if (p) std::memcpy(p, s.c_str(), s.size() + 1);
+  return p;
+}
+
+extern "C" {
+// Strings are malloc'd; the caller frees them with free(). NULL on error.
+char* ktorch_show_config() { try { return dup(at::show_config()); } catch (...) { return nullptr; } }
+char* ktorch_parallel_info() { try { return dup(at::get_parallel_info()); } catch (...) { return nullptr; } }
+const char* ktorch_torch_version() { return TORCH_VERSION; }
+
+// Flags: -1 on error.
+int ktorch_has_magma() { try { return at::hasMAGMA(); } catch (...) { return -1; } }
+int ktorch_has_cudnn() { try { return at::globalContext().hasCuDNN(); } catch (...) { return -1; } }
+long ktorch_cudnn_version() { try { return at::globalContext().hasCuDNN() ? at::globalContext().versionCuDNN() : 0; } catch (...) { return -1; } }
+int ktorch_get_benchmark() { try { return at::globalContext().benchmarkCuDNN(); } catch (...) { return -1; } }
+int ktorch_set_benchmark(int b) { try { at::globalContext().setBenchmarkCuDNN(b); return 0; } catch (...) { return -1; } }
+int ktorch_get_deterministic() { try { return at::globalContext().deterministicAlgorithms(); } catch (...) { return -1; } }
+int ktorch_set_deterministic(int b) { try { at::globalContext().setDeterministicAlgorithms(b, false); return 0; } catch (...) { return -1; } }
+int ktorch_get_cudnn_deterministic() { try { return at::globalContext().deterministicCuDNN(); } catch (...) { return -1; } }
+int ktorch_set_cudnn_deterministic(int b) { try { at::globalContext().setDeterministicCuDNN(b); return 0; } catch (...) { return -1; } }
+}

@@ -1,0 +1,54 @@
+//! The guard around every exported function: nothing unwinds across the FFI boundary. Rust
+//! panics and libtorch errors (tch's `f_` methods return them; the others panic) become q errors
+//! through `krr`, with text that names the function and outlives the call (interned with `ss`,
+//! which q never frees).
+use std::cell::RefCell;
+use std::ffi::CString;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use super::{native, KResult, K};
+
+thread_local! {
+    /// The last panic's message, recorded by our hook for the guard to report.
+    static PANIC_MSG: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Replace the default panic hook (which prints to stderr) with one that records the message:
+/// a caught panic is reported once, as the q error. Each cdylib has its own std, so this does
+/// not touch the host's hook.
+pub fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let msg = if let Some(s) = info.payload().downcast_ref::<&str>() {
+                s.to_string()
+            } else if let Some(s) = info.payload().downcast_ref::<String>() {
+                s.clone()
+            } else {
+                "internal error".to_string()
+            };
+            PANIC_MSG.with(|m| *m.borrow_mut() = Some(msg));
+        }));
+    });
+}
+
+/// Run `f` on the argument `x` as function `name`; any error or panic becomes `'name: message`.
+pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
+    match catch_unwind(AssertUnwindSafe(|| f(x))) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => signal(name, &format!("{e:#}")),
+        Err(_) => {
+            let msg = PANIC_MSG.with(|m| m.borrow_mut().take()).unwrap_or_else(|| "internal error".into());
+            signal(name, &msg)
+        }
+    }
+}
+
+/// Signal `'name: msg` to q. libtorch messages carry a C++ backtrace after the first line:
+/// keep only the first unless the `stackframe` setting is on.
+pub fn signal(name: &str, msg: &str) -> K {
+    let msg = if crate::session::setting::stackframe() { msg } else { msg.lines().next().unwrap_or("") };
+    let text = if msg.starts_with(name) { msg.to_string() } else { format!("{name}: {msg}") };
+    let c = CString::new(text.replace('\0', " ")).unwrap_or_default();
+    unsafe { native::krr(native::ss(c.as_ptr() as *mut _)) }
+}

@@ -1,0 +1,55 @@
+//! Making q values. Each returns a new reference that the caller passes on to q.
+use std::ffi::CString;
+
+use super::{native, qtype, K};
+
+pub fn long(j: i64) -> K {
+    unsafe { native::kj(j) }
+}
+pub fn float(f: f64) -> K {
+    unsafe { native::kf(f) }
+}
+pub fn boolean(b: bool) -> K {
+    unsafe { native::kb(b as i32) }
+}
+/// The generic null `::` (what a function with nothing to return gives q).
+pub fn null() -> K {
+    unsafe { native::ka(101) }
+}
+/// An interned symbol pointer (q never frees symbols).
+pub fn intern(s: &str) -> *mut libc::c_char {
+    let c = CString::new(s.replace('\0', " ")).unwrap_or_default();
+    unsafe { native::ss(c.as_ptr() as *mut _) }
+}
+pub fn symbol(s: &str) -> K {
+    unsafe { native::ks(intern(s)) }
+}
+pub fn symbols(v: &[&str]) -> K {
+    let x = unsafe { native::ktn(qtype::SYMBOL_LIST as i32, v.len() as i64) };
+    let d = unsafe { std::slice::from_raw_parts_mut(data::<*mut libc::c_char>(x), v.len()) };
+    for (slot, s) in d.iter_mut().zip(v) {
+        *slot = intern(s);
+    }
+    x
+}
+/// A q string (char vector).
+pub fn string(s: &str) -> K {
+    let x = unsafe { native::ktn(qtype::STRING as i32, s.len() as i64) };
+    unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), data::<u8>(x), s.len()) };
+    x
+}
+/// A general list taking ownership of `items`.
+pub fn list(items: Vec<K>) -> K {
+    let x = unsafe { native::ktn(0, items.len() as i64) };
+    let d = unsafe { std::slice::from_raw_parts_mut(data::<K>(x), items.len()) };
+    d.copy_from_slice(&items);
+    x
+}
+/// A dictionary of symbol keys to a general list of values (owned).
+pub fn dict(keys: &[&str], values: Vec<K>) -> K {
+    unsafe { native::xD(symbols(keys), list(values)) }
+}
+/// Pointer to a vector's data (k.h: offset 16).
+pub unsafe fn data<T>(x: K) -> *mut T {
+    (x as *mut u8).add(16) as *mut T
+}

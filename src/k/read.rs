@@ -1,0 +1,67 @@
+//! Reading q arguments. Arguments are borrowed: nothing here changes reference counts.
+use super::{make::data, qtype, K};
+
+/// k.h header fields (kdbplus keeps some private): type at byte 2, length at offset 8.
+pub fn ktype(x: K) -> i8 {
+    unsafe { *(x as *const i8).add(2) }
+}
+pub fn len(x: K) -> i64 {
+    unsafe { *((x as *const u8).add(8) as *const i64) }
+}
+/// `::` or `()` (an empty general list): ktorch's "no argument".
+pub fn is_nil(x: K) -> bool {
+    let t = ktype(x);
+    t == 101 || (t == 0 && len(x) == 0)
+}
+pub fn is_unset(x: K) -> bool {
+    ktype(x) == 101
+}
+/// A symbol atom's text.
+pub fn symbol(x: K) -> Option<&'static str> {
+    if ktype(x) != qtype::SYMBOL_ATOM {
+        return None;
+    }
+    let p = unsafe { *((x as *const u8).add(8) as *const *const libc::c_char) };
+    Some(cstr(p))
+}
+/// A long-like atom (boolean, byte, short, int, long) as i64.
+pub fn long(x: K) -> Option<i64> {
+    let v = unsafe { (x as *const u8).add(8) };
+    unsafe {
+        match ktype(x) {
+            -1 | -4 => Some(*v as i64),
+            -5 => Some(*(v as *const i16) as i64),
+            -6 => Some(*(v as *const i32) as i64),
+            -7 => Some(*(v as *const i64)),
+            _ => None,
+        }
+    }
+}
+pub fn boolean(x: K) -> Option<bool> {
+    if ktype(x) == -1 {
+        long(x).map(|v| v != 0)
+    } else {
+        None
+    }
+}
+/// Items of a general list (borrowed pointers); None for other types.
+pub fn items(x: K) -> Option<&'static [K]> {
+    if ktype(x) != 0 {
+        return None;
+    }
+    Some(unsafe { std::slice::from_raw_parts(data::<K>(x), len(x) as usize) })
+}
+/// Symbols of a symbol vector.
+pub fn symbols(x: K) -> Option<Vec<&'static str>> {
+    if ktype(x) != qtype::SYMBOL_LIST {
+        return None;
+    }
+    let p = unsafe { std::slice::from_raw_parts(data::<*const libc::c_char>(x), len(x) as usize) };
+    Some(p.iter().map(|s| cstr(*s)).collect())
+}
+fn cstr(p: *const libc::c_char) -> &'static str {
+    if p.is_null() {
+        return "";
+    }
+    unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap_or("")
+}

@@ -1,0 +1,25 @@
+//! The C++ entry points of src/cxx/config.cpp (each catches its own exceptions).
+extern "C" {
+    pub fn ktorch_show_config() -> *mut libc::c_char;
+    pub fn ktorch_parallel_info() -> *mut libc::c_char;
+    pub fn ktorch_torch_version() -> *const libc::c_char;
+    pub fn ktorch_has_magma() -> libc::c_int;
+    pub fn ktorch_has_cudnn() -> libc::c_int;
+    pub fn ktorch_cudnn_version() -> libc::c_long;
+    pub fn ktorch_get_benchmark() -> libc::c_int;
+    pub fn ktorch_set_benchmark(b: libc::c_int) -> libc::c_int;
+    pub fn ktorch_get_deterministic() -> libc::c_int;
+    pub fn ktorch_set_deterministic(b: libc::c_int) -> libc::c_int;
+    pub fn ktorch_get_cudnn_deterministic() -> libc::c_int;
+    pub fn ktorch_set_cudnn_deterministic(b: libc::c_int) -> libc::c_int;
+}
+
+/// Take a malloc'd C string from the shim.
+pub fn take_string(p: *mut libc::c_char) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    let s = unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    unsafe { libc::free(p as *mut libc::c_void) };
+    Some(s)
+}

@@ -1,0 +1,5 @@
+//! The session: versions, libtorch's build configuration, and session-wide settings.
+pub mod config;
+pub mod ffi;
+pub mod setting;
+pub mod version;

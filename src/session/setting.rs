@@ -1,0 +1,100 @@
+//! `setting`: session-wide flags, as ktorch. `setting()` (or `setting[]`) a dictionary of all,
+//! `setting`name` one value, `setting(`name;value)` (also written `setting`name,value`) sets one
+//! where it can be changed.
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{anyhow, bail};
+
+use super::ffi;
+use crate::k::{make, read, KResult, K};
+
+/// ktorch's own flags (the others live in libtorch).
+static STACKFRAME: AtomicBool = AtomicBool::new(false);
+static ALLOPTIONS: AtomicBool = AtomicBool::new(true);
+static COMPLEXFIRST: AtomicBool = AtomicBool::new(true);
+
+pub fn stackframe() -> bool {
+    STACKFRAME.load(Ordering::Relaxed)
+}
+pub fn alloptions() -> bool {
+    ALLOPTIONS.load(Ordering::Relaxed)
+}
+pub fn complexfirst() -> bool {
+    COMPLEXFIRST.load(Ordering::Relaxed)
+}
+
+const NAMES: [&str; 15] = [
+    "mkl", "openmp", "threads", "interopthreads", "cuda", "magma", "cudnn", "cudnnversion",
+    "cudadevices", "benchmark", "deterministic", "cudnndeterministic", "stackframe", "alloptions",
+    "complexfirst",
+];
+
+fn flag(v: libc::c_int, what: &str) -> anyhow::Result<bool> {
+    if v < 0 {
+        bail!("unable to read {what}")
+    }
+    Ok(v != 0)
+}
+
+/// The current value of setting `name` as a q value.
+fn get(name: &str) -> KResult {
+    Ok(match name {
+        "mkl" => make::boolean(tch::utils::has_mkl()),
+        "openmp" => make::boolean(tch::utils::has_openmp()),
+        "threads" => make::long(tch::get_num_threads() as i64),
+        "interopthreads" => make::long(tch::utils::get_num_interop_threads() as i64),
+        "cuda" => make::boolean(tch::Cuda::is_available()),
+        "magma" => make::boolean(flag(unsafe { ffi::ktorch_has_magma() }, "magma")?),
+        "cudnn" => make::boolean(flag(unsafe { ffi::ktorch_has_cudnn() }, "cudnn")?),
+        "cudnnversion" => make::long(unsafe { ffi::ktorch_cudnn_version() } as i64),
+        "cudadevices" => make::long(tch::Cuda::device_count()),
+        "benchmark" => make::boolean(flag(unsafe { ffi::ktorch_get_benchmark() }, "benchmark")?),
+        "deterministic" => make::boolean(flag(unsafe { ffi::ktorch_get_deterministic() }, "deterministic")?),
+        "cudnndeterministic" => {
+            make::boolean(flag(unsafe { ffi::ktorch_get_cudnn_deterministic() }, "cudnndeterministic")?)
+        }
+        "stackframe" => make::boolean(stackframe()),
+        "alloptions" => make::boolean(alloptions()),
+        "complexfirst" => make::boolean(complexfirst()),
+        _ => bail!("unrecognized setting `{name}"),
+    })
+}
+
+fn set(name: &str, v: K) -> anyhow::Result<()> {
+    let want_bool = || read::boolean(v).ok_or_else(|| anyhow!("`{name} expects a boolean"));
+    let want_threads = || match read::long(v) {
+        Some(n) if n > 0 && n <= i32::MAX as i64 && read::ktype(v) != -1 => Ok(n as i32),
+        _ => Err(anyhow!("`{name} expects a positive long")),
+    };
+    let ok = |r: libc::c_int| if r < 0 { Err(anyhow!("unable to set {name}")) } else { Ok(()) };
+    match name {
+        "threads" => tch::set_num_threads(want_threads()?),
+        "interopthreads" => tch::utils::set_num_interop_threads(want_threads()?),
+        "benchmark" => ok(unsafe { ffi::ktorch_set_benchmark(want_bool()? as i32) })?,
+        "deterministic" => ok(unsafe { ffi::ktorch_set_deterministic(want_bool()? as i32) })?,
+        "cudnndeterministic" => ok(unsafe { ffi::ktorch_set_cudnn_deterministic(want_bool()? as i32) })?,
+        "stackframe" => STACKFRAME.store(want_bool()?, Ordering::Relaxed),
+        "alloptions" => ALLOPTIONS.store(want_bool()?, Ordering::Relaxed),
+        "complexfirst" => COMPLEXFIRST.store(want_bool()?, Ordering::Relaxed),
+        _ if NAMES.contains(&name) => bail!("cannot set flag for {name}"),
+        _ => bail!("unrecognized setting `{name}"),
+    }
+    Ok(())
+}
+
+pub fn setting(x: K) -> KResult {
+    if read::is_nil(x) {
+        let values = NAMES.iter().map(|n| get(n)).collect::<anyhow::Result<Vec<K>>>()?;
+        return Ok(make::dict(&NAMES, values));
+    }
+    if let Some(name) = read::symbol(x) {
+        return get(name);
+    }
+    // (`name;value): a general list of two.
+    if let Some([name, v]) = read::items(x) {
+        let name = read::symbol(*name).ok_or_else(|| anyhow!("expects (`name;value)"))?;
+        set(name, *v)?;
+        return Ok(make::null());
+    }
+    bail!("expects (), `name or (`name;value)")
+}

@@ -1,0 +1,54 @@
+//! `version`: ktorch's form (`version()` a string, `version[]` a number major+minor/100+patch/10000)
+//! plus named facts: `version`ktorch`libtorch`cuda`cudadevices`, and `version`all` for all of them.
+use anyhow::bail;
+
+use super::ffi;
+use crate::k::{make, read, KResult, K};
+
+pub const KTORCH_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The loaded libtorch's version, e.g. "2.11.0".
+pub fn libtorch() -> &'static str {
+    let p = unsafe { ffi::ktorch_torch_version() };
+    unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap_or("")
+}
+
+/// 2.11.0 -> 2.11, as ktorch's `version[]` (1.8.1 -> 1.0801).
+fn number(v: &str) -> f64 {
+    let p: Vec<f64> = v.split(['.', '+']).take(3).map(|s| s.parse().unwrap_or(0.0)).collect();
+    p.first().unwrap_or(&0.0) + p.get(1).unwrap_or(&0.0) / 100.0 + p.get(2).unwrap_or(&0.0) / 10000.0
+}
+
+pub fn version(x: K) -> KResult {
+    if read::is_unset(x) {
+        return Ok(make::float(number(libtorch())));
+    }
+    if read::is_nil(x) {
+        return Ok(make::string(libtorch()));
+    }
+    let Some(s) = read::symbol(x) else {
+        bail!("expects (), ::, or one of `all`ktorch`libtorch`cuda`cudadevices")
+    };
+    let cuda = tch::Cuda::is_available();
+    let devices = tch::Cuda::device_count();
+    Ok(match s {
+        "ktorch" => make::string(KTORCH_VERSION),
+        "libtorch" => make::string(libtorch()),
+        "cuda" => make::boolean(cuda),
+        "cudadevices" => make::long(devices),
+        "all" => make::dict(
+            &["ktorch", "libtorch", "cuda", "cudadevices"],
+            vec![make::string(KTORCH_VERSION), make::string(libtorch()), make::boolean(cuda), make::long(devices)],
+        ),
+        _ => bail!("unrecognized version `{s}, expecting one of `all`ktorch`libtorch`cuda`cudadevices"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn number_form_matches_ktorch() {
+        assert!((super::number("1.8.1") - 1.0801).abs() < 1e-12);
+        assert!((super::number("2.11.0+cu130") - 2.11).abs() < 1e-12);
+    }
+}
