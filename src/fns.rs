@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
 use crate::k::{guard::guard, make, native, KResult, K};
-use crate::session;
+use crate::{math, objects, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -27,9 +27,27 @@ macro_rules! table {
 }
 
 table! {
-    "config"  => session::config::config,
-    "setting" => session::setting::setting,
-    "version" => session::version::version,
+    // session
+    "config"      => session::config::config,
+    "setting"     => session::setting::setting,
+    "version"     => session::version::version,
+    // objects
+    "class"       => objects::class,
+    "free"        => objects::free,
+    "obj"         => objects::obj,
+    "tensorcount" => objects::tensorcount,
+    // tensors
+    "tensor"      => tensor::create::tensor,
+    "size"        => tensor::info::size,
+    "dim"         => tensor::info::dim,
+    "numel"       => tensor::info::numel,
+    "dtype"       => tensor::info::dtype,
+    "device"      => tensor::info::device,
+    "backward"    => tensor::autograd::backward,
+    "grad"        => tensor::autograd::grad,
+    // math
+    "mean"        => math::reduce::mean,
+    "mul"         => math::pointwise::mul,
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

@@ -2,7 +2,12 @@
 //! `fns` dictionary (see `fns.rs`, the one table of q names).
 //!
 //! Layout: `k` is the kdb+ ABI (values in and out, the guard), `fns` the table of q names, and one
-//! module per domain (`session` for version/config/setting).
+//! module per domain: `session` (version/config/setting), `registry` (the handles) and
+//! `objects` (free/obj), `tensor`, `math`.
 pub mod fns;
 pub mod k;
+pub mod math;
+pub mod objects;
+pub mod registry;
 pub mod session;
+pub mod tensor;

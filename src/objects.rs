@@ -1,0 +1,80 @@
+//! Object management from q: `free`, `obj`, `tensorcount`, `class`.
+use anyhow::bail;
+
+use crate::k::{make, read, KResult, K};
+use crate::registry::{self, Obj};
+
+/// `free h`, `free(h1;h2;..)`, `free[]` (everything).
+pub fn free(x: K) -> KResult {
+    if read::is_nil(x) {
+        registry::free_all();
+    } else if registry::is_handle(x) {
+        registry::free(x)?;
+    } else if let Some(items) = read::items(x) {
+        // Check all before freeing any, so a bad handle frees nothing.
+        for h in items {
+            registry::with(*h, |_| Ok(()))?;
+        }
+        for h in items {
+            registry::free(*h)?;
+        }
+    } else {
+        bail!("expects a handle, a list of handles, or [] for all")
+    }
+    Ok(make::null())
+}
+
+pub fn tensorcount(_: K) -> KResult {
+    Ok(make::long(registry::list().iter().filter(|(_, c)| *c == "tensor").count() as i64))
+}
+
+pub fn class(x: K) -> KResult {
+    registry::with(x, |o| Ok(make::symbol(o.class())))
+}
+
+/// `obj[]`: a table of live objects: id, class, device, dtype, size, elements, bytes.
+pub fn obj(_: K) -> KResult {
+    let rows = registry::each(|id, o| match o {
+        Obj::Tensor(t) => (
+            id,
+            o.class(),
+            crate::tensor::options::device_name(t.device()),
+            crate::tensor::options::kind_name(t.kind()),
+            t.size(),
+            t.numel() as i64,
+            (t.numel() * t.kind().elt_size_in_bytes()) as i64,
+        ),
+    });
+    let longs = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> i64| {
+        let v = unsafe { crate::k::native::ktn(7, rows.len() as i64) };
+        let d = unsafe { std::slice::from_raw_parts_mut(make::data::<i64>(v), rows.len()) };
+        for (slot, r) in d.iter_mut().zip(&rows) {
+            *slot = f(r);
+        }
+        v
+    };
+    let syms = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> String| {
+        let s: Vec<String> = rows.iter().map(f).collect();
+        make::symbols(&s.iter().map(|x| x.as_str()).collect::<Vec<_>>())
+    };
+    let sizes = make::list(
+        rows.iter()
+            .map(|r| {
+                let v = unsafe { crate::k::native::ktn(7, r.4.len() as i64) };
+                unsafe { std::slice::from_raw_parts_mut(make::data::<i64>(v), r.4.len()) }.copy_from_slice(&r.4);
+                v
+            })
+            .collect(),
+    );
+    let cols = vec![
+        longs(&|r| r.0),
+        syms(&|r| r.1.to_string()),
+        syms(&|r| r.2.clone()),
+        syms(&|r| r.3.to_string()),
+        sizes,
+        longs(&|r| r.5),
+        longs(&|r| r.6),
+    ];
+    let d = make::dict(&["id", "class", "device", "dtype", "size", "elements", "bytes"], cols);
+    Ok(unsafe { crate::k::native::xT(d) })
+}

@@ -1,0 +1,112 @@
+//! The handle registry: every object ktorch allocates lives here, and q holds only its id.
+//!
+//! q sees ktorch's pointer form, a one-element general list holding a long (`,12`), but the long
+//! is an id looked up here, never an address: a freed, forged or wrong-class handle is an error,
+//! never undefined behaviour. Ids are never reused, so a freed handle stays stale for good.
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use anyhow::{anyhow, bail};
+use once_cell::sync::Lazy;
+use tch::Tensor;
+
+use crate::k::{make, read, K};
+
+/// What a handle can refer to.
+pub enum Obj {
+    Tensor(Tensor),
+}
+
+impl Obj {
+    pub fn class(&self) -> &'static str {
+        match self {
+            Obj::Tensor(_) => "tensor",
+        }
+    }
+}
+
+struct Registry {
+    next: i64,
+    objs: BTreeMap<i64, Obj>,
+}
+
+static REGISTRY: Lazy<Mutex<Registry>> = Lazy::new(|| Mutex::new(Registry { next: 1, objs: BTreeMap::new() }));
+
+fn lock() -> std::sync::MutexGuard<'static, Registry> {
+    // A panic while holding the lock leaves the map consistent (no partial updates), so recover.
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Store `obj`; returns its q handle.
+pub fn add(obj: Obj) -> K {
+    let mut r = lock();
+    let id = r.next;
+    r.next += 1;
+    r.objs.insert(id, obj);
+    handle(id)
+}
+
+/// The q form of a handle: `enlist id`.
+pub fn handle(id: i64) -> K {
+    make::list(vec![make::long(id)])
+}
+
+/// The id in `x` if `x` has the handle form (a one-element general list holding a long).
+pub fn id_of(x: K) -> Option<i64> {
+    match read::items(x) {
+        Some([j]) if read::ktype(*j) == -7 => read::long(*j),
+        _ => None,
+    }
+}
+
+/// Does `x` look like a handle (whether or not it is live)?
+pub fn is_handle(x: K) -> bool {
+    id_of(x).is_some()
+}
+
+/// Run `f` on the live object of handle `x`, or fail with ktorch's 'stale pointer'.
+pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::Result<R> {
+    let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
+    let mut r = lock();
+    let obj = r.objs.get_mut(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    f(obj)
+}
+
+/// A shallow copy of the tensor of handle `x` (shares storage and autograd history).
+pub fn tensor(x: K) -> anyhow::Result<Tensor> {
+    with(x, |o| match o {
+        Obj::Tensor(t) => Ok(t.shallow_clone()),
+        #[allow(unreachable_patterns)]
+        other => bail!("expected a tensor, given {}", other.class()),
+    })
+}
+
+/// Free one handle.
+pub fn free(x: K) -> anyhow::Result<()> {
+    let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
+    lock().objs.remove(&id).map(drop).ok_or_else(|| anyhow!("stale pointer"))
+}
+
+/// Free every object.
+pub fn free_all() {
+    let objs = std::mem::take(&mut lock().objs);
+    drop(objs);
+}
+
+/// Replace the object of handle `x` in place (the handle stays valid).
+pub fn replace(x: K, obj: Obj) -> anyhow::Result<()> {
+    with(x, |o| {
+        *o = obj;
+        Ok(())
+    })
+}
+
+/// Number of live objects of each class, and all ids with their class.
+pub fn list() -> Vec<(i64, &'static str)> {
+    lock().objs.iter().map(|(id, o)| (*id, o.class())).collect()
+}
+
+/// Visit every live object (for `obj[]`).
+pub fn each<R>(mut f: impl FnMut(i64, &Obj) -> R) -> Vec<R> {
+    lock().objs.iter().map(|(id, o)| f(*id, o)).collect()
+}

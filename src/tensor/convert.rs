@@ -1,0 +1,133 @@
+//! q data ⇄ tensors. Each direction copies the data once: q vectors are copied straight into
+//! (or out of) the tensor's contiguous CPU storage, leaf by leaf for nested lists.
+use anyhow::{anyhow, bail};
+use tch::{Device, Kind, Tensor};
+
+use crate::k::{make::data, native, read, K};
+
+/// The tensor kind of a q type (atom or vector) and its element size.
+pub fn kind_of_qtype(t: i8) -> anyhow::Result<Kind> {
+    Ok(match t.unsigned_abs() {
+        1 => Kind::Bool,
+        4 => Kind::Uint8,
+        5 => Kind::Int16,
+        6 => Kind::Int,
+        7 => Kind::Int64,
+        8 => Kind::Float,
+        9 => Kind::Double,
+        10 => Kind::Int8,
+        _ => bail!("no tensor type for q type {t}h"),
+    })
+}
+
+/// The q vector type of a tensor kind (half and bfloat come back as reals).
+fn qtype_of_kind(k: Kind) -> anyhow::Result<(i8, Kind)> {
+    Ok(match k {
+        Kind::Bool => (1, Kind::Bool),
+        Kind::Uint8 => (4, Kind::Uint8),
+        Kind::Int8 => (10, Kind::Int8),
+        Kind::Int16 => (5, Kind::Int16),
+        Kind::Int => (6, Kind::Int),
+        Kind::Int64 => (7, Kind::Int64),
+        Kind::Float | Kind::Half | Kind::BFloat16 => (8, Kind::Float),
+        Kind::Double => (9, Kind::Double),
+        _ => bail!("no q type for tensor type {k:?}"),
+    })
+}
+
+fn elem_size(t: i8) -> usize {
+    match t.unsigned_abs() {
+        1 | 4 | 10 => 1,
+        5 => 2,
+        6 | 8 => 4,
+        _ => 8,
+    }
+}
+
+/// Shape and q element type of (possibly nested) q data; ragged data is a 'length error.
+fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
+    let t = read::ktype(x);
+    if t < 0 {
+        kind_of_qtype(t)?;
+        return Ok((vec![], -t));
+    }
+    if t > 0 {
+        kind_of_qtype(t)?;
+        return Ok((vec![read::len(x)], t));
+    }
+    let items = read::items(x).ok_or_else(|| anyhow!("type"))?;
+    if items.is_empty() {
+        return Ok((vec![0], 9)); // () -> empty float tensor (q's default float, like ktorch's)
+    }
+    let (inner, ty) = shape(items[0])?;
+    for it in &items[1..] {
+        let (s, t2) = shape(*it)?;
+        if s != inner {
+            bail!("length: ragged list, expecting {:?} but given {:?}", inner, s);
+        }
+        if t2 != ty {
+            bail!("type: mixed types in nested list");
+        }
+    }
+    let mut full = vec![items.len() as i64];
+    full.extend(inner);
+    Ok((full, ty))
+}
+
+/// Copy the leaves of `x` into `dst` (contiguous, row-major); returns bytes written.
+fn fill(x: K, dst: *mut u8, es: usize) -> usize {
+    let t = read::ktype(x);
+    unsafe {
+        if t < 0 {
+            std::ptr::copy_nonoverlapping((x as *const u8).add(8), dst, es);
+            es
+        } else if t > 0 {
+            let n = read::len(x) as usize * es;
+            std::ptr::copy_nonoverlapping(data::<u8>(x), dst, n);
+            n
+        } else {
+            let mut off = 0;
+            for it in read::items(x).unwrap_or(&[]) {
+                off += fill(*it, dst.add(off), es);
+            }
+            off
+        }
+    }
+}
+
+/// A CPU tensor holding q data `x` (atom → 0-d, vector → 1-d, nested lists → n-d).
+pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
+    let (size, t) = shape(x)?;
+    let kind = kind_of_qtype(t)?;
+    let out = Tensor::f_empty(size.as_slice(), (kind, Device::Cpu))?;
+    if out.numel() > 0 {
+        fill(x, out.data_ptr() as *mut u8, elem_size(t));
+    }
+    Ok(out)
+}
+
+/// q data holding a tensor's values: 0-d → atom, 1-d → vector, n-d → nested lists.
+pub fn to_q(t: &Tensor) -> anyhow::Result<K> {
+    let (qt, kind) = qtype_of_kind(t.kind())?;
+    let cpu = t.f_detach()?.f_to_device(Device::Cpu)?.f_to_kind(kind)?.f_contiguous()?;
+    let size = cpu.size();
+    let ptr = cpu.data_ptr() as *const u8;
+    let es = elem_size(qt);
+    if size.is_empty() {
+        let a = unsafe { native::ka(-(qt as i32)) };
+        unsafe { std::ptr::copy_nonoverlapping(ptr, (a as *mut u8).add(8), es) };
+        return Ok(a);
+    }
+    Ok(build(ptr, &size, qt, es))
+}
+
+fn build(ptr: *const u8, size: &[i64], qt: i8, es: usize) -> K {
+    if size.len() == 1 {
+        let v = unsafe { native::ktn(qt as i32, size[0]) };
+        unsafe { std::ptr::copy_nonoverlapping(ptr, data::<u8>(v), size[0] as usize * es) };
+        return v;
+    }
+    let stride: i64 = size[1..].iter().product::<i64>() * es as i64;
+    let items = (0..size[0]).map(|i| build(unsafe { ptr.add((i * stride) as usize) }, &size[1..], qt, es)).collect();
+    crate::k::make::list(items)
+}

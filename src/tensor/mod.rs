@@ -1,0 +1,40 @@
+//! Tensors: q data ⇄ tensors (`convert`), options (`options`), creation and retrieval
+//! (`create`), properties (`info`), gradients (`autograd`).
+pub mod autograd;
+pub mod convert;
+pub mod create;
+pub mod info;
+pub mod options;
+
+use anyhow::anyhow;
+use tch::Tensor;
+
+use crate::k::{read, K};
+use crate::registry;
+
+/// A tensor argument: a tensor handle, or q data made into a CPU tensor. The flag says whether
+/// it came from a handle (results then stay tensors, as in ktorch).
+pub fn arg(x: K) -> anyhow::Result<(Tensor, bool)> {
+    if registry::is_handle(x) {
+        Ok((registry::tensor(x)?, true))
+    } else {
+        Ok((convert::to_tensor(x)?, false))
+    }
+}
+
+/// Items of a general-list argument `(a;b;..)`.
+pub fn args(x: K, n: std::ops::RangeInclusive<usize>, usage: &str) -> anyhow::Result<&'static [K]> {
+    match read::items(x) {
+        Some(v) if n.contains(&v.len()) && !registry::is_handle(x) => Ok(v),
+        _ => Err(anyhow!("expects {usage}")),
+    }
+}
+
+/// Return a result as ktorch does: a new handle if any input was a handle, else q data.
+pub fn result(t: Tensor, as_handle: bool) -> crate::k::KResult {
+    if as_handle {
+        Ok(registry::add(registry::Obj::Tensor(t)))
+    } else {
+        convert::to_q(&t)
+    }
+}
