@@ -1,0 +1,108 @@
+//! Runs every example in docs/*.md through qhost with ktorch loaded: in each ```q block, lines
+//! starting `q)` are input and the lines after them are what q's console prints for it.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// target/<profile>, where make puts ktorch.so and qhost (this test runs from target/<profile>/deps).
+fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+struct Example {
+    input: String,
+    expected: Vec<String>,
+}
+
+fn blocks(md: &str) -> Vec<Vec<Example>> {
+    let mut out = vec![];
+    let mut cur: Option<Vec<Example>> = None;
+    for line in md.lines() {
+        match (&mut cur, line.trim_end()) {
+            (None, "```q") => cur = Some(vec![]),
+            (Some(_), "```") => out.push(cur.take().unwrap()),
+            (Some(b), l) => match l.strip_prefix("q)") {
+                Some(input) => b.push(Example { input: input.to_string(), expected: vec![] }),
+                None => b.last_mut().expect("output before any q) line").expected.push(l.to_string()),
+            },
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A q string literal holding `s`.
+fn qstring(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Is this line an assignment (which the console does not print)?
+fn is_assignment(s: &str) -> bool {
+    let name: String = s.chars().take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_').collect();
+    !name.is_empty() && s[name.len()..].starts_with(':') && !s[name.len()..].starts_with("::")
+}
+
+/// A script that evaluates each input with `value` and shows what the console would, with a
+/// marker line between examples so outputs can be matched to inputs.
+fn script(block: &[Example]) -> String {
+    let mut s = String::from("{key[x]set'x}(`ktorch 2:`fns,1)[];\n");
+    for (i, e) in block.iter().enumerate() {
+        if is_assignment(&e.input) {
+            s.push_str(&format!("value {};\n", qstring(&e.input)));
+        } else {
+            s.push_str(&format!("{{r:value x; if[not r~(::); show r]}} {};\n", qstring(&e.input)));
+        }
+        s.push_str(&format!("-1 \"--example {i}--\";\n"));
+    }
+    s.push_str("\\\\\n");
+    s
+}
+
+fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!("ktorch-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("doc.q");
+    std::fs::write(&path, script(block)).unwrap();
+    let out = Command::new(bin_dir().join("qhost")).arg(&path).output().map_err(|e| format!("qhost: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!("{}: qhost failed: {}{}", doc.display(), stdout, String::from_utf8_lossy(&out.stderr)));
+    }
+    let mut got: Vec<Vec<String>> = vec![vec![]];
+    for l in stdout.lines() {
+        if l.starts_with("--example ") {
+            got.push(vec![]);
+        } else {
+            got.last_mut().unwrap().push(l.trim_end().to_string());
+        }
+    }
+    for (i, e) in block.iter().enumerate() {
+        let want: Vec<String> = e.expected.iter().map(|l| l.trim_end().to_string()).collect();
+        if got.get(i) != Some(&want) {
+            return Err(format!("{}: q){}\nexpected:\n{}\ngot:\n{}", doc.display(), e.input, want.join("\n"), got.get(i).cloned().unwrap_or_default().join("\n")));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_doc_example_runs_as_written() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    assert!(bin_dir().join("ktorch.so").exists(), "build first: make build (needs {}/ktorch.so)", bin_dir().display());
+    let mut failures = vec![];
+    let mut count = 0;
+    for entry in std::fs::read_dir(&docs).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().map_or(true, |e| e != "md") {
+            continue;
+        }
+        for block in blocks(&std::fs::read_to_string(&path).unwrap()) {
+            count += block.len();
+            if let Err(e) = run_block(&path, &block) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(count > 0, "no examples found in docs/");
+    assert!(failures.is_empty(), "{} failing doc example(s):\n{}", failures.len(), failures.join("\n\n"));
+}
