@@ -57,16 +57,16 @@ fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
     }
     let items = read::items(x).ok_or_else(|| anyhow!("type"))?;
     if items.is_empty() {
-        return Ok((vec![0], 9)); // () -> empty float tensor (q's default float, like ktorch's)
+        return Ok((vec![0], 8)); // () -> an empty tensor of ktorch's default dtype, float
     }
     let (inner, ty) = shape(items[0])?;
     for it in &items[1..] {
         let (s, t2) = shape(*it)?;
-        if s != inner {
-            bail!("length: ragged list, expecting {:?} but given {:?}", inner, s);
-        }
         if t2 != ty {
-            bail!("type: mixed types in nested list");
+            bail!("type mismatch: q types {}h and {}h in one list", ty, t2);
+        }
+        if s != inner {
+            bail!("length: dimension mismatch, {:?} vs {:?}", inner, s);
         }
     }
     let mut full = vec![items.len() as i64];

@@ -4,6 +4,7 @@ pub mod autograd;
 pub mod convert;
 pub mod create;
 pub mod info;
+pub mod modes;
 pub mod options;
 
 use anyhow::anyhow;
