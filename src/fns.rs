@@ -29,6 +29,7 @@ macro_rules! table {
 table! {
     // session
     "config"      => session::config::config,
+    "seed"        => session::seed::seed,
     "setting"     => session::setting::setting,
     "version"     => session::version::version,
     // objects

@@ -1,0 +1,10 @@
+//! `seed n`: seed libtorch's random generators (CPU and every CUDA device), as torch.manual_seed.
+use anyhow::anyhow;
+
+use crate::k::{make, read, KResult, K};
+
+pub fn seed(x: K) -> KResult {
+    let n = read::long(x).filter(|_| read::ktype(x) != -1).ok_or_else(|| anyhow!("expects a long seed"))?;
+    tch::manual_seed(n);
+    Ok(make::null())
+}
