@@ -1,1 +1,333 @@
-//! placeholder
+//! The k.h API as an extension sees it: build qhost/testext (a kdbplus `api` cdylib), load it
+//! with `2:`'s loader into this test process (linked like the qhost binary, so it exports k.h)
+//! and check what each function answers; then run tests/q/capi.q through the qhost binary,
+//! with and without the leak check.
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use qhost::kapi::dynload::load;
+use qhost::kapi::exports::{call_dl, immortal_objects, poll_fds, registered_fds};
+use qhost::kapi::*;
+use qhost::q::func::Func;
+
+/// The test process's target dir (<target>/<profile>/deps/capi-*), and its profile.
+fn target_dir() -> (PathBuf, String) {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().unwrap().parent().unwrap();
+    let profile = profile_dir.file_name().unwrap().to_string_lossy().into_owned();
+    (profile_dir.parent().unwrap().to_path_buf(), profile)
+}
+
+/// Build testext once and answer the directory holding libtestext.so (renamed testext.so, the
+/// name q's `` `testext 2: `` looks for). It builds into its own target dir: the outer cargo
+/// holds the lock of ours.
+pub fn testext_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let (target, profile) = target_dir();
+        let tdir = target.join("testext-build");
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("testext/Cargo.toml");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--manifest-path"]).arg(&manifest).env("CARGO_TARGET_DIR", &tdir);
+        let sub = if profile == "release" {
+            cmd.arg("--release");
+            "release"
+        } else {
+            "debug"
+        };
+        let st = cmd.status().expect("cargo runs");
+        assert!(st.success(), "building qhost/testext failed");
+        let built = tdir.join(sub).join("libtestext.so");
+        let dir = tdir.join("lib");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(&built, dir.join("testext.so")).expect("libtestext.so was built");
+        dir
+    })
+}
+
+/// `` `:dir/testext 2:(`name;n) ``.
+fn ext(name: &str, n: i64) -> KObj {
+    let lib = KObj::sym(&format!(":{}/testext", testext_dir().display()));
+    load(&lib, &KObj::list(vec![KObj::sym(name), KObj::long(n)])).expect(name)
+}
+
+/// Apply a loaded function (type 112) to arguments.
+fn call(f: &KObj, args: &[KObj]) -> Result<KObj, String> {
+    assert_eq!(f.t(), FN_DL);
+    let Func::Dl { ptr, n } = f.func_ref() else { panic!("not a dl function") };
+    call_dl(*ptr, *n, args).map_err(|e| e.0)
+}
+fn call0(name: &str) -> KObj {
+    call(&ext(name, 1), &[KObj::identity()]).expect(name)
+}
+
+fn longs(x: &KObj) -> Vec<i64> {
+    x.slice::<i64>().to_vec()
+}
+fn ints(x: &KObj) -> Vec<i32> {
+    x.slice::<i32>().to_vec()
+}
+
+/// Everything in one test: the pending error and the live-object count are process-wide.
+#[test]
+fn api_in_process() {
+    let base = live_objects();
+    check_loader_errors();
+    check_atoms();
+    check_vectors();
+    check_dicts();
+    check_errors();
+    check_refs_and_symbols();
+    check_serialization();
+    check_misc();
+    check_fd_loop();
+    // sd1's answer lives on purpose (see exports/fdloop.rs).
+    assert_eq!(live_objects() - immortal_objects(), base, "K objects leaked by the checks");
+}
+
+fn check_loader_errors() {
+    let spec = KObj::list(vec![KObj::sym("atoms"), KObj::long(1)]);
+    let e = load(&KObj::sym("nosuchlib_qhost"), &spec).unwrap_err();
+    assert_eq!(e.0, "nosuchlib_qhost.so: cannot open shared object file: No such file or directory");
+    let lib = KObj::sym(&format!(":{}/testext", testext_dir().display()));
+    let e = load(&lib, &KObj::list(vec![KObj::sym("nosuchfn"), KObj::long(1)])).unwrap_err();
+    assert!(e.0.ends_with("undefined symbol: nosuchfn"), "{}", e.0);
+    assert_eq!(load(&lib, &KObj::list(vec![KObj::sym("atoms"), KObj::long(9)])).unwrap_err().0, "rank");
+    // Rank mismatch when applying.
+    assert_eq!(call(&ext("add3", 3), &[KObj::long(1)]).unwrap_err(), "rank");
+}
+
+fn check_atoms() {
+    let a = call0("atoms");
+    let types: Vec<i8> = a.items().iter().map(|x| x.t()).collect();
+    assert_eq!(types, [-1, -2, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, -17, -18, -19]);
+    let it = a.items();
+    assert!(it[0].get_bool());
+    let g = unsafe { std::slice::from_raw_parts(data::<u8>(it[1].as_ptr()), 16) };
+    assert_eq!(g, (0u8..16).collect::<Vec<_>>().as_slice());
+    assert_eq!(it[2].get_byte(), 0x12);
+    assert_eq!(it[3].get_short(), 3);
+    assert_eq!(it[4].get_int(), 4);
+    assert_eq!(it[5].get_long(), 5);
+    assert_eq!(it[6].get_real(), 6.5);
+    assert_eq!(it[7].get_float(), 7.25);
+    assert_eq!(it[8].get_byte(), b'a');
+    assert_eq!(it[9].get_sym(), "sym");
+    assert_eq!(it[10].get_long(), 1);
+    assert_eq!(it[11].get_int(), 2);
+    assert_eq!(it[12].get_int(), 3);
+    assert_eq!(it[13].get_float(), 4.5);
+    assert_eq!(it[14].get_long(), 5);
+    assert_eq!((it[15].get_int(), it[16].get_int(), it[17].get_int()), (6, 7, 8));
+}
+
+fn check_vectors() {
+    let v = call0("vectors").items();
+    assert_eq!(ints(&v[0]), [1, 2, 3]);
+    assert_eq!(v[1].sym_list(), ["a", "b"]);
+    assert!(v[1].sym_list_ptrs_interned());
+    assert_eq!(v[2].t(), 0);
+    assert_eq!(v[2].item(0).get_long(), 1);
+    assert_eq!(v[2].item(1).as_string(), "xy");
+    assert_eq!(longs(&v[3]), [10, 20, 30]);
+    assert_eq!(v[4].as_string(), "hello");
+    assert_eq!(v[5].slice::<f64>(), [1.5, 2.5, 3.5]);
+}
+
+/// Symbols in a vector are the interned pointers (compare by identity).
+trait Interned {
+    fn sym_list_ptrs_interned(&self) -> bool;
+}
+impl Interned for KObj {
+    fn sym_list_ptrs_interned(&self) -> bool {
+        self.slice::<*const libc::c_char>()
+            .iter()
+            .all(|&p| p == sym::intern(sym::text(p).as_bytes()))
+    }
+}
+
+fn check_dicts() {
+    let r = call0("dicts").items();
+    let d = &r[0];
+    assert_eq!(d.t(), XD);
+    assert_eq!(d.dict_keys().sym_list(), ["a", "b"]);
+    assert_eq!(ints(&d.dict_values()), [1, 2]);
+    let t = &r[1];
+    assert_eq!(t.t(), XT);
+    assert_eq!(t.len(), 3);
+    let td = t.table_dict();
+    assert_eq!(td.dict_keys().sym_list(), ["x", "y"]);
+    assert_eq!(longs(&td.dict_values().item(0)), [1, 2, 3]);
+    assert_eq!(td.dict_values().item(1).sym_list(), ["p", "q", "r"]);
+    let kt = &r[2];
+    assert_eq!(kt.t(), XD);
+    assert_eq!(kt.dict_keys().t(), XT);
+    assert_eq!(kt.dict_keys().table_dict().dict_keys().sym_list(), ["x"]);
+    assert_eq!(kt.dict_values().table_dict().dict_keys().sym_list(), ["y"]);
+    let u = &r[3];
+    assert_eq!(u.t(), XT);
+    assert_eq!(u.table_dict().dict_keys().sym_list(), ["x", "y"]);
+    assert_eq!(longs(&u.table_dict().dict_values().item(0)), [1, 2, 3]);
+}
+
+fn check_errors() {
+    assert_eq!(call(&ext("fail", 1), &[KObj::long(0)]).unwrap_err(), "custom");
+    assert_eq!(
+        call(&ext("oserr", 1), &[KObj::long(0)]).unwrap_err(),
+        "open. OS reports: No such file or directory"
+    );
+    let t = call0("trap").items();
+    assert_eq!(t[0].get_short(), -128);
+    assert_eq!(t[1].as_string(), "trapped");
+    assert_eq!(t[2].get_long(), 42);
+    // Without an interpreter callbacks answer q's errors as error objects, never crash. With
+    // one (colleague A's eval), tests/q/capi.q checks the values.
+    let c = call(&ext("callback", 1), &[KObj::long(21)]).unwrap();
+    assert_eq!(c.len(), 3);
+}
+
+fn check_refs_and_symbols() {
+    assert_eq!(ints(&call0("refs")), [0, 1, 0, 1]);
+    let x = KObj::from_slice(KJ, &[1i64, 2]);
+    let before = x.refcount();
+    let y = call(&ext("same", 1), &[x.clone()]).unwrap();
+    assert!(y.same(&x));
+    assert_eq!(x.refcount(), before + 1);
+    drop(y);
+    assert_eq!(x.refcount(), before);
+    assert_eq!(call0("interned").slice::<u8>(), [1, 1, 1, 1]);
+}
+
+fn check_serialization() {
+    let ser = ext("ser", 1);
+    // -8!1 in q: 0x0100000011000000f90100000000000000
+    let b = call(&ser, &[KObj::long(1)]).unwrap();
+    assert_eq!(b.slice::<u8>(), [1, 0, 0, 0, 17, 0, 0, 0, 0xf9, 1, 0, 0, 0, 0, 0, 0, 0]);
+    // -8!`a`b: 0x0100000012000000 0b00 02000000 6100 6200
+    let b = call(&ser, &[KObj::syms(&["a", "b"])]).unwrap();
+    assert_eq!(b.slice::<u8>(), [1, 0, 0, 0, 18, 0, 0, 0, 11, 0, 2, 0, 0, 0, b'a', 0, b'b', 0]);
+    let rt = ext("roundtrip", 1);
+    let values = vec![
+        KObj::long(7),
+        KObj::sym("x"),
+        KObj::guid([7; 16]),
+        KObj::string("hello"),
+        KObj::syms(&["a", "bc"]),
+        KObj::list(vec![KObj::long(1), KObj::string("xy"), KObj::list(vec![])]),
+        KObj::dict(KObj::syms(&["a"]), KObj::from_slice(KF, &[1.5f64])),
+        call0("dicts"),
+        KObj::identity(),
+    ];
+    for v in values {
+        let a = call(&ser, &[v.clone()]).unwrap();
+        let back = call(&rt, &[v.clone()]).unwrap();
+        let b = call(&ser, &[back]).unwrap();
+        assert_eq!(a.slice::<u8>(), b.slice::<u8>(), "round trip of {v:?}");
+        assert!(call(&ext("isipc", 1), &[a.clone()]).unwrap().get_bool());
+        let cut = KObj::from_slice(KG, &a.slice::<u8>()[..a.len() as usize - 1]);
+        assert!(!call(&ext("isipc", 1), &[cut.clone()]).unwrap().get_bool());
+        assert_eq!(call(&ext("deser", 1), &[cut]).unwrap_err(), "badmsg");
+    }
+    // A compressed message (-18!1000#0x01 from q, kdb+ 3.x) decompresses.
+    let comp = compressed_sample();
+    let v = call(&ext("deser", 1), &[comp]).unwrap();
+    assert_eq!(v.t(), KG);
+    assert_eq!(v.len(), 1000);
+    assert!(v.slice::<u8>().iter().all(|&b| b == 1));
+}
+
+/// A compressed message built by the kdb+ scheme for 1000#0x01 (header, total, then flagged
+/// items), made by hand: literal type/attr/count, literal 2 bytes of data, then back-references.
+fn compressed_sample() -> KObj {
+    // Uncompressed: 8 header + 1 type + 1 attr + 4 count + 1000 bytes = 1014.
+    let mut body: Vec<u8> = Vec::new();
+    let total: u32 = 1014;
+    // Items: [4, 0, e8, 03, 00, 00, 01, 01] as 8 literals (flag 0), then back-refs to the pair
+    // (01 01), whose hash index is 01^01 = 0, each copying 2 + 255 bytes.
+    body.push(0);
+    body.extend_from_slice(&[4, 0, 0xe8, 3, 0, 0, 1, 1]);
+    let mut left = 1000 - 2;
+    let mut items: Vec<(u8, u8)> = Vec::new();
+    while left > 0 {
+        let n = (left - 2).min(255);
+        items.push((0, n as u8));
+        left -= 2 + n;
+        if left == 1 {
+            unreachable!("sample sizes avoid a lone byte");
+        }
+    }
+    for chunk in items.chunks(8) {
+        body.push(((1u32 << chunk.len()) - 1) as u8);
+        for (idx, n) in chunk {
+            body.extend_from_slice(&[*idx, *n]);
+        }
+    }
+    let mut msg = vec![1u8, 0, 1, 0];
+    let len = (8 + 4 + body.len()) as u32;
+    msg.extend_from_slice(&len.to_le_bytes());
+    msg.extend_from_slice(&total.to_le_bytes());
+    msg.extend_from_slice(&body);
+    KObj::from_slice(KG, &msg)
+}
+
+fn check_misc() {
+    assert_eq!(ints(&call0("dates")), [0, 8825, -1, 20000101, 20240229, 19991231]);
+    assert_eq!(ints(&call0("misc")), [0, 1, 1, -1, -1, -1, -1]);
+    let f = call0("mkdl");
+    assert_eq!(f.t(), FN_DL);
+    let r = call(&f, &[KObj::long(1), KObj::long(2), KObj::long(3)]).unwrap();
+    assert_eq!(r.get_long(), 6);
+}
+
+fn check_fd_loop() {
+    assert_eq!(call0("fired").get_long(), 0);
+    assert!(call0("watch").get_bool());
+    assert_eq!(registered_fds().len(), 1);
+    assert_eq!(poll_fds(1000), 1);
+    assert_eq!(call0("fired").get_long(), 1);
+    assert!(registered_fds().is_empty(), "the callback's sd0 unregistered it");
+    assert_eq!(poll_fds(0), 0);
+}
+
+/// tests/q/capi.q through the qhost binary, testext on the library path via QHOME/l64... the
+/// script loads `` `testext `` from the current directory, so run it from testext's folder.
+fn run_capi_q(leakcheck: bool, script: &str) -> common::Run {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let path = root.join("tests/q").join(script);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_qhost"));
+    cmd.arg(&path).current_dir(testext_dir()).stdin(std::process::Stdio::null());
+    if leakcheck {
+        cmd.env("QHOST_LEAKCHECK", "1");
+    }
+    let out = cmd.output().expect("qhost runs");
+    common::Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+#[test]
+fn capi_q_script() {
+    let r = run_capi_q(false, "capi.q");
+    assert_eq!(r.code, Some(0), "tests/q/capi.q failed:\n{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains(" passed, 0 failed"), "{}", r.stdout);
+}
+
+#[test]
+fn capi_q_script_leaks_nothing() {
+    let r = run_capi_q(true, "capi.q");
+    assert_eq!(r.code, Some(0), "tests/q/capi.q under QHOST_LEAKCHECK=1:\n{}\n{}", r.stdout, r.stderr);
+    assert!(!r.stderr.contains("leak check"), "{}", r.stderr);
+}
+
+#[test]
+fn leak_check_reports_a_leak() {
+    let r = run_capi_q(true, "capi_leak.q");
+    assert_ne!(r.code, Some(0), "a leaking extension must fail the leak check:\n{}", r.stderr);
+    assert!(r.stderr.contains("leak check: 1 K objects"), "{}", r.stderr);
+}

@@ -31,7 +31,7 @@ use super::sym;
 use crate::q::func::Func;
 use crate::q::{err, QErr, QResult};
 
-pub use fdloop::{poll_fds, registered_fds};
+pub use fdloop::{immortal_objects, poll_fds, registered_fds};
 pub use ipc::{deserialize, serialize};
 
 type S = *mut c_char;
