@@ -1,52 +1,21 @@
 //! The k.h API as an extension sees it: build qhost/testext (a kdbplus `api` cdylib), load it
 //! with `2:`'s loader into this test process (linked like the qhost binary, so it exports k.h)
-//! and check what each function answers; then run tests/q/capi.q through the qhost binary,
-//! with and without the leak check.
-mod common;
+//! and check what each function answers; then run tests/q/capi.q through the qhost binary
+//! with the leak check (qscripts.rs runs it without), and tests/q/capi/leak.q, which must fail it.
+#[path = "qhome/mod.rs"]
+mod qhome;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
+use std::path::Path;
+use std::time::Duration;
 
 use qhost::kapi::dynload::load;
 use qhost::kapi::exports::{call_dl, immortal_objects, poll_fds, registered_fds};
 use qhost::kapi::*;
 use qhost::q::func::Func;
 
-/// The test process's target dir (<target>/<profile>/deps/capi-*), and its profile.
-fn target_dir() -> (PathBuf, String) {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let profile = profile_dir.file_name().unwrap().to_string_lossy().into_owned();
-    (profile_dir.parent().unwrap().to_path_buf(), profile)
-}
-
-/// Build testext once and answer the directory holding libtestext.so (renamed testext.so, the
-/// name q's `` `testext 2: `` looks for). It builds into its own target dir: the outer cargo
-/// holds the lock of ours.
-pub fn testext_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let (target, profile) = target_dir();
-        let tdir = target.join("testext-build");
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("testext/Cargo.toml");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "--manifest-path"]).arg(&manifest).env("CARGO_TARGET_DIR", &tdir);
-        let sub = if profile == "release" {
-            cmd.arg("--release");
-            "release"
-        } else {
-            "debug"
-        };
-        let st = cmd.status().expect("cargo runs");
-        assert!(st.success(), "building qhost/testext failed");
-        let built = tdir.join(sub).join("libtestext.so");
-        let dir = tdir.join("lib");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::copy(&built, dir.join("testext.so")).expect("libtestext.so was built");
-        dir
-    })
+/// The folder holding testext.so (built on first use).
+fn testext_dir() -> &'static Path {
+    qhome::testext()
 }
 
 /// `` `:dir/testext 2:(`name;n) ``.
@@ -56,6 +25,7 @@ fn ext(name: &str, n: i64) -> KObj {
 }
 
 /// Apply a loaded function (type 112) to arguments.
+#[allow(irrefutable_let_patterns)] // Func gains variants as the evaluator grows
 fn call(f: &KObj, args: &[KObj]) -> Result<KObj, String> {
     assert_eq!(f.t(), FN_DL);
     let Func::Dl { ptr, n } = f.func_ref() else { panic!("not a dl function") };
@@ -293,41 +263,25 @@ fn check_fd_loop() {
     assert_eq!(poll_fds(0), 0);
 }
 
-/// tests/q/capi.q through the qhost binary, testext on the library path via QHOME/l64... the
-/// script loads `` `testext `` from the current directory, so run it from testext's folder.
-fn run_capi_q(leakcheck: bool, script: &str) -> common::Run {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let path = root.join("tests/q").join(script);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_qhost"));
-    cmd.arg(&path).current_dir(testext_dir()).stdin(std::process::Stdio::null());
-    if leakcheck {
-        cmd.env("QHOST_LEAKCHECK", "1");
-    }
-    let out = cmd.output().expect("qhost runs");
-    common::Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
-}
-
-#[test]
-fn capi_q_script() {
-    let r = run_capi_q(false, "capi.q");
-    assert_eq!(r.code, Some(0), "tests/q/capi.q failed:\n{}\n{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains(" passed, 0 failed"), "{}", r.stdout);
+/// A script through the qhost binary (testext in QHOME/l64), optionally with the leak check.
+fn run_script(script: &str, leakcheck: bool) -> qhome::Run {
+    testext_dir();
+    let env: &[(&str, &str)] = if leakcheck { &[("QHOST_LEAKCHECK", "1")] } else { &[] };
+    qhome::run_qhost(script, env, Duration::from_secs(300))
 }
 
 #[test]
 fn capi_q_script_leaks_nothing() {
-    let r = run_capi_q(true, "capi.q");
+    let r = run_script("tests/q/capi.q", true);
     assert_eq!(r.code, Some(0), "tests/q/capi.q under QHOST_LEAKCHECK=1:\n{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains(" passed, 0 failed"), "{}", r.stdout);
     assert!(!r.stderr.contains("leak check"), "{}", r.stderr);
 }
 
 #[test]
 fn leak_check_reports_a_leak() {
-    let r = run_capi_q(true, "capi_leak.q");
+    let r = run_script("tests/q/capi/leak.q", true);
+    assert!(r.stdout.contains("1 passed, 0 failed"), "the script itself must pass:\n{}\n{}", r.stdout, r.stderr);
     assert_ne!(r.code, Some(0), "a leaking extension must fail the leak check:\n{}", r.stderr);
     assert!(r.stderr.contains("leak check: 1 K objects"), "{}", r.stderr);
 }

@@ -1,1 +1,57 @@
-//! placeholder
+//! One test per q script in tests/q/ (from the repository root): each runs through qhost and
+//! must exit 0 (tests/q/lib/assert.q's `.t.done[]` exits 1 on a failed check). A script that
+//! loads `` `testext `` gets qhost/testext built; one that loads `` `ktorch `` needs
+//! target/release/ktorch.so (the test fails saying so when it is missing). Both are found in
+//! the QHOME that qhome/mod.rs sets up.
+//!
+//! Adding a script: put `tests/q/<name>.q` (name: lowercase letters, digits, `_`) and add
+//! `<name>` to the `qscripts!` list; `every_script_is_listed` fails until you do.
+#[path = "qhome/mod.rs"]
+mod qhome;
+
+use std::time::Duration;
+
+/// Run tests/q/<name>.q, failing with what it printed.
+fn run(name: &str) {
+    let rel = format!("tests/q/{name}.q");
+    let text = std::fs::read_to_string(qhome::repo_root().join(&rel)).expect("script exists");
+    if text.contains("`testext") {
+        qhome::testext();
+    }
+    if text.contains("`ktorch") || text.contains("ktorch.q") {
+        qhome::ktorch();
+    }
+    let r = qhome::run_qhost(&rel, &[], Duration::from_secs(600));
+    assert!(
+        r.code == Some(0),
+        "{rel}: exit {:?}\n--- stdout\n{}--- stderr\n{}",
+        r.code,
+        r.stdout,
+        r.stderr
+    );
+}
+
+macro_rules! qscripts {
+    ($($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { run(stringify!($name)) } )*
+        const LISTED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+qscripts!(capi);
+
+#[test]
+fn every_script_is_listed() {
+    let dir = qhome::repo_root().join("tests/q");
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "q") {
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            if !LISTED.contains(&stem.as_str()) {
+                missing.push(stem);
+            }
+        }
+    }
+    assert!(missing.is_empty(), "add these to qscripts! in qhost/tests/qscripts.rs: {missing:?}");
+}
