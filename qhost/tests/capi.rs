@@ -55,6 +55,7 @@ fn api_in_process() {
     check_serialization();
     check_misc();
     check_fd_loop();
+    unsafe { check_direct() };
     // sd1's answer lives on purpose (see exports/fdloop.rs).
     assert_eq!(live_objects() - immortal_objects(), base, "K objects leaked by the checks");
 }
@@ -251,6 +252,66 @@ fn check_misc() {
     assert_eq!(f.t(), FN_DL);
     let r = call(&f, &[KObj::long(1), KObj::long(2), KObj::long(3)]).unwrap();
     assert_eq!(r.get_long(), 6);
+}
+
+/// Edge cases called directly (as an extension would), not through testext.
+unsafe fn check_direct() {
+    use qhost::kapi::exports as x;
+    // jv of a list onto itself (realloc must not read freed memory); general lists r1 items.
+    let mut v = x::ktn(KJ as i32, 2);
+    *data::<i64>(v) = 1;
+    *data::<i64>(v).add(1) = 2;
+    x::jv(&mut v, v);
+    assert_eq!(KObj::from_raw(v).map(|v| longs(&v)).unwrap(), [1, 2, 1, 2]);
+    let mut g = x::qhost_knk(1, [x::kj(5)].as_ptr());
+    let h = x::qhost_knk(1, [x::kp(c"s".as_ptr())].as_ptr());
+    x::jv(&mut g, h);
+    assert_eq!((*(*data::<K>(h))).r, 1, "jv shares y's items");
+    x::r0(h);
+    x::r0(g);
+    // jv of mismatched types: (K)0, 'type pending, *x untouched.
+    let mut a = x::ktn(KJ as i32, 0);
+    let b = x::ktn(KI as i32, 1);
+    assert!(x::jv(&mut a, b).is_null());
+    assert_eq!(x::take_error().as_deref(), Some("type"));
+    x::r0(a);
+    x::r0(b);
+    // xT of a bad dict consumes it and signals; ktd of a simple table answers it; knt errors.
+    assert!(x::xT(x::xD(x::ktn(KS as i32, 0), x::ktn(KJ as i32, 0))).is_null());
+    assert_eq!(x::take_error().as_deref(), Some("type"));
+    let t = call0("dicts").item(1).into_raw();
+    let t2 = x::ktd(t);
+    assert_eq!(t2, t);
+    assert!(x::knt(5, t2).is_null());
+    assert_eq!(x::take_error().as_deref(), Some("length"));
+    // ee passes a value through; krr answers (K)0; the message is interned (pointer-stable).
+    let j = x::kj(3);
+    assert_eq!(x::ee(j), j);
+    x::r0(j);
+    assert!(x::krr(c"m1".as_ptr()).is_null());
+    let e = x::ee(std::ptr::null_mut());
+    assert_eq!((*e).t, ERR);
+    assert_eq!(*atom::<*const libc::c_char>(e), x::ss(c"m1".as_ptr()) as *const libc::c_char);
+    x::r0(e);
+    assert_eq!(x::take_error(), None, "ee clears the error");
+    // k on a handle other than 0 (IPC) answers an error object and releases the arguments.
+    let e = x::qhost_k(5, c"f".as_ptr(), [x::kj(1)].as_ptr(), 1);
+    assert_eq!((*e).t, ERR);
+    x::r0(e);
+    // sd1 on a closed descriptor: (K)0 with the error pending.
+    extern "C" fn cb(_: i32) -> K {
+        std::ptr::null_mut()
+    }
+    assert!(x::sd1(1_000_000, Some(cb)).is_null());
+    assert!(x::take_error().unwrap().starts_with("sd1: bad file descriptor"));
+    // ku keeps its 16 bytes at offset 16 (a one-item vector's layout), ka(-2) likewise.
+    let u = x::ku(x::U { g: [9; 16] });
+    assert_eq!(((*u).n, *data::<u8>(u).add(15)), (1, 9));
+    x::r0(u);
+    // kpn copies exactly n bytes; sn interns a prefix.
+    let s = KObj::from_raw(x::kpn(c"abcdef".as_ptr(), 3)).unwrap();
+    assert_eq!(s.as_string(), "abc");
+    assert_eq!(x::sn(c"abcdef".as_ptr(), 3), x::ss(c"abc".as_ptr()));
 }
 
 fn check_fd_loop() {

@@ -242,8 +242,10 @@ pub unsafe extern "C" fn jv(x: *mut K, y: K) -> K {
         }
     }
     let es = elem_size(t);
+    // Copy y's items out first: y may be *x itself, which resize can move.
+    let items: Vec<u8> = std::slice::from_raw_parts(data::<u8>(y), m as usize * es).to_vec();
     let p = resize(v, n + m);
-    std::ptr::copy_nonoverlapping(data::<u8>(y), data::<u8>(p).add(n as usize * es), m as usize * es);
+    std::ptr::copy_nonoverlapping(items.as_ptr(), data::<u8>(p).add(n as usize * es), items.len());
     *x = p;
     p
 }
