@@ -350,7 +350,7 @@ pub unsafe extern "C" fn knt(n: i64, x: K) -> K {
     }
     let (names, cols) = table_parts(&x);
     let m = names.len();
-    if n <= 0 || n as i64 > m {
+    if n <= 0 || n > m {
         set_error("length");
         return std::ptr::null_mut();
     }
@@ -474,7 +474,9 @@ pub unsafe extern "C" fn dl(f: *const c_void, n: i64) -> K {
 
 /// Call C function `ptr` with the n borrowed arguments (q's application of a `2:`/dl function).
 /// (K)0 answers the pending krr message as the error (or 'nyi if none was set); an error object
-/// answers its message (and is released).
+/// answers its message (and is released). `ptr` comes from a `Func::Dl` (dlsym or dl), whose
+/// maker vouched for it, so this stays a safe fn as the evaluator expects.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn call_dl(ptr: *const c_void, n: i64, args: &[KObj]) -> QResult {
     if args.len() as i64 != n || !(0..=8).contains(&n) {
         return Err(err("rank"));
@@ -493,15 +495,15 @@ pub fn call_dl(ptr: *const c_void, n: i64, args: &[KObj]) -> QResult {
     let r = unsafe {
         use std::mem::transmute as tr;
         match n {
-            0 => tr::<_, F0>(ptr)(),
-            1 => tr::<_, F1>(ptr)(a[0]),
-            2 => tr::<_, F2>(ptr)(a[0], a[1]),
-            3 => tr::<_, F3>(ptr)(a[0], a[1], a[2]),
-            4 => tr::<_, F4>(ptr)(a[0], a[1], a[2], a[3]),
-            5 => tr::<_, F5>(ptr)(a[0], a[1], a[2], a[3], a[4]),
-            6 => tr::<_, F6>(ptr)(a[0], a[1], a[2], a[3], a[4], a[5]),
-            7 => tr::<_, F7>(ptr)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]),
-            _ => tr::<_, F8>(ptr)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]),
+            0 => tr::<*const c_void, F0>(ptr)(),
+            1 => tr::<*const c_void, F1>(ptr)(a[0]),
+            2 => tr::<*const c_void, F2>(ptr)(a[0], a[1]),
+            3 => tr::<*const c_void, F3>(ptr)(a[0], a[1], a[2]),
+            4 => tr::<*const c_void, F4>(ptr)(a[0], a[1], a[2], a[3]),
+            5 => tr::<*const c_void, F5>(ptr)(a[0], a[1], a[2], a[3], a[4]),
+            6 => tr::<*const c_void, F6>(ptr)(a[0], a[1], a[2], a[3], a[4], a[5]),
+            7 => tr::<*const c_void, F7>(ptr)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]),
+            _ => tr::<*const c_void, F8>(ptr)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]),
         }
     };
     result_of(r)
