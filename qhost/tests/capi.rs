@@ -58,6 +58,24 @@ fn api_in_process() {
     unsafe { check_direct() };
     // sd1's answer lives on purpose (see exports/fdloop.rs).
     assert_eq!(live_objects() - immortal_objects(), base, "K objects leaked by the checks");
+    // Last: ktorch may keep objects of its own for the process.
+    check_ktorch_loads();
+}
+
+/// When the release ktorch library is built, it loads here (its k.h imports resolve against
+/// ours at RTLD_NOW) and `fns[]` answers the dictionary of its functions.
+fn check_ktorch_loads() {
+    let so = qhome::repo_root().join("target/release/libktorch.so");
+    if !so.is_file() {
+        eprintln!("note: {} not built; ktorch load check skipped", so.display());
+        return;
+    }
+    let lib = KObj::sym(&format!(":{}", so.display()));
+    let fns = load(&lib, &KObj::list(vec![KObj::sym("fns"), KObj::long(1)])).expect("ktorch loads");
+    let d = call(&fns, &[KObj::identity()]).expect("fns[]");
+    assert_eq!(d.t(), XD);
+    assert!(d.dict_keys().len() > 0);
+    assert!(d.dict_values().items().iter().all(|f| f.t() == FN_DL));
 }
 
 fn check_loader_errors() {
