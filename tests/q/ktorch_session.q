@@ -1,0 +1,41 @@
+/ ktorch session functions: version, config, setting, seed, and the guard's error messages.
+\l tests/q/lib/assert.q
+{key[x]set'x}(`ktorch 2:`fns,1)[];
+
+.t.eq["version() is libtorch's version";version();"2.11.0"]
+.t.eq["version[] is ktorch's numeric form";version[];2.11]
+.t.eq["version`libtorch";version`libtorch;"2.11.0"]
+.t.eq["version`ktorch";version`ktorch;"0.1.0"]
+.t.eq["version`all keys";key version`all;`ktorch`libtorch`cuda`cudadevices]
+.t.eq["cuda flag agrees with setting";version`cuda;setting`cuda]
+.t.eq["device count agrees with setting";version`cudadevices;setting`cudadevices]
+.t.ok["no devices without cuda";$[version`cuda;0<version`cudadevices;0=version`cudadevices]]
+.t.ok["bad version arg names the function";.t.catch[{version`nope}] like "version: *"]
+
+.t.eq["config() starts with libtorch's banner";first config();"PyTorch built with:"]
+.t.ok["config() holds the parallel info";any config[()] like "*at::get_num_threads*"]
+
+s:setting()
+.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst]
+.t.ok["threads positive";0<s`threads]
+n:s`threads
+setting(`threads;1)
+.t.eq["threads set to 1";setting`threads;1]
+setting`threads,2
+.t.eq["threads set to 2 with the `name,value form";setting`threads;2]
+setting(`threads;n)
+.t.eq["deterministic off by default";setting`deterministic;0b]
+setting(`deterministic;1b)
+.t.eq["deterministic on";setting`deterministic;1b]
+setting(`deterministic;0b)
+.t.eq["read-only cuda";.t.catch[{setting(`cuda;1b)}];"setting: cannot set flag for cuda"]
+.t.eq["unknown setting";.t.catch[{setting`nope}];"setting: unrecognized setting `nope"]
+.t.ok["threads needs a positive long";.t.catch[{setting(`threads;-1)}] like "setting: *positive*"]
+
+/ seed: the same seed gives the same numbers
+seed 7; a:tensor(`rand;4); seed 7; b:tensor(`rand;4)
+.t.eq["seed repeats rand";tensor a;tensor b]
+.t.ok["rand in [0,1)";all (0<=tensor a)&1>tensor a]
+free(a;b)
+.t.ok["seed needs a long";.t.catch[{seed`x}] like "seed: *"]
+.t.done[]

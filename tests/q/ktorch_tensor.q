@@ -1,0 +1,101 @@
+/ Tensors from q data and back, options, creation modes, handles, autograd, errors.
+\l tests/q/lib/assert.q
+{key[x]set'x}(`ktorch 2:`fns,1)[];
+free[];
+
+/ round trip: q data -> tensor -> q data keeps values, type and rank
+rt:{t:tensor x; r:tensor t; free t; r}
+.t.eq["bool";rt 101b;101b]
+.t.eq["byte";rt 0x00ff10;0x00ff10]
+.t.eq["short";rt 1 -2 3h;1 -2 3h]
+.t.eq["int";rt 1 -2 3i;1 -2 3i]
+.t.eq["long";rt 1 -2 3;1 -2 3]
+.t.eq["real";rt 1.5 -2.25e;1.5 -2.25e]
+.t.eq["float";rt 1.5 -2.25;1.5 -2.25]
+.t.eq["char";rt "abc";"abc"]
+.t.eq["long atom";rt 42;42]
+.t.eq["float atom";rt 2.5;2.5]
+.t.eq["matrix";rt (1 2 3;4 5 6);(1 2 3;4 5 6)]
+.t.eq["3-d";rt ((1 2;3 4);(5 6;7 8));((1 2;3 4);(5 6;7 8))]
+.t.eq["empty long";rt `long$();`long$()]
+
+/ dtypes from q types, and options
+.t.eq["dtype of longs";{t:tensor x; r:dtype t; free t; r} 1 2;`long]
+.t.eq["dtype of floats";{t:tensor x; r:dtype t; free t; r} 1 2.0;`double]
+t:tensor(1 2 3;`float)
+.t.eq["`float option";tensor t;1 2 3e]
+.t.eq["size";size t;enlist 3]
+.t.eq["dim";dim t;1]
+.t.eq["numel";numel t;3]
+.t.eq["device";device t;`cpu]
+free t
+t:tensor(2 3#til 6;`double)
+.t.eq["size of matrix";size t;2 3]
+.t.eq["double values";tensor t;(0 1 2f;3 4 5f)]
+free t
+.t.ok["unknown option";.t.catch[{tensor(1 2;`bogus)}] like "tensor: *bogus*"]
+.t.ok["two dtypes";.t.catch[{tensor(1 2;`int`long)}] like "tensor: *more than one data type*"]
+.t.ok["grad on longs refused";.t.catch[{tensor(1 2;`grad)}] like "tensor: *floating point*"]
+
+/ creation modes
+m:{t:tensor x; r:tensor t; free t; r}
+.t.eq["zeros";m(`zeros;2 3;`int);(0 0 0i;0 0 0i)]
+.t.eq["ones default float";m(`ones;2);1 1e]
+.t.eq["full";m(`full;3;1.5);1.5 1.5 1.5]
+.t.eq["arange";m(`arange;5);0 1 2 3 4]
+.t.eq["arange step";m(`arange;1;10;3);1 4 7]
+.t.eq["range includes end";m(`range;1;4);1 2 3 4]
+.t.eq["linspace";m(`linspace;0;1;5;`double);0 0.25 0.5 0.75 1]
+.t.eq["logspace";m(`logspace;0;2;3;`double);1 10 100f]
+.t.eq["eye";m(`eye;2;3;`long);(1 0 0;0 1 0)]
+.t.eq["randperm is a permutation";asc m(`randperm;10);til 10]
+r:m(`randint;5;10;1000)
+.t.ok["randint in [5,10)";all (r>=5)&r<10]
+.t.eq["randn size";{t:tensor x; r:size t; free t; r}(`randn;4 5);4 5]
+.t.ok["unknown mode";.t.catch[{tensor(`nope;3)}] like "tensor: *creation mode*"]
+
+/ conversion errors
+.t.ok["ragged";.t.catch[{tensor(1 2;3 4 5)}] like "tensor: length*"]
+.t.ok["mixed types";.t.catch[{tensor(1 2;3 4.0)}] like "tensor: type*"]
+.t.ok["symbols";.t.catch[{tensor`a`b}] like "tensor: *"]
+
+/ handles: q holds ids, freed or forged ones are errors, never crashes
+t:tensor 1 2 3
+.t.eq["handle is a 1-item general list";type t;0h]
+.t.eq["holding a long";type first t;-7h]
+.t.eq["class";class t;`tensor]
+.t.eq["tensorcount";tensorcount[];1]
+.t.eq["obj row";raze obj[][`elements`bytes];3 24]
+free t
+.t.eq["stale after free";.t.catch[{tensor t}];"tensor: stale pointer"]
+.t.eq["double free";.t.catch[{free t}];"free: stale pointer"]
+.t.eq["forged handle";.t.catch[{tensor 1_(::;123456789)}];"tensor: stale pointer"]
+a:tensor 1 2; b:tensor 3 4
+.t.eq["free checks all first";.t.catch[{free(a;t)}];"free: stale pointer"]
+.t.eq["nothing freed";tensorcount[];2]
+free(a;b)
+.t.eq["all freed";tensorcount[];0]
+a:tensor 1; b:tensor 2; free[]
+.t.eq["free[] frees all";tensorcount[];0]
+
+/ autograd: d/dx mean(x*x) = 2x/n
+x:tensor(1 2 3.0;`grad)
+y:mul(x;x)
+z:mean y
+.t.eq["no grad before backward";grad x;::]
+backward z
+.t.ok["grad x = 2x/3";all 1e-12>abs grad[x]-2*1 2 3.0%3]
+free(x;y;z)
+.t.ok["backward needs grad";.t.catch[{t:tensor 1 2.0; r:.t.catch[{backward x}[t]]; free t; 'r}] like "backward: *"]
+
+/ math on q data returns q data; on handles, handles
+.t.eq["mul q data";mul(1 2 3.0;2);2 4 6f]
+.t.eq["mean q data";mean 1 2 3 4.0;2.5]
+.t.eq["mean of longs is float";mean 1 2 3 4;2.5e]
+a:tensor 1 2 3.0
+b:mul(a;a)
+.t.eq["mul of handles is a handle";class b;`tensor]
+.t.eq["mul values";tensor b;1 4 9f]
+free(a;b)
+.t.eq["clean";tensorcount[];0]
+.t.done[]
