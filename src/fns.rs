@@ -47,6 +47,10 @@ table! {
     "backward"    => tensor::autograd::backward,
     "grad"        => tensor::autograd::grad,
     // math
+    "Sum"         => math::reduce::sum,
+    "add"         => math::pointwise::add,
+    "Div"         => math::pointwise::div,
+    "matmul"      => math::linalg::matmul,
     "mean"        => math::reduce::mean,
     "mul"         => math::pointwise::mul,
 }

@@ -1,4 +1,5 @@
 //! Tensor math, ktorch's forms: arguments are tensor handles or q data; the result is a tensor
 //! handle when any input is a handle, q data otherwise.
+pub mod linalg;
 pub mod pointwise;
 pub mod reduce;
