@@ -23,7 +23,7 @@ test: build
 	cargo test --release --workspace
 
 example: build
-	$(RELEASE)/qhost examples/start.q
+	$(RELEASE)/qhost examples/linear.q
 
 bench: build
 	@echo "no benchmarks yet"
