@@ -7,7 +7,7 @@ seed 42
 n:256
 x:tensor(`linspace;-1;1;n;`double)                 / inputs, in libtorch
 noise:tensor(`randn;n;`double)
-y:tensor add(add(mul(2;x);1);mul(0.1;noise))      / targets as q data: 2x+1+0.1*noise
+y:1+(2*tensor x)+0.1*tensor noise                  / targets as q data: 2x+1+noise/10
 free noise
 
 w:0.0; b:0.0; lr:0.5
