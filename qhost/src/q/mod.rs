@@ -1,19 +1,23 @@
 //! The q language subset: lexing, parsing, evaluation, verbs, adverbs and display.
+pub mod adverbs;
+pub mod amend;
+pub mod builtins;
 pub mod display;
 pub mod error;
+pub mod eval;
 pub mod func;
+pub mod lexer;
+pub mod literal;
+pub mod parser;
+pub mod qsql;
+pub mod system;
+pub mod values;
 pub mod verbs;
 
 pub use error::{err, QErr, QResult};
 
-use crate::kapi::KObj;
-
 /// Evaluate q source text in the global context (k(0,"text") and `value"text"`).
-pub fn eval_text(_src: &str) -> QResult {
-    Err(err("nyi"))
-}
+pub use eval::eval_text;
 
 /// Apply a function (or index data) with arguments: `f . args` (k(0,"f",args..), dot).
-pub fn apply(_f: &KObj, _args: Vec<KObj>) -> QResult {
-    Err(err("nyi"))
-}
+pub use eval::apply;

@@ -1,0 +1,297 @@
+//! Derived functions: each `'` (each, each-both, n-ary each), each-right `/:`, each-left `\:`,
+//! each-prior `':`, over `/` and scan `\` (fold with and without seed, n-ary fold, converge,
+//! do-n and while).
+use super::eval::{apply, valence};
+use super::func::Func;
+use super::values::{self, from_items, int_of, is_list, truthy};
+use super::{err, QErr, QResult};
+use crate::kapi::kobj::*;
+use crate::kapi::KObj;
+
+pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
+    match adv {
+        "'" => each(f, args),
+        "/:" | "\\:" => {
+            if args.len() != 2 {
+                // a unary f with /: or \: is over/scan in k; not in the q subset
+                return Err(err(if args.len() == 1 { "nyi" } else { "rank" }));
+            }
+            let (x, y) = (&args[0], &args[1]);
+            if adv == "/:" {
+                if !is_list(y) {
+                    return apply(f, vec![x.clone(), y.clone()]);
+                }
+                map(values::items(y), |yi| apply(f, vec![x.clone(), yi]))
+            } else {
+                if !is_list(x) {
+                    return apply(f, vec![x.clone(), y.clone()]);
+                }
+                map(values::items(x), |xi| apply(f, vec![xi, y.clone()]))
+            }
+        }
+        "':" => prior(f, args),
+        "/" => over(f, args, false),
+        _ => over(f, args, true),
+    }
+}
+
+fn map(items: Vec<KObj>, mut g: impl FnMut(KObj) -> QResult) -> QResult {
+    let mut out = Vec::with_capacity(items.len());
+    for it in items {
+        out.push(g(it)?);
+    }
+    Ok(from_items(out))
+}
+
+/// `f each x`, `x f' y`, `f'[x;y;z]`: atoms extend, lists must match in count.
+pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
+    if args.len() == 1 {
+        let x = &args[0];
+        if x.t() == XD {
+            let v = each(f, vec![x.dict_values()])?;
+            return Ok(KObj::dict(x.dict_keys(), v));
+        }
+        if x.t() == XT {
+            return Err(err("nyi"));
+        }
+        if !is_list(x) {
+            return apply(f, args);
+        }
+        return map(values::items(x), |xi| apply(f, vec![xi]));
+    }
+    let mut n: Option<i64> = None;
+    for a in &args {
+        if a.t() == XD || a.t() == XT {
+            return Err(err("nyi"));
+        }
+        if is_list(a) {
+            match n {
+                None => n = Some(a.len()),
+                Some(m) if m != a.len() => return Err(err("length")),
+                _ => {}
+            }
+        }
+    }
+    let Some(n) = n else { return apply(f, args) };
+    let cols: Vec<Option<Vec<KObj>>> = args.iter().map(|a| if is_list(a) { Some(values::items(a)) } else { None }).collect();
+    let mut out = Vec::with_capacity(n as usize);
+    for i in 0..n as usize {
+        let a: Vec<KObj> = cols
+            .iter()
+            .zip(args.iter())
+            .map(|(c, a)| match c {
+                Some(v) => v[i].clone(),
+                None => a.clone(),
+            })
+            .collect();
+        out.push(apply(f, a)?);
+    }
+    Ok(from_items(out))
+}
+
+/// `f': x`, `x f': y` (seed), and `f':` of a unary f (parallel each: the same as each here).
+fn prior(f: &KObj, args: Vec<KObj>) -> QResult {
+    if valence(f) == 1 && args.len() == 1 {
+        return each(f, args);
+    }
+    let (seed, x) = match args.len() {
+        1 => (None, args[0].clone()),
+        2 => (Some(args[0].clone()), args[1].clone()),
+        _ => return Err(err("rank")),
+    };
+    if !is_list(&x) {
+        return match seed {
+            Some(s) => apply(f, vec![x, s]),
+            None => Ok(x),
+        };
+    }
+    let items = values::items(&x);
+    let mut out = Vec::with_capacity(items.len());
+    for (i, it) in items.iter().enumerate() {
+        let prev = if i == 0 {
+            match &seed {
+                Some(s) => s.clone(),
+                None => {
+                    out.push(first_prior(f, it)?);
+                    continue;
+                }
+            }
+        } else {
+            items[i - 1].clone()
+        };
+        out.push(apply(f, vec![it.clone(), prev])?);
+    }
+    Ok(from_items(out))
+}
+
+/// The first item of an unseeded each-prior: for `-` and `+` (deltas, sums-like) the item
+/// itself as q answers; for `~` and `=` (differ) false-like by comparing with null.
+fn first_prior(f: &KObj, x0: &KObj) -> QResult {
+    if let Func::Prim { op } = f.func_ref() {
+        if matches!(op.as_str(), "~" | "=") {
+            return Ok(KObj::bool(false));
+        }
+    }
+    Ok(x0.clone())
+}
+
+fn prim_op(f: &KObj) -> Option<&str> {
+    if !f.is_func() || super::values::is_identity(f) {
+        return None;
+    }
+    match f.func_ref() {
+        Func::Prim { op } => Some(op.as_str()),
+        _ => None,
+    }
+}
+
+/// q's match of two values, through the `~` verb.
+fn matches(a: &KObj, b: &KObj) -> Result<bool, QErr> {
+    let r = super::verbs::apply_prim("~", vec![a.clone(), b.clone()])?;
+    Ok(truthy(&r).unwrap_or(false))
+}
+
+/// Over (`scan` collects every step).
+fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
+    let v = valence(f);
+    if v == 1 {
+        return unary_over(f, args, scan);
+    }
+    match args.len() {
+        1 => {
+            let x = &args[0];
+            if !is_list(x) {
+                return Ok(x.clone());
+            }
+            if !scan {
+                // the keyword forms answer the empty cases with the right zero
+                if let Some(k) = prim_op(f).and_then(|op| match op {
+                    "+" => Some("sum"),
+                    "*" => Some("prd"),
+                    "|" => Some("max"),
+                    "&" => Some("min"),
+                    "," => Some("raze"),
+                    _ => None,
+                }) {
+                    if x.t() > 0 || x.len() == 0 {
+                        if let Ok(r) = super::verbs::apply_prim(k, vec![x.clone()]) {
+                            return Ok(r);
+                        }
+                    }
+                }
+            }
+            let items = values::items(x);
+            if items.is_empty() {
+                return Ok(x.clone());
+            }
+            let mut acc = items[0].clone();
+            let mut out = vec![acc.clone()];
+            for it in &items[1..] {
+                acc = apply(f, vec![acc, it.clone()])?;
+                if scan {
+                    out.push(acc.clone());
+                }
+            }
+            Ok(if scan { from_items(out) } else { acc })
+        }
+        2 => {
+            let (s, y) = (&args[0], &args[1]);
+            if !is_list(y) {
+                let r = apply(f, vec![s.clone(), y.clone()])?;
+                return Ok(if scan { from_items(vec![r]) } else { r });
+            }
+            let mut acc = s.clone();
+            let mut out = Vec::new();
+            for it in values::items(y) {
+                acc = apply(f, vec![acc, it])?;
+                if scan {
+                    out.push(acc.clone());
+                }
+            }
+            Ok(if scan { from_items(out) } else { acc })
+        }
+        _ => {
+            // n-ary: f/[x;y;z] folds over the items of y and z together
+            let mut n: Option<i64> = None;
+            for a in &args[1..] {
+                if is_list(a) {
+                    match n {
+                        None => n = Some(a.len()),
+                        Some(m) if m != a.len() => return Err(err("length")),
+                        _ => {}
+                    }
+                }
+            }
+            let n = n.unwrap_or(1);
+            let mut acc = args[0].clone();
+            let mut out = Vec::new();
+            for i in 0..n {
+                let mut a = vec![acc];
+                for x in &args[1..] {
+                    a.push(if is_list(x) { values::elem(x, i) } else { x.clone() });
+                }
+                acc = apply(f, a)?;
+                if scan {
+                    out.push(acc.clone());
+                }
+            }
+            Ok(if scan { from_items(out) } else { acc })
+        }
+    }
+}
+
+/// Unary f: converge `f/x`, do `n f/x`, while `c f/x`.
+fn unary_over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
+    match args.len() {
+        1 => {
+            let x0 = args[0].clone();
+            let mut cur = x0.clone();
+            let mut out = vec![cur.clone()];
+            loop {
+                if !super::eval::stack_ok() {
+                    return Err(err("stack"));
+                }
+                let next = apply(f, vec![cur.clone()])?;
+                if matches(&next, &cur)? || matches(&next, &x0)? {
+                    break;
+                }
+                cur = next;
+                if scan {
+                    out.push(cur.clone());
+                }
+            }
+            Ok(if scan { from_items(out) } else { cur })
+        }
+        2 => {
+            let (c, x) = (&args[0], &args[1]);
+            let mut cur = x.clone();
+            let mut out = vec![cur.clone()];
+            if let (Some(n), false) = (int_of(c), c.is_func()) {
+                if c.t() == -KB {
+                    return Err(err("type"));
+                }
+                for _ in 0..n.max(0) {
+                    cur = apply(f, vec![cur])?;
+                    if scan {
+                        out.push(cur.clone());
+                    }
+                }
+            } else if c.is_func() {
+                loop {
+                    let t = apply(c, vec![cur.clone()])?;
+                    if !truthy(&t).ok_or_else(|| err("type"))? {
+                        break;
+                    }
+                    cur = apply(f, vec![cur])?;
+                    if scan {
+                        out.push(cur.clone());
+                    }
+                }
+            } else {
+                return Err(err("type"));
+            }
+            Ok(if scan { from_items(out) } else { cur })
+        }
+        _ => Err(err("rank")),
+    }
+}

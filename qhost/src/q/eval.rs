@@ -1,0 +1,620 @@
+//! Evaluation of the syntax tree: right to left, locals and globals, control words,
+//! application (functions, projections, indexing), and the `@`/`.` family.
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::builtins;
+use super::func::{self, Func, Lambda};
+use super::parser::{self, Node};
+use super::values::{self, from_items, int_of, is_identity, truthy};
+use super::{err, QErr, QResult};
+use crate::kapi::kobj::*;
+use crate::kapi::KObj;
+
+/// Why evaluation stopped early: an error, or `:x` returning from a lambda.
+pub enum Flow {
+    Err(QErr),
+    Ret(KObj),
+}
+
+impl From<QErr> for Flow {
+    fn from(e: QErr) -> Flow {
+        Flow::Err(e)
+    }
+}
+
+pub type R = Result<KObj, Flow>;
+
+/// Leave `Flow` for `QResult` at a function boundary (`:x` outside a lambda is its value).
+pub fn done(r: R) -> QResult {
+    match r {
+        Ok(v) | Err(Flow::Ret(v)) => Ok(v),
+        Err(Flow::Err(e)) => Err(e),
+    }
+}
+
+/// Locals of one lambda call (or the columns of a qSQL query, or nothing at top level).
+#[derive(Default)]
+pub struct Frame {
+    pub names: Vec<String>,
+    pub vals: Vec<Option<KObj>>,
+    /// The running function, for `.z.s`.
+    pub this: Option<KObj>,
+}
+
+impl Frame {
+    fn slot(&self, n: &str) -> Option<usize> {
+        self.names.iter().position(|x| x == n)
+    }
+}
+
+thread_local! {
+    static GLOBALS: RefCell<HashMap<String, KObj>> = RefCell::new(HashMap::new());
+    static STACK_LO: Cell<usize> = const { Cell::new(0) };
+}
+
+pub fn get_global(n: &str) -> Option<KObj> {
+    GLOBALS.with(|g| g.borrow().get(n).cloned())
+}
+
+pub fn set_global(n: &str, v: KObj) {
+    // drop the old value after the borrow ends: its drop may run arbitrary frees only
+    let old = GLOBALS.with(|g| g.borrow_mut().insert(n.to_string(), v));
+    drop(old);
+}
+
+/// Global names (for `\v`-like listings and namespaces): those starting with `prefix`.
+pub fn global_names(prefix: &str) -> Vec<String> {
+    let mut v: Vec<String> = GLOBALS.with(|g| g.borrow().keys().filter(|k| k.starts_with(prefix)).cloned().collect());
+    v.sort();
+    v
+}
+
+/// Drop every global (before the leak check at exit).
+pub fn clear_globals() {
+    let all: Vec<KObj> = GLOBALS.with(|g| g.borrow_mut().drain().map(|(_, v)| v).collect());
+    drop(all);
+}
+
+/// Whether enough machine stack is left to go deeper (deep recursion is 'stack, not a crash).
+pub fn stack_ok() -> bool {
+    // a real stack slot (a `&0u8` literal would be promoted to a static)
+    let probe = 0u8;
+    let here = std::hint::black_box(&probe) as *const u8 as usize;
+    let lo = STACK_LO.with(|c| {
+        if c.get() == 0 {
+            c.set(stack_low());
+        }
+        c.get()
+    });
+    lo == 1 || here > lo + 512 * 1024
+}
+
+fn stack_low() -> usize {
+    unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
+            return 1;
+        }
+        let mut addr: *mut libc::c_void = std::ptr::null_mut();
+        let mut size: libc::size_t = 0;
+        let r = libc::pthread_attr_getstack(&attr, &mut addr, &mut size);
+        libc::pthread_attr_destroy(&mut attr);
+        if r != 0 || addr.is_null() {
+            return 1;
+        }
+        addr as usize
+    }
+}
+
+/// Evaluate source text at top level.
+pub fn eval_text(src: &str) -> QResult {
+    let t = src.trim_start();
+    if t.starts_with('\\') {
+        return super::system::command(&t[1..]);
+    }
+    let node = parser::parse(src)?;
+    let mut fr = Frame::default();
+    done(eval(&node, &mut fr))
+}
+
+/// Apply f to arguments (k(0,"f",..) and `.`).
+pub fn apply(f: &KObj, args: Vec<KObj>) -> QResult {
+    done(apply_opt(f, args.into_iter().map(Some).collect()))
+}
+
+/// The value of a primitive glyph or keyword as a function object.
+pub fn prim_value(op: &str) -> KObj {
+    if op == "::" {
+        return KObj::identity();
+    }
+    let t = if builtins::is_glyph(op) || builtins::valence(op) >= 2 { func::T_BINARY } else { func::T_UNARY };
+    KObj::func(t, Func::Prim { op: op.to_string() })
+}
+
+pub fn eval(n: &Node, fr: &mut Frame) -> R {
+    if !stack_ok() {
+        return Err(err("stack").into());
+    }
+    match n {
+        Node::Const(k) => Ok(k.clone()),
+        Node::Nil => Ok(KObj::identity()),
+        Node::Name(s) => lookup(s, fr),
+        Node::Prim(op) => Ok(prim_value(op)),
+        Node::Lambda(l) => Ok(KObj::func(func::T_LAMBDA, Func::Lambda(l.clone()))),
+        Node::Derived(f, adv) => {
+            let fv = eval(f, fr)?;
+            Ok(KObj::func(func::adverb_type(adv), Func::Derived { f: fv, adv: adv.clone() }))
+        }
+        Node::Seq(v) => {
+            let mut last = KObj::identity();
+            for s in v {
+                last = eval(s, fr)?;
+            }
+            Ok(last)
+        }
+        Node::List(items) => {
+            let mut vals = eval_args(items, fr)?;
+            if vals.iter().any(|v| v.is_none()) {
+                // (1;;3) has elided items: they are `::`
+                vals = vals.into_iter().map(|v| v.or_else(|| Some(KObj::identity()))).collect();
+            }
+            Ok(from_items(vals.into_iter().map(|v| v.unwrap()).collect()))
+        }
+        Node::Return(e) => {
+            let v = eval(e, fr)?;
+            Err(Flow::Ret(v))
+        }
+        Node::Signal(e) => {
+            let v = eval(e, fr)?;
+            Err(Flow::Err(QErr(signal_text(&v)?)))
+        }
+        Node::Assign { name, idx, op, val, global } => assign(name, idx.as_deref(), op.as_deref(), val, *global, fr),
+        Node::Apply(f, args) => eval_apply(f, args, fr),
+        Node::Juxt(f, x) => {
+            let xv = eval(x, fr)?;
+            if let Node::Prim(op) = &**f {
+                return Ok(call_prim(op, vec![xv])?);
+            }
+            let fv = eval(f, fr)?;
+            apply_opt(&fv, vec![Some(xv)])
+        }
+        Node::Dyad(op, a, b) => {
+            let bv = eval(b, fr)?;
+            let av = eval(a, fr)?;
+            if let Node::Prim(o) = &**op {
+                return Ok(call_prim(o, vec![av, bv])?);
+            }
+            let fv = eval(op, fr)?;
+            apply_opt(&fv, vec![Some(av), Some(bv)])
+        }
+        Node::Table(keys, cols) => table_literal(keys, cols, fr),
+        Node::Sql(s) => Ok(super::qsql::eval(s, fr)?),
+        Node::Elide => Ok(KObj::identity()),
+    }
+}
+
+/// The message of `'x`: a symbol's or string's text (q signals other types as 'type... except
+/// that q 4 also allows any string-like value).
+fn signal_text(v: &KObj) -> Result<String, QErr> {
+    match v.t() {
+        t if t == -KS => Ok(v.get_sym().to_string()),
+        KC => Ok(v.as_string()),
+        t if t == -KC => Ok((v.get_byte() as char).to_string()),
+        _ => Err(err("type")),
+    }
+}
+
+/// Evaluate arguments right to left (as q does); Elide gives None.
+fn eval_args(args: &[Node], fr: &mut Frame) -> Result<Vec<Option<KObj>>, Flow> {
+    let mut out: Vec<Option<KObj>> = Vec::with_capacity(args.len());
+    for a in args.iter().rev() {
+        out.push(match a {
+            Node::Elide | Node::Nil => None,
+            _ => Some(eval(a, fr)?),
+        });
+    }
+    out.reverse();
+    Ok(out)
+}
+
+fn eval_apply(f: &Node, args: &[Node], fr: &mut Frame) -> R {
+    match f {
+        Node::Name(w) if w == "if" || w == "do" || w == "while" => {
+            if fr.slot(w).is_none() {
+                return control(w, args, fr);
+            }
+        }
+        Node::Prim(op) if op == "$" && args.len() >= 3 => return cond(args, fr),
+        _ => {}
+    }
+    let mut vals = eval_args(args, fr)?;
+    // f[] is f applied to `::`, as in q
+    if vals.len() == 1 && vals[0].is_none() && matches!(args[0], Node::Nil) {
+        let fv = eval(f, fr)?;
+        if fv.is_func() && valence(&fv) <= 1 {
+            vals[0] = Some(KObj::identity());
+        }
+        return apply_opt(&fv, vals);
+    }
+    let fv = eval(f, fr)?;
+    apply_opt(&fv, vals)
+}
+
+/// if[c;..] do[n;..] while[c;..]: the condition is evaluated, the body only as it says.
+fn control(w: &str, args: &[Node], fr: &mut Frame) -> R {
+    if args.is_empty() {
+        return Err(err("rank").into());
+    }
+    let test = |v: &KObj| truthy(v).ok_or_else(|| Flow::Err(err("type")));
+    match w {
+        "if" => {
+            let c = eval(&args[0], fr)?;
+            if test(&c)? {
+                for a in &args[1..] {
+                    eval(a, fr)?;
+                }
+            }
+        }
+        "do" => {
+            let c = eval(&args[0], fr)?;
+            let n = int_of(&c).ok_or_else(|| Flow::Err(err("type")))?;
+            for _ in 0..n.max(0) {
+                for a in &args[1..] {
+                    eval(a, fr)?;
+                }
+            }
+        }
+        _ => loop {
+            let c = eval(&args[0], fr)?;
+            if !test(&c)? {
+                break;
+            }
+            for a in &args[1..] {
+                eval(a, fr)?;
+            }
+        },
+    }
+    Ok(KObj::identity())
+}
+
+/// $[c;t;f], $[c1;t1;c2;t2;..;f].
+fn cond(args: &[Node], fr: &mut Frame) -> R {
+    let mut i = 0;
+    while i + 1 < args.len() {
+        let c = eval(&args[i], fr)?;
+        let b = truthy(&c).ok_or_else(|| Flow::Err(err("type")))?;
+        if b {
+            return eval(&args[i + 1], fr);
+        }
+        i += 2;
+    }
+    if i < args.len() {
+        return eval(&args[i], fr);
+    }
+    Ok(KObj::identity())
+}
+
+fn lookup(s: &str, fr: &mut Frame) -> R {
+    if let Some(i) = fr.slot(s) {
+        return match &fr.vals[i] {
+            Some(v) => Ok(v.clone()),
+            None => Err(err(s).into()),
+        };
+    }
+    if let Some(v) = get_global(s) {
+        return Ok(v);
+    }
+    if s == ".z.s" {
+        return fr.this.clone().ok_or_else(|| err(s).into());
+    }
+    if s.starts_with(".z.") {
+        return Ok(super::system::dotz(s)?);
+    }
+    if builtins::is_builtin(s) || s == ".Q.s" || s == ".Q.fmt" || s == ".Q.s1" {
+        return Ok(prim_value(s));
+    }
+    Err(err(s).into())
+}
+
+fn assign(name: &str, idx: Option<&[Node]>, op: Option<&Node>, val: &Node, global: bool, fr: &mut Frame) -> R {
+    let v = eval(val, fr)?;
+    let local = !global && fr.slot(name).is_some();
+    let current = |fr: &Frame| -> R {
+        if local {
+            let i = fr.slot(name).unwrap();
+            fr.vals[i].clone().ok_or_else(|| err(name).into())
+        } else {
+            get_global(name).ok_or_else(|| err(name).into())
+        }
+    };
+    let opf = match op {
+        Some(o) => Some(match o {
+            Node::Prim(p) => prim_value(p),
+            other => eval(other, fr)?,
+        }),
+        None => None,
+    };
+    let newv = match idx {
+        None => match &opf {
+            None => v.clone(),
+            Some(f) => {
+                let cur = current(fr)?;
+                apply_opt(f, vec![Some(cur), Some(v.clone())])?
+            }
+        },
+        Some(ix) => {
+            let iv = eval_args(ix, fr)?;
+            let path: Vec<KObj> = iv.into_iter().map(|x| x.unwrap_or_else(KObj::identity)).collect();
+            let cur = current(fr)?;
+            super::amend::amend_path(cur, &path, opf.as_ref(), Some(v.clone()))?
+        }
+    };
+    if local {
+        let i = fr.slot(name).unwrap();
+        fr.vals[i] = Some(newv);
+    } else {
+        if !global && is_reserved(name) {
+            return Err(err("assign").into());
+        }
+        set_global(name, newv);
+    }
+    Ok(v)
+}
+
+/// Names q will not let you assign (keywords).
+fn is_reserved(n: &str) -> bool {
+    builtins::is_builtin(n) || matches!(n, "if" | "do" | "while" | "select" | "exec" | "update" | "delete" | "from" | "by" | "where")
+}
+
+/// ([k..] c..): columns must have one length; atoms are extended.
+fn table_literal(keys: &[(String, Node)], cols: &[(String, Node)], fr: &mut Frame) -> R {
+    let build = |defs: &[(String, Node)], fr: &mut Frame| -> Result<(Vec<String>, Vec<KObj>), Flow> {
+        let mut names = Vec::new();
+        let mut vals = Vec::new();
+        for (n, e) in defs {
+            names.push(n.clone());
+            vals.push(eval(e, fr)?);
+        }
+        Ok((names, vals))
+    };
+    let (mut kn, mut kv) = build(keys, fr)?;
+    let (cn, cv) = build(cols, fr)?;
+    let all_len: Vec<i64> = kv.iter().chain(cv.iter()).filter(|v| v.is_vector()).map(|v| v.len()).collect();
+    let n = all_len.first().copied().unwrap_or(1);
+    if all_len.iter().any(|&l| l != n) {
+        return Err(err("length").into());
+    }
+    let widen = |v: KObj| -> KObj {
+        if v.is_vector() {
+            v
+        } else {
+            from_items(vec![v; n as usize])
+        }
+    };
+    let cv: Vec<KObj> = cv.into_iter().map(widen).collect();
+    let vt = values::make_table(&cn, cv);
+    if kn.is_empty() {
+        return Ok(vt);
+    }
+    kv = kv.into_iter().map(widen).collect();
+    let kt = values::make_table(&std::mem::take(&mut kn), kv);
+    Ok(KObj::dict(kt, vt))
+}
+
+// ---- application -------------------------------------------------------------------------
+
+/// How many arguments a function takes (1 for data, which is indexed).
+pub fn valence(f: &KObj) -> usize {
+    if !f.is_func() {
+        return 1;
+    }
+    if is_identity(f) {
+        return 1;
+    }
+    match f.func_ref() {
+        Func::Dl { n, .. } => *n as usize,
+        Func::Lambda(l) => l.params.len().max(1),
+        Func::Prim { op } => builtins::valence(op),
+        Func::Proj { f, args } => {
+            let v = valence(f);
+            let given = args.iter().filter(|a| a.is_some()).count();
+            v.saturating_sub(given).max(args.iter().filter(|a| a.is_none()).count())
+        }
+        Func::Comp { fs } => fs.last().map(valence).unwrap_or(1),
+        Func::Derived { f, adv } => match adv.as_str() {
+            "'" | "':" => valence(f).max(1),
+            "/:" | "\\:" => 2,
+            _ => valence(f).max(1),
+        },
+    }
+}
+
+/// Apply with possibly elided arguments: elisions or too few make a projection.
+pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
+    if !stack_ok() {
+        return Err(err("stack").into());
+    }
+    if !f.is_func() {
+        return Ok(index(f, args)?);
+    }
+    if is_identity(f) {
+        // (::) x is x
+        return match args.len() {
+            1 => Ok(args.into_iter().next().unwrap().unwrap_or_else(KObj::identity)),
+            _ => Err(err("rank").into()),
+        };
+    }
+    let n = valence(f);
+    let elided = args.iter().any(|a| a.is_none());
+    if let Func::Proj { f: inner, args: given } = f.func_ref() {
+        return apply_proj(inner, given, args);
+    }
+    let variadic = matches!(f.func_ref(), Func::Derived { .. })
+        || matches!(f.func_ref(), Func::Prim { op } if op == "@" || op == "." || op == "'" );
+    if args.len() > n && !variadic {
+        return Err(err("rank").into());
+    }
+    if elided || (args.len() < n && !(variadic && !args.is_empty())) {
+        let mut a = args;
+        while a.len() < n {
+            a.push(None);
+        }
+        return Ok(KObj::func(func::T_PROJ, Func::Proj { f: f.clone(), args: a }));
+    }
+    let args: Vec<KObj> = args.into_iter().map(|a| a.unwrap()).collect();
+    match f.func_ref() {
+        Func::Lambda(l) => call_lambda(f, l, args),
+        Func::Prim { op } => Ok(call_prim(op, args)?),
+        Func::Dl { ptr, n } => Ok(crate::kapi::exports::call_dl(*ptr, *n, &args)?),
+        Func::Comp { fs } => {
+            let mut it = fs.iter().rev();
+            let last = it.next().ok_or_else(|| err("type"))?;
+            let mut v = apply_opt(last, args.into_iter().map(Some).collect())?;
+            for g in it {
+                v = apply_opt(g, vec![Some(v)])?;
+            }
+            Ok(v)
+        }
+        Func::Derived { f: inner, adv } => Ok(super::adverbs::apply_derived(inner, adv, args)?),
+        Func::Proj { .. } => Err(err("type").into()),
+    }
+}
+
+/// A projection receiving more arguments: they fill the holes in order, then extend.
+fn apply_proj(inner: &KObj, given: &[Option<KObj>], args: Vec<Option<KObj>>) -> R {
+    let mut merged: Vec<Option<KObj>> = Vec::with_capacity(given.len() + args.len());
+    let mut it = args.into_iter();
+    for g in given {
+        match g {
+            Some(v) => merged.push(Some(v.clone())),
+            None => merged.push(it.next().unwrap_or(None)),
+        }
+    }
+    merged.extend(it);
+    // a single `::` filling a niladic slot stays an argument
+    if merged.len() > valence(inner).max(given.len()) {
+        return Err(err("rank").into());
+    }
+    apply_opt(inner, merged)
+}
+
+fn call_lambda(me: &KObj, l: &Rc<Lambda>, args: Vec<KObj>) -> R {
+    let mut fr = Frame { names: l.locals.clone(), vals: vec![None; l.locals.len()], this: Some(me.clone()) };
+    for (i, a) in args.into_iter().enumerate().take(l.params.len()) {
+        fr.vals[i] = Some(a);
+    }
+    let mut last = KObj::identity();
+    for s in &l.body {
+        match eval(s, &mut fr) {
+            Ok(v) => last = v,
+            Err(Flow::Ret(v)) => return Ok(v),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(last)
+}
+
+/// Data applied to indices: `x i`, `x[i;j]` (elided indices are `::`, all).
+fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
+    let args: Vec<KObj> = args.into_iter().map(|a| a.unwrap_or_else(KObj::identity)).collect();
+    // handles: -1 "text" writes a line to stdout, 2 "text" to stderr without newline
+    if args.len() == 1 {
+        if let Some(h) = int_of(x) {
+            if x.t() == -KI || x.t() == -KJ || x.t() == -KH {
+                return super::system::write_handle(h, &args[0]).map(|_| x.clone());
+            }
+        }
+    }
+    if args.len() == 1 {
+        return super::verbs::apply_prim("@", vec![x.clone(), args.into_iter().next().unwrap()]);
+    }
+    super::verbs::apply_prim(".", vec![x.clone(), KObj::list(args)])
+}
+
+/// Items of an argument list value for `.`: a general list's items, a vector's atoms.
+pub fn arg_items(x: &KObj) -> Vec<KObj> {
+    if x.is_vector() {
+        values::items(x)
+    } else {
+        vec![x.clone()]
+    }
+}
+
+/// A primitive by name: the evaluator's own first, then the data verbs.
+pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
+    match (op, args.len()) {
+        ("@", 2) => {
+            if args[0].is_func() {
+                return apply(&args[0], vec![args[1].clone()]);
+            }
+            if args[0].t() == -KS {
+                if let Some(v) = get_global(args[0].get_sym()) {
+                    return index(&v, vec![Some(args[1].clone())]);
+                }
+            }
+            index(&args[0], vec![Some(args[1].clone())])
+        }
+        (".", 2) => {
+            if args[0].is_func() {
+                return apply(&args[0], arg_items(&args[1]));
+            }
+            if args[1].t() == 0 || args[1].is_vector() {
+                let ix: Vec<Option<KObj>> = arg_items(&args[1]).into_iter().map(Some).collect();
+                if ix.is_empty() {
+                    return Ok(args[0].clone());
+                }
+                return index(&args[0], ix);
+            }
+            index(&args[0], vec![Some(args[1].clone())])
+        }
+        ("@", 3) | (".", 3) if args[0].is_func() => trap(op, &args[0], &args[1], &args[2]),
+        ("@", 3) | ("@", 4) | (".", 3) | (".", 4) => super::amend::amend(op, args),
+        (".", 1) => super::system::value(&args[0]),
+        ("'", _) => compose_or_signal(args),
+        ("!", 2) if is_internal(&args[0]) => super::system::internal(&args[0], &args[1]),
+        ("2:", 2) => crate::kapi::dynload::load(&args[0], &args[1]),
+        ("0:", _) | ("1:", _) => Err(err("nyi")),
+        (":", 2) => Ok(args[1].clone()),
+        (":", 1) => Ok(args[0].clone()),
+        ("::", 1) => Ok(args[0].clone()),
+        _ if builtins::EVAL_WORDS.contains(&op) => super::system::builtin(op, args),
+        (".Q.s", 1) => Ok(KObj::string(&super::display::show_text(&args[0]))),
+        _ => super::verbs::apply_prim(op, args),
+    }
+}
+
+/// `0N!x` and negative internal functions `-8!x`.
+fn is_internal(x: &KObj) -> bool {
+    matches!(x.t(), t if t == -KJ || t == -KI || t == -KH) && int_of(x).is_some_and(|v| v < 0)
+}
+
+/// `'[f;g]` composes; as a function of one value it signals.
+fn compose_or_signal(args: Vec<KObj>) -> QResult {
+    if args.len() == 1 {
+        return Err(QErr(signal_text(&args[0])?));
+    }
+    if args.iter().all(|a| a.is_func() || !a.is_atom()) {
+        return Ok(KObj::func(func::T_COMP, Func::Comp { fs: args }));
+    }
+    Err(err("type"))
+}
+
+/// `@[f;x;g]` / `.[f;x;g]`: g gets the error text (or is the answer when not a function).
+fn trap(op: &str, f: &KObj, x: &KObj, g: &KObj) -> QResult {
+    let r = if op == "@" { apply(f, vec![x.clone()]) } else { apply(f, arg_items(x)) };
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            if e.0 == "stack" && !stack_ok() {
+                return Err(e);
+            }
+            if g.is_func() {
+                apply(g, vec![KObj::string(&e.0)])
+            } else {
+                Ok(g.clone())
+            }
+        }
+    }
+}

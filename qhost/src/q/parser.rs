@@ -1,0 +1,625 @@
+//! Tokens to a syntax tree. An expression is parsed as a run of terms (nouns and verbs, each
+//! with its brackets and adverbs) and folded right to left: `noun verb rest` is infix,
+//! `verb rest` a monadic application, `noun rest` juxtaposition (apply or index).
+use std::rc::Rc;
+
+use super::func::Lambda;
+use super::lexer::{lex, Tok, Token};
+use super::{err, QErr};
+use crate::kapi::KObj;
+
+#[derive(Debug, Clone)]
+pub enum Node {
+    Const(KObj),
+    Name(String),
+    /// A primitive glyph used as a verb or a value (`+`, `,`, `::`...).
+    Prim(String),
+    /// f followed by an adverb.
+    Derived(Box<Node>, String),
+    /// f[a;b;..] (Elide for an empty argument).
+    Apply(Box<Node>, Vec<Node>),
+    Elide,
+    /// `f x`: prefix verb (monadic), or juxtaposition of nouns.
+    Juxt(Box<Node>, Box<Node>),
+    /// `x f y`.
+    Dyad(Box<Node>, Box<Node>, Box<Node>),
+    /// (a;b;c)
+    List(Vec<Node>),
+    Lambda(Rc<Lambda>),
+    /// name[idx]op: value, `global` for `::`.
+    Assign { name: String, idx: Option<Vec<Node>>, op: Option<Box<Node>>, val: Box<Node>, global: bool },
+    Return(Box<Node>),
+    Signal(Box<Node>),
+    /// ([keys] cols): (name, expr)
+    Table(Vec<(String, Node)>, Vec<(String, Node)>),
+    /// qSQL: kind select/exec/update/delete.
+    Sql(Rc<Sql>),
+    /// Statements; the value is the last one's.
+    Seq(Vec<Node>),
+    Nil,
+}
+
+#[derive(Debug)]
+pub struct Sql {
+    pub kind: String,
+    pub cols: Vec<(Option<String>, Node)>,
+    pub by: Vec<(Option<String>, Node)>,
+    pub from: Node,
+    pub wh: Vec<Node>,
+}
+
+/// Whether a syntax term acts as a verb (infix) rather than a noun.
+#[derive(Debug)]
+struct Term {
+    node: Node,
+    verb: bool,
+}
+
+/// Names of q keywords that are dyadic and so used infix (`x in y`, `f each x`).
+pub const INFIX_WORDS: &[&str] = &[
+    "and", "or", "mod", "div", "in", "within", "like", "xbar", "xexp", "xlog", "cross", "except", "inter",
+    "union", "sv", "vs", "cut", "sublist", "rotate", "set", "each", "over", "scan", "prior", "peach", "xasc",
+    "xdesc", "xcol", "xcols", "xkey", "xgroup", "xprev", "lj", "ij", "uj", "pj", "ej", "aj", "asof", "bin",
+    "binr", "ss", "mavg", "msum", "mcount", "mdev", "mmax", "mmin", "ema", "wavg", "wsum", "cor", "cov",
+    "scov", "mmu", "lsq", "upsert", "insert", "fby", "dsave",
+];
+
+const SQL_WORDS: &[&str] = &["select", "exec", "update", "delete"];
+
+const MAX_DEPTH: usize = 200;
+
+struct P<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    src: &'a str,
+    depth: usize,
+}
+
+pub fn parse(src: &str) -> Result<Node, QErr> {
+    let toks = lex(src)?;
+    let mut p = P { toks: &toks, pos: 0, src, depth: 0 };
+    let body = p.statements()?;
+    if p.pos < toks.len() {
+        return Err(err(match toks[p.pos].tok {
+            Tok::RParen => ")",
+            Tok::RBracket => "]",
+            Tok::RBrace => "}",
+            _ => "parse",
+        }));
+    }
+    Ok(if body.len() == 1 { body.into_iter().next().unwrap() } else { Node::Seq(body) })
+}
+
+impl<'a> P<'a> {
+    fn peek(&self) -> Option<&'a Tok> {
+        self.toks.get(self.pos).map(|t| &t.tok)
+    }
+    fn peek_at(&self, k: usize) -> Option<&'a Tok> {
+        self.toks.get(self.pos + k).map(|t| &t.tok)
+    }
+    /// Index of the bracket closing the one at `open`.
+    fn matching(&self, open: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        for (k, t) in self.toks.iter().enumerate().skip(open) {
+            match t.tok {
+                Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
+                Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+    fn at_end_of_expr(&self) -> bool {
+        matches!(self.peek(), None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace))
+    }
+    fn enter(&mut self) -> Result<(), QErr> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH || !super::eval::stack_ok() {
+            return Err(err("stack"));
+        }
+        Ok(())
+    }
+
+    /// Statements separated by `;` up to a closing token or the end.
+    fn statements(&mut self) -> Result<Vec<Node>, QErr> {
+        let mut v = vec![self.expr()?];
+        while let Some(Tok::Semi) = self.peek() {
+            self.pos += 1;
+            v.push(self.expr()?);
+        }
+        Ok(v)
+    }
+
+    /// Items separated by `;` inside brackets/parens (empty ones are Elide).
+    fn args(&mut self, close: Tok) -> Result<Vec<Node>, QErr> {
+        let mut v = Vec::new();
+        loop {
+            let e = self.expr()?;
+            v.push(e);
+            match self.peek() {
+                Some(Tok::Semi) => self.pos += 1,
+                Some(t) if std::mem::discriminant(t) == std::mem::discriminant(&close) => {
+                    self.pos += 1;
+                    return Ok(v);
+                }
+                _ => return Err(err(if matches!(close, Tok::RBracket) { "[" } else { "(" })),
+            }
+        }
+    }
+
+    fn expr(&mut self) -> Result<Node, QErr> {
+        self.enter()?;
+        let r = self.expr_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_inner(&mut self) -> Result<Node, QErr> {
+        let mut terms: Vec<Term> = Vec::new();
+        while !self.at_end_of_expr() {
+            // `:x` return and `'x` signal at the start of an expression
+            if terms.is_empty() {
+                match self.peek() {
+                    Some(Tok::Verb(v)) if v == ":" && !matches!(self.peek_at(1), None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace)) => {
+                        self.pos += 1;
+                        return Ok(Node::Return(Box::new(self.expr()?)));
+                    }
+                    Some(Tok::Adverb(a)) if a == "'" && !matches!(self.peek_at(1), Some(Tok::LBracket)) => {
+                        self.pos += 1;
+                        return Ok(Node::Signal(Box::new(self.expr()?)));
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(Tok::Name(n)) = self.peek() {
+                if SQL_WORDS.contains(&n.as_str()) {
+                    let q = self.sql(n)?;
+                    terms.push(Term { node: q, verb: false });
+                    break;
+                }
+            }
+            // assignment: name[idx] op? : value
+            if let Some(a) = self.try_assign()? {
+                terms.push(Term { node: a, verb: false });
+                break;
+            }
+            let t = self.term()?;
+            terms.push(t);
+        }
+        Ok(fold(terms))
+    }
+
+    /// `name:`, `name op:`, `name[i]:`, `name[i] op:`, `name::` — or None (position kept).
+    fn try_assign(&mut self) -> Result<Option<Node>, QErr> {
+        let Some(Tok::Name(name)) = self.peek() else { return Ok(None) };
+        if SQL_WORDS.contains(&name.as_str()) {
+            return Ok(None);
+        }
+        let save = self.pos;
+        self.pos += 1;
+        let mut idx = None;
+        if let Some(Tok::LBracket) = self.peek() {
+            if !self.toks[self.pos].space_before {
+                // look past the brackets first: parsing them twice would be exponential
+                let close = self.matching(self.pos);
+                let after = close.and_then(|c| self.toks.get(c + 1)).map(|t| &t.tok);
+                let after2 = close.and_then(|c| self.toks.get(c + 2)).map(|t| &t.tok);
+                let is_assign = match (after, after2) {
+                    (Some(Tok::Verb(v)), _) if v == ":" => true,
+                    (Some(Tok::Verb(v)), Some(Tok::Verb(c))) if c == ":" && v != ":" && v != "::" => true,
+                    (Some(Tok::Name(v)), Some(Tok::Verb(c))) if c == ":" && INFIX_WORDS.contains(&v.as_str()) => true,
+                    _ => false,
+                };
+                if !is_assign {
+                    self.pos = save;
+                    return Ok(None);
+                }
+                self.pos += 1;
+                idx = Some(self.args(Tok::RBracket)?);
+            }
+        }
+        let mut op = None;
+        let mut global = false;
+        match (self.peek(), self.peek_at(1)) {
+            (Some(Tok::Verb(v)), _) if v == ":" => self.pos += 1,
+            (Some(Tok::Verb(v)), _) if v == "::" && idx.is_none() => {
+                self.pos += 1;
+                global = true;
+            }
+            (Some(Tok::Verb(v)), Some(Tok::Verb(c))) if c == ":" && v != ":" && v != "::" => {
+                op = Some(Box::new(Node::Prim(v.clone())));
+                self.pos += 2;
+            }
+            (Some(Tok::Name(v)), Some(Tok::Verb(c))) if c == ":" && INFIX_WORDS.contains(&v.as_str()) => {
+                op = Some(Box::new(Node::Name(v.clone())));
+                self.pos += 2;
+            }
+            _ => {
+                self.pos = save;
+                return Ok(None);
+            }
+        }
+        let val = if self.at_end_of_expr() { Node::Nil } else { self.expr()? };
+        if matches!(val, Node::Nil) && op.is_none() {
+            // `a:` alone is not an assignment in q
+            return Err(err("assign"));
+        }
+        Ok(Some(Node::Assign { name: name.clone(), idx, op, val: Box::new(val), global }))
+    }
+
+    /// One term with its postfix brackets and adverbs.
+    fn term(&mut self) -> Result<Term, QErr> {
+        self.enter()?;
+        let r = self.term_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn term_inner(&mut self) -> Result<Term, QErr> {
+        let tk = &self.toks[self.pos];
+        self.pos += 1;
+        let (mut node, mut verb) = match &tk.tok {
+            Tok::Num(k) => (Node::Const(k.clone()), false),
+            Tok::Str(s) => {
+                let k = if s.len() == 1 { KObj::char(s[0]) } else { KObj::from_slice(crate::kapi::KC, s) };
+                (Node::Const(k), false)
+            }
+            Tok::Sym(v) => {
+                let k = if v.len() == 1 { KObj::sym(&v[0]) } else { KObj::syms(v) };
+                (Node::Const(k), false)
+            }
+            Tok::Name(n) => {
+                let infix = INFIX_WORDS.contains(&n.as_str());
+                (Node::Name(n.clone()), infix)
+            }
+            Tok::Verb(v) if v == "::" => (Node::Prim("::".into()), false),
+            Tok::Verb(v) => (Node::Prim(v.clone()), true),
+            Tok::Adverb(a) => {
+                if a == "'" {
+                    // '[f;g] composition
+                    (Node::Prim("'".into()), true)
+                } else {
+                    return Err(err(a));
+                }
+            }
+            Tok::LParen => self.paren()?,
+            Tok::LBrace => (self.lambda(tk.start)?, false),
+            Tok::LBracket => {
+                // a bare bracket block evaluates its expressions, answering the last
+                let v = self.args(Tok::RBracket)?;
+                (Node::Seq(v), false)
+            }
+            _ => return Err(err("parse")),
+        };
+        // postfix: brackets (application) and adverbs
+        loop {
+            match self.peek() {
+                Some(Tok::LBracket) if !self.toks[self.pos].space_before => {
+                    self.pos += 1;
+                    let args = self.args(Tok::RBracket)?;
+                    node = Node::Apply(Box::new(node), args);
+                    verb = false;
+                }
+                Some(Tok::Adverb(a)) if !self.toks[self.pos].space_before || !matches!(a.as_str(), "/" | "/:") => {
+                    self.pos += 1;
+                    node = Node::Derived(Box::new(node), a.clone());
+                    verb = true;
+                }
+                _ => break,
+            }
+        }
+        Ok(Term { node, verb })
+    }
+
+    /// After `(`: a list, a parenthesised expression, `()`, or a table literal.
+    fn paren(&mut self) -> Result<(Node, bool), QErr> {
+        if let Some(Tok::RParen) = self.peek() {
+            self.pos += 1;
+            return Ok((Node::Const(KObj::list(vec![])), false));
+        }
+        if let Some(Tok::LBracket) = self.peek() {
+            return Ok((self.table()?, false));
+        }
+        let items = self.args(Tok::RParen)?;
+        if items.len() == 1 {
+            let it = items.into_iter().next().unwrap();
+            // (+) is the verb as a noun
+            return Ok((it, false));
+        }
+        Ok((Node::List(items), false))
+    }
+
+    /// `([k:..] c:..; d:..)` after `(`.
+    fn table(&mut self) -> Result<Node, QErr> {
+        self.pos += 1; // [
+        let keys = if let Some(Tok::RBracket) = self.peek() {
+            self.pos += 1;
+            vec![]
+        } else {
+            self.col_defs(Tok::RBracket)?
+        };
+        let cols = if let Some(Tok::RParen) = self.peek() {
+            self.pos += 1;
+            vec![]
+        } else {
+            self.col_defs(Tok::RParen)?
+        };
+        Ok(Node::Table(keys, cols))
+    }
+
+    fn col_defs(&mut self, close: Tok) -> Result<Vec<(String, Node)>, QErr> {
+        let items = self.args(close)?;
+        let mut out = Vec::new();
+        for (k, it) in items.into_iter().enumerate() {
+            match it {
+                Node::Assign { name, idx: None, op: None, val, global: false } => out.push((name, *val)),
+                other => out.push((col_name(&other).unwrap_or_else(|| if k == 0 { "x".into() } else { format!("x{k}") }), other)),
+            }
+        }
+        Ok(out)
+    }
+
+    /// A lambda starting at byte `start` (after `{`).
+    fn lambda(&mut self, start: usize) -> Result<Node, QErr> {
+        let mut params: Option<Vec<String>> = None;
+        if let Some(Tok::LBracket) = self.peek() {
+            self.pos += 1;
+            let mut ps = Vec::new();
+            loop {
+                match self.peek() {
+                    Some(Tok::Name(n)) => {
+                        ps.push(n.clone());
+                        self.pos += 1;
+                    }
+                    Some(Tok::RBracket) => {
+                        self.pos += 1;
+                        break;
+                    }
+                    Some(Tok::Semi) => self.pos += 1,
+                    _ => return Err(err("[")),
+                }
+            }
+            params = Some(ps);
+        }
+        let body = self.statements()?;
+        match self.peek() {
+            Some(Tok::RBrace) => self.pos += 1,
+            _ => return Err(err("{")),
+        }
+        let end = self.toks[self.pos - 1].end;
+        let params = match params {
+            Some(p) => p,
+            None => {
+                let mut used = [false; 3];
+                for s in &body {
+                    implicit(s, &mut used);
+                }
+                let n = if used[2] { 3 } else if used[1] { 2 } else { 1 };
+                ["x", "y", "z"][..n].iter().map(|s| s.to_string()).collect()
+            }
+        };
+        if params.len() > 8 {
+            return Err(err("params"));
+        }
+        let mut locals = params.clone();
+        for s in &body {
+            assigned(s, &mut locals);
+        }
+        let text = self.src[start..end].to_string();
+        Ok(Node::Lambda(Rc::new(Lambda { text, params, locals, body })))
+    }
+
+    /// qSQL: `select cols by b from t where c` (and exec/update/delete).
+    fn sql(&mut self, kind: &str) -> Result<Node, QErr> {
+        self.pos += 1;
+        let parts = |p: &mut P, stop: &[&str]| -> Result<Vec<(Option<String>, Node)>, QErr> {
+            let mut v = Vec::new();
+            loop {
+                if let Some(Tok::Name(n)) = p.peek() {
+                    if stop.contains(&n.as_str()) {
+                        break;
+                    }
+                }
+                if p.at_end_of_expr() {
+                    break;
+                }
+                let e = p.sql_item(stop)?;
+                v.push(e);
+                match p.peek() {
+                    Some(Tok::Verb(c)) if c == "," => p.pos += 1,
+                    _ => break,
+                }
+            }
+            Ok(v)
+        };
+        let cols = parts(self, &["by", "from"])?;
+        let mut by = vec![];
+        if let Some(Tok::Name(n)) = self.peek() {
+            if n == "by" {
+                self.pos += 1;
+                by = parts(self, &["from"])?;
+            }
+        }
+        match self.peek() {
+            Some(Tok::Name(n)) if n == "from" => self.pos += 1,
+            _ => return Err(err("from")),
+        }
+        let (_, from) = self.sql_item(&["where"])?;
+        let mut wh = vec![];
+        if let Some(Tok::Name(n)) = self.peek() {
+            if n == "where" {
+                self.pos += 1;
+                wh = parts(self, &[])?.into_iter().map(|(_, e)| e).collect();
+            }
+        }
+        Ok(Node::Sql(Rc::new(Sql { kind: kind.to_string(), cols, by, from, wh })))
+    }
+
+    /// One comma-separated qSQL item: its tokens up to a top-level `,` or stop word.
+    fn sql_item(&mut self, stop: &[&str]) -> Result<(Option<String>, Node), QErr> {
+        let begin = self.pos;
+        let mut depth = 0i32;
+        let mut end = self.pos;
+        while end < self.toks.len() {
+            match &self.toks[end].tok {
+                Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
+                Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1
+                }
+                Tok::Semi if depth == 0 => break,
+                Tok::Verb(c) if c == "," && depth == 0 => break,
+                Tok::Name(n) if depth == 0 && stop.contains(&n.as_str()) => break,
+                _ => {}
+            }
+            end += 1;
+        }
+        let sub = &self.toks[begin..end];
+        let mut p = P { toks: sub, pos: 0, src: self.src, depth: self.depth };
+        let e = p.expr()?;
+        if p.pos != sub.len() {
+            return Err(err("parse"));
+        }
+        self.pos = end;
+        Ok(match e {
+            Node::Assign { name, idx: None, op: None, val, global: false } => (Some(name), *val),
+            e => (None, e),
+        })
+    }
+}
+
+/// Fold terms right to left into one node.
+fn fold(mut terms: Vec<Term>) -> Node {
+    if terms.is_empty() {
+        return Node::Nil;
+    }
+    if terms.len() == 1 {
+        return terms.pop().unwrap().node;
+    }
+    let rest = terms.split_off(1);
+    let first = terms.pop().unwrap();
+    if first.verb {
+        return Node::Juxt(Box::new(first.node), Box::new(fold(rest)));
+    }
+    let mut rest = rest;
+    if rest[0].verb {
+        let tail = rest.split_off(1);
+        let op = rest.pop().unwrap();
+        if tail.is_empty() {
+            // `2+` is the projection +[2;]
+            return Node::Apply(Box::new(op.node), vec![first.node, Node::Elide]);
+        }
+        return Node::Dyad(Box::new(op.node), Box::new(first.node), Box::new(fold(tail)));
+    }
+    Node::Juxt(Box::new(first.node), Box::new(fold(rest)))
+}
+
+/// The column name q gives an unnamed expression: its first name.
+pub fn col_name(n: &Node) -> Option<String> {
+    match n {
+        Node::Name(s) => Some(s.rsplit('.').next().unwrap_or(s).to_string()),
+        Node::Juxt(a, b) => col_name_arg(a).or_else(|| col_name(b)),
+        Node::Dyad(_, a, b) => col_name(a).or_else(|| col_name(b)),
+        Node::Apply(f, args) => col_name_arg(f).or_else(|| args.iter().find_map(col_name)),
+        _ => None,
+    }
+}
+
+fn col_name_arg(f: &Node) -> Option<String> {
+    match f {
+        Node::Name(s) if super::builtins::is_builtin(s) => None,
+        Node::Name(_) => None,
+        other => col_name(other),
+    }
+}
+
+/// Mark implicit parameters x y z used directly in a lambda body (not nested lambdas).
+fn implicit(n: &Node, used: &mut [bool; 3]) {
+    match n {
+        Node::Name(s) => match s.as_str() {
+            "x" => used[0] = true,
+            "y" => used[1] = true,
+            "z" => used[2] = true,
+            _ => {}
+        },
+        Node::Assign { name, idx, op, val, .. } => {
+            match name.as_str() {
+                "x" => used[0] = true,
+                "y" => used[1] = true,
+                "z" => used[2] = true,
+                _ => {}
+            }
+            if let Some(i) = idx {
+                i.iter().for_each(|m| implicit(m, used));
+            }
+            if let Some(o) = op {
+                implicit(o, used);
+            }
+            implicit(val, used);
+        }
+        _ => children(n, &mut |m| implicit(m, used)),
+    }
+}
+
+/// Names assigned with `:` in a lambda body become its locals.
+fn assigned(n: &Node, locals: &mut Vec<String>) {
+    if let Node::Assign { name, global: false, val, idx, .. } = n {
+        if idx.is_none() && !name.contains('.') && !locals.contains(name) {
+            locals.push(name.clone());
+        }
+        assigned(val, locals);
+        if let Some(i) = idx {
+            i.iter().for_each(|m| assigned(m, locals));
+        }
+        return;
+    }
+    if let Node::Assign { val, .. } = n {
+        assigned(val, locals);
+        return;
+    }
+    children(n, &mut |m| assigned(m, locals));
+}
+
+/// Visit the direct sub-nodes (not into lambdas).
+fn children(n: &Node, f: &mut dyn FnMut(&Node)) {
+    match n {
+        Node::Derived(a, _) | Node::Return(a) | Node::Signal(a) => f(a),
+        Node::Apply(a, v) => {
+            f(a);
+            v.iter().for_each(f);
+        }
+        Node::Juxt(a, b) => {
+            f(a);
+            f(b);
+        }
+        Node::Dyad(o, a, b) => {
+            f(o);
+            f(a);
+            f(b);
+        }
+        Node::List(v) | Node::Seq(v) => v.iter().for_each(f),
+        Node::Assign { idx, op, val, .. } => {
+            if let Some(i) = idx {
+                i.iter().for_each(&mut *f);
+            }
+            if let Some(o) = op {
+                f(o);
+            }
+            f(val);
+        }
+        Node::Table(k, c) => k.iter().chain(c.iter()).for_each(|(_, e)| f(e)),
+        Node::Sql(s) => {
+            s.cols.iter().chain(s.by.iter()).for_each(|(_, e)| f(e));
+            f(&s.from);
+            s.wh.iter().for_each(f);
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,277 @@
+//! qSQL on simple (unkeyed) tables: `select [cols] [by keys] from t [where c1, c2]`,
+//! `exec`, `update` (without `by`) and `delete`. Column names are locals while a clause is
+//! evaluated; where-clauses filter in turn; `by` groups and sorts the groups by key.
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use super::eval::{eval as eval_node, done, Frame};
+use super::parser::{col_name, Node, Sql};
+use super::values::{self, from_items, ints_of, make_table, rows, table_parts, truthy};
+use super::{err, QErr, QResult};
+use crate::kapi::kobj::*;
+use crate::kapi::KObj;
+
+struct Tab {
+    names: Vec<String>,
+    cols: Vec<KObj>,
+}
+
+pub fn eval(s: &Sql, outer: &mut Frame) -> QResult {
+    let t = done(eval_node(&s.from, outer))?;
+    if t.t() != XT {
+        return Err(err(if t.t() == XD { "nyi" } else { "type" }));
+    }
+    let (names, cols) = table_parts(&t);
+    let tab = Tab { names: names.iter().map(|s| s.to_string()).collect(), cols };
+    let n = t.len();
+    let mut idx: Vec<i64> = (0..n).collect();
+    for w in &s.wh {
+        let v = eval_on(&tab, &idx, w, outer)?;
+        let keep: Vec<bool> = match v.t() {
+            KB => v.slice::<u8>().iter().map(|&b| b != 0).collect(),
+            t if t == -KB => vec![v.get_bool(); idx.len()],
+            _ => return Err(err("type")),
+        };
+        if keep.len() != idx.len() {
+            return Err(err("length"));
+        }
+        idx = idx.into_iter().zip(keep).filter(|(_, k)| *k).map(|(i, _)| i).collect();
+    }
+    match s.kind.as_str() {
+        "select" => select(s, &tab, &idx, outer),
+        "exec" => exec(s, &tab, &idx, outer),
+        "update" => update(s, &tab, &idx, n, outer),
+        _ => delete(s, &tab, &idx, n),
+    }
+}
+
+/// Evaluate `e` with the columns (at rows `idx`) as locals, after the enclosing locals.
+fn eval_on(tab: &Tab, idx: &[i64], e: &Node, outer: &mut Frame) -> QResult {
+    let mut fr = Frame { names: Vec::new(), vals: Vec::new(), this: outer.this.clone() };
+    for (n, c) in tab.names.iter().zip(tab.cols.iter()) {
+        fr.names.push(n.clone());
+        fr.vals.push(Some(rows(c, idx)));
+    }
+    fr.names.push("i".into());
+    fr.vals.push(Some(KObj::from_slice(KJ, idx)));
+    for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
+        if !fr.names.contains(n) {
+            fr.names.push(n.clone());
+            fr.vals.push(v.clone());
+        }
+    }
+    done(eval_node(e, &mut fr))
+}
+
+fn name_of(k: usize, n: &Option<String>, e: &Node) -> String {
+    n.clone().or_else(|| col_name(e)).unwrap_or_else(|| if k == 0 { "x".into() } else { format!("x{k}") })
+}
+
+/// Columns of equal length from clause results: atoms extend to the longest list.
+fn conform(vals: Vec<KObj>) -> Result<Vec<KObj>, QErr> {
+    let lens: Vec<i64> = vals.iter().filter(|v| v.is_vector()).map(|v| v.len()).collect();
+    let n = match lens.first() {
+        Some(&n) => n,
+        None => return Ok(vals.into_iter().map(|v| from_items(vec![v])).collect()),
+    };
+    if lens.iter().any(|&l| l != n) {
+        return Err(err("length"));
+    }
+    Ok(vals.into_iter().map(|v| if v.is_vector() { v } else { from_items(vec![v; n as usize]) }).collect())
+}
+
+fn select(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
+    if !s.by.is_empty() {
+        return select_by(s, tab, idx, outer);
+    }
+    if s.cols.is_empty() {
+        return Ok(make_table(&tab.names, tab.cols.iter().map(|c| rows(c, idx)).collect()));
+    }
+    let mut names = Vec::new();
+    let mut vals = Vec::new();
+    for (k, (n, e)) in s.cols.iter().enumerate() {
+        names.push(name_of(k, n, e));
+        vals.push(eval_on(tab, idx, e, outer)?);
+    }
+    Ok(make_table(&names, conform(vals)?))
+}
+
+/// Group rows by the key columns; groups in ascending key order.
+fn groups(keys: &[KObj], idx_len: usize) -> Result<Vec<Vec<i64>>, QErr> {
+    for k in keys {
+        if k.t() <= 0 || k.t() >= XT || k.len() as usize != idx_len {
+            return Err(err(if k.t() == 0 { "nyi" } else { "length" }));
+        }
+    }
+    let mut map: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    for r in 0..idx_len {
+        let mut key = Vec::new();
+        for k in keys {
+            let es = elem_size(k.t());
+            let p = unsafe { std::slice::from_raw_parts(data::<u8>(k.as_ptr()).add(r * es), es) };
+            key.extend_from_slice(p);
+        }
+        let g = *map.entry(key).or_insert_with(|| {
+            out.push(Vec::new());
+            out.len() - 1
+        });
+        out[g].push(r as i64);
+    }
+    out.sort_by(|a, b| {
+        for k in keys {
+            let o = cmp_elem(k, a[0] as usize, b[0] as usize);
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        Ordering::Equal
+    });
+    Ok(out)
+}
+
+fn cmp_elem(k: &KObj, i: usize, j: usize) -> Ordering {
+    match k.t() {
+        KS => {
+            let v = k.sym_list();
+            v[i].cmp(v[j])
+        }
+        KE => k.slice::<f32>()[i].partial_cmp(&k.slice::<f32>()[j]).unwrap_or(Ordering::Equal),
+        KF | KZ => k.slice::<f64>()[i].partial_cmp(&k.slice::<f64>()[j]).unwrap_or(Ordering::Equal),
+        KB | KG | KC => k.slice::<u8>()[i].cmp(&k.slice::<u8>()[j]),
+        KH => k.slice::<i16>()[i].cmp(&k.slice::<i16>()[j]),
+        KI | KM | KD | KU | KV | KT => k.slice::<i32>()[i].cmp(&k.slice::<i32>()[j]),
+        KJ | KP | KN => k.slice::<i64>()[i].cmp(&k.slice::<i64>()[j]),
+        _ => Ordering::Equal,
+    }
+}
+
+fn select_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
+    let mut knames = Vec::new();
+    let mut kvals = Vec::new();
+    for (k, (n, e)) in s.by.iter().enumerate() {
+        knames.push(name_of(k, n, e));
+        kvals.push(eval_on(tab, idx, e, outer)?);
+    }
+    let gs = groups(&kvals, idx.len())?;
+    let firsts: Vec<i64> = gs.iter().map(|g| g[0]).collect();
+    let kcols: Vec<KObj> = kvals.iter().map(|k| rows(k, &firsts)).collect();
+    let mut names = Vec::new();
+    let mut cols = Vec::new();
+    if s.cols.is_empty() {
+        // `select by k from t`: the last row of each group
+        let lasts: Vec<i64> = gs.iter().map(|g| idx[*g.last().unwrap() as usize]).collect();
+        for (n, c) in tab.names.iter().zip(tab.cols.iter()) {
+            if !knames.contains(n) {
+                names.push(n.clone());
+                cols.push(rows(c, &lasts));
+            }
+        }
+    } else {
+        for (k, (n, e)) in s.cols.iter().enumerate() {
+            names.push(name_of(k, n, e));
+            let mut per = Vec::with_capacity(gs.len());
+            for g in &gs {
+                let sub: Vec<i64> = g.iter().map(|&r| idx[r as usize]).collect();
+                per.push(eval_on(tab, &sub, e, outer)?);
+            }
+            cols.push(from_items(per));
+        }
+    }
+    Ok(KObj::dict(make_table(&knames, kcols), make_table(&names, cols)))
+}
+
+fn exec(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
+    if !s.by.is_empty() {
+        return Err(err("nyi"));
+    }
+    if s.cols.is_empty() {
+        return Err(err("nyi"));
+    }
+    if s.cols.len() == 1 && s.cols[0].0.is_none() {
+        return eval_on(tab, idx, &s.cols[0].1, outer);
+    }
+    let mut names = Vec::new();
+    let mut vals = Vec::new();
+    for (k, (n, e)) in s.cols.iter().enumerate() {
+        names.push(name_of(k, n, e));
+        vals.push(eval_on(tab, idx, e, outer)?);
+    }
+    Ok(KObj::dict(KObj::syms(&names), from_items(vals)))
+}
+
+fn update(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QResult {
+    if !s.by.is_empty() {
+        return Err(err("nyi"));
+    }
+    let all = idx.len() as i64 == n;
+    let mut names = tab.names.clone();
+    let mut cols = tab.cols.clone();
+    for (k, (nm, e)) in s.cols.iter().enumerate() {
+        let name = name_of(k, nm, e);
+        let v = eval_on(tab, idx, e, outer)?;
+        let v = if v.is_vector() {
+            if v.len() as usize != idx.len() {
+                return Err(err("length"));
+            }
+            v
+        } else {
+            from_items(vec![v; idx.len()])
+        };
+        let pos = names.iter().position(|x| *x == name);
+        let newcol = if all {
+            v
+        } else {
+            let Some(p) = pos else { return Err(err("nyi")) };
+            let mut items = values::items(&cols[p]);
+            let vi = values::items(&v);
+            for (r, x) in idx.iter().zip(vi) {
+                items[*r as usize] = x;
+            }
+            let t = cols[p].t();
+            if t > 0 && items.iter().any(|x| x.t() != -t) {
+                return Err(err("type"));
+            }
+            if items.is_empty() { cols[p].clone() } else if t == 0 { KObj::list(items) } else { from_items(items) }
+        };
+        match pos {
+            Some(p) => cols[p] = newcol,
+            None => {
+                names.push(name);
+                cols.push(newcol);
+            }
+        }
+    }
+    Ok(make_table(&names, cols))
+}
+
+fn delete(s: &Sql, tab: &Tab, idx: &[i64], n: i64) -> QResult {
+    if !s.cols.is_empty() {
+        if !s.wh.is_empty() {
+            return Err(err("nyi"));
+        }
+        let mut drop = Vec::new();
+        for (_, e) in &s.cols {
+            match e {
+                Node::Name(c) => drop.push(c.clone()),
+                _ => return Err(err("type")),
+            }
+        }
+        let mut names = Vec::new();
+        let mut cols = Vec::new();
+        for (nm, c) in tab.names.iter().zip(tab.cols.iter()) {
+            if !drop.contains(nm) {
+                names.push(nm.clone());
+                cols.push(c.clone());
+            }
+        }
+        return Ok(make_table(&names, cols));
+    }
+    let mut keep = vec![true; n as usize];
+    for &i in idx {
+        keep[i as usize] = false;
+    }
+    let rest: Vec<i64> = (0..n).filter(|&i| keep[i as usize]).collect();
+    let _ = (ints_of, truthy);
+    Ok(make_table(&tab.names, tab.cols.iter().map(|c| rows(c, &rest)).collect()))
+}

@@ -1,0 +1,453 @@
+//! What touches the world outside the value space: system commands (`\l` `\t` `\ts` `\\`),
+//! scripts, handles 1/2 (`-1 "text"`), `show`, `exit`, `read0`, `value`/`get`/`set`, `.z.*`,
+//! internal functions (`0N!x`, `-8!x`...), and evaluator keywords like `each`.
+use std::cell::RefCell;
+use std::io::Write;
+use std::time::Instant;
+
+use super::eval::{self, apply, get_global, set_global};
+use super::func::Func;
+use super::values::{int_of, is_identity};
+use super::{err, QErr, QResult};
+use crate::kapi::kobj::*;
+use crate::kapi::KObj;
+
+thread_local! {
+    /// The script being loaded (`.z.f`) and the script arguments (`.z.x`).
+    static SCRIPT: RefCell<(String, Vec<String>)> = RefCell::new((String::new(), Vec::new()));
+}
+
+pub fn set_args(script: &str, args: Vec<String>) {
+    SCRIPT.with(|s| *s.borrow_mut() = (script.to_string(), args));
+}
+
+/// Flush, drop every global, run the leak check when asked, and leave with `code`.
+pub fn exit(code: i32) -> ! {
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    let mut code = code;
+    if std::env::var("QHOST_LEAKCHECK").as_deref() == Ok("1") {
+        eval::clear_globals();
+        if crate::kapi::exports::leak_report() != 0 {
+            code = 1;
+        }
+    }
+    std::process::exit(code)
+}
+
+/// `-1 x` / `1 x` / `-2 x` / `2 x`: x a string, a char, or a list of strings.
+pub fn write_handle(h: i64, x: &KObj) -> Result<(), QErr> {
+    let nl = h < 0;
+    let mut text: Vec<u8> = Vec::new();
+    match x.t() {
+        KC => text.extend_from_slice(x.slice::<u8>()),
+        t if t == -KC => text.push(x.get_byte()),
+        0 if nl => {
+            for (k, s) in x.items().iter().enumerate() {
+                if s.t() != KC && s.t() != -KC {
+                    return Err(err("type"));
+                }
+                if k > 0 {
+                    text.push(b'\n');
+                }
+                if s.t() == KC {
+                    text.extend_from_slice(s.slice::<u8>());
+                } else {
+                    text.push(s.get_byte());
+                }
+            }
+        }
+        0 if x.len() == 0 => {}
+        _ => return Err(err("type")),
+    }
+    if nl {
+        text.push(b'\n');
+    }
+    match h.abs() {
+        1 => {
+            let mut o = std::io::stdout();
+            let _ = o.write_all(&text);
+            let _ = o.flush();
+        }
+        2 => {
+            let mut o = std::io::stderr();
+            let _ = o.write_all(&text);
+            let _ = o.flush();
+        }
+        _ => return Err(err("nyi")),
+    }
+    Ok(())
+}
+
+fn print_stdout(s: &str) {
+    let mut o = std::io::stdout();
+    let _ = o.write_all(s.as_bytes());
+    let _ = o.flush();
+}
+
+/// `value x`: text evaluates, a symbol names a global, a dict answers its values, a list
+/// whose first item is a function applies it to the rest.
+pub fn value(x: &KObj) -> QResult {
+    match x.t() {
+        KC => eval::eval_text(&x.as_string()),
+        t if t == -KC => eval::eval_text(&(x.get_byte() as char).to_string()),
+        t if t == -KS => get(x.get_sym()),
+        XD => Ok(x.dict_values()),
+        0 if x.len() > 0 && x.item(0).is_func() => {
+            let it = x.items();
+            apply(&it[0], it[1..].to_vec())
+        }
+        0 if x.len() > 0 && x.item(0).t() == -KS => {
+            let it = x.items();
+            let f = get(it[0].get_sym())?;
+            apply(&f, it[1..].to_vec())
+        }
+        t if t >= 100 && !is_identity(x) => match x.func_ref() {
+            Func::Proj { f, args } => {
+                let mut v = vec![f.clone()];
+                v.extend(args.iter().map(|a| a.clone().unwrap_or_else(KObj::identity)));
+                Ok(KObj::list(v))
+            }
+            Func::Comp { fs } => Ok(KObj::list(fs.clone())),
+            Func::Derived { f, .. } => Ok(f.clone()),
+            _ => Err(err("nyi")),
+        },
+        _ => Ok(x.clone()),
+    }
+}
+
+fn get(name: &str) -> QResult {
+    if let Some(v) = get_global(name) {
+        return Ok(v);
+    }
+    if name.starts_with(".z.") {
+        return dotz(name);
+    }
+    Err(err(name))
+}
+
+/// Keywords the evaluator runs itself.
+pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
+    let a0 = &args[0];
+    match (op, args.len()) {
+        ("value", 1) | ("get", 1) | ("eval", 1) => {
+            if op == "get" && a0.t() == -KS && a0.get_sym().starts_with(':') {
+                return Err(err("nyi"));
+            }
+            if op == "eval" && a0.t() != 0 {
+                return Ok(a0.clone());
+            }
+            value(a0)
+        }
+        ("set", 2) => {
+            if a0.t() != -KS {
+                return Err(err("type"));
+            }
+            let name = a0.get_sym();
+            if name.starts_with(':') {
+                return Err(err("nyi"));
+            }
+            set_global(name, args[1].clone());
+            Ok(a0.clone())
+        }
+        ("show", 1) => {
+            print_stdout(&super::display::show_text(a0));
+            Ok(KObj::identity())
+        }
+        ("system", 1) => {
+            if a0.t() != KC && a0.t() != -KC {
+                return Err(err("type"));
+            }
+            let s = if a0.t() == KC { a0.as_string() } else { (a0.get_byte() as char).to_string() };
+            command(&s)
+        }
+        ("exit", 1) => {
+            let code = int_of(a0).ok_or_else(|| err("type"))?;
+            exit(code as i32)
+        }
+        ("read0", 1) => read0(a0),
+        ("getenv", 1) => {
+            if a0.t() != -KS {
+                return Err(err("type"));
+            }
+            Ok(KObj::string(&std::env::var(a0.get_sym()).unwrap_or_default()))
+        }
+        ("setenv", 2) => {
+            if a0.t() != -KS || args[1].t() != KC {
+                return Err(err("type"));
+            }
+            std::env::set_var(a0.get_sym(), args[1].as_string());
+            Ok(KObj::identity())
+        }
+        ("each", 2) | ("peach", 2) => super::adverbs::apply_derived(a0, "'", vec![args[1].clone()]),
+        ("over", 2) => super::adverbs::apply_derived(a0, "/", vec![args[1].clone()]),
+        ("scan", 2) => super::adverbs::apply_derived(a0, "\\", vec![args[1].clone()]),
+        ("prior", 2) => super::adverbs::apply_derived(a0, "':", vec![args[1].clone()]),
+        (_, _) if args.len() > super::builtins::valence(op) => Err(err("rank")),
+        _ => Err(err("nyi")),
+    }
+}
+
+/// A file path from a symbol (`` `:path `` or `` `path ``) or string.
+fn path_of(x: &KObj) -> Result<String, QErr> {
+    match x.t() {
+        t if t == -KS => Ok(x.get_sym().trim_start_matches(':').to_string()),
+        KC => Ok(x.as_string()),
+        _ => Err(err("type")),
+    }
+}
+
+fn read0(x: &KObj) -> QResult {
+    let p = path_of(x)?;
+    let bytes = std::fs::read(&p).map_err(|e| QErr(format!("{p}. OS reports: {}", os_msg(&e))))?;
+    let mut lines: Vec<&[u8]> = bytes.split(|&c| c == b'\n').collect();
+    if bytes.ends_with(b"\n") {
+        lines.pop();
+    }
+    let items = lines
+        .into_iter()
+        .map(|l| KObj::from_slice(KC, l.strip_suffix(b"\r").unwrap_or(l)))
+        .collect();
+    Ok(KObj::list(items))
+}
+
+fn os_msg(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    s.split(" (os error").next().unwrap_or(&s).to_string()
+}
+
+/// Internal functions `n!x` with negative n, and `0N!x`.
+pub fn internal(n: &KObj, x: &KObj) -> QResult {
+    let v = int_of(n).unwrap_or(0);
+    match v {
+        NJ => {
+            let s = one_line(x)?;
+            print_stdout(&format!("{s}\n"));
+            Ok(x.clone())
+        }
+        -3 => Ok(KObj::string(&one_line(x)?)),
+        -8 => crate::kapi::exports::serialize(x, 3),
+        -9 => crate::kapi::exports::deserialize(x),
+        _ => Err(err("nyi")),
+    }
+}
+
+/// The one-line console form (`-3!x`, `0N!x`): the display's `.Q.s1`.
+fn one_line(x: &KObj) -> Result<String, QErr> {
+    let r = super::verbs::apply_prim(".Q.s1", vec![x.clone()])?;
+    if r.t() != KC {
+        return Err(err("type"));
+    }
+    Ok(r.as_string())
+}
+
+/// `.z.*` values.
+pub fn dotz(name: &str) -> QResult {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let utc_ns = now.as_nanos() as i64 - 946_684_800_000_000_000;
+    let local_ns = utc_ns + tz_offset_secs() * 1_000_000_000;
+    let day = 86_400_000_000_000i64;
+    let (ns, local) = match name.as_bytes().get(3) {
+        Some(c) if c.is_ascii_uppercase() => (local_ns, true),
+        _ => (utc_ns, false),
+    };
+    let _ = local;
+    Ok(match name {
+        ".z.f" => KObj::sym(&SCRIPT.with(|s| s.borrow().0.clone())),
+        ".z.x" => KObj::list(SCRIPT.with(|s| s.borrow().1.iter().map(|a| KObj::string(a)).collect())),
+        ".z.P" | ".z.p" => KObj::temporal(KP, ns),
+        ".z.N" | ".z.n" => KObj::temporal(KN, ns.rem_euclid(day)),
+        ".z.D" | ".z.d" => KObj::temporal(KD, ns.div_euclid(day)),
+        ".z.T" | ".z.t" => KObj::temporal(KT, ns.rem_euclid(day) / 1_000_000),
+        ".z.Z" | ".z.z" => KObj::datetime(ns as f64 / day as f64),
+        ".z.K" => KObj::float(4.1),
+        ".z.k" => KObj::temporal(KD, crate::q::literal::days_from_civil(2024, 10, 1)),
+        ".z.o" => KObj::sym("l64"),
+        ".z.i" => KObj::int(std::process::id() as i32),
+        ".z.h" => {
+            let mut buf = [0u8; 256];
+            unsafe { libc::gethostname(buf.as_mut_ptr() as *mut libc::c_char, buf.len()) };
+            let n = buf.iter().position(|&c| c == 0).unwrap_or(0);
+            KObj::sym(&String::from_utf8_lossy(&buf[..n]))
+        }
+        ".z.u" => KObj::sym(&std::env::var("USER").unwrap_or_default()),
+        _ => return Err(err(name)),
+    })
+}
+
+fn tz_offset_secs() -> i64 {
+    unsafe {
+        let t = libc::time(std::ptr::null_mut());
+        let mut tm: libc::tm = std::mem::zeroed();
+        libc::localtime_r(&t, &mut tm);
+        tm.tm_gmtoff
+    }
+}
+
+// ---- system commands and scripts ---------------------------------------------------------
+
+/// A system command without its backslash: `l file`, `t expr`, `t:n expr`, `ts expr`, `\`.
+pub fn command(cmd: &str) -> QResult {
+    let cmd = cmd.trim();
+    let (word, rest) = match cmd.find(|c: char| c.is_whitespace()) {
+        Some(i) => (&cmd[..i], cmd[i..].trim()),
+        None => (cmd, ""),
+    };
+    let (name, count) = match word.split_once(':') {
+        Some((a, n)) => (a, Some(n)),
+        None => (word, None),
+    };
+    match name {
+        "\\" => exit(0),
+        "l" => {
+            if rest.is_empty() {
+                return Err(err("nyi"));
+            }
+            load_script(rest)?;
+            Ok(KObj::identity())
+        }
+        "t" | "ts" => {
+            let n: i64 = match count {
+                Some(c) => c.parse().map_err(|_| err("type"))?,
+                None => 1,
+            };
+            if rest.is_empty() {
+                return Err(err("nyi"));
+            }
+            let node = super::parser::parse(rest)?;
+            let t0 = Instant::now();
+            for _ in 0..n.max(0) {
+                let mut fr = eval::Frame::default();
+                eval::done(eval::eval(&node, &mut fr))?;
+            }
+            let ms = t0.elapsed().as_millis() as i64;
+            if name == "t" {
+                Ok(KObj::long(ms))
+            } else {
+                // qhost does not track bytes per expression: the space is reported as 0
+                Ok(KObj::from_slice(KJ, &[ms, 0]))
+            }
+        }
+        _ if name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name.len() <= 2 => Err(err("nyi")),
+        _ => os_command(cmd),
+    }
+}
+
+/// Anything else goes to the shell, as q does; the answer is its output lines.
+fn os_command(cmd: &str) -> QResult {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|_| err("os"))?;
+    if !out.status.success() {
+        return Err(err("os"));
+    }
+    let mut lines: Vec<&[u8]> = out.stdout.split(|&c| c == b'\n').collect();
+    if out.stdout.ends_with(b"\n") {
+        lines.pop();
+    }
+    Ok(KObj::list(lines.into_iter().map(|l| KObj::from_slice(KC, l)).collect()))
+}
+
+/// An error while loading a script: the error and the text of the statement that failed.
+pub struct ScriptErr {
+    pub err: QErr,
+    pub line: String,
+}
+
+thread_local! {
+    static LAST_FAIL: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The statement that failed last in a script (for main's error report).
+pub fn take_failed_line() -> Option<String> {
+    LAST_FAIL.with(|l| l.borrow_mut().take())
+}
+
+/// `\l file`: run a script's statements in order (results are not printed).
+pub fn load_script(path: &str) -> Result<(), QErr> {
+    let text = std::fs::read(path).map_err(|_| QErr(path.to_string()))?;
+    let text = String::from_utf8_lossy(&text).into_owned();
+    let prev = SCRIPT.with(|s| s.borrow().0.clone());
+    SCRIPT.with(|s| s.borrow_mut().0 = path.to_string());
+    let r = run_script_text(&text);
+    SCRIPT.with(|s| s.borrow_mut().0 = prev);
+    r.map_err(|e| {
+        LAST_FAIL.with(|l| {
+            let mut l = l.borrow_mut();
+            if l.is_none() {
+                *l = Some(e.line.clone());
+            }
+        });
+        e.err
+    })
+}
+
+/// Split a script into statements: lines starting with whitespace continue the previous one;
+/// `/` lines are comments, a lone `/` opens a comment block closed by a lone `\`, a lone `\`
+/// otherwise ends the script; `\cmd` lines are system commands.
+pub fn statements(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_block = false;
+    let mut cur: Option<String> = None;
+    for raw in text.lines() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let trimmed = line.trim_end();
+        if in_block {
+            if trimmed == "\\" {
+                in_block = false;
+            }
+            continue;
+        }
+        if trimmed == "/" {
+            in_block = true;
+            continue;
+        }
+        if trimmed == "\\" {
+            break;
+        }
+        if line.starts_with('/') {
+            continue;
+        }
+        if line.starts_with(' ') || line.starts_with('\t') {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match &mut cur {
+                Some(c) => {
+                    c.push('\n');
+                    c.push_str(line);
+                }
+                None => cur = Some(line.to_string()),
+            }
+            continue;
+        }
+        if let Some(c) = cur.take() {
+            out.push(c);
+        }
+        if trimmed.is_empty() {
+            continue;
+        }
+        cur = Some(line.to_string());
+    }
+    if let Some(c) = cur.take() {
+        out.push(c);
+    }
+    out
+}
+
+fn run_script_text(text: &str) -> Result<(), ScriptErr> {
+    for st in statements(text) {
+        let r = if let Some(cmd) = st.strip_prefix('\\') {
+            command(cmd)
+        } else {
+            eval::eval_text(&st)
+        };
+        if let Err(e) = r {
+            return Err(ScriptErr { err: e, line: st });
+        }
+    }
+    Ok(())
+}
