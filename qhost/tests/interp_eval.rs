@@ -1,0 +1,164 @@
+//! The evaluator through the qhost binary, as q's console shows results (`q(expr)` is what
+//! `show` prints). Each expectation is what kdb+ q prints for the same expression.
+mod common;
+use common::{q, q_err};
+
+#[test]
+fn right_to_left() {
+    assert_eq!(q("2*3+4"), "14");
+    assert_eq!(q("10-2-3"), "11");
+    assert_eq!(q("1+til 3"), "1 2 3");
+    assert_eq!(q("-1+2"), "1");
+    // `x-1` subtracts, `x -1` indexes with -1 (out of range: null)
+    assert_eq!(q("x:1 2 3; x-1"), "0 1 2");
+    assert_eq!(q("x:1 2 3; x -1"), "0N");
+    assert_eq!(q("x:1 2 3; x 1"), "2");
+    assert_eq!(q("x:1 2 3; x[1]"), "2");
+    assert_eq!(q("(1 2 3) 0 2"), "1 3");
+    assert_eq!(q("{x*2} 3 4"), "6 8");
+    assert_eq!(q("a:2; b:a*3; b"), "6");
+    assert_eq!(q("(1;2;3)"), "1 2 3");
+    assert_eq!(q("(1 2;3 4)"), "1 2\n3 4");
+}
+
+#[test]
+fn literals_display() {
+    assert_eq!(q("1 2 3f"), "1 2 3f");
+    assert_eq!(q("1 2.5"), "1 2.5");
+    assert_eq!(q("101b"), "101b");
+    assert_eq!(q("0x0102"), "0x0102");
+    assert_eq!(q("`a`b"), "`a`b");
+    assert_eq!(q("\"abc\""), "\"abc\"");
+    assert_eq!(q("0N"), "0N");
+    assert_eq!(q("2026.01.01"), "2026.01.01");
+    assert_eq!(q("type 1e"), "-8h");
+    assert_eq!(q("type 0Ni"), "-6h");
+    assert_eq!(q("type 12:00"), "-17h");
+    assert_eq!(q("type 0D00:00:01"), "-16h");
+    assert_eq!(q("type 2026.01.01D12:00:00"), "-12h");
+}
+
+#[test]
+fn lambdas_and_projections_display() {
+    assert_eq!(q("{x+y}[1;2]"), "3");
+    assert_eq!(q("{[a;b] a-b}[5;3]"), "2");
+    assert_eq!(q("{x+y}"), "{x+y}");
+    assert_eq!(q("f:{x+y}[1]; f 2"), "3");
+    assert_eq!(q("f:{x+y+z}[;2;]; f[1;3]"), "6");
+    assert_eq!(q("f:+[1]; f 2"), "3");
+    assert_eq!(q("f:2+; f 3"), "5");
+    assert_eq!(q("type {x}"), "100h");
+    assert_eq!(q("type {x+y}[1]"), "104h");
+    assert_eq!(q("f:{a:x*2; a+1}; f 3"), "7");
+    assert_eq!(q("fib:{$[x<2;x;fib[x-1]+fib[x-2]]}; fib 10"), "55");
+    assert_eq!(q("{$[x<2;x;.z.s[x-1]+.z.s[x-2]]} 10"), "55");
+}
+
+#[test]
+fn assignment_forms() {
+    assert_eq!(q("a:1; a+:2; a"), "3");
+    assert_eq!(q("a:1 2; a,:3; a"), "1 2 3");
+    assert_eq!(q("x:1 2 3; x[1]:20; x"), "1 20 3");
+    assert_eq!(q("x:1 2 3; x[1]+:10; x"), "1 12 3");
+    assert_eq!(q("x:1 2 3; x[0 2]:9; x"), "9 2 9");
+    assert_eq!(q("d:`a`b!1 2; d[`b]:5; d`b"), "5");
+    assert_eq!(q("d:`a`b!1 2; d[`c]:3; d"), "a| 1\nb| 2\nc| 3");
+    assert_eq!(q("m:(1 2;3 4); m[1;0]:9; m"), "1 2\n9 4");
+    assert_eq!(q("gg::5; gg"), "5");
+}
+
+#[test]
+fn control() {
+    assert_eq!(q("$[1b;`yes;`no]"), "`yes");
+    assert_eq!(q("$[0b;1;0b;2;3]"), "3");
+    assert_eq!(q("r:0; do[5; r+:2]; r"), "10");
+    assert_eq!(q("i:0; while[i<5; i+:1]; i"), "5");
+    assert_eq!(q("r:`none; if[1>0; r:`set]; r"), "`set");
+    assert_eq!(q("{if[x>0; :`pos]; `nonpos} 1"), "`pos");
+    assert_eq!(q("{if[x>0; :`pos]; `nonpos} -1"), "`nonpos");
+}
+
+#[test]
+fn adverbs_display() {
+    assert_eq!(q("+/[1 2 3]"), "6");
+    assert_eq!(q("+/ 1 2 3"), "6");
+    assert_eq!(q("10 +/ 1 2 3"), "16");
+    assert_eq!(q("+\\ 1 2 3"), "1 3 6");
+    assert_eq!(q("{x+y}/[1 2 3]"), "6");
+    assert_eq!(q("count each (1 2;3 4 5)"), "2 3");
+    assert_eq!(q("1 2 ,' 3 4"), "1 3\n2 4");
+    assert_eq!(q("1 2 ,\\: 3"), "1 3\n2 3");
+    assert_eq!(q("1 ,/: 2 3"), "1 2\n1 3");
+    assert_eq!(q(",/[(1 2;3 4)]"), "1 2 3 4");
+    assert_eq!(q("{x+y+z}'[1 2;3 4;5 6]"), "9 12");
+    assert_eq!(q("-':[1 4 9 16]"), "1 3 5 7");
+    assert_eq!(q("10 -': 11 13"), "1 2");
+    assert_eq!(q("3 {x*x}\\ 2"), "2 4 16 256");
+    assert_eq!(q("3 {x*x}/ 2"), "256");
+    assert_eq!(q("{x<100} {x*2}/ 1"), "128");
+    assert_eq!(q("{x div 2}/[100]"), "0");
+    assert_eq!(q("{x div 2}\\[100]"), "100 50 25 12 6 3 1 0");
+    assert_eq!(q("{x+y*z}/[0;1 2;3 4]"), "11");
+    assert_eq!(q("(+) over 1 2 3"), "6");
+    assert_eq!(q("{x,y} scan 1 2 3"), "1\n1 2\n1 2 3");
+    assert_eq!(q("{7}each `a`b!1 2"), "a| 7\nb| 7");
+}
+
+#[test]
+fn apply_index_trap() {
+    assert_eq!(q("{x+1} @ 2"), "3");
+    assert_eq!(q("+ . 1 2"), "3");
+    assert_eq!(q(".[+;(1;2)]"), "3");
+    assert_eq!(q("@[{1+x};`a;{\"caught \",x}]"), "\"caught type\"");
+    assert_eq!(q(".[+;(1;`a);{x}]"), "\"type\"");
+    assert_eq!(q("@[{'`custom};0;{x}]"), "\"custom\"");
+    assert_eq!(q("@[1 2 3;1;+;10]"), "1 12 3");
+    assert_eq!(q("@[1 2 3;1;neg]"), "1 -2 3");
+    assert_eq!(q(".[(1 2;3 4);(1;0);*;10]"), "1 2\n30 4");
+    assert_eq!(q("@[`a`b!1 2;`a;+;1]"), "a| 2\nb| 2");
+    assert_eq!(q("v:1 2 3; @[`v;0;:;7]; v"), "7 2 3");
+    assert_eq!(q("'[neg;+][1;2]"), "-3");
+    assert_eq!(q("(1 2;3 4) . 1 0"), "3");
+}
+
+#[test]
+fn keywords_needing_the_evaluator() {
+    assert_eq!(q("value \"1+2\""), "3");
+    assert_eq!(q("aa::7; value `aa"), "7");
+    assert_eq!(q("`bb set 8; bb"), "8");
+    assert_eq!(q("get `bb2 set 9"), "9");
+    assert_eq!(q("value `a`b!1 2"), "1 2");
+    assert_eq!(q("value (+;1;2)"), "3");
+    assert_eq!(q("type system \"t 1+1\""), "-7h");
+    assert_eq!(q("type .z.P"), "-12h");
+    assert_eq!(q("type .z.D"), "-14h");
+    assert_eq!(q(".Q.s 1 2"), "\"1 2\\n\"");
+}
+
+#[test]
+fn qsql() {
+    let t = "t:([]a:1 2 3;b:`x`y`x)";
+    assert_eq!(q(&format!("{t}; t")), "a b\n---\n1 x\n2 y\n3 x");
+    assert_eq!(q(&format!("{t}; select a from t where a>1")), "a\n-\n2\n3");
+    assert_eq!(q(&format!("{t}; select a,b from t where b=`x, a>1")), "a b\n---\n3 x");
+    assert_eq!(q(&format!("{t}; select sum a by b from t")), "b| a\n-| -\nx| 4\ny| 2");
+    assert_eq!(q(&format!("{t}; exec a from t where b=`x")), "1 3");
+    assert_eq!(q(&format!("{t}; update c:a*2 from t")), "a b c\n-----\n1 x 2\n2 y 4\n3 x 6");
+    assert_eq!(q(&format!("{t}; update a:0 from t where b=`y")), "a b\n---\n1 x\n0 y\n3 x");
+    assert_eq!(q(&format!("{t}; count select from t where a>5")), "0");
+    assert_eq!(q(&format!("{t}; select n:count i by b from t")), "b| n\n-| -\nx| 2\ny| 1");
+    assert_eq!(q(&format!("{t}; delete from t where a=2")), "a b\n---\n1 x\n3 x");
+    assert_eq!(q(&format!("{t}; exec sum a from t")), "6");
+}
+
+#[test]
+fn errors() {
+    assert_eq!(q_err("1+`a"), "type");
+    assert_eq!(q_err("1 2+1 2 3"), "length");
+    assert_eq!(q_err("{x}[1;2]"), "rank");
+    assert_eq!(q_err("undefined_name_here"), "undefined_name_here");
+    assert_eq!(q_err("'`myerr"), "myerr");
+    assert_eq!(q_err("hopen 5000"), "nyi");
+    assert_eq!(q_err("count:5"), "assign");
+    assert_eq!(q_err("f:{f x}; f 1"), "stack");
+}
