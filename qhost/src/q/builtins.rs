@@ -36,10 +36,22 @@ pub fn valence(op: &str) -> usize {
     }
     match op {
         "ssr" => 3,
+        "enlist" | "'" => 1,
         "value" | "get" | "show" | "system" | "exit" | "read0" | "getenv" | "eval" | "parse" | "hopen"
         | "hclose" | "load" | "read1" | "tables" | "views" => 1,
         "setenv" => 2,
         _ if INFIX_WORDS.contains(&op) => 2,
         _ => 1,
+    }
+}
+
+/// The most arguments a primitive takes: `@`/`.` amend with 4, `?` the vector conditional and
+/// `ssr` 3, `enlist` and composition `'[f;g;..]` up to q's limit of 8.
+pub fn max_args(op: &str) -> usize {
+    match op {
+        "@" | "." => 4,
+        "?" | "ssr" => 3,
+        "enlist" | "'" => 8,
+        _ => valence(op),
     }
 }

@@ -451,12 +451,18 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
     if let Func::Proj { f: inner, args: given } = f.func_ref() {
         return apply_proj(inner, given, args);
     }
-    let variadic = matches!(f.func_ref(), Func::Derived { .. })
-        || matches!(f.func_ref(), Func::Prim { op } if op == "@" || op == "." || op == "'" );
-    if args.len() > n && !variadic {
+    // derived functions take 1 argument or more (`+/[x]`, `+/[x;y]`); some primitives more
+    // than their projection threshold (`@[d;i;f;y]`, `?[c;a;b]`)
+    let max = match f.func_ref() {
+        Func::Derived { .. } => 8,
+        Func::Prim { op } => builtins::max_args(op),
+        _ => n,
+    };
+    let min = if matches!(f.func_ref(), Func::Derived { .. }) { 1 } else { n };
+    if args.len() > max {
         return Err(err("rank").into());
     }
-    if elided || (args.len() < n && !(variadic && !args.is_empty())) {
+    if elided || args.len() < min {
         let mut a = args;
         while a.len() < n {
             a.push(None);
