@@ -1,9 +1,158 @@
 //! Primitive verbs and keywords on data: atomic arithmetic with q's conformability, structural
-//! verbs, casts, searching, sorting, string keywords.
-use super::{err, QResult};
+//! verbs, casts, searching, sorting, string keywords. One file per family; each family answers
+//! `monad`/`dyad` with None for a name that is not its own, and this module dispatches on the
+//! q name and the number of arguments.
+pub mod aggregate;
+pub mod arith;
+pub mod atomic;
+pub mod cast;
+pub mod compare;
+pub mod index;
+pub mod search_sort;
+pub mod strings;
+pub mod structure;
+pub mod types;
+pub mod util;
+
+use super::{display, err, QResult};
 use crate::kapi::KObj;
 
+/// The monadic meaning of each primitive symbol (k's monads, as q evaluates `op x` / `op[x]`).
+fn monad_name(op: &str) -> &str {
+    match op {
+        "+" => "flip",
+        "-" => "neg",
+        "*" => "first",
+        "%" => "reciprocal",
+        "&" => "where",
+        "|" => "reverse",
+        "^" => "null",
+        "=" => "group",
+        "<" => "iasc",
+        ">" => "idesc",
+        "~" => "not",
+        "," => "enlist",
+        "#" => "count",
+        "_" => "floor",
+        "$" => "string",
+        "?" => "distinct",
+        "@" => "type",
+        "!" => "key",
+        _ => op,
+    }
+}
+
 /// Apply primitive `op` (a verb like "+" or a keyword like "count") to its arguments.
-pub fn apply_prim(_op: &str, _args: Vec<KObj>) -> QResult {
-    Err(err("nyi"))
+/// `$[c;t;f]`, `@`/`.` apply and amend are the evaluator's; "?" with 3 arguments is the vector
+/// conditional, "ssr" takes 3, "enlist" any number.
+pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
+    if op == "enlist" {
+        return Ok(structure::enlist(args));
+    }
+    match (op, args.len()) {
+        ("@", 2) => return index::at(&args[0], &args[1]),
+        (".", 2) => return index::dot(&args[0], &args[1]),
+        (".Q.s", 1) => return Ok(KObj::string(&display::show_text(&args[0]))),
+        (".Q.s1", 1) => return Ok(KObj::string(&display::one_line(&args[0]))),
+        (".Q.f", 2) | (".Q.fmt", 3) => return format_number(&args),
+        _ => {}
+    }
+    match args.len() {
+        1 => monad(monad_name(op), &args[0]),
+        2 => dyad(op, &args[0], &args[1]),
+        3 => match op {
+            "?" => search_sort::vector_cond(&args[0], &args[1], &args[2]),
+            "ssr" => strings::ssr(&args[0], &args[1], &args[2]),
+            _ if is_prim(op) => Err(err("rank")),
+            _ => Err(err("nyi")),
+        },
+        _ if is_prim(op) => Err(err("rank")),
+        _ => Err(err("nyi")),
+    }
+}
+
+fn monad(op: &str, x: &KObj) -> QResult {
+    arith::monad(op, x)
+        .or_else(|| types::monad(op, x))
+        .or_else(|| structure::monad(op, x))
+        .or_else(|| aggregate::monad(op, x))
+        .or_else(|| search_sort::monad(op, x))
+        .or_else(|| strings::monad(op, x))
+        .or_else(|| cast::monad(op, x))
+        .unwrap_or_else(|| Err(err(if valence(op).is_some_and(|v| v.0 > 1) { "rank" } else { "nyi" })))
+}
+
+fn dyad(op: &str, x: &KObj, y: &KObj) -> QResult {
+    if let Some(o) = arith::Op::from_name(op) {
+        return arith::dyad(o, x, y);
+    }
+    compare::dyad(op, x, y)
+        .or_else(|| structure::dyad(op, x, y))
+        .or_else(|| aggregate::dyad(op, x, y))
+        .or_else(|| search_sort::dyad(op, x, y))
+        .or_else(|| strings::dyad(op, x, y))
+        .or_else(|| cast::dyad(op, x, y))
+        .unwrap_or_else(|| Err(err(if valence(op).is_some_and(|v| v.1 < 2) { "rank" } else { "nyi" })))
+}
+
+/// The primitive symbols, each usable with one or two arguments.
+const SYMBOLS: &[&str] = &["+", "-", "*", "%", "&", "|", "^", "=", "<>", "<", ">", "<=", ">=", "~", ",", "#", "_", "!", "$", "?"];
+
+/// Keywords taking one argument.
+const MONADS: &[&str] = &[
+    "neg", "abs", "signum", "sqrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan",
+    "ceiling", "floor", "reciprocal", "not", "null", "type", "count", "first", "last", "reverse",
+    "til", "where", "flip", "raze", "distinct", "key", "value", "cols", "group", "sum", "sums",
+    "prd", "prds", "max", "maxs", "min", "mins", "avg", "avgs", "dev", "var", "med", "deltas",
+    "ratios", "differ", "fills", "all", "any", "prev", "next", "asc", "desc", "iasc", "idesc",
+    "rand", "lower", "upper", "trim", "ltrim", "rtrim", "string",
+];
+
+/// Keywords taking two arguments (usable infix).
+const DYADS: &[&str] = &[
+    "div", "mod", "xbar", "xexp", "xlog", "and", "or", "within", "in", "except", "inter",
+    "union", "cross", "sublist", "cut", "rotate", "like", "vs", "sv", "ss", "xprev",
+];
+
+/// Whether `name` is a primitive this module applies.
+pub fn is_prim(name: &str) -> bool {
+    valence(name).is_some()
+}
+
+/// (fewest, most) arguments a primitive takes: symbols (1,2), monadic keywords (1,1), dyadic
+/// keywords (2,2), `ssr` (3,3), `enlist` (1,8) — q's limit on arguments.
+pub fn valence(name: &str) -> Option<(usize, usize)> {
+    if SYMBOLS.contains(&name) {
+        Some((1, 2))
+    } else if MONADS.contains(&name) {
+        Some((1, 1))
+    } else if DYADS.contains(&name) {
+        Some((2, 2))
+    } else if name == "ssr" {
+        Some((3, 3))
+    } else if name == "enlist" {
+        Some((1, 8))
+    } else {
+        None
+    }
+}
+
+/// Whether a keyword is dyadic, so that the parser applies it infix (`x div y`).
+pub fn is_infix_keyword(name: &str) -> bool {
+    DYADS.contains(&name)
+}
+
+/// `.Q.f[d;x]` and `.Q.fmt[w;d;x]`: a number with d decimals (right-justified in w).
+fn format_number(args: &[KObj]) -> QResult {
+    let ints: Vec<usize> = args[..args.len() - 1]
+        .iter()
+        .map(|a| util::int_atom(a).filter(|&v| v >= 0).map(|v| v as usize).ok_or_else(util::type_err))
+        .collect::<Result<_, _>>()?;
+    let x = &args[args.len() - 1];
+    let v = util::fvals(x).filter(|_| x.is_atom()).ok_or_else(util::type_err)?[0];
+    Ok(KObj::string(&match ints[..] {
+        [d] => display::fmt_fixed(d, v),
+        [w, d] => display::fmt_width(w, d, v),
+        _ => unreachable!(),
+    }))
 }

@@ -1,0 +1,261 @@
+//! Aggregations and uniform running forms: sum sums prd prds max maxs min mins avg avgs dev var
+//! med deltas ratios differ fills all any prev next xprev. Aggregations skip nulls (q's rule);
+//! on a general list they fold the atomic verb item by item, on a table column by column.
+use super::arith::{dyad as arith, Op};
+use super::util::*;
+use crate::kapi::kobj::*;
+use crate::kapi::KObj;
+use crate::q::{err, QResult};
+
+pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
+    let agg = |op: Op| Some(fold(op, x));
+    match name {
+        "sum" => agg(Op::Add),
+        "prd" => agg(Op::Mul),
+        "max" => agg(Op::Max),
+        "min" => agg(Op::Min),
+        "sums" => Some(scan(Op::Add, x)),
+        "prds" => Some(scan(Op::Mul, x)),
+        "maxs" => Some(scan(Op::Max, x)),
+        "mins" => Some(scan(Op::Min, x)),
+        "avg" | "var" | "dev" | "med" => Some(per_column(x, &|c| stat(name, c))),
+        "avgs" => Some(avgs(x)),
+        "all" | "any" => Some(all_any(name == "all", x)),
+        "prev" => Some(shift(x, 1)),
+        "next" => Some(shift(x, -1)),
+        "deltas" => Some(pairwise(x, Op::Sub)),
+        "ratios" => Some(pairwise(x, Op::Div)),
+        "differ" => Some(differ(x)),
+        "fills" => Some(fills(x)),
+        _ => None,
+    }
+}
+
+pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
+    match name {
+        "xprev" => Some(int_atom(x).ok_or_else(type_err).and_then(|n| shift(y, n))),
+        _ => None,
+    }
+}
+
+/// Apply an aggregation to each column of a table (a dictionary of results) or to the values
+/// of a dictionary; anything else directly.
+fn per_column(x: &KObj, f: &dyn Fn(&KObj) -> QResult) -> QResult {
+    match x.t() {
+        XT => {
+            let (names, cols) = table_cols(x);
+            Ok(KObj::dict(names, from_items(cols.iter().map(f).collect::<Result<_, _>>()?)))
+        }
+        XD => f(&x.dict_values()),
+        _ => f(x),
+    }
+}
+
+/// The identity of an aggregation in the type it works in.
+fn identity(op: Op, t: i8) -> KObj {
+    let float = matches!(t, KE | KF | KZ);
+    match op {
+        Op::Add | Op::Mul => {
+            let one = (op == Op::Mul) as i64;
+            if float { build_f(t, true, &[one as f64]) } else { build_i(t, true, &[one]) }
+        }
+        // max of nothing is -infinity, min +infinity (booleans: 0b / 1b)
+        Op::Max | Op::Min => {
+            let up = op == Op::Min;
+            match t {
+                KB | KG | KC => build_i(t, true, &[if up { 255 } else { 0 }]),
+                _ if float => build_f(t, true, &[if up { f64::INFINITY } else { f64::NEG_INFINITY }]),
+                _ => build_i(t, true, &[if up { WJ } else { -WJ }]),
+            }
+        }
+        _ => KObj::long(0),
+    }
+}
+
+/// sum/prd/max/min of one list: nulls skipped.
+fn fold(op: Op, x: &KObj) -> QResult {
+    match x.t() {
+        XT | XD => per_column(x, &|c| fold(op, c)),
+        0 => {
+            let it = x.items();
+            if it.is_empty() {
+                return Ok(identity(op, KJ));
+            }
+            it[1..].iter().try_fold(it[0].clone(), |a, b| arith(op, &a, b))
+        }
+        t if t < 0 => Ok(x.clone()),
+        t => {
+            let nn: Vec<i64> = (0..x.len()).filter(|&i| !is_null_at(x, i as usize)).collect();
+            let vals = rows(x, &nn);
+            let acc = identity(op, t);
+            // whole-vector kernel: reduce values in i64 or f64
+            if let (true, Some(v)) = (is_intlike(t), ivals(&vals)) {
+                let r = match op {
+                    Op::Add => v.iter().fold(0i64, |a, &b| a.wrapping_add(b)),
+                    Op::Mul => v.iter().fold(1i64, |a, &b| a.wrapping_mul(b)),
+                    Op::Max => v.iter().copied().max().unwrap_or(ivals(&acc).unwrap()[0]),
+                    _ => v.iter().copied().min().unwrap_or(ivals(&acc).unwrap()[0]),
+                };
+                let rt = if matches!(op, Op::Add | Op::Mul) && matches!(t, KB | KG | KC) { KI } else { t };
+                return Ok(build_i(rt, true, &[r]));
+            }
+            let v = fvals(&vals).ok_or_else(type_err)?;
+            let r = match op {
+                Op::Add => v.iter().sum(),
+                Op::Mul => v.iter().product(),
+                Op::Max => v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                _ => v.iter().copied().fold(f64::INFINITY, f64::min),
+            };
+            Ok(build_f(t, true, &[r]))
+        }
+    }
+}
+
+/// sums/prds/maxs/mins: running fold; nulls count as the identity for sums/prds.
+fn scan(op: Op, x: &KObj) -> QResult {
+    match x.t() {
+        XT => {
+            let (names, cols) = table_cols(x);
+            Ok(make_table(names, cols.iter().map(|c| scan(op, c)).collect::<Result<_, _>>()?))
+        }
+        XD => Ok(KObj::dict(x.dict_keys(), scan(op, &x.dict_values())?)),
+        t if t < 0 => Ok(x.clone()),
+        _ => {
+            let it = rows_of(x);
+            let mut out = Vec::with_capacity(it.len());
+            let mut acc: Option<KObj> = None;
+            for v in it {
+                let v = if matches!(op, Op::Add | Op::Mul) && v.is_atom() && is_null_at(&v, 0) {
+                    identity(op, -v.t())
+                } else {
+                    v
+                };
+                let next = match acc {
+                    None => v,
+                    Some(a) => arith(op, &a, &v)?,
+                };
+                out.push(next.clone());
+                acc = Some(next);
+            }
+            // booleans summed are ints from the first item on
+            let out = from_items(out);
+            if matches!(op, Op::Add | Op::Mul) && matches!(out.t(), KB | KG | KC) {
+                return Ok(build_i(KI, false, &ivals(&out).unwrap()));
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Non-null values of a numeric list as f64.
+fn present(x: &KObj) -> Result<Vec<f64>, crate::q::QErr> {
+    if !is_simple(x) || x.t().abs() == KS {
+        return Err(type_err());
+    }
+    Ok(fvals(x).unwrap().into_iter().filter(|v| !v.is_nan()).collect())
+}
+
+/// avg var dev med of one list, as floats.
+fn stat(name: &str, x: &KObj) -> QResult {
+    if x.t() == 0 {
+        // a list of lists: atomic on the items
+        let n = x.len() as f64;
+        return match name {
+            "avg" => arith(Op::Div, &fold(Op::Add, x)?, &KObj::float(n)),
+            _ => Err(nyi()),
+        };
+    }
+    let v = present(x)?;
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = || v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / n;
+    Ok(KObj::float(match name {
+        "avg" => mean,
+        "var" => var(),
+        "dev" => var().sqrt(),
+        _ => {
+            let mut s = v.clone();
+            s.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            let m = s.len();
+            if m == 0 {
+                f64::NAN
+            } else if m % 2 == 1 {
+                s[m / 2]
+            } else {
+                (s[m / 2 - 1] + s[m / 2]) / 2.0
+            }
+        }
+    }))
+}
+
+fn avgs(x: &KObj) -> QResult {
+    let v = fvals(x).filter(|_| is_simple(x) && x.t().abs() != KS).ok_or_else(type_err)?;
+    let (mut s, mut n) = (0.0, 0.0);
+    let out: Vec<f64> = v
+        .into_iter()
+        .map(|a| {
+            if !a.is_nan() {
+                s += a;
+                n += 1.0;
+            }
+            s / n
+        })
+        .collect();
+    Ok(build_f(KF, x.is_atom(), &out))
+}
+
+fn all_any(all: bool, x: &KObj) -> QResult {
+    if x.t() == 0 {
+        return Err(type_err());
+    }
+    let v = fvals(x).filter(|_| x.t().abs() != KS).ok_or_else(type_err)?;
+    Ok(KObj::bool(if all { v.iter().all(|&a| a != 0.0) } else { v.iter().any(|&a| a != 0.0) }))
+}
+
+/// prev (n=1), next (n=-1), n xprev: items moved along, nulls where none.
+fn shift(x: &KObj, n: i64) -> QResult {
+    if x.is_atom() {
+        return Err(err("rank"));
+    }
+    let idx: Vec<i64> = (0..x.len()).map(|i| if i - n < 0 { x.len() } else { i - n }).collect();
+    Ok(take_rows(x, &idx))
+}
+
+/// deltas/ratios: each item against the one before; the first against 0 (deltas) or as is.
+fn pairwise(x: &KObj, op: Op) -> QResult {
+    if x.is_atom() || x.len() == 0 {
+        return Ok(x.clone());
+    }
+    let prev = shift(x, 1)?;
+    let r = arith(op, x, &prev)?;
+    // the first item has no predecessor: it stays as it is
+    let first = elem(x, 0);
+    let first = if r.t() > 0 && first.t() != -r.t() { super::cast::to_type(r.t(), &first)? } else { first };
+    let rest: Vec<i64> = (1..r.len()).collect();
+    super::structure::join(&first, &rows(&r, &rest))
+}
+
+fn differ(x: &KObj) -> QResult {
+    let it = rows_of(x);
+    let v: Vec<u8> = (0..it.len()).map(|i| (i == 0 || !super::compare::matches(&it[i], &it[i - 1])) as u8).collect();
+    Ok(KObj::from_slice(KB, &v))
+}
+
+/// fills: each null replaced by the last non-null before it.
+fn fills(x: &KObj) -> QResult {
+    if !is_simple(x) || x.is_atom() {
+        return if x.t() == XT { Err(nyi()) } else { Ok(x.clone()) };
+    }
+    let mut last: Option<i64> = None;
+    let idx: Vec<i64> = (0..x.len())
+        .map(|i| {
+            if is_null_at(x, i as usize) {
+                last.unwrap_or(i)
+            } else {
+                last = Some(i);
+                i
+            }
+        })
+        .collect();
+    Ok(rows(x, &idx))
+}

@@ -1,0 +1,244 @@
+//! `$`: casts (type char, type name or type number on the left), parsing text (upper-case type
+//! char), symbols from strings (`` `$ ``), padding (`n$string`).
+use super::atomic::atomic1;
+use super::util::*;
+use crate::kapi::kobj::*;
+use crate::kapi::KObj;
+use crate::q::{err, QResult};
+
+pub fn monad(_name: &str, _x: &KObj) -> Option<QResult> {
+    None
+}
+
+pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
+    if name != "$" {
+        return None;
+    }
+    Some(cast(x, y))
+}
+
+/// The base type a type char names (lower case), with whether it parses text (upper case).
+fn char_type(c: u8) -> Option<(i8, bool)> {
+    let t = match c.to_ascii_lowercase() {
+        b'b' => KB,
+        b'g' => UU,
+        b'x' => KG,
+        b'h' => KH,
+        b'i' => KI,
+        b'j' => KJ,
+        b'e' => KE,
+        b'f' => KF,
+        b'c' => KC,
+        b's' => KS,
+        b'p' => KP,
+        b'm' => KM,
+        b'd' => KD,
+        b'z' => KZ,
+        b'n' => KN,
+        b'u' => KU,
+        b'v' => KV,
+        b't' => KT,
+        _ => return None,
+    };
+    Some((t, c.is_ascii_uppercase()))
+}
+
+/// The base type of a type name (`` `long ``); the empty symbol is `$'s symbol-from-string.
+fn name_type(s: &str) -> Option<i8> {
+    Some(match s {
+        "" | "symbol" => KS,
+        "boolean" => KB,
+        "guid" => UU,
+        "byte" => KG,
+        "short" => KH,
+        "int" => KI,
+        "long" => KJ,
+        "real" => KE,
+        "float" => KF,
+        "char" => KC,
+        "timestamp" => KP,
+        "month" => KM,
+        "date" => KD,
+        "datetime" => KZ,
+        "timespan" => KN,
+        "minute" => KU,
+        "second" => KV,
+        "time" => KT,
+        _ => return None,
+    })
+}
+
+/// `x $ y`.
+fn cast(x: &KObj, y: &KObj) -> QResult {
+    let (t, parse) = match x.t() {
+        t if t == -KC => char_type(x.get_byte()).ok_or_else(|| err("domain"))?,
+        t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("domain"))?, false),
+        t if t == -KH || t == -KI || t == -KJ => {
+            let n = int_atom(x).unwrap();
+            if y.t() == KC || y.t() == -KC || (y.t() == 0 && y.len() == 0) {
+                return pad(n, y);
+            }
+            if (1..=19).contains(&n.abs()) && n != 3 {
+                (n.abs() as i8, false)
+            } else {
+                return Err(err("domain"));
+            }
+        }
+        _ => return Err(type_err()),
+    };
+    if parse || (t == KS && is_text(y)) {
+        return parse_text(t, y);
+    }
+    to_type_deep(t, y)
+}
+
+fn is_text(y: &KObj) -> bool {
+    y.t() == KC || y.t() == -KC || (y.t() == 0 && y.items().iter().all(is_text))
+}
+
+/// Cast through lists, dictionaries and tables to base type t.
+fn to_type_deep(t: i8, y: &KObj) -> QResult {
+    atomic1(y, &|v| to_type(t, v))
+}
+
+/// Nanoseconds per unit of each temporal type (months and dates handled by calendar/day).
+const DAY_NS: i64 = 86_400_000_000_000;
+
+fn unit_ns(t: i8) -> i64 {
+    match t {
+        KP | KN => 1,
+        KT => 1_000_000,
+        KV => 1_000_000_000,
+        KU => 60_000_000_000,
+        KD => DAY_NS,
+        _ => 0,
+    }
+}
+
+/// Cast a simple value to base type t.
+pub fn to_type(t: i8, y: &KObj) -> QResult {
+    let s = y.t().abs();
+    let atom = y.is_atom();
+    if s == t {
+        return Ok(y.clone());
+    }
+    if s == KS || t == KS || s == UU || t == UU {
+        return Err(type_err());
+    }
+    // between temporal types: convert through nanoseconds
+    if is_temporal(s) && is_temporal(t) {
+        return temporal(t, y);
+    }
+    if matches!(t, KE | KF | KZ) {
+        return Ok(build_f(t, atom, &fvals(y).ok_or_else(type_err)?));
+    }
+    if matches!(s, KE | KF | KZ) {
+        let v = fvals(y).unwrap();
+        if t == KB {
+            return Ok(build_i(KB, atom, &v.iter().map(|&a| (a != 0.0) as i64).collect::<Vec<_>>()));
+        }
+        return Ok(build_f(t, atom, &v));
+    }
+    Ok(build_i(t, atom, &ivals(y).ok_or_else(type_err)?))
+}
+
+/// Timestamp/date/time/... conversions: absolute (timestamp, date, month, datetime) keep the
+/// instant; time-of-day types (time, minute, second) from absolute ones take the time of day.
+fn temporal(t: i8, y: &KObj) -> QResult {
+    let s = y.t().abs();
+    let atom = y.is_atom();
+    if t == KM {
+        let d = if s == KD { y.clone() } else { temporal(KD, y)? };
+        let v: Vec<i64> = ivals(&d).unwrap().iter().map(|&d| if d == NJ { NJ } else { days_to_month(d) }).collect();
+        return Ok(build_i(KM, atom, &v));
+    }
+    if s == KM {
+        let v: Vec<i64> = ivals(y).unwrap().iter().map(|&m| if m == NJ { NJ } else { month_to_days(m) }).collect();
+        let d = build_i(KD, atom, &v);
+        return if t == KD { Ok(d) } else { temporal(t, &d) };
+    }
+    let ns: Vec<i64> = if s == KZ {
+        fvals(y).unwrap().iter().map(|&d| if d.is_nan() { NJ } else { (d * DAY_NS as f64).round() as i64 }).collect()
+    } else {
+        ivals(y).unwrap().iter().map(|&v| if v == NJ || v.abs() == WJ { v } else { v.wrapping_mul(unit_ns(s)) }).collect()
+    };
+    let absolute = |k: i8| matches!(k, KP | KD | KZ);
+    let ns: Vec<i64> = if absolute(s) && !absolute(t) && t != KN {
+        ns.iter().map(|&v| if v == NJ { NJ } else { v.rem_euclid(DAY_NS) }).collect()
+    } else {
+        ns
+    };
+    if t == KZ {
+        return Ok(build_f(KZ, atom, &ns.iter().map(|&v| if v == NJ { f64::NAN } else { v as f64 / DAY_NS as f64 }).collect::<Vec<_>>()));
+    }
+    let u = unit_ns(t);
+    Ok(build_i(t, atom, &ns.iter().map(|&v| if v == NJ || v.abs() == WJ { v } else { v.div_euclid(u) }).collect::<Vec<_>>()))
+}
+
+fn month_to_days(m: i64) -> i64 {
+    let y = 2000 + m.div_euclid(12);
+    crate::q::literal::days_from_civil(y, m.rem_euclid(12) + 1, 1)
+}
+
+/// The month (since 2000.01) containing day d (since 2000.01.01).
+pub fn days_to_month(d: i64) -> i64 {
+    let (y, m, _) = civil_from_days(d);
+    (y - 2000) * 12 + m - 1
+}
+
+/// (year, month, day) of a day count since 2000.01.01.
+pub fn civil_from_days(d: i64) -> (i64, i64, i64) {
+    let z = d + 10957 + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z.rem_euclid(146097);
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let dd = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, dd)
+}
+
+/// `"J"$"42"`, `` `$"abc" ``: text to values; what does not parse is null.
+fn parse_text(t: i8, y: &KObj) -> QResult {
+    match y.t() {
+        KC => parse_one(t, &y.as_string()),
+        t0 if t0 == -KC => parse_one(t, &(y.get_byte() as char).to_string()),
+        0 => Ok(from_items(y.items().iter().map(|s| parse_text(t, s)).collect::<Result<_, _>>()?)),
+        _ => Err(type_err()),
+    }
+}
+
+fn parse_one(t: i8, s: &str) -> QResult {
+    let s = s.trim();
+    if t == KS {
+        return Ok(KObj::sym(s));
+    }
+    if t == KC {
+        return Ok(KObj::string(s));
+    }
+    if t == KB {
+        return Ok(KObj::bool(matches!(s, "1" | "t" | "T" | "y" | "Y" | "true")));
+    }
+    let lit = crate::q::literal::parse_word(s).and_then(|l| crate::q::literal::make(&[l]));
+    match lit {
+        Some(v) if v.t() < 0 && v.t() != -KS => to_type(t, &v),
+        _ => Ok(null_atom(t)),
+    }
+}
+
+/// `n$string`: pad on the right (negative n: on the left) or truncate.
+fn pad(n: i64, y: &KObj) -> QResult {
+    let s: Vec<u8> = if y.t() == -KC { vec![y.get_byte()] } else { y.slice::<u8>().to_vec() };
+    let w = n.unsigned_abs() as usize;
+    let mut out = vec![b' '; w];
+    if n >= 0 {
+        let k = s.len().min(w);
+        out[..k].copy_from_slice(&s[..k]);
+    } else {
+        let k = s.len().min(w);
+        out[w - k..].copy_from_slice(&s[s.len() - k..]);
+    }
+    Ok(KObj::from_slice(KC, &out))
+}

@@ -1,0 +1,241 @@
+//! `?` (find, roll, deal, vector conditional), `bin`, sorting (asc desc iasc idesc) and `rand`.
+//! Random numbers come from one seeded generator, so a run is repeatable (as q's default seed
+//! makes it); the values differ from kdb+'s own generator.
+use super::util::*;
+use crate::kapi::kobj::*;
+use crate::kapi::KObj;
+use crate::q::{err, QResult};
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering as AO};
+
+pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
+    Some(match name {
+        "asc" => sort(x, false).map(|r| {
+            if r.is_vector() && r.t() != 0 {
+                r.set_attr(1); // `s#
+            }
+            r
+        }),
+        "desc" => sort(x, true),
+        "iasc" => grade(x, false).map(|v| KObj::from_slice(KJ, &v)),
+        "idesc" => grade(x, true).map(|v| KObj::from_slice(KJ, &v)),
+        "rand" => rand1(x),
+        _ => return None,
+    })
+}
+
+pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
+    Some(match name {
+        "?" => query(x, y),
+        "bin" => bin(x, y, false),
+        "binr" => bin(x, y, true),
+        _ => return None,
+    })
+}
+
+/// The order of two items of a list (q's sort order: nulls first, then by value; symbols by
+/// text; general lists item by item).
+fn item_cmp(a: &KObj, b: &KObj) -> Ordering {
+    if is_simple(a) && is_simple(b) && a.is_atom() && b.is_atom() {
+        if let Ok((_, o)) = super::compare::orderings(a, b) {
+            return o[0];
+        }
+        return a.t().cmp(&b.t());
+    }
+    let (ia, ib) = (rows_of(a), rows_of(b));
+    for (p, q) in ia.iter().zip(ib.iter()) {
+        let o = item_cmp(p, q);
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    ia.len().cmp(&ib.len())
+}
+
+/// Stable grade (indices in sorted order).
+fn grade(x: &KObj, down: bool) -> Result<Vec<i64>, crate::q::QErr> {
+    if x.is_atom() {
+        return Err(err("rank"));
+    }
+    if x.t() == XD {
+        return grade(&x.dict_values(), down);
+    }
+    let mut idx: Vec<i64> = (0..x.len()).collect();
+    if let (true, Some(v)) = (x.t() > 0 && is_intlike(x.t()), ivals(x)) {
+        idx.sort_by(|&i, &j| v[i as usize].cmp(&v[j as usize]));
+    } else if let (true, Some(v)) = (matches!(x.t(), KE | KF | KZ), fvals(x)) {
+        idx.sort_by(|&i, &j| super::compare::fcmp(v[i as usize], v[j as usize]));
+    } else {
+        let it = rows_of(x);
+        idx.sort_by(|&i, &j| item_cmp(&it[i as usize], &it[j as usize]));
+    }
+    if down {
+        // stable descending: equal items keep their order
+        idx = stable_reverse(x, idx);
+    }
+    Ok(idx)
+}
+
+/// Reverse an ascending grade keeping runs of equal items in original order.
+fn stable_reverse(x: &KObj, idx: Vec<i64>) -> Vec<i64> {
+    let it = rows_of(x);
+    let mut runs: Vec<Vec<i64>> = Vec::new();
+    for i in idx {
+        match runs.last_mut() {
+            Some(r) if item_cmp(&it[r[0] as usize], &it[i as usize]) == Ordering::Equal => r.push(i),
+            _ => runs.push(vec![i]),
+        }
+    }
+    runs.into_iter().rev().flatten().collect()
+}
+
+fn sort(x: &KObj, down: bool) -> QResult {
+    if x.t() == XD {
+        let g = grade(&x.dict_values(), down)?;
+        return Ok(take_rows(x, &g));
+    }
+    let g = grade(x, down)?;
+    Ok(take_rows(x, &g))
+}
+
+/// `x ? y`: find in a list, or roll/deal with an integer count on the left.
+fn query(x: &KObj, y: &KObj) -> QResult {
+    if x.is_vector() || x.t() == XD {
+        if x.t() == XD {
+            // d?v: the key of the first value v
+            let i = find(&x.dict_values(), y);
+            return super::index::at(&x.dict_keys(), &i);
+        }
+        return Ok(find(x, y));
+    }
+    if let Some(n) = int_atom(x) {
+        return roll(n, y);
+    }
+    Err(type_err())
+}
+
+/// Index of y (or each item of y) in list x; its count when absent.
+fn find(x: &KObj, y: &KObj) -> KObj {
+    if y.is_atom() || (x.t() == 0 && super::structure::member_set(x).contains_key(&hkey(y))) {
+        let w = super::structure::enlist(vec![y.clone()]);
+        return KObj::long(super::structure::find_indices(x, &w)[0]);
+    }
+    if y.t() == 0 {
+        return from_items(y.items().iter().map(|i| find(x, i)).collect());
+    }
+    KObj::from_slice(KJ, &super::structure::find_indices(x, y))
+}
+
+static SEED: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
+
+/// `\S n`: seed the generator.
+pub fn set_seed(n: i64) {
+    SEED.store(n as u64 ^ 0x2545_F491_4F6C_DD1D, AO::SeqCst);
+}
+
+/// splitmix64: the next pseudo-random 64 bits.
+fn next_u64() -> u64 {
+    let s = SEED.fetch_add(0x9E37_79B9_7F4A_7C15, AO::SeqCst).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn below(n: u64) -> u64 {
+    if n == 0 { 0 } else { next_u64() % n }
+}
+
+fn unit() -> f64 {
+    (next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// `n ? y`: n random items of list y, longs below y, floats below y; negative n deals
+/// (distinct picks); `0N?list` shuffles.
+fn roll(n: i64, y: &KObj) -> QResult {
+    if n == NJ {
+        if y.is_atom() {
+            return Err(type_err());
+        }
+        return roll(-y.len(), y);
+    }
+    let deal = n < 0;
+    let n = n.unsigned_abs() as usize;
+    let pool = if y.is_atom() { int_atom(y).map(|m| m.max(0) as u64) } else { Some(y.len() as u64) };
+    if y.is_atom() && matches!(-y.t(), KE | KF) {
+        if deal {
+            return Err(err("domain"));
+        }
+        let m = fvals(y).unwrap()[0];
+        let v: Vec<f64> = (0..n).map(|_| unit() * m).collect();
+        return Ok(build_f(-y.t(), false, &v));
+    }
+    let m = pool.ok_or_else(type_err)?;
+    let picks: Vec<i64> = if deal {
+        if n as u64 > m {
+            return Err(err("length"));
+        }
+        // partial Fisher-Yates over 0..m
+        let mut all: Vec<i64> = (0..m as i64).collect();
+        for i in 0..n {
+            let j = i + below(m - i as u64) as usize;
+            all.swap(i, j);
+        }
+        all.truncate(n);
+        all
+    } else {
+        (0..n).map(|_| below(m) as i64).collect()
+    };
+    if y.is_atom() {
+        return Ok(build_i(if y.t() == -KJ { KJ } else { -y.t() }, false, &picks));
+    }
+    Ok(take_rows(y, &picks))
+}
+
+fn rand1(x: &KObj) -> QResult {
+    if x.is_atom() {
+        let r = roll(1, x)?;
+        return Ok(elem(&r, 0));
+    }
+    if x.len() == 0 {
+        return Err(err("length"));
+    }
+    let i = below(x.len() as u64) as i64;
+    Ok(super::index::at(x, &KObj::long(i))?)
+}
+
+/// `?[c;a;b]`: items of a where c is true, else of b (atoms repeat).
+pub fn vector_cond(c: &KObj, a: &KObj, b: &KObj) -> QResult {
+    if c.t() != KB && c.t() != -KB {
+        return Err(type_err());
+    }
+    let n = c.len();
+    for v in [a, b] {
+        if !v.is_atom() && v.len() != n {
+            return Err(err("length"));
+        }
+    }
+    let pick = |v: &KObj, i: i64| if v.is_atom() { v.clone() } else { elem(v, i) };
+    if c.is_atom() {
+        return Ok(if c.get_bool() { a.clone() } else { b.clone() });
+    }
+    let cv = c.slice::<u8>();
+    Ok(from_items((0..n).map(|i| if cv[i as usize] != 0 { pick(a, i) } else { pick(b, i) }).collect()))
+}
+
+/// `x bin y`: index of the last item of sorted x not above y (-1 when none); binr: first item
+/// not below y.
+fn bin(x: &KObj, y: &KObj, right: bool) -> QResult {
+    let xs = rows_of(x);
+    let one = |v: &KObj| -> i64 {
+        if right {
+            xs.iter().position(|a| item_cmp(a, v) != Ordering::Less).unwrap_or(xs.len()) as i64
+        } else {
+            xs.iter().rposition(|a| item_cmp(a, v) != Ordering::Greater).map(|i| i as i64).unwrap_or(-1)
+        }
+    };
+    if y.is_atom() {
+        return Ok(KObj::long(one(y)));
+    }
+    Ok(KObj::from_slice(KJ, &rows_of(y).iter().map(one).collect::<Vec<_>>()))
+}

@@ -1,0 +1,224 @@
+//! Text keywords: lower upper trim ltrim rtrim string like ss ssr vs sv.
+use super::util::*;
+use crate::kapi::kobj::*;
+use crate::kapi::KObj;
+use crate::q::{err, QResult};
+
+pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
+    Some(match name {
+        "lower" => map_text(x, &|s| s.to_ascii_lowercase()),
+        "upper" => map_text(x, &|s| s.to_ascii_uppercase()),
+        "trim" => map_text(x, &|s| trim(s, true, true)),
+        "ltrim" => map_text(x, &|s| trim(s, true, false)),
+        "rtrim" => map_text(x, &|s| trim(s, false, true)),
+        "string" => Ok(string(x)),
+        "hsym" => map_text(x, &|s| if s.starts_with(b":") { s.to_vec() } else { [b":", s].concat() })
+            .and_then(|r| if x.t().abs() == KS { Ok(r) } else { Err(type_err()) }),
+        _ => return None,
+    })
+}
+
+pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
+    Some(match name {
+        "like" => like(x, y),
+        "ss" => ss(x, y),
+        "vs" => vs(x, y),
+        "sv" => sv(x, y),
+        _ => return None,
+    })
+}
+
+fn trim(s: &[u8], l: bool, r: bool) -> Vec<u8> {
+    let mut a = 0;
+    let mut b = s.len();
+    while l && a < b && s[a] == b' ' {
+        a += 1;
+    }
+    while r && b > a && s[b - 1] == b' ' {
+        b -= 1;
+    }
+    s[a..b].to_vec()
+}
+
+/// Apply a text function to a string, char, symbol, or lists/dicts of them.
+fn map_text(x: &KObj, f: &dyn Fn(&[u8]) -> Vec<u8>) -> QResult {
+    match x.t() {
+        KC => Ok(KObj::from_slice(KC, &f(x.slice::<u8>()))),
+        t if t == -KC => {
+            let r = f(&[x.get_byte()]);
+            Ok(if r.len() == 1 { KObj::char(r[0]) } else { KObj::from_slice(KC, &r) })
+        }
+        t if t == -KS => Ok(KObj::sym(&String::from_utf8_lossy(&f(x.get_sym().as_bytes())))),
+        KS => Ok(KObj::syms(&x.sym_list().iter().map(|s| String::from_utf8_lossy(&f(s.as_bytes())).into_owned()).collect::<Vec<_>>())),
+        0 => Ok(from_items(x.items().iter().map(|i| map_text(i, f)).collect::<Result<_, _>>()?)),
+        XD => Ok(KObj::dict(x.dict_keys(), map_text(&x.dict_values(), f)?)),
+        _ => Err(type_err()),
+    }
+}
+
+/// `string x`: an atom's text as a char vector; a list's items each (a char atom gives a
+/// one-char string).
+pub fn string(x: &KObj) -> KObj {
+    match x.t() {
+        t if t == -KC => from_items(vec![x.clone()]),
+        t if t < 0 => KObj::string(&crate::q::display::atom_text(x, false)),
+        XD => KObj::dict(x.dict_keys(), string(&x.dict_values())),
+        XT => {
+            let (n, c) = table_cols(x);
+            make_table(n, c.iter().map(string).collect())
+        }
+        t if (0..XT).contains(&t) => KObj::list(items(x).iter().map(string).collect()),
+        _ => KObj::string(&crate::q::display::show_text(x).trim_end().to_string()),
+    }
+}
+
+/// Text of a string or symbol (or char).
+fn text(x: &KObj) -> Option<Vec<u8>> {
+    match x.t() {
+        KC => Some(x.slice::<u8>().to_vec()),
+        t if t == -KC => Some(vec![x.get_byte()]),
+        t if t == -KS => Some(x.get_sym().as_bytes().to_vec()),
+        _ => None,
+    }
+}
+
+/// q's like patterns: `*` any run, `?` any char, `[abc]` / `[^abc]` / `[a-z]` a set.
+fn glob(p: &[u8], s: &[u8]) -> bool {
+    match p.first() {
+        None => s.is_empty(),
+        Some(b'*') => (0..=s.len()).any(|k| glob(&p[1..], &s[k..])),
+        Some(b'?') => !s.is_empty() && glob(&p[1..], &s[1..]),
+        Some(b'[') => {
+            let Some(end) = p.iter().skip(1).position(|&c| c == b']').map(|e| e + 1) else {
+                return !s.is_empty() && s[0] == b'[' && glob(&p[1..], &s[1..]);
+            };
+            if s.is_empty() {
+                return false;
+            }
+            let set = &p[1..end];
+            let (neg, set) = if set.first() == Some(&b'^') { (true, &set[1..]) } else { (false, set) };
+            let mut hit = false;
+            let mut i = 0;
+            while i < set.len() {
+                if i + 2 < set.len() && set[i + 1] == b'-' {
+                    hit |= (set[i]..=set[i + 2]).contains(&s[0]);
+                    i += 3;
+                } else {
+                    hit |= set[i] == s[0];
+                    i += 1;
+                }
+            }
+            hit != neg && glob(&p[end + 1..], &s[1..])
+        }
+        Some(&c) => !s.is_empty() && s[0] == c && glob(&p[1..], &s[1..]),
+    }
+}
+
+fn like(x: &KObj, p: &KObj) -> QResult {
+    let pat = text(p).ok_or_else(type_err)?;
+    if let Some(s) = text(x) {
+        return Ok(KObj::bool(glob(&pat, &s)));
+    }
+    match x.t() {
+        KS => Ok(KObj::from_slice(KB, &x.sym_list().iter().map(|s| glob(&pat, s.as_bytes()) as u8).collect::<Vec<_>>())),
+        0 => Ok(from_items(x.items().iter().map(|i| like(i, p)).collect::<Result<_, _>>()?)),
+        _ => Err(type_err()),
+    }
+}
+
+/// Start positions of non-overlapping occurrences of literal `pat` in `s`.
+fn find_all(s: &[u8], pat: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    if pat.is_empty() {
+        return out;
+    }
+    let mut i = 0;
+    while i + pat.len() <= s.len() {
+        if &s[i..i + pat.len()] == pat {
+            out.push(i);
+            i += pat.len();
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Patterns with wildcards are outside the subset for ss/ssr.
+fn literal_pattern(p: &[u8]) -> Result<(), crate::q::QErr> {
+    if p.iter().any(|c| matches!(c, b'*' | b'?' | b'[')) {
+        Err(nyi())
+    } else {
+        Ok(())
+    }
+}
+
+fn ss(x: &KObj, y: &KObj) -> QResult {
+    let (s, p) = (text(x).ok_or_else(type_err)?, text(y).ok_or_else(type_err)?);
+    literal_pattern(&p)?;
+    Ok(KObj::from_slice(KJ, &find_all(&s, &p).iter().map(|&i| i as i64).collect::<Vec<_>>()))
+}
+
+/// `ssr[s;pattern;replacement]`.
+pub fn ssr(x: &KObj, y: &KObj, z: &KObj) -> QResult {
+    let (s, p, r) = (text(x).ok_or_else(type_err)?, text(y).ok_or_else(type_err)?, text(z).ok_or_else(type_err)?);
+    literal_pattern(&p)?;
+    let mut out = Vec::new();
+    let mut last = 0;
+    for i in find_all(&s, &p) {
+        out.extend_from_slice(&s[last..i]);
+        out.extend_from_slice(&r);
+        last = i + p.len();
+    }
+    out.extend_from_slice(&s[last..]);
+    Ok(KObj::from_slice(KC, &out))
+}
+
+/// `sep vs text` splits; `` ` vs `a.b `` splits a symbol on dots; `0b vs n` bits, `0x0 vs n` bytes.
+fn vs(x: &KObj, y: &KObj) -> QResult {
+    if x.t() == -KS && x.get_sym().is_empty() {
+        let s = text(y).ok_or_else(type_err)?;
+        return Ok(KObj::syms(&s.split(|&c| c == b'.').map(|p| String::from_utf8_lossy(p).into_owned()).collect::<Vec<_>>()));
+    }
+    if let (Some(sep), Some(s)) = (text(x), if y.t() == KC { Some(y.slice::<u8>().to_vec()) } else { None }) {
+        let mut parts = Vec::new();
+        let mut last = 0;
+        for i in find_all(&s, &sep) {
+            parts.push(KObj::from_slice(KC, &s[last..i]));
+            last = i + sep.len();
+        }
+        parts.push(KObj::from_slice(KC, &s[last..]));
+        return Ok(KObj::list(parts));
+    }
+    if x.t() == -KB && int_atom(y).is_some() {
+        let bits = match y.t() { t if t == -KH => 16, t if t == -KI => 32, _ => 64 };
+        let v = ivals(y).unwrap()[0] as u64;
+        let b: Vec<u8> = (0..bits).rev().map(|k| ((v >> k) & 1) as u8).collect();
+        return Ok(KObj::from_slice(KB, &b));
+    }
+    Err(nyi())
+}
+
+/// `sep sv strings` joins; `` ` sv `a`b `` dots symbols; `base sv digits`; `0b sv bits`.
+fn sv(x: &KObj, y: &KObj) -> QResult {
+    if x.t() == -KS && x.get_sym().is_empty() && y.t() == KS {
+        return Ok(KObj::sym(&y.sym_list().join(".")));
+    }
+    if let Some(sep) = text(x).filter(|_| x.t() != -KS) {
+        if y.t() == 0 || y.t() == KC {
+            let parts: Vec<Vec<u8>> = items(y).iter().map(|i| text(i).ok_or_else(type_err)).collect::<Result<_, _>>()?;
+            return Ok(KObj::from_slice(KC, &parts.join(&sep[..])));
+        }
+    }
+    if x.t() == -KB && y.t() == KB {
+        let v = y.slice::<u8>().iter().fold(0i64, |a, &b| (a << 1) | b as i64);
+        return Ok(if y.len() <= 32 { KObj::int(v as i32) } else { KObj::long(v) });
+    }
+    if let (Some(b), Some(d)) = (int_atom(x), int_list(y)) {
+        return Ok(KObj::long(d.iter().fold(0i64, |a, &v| a.wrapping_mul(b).wrapping_add(v))));
+    }
+    if y.t() == 0 && y.len() == 0 {
+        return Err(err("type"));
+    }
+    Err(nyi())
+}
