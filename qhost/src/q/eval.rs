@@ -312,7 +312,7 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     if s.starts_with(".z.") {
         return Ok(super::system::dotz(s)?);
     }
-    if builtins::is_builtin(s) || s == ".Q.s" || s == ".Q.fmt" || s == ".Q.s1" {
+    if builtins::is_builtin(s) || matches!(s, ".Q.s" | ".Q.fmt" | ".Q.s1" | ".Q.f") {
         return Ok(prim_value(s));
     }
     Err(err(s).into())
@@ -534,9 +534,9 @@ fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
         }
     }
     if args.len() == 1 {
-        return super::verbs::apply_prim("@", vec![x.clone(), args.into_iter().next().unwrap()]);
+        return super::verbs::index::at(x, &args[0]);
     }
-    super::verbs::apply_prim(".", vec![x.clone(), KObj::list(args)])
+    super::verbs::index::dot(x, &KObj::list(args))
 }
 
 /// Items of an argument list value for `.`: a general list's items, a vector's atoms.
@@ -587,6 +587,8 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         ("::", 1) => Ok(args[0].clone()),
         _ if builtins::EVAL_WORDS.contains(&op) => super::system::builtin(op, args),
         (".Q.s", 1) => Ok(KObj::string(&super::display::show_text(&args[0]))),
+        (".Q.s1", 1) => Ok(KObj::string(&super::display::one_line(&args[0]))),
+        (".Q.fmt", 3) | (".Q.f", 2) => super::system::qfmt(op, &args),
         _ => super::verbs::apply_prim(op, args),
     }
 }

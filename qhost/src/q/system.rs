@@ -234,11 +234,36 @@ pub fn internal(n: &KObj, x: &KObj) -> QResult {
 
 /// The one-line console form (`-3!x`, `0N!x`): the display's `.Q.s1`.
 fn one_line(x: &KObj) -> Result<String, QErr> {
-    let r = super::verbs::apply_prim(".Q.s1", vec![x.clone()])?;
-    if r.t() != KC {
-        return Err(err("type"));
+    Ok(super::display::one_line(x))
+}
+
+/// `.Q.fmt[w;d;x]` and `.Q.f[d;x]` on a number or a list of numbers (strings answered).
+pub fn qfmt(op: &str, args: &[KObj]) -> QResult {
+    let ints: Vec<usize> = args[..args.len() - 1]
+        .iter()
+        .map(|a| int_of(a).filter(|v| *v >= 0).map(|v| v as usize).ok_or_else(|| err("type")))
+        .collect::<Result<_, _>>()?;
+    let x = &args[args.len() - 1];
+    let one = |v: &KObj| -> QResult {
+        let f = match v.t() {
+            t if t == -KE => v.get_real() as f64,
+            t if t == -KF => v.get_float(),
+            _ => int_of(v).ok_or_else(|| err("type"))? as f64,
+        };
+        Ok(KObj::string(&if op == ".Q.f" {
+            super::display::fmt_fixed(ints[0], f)
+        } else {
+            super::display::fmt_width(ints[0], ints[1], f)
+        }))
+    };
+    if x.is_vector() {
+        let mut out = Vec::new();
+        for v in super::values::items(x) {
+            out.push(one(&v)?);
+        }
+        return Ok(KObj::list(out));
     }
-    Ok(r.as_string())
+    one(x)
 }
 
 /// `.z.*` values.
@@ -370,10 +395,8 @@ pub fn take_failed_line() -> Option<String> {
 pub fn load_script(path: &str) -> Result<(), QErr> {
     let text = std::fs::read(path).map_err(|_| QErr(path.to_string()))?;
     let text = String::from_utf8_lossy(&text).into_owned();
-    let prev = SCRIPT.with(|s| s.borrow().0.clone());
-    SCRIPT.with(|s| s.borrow_mut().0 = path.to_string());
+    // .z.f stays the script named on the command line, as in q, while \l runs another
     let r = run_script_text(&text);
-    SCRIPT.with(|s| s.borrow_mut().0 = prev);
     r.map_err(|e| {
         LAST_FAIL.with(|l| {
             let mut l = l.borrow_mut();
