@@ -42,8 +42,9 @@ pub fn one_line(x: &KObj) -> String {
     }
 }
 
+/// Keys that are a table or a one-item list need parentheses before `!`.
 fn paren_if_keyed(k: &KObj, s: String) -> String {
-    if k.t() == XT { format!("({s})") } else { s }
+    if k.t() == XT || s.starts_with(',') { format!("({s})") } else { s }
 }
 
 fn clip(line: &str) -> String {
