@@ -59,9 +59,15 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
         }
         return map(values::items(x), |xi| apply(f, vec![xi]));
     }
+    // a dict among the arguments takes part by its values; the answer keeps its keys
+    if let Some(d) = args.iter().find(|a| a.t() == XD).cloned() {
+        let vals: Vec<KObj> = args.iter().map(|a| if a.t() == XD { a.dict_values() } else { a.clone() }).collect();
+        let r = each(f, vals)?;
+        return Ok(KObj::dict(d.dict_keys(), r));
+    }
     let mut n: Option<i64> = None;
     for a in &args {
-        if a.t() == XD || a.t() == XT {
+        if a.t() == XT {
             return Err(err("nyi"));
         }
         if is_list(a) {
