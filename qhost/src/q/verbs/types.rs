@@ -23,8 +23,11 @@ fn null(x: &KObj) -> QResult {
         return Ok(KObj::bool(false));
     }
     atomic1(x, &|v| {
-        let r: Vec<u8> = (0..v.len().max(1) as usize).map(|i| is_null_at(v, i) as u8).collect();
-        Ok(if v.is_atom() { KObj::bool(r[0] != 0) } else { KObj::from_slice(KB, &r[..v.len() as usize]) })
+        if v.is_atom() {
+            return Ok(KObj::bool(is_null_at(v, 0)));
+        }
+        let r: Vec<u8> = (0..v.len() as usize).map(|i| is_null_at(v, i) as u8).collect();
+        Ok(KObj::from_slice(KB, &r))
     })
 }
 
