@@ -89,8 +89,14 @@ pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Tensor> {
             if step == 0.0 {
                 bail!("`{mode} step must be non-zero");
             }
-            // range includes its end (torch.range); arange does not.
-            let end = if mode == "range" { end + step / 2.0 } else { end };
+            // range includes its end (torch.range); arange does not. libtorch casts the bounds to
+            // an integer dtype first, so integers move the bound a whole step, floats half a step.
+            let float = matches!(kind, Kind::Half | Kind::BFloat16 | Kind::Float | Kind::Double);
+            let end = match (mode, float) {
+                ("range", true) => end + step / 2.0,
+                ("range", false) => end + step,
+                _ => end,
+            };
             Tensor::f_arange_start_step(start, end, step, (kind, Device::Cpu))?
         }
         "linspace" | "logspace" => {
