@@ -149,6 +149,9 @@ fn scan(op: Op, x: &KObj) -> QResult {
 
 /// Non-null values of a numeric list as f64.
 fn present(x: &KObj) -> Result<Vec<f64>, crate::q::QErr> {
+    if x.t() == 0 && x.len() == 0 {
+        return Ok(vec![]);
+    }
     if !is_simple(x) || x.t().abs() == KS {
         return Err(type_err());
     }
@@ -157,7 +160,7 @@ fn present(x: &KObj) -> Result<Vec<f64>, crate::q::QErr> {
 
 /// avg var dev med of one list, as floats.
 fn stat(name: &str, x: &KObj) -> QResult {
-    if x.t() == 0 {
+    if x.t() == 0 && x.len() > 0 {
         // a list of lists: atomic on the items
         let n = x.len() as f64;
         return match name {

@@ -47,10 +47,18 @@ fn dict_at(d: &KObj, k: &KObj) -> QResult {
     let vals = d.dict_values();
     if keys.t() == XT {
         // keyed table: by a dictionary row or a table of keys
-        let rowk = if k.t() == XD { super::structure::enlist(vec![k.clone()]) } else { k.clone() };
-        let idx = super::structure::find_indices(&keys, &rowk);
+        let (_, kcols) = table_cols(&keys);
+        let one_row = k.t() == XD || (k.is_atom() && kcols.len() == 1);
+        let idx = if k.t() != XD && k.t() != XT && kcols.len() == 1 {
+            // a single key column: look the value(s) up in it
+            let probe = if k.is_atom() { super::structure::enlist(vec![k.clone()]) } else { k.clone() };
+            super::structure::find_indices(&kcols[0], &probe)
+        } else {
+            let rowk = if k.t() == XD { super::structure::enlist(vec![k.clone()]) } else { k.clone() };
+            super::structure::find_indices(&keys, &rowk)
+        };
         let r = take_rows(&vals, &idx);
-        return Ok(if k.t() == XD { super::util::rows_of(&r).remove(0) } else { r });
+        return Ok(if one_row { super::util::rows_of(&r).remove(0) } else { r });
     }
     let m = super::structure::member_set(&keys);
     if k.is_atom() || (keys.t() == 0 && m.contains_key(&hkey(k))) {
