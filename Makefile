@@ -20,7 +20,7 @@ build:
 
 # Release profile for tests too: one build of tch's C++ wrapper serves build, test and example.
 test: build
-	cargo test --release --workspace
+	cargo test --release --workspace --no-fail-fast
 
 example: build
 	$(RELEASE)/qhost examples/linear.q

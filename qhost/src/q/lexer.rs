@@ -182,7 +182,9 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
                 i += 1;
                 let s0 = i;
                 let file = i < b.len() && b[i] == b':';
-                while i < b.len() && (is_name_char(b[i]) || (file && (b[i] == b':' || b[i] == b'/'))) {
+                // q symbols may hold ':' after their first character (`cuda:0); '/' only in
+                // file handles (`:dir/file).
+                while i < b.len() && (is_name_char(b[i]) || (b[i] == b':' && i > s0) || (file && (b[i] == b':' || b[i] == b'/'))) {
                     i += 1;
                 }
                 syms.push(String::from_utf8_lossy(&b[s0..i]).into_owned());
@@ -196,7 +198,7 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
         {
             i += 2;
             tok = Tok::Verb(format!("{}:", c as char));
-        } else if starts_number(b, i, space || !ends_noun(prev)) && !(i > 0 && is_name_char(b[i - 1]) && c != b'-') {
+        } else if starts_number(b, i, space || !ends_noun(prev)) {
             // a run of number words separated by spaces is one vector literal
             let mut lits: Vec<Lit> = Vec::new();
             let mut done: Option<KObj> = None;
