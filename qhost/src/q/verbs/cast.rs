@@ -98,6 +98,9 @@ fn is_text(y: &KObj) -> bool {
 
 /// Cast through lists, dictionaries and tables to base type t.
 fn to_type_deep(t: i8, y: &KObj) -> QResult {
+    if y.t() == 0 && y.len() == 0 {
+        return Ok(KObj::vector(t, 0)); // `long$() is an empty long vector
+    }
     atomic1(y, &|v| to_type(t, v))
 }
 
@@ -221,6 +224,9 @@ fn parse_one(t: i8, s: &str) -> QResult {
     if t == KB {
         return Ok(KObj::bool(matches!(s, "1" | "t" | "T" | "y" | "Y" | "true")));
     }
+    if t == UU {
+        return Ok(parse_guid(s).map(KObj::guid).unwrap_or_else(|| null_atom(UU)));
+    }
     let lit = crate::q::literal::parse_word(s).and_then(|l| crate::q::literal::make(&[l]));
     match lit {
         Some(v) if v.t() < 0 && v.t() != -KS => to_type(t, &v),
@@ -241,4 +247,17 @@ fn pad(n: i64, y: &KObj) -> QResult {
         out[w - k..].copy_from_slice(&s[s.len() - k..]);
     }
     Ok(KObj::from_slice(KC, &out))
+}
+
+/// `"G"$"00010203-0405-0607-0809-0a0b0c0d0e0f"` (dashes optional): 32 hex digits.
+fn parse_guid(s: &str) -> Option<[u8; 16]> {
+    let hex: Vec<u8> = s.bytes().filter(|&c| c != b'-').collect();
+    if hex.len() != 32 {
+        return None;
+    }
+    let mut g = [0u8; 16];
+    for (i, b) in g.iter_mut().enumerate() {
+        *b = u8::from_str_radix(std::str::from_utf8(&hex[2 * i..2 * i + 2]).ok()?, 16).ok()?;
+    }
+    Some(g)
 }
