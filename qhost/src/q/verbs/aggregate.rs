@@ -18,7 +18,7 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         "prds" => Some(scan(Op::Mul, x)),
         "maxs" => Some(scan(Op::Max, x)),
         "mins" => Some(scan(Op::Min, x)),
-        "avg" | "var" | "dev" | "med" => Some(per_column(x, &|c| stat(name, c))),
+        "avg" | "var" | "dev" | "med" | "svar" | "sdev" => Some(per_column(x, &|c| stat(name, c))),
         "avgs" => Some(avgs(x)),
         "all" | "any" => Some(all_any(name == "all", x)),
         "prev" => Some(shift(x, 1)),
@@ -34,6 +34,10 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
 pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
     match name {
         "xprev" => Some(int_atom(x).ok_or_else(type_err).and_then(|n| shift(y, n))),
+        "wsum" => Some(arith(Op::Mul, x, y).and_then(|p| fold(Op::Add, &p))),
+        "wavg" => Some(wavg(x, y)),
+        "cov" | "cor" => Some(cov(name == "cor", x, y)),
+        "mavg" | "msum" | "mmax" | "mmin" | "mcount" => Some(moving(name, x, y)),
         _ => None,
     }
 }
@@ -176,6 +180,8 @@ fn stat(name: &str, x: &KObj) -> QResult {
         "avg" => mean,
         "var" => var(),
         "dev" => var().sqrt(),
+        "svar" => var() * n / (n - 1.0),
+        "sdev" => (var() * n / (n - 1.0)).sqrt(),
         _ => {
             let mut s = v.clone();
             s.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -261,4 +267,51 @@ fn fills(x: &KObj) -> QResult {
         })
         .collect();
     Ok(rows(x, &idx))
+}
+
+/// `w wavg x`: sum of w*x over sum of w.
+fn wavg(w: &KObj, x: &KObj) -> QResult {
+    let num = fold(Op::Add, &arith(Op::Mul, w, x)?)?;
+    arith(Op::Div, &num, &fold(Op::Add, w)?)
+}
+
+/// Population covariance, or correlation.
+fn cov(cor: bool, x: &KObj, y: &KObj) -> QResult {
+    let (a, b) = (present(x)?, present(y)?);
+    if a.len() != b.len() {
+        return Err(len_err());
+    }
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let c = a.iter().zip(&b).map(|(p, q)| (p - ma) * (q - mb)).sum::<f64>() / n;
+    if !cor {
+        return Ok(KObj::float(c));
+    }
+    let sd = |v: &[f64], m: f64| (v.iter().map(|p| (p - m) * (p - m)).sum::<f64>() / n).sqrt();
+    Ok(KObj::float(c / (sd(&a, ma) * sd(&b, mb))))
+}
+
+/// Moving windows of n items: mavg msum mmax mmin mcount (nulls skipped).
+fn moving(name: &str, n: &KObj, x: &KObj) -> QResult {
+    let n = int_atom(n).filter(|&n| n > 0).ok_or_else(type_err)? as usize;
+    let v = fvals(x).filter(|_| x.is_vector() && x.t() != KS).ok_or_else(type_err)?;
+    let out: Vec<f64> = (0..v.len())
+        .map(|i| {
+            let w: Vec<f64> = v[i.saturating_sub(n - 1)..=i].iter().copied().filter(|a| !a.is_nan()).collect();
+            match name {
+                "mavg" => w.iter().sum::<f64>() / w.len() as f64,
+                "msum" => w.iter().sum(),
+                "mmax" => w.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                "mmin" => w.iter().copied().fold(f64::INFINITY, f64::min),
+                _ => w.len() as f64,
+            }
+        })
+        .collect();
+    let t = x.t();
+    Ok(match name {
+        "mavg" => build_f(KF, false, &out),
+        "mcount" => build_f(KJ, false, &out),
+        "msum" if is_intlike(t) => build_f(if matches!(t, KB | KG | KC) { KI } else { t }, false, &out),
+        _ => build_f(t, false, &out),
+    })
 }

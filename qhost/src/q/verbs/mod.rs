@@ -105,13 +105,16 @@ const MONADS: &[&str] = &[
     "til", "where", "flip", "raze", "distinct", "key", "value", "cols", "group", "sum", "sums",
     "prd", "prds", "max", "maxs", "min", "mins", "avg", "avgs", "dev", "var", "med", "deltas",
     "ratios", "differ", "fills", "all", "any", "prev", "next", "asc", "desc", "iasc", "idesc",
-    "rand", "lower", "upper", "trim", "ltrim", "rtrim", "string",
+    "rand", "lower", "upper", "trim", "ltrim", "rtrim", "string", "sdev", "svar", "attr", "rank",
+    "keys", "hsym",
 ];
 
 /// Keywords taking two arguments (usable infix).
 const DYADS: &[&str] = &[
     "div", "mod", "xbar", "xexp", "xlog", "and", "or", "within", "in", "except", "inter",
-    "union", "cross", "sublist", "cut", "rotate", "like", "vs", "sv", "ss", "xprev",
+    "union", "cross", "sublist", "cut", "rotate", "like", "vs", "sv", "ss", "xprev", "bin", "binr",
+    "wsum", "wavg", "cov", "cor", "mavg", "msum", "mmax", "mmin", "mcount", "xasc", "xdesc", "xkey",
+    "xcol",
 ];
 
 /// Whether `name` is a primitive this module applies.

@@ -20,6 +20,13 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         "iasc" => grade(x, false).map(|v| KObj::from_slice(KJ, &v)),
         "idesc" => grade(x, true).map(|v| KObj::from_slice(KJ, &v)),
         "rand" => rand1(x),
+        "rank" => grade(x, false).map(|g| {
+            let mut r = vec![0i64; g.len()];
+            for (k, &i) in g.iter().enumerate() {
+                r[i as usize] = k as i64;
+            }
+            KObj::from_slice(KJ, &r)
+        }),
         _ => return None,
     })
 }
@@ -29,6 +36,7 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
         "?" => query(x, y),
         "bin" => bin(x, y, false),
         "binr" => bin(x, y, true),
+        "xasc" | "xdesc" => sort_by(x, y, name == "xdesc"),
         _ => return None,
     })
 }
@@ -238,4 +246,22 @@ fn bin(x: &KObj, y: &KObj, right: bool) -> QResult {
         return Ok(KObj::long(one(y)));
     }
     Ok(KObj::from_slice(KJ, &rows_of(y).iter().map(one).collect::<Vec<_>>()))
+}
+
+/// `` `c xasc t ``: a table's rows sorted by columns (the first named the major key).
+fn sort_by(cols: &KObj, t: &KObj, down: bool) -> QResult {
+    if t.t() != XT {
+        return Err(nyi());
+    }
+    let names = sym_texts(cols).ok_or_else(type_err)?;
+    let mut idx: Vec<i64> = (0..t.len()).collect();
+    // stable sorts from the minor key to the major one
+    for name in names.iter().rev() {
+        let c = super::index::at(t, &KObj::sym(name))?;
+        let col = take_rows(&c, &idx);
+        let g = grade(&col, down)?;
+        idx = g.iter().map(|&k| idx[k as usize]).collect();
+    }
+    let r = take_rows(t, &idx);
+    Ok(r)
 }

@@ -24,6 +24,18 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         },
         "cols" => cols(x),
         "group" => group(x),
+        "attr" => Ok(KObj::sym(match x.attr() {
+            1 => "s",
+            2 => "u",
+            3 => "p",
+            4 => "g",
+            _ => "",
+        })),
+        "keys" => match x.t() {
+            XD if is_keyed(x) => cols(&x.dict_keys()),
+            XT => Ok(KObj::vector(KS, 0)),
+            _ => Err(type_err()),
+        },
         _ => return None,
     })
 }
@@ -49,6 +61,8 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
         "union" => join(x, y).and_then(|j| distinct(&j)),
         "in" => in_(x, y),
         "cross" => cross(x, y),
+        "xkey" => xkey(x, y),
+        "xcol" => xcol(x, y),
         _ => return None,
     })
 }
@@ -564,4 +578,38 @@ mod tests {
         let r = distinct(&KObj::from_slice(KJ, &[1i64, 1, 2])).unwrap();
         assert_eq!(r.slice::<i64>(), &[1, 2]);
     }
+}
+
+/// `` `a xkey t ``: t keyed on the named columns (moved to the front).
+fn xkey(k: &KObj, t: &KObj) -> QResult {
+    let t = if is_keyed(t) { bang(&KObj::long(0), t)? } else { t.clone() };
+    if t.t() != XT {
+        return Err(type_err());
+    }
+    let names = sym_texts(k).ok_or_else(type_err)?;
+    let (n, c) = table_cols(&t);
+    let have = n.sym_list();
+    let mut order: Vec<usize> = Vec::new();
+    for s in &names {
+        order.push(have.iter().position(|h| h == s).ok_or_else(|| err(s))?);
+    }
+    let rest: Vec<usize> = (0..have.len()).filter(|i| !order.contains(i)).collect();
+    order.extend(rest);
+    let t2 = make_table(KObj::syms(&order.iter().map(|&i| have[i]).collect::<Vec<_>>()), order.iter().map(|&i| c[i].clone()).collect());
+    bang(&KObj::long(names.len() as i64), &t2)
+}
+
+/// `` `a`b xcol t ``: rename the first columns.
+fn xcol(k: &KObj, t: &KObj) -> QResult {
+    if t.t() != XT {
+        return Err(nyi());
+    }
+    let new = sym_texts(k).ok_or_else(type_err)?;
+    let (n, c) = table_cols(t);
+    let mut names: Vec<&str> = n.sym_list();
+    if new.len() > names.len() {
+        return Err(len_err());
+    }
+    names[..new.len()].copy_from_slice(&new);
+    Ok(make_table(KObj::syms(&names), c))
 }
