@@ -4,7 +4,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Tokens that q text is made of (with the evaluator's keywords and some deep-nesting seeds).
 const ALPHABET: &[&str] = &[
-    "1", "2", "-1", "0N", "0w", "1.5", "1 2 3", "101b", "0x1f", "3h", "`a", "`a`b", "\"s\"", "\"abc\"",
+    "1", "2", "-1", "0N", "1.5", "1 2 3", "101b", "0x1f", "3h", "`a", "`a`b", "\"s\"", "\"abc\"",
     "2026.01.01", "12:00", "0D00:00:01", "x", "y", "z", "a", "f", ".z.s", ".z.P", "+", "-", "*", "%", "!",
     "&", "|", "<", ">", "=", "~", ",", "^", "#", "_", "$", "?", "@", ".", ":", "::", "'", "/", "\\", "':",
     "/:", "\\:", "(", ")", "[", "]", "{", "}", ";", " ", " ", "\n", "if", "do", "while", "each", "over",
@@ -21,9 +21,12 @@ impl Lcg {
 }
 
 fn run_one(src: &str) {
+    // loops like `0W f/x` or `while[1b]` are valid q that never ends: bound every evaluation
+    qhost::q::eval::set_step_limit(Some(20_000));
     let r = catch_unwind(AssertUnwindSafe(|| {
         let _ = qhost::q::eval_text(src);
     }));
+    qhost::q::eval::set_step_limit(None);
     assert!(r.is_ok(), "panic on {src:?}");
 }
 

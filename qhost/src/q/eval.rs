@@ -50,6 +50,8 @@ impl Frame {
 }
 
 thread_local! {
+    /// Evaluation steps left before 'stop (0: no limit); see `set_step_limit`.
+    static STEPS_LEFT: Cell<u64> = const { Cell::new(0) };
     static GLOBALS: RefCell<HashMap<String, KObj>> = RefCell::new(HashMap::new());
     static STACK_LO: Cell<usize> = const { Cell::new(0) };
 }
@@ -75,6 +77,23 @@ pub fn global_names(prefix: &str) -> Vec<String> {
 pub fn clear_globals() {
     let all: Vec<KObj> = GLOBALS.with(|g| g.borrow_mut().drain().map(|(_, v)| v).collect());
     drop(all);
+}
+
+/// Limit the evaluation steps of this thread (None: unlimited); past it, evaluation signals
+/// 'stop, as q does when its timeout (\T) expires. Used by the fuzz test to bound loops.
+pub fn set_step_limit(n: Option<u64>) {
+    STEPS_LEFT.with(|c| c.set(n.map(|v| v.max(1)).unwrap_or(0)));
+}
+
+fn step() -> Result<(), QErr> {
+    STEPS_LEFT.with(|c| match c.get() {
+        0 => Ok(()),
+        1 => Err(err("stop")),
+        n => {
+            c.set(n - 1);
+            Ok(())
+        }
+    })
 }
 
 /// Whether enough machine stack is left to go deeper (deep recursion is 'stack, not a crash).
@@ -137,6 +156,7 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
     if !stack_ok() {
         return Err(err("stack").into());
     }
+    step()?;
     match n {
         Node::Const(k) => Ok(k.clone()),
         Node::Nil => Ok(KObj::identity()),
@@ -436,6 +456,7 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
     if !stack_ok() {
         return Err(err("stack").into());
     }
+    step()?;
     if !f.is_func() {
         return Ok(index(f, args)?);
     }
@@ -463,9 +484,10 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
         return Err(err("rank").into());
     }
     if elided || args.len() < min {
+        // trailing holes are implicit: f[1] shows as f[1], not f[1;]
         let mut a = args;
-        while a.len() < n {
-            a.push(None);
+        while a.last().is_some_and(|x| x.is_none()) {
+            a.pop();
         }
         return Ok(KObj::func(func::T_PROJ, Func::Proj { f: f.clone(), args: a }));
     }
@@ -554,11 +576,6 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         ("@", 2) => {
             if args[0].is_func() {
                 return apply(&args[0], vec![args[1].clone()]);
-            }
-            if args[0].t() == -KS {
-                if let Some(v) = get_global(args[0].get_sym()) {
-                    return index(&v, vec![Some(args[1].clone())]);
-                }
             }
             index(&args[0], vec![Some(args[1].clone())])
         }
