@@ -12,7 +12,11 @@ fn main() {
         .stack_size(512 << 20)
         .spawn(move || run(args))
         .expect("interpreter thread");
-    let code = h.join().unwrap_or(1);
+    // `exit n` and `\\` unwind the interpreter thread (dropping what its frames hold) and land here.
+    let code = match h.join() {
+        Ok(c) => c,
+        Err(p) => p.downcast_ref::<system::ExitRequest>().map_or(1, |e| e.0),
+    };
     system::exit(code)
 }
 

@@ -72,6 +72,11 @@ unsafe fn cstr<'a>(s: *const c_char) -> &'a [u8] {
 fn guarded(f: impl FnOnce() -> QResult) -> QResult {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
+        // `exit` inside a callback from C: no unwinding through the extension's frames, so
+        // leave from here (the leak check then also counts what those frames hold).
+        Err(e) if e.is::<crate::q::system::ExitRequest>() => {
+            crate::q::system::exit(e.downcast_ref::<crate::q::system::ExitRequest>().map_or(1, |x| x.0))
+        }
         Err(e) => {
             let m = e
                 .downcast_ref::<&str>()

@@ -21,6 +21,15 @@ pub fn set_args(script: &str, args: Vec<String>) {
     SCRIPT.with(|s| *s.borrow_mut() = (script.to_string(), args));
 }
 
+/// q's `exit n` and `\\`: unwind the interpreter's stack first, so that every value a running
+/// function holds is released before the leak check; `main` catches this and calls `exit`.
+/// (`resume_unwind` runs no panic hook, so nothing is printed.)
+pub struct ExitRequest(pub i32);
+
+pub fn request_exit(code: i32) -> ! {
+    std::panic::resume_unwind(Box::new(ExitRequest(code)))
+}
+
 /// Flush, drop every global, run the leak check when asked, and leave with `code`.
 pub fn exit(code: i32) -> ! {
     let _ = std::io::stdout().flush();
@@ -163,7 +172,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
         }
         ("exit", 1) => {
             let code = int_of(a0).ok_or_else(|| err("type"))?;
-            exit(code as i32)
+            request_exit(code as i32)
         }
         ("read0", 1) => read0(a0),
         ("getenv", 1) => {
@@ -323,7 +332,7 @@ pub fn command(cmd: &str) -> QResult {
         None => (word, None),
     };
     match name {
-        "\\" => exit(0),
+        "\\" => request_exit(0),
         "l" => {
             if rest.is_empty() {
                 return Err(err("nyi"));
