@@ -157,7 +157,10 @@ pub unsafe extern "C" fn callback(x: K) -> K {
 /// Apply the q function f to x both ways: (dot(f,enlist x); k(0,"{[f;x]f x}",f,x)).
 #[no_mangle]
 pub unsafe extern "C" fn apply(f: K, x: K) -> K {
-    let a = ee(dot(f, knk(1, r1(x))));
+    // dot borrows its arguments (as q's does): the list is ours to free.
+    let args = knk(1, r1(x));
+    let a = ee(dot(f, args));
+    r0(args);
     let b = k(0, s!("{[f;x]f x}"), r1(f), r1(x), KNULL);
     knk(2, err_text(a), err_text(b))
 }
