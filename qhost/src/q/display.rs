@@ -29,7 +29,10 @@ pub fn one_line(x: &KObj) -> String {
         0 => match x.len() {
             0 => "()".into(),
             1 => format!(",{}", one_line(&x.item(0))),
-            _ => format!("({})", x.items().iter().map(one_line).collect::<Vec<_>>().join(";")),
+            _ => format!(
+                "({})",
+                x.items().iter().map(one_line).collect::<Vec<_>>().join(";")
+            ),
         },
         XD => {
             let (k, v) = (x.dict_keys(), x.dict_values());
@@ -44,7 +47,11 @@ pub fn one_line(x: &KObj) -> String {
 
 /// Keys that are a table or a one-item list need parentheses before `!`.
 fn paren_if_keyed(k: &KObj, s: String) -> String {
-    if k.t() == XT || s.starts_with(',') { format!("({s})") } else { s }
+    if k.t() == XT || s.starts_with(',') {
+        format!("({s})")
+    } else {
+        s
+    }
 }
 
 fn clip(line: &str) -> String {
@@ -70,9 +77,20 @@ fn console_lines(x: &KObj) -> Vec<String> {
 /// Cells of a column: bare texts for a vector, one-line forms for a general list's items.
 fn cells(col: &KObj) -> Vec<String> {
     if col.t() == 0 {
-        col.items().iter().map(|i| if i.t() < 0 { atom_text(i, false) } else { one_line(i) }).collect()
+        col.items()
+            .iter()
+            .map(|i| {
+                if i.t() < 0 {
+                    atom_text(i, false)
+                } else {
+                    one_line(i)
+                }
+            })
+            .collect()
     } else if col.t() > 0 && col.t() < XT {
-        (0..col.len()).map(|i| atom_text(&elem(col, i), false)).collect()
+        (0..col.len())
+            .map(|i| atom_text(&elem(col, i), false))
+            .collect()
     } else if col.t() < 0 {
         vec![atom_text(col, false)]
     } else {
@@ -82,13 +100,33 @@ fn cells(col: &KObj) -> Vec<String> {
 
 /// Columns laid out left-justified, one space apart; the header, dashes, then rows.
 fn grid(names: &[String], cols: &[Vec<String>]) -> (Vec<String>, Vec<usize>) {
-    let widths: Vec<usize> =
-        names.iter().zip(cols).map(|(n, c)| c.iter().map(|s| s.chars().count()).chain([n.chars().count()]).max().unwrap()).collect();
+    let widths: Vec<usize> = names
+        .iter()
+        .zip(cols)
+        .map(|(n, c)| {
+            c.iter()
+                .map(|s| s.chars().count())
+                .chain([n.chars().count()])
+                .max()
+                .unwrap()
+        })
+        .collect();
     let n = cols.first().map(|c| c.len()).unwrap_or(0);
     let pad = |s: &str, w: usize| format!("{s:<w$}");
-    let mut lines = vec![names.iter().zip(&widths).map(|(s, &w)| pad(s, w)).collect::<Vec<_>>().join(" ")];
+    let mut lines = vec![names
+        .iter()
+        .zip(&widths)
+        .map(|(s, &w)| pad(s, w))
+        .collect::<Vec<_>>()
+        .join(" ")];
     for r in 0..n {
-        lines.push(cols.iter().zip(&widths).map(|(c, &w)| pad(&c[r], w)).collect::<Vec<_>>().join(" "));
+        lines.push(
+            cols.iter()
+                .zip(&widths)
+                .map(|(c, &w)| pad(&c[r], w))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
     }
     (lines, widths)
 }
@@ -106,11 +144,19 @@ fn table_lines(t: &KObj) -> Vec<String> {
 fn keyed_lines(x: &KObj) -> Vec<String> {
     let (kn, kc) = table_cols(&x.dict_keys());
     let (vn, vc) = table_cols(&x.dict_values());
-    let name = |n: KObj| n.sym_list().iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let name = |n: KObj| {
+        n.sym_list()
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+    };
     let (kl, kw) = grid(&name(kn), &kc.iter().map(cells).collect::<Vec<_>>());
     let (vl, vw) = grid(&name(vn), &vc.iter().map(cells).collect::<Vec<_>>());
     let dash = |w: &[usize]| "-".repeat(w.iter().sum::<usize>() + w.len().saturating_sub(1));
-    let mut lines = vec![format!("{}| {}", kl[0], vl[0]), format!("{}| {}", dash(&kw), dash(&vw))];
+    let mut lines = vec![
+        format!("{}| {}", kl[0], vl[0]),
+        format!("{}| {}", dash(&kw), dash(&vw)),
+    ];
     for (a, b) in kl.iter().zip(vl.iter()).skip(1) {
         lines.push(format!("{a}| {b}"));
     }
@@ -124,12 +170,18 @@ fn dict_lines(d: &KObj) -> Vec<String> {
     }
     let ks = cells(&k);
     let vs: Vec<String> = if v.t() == XT {
-        crate::q::verbs::util::rows_of(&v).iter().map(one_line).collect()
+        crate::q::verbs::util::rows_of(&v)
+            .iter()
+            .map(one_line)
+            .collect()
     } else {
         cells(&v)
     };
     let w = ks.iter().map(|s| s.chars().count()).max().unwrap_or(0);
-    ks.iter().zip(vs.iter()).map(|(a, b)| format!("{a:<w$}| {b}")).collect()
+    ks.iter()
+        .zip(vs.iter())
+        .map(|(a, b)| format!("{a:<w$}| {b}"))
+        .collect()
 }
 
 // ---- atoms ------------------------------------------------------------------------------
@@ -164,7 +216,11 @@ fn float_text(v: f64) -> String {
     if v.is_nan() {
         "0n".into()
     } else if v.is_infinite() {
-        if v > 0.0 { "0w".into() } else { "-0w".into() }
+        if v > 0.0 {
+            "0w".into()
+        } else {
+            "-0w".into()
+        }
     } else {
         fmt_g(v, PRECISION)
     }
@@ -211,18 +267,31 @@ fn temporal_text(t: i8, v: i64, f: f64) -> String {
             let (y, m) = (2000 + v.div_euclid(12), v.rem_euclid(12) + 1);
             format!("{y:04}.{}", two(m))
         }
-        KP => format!("{}D{}", date_text(v.div_euclid(DAY_NS)), clock_text(v.rem_euclid(DAY_NS), 1_000_000_000, 9, 3)),
+        KP => format!(
+            "{}D{}",
+            date_text(v.div_euclid(DAY_NS)),
+            clock_text(v.rem_euclid(DAY_NS), 1_000_000_000, 9, 3)
+        ),
         KN => {
             let neg = v < 0;
             let a = v.abs();
-            format!("{}{}D{}", if neg { "-" } else { "" }, a / DAY_NS, clock_text(a % DAY_NS, 1_000_000_000, 9, 3))
+            format!(
+                "{}{}D{}",
+                if neg { "-" } else { "" },
+                a / DAY_NS,
+                clock_text(a % DAY_NS, 1_000_000_000, 9, 3)
+            )
         }
         KT => clock_text(v, 1000, 3, 3),
         KU => clock_text(v * 60, 1, 0, 2),
         KV => clock_text(v, 1, 0, 3),
         KZ => {
             let ms = (f * 86_400_000.0).round() as i64;
-            format!("{}T{}", date_text(ms.div_euclid(86_400_000)), clock_text(ms.rem_euclid(86_400_000), 1000, 3, 3))
+            format!(
+                "{}T{}",
+                date_text(ms.div_euclid(86_400_000)),
+                clock_text(ms.rem_euclid(86_400_000), 1000, 3, 3)
+            )
         }
         _ => String::new(),
     }
@@ -279,18 +348,37 @@ pub fn atom_text(x: &KObj, console: bool) -> String {
         UU => {
             let g = unsafe { std::slice::from_raw_parts(data::<u8>(x.as_ptr()), 16) };
             let h: String = g.iter().map(|b| format!("{b:02x}")).collect();
-            format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
+            format!(
+                "{}-{}-{}-{}-{}",
+                &h[0..8],
+                &h[8..12],
+                &h[12..16],
+                &h[16..20],
+                &h[20..32]
+            )
         }
         KE => float_text(x.get_real() as f64),
         KF => float_text(x.get_float()),
         KZ => {
             let f = x.get_float();
-            if f.is_infinite() { if f > 0.0 { "0wz".into() } else { "-0wz".into() } } else { temporal_text(KZ, 0, f) }
+            if f.is_infinite() {
+                if f > 0.0 {
+                    "0wz".into()
+                } else {
+                    "-0wz".into()
+                }
+            } else {
+                temporal_text(KZ, 0, f)
+            }
         }
         _ => {
             let v = int_val(x);
             match inf_of(t, v) {
-                Some(up) => format!("{}0W{}", if up { "" } else { "-" }, if console { type_char(t) } else { "" }),
+                Some(up) => format!(
+                    "{}0W{}",
+                    if up { "" } else { "-" },
+                    if console { type_char(t) } else { "" }
+                ),
                 None if is_temporal_t(t) => temporal_text(t, v, 0.0),
                 None => v.to_string(),
             }
@@ -370,16 +458,36 @@ fn vector_text(x: &KObj) -> String {
     }
     let one = if n == 1 { "," } else { "" };
     let body = match t {
-        KB => format!("{}b", x.slice::<u8>().iter().map(|b| if *b != 0 { '1' } else { '0' }).collect::<String>()),
-        KG => format!("0x{}", x.slice::<u8>().iter().map(|b| format!("{b:02x}")).collect::<String>()),
+        KB => format!(
+            "{}b",
+            x.slice::<u8>()
+                .iter()
+                .map(|b| if *b != 0 { '1' } else { '0' })
+                .collect::<String>()
+        ),
+        KG => format!(
+            "0x{}",
+            x.slice::<u8>()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        ),
         KC => format!("\"{}\"", escape(x.slice::<u8>())),
-        KS => x.sym_list().iter().map(|s| format!("`{s}")).collect::<String>(),
+        KS => x
+            .sym_list()
+            .iter()
+            .map(|s| format!("`{s}"))
+            .collect::<String>(),
         _ => {
             let items: Vec<String> = (0..n)
                 .map(|i| {
                     let a = elem(x, i);
                     if is_null_at(&a, 0) {
-                        if t == KF || t == KE { "0n".into() } else { "0N".into() }
+                        if t == KF || t == KE {
+                            "0n".into()
+                        } else {
+                            "0N".into()
+                        }
                     } else {
                         atom_text(&a, false)
                     }
@@ -436,10 +544,16 @@ fn func_text(x: &KObj) -> String {
         Func::Lambda(l) => l.text.clone(),
         Func::Prim { op } => op.clone(),
         Func::Proj { f, args } => {
-            let a: Vec<String> = args.iter().map(|a| a.as_ref().map(one_line).unwrap_or_default()).collect();
+            let a: Vec<String> = args
+                .iter()
+                .map(|a| a.as_ref().map(one_line).unwrap_or_default())
+                .collect();
             format!("{}[{}]", one_line(f), a.join(";"))
         }
-        Func::Comp { fs } => format!("'[{}]", fs.iter().map(one_line).collect::<Vec<_>>().join(";")),
+        Func::Comp { fs } => format!(
+            "'[{}]",
+            fs.iter().map(one_line).collect::<Vec<_>>().join(";")
+        ),
         Func::Derived { f, adv } => format!("{}{adv}", one_line(f)),
         Func::Dl { .. } => "code".into(),
     }

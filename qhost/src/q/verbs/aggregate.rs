@@ -48,7 +48,10 @@ fn per_column(x: &KObj, f: &dyn Fn(&KObj) -> QResult) -> QResult {
     match x.t() {
         XT => {
             let (names, cols) = table_cols(x);
-            Ok(KObj::dict(names, from_items(cols.iter().map(f).collect::<Result<_, _>>()?)))
+            Ok(KObj::dict(
+                names,
+                from_items(cols.iter().map(f).collect::<Result<_, _>>()?),
+            ))
         }
         XD => f(&x.dict_values()),
         _ => f(x),
@@ -61,14 +64,22 @@ fn identity(op: Op, t: i8) -> KObj {
     match op {
         Op::Add | Op::Mul => {
             let one = (op == Op::Mul) as i64;
-            if float { build_f(t, true, &[one as f64]) } else { build_i(t, true, &[one]) }
+            if float {
+                build_f(t, true, &[one as f64])
+            } else {
+                build_i(t, true, &[one])
+            }
         }
         // max of nothing is -infinity, min +infinity (booleans: 0b / 1b)
         Op::Max | Op::Min => {
             let up = op == Op::Min;
             match t {
                 KB | KG | KC => build_i(t, true, &[if up { 255 } else { 0 }]),
-                _ if float => build_f(t, true, &[if up { f64::INFINITY } else { f64::NEG_INFINITY }]),
+                _ if float => build_f(
+                    t,
+                    true,
+                    &[if up { f64::INFINITY } else { f64::NEG_INFINITY }],
+                ),
                 _ => build_i(t, true, &[if up { WJ } else { -WJ }]),
             }
         }
@@ -85,11 +96,15 @@ fn fold(op: Op, x: &KObj) -> QResult {
             if it.is_empty() {
                 return Ok(identity(op, KJ));
             }
-            it[1..].iter().try_fold(it[0].clone(), |a, b| arith(op, &a, b))
+            it[1..]
+                .iter()
+                .try_fold(it[0].clone(), |a, b| arith(op, &a, b))
         }
         t if t < 0 => Ok(x.clone()),
         t => {
-            let nn: Vec<i64> = (0..x.len()).filter(|&i| !is_null_at(x, i as usize)).collect();
+            let nn: Vec<i64> = (0..x.len())
+                .filter(|&i| !is_null_at(x, i as usize))
+                .collect();
             let vals = rows(x, &nn);
             let acc = identity(op, t);
             // whole-vector kernel: reduce values in i64 or f64
@@ -100,7 +115,11 @@ fn fold(op: Op, x: &KObj) -> QResult {
                     Op::Max => v.iter().copied().max().unwrap_or(ivals(&acc).unwrap()[0]),
                     _ => v.iter().copied().min().unwrap_or(ivals(&acc).unwrap()[0]),
                 };
-                let rt = if matches!(op, Op::Add | Op::Mul) && matches!(t, KB | KG | KC) { KI } else { t };
+                let rt = if matches!(op, Op::Add | Op::Mul) && matches!(t, KB | KG | KC) {
+                    KI
+                } else {
+                    t
+                };
                 return Ok(build_i(rt, true, &[r]));
             }
             let v = fvals(&vals).ok_or_else(type_err)?;
@@ -120,7 +139,10 @@ fn scan(op: Op, x: &KObj) -> QResult {
     match x.t() {
         XT => {
             let (names, cols) = table_cols(x);
-            Ok(make_table(names, cols.iter().map(|c| scan(op, c)).collect::<Result<_, _>>()?))
+            Ok(make_table(
+                names,
+                cols.iter().map(|c| scan(op, c)).collect::<Result<_, _>>()?,
+            ))
         }
         XD => Ok(KObj::dict(x.dict_keys(), scan(op, &x.dict_values())?)),
         t if t < 0 => Ok(x.clone()),
@@ -159,7 +181,11 @@ fn present(x: &KObj) -> Result<Vec<f64>, crate::q::QErr> {
     if !is_simple(x) || x.t().abs() == KS {
         return Err(type_err());
     }
-    Ok(fvals(x).unwrap().into_iter().filter(|v| !v.is_nan()).collect())
+    Ok(fvals(x)
+        .unwrap()
+        .into_iter()
+        .filter(|v| !v.is_nan())
+        .collect())
 }
 
 /// avg var dev med of one list, as floats.
@@ -198,7 +224,9 @@ fn stat(name: &str, x: &KObj) -> QResult {
 }
 
 fn avgs(x: &KObj) -> QResult {
-    let v = fvals(x).filter(|_| is_simple(x) && x.t().abs() != KS).ok_or_else(type_err)?;
+    let v = fvals(x)
+        .filter(|_| is_simple(x) && x.t().abs() != KS)
+        .ok_or_else(type_err)?;
     let (mut s, mut n) = (0.0, 0.0);
     let out: Vec<f64> = v
         .into_iter()
@@ -217,8 +245,14 @@ fn all_any(all: bool, x: &KObj) -> QResult {
     if x.t() == 0 {
         return Err(type_err());
     }
-    let v = fvals(x).filter(|_| x.t().abs() != KS).ok_or_else(type_err)?;
-    Ok(KObj::bool(if all { v.iter().all(|&a| a != 0.0) } else { v.iter().any(|&a| a != 0.0) }))
+    let v = fvals(x)
+        .filter(|_| x.t().abs() != KS)
+        .ok_or_else(type_err)?;
+    Ok(KObj::bool(if all {
+        v.iter().all(|&a| a != 0.0)
+    } else {
+        v.iter().any(|&a| a != 0.0)
+    }))
 }
 
 /// prev (n=1), next (n=-1), n xprev: items moved along, nulls where none.
@@ -226,7 +260,9 @@ fn shift(x: &KObj, n: i64) -> QResult {
     if x.is_atom() {
         return Err(err("rank"));
     }
-    let idx: Vec<i64> = (0..x.len()).map(|i| if i - n < 0 { x.len() } else { i - n }).collect();
+    let idx: Vec<i64> = (0..x.len())
+        .map(|i| if i - n < 0 { x.len() } else { i - n })
+        .collect();
     Ok(take_rows(x, &idx))
 }
 
@@ -239,21 +275,31 @@ fn pairwise(x: &KObj, op: Op) -> QResult {
     let r = arith(op, x, &prev)?;
     // the first item has no predecessor: it stays as it is
     let first = elem(x, 0);
-    let first = if r.t() > 0 && first.t() != -r.t() { super::cast::to_type(r.t(), &first)? } else { first };
+    let first = if r.t() > 0 && first.t() != -r.t() {
+        super::cast::to_type(r.t(), &first)?
+    } else {
+        first
+    };
     let rest: Vec<i64> = (1..r.len()).collect();
     super::structure::join(&first, &rows(&r, &rest))
 }
 
 fn differ(x: &KObj) -> QResult {
     let it = rows_of(x);
-    let v: Vec<u8> = (0..it.len()).map(|i| (i == 0 || !super::compare::matches(&it[i], &it[i - 1])) as u8).collect();
+    let v: Vec<u8> = (0..it.len())
+        .map(|i| (i == 0 || !super::compare::matches(&it[i], &it[i - 1])) as u8)
+        .collect();
     Ok(KObj::from_slice(KB, &v))
 }
 
 /// fills: each null replaced by the last non-null before it.
 fn fills(x: &KObj) -> QResult {
     if !is_simple(x) || x.is_atom() {
-        return if x.t() == XT { Err(nyi()) } else { Ok(x.clone()) };
+        return if x.t() == XT {
+            Err(nyi())
+        } else {
+            Ok(x.clone())
+        };
     }
     let mut last: Option<i64> = None;
     let idx: Vec<i64> = (0..x.len())
@@ -283,7 +329,12 @@ fn cov(cor: bool, x: &KObj, y: &KObj) -> QResult {
     }
     let n = a.len() as f64;
     let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
-    let c = a.iter().zip(&b).map(|(p, q)| (p - ma) * (q - mb)).sum::<f64>() / n;
+    let c = a
+        .iter()
+        .zip(&b)
+        .map(|(p, q)| (p - ma) * (q - mb))
+        .sum::<f64>()
+        / n;
     if !cor {
         return Ok(KObj::float(c));
     }
@@ -294,10 +345,16 @@ fn cov(cor: bool, x: &KObj, y: &KObj) -> QResult {
 /// Moving windows of n items: mavg msum mmax mmin mcount (nulls skipped).
 fn moving(name: &str, n: &KObj, x: &KObj) -> QResult {
     let n = int_atom(n).filter(|&n| n > 0).ok_or_else(type_err)? as usize;
-    let v = fvals(x).filter(|_| x.is_vector() && x.t() != KS).ok_or_else(type_err)?;
+    let v = fvals(x)
+        .filter(|_| x.is_vector() && x.t() != KS)
+        .ok_or_else(type_err)?;
     let out: Vec<f64> = (0..v.len())
         .map(|i| {
-            let w: Vec<f64> = v[i.saturating_sub(n - 1)..=i].iter().copied().filter(|a| !a.is_nan()).collect();
+            let w: Vec<f64> = v[i.saturating_sub(n - 1)..=i]
+                .iter()
+                .copied()
+                .filter(|a| !a.is_nan())
+                .collect();
             match name {
                 "mavg" => w.iter().sum::<f64>() / w.len() as f64,
                 "msum" => w.iter().sum(),
@@ -311,7 +368,9 @@ fn moving(name: &str, n: &KObj, x: &KObj) -> QResult {
     Ok(match name {
         "mavg" => build_f(KF, false, &out),
         "mcount" => build_f(KJ, false, &out),
-        "msum" if is_intlike(t) => build_f(if matches!(t, KB | KG | KC) { KI } else { t }, false, &out),
+        "msum" if is_intlike(t) => {
+            build_f(if matches!(t, KB | KG | KC) { KI } else { t }, false, &out)
+        }
         _ => build_f(t, false, &out),
     })
 }

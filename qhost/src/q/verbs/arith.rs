@@ -153,7 +153,10 @@ const DAY_NS: i64 = 86_400_000_000_000;
 fn ivals_as(x: &KObj, rt: i8) -> Result<Vec<i64>, QErr> {
     let v = ivals(x).ok_or_else(type_err)?;
     if rt == KP && x.t().abs() == KD {
-        return Ok(v.into_iter().map(|d| if d == NJ { NJ } else { d.wrapping_mul(DAY_NS) }).collect());
+        return Ok(v
+            .into_iter()
+            .map(|d| if d == NJ { NJ } else { d.wrapping_mul(DAY_NS) })
+            .collect());
     }
     Ok(v)
 }
@@ -215,15 +218,39 @@ fn fmax(a: f64, b: f64) -> f64 {
 /// Integer kernel of op (None: the op computes in floats).
 fn int_kernel(op: Op) -> Option<fn(i64, i64) -> i64> {
     Some(match op {
-        Op::Add => |a, b| if a == NJ || b == NJ { NJ } else { a.wrapping_add(b) },
-        Op::Sub => |a, b| if a == NJ || b == NJ { NJ } else { a.wrapping_sub(b) },
-        Op::Mul => |a, b| if a == NJ || b == NJ { NJ } else { a.wrapping_mul(b) },
+        Op::Add => |a, b| {
+            if a == NJ || b == NJ {
+                NJ
+            } else {
+                a.wrapping_add(b)
+            }
+        },
+        Op::Sub => |a, b| {
+            if a == NJ || b == NJ {
+                NJ
+            } else {
+                a.wrapping_sub(b)
+            }
+        },
+        Op::Mul => |a, b| {
+            if a == NJ || b == NJ {
+                NJ
+            } else {
+                a.wrapping_mul(b)
+            }
+        },
         Op::Min => |a: i64, b: i64| a.min(b),
         Op::Max => |a: i64, b: i64| a.max(b),
         Op::IDiv => idiv,
         Op::Mod => imod,
         // x xbar y: y rounded down to a multiple of x
-        Op::Xbar => |a, b| if a == NJ || b == NJ { NJ } else { idiv(b, a).wrapping_mul(a) },
+        Op::Xbar => |a, b| {
+            if a == NJ || b == NJ {
+                NJ
+            } else {
+                idiv(b, a).wrapping_mul(a)
+            }
+        },
         Op::Div | Op::Xexp | Op::Xlog => return None,
     })
 }
@@ -261,7 +288,12 @@ fn leaf(op: Op, x: &KObj, y: &KObj) -> QResult {
         let r = zip_with(&ivals_as(x, rt)?, &ivals_as(y, rt)?, n, k);
         return Ok(build_i(rt, atom, &r));
     }
-    let r = zip_with(&fvals(x).ok_or_else(type_err)?, &fvals(y).ok_or_else(type_err)?, n, float_kernel(op));
+    let r = zip_with(
+        &fvals(x).ok_or_else(type_err)?,
+        &fvals(y).ok_or_else(type_err)?,
+        n,
+        float_kernel(op),
+    );
     Ok(build_f(rt, atom, &r))
 }
 
@@ -291,8 +323,14 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         _ => return None,
     };
     Some(atomic1(x, &|v| {
-        let vals = fvals(v).filter(|_| is_numeric(v.t())).ok_or_else(type_err)?;
-        Ok(build_f(KF, v.is_atom(), &vals.into_iter().map(f).collect::<Vec<_>>()))
+        let vals = fvals(v)
+            .filter(|_| is_numeric(v.t()))
+            .ok_or_else(type_err)?;
+        Ok(build_f(
+            KF,
+            v.is_atom(),
+            &vals.into_iter().map(f).collect::<Vec<_>>(),
+        ))
     }))
 }
 
@@ -308,29 +346,55 @@ fn widened(t: i8) -> i8 {
 fn neg(x: &KObj) -> QResult {
     let t = x.t().abs();
     if is_intlike(t) {
-        let v: Vec<i64> = ivals(x).unwrap().into_iter().map(|a| if a == NJ { NJ } else { a.wrapping_neg() }).collect();
+        let v: Vec<i64> = ivals(x)
+            .unwrap()
+            .into_iter()
+            .map(|a| if a == NJ { NJ } else { a.wrapping_neg() })
+            .collect();
         return Ok(build_i(widened(t), x.is_atom(), &v));
     }
     let v = fvals(x).ok_or_else(type_err)?;
-    Ok(build_f(t, x.is_atom(), &v.into_iter().map(|a| -a).collect::<Vec<_>>()))
+    Ok(build_f(
+        t,
+        x.is_atom(),
+        &v.into_iter().map(|a| -a).collect::<Vec<_>>(),
+    ))
 }
 
 fn abs(x: &KObj) -> QResult {
     let t = x.t().abs();
     if is_intlike(t) {
-        let v: Vec<i64> = ivals(x).unwrap().into_iter().map(|a| if a == NJ { NJ } else { a.wrapping_abs() }).collect();
+        let v: Vec<i64> = ivals(x)
+            .unwrap()
+            .into_iter()
+            .map(|a| if a == NJ { NJ } else { a.wrapping_abs() })
+            .collect();
         return Ok(build_i(widened(t), x.is_atom(), &v));
     }
     let v = fvals(x).ok_or_else(type_err)?;
-    Ok(build_f(t, x.is_atom(), &v.into_iter().map(f64::abs).collect::<Vec<_>>()))
+    Ok(build_f(
+        t,
+        x.is_atom(),
+        &v.into_iter().map(f64::abs).collect::<Vec<_>>(),
+    ))
 }
 
 /// signum: -1i for negatives and nulls, 0i, 1i (q's documented rule), for any numeric type.
 fn signum(x: &KObj) -> QResult {
-    let v = fvals(x).filter(|_| x.t().abs() != KS).ok_or_else(type_err)?;
+    let v = fvals(x)
+        .filter(|_| x.t().abs() != KS)
+        .ok_or_else(type_err)?;
     let r: Vec<i64> = v
         .into_iter()
-        .map(|a| if a.is_nan() || a < 0.0 { -1 } else if a > 0.0 { 1 } else { 0 })
+        .map(|a| {
+            if a.is_nan() || a < 0.0 {
+                -1
+            } else if a > 0.0 {
+                1
+            } else {
+                0
+            }
+        })
         .collect();
     Ok(build_i(KI, x.is_atom(), &r))
 }

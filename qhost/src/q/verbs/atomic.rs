@@ -13,11 +13,19 @@ pub type Leaf2<'a> = &'a dyn Fn(&KObj, &KObj) -> QResult;
 /// A monadic atomic verb.
 pub fn atomic1(x: &KObj, leaf: Leaf1) -> QResult {
     match x.t() {
-        0 => Ok(from_items(x.items().iter().map(|i| atomic1(i, leaf)).collect::<Result<_, _>>()?)),
+        0 => Ok(from_items(
+            x.items()
+                .iter()
+                .map(|i| atomic1(i, leaf))
+                .collect::<Result<_, _>>()?,
+        )),
         XD => Ok(KObj::dict(x.dict_keys(), atomic1(&x.dict_values(), leaf)?)),
         XT => {
             let (names, cols) = table_cols(x);
-            let cols = cols.iter().map(|c| atomic1(c, leaf)).collect::<Result<_, _>>()?;
+            let cols = cols
+                .iter()
+                .map(|c| atomic1(c, leaf))
+                .collect::<Result<_, _>>()?;
             Ok(make_table(names, cols))
         }
         _ if is_simple(x) => leaf(x),
@@ -57,8 +65,14 @@ pub fn atomic2(x: &KObj, y: &KObj, leaf: Leaf2) -> QResult {
 /// in only one keeps its value.
 fn dict2(x: &KObj, y: &KObj, leaf: Leaf2) -> QResult {
     match (x.t() == XD, y.t() == XD) {
-        (true, false) => Ok(KObj::dict(x.dict_keys(), atomic2(&x.dict_values(), y, leaf)?)),
-        (false, true) => Ok(KObj::dict(y.dict_keys(), atomic2(x, &y.dict_values(), leaf)?)),
+        (true, false) => Ok(KObj::dict(
+            x.dict_keys(),
+            atomic2(&x.dict_values(), y, leaf)?,
+        )),
+        (false, true) => Ok(KObj::dict(
+            y.dict_keys(),
+            atomic2(x, &y.dict_values(), leaf)?,
+        )),
         _ => {
             let (kx, vx) = (items(&x.dict_keys()), items(&x.dict_values()));
             let (ky, vy) = (items(&y.dict_keys()), items(&y.dict_values()));
@@ -95,11 +109,21 @@ fn table2(x: &KObj, y: &KObj, leaf: Leaf2) -> QResult {
         }
         (true, false) if y.is_atom() => {
             let (n, c) = table_cols(x);
-            Ok(make_table(n, c.iter().map(|a| atomic2(a, y, leaf)).collect::<Result<_, _>>()?))
+            Ok(make_table(
+                n,
+                c.iter()
+                    .map(|a| atomic2(a, y, leaf))
+                    .collect::<Result<_, _>>()?,
+            ))
         }
         (false, true) if x.is_atom() => {
             let (n, c) = table_cols(y);
-            Ok(make_table(n, c.iter().map(|b| atomic2(x, b, leaf)).collect::<Result<_, _>>()?))
+            Ok(make_table(
+                n,
+                c.iter()
+                    .map(|b| atomic2(x, b, leaf))
+                    .collect::<Result<_, _>>()?,
+            ))
         }
         _ => Err(nyi()),
     }

@@ -138,7 +138,11 @@ pub fn to_type(t: i8, y: &KObj) -> QResult {
     if matches!(s, KE | KF | KZ) {
         let v = fvals(y).unwrap();
         if t == KB {
-            return Ok(build_i(KB, atom, &v.iter().map(|&a| (a != 0.0) as i64).collect::<Vec<_>>()));
+            return Ok(build_i(
+                KB,
+                atom,
+                &v.iter().map(|&a| (a != 0.0) as i64).collect::<Vec<_>>(),
+            ));
         }
         return Ok(build_f(t, atom, &v));
     }
@@ -152,30 +156,84 @@ fn temporal(t: i8, y: &KObj) -> QResult {
     let atom = y.is_atom();
     if t == KM {
         let d = if s == KD { y.clone() } else { temporal(KD, y)? };
-        let v: Vec<i64> = ivals(&d).unwrap().iter().map(|&d| if d == NJ { NJ } else { days_to_month(d) }).collect();
+        let v: Vec<i64> = ivals(&d)
+            .unwrap()
+            .iter()
+            .map(|&d| if d == NJ { NJ } else { days_to_month(d) })
+            .collect();
         return Ok(build_i(KM, atom, &v));
     }
     if s == KM {
-        let v: Vec<i64> = ivals(y).unwrap().iter().map(|&m| if m == NJ { NJ } else { month_to_days(m) }).collect();
+        let v: Vec<i64> = ivals(y)
+            .unwrap()
+            .iter()
+            .map(|&m| if m == NJ { NJ } else { month_to_days(m) })
+            .collect();
         let d = build_i(KD, atom, &v);
         return if t == KD { Ok(d) } else { temporal(t, &d) };
     }
     let ns: Vec<i64> = if s == KZ {
-        fvals(y).unwrap().iter().map(|&d| if d.is_nan() { NJ } else { (d * DAY_NS as f64).round() as i64 }).collect()
+        fvals(y)
+            .unwrap()
+            .iter()
+            .map(|&d| {
+                if d.is_nan() {
+                    NJ
+                } else {
+                    (d * DAY_NS as f64).round() as i64
+                }
+            })
+            .collect()
     } else {
-        ivals(y).unwrap().iter().map(|&v| if v == NJ || v.abs() == WJ { v } else { v.wrapping_mul(unit_ns(s)) }).collect()
+        ivals(y)
+            .unwrap()
+            .iter()
+            .map(|&v| {
+                if v == NJ || v.abs() == WJ {
+                    v
+                } else {
+                    v.wrapping_mul(unit_ns(s))
+                }
+            })
+            .collect()
     };
     let absolute = |k: i8| matches!(k, KP | KD | KZ);
     let ns: Vec<i64> = if absolute(s) && !absolute(t) && t != KN {
-        ns.iter().map(|&v| if v == NJ { NJ } else { v.rem_euclid(DAY_NS) }).collect()
+        ns.iter()
+            .map(|&v| if v == NJ { NJ } else { v.rem_euclid(DAY_NS) })
+            .collect()
     } else {
         ns
     };
     if t == KZ {
-        return Ok(build_f(KZ, atom, &ns.iter().map(|&v| if v == NJ { f64::NAN } else { v as f64 / DAY_NS as f64 }).collect::<Vec<_>>()));
+        return Ok(build_f(
+            KZ,
+            atom,
+            &ns.iter()
+                .map(|&v| {
+                    if v == NJ {
+                        f64::NAN
+                    } else {
+                        v as f64 / DAY_NS as f64
+                    }
+                })
+                .collect::<Vec<_>>(),
+        ));
     }
     let u = unit_ns(t);
-    Ok(build_i(t, atom, &ns.iter().map(|&v| if v == NJ || v.abs() == WJ { v } else { v.div_euclid(u) }).collect::<Vec<_>>()))
+    Ok(build_i(
+        t,
+        atom,
+        &ns.iter()
+            .map(|&v| {
+                if v == NJ || v.abs() == WJ {
+                    v
+                } else {
+                    v.div_euclid(u)
+                }
+            })
+            .collect::<Vec<_>>(),
+    ))
 }
 
 fn month_to_days(m: i64) -> i64 {
@@ -208,7 +266,12 @@ fn parse_text(t: i8, y: &KObj) -> QResult {
     match y.t() {
         KC => parse_one(t, &y.as_string()),
         t0 if t0 == -KC => parse_one(t, &(y.get_byte() as char).to_string()),
-        0 => Ok(from_items(y.items().iter().map(|s| parse_text(t, s)).collect::<Result<_, _>>()?)),
+        0 => Ok(from_items(
+            y.items()
+                .iter()
+                .map(|s| parse_text(t, s))
+                .collect::<Result<_, _>>()?,
+        )),
         _ => Err(type_err()),
     }
 }
@@ -222,10 +285,15 @@ fn parse_one(t: i8, s: &str) -> QResult {
         return Ok(KObj::string(s));
     }
     if t == KB {
-        return Ok(KObj::bool(matches!(s, "1" | "t" | "T" | "y" | "Y" | "true")));
+        return Ok(KObj::bool(matches!(
+            s,
+            "1" | "t" | "T" | "y" | "Y" | "true"
+        )));
     }
     if t == UU {
-        return Ok(parse_guid(s).map(KObj::guid).unwrap_or_else(|| null_atom(UU)));
+        return Ok(parse_guid(s)
+            .map(KObj::guid)
+            .unwrap_or_else(|| null_atom(UU)));
     }
     let lit = crate::q::literal::parse_word(s).and_then(|l| crate::q::literal::make(&[l]));
     match lit {
@@ -236,7 +304,11 @@ fn parse_one(t: i8, s: &str) -> QResult {
 
 /// `n$string`: pad on the right (negative n: on the left) or truncate.
 fn pad(n: i64, y: &KObj) -> QResult {
-    let s: Vec<u8> = if y.t() == -KC { vec![y.get_byte()] } else { y.slice::<u8>().to_vec() };
+    let s: Vec<u8> = if y.t() == -KC {
+        vec![y.get_byte()]
+    } else {
+        y.slice::<u8>().to_vec()
+    };
     let w = n.unsigned_abs() as usize;
     let mut out = vec![b' '; w];
     if n >= 0 {

@@ -52,9 +52,19 @@ pub fn orderings(x: &KObj, y: &KObj) -> Result<(Option<usize>, Vec<Ordering>), c
     } else if is_temporal(a) && is_temporal(b) && a != b {
         return Err(crate::q::err("nyi"));
     } else if matches!(a, KE | KF | KZ) || matches!(b, KE | KF | KZ) {
-        zip_with(&fvals(x).ok_or_else(type_err)?, &fvals(y).ok_or_else(type_err)?, m, fcmp)
+        zip_with(
+            &fvals(x).ok_or_else(type_err)?,
+            &fvals(y).ok_or_else(type_err)?,
+            m,
+            fcmp,
+        )
     } else {
-        zip_with(&ivals(x).ok_or_else(type_err)?, &ivals(y).ok_or_else(type_err)?, m, |p: i64, q| p.cmp(&q))
+        zip_with(
+            &ivals(x).ok_or_else(type_err)?,
+            &ivals(y).ok_or_else(type_err)?,
+            m,
+            |p: i64, q| p.cmp(&q),
+        )
     };
     Ok((n, r))
 }
@@ -75,7 +85,11 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
     Some(atomic2(x, y, &|a, b| {
         let (n, o) = orderings(a, b)?;
         let v: Vec<u8> = o.into_iter().map(|o| test(o) as u8).collect();
-        Ok(if n.is_none() { KObj::bool(v[0] != 0) } else { KObj::from_slice(KB, &v) })
+        Ok(if n.is_none() {
+            KObj::bool(v[0] != 0)
+        } else {
+            KObj::from_slice(KB, &v)
+        })
     }))
 }
 
@@ -97,9 +111,17 @@ pub fn matches(x: &KObj, y: &KObj) -> bool {
         return false;
     }
     match t {
-        XD => matches(&x.dict_keys(), &y.dict_keys()) && matches(&x.dict_values(), &y.dict_values()),
+        XD => {
+            matches(&x.dict_keys(), &y.dict_keys()) && matches(&x.dict_values(), &y.dict_values())
+        }
         XT => matches(&x.table_dict(), &y.table_dict()),
-        0 => x.len() == y.len() && x.items().iter().zip(y.items().iter()).all(|(a, b)| matches(a, b)),
+        0 => {
+            x.len() == y.len()
+                && x.items()
+                    .iter()
+                    .zip(y.items().iter())
+                    .all(|(a, b)| matches(a, b))
+        }
         _ if is_simple(x) => {
             if x.is_vector() && x.len() != y.len() {
                 return false;
@@ -119,9 +141,13 @@ mod tests {
     use super::*;
     #[test]
     fn compare_types() {
-        let r = dyad("=", &KObj::int(1), &KObj::float(1.0)).unwrap().unwrap();
+        let r = dyad("=", &KObj::int(1), &KObj::float(1.0))
+            .unwrap()
+            .unwrap();
         assert!(r.get_bool());
-        let r = dyad("<", &KObj::long(NJ), &KObj::long(-5)).unwrap().unwrap();
+        let r = dyad("<", &KObj::long(NJ), &KObj::long(-5))
+            .unwrap()
+            .unwrap();
         assert!(r.get_bool());
         assert!(!matches(&KObj::int(1), &KObj::long(1)));
         assert!(matches(&KObj::float(f64::NAN), &KObj::float(f64::NAN)));

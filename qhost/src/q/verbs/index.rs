@@ -35,7 +35,12 @@ fn list_at(x: &KObj, i: &KObj) -> QResult {
     }
     match i.t() {
         KH | KI | KJ => Ok(rows(x, &ivals(i).unwrap())),
-        0 => Ok(from_items(i.items().iter().map(|j| list_at(x, j)).collect::<Result<_, _>>()?)),
+        0 => Ok(from_items(
+            i.items()
+                .iter()
+                .map(|j| list_at(x, j))
+                .collect::<Result<_, _>>()?,
+        )),
         XD => Ok(KObj::dict(i.dict_keys(), list_at(x, &i.dict_values())?)),
         _ => Err(type_err()),
     }
@@ -51,14 +56,26 @@ fn dict_at(d: &KObj, k: &KObj) -> QResult {
         let one_row = k.t() == XD || (k.is_atom() && kcols.len() == 1);
         let idx = if k.t() != XD && k.t() != XT && kcols.len() == 1 {
             // a single key column: look the value(s) up in it
-            let probe = if k.is_atom() { super::structure::enlist(vec![k.clone()]) } else { k.clone() };
+            let probe = if k.is_atom() {
+                super::structure::enlist(vec![k.clone()])
+            } else {
+                k.clone()
+            };
             super::structure::find_indices(&kcols[0], &probe)
         } else {
-            let rowk = if k.t() == XD { super::structure::enlist(vec![k.clone()]) } else { k.clone() };
+            let rowk = if k.t() == XD {
+                super::structure::enlist(vec![k.clone()])
+            } else {
+                k.clone()
+            };
             super::structure::find_indices(&keys, &rowk)
         };
         let r = take_rows(&vals, &idx);
-        return Ok(if one_row { super::util::rows_of(&r).remove(0) } else { r });
+        return Ok(if one_row {
+            super::util::rows_of(&r).remove(0)
+        } else {
+            r
+        });
     }
     let m = super::structure::member_set(&keys);
     if k.is_atom() || (keys.t() == 0 && m.contains_key(&hkey(k))) {
@@ -66,7 +83,12 @@ fn dict_at(d: &KObj, k: &KObj) -> QResult {
         return at(&vals, &KObj::long(i));
     }
     if k.t() == 0 {
-        return Ok(from_items(k.items().iter().map(|j| dict_at(d, j)).collect::<Result<_, _>>()?));
+        return Ok(from_items(
+            k.items()
+                .iter()
+                .map(|j| dict_at(d, j))
+                .collect::<Result<_, _>>()?,
+        ));
     }
     let idx = super::structure::find_indices(&keys, k);
     Ok(take_rows(&vals, &idx))
@@ -77,8 +99,19 @@ fn table_at(x: &KObj, i: &KObj) -> QResult {
     if let Some(names) = sym_texts(i) {
         let (n, cols) = table_cols(x);
         let have = n.sym_list();
-        let col = |s: &str| have.iter().position(|h| *h == s).map(|p| cols[p].clone()).ok_or_else(|| err(s));
-        return if i.is_atom() { col(names[0]) } else { Ok(KObj::list(names.iter().map(|s| col(s)).collect::<Result<_, _>>()?)) };
+        let col = |s: &str| {
+            have.iter()
+                .position(|h| *h == s)
+                .map(|p| cols[p].clone())
+                .ok_or_else(|| err(s))
+        };
+        return if i.is_atom() {
+            col(names[0])
+        } else {
+            Ok(KObj::list(
+                names.iter().map(|s| col(s)).collect::<Result<_, _>>()?,
+            ))
+        };
     }
     if let Some(k) = int_atom(i) {
         let r = take_rows(x, &[k]);
@@ -92,7 +125,11 @@ fn table_at(x: &KObj, i: &KObj) -> QResult {
 
 /// `x . idx`: index at depth; `::` at a level takes all items there.
 pub fn dot(x: &KObj, idx: &KObj) -> QResult {
-    let path = if idx.t() == 0 { idx.items() } else { items(idx) };
+    let path = if idx.t() == 0 {
+        idx.items()
+    } else {
+        items(idx)
+    };
     depth(x, &path)
 }
 
@@ -111,16 +148,31 @@ fn depth(x: &KObj, path: &[KObj]) -> QResult {
         if x.t() == XD {
             return Ok(KObj::dict(x.dict_keys(), depth(&x.dict_values(), path)?));
         }
-        let parts = rows_of(x).iter().map(|r| depth(r, rest)).collect::<Result<_, _>>()?;
+        let parts = rows_of(x)
+            .iter()
+            .map(|r| depth(r, rest))
+            .collect::<Result<_, _>>()?;
         return Ok(from_items(parts));
     }
     if x.t() == XT && rest.len() == 1 {
         // t[rows;cols]: columns first, then rows
         let c = at(x, &rest[0])?;
-        return if rest[0].is_atom() { at(&c, i) } else { Ok(from_items(c.items().iter().map(|cc| at(cc, i)).collect::<Result<_, _>>()?)) };
+        return if rest[0].is_atom() {
+            at(&c, i)
+        } else {
+            Ok(from_items(
+                c.items()
+                    .iter()
+                    .map(|cc| at(cc, i))
+                    .collect::<Result<_, _>>()?,
+            ))
+        };
     }
     if !i.is_atom() && x.t() != XD && (i.t() == 0 || matches!(i.t(), KH | KI | KJ)) {
-        let parts = items(i).iter().map(|j| at(x, j).and_then(|r| depth(&r, rest))).collect::<Result<_, _>>()?;
+        let parts = items(i)
+            .iter()
+            .map(|j| at(x, j).and_then(|r| depth(&r, rest)))
+            .collect::<Result<_, _>>()?;
         return Ok(from_items(parts));
     }
     depth(&at(x, i)?, rest)

@@ -79,7 +79,13 @@ fn monad(op: &str, x: &KObj) -> QResult {
         .or_else(|| search_sort::monad(op, x))
         .or_else(|| strings::monad(op, x))
         .or_else(|| cast::monad(op, x))
-        .unwrap_or_else(|| Err(err(if valence(op).is_some_and(|v| v.0 > 1) { "rank" } else { "nyi" })))
+        .unwrap_or_else(|| {
+            Err(err(if valence(op).is_some_and(|v| v.0 > 1) {
+                "rank"
+            } else {
+                "nyi"
+            }))
+        })
 }
 
 fn dyad(op: &str, x: &KObj, y: &KObj) -> QResult {
@@ -92,28 +98,99 @@ fn dyad(op: &str, x: &KObj, y: &KObj) -> QResult {
         .or_else(|| search_sort::dyad(op, x, y))
         .or_else(|| strings::dyad(op, x, y))
         .or_else(|| cast::dyad(op, x, y))
-        .unwrap_or_else(|| Err(err(if valence(op).is_some_and(|v| v.1 < 2) { "rank" } else { "nyi" })))
+        .unwrap_or_else(|| {
+            Err(err(if valence(op).is_some_and(|v| v.1 < 2) {
+                "rank"
+            } else {
+                "nyi"
+            }))
+        })
 }
 
 /// The primitive symbols, each usable with one or two arguments.
-const SYMBOLS: &[&str] = &["+", "-", "*", "%", "&", "|", "^", "=", "<>", "<", ">", "<=", ">=", "~", ",", "#", "_", "!", "$", "?"];
+const SYMBOLS: &[&str] = &[
+    "+", "-", "*", "%", "&", "|", "^", "=", "<>", "<", ">", "<=", ">=", "~", ",", "#", "_", "!",
+    "$", "?",
+];
 
 /// Keywords taking one argument.
 const MONADS: &[&str] = &[
-    "neg", "abs", "signum", "sqrt", "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan",
-    "ceiling", "floor", "reciprocal", "not", "null", "type", "count", "first", "last", "reverse",
-    "til", "where", "flip", "raze", "distinct", "key", "value", "cols", "group", "sum", "sums",
-    "prd", "prds", "max", "maxs", "min", "mins", "avg", "avgs", "dev", "var", "med", "deltas",
-    "ratios", "differ", "fills", "all", "any", "prev", "next", "asc", "desc", "iasc", "idesc",
-    "rand", "lower", "upper", "trim", "ltrim", "rtrim", "string", "sdev", "svar", "attr", "rank",
-    "keys", "hsym",
+    "neg",
+    "abs",
+    "signum",
+    "sqrt",
+    "exp",
+    "log",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "ceiling",
+    "floor",
+    "reciprocal",
+    "not",
+    "null",
+    "type",
+    "count",
+    "first",
+    "last",
+    "reverse",
+    "til",
+    "where",
+    "flip",
+    "raze",
+    "distinct",
+    "key",
+    "value",
+    "cols",
+    "group",
+    "sum",
+    "sums",
+    "prd",
+    "prds",
+    "max",
+    "maxs",
+    "min",
+    "mins",
+    "avg",
+    "avgs",
+    "dev",
+    "var",
+    "med",
+    "deltas",
+    "ratios",
+    "differ",
+    "fills",
+    "all",
+    "any",
+    "prev",
+    "next",
+    "asc",
+    "desc",
+    "iasc",
+    "idesc",
+    "rand",
+    "lower",
+    "upper",
+    "trim",
+    "ltrim",
+    "rtrim",
+    "string",
+    "sdev",
+    "svar",
+    "attr",
+    "rank",
+    "keys",
+    "hsym",
 ];
 
 /// Keywords taking two arguments (usable infix).
 const DYADS: &[&str] = &[
-    "div", "mod", "xbar", "xexp", "xlog", "and", "or", "within", "in", "except", "inter",
-    "union", "cross", "sublist", "cut", "rotate", "like", "vs", "sv", "ss", "xprev", "bin", "binr",
-    "wsum", "wavg", "cov", "cor", "mavg", "msum", "mmax", "mmin", "mcount", "xasc", "xdesc", "xkey",
+    "div", "mod", "xbar", "xexp", "xlog", "and", "or", "within", "in", "except", "inter", "union",
+    "cross", "sublist", "cut", "rotate", "like", "vs", "sv", "ss", "xprev", "bin", "binr", "wsum",
+    "wavg", "cov", "cor", "mavg", "msum", "mmax", "mmin", "mcount", "xasc", "xdesc", "xkey",
     "xcol",
 ];
 
@@ -149,10 +226,17 @@ pub fn is_infix_keyword(name: &str) -> bool {
 fn format_number(args: &[KObj]) -> QResult {
     let ints: Vec<usize> = args[..args.len() - 1]
         .iter()
-        .map(|a| util::int_atom(a).filter(|&v| v >= 0).map(|v| v as usize).ok_or_else(util::type_err))
+        .map(|a| {
+            util::int_atom(a)
+                .filter(|&v| v >= 0)
+                .map(|v| v as usize)
+                .ok_or_else(util::type_err)
+        })
         .collect::<Result<_, _>>()?;
     let x = &args[args.len() - 1];
-    let v = util::fvals(x).filter(|_| x.is_atom()).ok_or_else(util::type_err)?[0];
+    let v = util::fvals(x)
+        .filter(|_| x.is_atom())
+        .ok_or_else(util::type_err)?[0];
     Ok(KObj::string(&match ints[..] {
         [d] => display::fmt_fixed(d, v),
         [w, d] => display::fmt_width(w, d, v),

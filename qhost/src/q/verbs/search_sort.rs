@@ -90,7 +90,9 @@ fn stable_reverse(x: &KObj, idx: Vec<i64>) -> Vec<i64> {
     let mut runs: Vec<Vec<i64>> = Vec::new();
     for i in idx {
         match runs.last_mut() {
-            Some(r) if item_cmp(&it[r[0] as usize], &it[i as usize]) == Ordering::Equal => r.push(i),
+            Some(r) if item_cmp(&it[r[0] as usize], &it[i as usize]) == Ordering::Equal => {
+                r.push(i)
+            }
             _ => runs.push(vec![i]),
         }
     }
@@ -143,7 +145,9 @@ pub fn set_seed(n: i64) {
 
 /// splitmix64: the next pseudo-random 64 bits.
 fn next_u64() -> u64 {
-    let s = SEED.fetch_add(0x9E37_79B9_7F4A_7C15, AO::SeqCst).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let s = SEED
+        .fetch_add(0x9E37_79B9_7F4A_7C15, AO::SeqCst)
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -151,7 +155,11 @@ fn next_u64() -> u64 {
 }
 
 fn below(n: u64) -> u64 {
-    if n == 0 { 0 } else { next_u64() % n }
+    if n == 0 {
+        0
+    } else {
+        next_u64() % n
+    }
 }
 
 fn unit() -> f64 {
@@ -169,7 +177,11 @@ fn roll(n: i64, y: &KObj) -> QResult {
     }
     let deal = n < 0;
     let n = n.unsigned_abs() as usize;
-    let pool = if y.is_atom() { int_atom(y).map(|m| m.max(0) as u64) } else { Some(y.len() as u64) };
+    let pool = if y.is_atom() {
+        int_atom(y).map(|m| m.max(0) as u64)
+    } else {
+        Some(y.len() as u64)
+    };
     if y.is_atom() && matches!(-y.t(), KE | KF) {
         if deal {
             return Err(err("domain"));
@@ -195,7 +207,11 @@ fn roll(n: i64, y: &KObj) -> QResult {
         (0..n).map(|_| below(m) as i64).collect()
     };
     if y.is_atom() {
-        return Ok(build_i(if y.t() == -KJ { KJ } else { -y.t() }, false, &picks));
+        return Ok(build_i(
+            if y.t() == -KJ { KJ } else { -y.t() },
+            false,
+            &picks,
+        ));
     }
     Ok(take_rows(y, &picks))
 }
@@ -228,7 +244,17 @@ pub fn vector_cond(c: &KObj, a: &KObj, b: &KObj) -> QResult {
         return Ok(if c.get_bool() { a.clone() } else { b.clone() });
     }
     let cv = c.slice::<u8>();
-    Ok(from_items((0..n).map(|i| if cv[i as usize] != 0 { pick(a, i) } else { pick(b, i) }).collect()))
+    Ok(from_items(
+        (0..n)
+            .map(|i| {
+                if cv[i as usize] != 0 {
+                    pick(a, i)
+                } else {
+                    pick(b, i)
+                }
+            })
+            .collect(),
+    ))
 }
 
 /// `x bin y`: index of the last item of sorted x not above y (-1 when none); binr: first item
@@ -237,15 +263,23 @@ fn bin(x: &KObj, y: &KObj, right: bool) -> QResult {
     let xs = rows_of(x);
     let one = |v: &KObj| -> i64 {
         if right {
-            xs.iter().position(|a| item_cmp(a, v) != Ordering::Less).unwrap_or(xs.len()) as i64
+            xs.iter()
+                .position(|a| item_cmp(a, v) != Ordering::Less)
+                .unwrap_or(xs.len()) as i64
         } else {
-            xs.iter().rposition(|a| item_cmp(a, v) != Ordering::Greater).map(|i| i as i64).unwrap_or(-1)
+            xs.iter()
+                .rposition(|a| item_cmp(a, v) != Ordering::Greater)
+                .map(|i| i as i64)
+                .unwrap_or(-1)
         }
     };
     if y.is_atom() {
         return Ok(KObj::long(one(y)));
     }
-    Ok(KObj::from_slice(KJ, &rows_of(y).iter().map(one).collect::<Vec<_>>()))
+    Ok(KObj::from_slice(
+        KJ,
+        &rows_of(y).iter().map(one).collect::<Vec<_>>(),
+    ))
 }
 
 /// `` `c xasc t ``: a table's rows sorted by columns (the first named the major key).

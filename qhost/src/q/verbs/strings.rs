@@ -12,8 +12,20 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         "ltrim" => map_text(x, &|s| trim(s, true, false)),
         "rtrim" => map_text(x, &|s| trim(s, false, true)),
         "string" => Ok(string(x)),
-        "hsym" => map_text(x, &|s| if s.starts_with(b":") { s.to_vec() } else { [b":", s].concat() })
-            .and_then(|r| if x.t().abs() == KS { Ok(r) } else { Err(type_err()) }),
+        "hsym" => map_text(x, &|s| {
+            if s.starts_with(b":") {
+                s.to_vec()
+            } else {
+                [b":", s].concat()
+            }
+        })
+        .and_then(|r| {
+            if x.t().abs() == KS {
+                Ok(r)
+            } else {
+                Err(type_err())
+            }
+        }),
         _ => return None,
     })
 }
@@ -46,11 +58,27 @@ fn map_text(x: &KObj, f: &dyn Fn(&[u8]) -> Vec<u8>) -> QResult {
         KC => Ok(KObj::from_slice(KC, &f(x.slice::<u8>()))),
         t if t == -KC => {
             let r = f(&[x.get_byte()]);
-            Ok(if r.len() == 1 { KObj::char(r[0]) } else { KObj::from_slice(KC, &r) })
+            Ok(if r.len() == 1 {
+                KObj::char(r[0])
+            } else {
+                KObj::from_slice(KC, &r)
+            })
         }
-        t if t == -KS => Ok(KObj::sym(&String::from_utf8_lossy(&f(x.get_sym().as_bytes())))),
-        KS => Ok(KObj::syms(&x.sym_list().iter().map(|s| String::from_utf8_lossy(&f(s.as_bytes())).into_owned()).collect::<Vec<_>>())),
-        0 => Ok(from_items(x.items().iter().map(|i| map_text(i, f)).collect::<Result<_, _>>()?)),
+        t if t == -KS => Ok(KObj::sym(&String::from_utf8_lossy(&f(x
+            .get_sym()
+            .as_bytes())))),
+        KS => Ok(KObj::syms(
+            &x.sym_list()
+                .iter()
+                .map(|s| String::from_utf8_lossy(&f(s.as_bytes())).into_owned())
+                .collect::<Vec<_>>(),
+        )),
+        0 => Ok(from_items(
+            x.items()
+                .iter()
+                .map(|i| map_text(i, f))
+                .collect::<Result<_, _>>()?,
+        )),
         XD => Ok(KObj::dict(x.dict_keys(), map_text(&x.dict_values(), f)?)),
         _ => Err(type_err()),
     }
@@ -96,7 +124,11 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
                 return false;
             }
             let set = &p[1..end];
-            let (neg, set) = if set.first() == Some(&b'^') { (true, &set[1..]) } else { (false, set) };
+            let (neg, set) = if set.first() == Some(&b'^') {
+                (true, &set[1..])
+            } else {
+                (false, set)
+            };
             let mut hit = false;
             let mut i = 0;
             while i < set.len() {
@@ -120,8 +152,19 @@ fn like(x: &KObj, p: &KObj) -> QResult {
         return Ok(KObj::bool(glob(&pat, &s)));
     }
     match x.t() {
-        KS => Ok(KObj::from_slice(KB, &x.sym_list().iter().map(|s| glob(&pat, s.as_bytes()) as u8).collect::<Vec<_>>())),
-        0 => Ok(from_items(x.items().iter().map(|i| like(i, p)).collect::<Result<_, _>>()?)),
+        KS => Ok(KObj::from_slice(
+            KB,
+            &x.sym_list()
+                .iter()
+                .map(|s| glob(&pat, s.as_bytes()) as u8)
+                .collect::<Vec<_>>(),
+        )),
+        0 => Ok(from_items(
+            x.items()
+                .iter()
+                .map(|i| like(i, p))
+                .collect::<Result<_, _>>()?,
+        )),
         _ => Err(type_err()),
     }
 }
@@ -156,12 +199,22 @@ fn literal_pattern(p: &[u8]) -> Result<(), crate::q::QErr> {
 fn ss(x: &KObj, y: &KObj) -> QResult {
     let (s, p) = (text(x).ok_or_else(type_err)?, text(y).ok_or_else(type_err)?);
     literal_pattern(&p)?;
-    Ok(KObj::from_slice(KJ, &find_all(&s, &p).iter().map(|&i| i as i64).collect::<Vec<_>>()))
+    Ok(KObj::from_slice(
+        KJ,
+        &find_all(&s, &p)
+            .iter()
+            .map(|&i| i as i64)
+            .collect::<Vec<_>>(),
+    ))
 }
 
 /// `ssr[s;pattern;replacement]`.
 pub fn ssr(x: &KObj, y: &KObj, z: &KObj) -> QResult {
-    let (s, p, r) = (text(x).ok_or_else(type_err)?, text(y).ok_or_else(type_err)?, text(z).ok_or_else(type_err)?);
+    let (s, p, r) = (
+        text(x).ok_or_else(type_err)?,
+        text(y).ok_or_else(type_err)?,
+        text(z).ok_or_else(type_err)?,
+    );
     literal_pattern(&p)?;
     let mut out = Vec::new();
     let mut last = 0;
@@ -178,9 +231,20 @@ pub fn ssr(x: &KObj, y: &KObj, z: &KObj) -> QResult {
 fn vs(x: &KObj, y: &KObj) -> QResult {
     if x.t() == -KS && x.get_sym().is_empty() {
         let s = text(y).ok_or_else(type_err)?;
-        return Ok(KObj::syms(&s.split(|&c| c == b'.').map(|p| String::from_utf8_lossy(p).into_owned()).collect::<Vec<_>>()));
+        return Ok(KObj::syms(
+            &s.split(|&c| c == b'.')
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .collect::<Vec<_>>(),
+        ));
     }
-    if let (Some(sep), Some(s)) = (text(x), if y.t() == KC { Some(y.slice::<u8>().to_vec()) } else { None }) {
+    if let (Some(sep), Some(s)) = (
+        text(x),
+        if y.t() == KC {
+            Some(y.slice::<u8>().to_vec())
+        } else {
+            None
+        },
+    ) {
         let mut parts = Vec::new();
         let mut last = 0;
         for i in find_all(&s, &sep) {
@@ -191,7 +255,11 @@ fn vs(x: &KObj, y: &KObj) -> QResult {
         return Ok(KObj::list(parts));
     }
     if x.t() == -KB && int_atom(y).is_some() {
-        let bits = match y.t() { t if t == -KH => 16, t if t == -KI => 32, _ => 64 };
+        let bits = match y.t() {
+            t if t == -KH => 16,
+            t if t == -KI => 32,
+            _ => 64,
+        };
         let v = ivals(y).unwrap()[0] as u64;
         let b: Vec<u8> = (0..bits).rev().map(|k| ((v >> k) & 1) as u8).collect();
         return Ok(KObj::from_slice(KB, &b));
@@ -206,16 +274,29 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
     }
     if let Some(sep) = text(x).filter(|_| x.t() != -KS) {
         if y.t() == 0 || y.t() == KC {
-            let parts: Vec<Vec<u8>> = items(y).iter().map(|i| text(i).ok_or_else(type_err)).collect::<Result<_, _>>()?;
+            let parts: Vec<Vec<u8>> = items(y)
+                .iter()
+                .map(|i| text(i).ok_or_else(type_err))
+                .collect::<Result<_, _>>()?;
             return Ok(KObj::from_slice(KC, &parts.join(&sep[..])));
         }
     }
     if x.t() == -KB && y.t() == KB {
-        let v = y.slice::<u8>().iter().fold(0i64, |a, &b| (a << 1) | b as i64);
-        return Ok(if y.len() <= 32 { KObj::int(v as i32) } else { KObj::long(v) });
+        let v = y
+            .slice::<u8>()
+            .iter()
+            .fold(0i64, |a, &b| (a << 1) | b as i64);
+        return Ok(if y.len() <= 32 {
+            KObj::int(v as i32)
+        } else {
+            KObj::long(v)
+        });
     }
     if let (Some(b), Some(d)) = (int_atom(x), int_list(y)) {
-        return Ok(KObj::long(d.iter().fold(0i64, |a, &v| a.wrapping_mul(b).wrapping_add(v))));
+        return Ok(KObj::long(
+            d.iter()
+                .fold(0i64, |a, &v| a.wrapping_mul(b).wrapping_add(v)),
+        ));
     }
     if y.t() == 0 && y.len() == 0 {
         return Err(err("type"));

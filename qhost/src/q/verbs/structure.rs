@@ -73,7 +73,10 @@ pub fn enlist(args: Vec<KObj>) -> KObj {
         // enlist of a dictionary with symbol keys is a one-row table
         let d = &args[0];
         if d.dict_keys().t() == KS {
-            let cols = items(&d.dict_values()).iter().map(|v| from_items(vec![v.clone()])).collect();
+            let cols = items(&d.dict_values())
+                .iter()
+                .map(|v| from_items(vec![v.clone()]))
+                .collect();
             return make_table(d.dict_keys(), cols);
         }
     }
@@ -160,21 +163,44 @@ fn flip(x: &KObj) -> QResult {
                 return Err(type_err());
             }
             let vals = items(&x.dict_values());
-            let n = vals.iter().find(|v| !v.is_atom()).map(|v| v.len()).unwrap_or(1);
+            let n = vals
+                .iter()
+                .find(|v| !v.is_atom())
+                .map(|v| v.len())
+                .unwrap_or(1);
             if vals.iter().any(|v| !v.is_atom() && v.len() != n) {
                 return Err(len_err());
             }
-            let cols = vals.into_iter().map(|v| if v.is_atom() { super::util::fill(&v, n) } else { v }).collect();
+            let cols = vals
+                .into_iter()
+                .map(|v| {
+                    if v.is_atom() {
+                        super::util::fill(&v, n)
+                    } else {
+                        v
+                    }
+                })
+                .collect();
             Ok(make_table(k, cols))
         }
         0 => {
             let rows = x.items();
-            let n = rows.iter().find(|v| !v.is_atom()).map(|v| v.len()).unwrap_or(0);
+            let n = rows
+                .iter()
+                .find(|v| !v.is_atom())
+                .map(|v| v.len())
+                .unwrap_or(0);
             if rows.iter().any(|v| !v.is_atom() && v.len() != n) {
                 return Err(len_err());
             }
             let out = (0..n)
-                .map(|j| from_items(rows.iter().map(|r| if r.is_atom() { r.clone() } else { elem(r, j) }).collect()))
+                .map(|j| {
+                    from_items(
+                        rows.iter()
+                            .map(|r| if r.is_atom() { r.clone() } else { elem(r, j) })
+                            .collect(),
+                    )
+                })
                 .collect();
             Ok(KObj::list(out))
         }
@@ -267,8 +293,12 @@ pub fn join(x: &KObj, y: &KObj) -> QResult {
     let (tx, ty) = (x.t(), y.t());
     if tx == XD && ty == XD {
         let (mut keys, mut vals) = (items(&x.dict_keys()), items(&x.dict_values()));
-        let mut at: HashMap<Vec<u8>, usize> = keys.iter().enumerate().map(|(i, k)| (hkey(k), i)).collect();
-        for (k, v) in items(&y.dict_keys()).into_iter().zip(items(&y.dict_values())) {
+        let mut at: HashMap<Vec<u8>, usize> =
+            keys.iter().enumerate().map(|(i, k)| (hkey(k), i)).collect();
+        for (k, v) in items(&y.dict_keys())
+            .into_iter()
+            .zip(items(&y.dict_values()))
+        {
             match at.get(&hkey(&k)) {
                 Some(&i) => vals[i] = v,
                 None => {
@@ -286,7 +316,11 @@ pub fn join(x: &KObj, y: &KObj) -> QResult {
         if !super::compare::matches(&nx, &ny) {
             return Err(err("mismatch"));
         }
-        let cols = cx.iter().zip(cy.iter()).map(|(a, b)| join(a, b)).collect::<Result<_, _>>()?;
+        let cols = cx
+            .iter()
+            .zip(cy.iter())
+            .map(|(a, b)| join(a, b))
+            .collect::<Result<_, _>>()?;
         return Ok(make_table(nx, cols));
     }
     if tx == XT || ty == XT || tx == XD || ty == XD {
@@ -300,14 +334,22 @@ pub fn join(x: &KObj, y: &KObj) -> QResult {
         let es = elem_size(t);
         let src = |v: &KObj| unsafe {
             if v.is_atom() {
-                if t == UU { data::<u8>(v.as_ptr()) } else { atom::<u8>(v.as_ptr()) }
+                if t == UU {
+                    data::<u8>(v.as_ptr())
+                } else {
+                    atom::<u8>(v.as_ptr())
+                }
             } else {
                 data::<u8>(v.as_ptr())
             }
         };
         unsafe {
             std::ptr::copy_nonoverlapping(src(x), data::<u8>(out.as_ptr()), es * nx as usize);
-            std::ptr::copy_nonoverlapping(src(y), data::<u8>(out.as_ptr()).add(es * nx as usize), es * ny as usize);
+            std::ptr::copy_nonoverlapping(
+                src(y),
+                data::<u8>(out.as_ptr()).add(es * nx as usize),
+                es * ny as usize,
+            );
         }
         return Ok(out);
     }
@@ -323,7 +365,11 @@ fn take(x: &KObj, y: &KObj) -> QResult {
         if n == NJ {
             return Err(nyi());
         }
-        let base = if y.is_atom() || y.is_func() { from_items(vec![y.clone()]) } else { y.clone() };
+        let base = if y.is_atom() || y.is_func() {
+            from_items(vec![y.clone()])
+        } else {
+            y.clone()
+        };
         let c = base.len();
         let idx: Vec<i64> = if c == 0 {
             vec![0; n.unsigned_abs() as usize] // nulls, as indexing past the end
@@ -341,7 +387,11 @@ fn take(x: &KObj, y: &KObj) -> QResult {
     if let Some(names) = sym_texts(x) {
         return match y.t() {
             XD => {
-                let kx = if x.is_atom() { from_items(vec![x.clone()]) } else { x.clone() };
+                let kx = if x.is_atom() {
+                    from_items(vec![x.clone()])
+                } else {
+                    x.clone()
+                };
                 let found = find_indices(&y.dict_keys(), &kx);
                 Ok(KObj::dict(kx, rows(&y.dict_values(), &found)))
             }
@@ -366,7 +416,11 @@ fn take(x: &KObj, y: &KObj) -> QResult {
         }
         let (r, c) = (shape[0], shape[1]);
         let flat = take(&KObj::long(r * c), y)?;
-        return Ok(KObj::list((0..r).map(|i| rows(&flat, &(i * c..(i + 1) * c).collect::<Vec<_>>())).collect()));
+        return Ok(KObj::list(
+            (0..r)
+                .map(|i| rows(&flat, &(i * c..(i + 1) * c).collect::<Vec<_>>()))
+                .collect(),
+        ));
     }
     Err(type_err())
 }
@@ -379,14 +433,26 @@ fn drop(x: &KObj, y: &KObj) -> QResult {
             return Err(type_err());
         }
         let c = y.len();
-        let idx: Vec<i64> = if n >= 0 { (n.min(c)..c).collect() } else { (0..(c + n).max(0)).collect() };
+        let idx: Vec<i64> = if n >= 0 {
+            (n.min(c)..c).collect()
+        } else {
+            (0..(c + n).max(0)).collect()
+        };
         return Ok(take_rows(y, &idx));
     }
     if x.t() == XD {
-        let keys = if y.is_atom() { from_items(vec![y.clone()]) } else { y.clone() };
+        let keys = if y.is_atom() {
+            from_items(vec![y.clone()])
+        } else {
+            y.clone()
+        };
         let gone = member_set(&keys);
-        let kept: Vec<i64> =
-            rows_of(&x.dict_keys()).iter().enumerate().filter(|(_, k)| !gone.contains_key(&hkey(k))).map(|(i, _)| i as i64).collect();
+        let kept: Vec<i64> = rows_of(&x.dict_keys())
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| !gone.contains_key(&hkey(k)))
+            .map(|(i, _)| i as i64)
+            .collect();
         return Ok(take_rows(x, &kept));
     }
     if y.t() == XD && (x.is_atom() || x.t() == KS) {
@@ -442,7 +508,10 @@ fn bang(x: &KObj, y: &KObj) -> QResult {
         return Ok(make_table(names, kc.into_iter().chain(vc).collect()));
     }
     if x.is_atom() && y.is_atom() {
-        return Ok(KObj::dict(from_items(vec![x.clone()]), from_items(vec![y.clone()])));
+        return Ok(KObj::dict(
+            from_items(vec![x.clone()]),
+            from_items(vec![y.clone()]),
+        ));
     }
     if x.len() != y.len() {
         return Err(len_err());
@@ -458,15 +527,35 @@ fn fill(x: &KObj, y: &KObj) -> QResult {
     super::atomic::atomic2(x, y, &|a, b| {
         let n = conform(a, b)?;
         let m = n.unwrap_or(1);
-        let a = if a.t().abs() == b.t().abs() { a.clone() } else { super::cast::to_type(b.t().abs(), a)? };
+        let a = if a.t().abs() == b.t().abs() {
+            a.clone()
+        } else {
+            super::cast::to_type(b.t().abs(), a)?
+        };
         let out: Vec<KObj> = (0..m)
             .map(|i| {
-                let bi = if b.is_atom() { b.clone() } else { elem(b, i as i64) };
-                let ai = if a.is_atom() { a.clone() } else { elem(&a, i as i64) };
-                if is_null_at(&bi, 0) { ai } else { bi }
+                let bi = if b.is_atom() {
+                    b.clone()
+                } else {
+                    elem(b, i as i64)
+                };
+                let ai = if a.is_atom() {
+                    a.clone()
+                } else {
+                    elem(&a, i as i64)
+                };
+                if is_null_at(&bi, 0) {
+                    ai
+                } else {
+                    bi
+                }
             })
             .collect();
-        Ok(if n.is_none() { out.into_iter().next().unwrap() } else { from_items(out) })
+        Ok(if n.is_none() {
+            out.into_iter().next().unwrap()
+        } else {
+            from_items(out)
+        })
     })
 }
 
@@ -487,7 +576,11 @@ fn rotate(x: &KObj, y: &KObj) -> QResult {
 fn sublist(x: &KObj, y: &KObj) -> QResult {
     let c = y.len();
     let idx: Vec<i64> = if let Some(n) = int_atom(x) {
-        if n >= 0 { (0..n.min(c)).collect() } else { ((c + n).max(0)..c).collect() }
+        if n >= 0 {
+            (0..n.min(c)).collect()
+        } else {
+            ((c + n).max(0)..c).collect()
+        }
     } else if let Some(v) = int_list(x).filter(|v| v.len() == 2) {
         let s = v[0].clamp(0, c);
         (s..(s + v[1].max(0)).min(c)).collect()
@@ -519,8 +612,17 @@ pub fn member_set(y: &KObj) -> HashMap<Vec<u8>, usize> {
 
 /// Items of x whose key passes `keep`.
 fn select(x: &KObj, keep: impl Fn(&Vec<u8>) -> bool) -> KObj {
-    let base = if x.is_atom() { from_items(vec![x.clone()]) } else { x.clone() };
-    let idx: Vec<i64> = rows_of(&base).iter().enumerate().filter(|(_, r)| keep(&hkey(r))).map(|(i, _)| i as i64).collect();
+    let base = if x.is_atom() {
+        from_items(vec![x.clone()])
+    } else {
+        x.clone()
+    };
+    let idx: Vec<i64> = rows_of(&base)
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| keep(&hkey(r)))
+        .map(|(i, _)| i as i64)
+        .collect();
     take_rows(&base, &idx)
 }
 
@@ -528,7 +630,10 @@ fn select(x: &KObj, keep: impl Fn(&Vec<u8>) -> bool) -> KObj {
 pub fn find_indices(list: &KObj, what: &KObj) -> Vec<i64> {
     let m = member_set(list);
     let n = list.len();
-    rows_of(what).iter().map(|r| m.get(&hkey(r)).map(|&i| i as i64).unwrap_or(n)).collect()
+    rows_of(what)
+        .iter()
+        .map(|r| m.get(&hkey(r)).map(|&i| i as i64).unwrap_or(n))
+        .collect()
 }
 
 /// `x in y`: membership of x (an atom) or of each item of x.
@@ -582,7 +687,11 @@ mod tests {
 
 /// `` `a xkey t ``: t keyed on the named columns (moved to the front).
 fn xkey(k: &KObj, t: &KObj) -> QResult {
-    let t = if is_keyed(t) { bang(&KObj::long(0), t)? } else { t.clone() };
+    let t = if is_keyed(t) {
+        bang(&KObj::long(0), t)?
+    } else {
+        t.clone()
+    };
     if t.t() != XT {
         return Err(type_err());
     }
@@ -595,7 +704,10 @@ fn xkey(k: &KObj, t: &KObj) -> QResult {
     }
     let rest: Vec<usize> = (0..have.len()).filter(|i| !order.contains(i)).collect();
     order.extend(rest);
-    let t2 = make_table(KObj::syms(&order.iter().map(|&i| have[i]).collect::<Vec<_>>()), order.iter().map(|&i| c[i].clone()).collect());
+    let t2 = make_table(
+        KObj::syms(&order.iter().map(|&i| have[i]).collect::<Vec<_>>()),
+        order.iter().map(|&i| c[i].clone()).collect(),
+    );
     bang(&KObj::long(names.len() as i64), &t2)
 }
 

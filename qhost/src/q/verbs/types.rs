@@ -26,7 +26,9 @@ fn null(x: &KObj) -> QResult {
         if v.is_atom() {
             return Ok(KObj::bool(is_null_at(v, 0)));
         }
-        let r: Vec<u8> = (0..v.len() as usize).map(|i| is_null_at(v, i) as u8).collect();
+        let r: Vec<u8> = (0..v.len() as usize)
+            .map(|i| is_null_at(v, i) as u8)
+            .collect();
         Ok(KObj::from_slice(KB, &r))
     })
 }
@@ -37,6 +39,14 @@ fn not(x: &KObj) -> QResult {
     if t == KS || t == UU {
         return Err(type_err());
     }
-    let r: Vec<u8> = fvals(x).ok_or_else(type_err)?.into_iter().map(|v| (v == 0.0) as u8).collect();
-    Ok(if x.is_atom() { KObj::bool(r[0] != 0) } else { KObj::from_slice(KB, &r) })
+    let r: Vec<u8> = fvals(x)
+        .ok_or_else(type_err)?
+        .into_iter()
+        .map(|v| (v == 0.0) as u8)
+        .collect();
+    Ok(if x.is_atom() {
+        KObj::bool(r[0] != 0)
+    } else {
+        KObj::from_slice(KB, &r)
+    })
 }

@@ -32,7 +32,11 @@ pub fn elem(x: &KObj, i: i64) -> KObj {
     let a = alloc(-t, 0);
     unsafe {
         let src = data::<u8>(x.as_ptr()).add(i as usize * es);
-        let dst = if t == UU { data::<u8>(a) } else { atom::<u8>(a) };
+        let dst = if t == UU {
+            data::<u8>(a)
+        } else {
+            atom::<u8>(a)
+        };
         std::ptr::copy_nonoverlapping(src, dst, es);
     }
     KObj::from_raw(a).unwrap()
@@ -55,7 +59,11 @@ fn put_atom(out: &KObj, k: usize, a: &KObj) {
     let es = elem_size(vt);
     unsafe {
         let dst = data::<u8>(out.as_ptr()).add(k * es);
-        let src = if vt == UU { data::<u8>(a.as_ptr()) } else { atom::<u8>(a.as_ptr()) };
+        let src = if vt == UU {
+            data::<u8>(a.as_ptr())
+        } else {
+            atom::<u8>(a.as_ptr())
+        };
         std::ptr::copy_nonoverlapping(src, dst, es);
     }
 }
@@ -119,7 +127,11 @@ pub fn set_null(x: &KObj, i: usize) {
 
 /// Whether slot i of a simple value (atom: i ignored) is q's null.
 pub fn is_null_at(x: &KObj, i: usize) -> bool {
-    let v = if x.is_atom() { KObj::clone(x) } else { elem(x, i as i64) };
+    let v = if x.is_atom() {
+        KObj::clone(x)
+    } else {
+        elem(x, i as i64)
+    };
     match -v.t() {
         KH => v.get_short() == NH,
         KI | KM | KD | KU | KV | KT => v.get_int() == NI,
@@ -135,7 +147,10 @@ pub fn is_null_at(x: &KObj, i: usize) -> bool {
 
 /// Integer-like base types: values are exact integers underneath (temporal ones included).
 pub fn is_intlike(t: i8) -> bool {
-    matches!(t.abs(), KB | KG | KH | KI | KJ | KC | KP | KM | KD | KN | KU | KV | KT)
+    matches!(
+        t.abs(),
+        KB | KG | KH | KI | KJ | KC | KP | KM | KD | KN | KU | KV | KT
+    )
 }
 pub fn is_temporal(t: i8) -> bool {
     matches!(t.abs(), KP | KM | KD | KZ | KN | KU | KV | KT)
@@ -188,7 +203,11 @@ pub fn fvals(x: &KObj) -> Option<Vec<f64>> {
         } else {
             x.slice::<f32>().iter().map(|&v| v as f64).collect()
         }),
-        KF | KZ => Some(if x.is_atom() { vec![x.get_float()] } else { x.slice::<f64>().to_vec() }),
+        KF | KZ => Some(if x.is_atom() {
+            vec![x.get_float()]
+        } else {
+            x.slice::<f64>().to_vec()
+        }),
         _ => ivals(x).map(|v| v.into_iter().map(i2f).collect()),
     }
 }
@@ -230,13 +249,29 @@ pub fn build_i(t: i8, atom: bool, v: &[i64]) -> KObj {
         }
     }
     match t {
-        KB => x.slice_mut::<u8>().iter_mut().zip(v).for_each(|(o, &a)| *o = (a != 0) as u8),
-        KG | KC => x.slice_mut::<u8>().iter_mut().zip(v).for_each(|(o, &a)| *o = a as u8),
+        KB => x
+            .slice_mut::<u8>()
+            .iter_mut()
+            .zip(v)
+            .for_each(|(o, &a)| *o = (a != 0) as u8),
+        KG | KC => x
+            .slice_mut::<u8>()
+            .iter_mut()
+            .zip(v)
+            .for_each(|(o, &a)| *o = a as u8),
         KH => narrow(x.slice_mut::<i16>(), v, NH, WH, -WH, |a| a as i16),
         KI | KM | KD | KU | KV | KT => narrow(x.slice_mut::<i32>(), v, NI, WI, -WI, |a| a as i32),
         KJ | KP | KN => x.slice_mut::<i64>().copy_from_slice(v),
-        KE => x.slice_mut::<f32>().iter_mut().zip(v).for_each(|(o, &a)| *o = i2f(a) as f32),
-        KF | KZ => x.slice_mut::<f64>().iter_mut().zip(v).for_each(|(o, &a)| *o = i2f(a)),
+        KE => x
+            .slice_mut::<f32>()
+            .iter_mut()
+            .zip(v)
+            .for_each(|(o, &a)| *o = i2f(a) as f32),
+        KF | KZ => x
+            .slice_mut::<f64>()
+            .iter_mut()
+            .zip(v)
+            .for_each(|(o, &a)| *o = i2f(a)),
         _ => unreachable!("build_i on type {t}"),
     }
     if atom {
@@ -284,7 +319,12 @@ pub fn conform(x: &KObj, y: &KObj) -> Result<Option<usize>, QErr> {
 /// Broadcast a binary kernel over two value vectors (an atom's single value repeats).
 pub fn zip_with<A: Copy, B: Copy, R>(a: &[A], b: &[B], n: usize, f: impl Fn(A, B) -> R) -> Vec<R> {
     (0..n)
-        .map(|i| f(a[if a.len() == 1 { 0 } else { i }], b[if b.len() == 1 { 0 } else { i }]))
+        .map(|i| {
+            f(
+                a[if a.len() == 1 { 0 } else { i }],
+                b[if b.len() == 1 { 0 } else { i }],
+            )
+        })
         .collect()
 }
 
@@ -316,7 +356,13 @@ pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
     if t == 0 {
         let out: Vec<KObj> = idx
             .iter()
-            .map(|&i| if (0..n).contains(&i) { x.item(i) } else { list_null(x) })
+            .map(|&i| {
+                if (0..n).contains(&i) {
+                    x.item(i)
+                } else {
+                    list_null(x)
+                }
+            })
             .collect();
         return KObj::list(out);
     }
@@ -417,14 +463,24 @@ fn hkey_into(x: &KObj, out: &mut Vec<u8>) {
             }
             for v in fvals(x).unwrap() {
                 // one NaN, one zero: q's match treats them as equal
-                let v = if v.is_nan() { f64::NAN } else if v == 0.0 { 0.0 } else { v };
+                let v = if v.is_nan() {
+                    f64::NAN
+                } else if v == 0.0 {
+                    0.0
+                } else {
+                    v
+                };
                 out.extend_from_slice(&v.to_bits().to_le_bytes());
             }
         }
         _ if is_simple(x) => {
             let es = elem_size(t);
             let (p, n) = if x.is_atom() {
-                let p = if t == -UU { unsafe { data::<u8>(x.as_ptr()) } } else { unsafe { atom::<u8>(x.as_ptr()) } };
+                let p = if t == -UU {
+                    unsafe { data::<u8>(x.as_ptr()) }
+                } else {
+                    unsafe { atom::<u8>(x.as_ptr()) }
+                };
                 (p, es)
             } else {
                 out.extend_from_slice(&x.len().to_le_bytes());
@@ -441,7 +497,12 @@ pub fn rows_of(x: &KObj) -> Vec<KObj> {
     if x.t() == XT {
         let (names, cols) = table_cols(x);
         (0..x.len())
-            .map(|i| KObj::dict(names.clone(), from_items(cols.iter().map(|c| elem(c, i)).collect())))
+            .map(|i| {
+                KObj::dict(
+                    names.clone(),
+                    from_items(cols.iter().map(|c| elem(c, i)).collect()),
+                )
+            })
             .collect()
     } else {
         items(x)
@@ -455,7 +516,10 @@ pub fn take_rows(x: &KObj, idx: &[i64]) -> KObj {
         return make_table(names, cols.iter().map(|c| rows(c, idx)).collect());
     }
     if x.t() == XD {
-        return KObj::dict(take_rows(&x.dict_keys(), idx), take_rows(&x.dict_values(), idx));
+        return KObj::dict(
+            take_rows(&x.dict_keys(), idx),
+            take_rows(&x.dict_values(), idx),
+        );
     }
     rows(x, idx)
 }
