@@ -102,6 +102,8 @@ pub fn alloc(t: i8, n: i64) -> K {
             (*p).n = n;
         } else if t == XD {
             (*p).n = 2;
+        } else if t == -UU {
+            (*p).n = 1; // as q: a guid atom reads as one 16-byte element
         }
     }
     LIVE.fetch_add(1, Ordering::SeqCst);
@@ -410,6 +412,22 @@ impl KObj {
     pub fn item(&self, i: i64) -> KObj {
         let p = unsafe { *data::<K>(self.as_ptr()).add(i as usize) };
         KObj::from_borrowed(p).expect("null item in list")
+    }
+    /// Item `i` of a list: an atom for a typed vector, the item itself for a general list.
+    pub fn elem(&self, i: i64) -> KObj {
+        let t = self.t();
+        if t == 0 {
+            return self.item(i);
+        }
+        let es = elem_size(t);
+        let a = alloc(-t, 0);
+        unsafe {
+            let src = data::<u8>(self.as_ptr()).add(i as usize * es);
+            // A guid atom keeps its 16 bytes where a vector's data would be.
+            let dst = if t == UU { data::<u8>(a) } else { atom::<u8>(a) };
+            std::ptr::copy_nonoverlapping(src, dst, es);
+        }
+        KObj::from_raw(a).unwrap()
     }
     /// Items of a general list as new references.
     pub fn items(&self) -> Vec<KObj> {

@@ -4,24 +4,7 @@
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
 
-/// Item i of a vector as an atom (a general list's item as a new reference).
-pub fn elem(x: &KObj, i: i64) -> KObj {
-    let t = x.t();
-    if t == 0 {
-        return x.item(i);
-    }
-    let es = elem_size(t);
-    let a = alloc(-t, 0);
-    unsafe {
-        let src = data::<u8>(x.as_ptr()).add(i as usize * es);
-        if t == UU {
-            std::ptr::copy_nonoverlapping(src, data::<u8>(a), 16);
-        } else {
-            std::ptr::copy_nonoverlapping(src, atom::<u8>(a), es);
-        }
-    }
-    KObj::from_raw(a).unwrap()
-}
+pub use crate::q::verbs::util::elem;
 
 /// Whether x is a list (vector or general list) as adverbs iterate it.
 pub fn is_list(x: &KObj) -> bool {

@@ -14,22 +14,7 @@ use crate::q::{err, QErr, QResult};
 
 /// Item i of a typed vector as an atom (a general list's item as a new reference).
 pub fn element(x: &KObj, i: i64) -> KObj {
-    let t = x.t();
-    if t == 0 {
-        return x.item(i);
-    }
-    let es = elem_size(t);
-    let a = alloc(-t, 0);
-    unsafe {
-        let src = data::<u8>(x.as_ptr()).add(i as usize * es);
-        if t == UU {
-            (*a).n = 1;
-            std::ptr::copy_nonoverlapping(src, data::<u8>(a), 16);
-        } else {
-            std::ptr::copy_nonoverlapping(src, atom::<u8>(a), es);
-        }
-    }
-    KObj::from_raw(a).unwrap()
+    x.elem(i)
 }
 
 /// b9: the IPC bytes of x. Mode 0 (for kdb+ before 2.6) refuses timestamps and timespans;

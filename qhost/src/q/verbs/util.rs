@@ -24,22 +24,7 @@ pub fn is_simple(x: &KObj) -> bool {
 
 /// Item `i` of a list: an atom for a typed vector, the item itself for a general list.
 pub fn elem(x: &KObj, i: i64) -> KObj {
-    let t = x.t();
-    if t == 0 {
-        return x.item(i);
-    }
-    let es = elem_size(t);
-    let a = alloc(-t, 0);
-    unsafe {
-        let src = data::<u8>(x.as_ptr()).add(i as usize * es);
-        let dst = if t == UU {
-            data::<u8>(a)
-        } else {
-            atom::<u8>(a)
-        };
-        std::ptr::copy_nonoverlapping(src, dst, es);
-    }
-    KObj::from_raw(a).unwrap()
+    x.elem(i)
 }
 
 /// The items of a list (atoms for a typed vector); an atom is its own single item.
