@@ -163,3 +163,11 @@ fn errors() {
     assert_eq!(q_err("count:5"), "assign");
     assert_eq!(q_err("f:{f x}; f 1"), "stack");
 }
+
+/// q: each-left and each-right over a dictionary go by its values and keep its keys
+/// (`d~\:x` is how scripts ask which values match).
+#[test]
+fn each_left_right_over_dictionaries_keep_keys() {
+    assert_eq!(q("(`a`b`c!(`ok;`ok;1))~\\:`ok"), "a| 1\nb| 1\nc| 0");
+    assert_eq!(q("10+/:`a`b!1 2"), "a| 11\nb| 12");
+}

@@ -17,6 +17,13 @@ pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
                 return Err(err(if args.len() == 1 { "nyi" } else { "rank" }));
             }
             let (x, y) = (&args[0], &args[1]);
+            // a dict on the iterated side goes by its values and the answer keeps its keys
+            let side = if adv == "/:" { y } else { x };
+            if side.t() == XD {
+                let vals = side.dict_values();
+                let args = if adv == "/:" { vec![x.clone(), vals] } else { vec![vals, y.clone()] };
+                return Ok(KObj::dict(side.dict_keys(), apply_derived(f, adv, args)?));
+            }
             if adv == "/:" {
                 if !is_list(y) {
                     return apply(f, vec![x.clone(), y.clone()]);
