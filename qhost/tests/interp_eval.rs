@@ -171,3 +171,13 @@ fn each_left_right_over_dictionaries_keep_keys() {
     assert_eq!(q("(`a`b`c!(`ok;`ok;1))~\\:`ok"), "a| 1\nb| 1\nc| 0");
     assert_eq!(q("10+/:`a`b!1 2"), "a| 11\nb| 12");
 }
+
+/// q: `exec c by k from t` is a dictionary from each group's key to its result; `update .. by`
+/// computes per group and keeps the table's rows and order.
+#[test]
+fn qsql_exec_by_and_update_by() {
+    let t = "t:([]a:1 2 3 4;b:`x`y`x`y;c:10 20 30 40)";
+    assert_eq!(q(&format!("{t}; exec sum a by b from t")), "x| 4\ny| 6");
+    assert_eq!(q(&format!("{t}; update s:sum a by b from t")), "a b c  s\n--------\n1 x 10 4\n2 y 20 6\n3 x 30 4\n4 y 40 6");
+    assert_eq!(q(&format!("{t}; exec r from update r:sums c by b from t")), "10 20 40 60");
+}

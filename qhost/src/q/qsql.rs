@@ -147,20 +147,12 @@ fn cmp_elem(k: &KObj, i: usize, j: usize) -> Ordering {
 }
 
 fn select_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
-    let mut knames = Vec::new();
-    let mut kvals = Vec::new();
-    for (k, (n, e)) in s.by.iter().enumerate() {
-        knames.push(name_of(k, n, e));
-        kvals.push(eval_on(tab, idx, e, outer)?);
-    }
-    let gs = groups(&kvals, idx.len())?;
-    let firsts: Vec<i64> = gs.iter().map(|g| g[0]).collect();
-    let kcols: Vec<KObj> = kvals.iter().map(|k| rows(k, &firsts)).collect();
+    let (knames, kcols, rowsets) = by_groups(s, tab, idx, outer)?;
     let mut names = Vec::new();
     let mut cols = Vec::new();
     if s.cols.is_empty() {
         // `select by k from t`: the last row of each group
-        let lasts: Vec<i64> = gs.iter().map(|g| idx[*g.last().unwrap() as usize]).collect();
+        let lasts: Vec<i64> = rowsets.iter().map(|g| *g.last().unwrap()).collect();
         for (n, c) in tab.names.iter().zip(tab.cols.iter()) {
             if !knames.contains(n) {
                 names.push(n.clone());
@@ -170,20 +162,50 @@ fn select_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
     } else {
         for (k, (n, e)) in s.cols.iter().enumerate() {
             names.push(name_of(k, n, e));
-            let mut per = Vec::with_capacity(gs.len());
-            for g in &gs {
-                let sub: Vec<i64> = g.iter().map(|&r| idx[r as usize]).collect();
-                per.push(eval_on(tab, &sub, e, outer)?);
-            }
+            let per = rowsets.iter().map(|sub| eval_on(tab, sub, e, outer)).collect::<Result<Vec<_>, _>>()?;
             cols.push(from_items(per));
         }
     }
     Ok(KObj::dict(make_table(&knames, kcols), make_table(&names, cols)))
 }
 
+/// The groups of `by` over the selected rows: each group's rows (as table row numbers) and the
+/// key values of the groups' first rows, one column per `by` expression.
+fn by_groups(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> Result<(Vec<String>, Vec<KObj>, Vec<Vec<i64>>), QErr> {
+    let mut knames = Vec::new();
+    let mut kvals = Vec::new();
+    for (k, (n, e)) in s.by.iter().enumerate() {
+        knames.push(name_of(k, n, e));
+        kvals.push(eval_on(tab, idx, e, outer)?);
+    }
+    let gs = groups(&kvals, idx.len())?;
+    let firsts: Vec<i64> = gs.iter().map(|g| g[0]).collect();
+    let kcols = kvals.iter().map(|k| rows(k, &firsts)).collect();
+    let rowsets = gs.iter().map(|g| g.iter().map(|&r| idx[r as usize]).collect()).collect();
+    Ok((knames, kcols, rowsets))
+}
+
+/// `exec c by k from t`: a dictionary from each group's key to its result (a table of results
+/// when several columns are asked for).
+fn exec_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
+    if s.by.len() != 1 || s.cols.is_empty() {
+        return Err(err("nyi"));
+    }
+    let (_, mut kcols, rowsets) = by_groups(s, tab, idx, outer)?;
+    let mut names = Vec::new();
+    let mut cols = Vec::new();
+    for (k, (n, e)) in s.cols.iter().enumerate() {
+        names.push(name_of(k, n, e));
+        let per = rowsets.iter().map(|sub| eval_on(tab, sub, e, outer)).collect::<Result<Vec<_>, _>>()?;
+        cols.push(from_items(per));
+    }
+    let values = if cols.len() == 1 && s.cols[0].0.is_none() { cols.pop().unwrap() } else { make_table(&names, cols) };
+    Ok(KObj::dict(kcols.pop().unwrap(), values))
+}
+
 fn exec(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
     if !s.by.is_empty() {
-        return Err(err("nyi"));
+        return exec_by(s, tab, idx, outer);
     }
     if s.cols.is_empty() {
         return Err(err("nyi"));
@@ -200,9 +222,47 @@ fn exec(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
     Ok(KObj::dict(KObj::syms(&names), from_items(vals)))
 }
 
+/// `update c:f x by k from t`: f runs on each group's rows and its result lands back on them
+/// (an atom result fills the group), so the table keeps its rows and order.
+fn update_by(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QResult {
+    if idx.len() as i64 != n {
+        return Err(err("nyi"));
+    }
+    let (_, _, rowsets) = by_groups(s, tab, idx, outer)?;
+    let mut names = tab.names.clone();
+    let mut cols = tab.cols.clone();
+    for (k, (nm, e)) in s.cols.iter().enumerate() {
+        let name = name_of(k, nm, e);
+        let mut cells: Vec<Option<KObj>> = vec![None; n as usize];
+        for sub in &rowsets {
+            let v = eval_on(tab, sub, e, outer)?;
+            let items = if v.is_vector() {
+                if v.len() as usize != sub.len() {
+                    return Err(err("length"));
+                }
+                values::items(&v)
+            } else {
+                vec![v; sub.len()]
+            };
+            for (r, x) in sub.iter().zip(items) {
+                cells[*r as usize] = Some(x);
+            }
+        }
+        let col = from_items(cells.into_iter().map(|c| c.expect("every row is in a group")).collect());
+        match names.iter().position(|x| *x == name) {
+            Some(p) => cols[p] = col,
+            None => {
+                names.push(name);
+                cols.push(col);
+            }
+        }
+    }
+    Ok(make_table(&names, cols))
+}
+
 fn update(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QResult {
     if !s.by.is_empty() {
-        return Err(err("nyi"));
+        return update_by(s, tab, idx, n, outer);
     }
     let all = idx.len() as i64 == n;
     let mut names = tab.names.clone();
