@@ -1,18 +1,7 @@
 //! The console form of values (`show`), `-3!` (one line), `.Q.s`, `.Q.fmt` and `string`.
 //! Expected texts are what kdb+ prints at its defaults (\P 7, \c 25 80).
 mod common;
-use common::q;
-
-fn check(cases: &[(&str, &str)]) {
-    let bad: Vec<String> = cases
-        .iter()
-        .filter_map(|(e, want)| {
-            let got = q(e);
-            (got != *want).then(|| format!("`{e}`: got {got:?}, want {want:?}"))
-        })
-        .collect();
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
+use common::check;
 
 #[test]
 fn atoms() {

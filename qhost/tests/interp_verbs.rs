@@ -1,30 +1,7 @@
 //! Primitive verbs and keywords end to end: q text in, the console text q prints out. Expected
 //! values are what kdb+ prints (from q's reference), never qhost's own output.
 mod common;
-use common::{q, q_err};
-
-/// Check many (expression, expected console text) pairs, reporting every mismatch at once.
-fn check(cases: &[(&str, &str)]) {
-    let bad: Vec<String> = cases
-        .iter()
-        .filter_map(|(e, want)| {
-            let got = q(e);
-            (got != *want).then(|| format!("`{e}`: got {got:?}, want {want:?}"))
-        })
-        .collect();
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
-
-fn check_err(cases: &[(&str, &str)]) {
-    let bad: Vec<String> = cases
-        .iter()
-        .filter_map(|(e, want)| {
-            let got = q_err(e);
-            (got != *want).then(|| format!("`{e}`: got '{got}, want '{want}"))
-        })
-        .collect();
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
+use common::{check, check_err};
 
 #[test]
 fn arithmetic_and_promotion() {

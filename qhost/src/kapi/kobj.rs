@@ -65,6 +65,32 @@ pub const WH: i16 = i16::MAX;
 pub const WI: i32 = i32::MAX;
 pub const WJ: i64 = i64::MAX;
 
+/// The type a q type letter names, as in casts (`"j"$x`) and literal suffixes (`1j`):
+/// b g x h i j e f c s p m d z n u v t.
+pub fn type_of_letter(c: u8) -> Option<i8> {
+    Some(match c {
+        b'b' => KB,
+        b'g' => UU,
+        b'x' => KG,
+        b'h' => KH,
+        b'i' => KI,
+        b'j' => KJ,
+        b'e' => KE,
+        b'f' => KF,
+        b'c' => KC,
+        b's' => KS,
+        b'p' => KP,
+        b'm' => KM,
+        b'd' => KD,
+        b'z' => KZ,
+        b'n' => KN,
+        b'u' => KU,
+        b'v' => KV,
+        b't' => KT,
+        _ => return None,
+    })
+}
+
 /// Bytes per element of a vector of type `t` (absolute value); 8 for general lists and
 /// pointer-holding types.
 pub fn elem_size(t: i8) -> usize {

@@ -92,27 +92,13 @@ fn null_of(t: i8) -> Lit {
     Lit { t, explicit: true, i: 0, f: f64::NAN, null: true, inf: 0 }
 }
 
-/// The type a one-letter suffix asks for.
+/// The type a one-letter suffix asks for (`b` and `x` are not suffixes: `1b` and `0x01` are
+/// read as their own literal forms).
 fn suffix_type(c: u8) -> Option<i8> {
-    Some(match c {
-        b'h' => KH,
-        b'i' => KI,
-        b'j' => KJ,
-        b'e' => KE,
-        b'f' => KF,
-        b'c' => KC,
-        b'p' => KP,
-        b'm' => KM,
-        b'd' => KD,
-        b'z' => KZ,
-        b'n' => KN,
-        b'u' => KU,
-        b'v' => KV,
-        b't' => KT,
-        b'g' => UU,
-        b's' => KS,
-        _ => return None,
-    })
+    if c == b'b' || c == b'x' {
+        return None;
+    }
+    type_of_letter(c)
 }
 
 /// Parse one word (no bool/byte forms) into a Lit.

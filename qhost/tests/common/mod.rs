@@ -49,3 +49,27 @@ fn unique() -> u64 {
     static N: AtomicU64 = AtomicU64::new(0);
     N.fetch_add(1, Ordering::SeqCst)
 }
+
+/// Check many (expression, expected console text) pairs, reporting every mismatch at once.
+pub fn check(cases: &[(&str, &str)]) {
+    let bad: Vec<String> = cases
+        .iter()
+        .filter_map(|(e, want)| {
+            let got = q(e);
+            (got != *want).then(|| format!("`{e}`: got {got:?}, want {want:?}"))
+        })
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Check many (expression, expected error name) pairs, reporting every mismatch at once.
+pub fn check_err(cases: &[(&str, &str)]) {
+    let bad: Vec<String> = cases
+        .iter()
+        .filter_map(|(e, want)| {
+            let got = q_err(e);
+            (got != *want).then(|| format!("`{e}`: got '{got}, want '{want}"))
+        })
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

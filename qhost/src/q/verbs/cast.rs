@@ -19,27 +19,7 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
 
 /// The base type a type char names (lower case), with whether it parses text (upper case).
 fn char_type(c: u8) -> Option<(i8, bool)> {
-    let t = match c.to_ascii_lowercase() {
-        b'b' => KB,
-        b'g' => UU,
-        b'x' => KG,
-        b'h' => KH,
-        b'i' => KI,
-        b'j' => KJ,
-        b'e' => KE,
-        b'f' => KF,
-        b'c' => KC,
-        b's' => KS,
-        b'p' => KP,
-        b'm' => KM,
-        b'd' => KD,
-        b'z' => KZ,
-        b'n' => KN,
-        b'u' => KU,
-        b'v' => KV,
-        b't' => KT,
-        _ => return None,
-    };
+    let t = type_of_letter(c.to_ascii_lowercase())?;
     Some((t, c.is_ascii_uppercase()))
 }
 
