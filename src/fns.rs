@@ -6,23 +6,46 @@ use crate::{math, objects, session, tensor};
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
     pub name: &'static str,
-    pub call: extern "C" fn(K) -> K,
+    pub call: *const libc::c_void,
     pub arity: i64,
 }
 
+// The table only holds function addresses, which are safe to share.
+unsafe impl Sync for Entry {}
+
 /// Declare the table: each `"name" => path` gets a C entry point that runs `path` in the guard.
+/// A q function of two arguments (`"use" / 2 => path`) gets them as one list `(x;y)`, so every
+/// Rust body has the same form.
 macro_rules! table {
-    ($($name:literal => $f:path),* $(,)?) => {
-        pub static TABLE: &[Entry] = &[$(
-            Entry {
-                name: $name,
-                call: {
-                    extern "C" fn call(x: K) -> K { guard($name, x, $f) }
-                    call
-                },
-                arity: 1,
-            }
-        ),*];
+    ($($name:literal $(/ $two:literal)? => $f:path),* $(,)?) => {
+        pub static TABLE: &[Entry] = &[$( table!(@entry $name $(/ $two)? => $f) ),*];
+    };
+    (@entry $name:literal => $f:path) => {
+        Entry {
+            name: $name,
+            call: {
+                extern "C" fn call(x: K) -> K { guard($name, x, $f) }
+                call as *const libc::c_void
+            },
+            arity: 1,
+        }
+    };
+    (@entry $name:literal / $two:literal => $f:path) => {
+        Entry {
+            // Only one- and two-argument entry points exist.
+            #[allow(clippy::eq_op)]
+            arity: { const _: () = assert!($two == 2, "q functions take one or two arguments"); 2 },
+            name: $name,
+            call: {
+                extern "C" fn call(x: K, y: K) -> K {
+                    let args = unsafe { native::knk(2, native::r1(x), native::r1(y)) };
+                    let r = guard($name, args, $f);
+                    unsafe { native::r0(args) };
+                    r
+                }
+                call as *const libc::c_void
+            },
+        }
     };
 }
 
@@ -39,6 +62,11 @@ table! {
     "tensorcount" => objects::tensorcount,
     // tensors
     "tensor"      => tensor::create::tensor,
+    "addref"      => tensor::handles::addref,
+    "options"     => tensor::handles::options,
+    "return"      => tensor::handles::return_,
+    "to"          => tensor::handles::to,
+    "use" / 2     => tensor::handles::use_,
     "size"        => tensor::info::size,
     "dim"         => tensor::info::dim,
     "numel"       => tensor::info::numel,
@@ -65,6 +93,6 @@ pub extern "C" fn fns(x: K) -> K {
 
 fn dictionary(_: K) -> KResult {
     let names: Vec<&str> = TABLE.iter().map(|e| e.name).collect();
-    let funcs = TABLE.iter().map(|e| unsafe { native::dl(e.call as *const libc::c_void as *mut _, e.arity) }).collect();
+    let funcs = TABLE.iter().map(|e| unsafe { native::dl(e.call as *mut _, e.arity) }).collect();
     Ok(unsafe { native::xD(make::symbols(&names), make::list(funcs)) })
 }

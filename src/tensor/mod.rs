@@ -1,8 +1,9 @@
 //! Tensors: q data ⇄ tensors (`convert`), options (`options`), creation and retrieval
-//! (`create`), properties (`info`), gradients (`autograd`).
+//! (`create`), handle operations (`handles`), properties (`info`), gradients (`autograd`).
 pub mod autograd;
 pub mod convert;
 pub mod create;
+pub mod handles;
 pub mod info;
 pub mod modes;
 pub mod options;

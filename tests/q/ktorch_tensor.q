@@ -100,4 +100,27 @@ b:mul(a;a)
 .t.eq["mul values";tensor b;1 4 9f]
 free(a;b)
 .t.eq["clean";tensorcount[];0]
+
+/ to, use, addref, return, options
+t:tensor 1 2 3
+to(t;`double)
+.t.eq["to converts in place";tensor t;1 2 3f]
+.t.eq["options";options t;`device`dtype`layout`gradient`pin`memory!`cpu`double`strided`nograd`unpinned`contiguous]
+.t.eq["options() defaults";(options())`dtype;`float]
+g:tensor(1 2.0;`grad)
+to(g;`float)
+.t.eq["to keeps the gradient flag";(options g)`gradient;`grad]
+u:addref t
+use[t;10 20]
+.t.eq["use with q data";tensor t;10 20]
+.t.eq["addref keeps the old tensor";tensor u;1 2 3f]
+w:tensor 5 6.0
+use[t;w]
+.t.eq["use takes a handle's tensor";tensor t;5 6f]
+.t.eq["and frees that handle";.t.catch[{tensor w}];"tensor: stale pointer"]
+.t.eq["use on a stale handle";.t.catch[{use[w;1 2]}];"use: stale pointer"]
+.t.eq["return";return u;1 2 3f]
+.t.eq["return frees";.t.catch[{tensor u}];"tensor: stale pointer"]
+free(t;g)
+.t.eq["all freed at the end";tensorcount[];0]
 .t.done[]
