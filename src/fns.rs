@@ -67,6 +67,7 @@ table! {
     "return"      => tensor::handles::return_,
     "to"          => tensor::handles::to,
     "use" / 2     => tensor::handles::use_,
+    "vector"      => tensor::vector::vector,
     "size"        => tensor::info::size,
     "dim"         => tensor::info::dim,
     "numel"       => tensor::info::numel,

@@ -34,16 +34,25 @@ pub fn class(x: K) -> KResult {
 
 /// `obj[]`: a table of live objects: id, class, device, dtype, size, elements, bytes.
 pub fn obj(_: K) -> KResult {
-    let rows = registry::each(|id, o| match o {
-        Obj::Tensor(t) => (
+    let rows = registry::each(|id, o| {
+        let ts: Vec<&tch::Tensor> = match o {
+            Obj::Tensor(t) => vec![t],
+            Obj::Vector(v) => v.iter().collect(),
+        };
+        let first = ts.first();
+        (
             id,
             o.class(),
-            crate::tensor::options::device_name(t.device()),
-            crate::tensor::options::kind_name(t.kind()),
-            t.size(),
-            t.numel() as i64,
-            (t.numel() * t.kind().elt_size_in_bytes()) as i64,
-        ),
+            first.map_or("cpu".into(), |t| crate::tensor::options::device_name(t.device())),
+            first.map_or("float", |t| crate::tensor::options::kind_name(t.kind())),
+            // a tensor's sizes; a vector's count
+            match o {
+                Obj::Tensor(t) => t.size(),
+                Obj::Vector(v) => vec![v.len() as i64],
+            },
+            ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
+            ts.iter().map(|t| (t.numel() * t.kind().elt_size_in_bytes()) as i64).sum::<i64>(),
+        )
     });
     let longs = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> i64| {
         let v = unsafe { crate::k::native::ktn(7, rows.len() as i64) };

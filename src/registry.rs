@@ -15,12 +15,15 @@ use crate::k::{make, read, K};
 /// What a handle can refer to.
 pub enum Obj {
     Tensor(Tensor),
+    /// A vector (list) of tensors: ktorch's `vector`.
+    Vector(Vec<Tensor>),
 }
 
 impl Obj {
     pub fn class(&self) -> &'static str {
         match self {
             Obj::Tensor(_) => "tensor",
+            Obj::Vector(_) => "vector",
         }
     }
 }
@@ -76,7 +79,6 @@ pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::R
 pub fn tensor(x: K) -> anyhow::Result<Tensor> {
     with(x, |o| match o {
         Obj::Tensor(t) => Ok(t.shallow_clone()),
-        #[allow(unreachable_patterns)]
         other => bail!("expected a tensor, given {}", other.class()),
     })
 }

@@ -7,6 +7,7 @@ pub mod handles;
 pub mod info;
 pub mod modes;
 pub mod options;
+pub mod vector;
 
 use anyhow::anyhow;
 use tch::Tensor;

@@ -122,5 +122,19 @@ use[t;w]
 .t.eq["return";return u;1 2 3f]
 .t.eq["return frees";.t.catch[{tensor u}];"tensor: stale pointer"]
 free(t;g)
+
+/ vectors of tensors
+t:tensor 7 8 9
+v:vector(1 2;3 4 5.0;t)
+.t.eq["vector values";vector v;(1 2;3 4 5f;7 8 9)]
+.t.eq["vector index";vector(v;1);3 4 5f]
+.t.eq["negative index";vector(v;-1);7 8 9]
+vector(v;0;10 20 30)
+.t.eq["replace";vector(v;0);10 20 30]
+.t.eq["class vector";class v;`vector]
+.t.eq["obj totals";raze exec elements,bytes from obj[] where class=`vector;9 72]
+.t.eq["vector is not a tensor";.t.catch[{tensor v}];"tensor: expected a tensor, given vector"]
+.t.eq["index range";.t.catch[{vector(v;3)}];"vector: index 3 out of range for vector of 3"]
+free(v;t)
 .t.eq["all freed at the end";tensorcount[];0]
 .t.done[]
