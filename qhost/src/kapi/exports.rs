@@ -528,26 +528,21 @@ pub fn result_of(r: K) -> QResult {
 /// `-8!x`: x (borrowed) in kdb+ IPC form; (K)0 with the error pending if it cannot be.
 #[no_mangle]
 pub unsafe extern "C" fn b9(mode: c_int, x: K) -> K {
-    let Some(x) = KObj::from_borrowed(x) else {
-        set_error("type");
-        return std::ptr::null_mut();
-    };
-    match serialize(&x, mode) {
-        Ok(v) => v.into_raw(),
-        Err(e) => {
-            set_error(&e.0);
-            std::ptr::null_mut()
-        }
-    }
+    borrowed_or_error(x, |x| serialize(x, mode))
 }
 /// `-9!x`: a byte vector (borrowed) in kdb+ IPC form back to a value.
 #[no_mangle]
 pub unsafe extern "C" fn d9(x: K) -> K {
+    borrowed_or_error(x, deserialize)
+}
+
+/// Run `f` on a borrowed argument: its result as a new reference, or (K)0 with the error set.
+unsafe fn borrowed_or_error(x: K, f: impl FnOnce(&KObj) -> QResult) -> K {
     let Some(x) = KObj::from_borrowed(x) else {
         set_error("type");
         return std::ptr::null_mut();
     };
-    match deserialize(&x) {
+    match f(&x) {
         Ok(v) => v.into_raw(),
         Err(e) => {
             set_error(&e.0);

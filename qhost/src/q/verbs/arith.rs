@@ -343,40 +343,23 @@ fn widened(t: i8) -> i8 {
     }
 }
 
-fn neg(x: &KObj) -> QResult {
+/// A sign-like monadic op: integers keep their (widened) type and nulls, floats their type.
+fn unary_num(x: &KObj, fi: fn(i64) -> i64, ff: fn(f64) -> f64) -> QResult {
     let t = x.t().abs();
     if is_intlike(t) {
-        let v: Vec<i64> = ivals(x)
-            .unwrap()
-            .into_iter()
-            .map(|a| if a == NJ { NJ } else { a.wrapping_neg() })
-            .collect();
+        let v: Vec<i64> = ivals(x).unwrap().into_iter().map(|a| if a == NJ { NJ } else { fi(a) }).collect();
         return Ok(build_i(widened(t), x.is_atom(), &v));
     }
     let v = fvals(x).ok_or_else(type_err)?;
-    Ok(build_f(
-        t,
-        x.is_atom(),
-        &v.into_iter().map(|a| -a).collect::<Vec<_>>(),
-    ))
+    Ok(build_f(t, x.is_atom(), &v.into_iter().map(ff).collect::<Vec<_>>()))
+}
+
+fn neg(x: &KObj) -> QResult {
+    unary_num(x, i64::wrapping_neg, |a| -a)
 }
 
 fn abs(x: &KObj) -> QResult {
-    let t = x.t().abs();
-    if is_intlike(t) {
-        let v: Vec<i64> = ivals(x)
-            .unwrap()
-            .into_iter()
-            .map(|a| if a == NJ { NJ } else { a.wrapping_abs() })
-            .collect();
-        return Ok(build_i(widened(t), x.is_atom(), &v));
-    }
-    let v = fvals(x).ok_or_else(type_err)?;
-    Ok(build_f(
-        t,
-        x.is_atom(),
-        &v.into_iter().map(f64::abs).collect::<Vec<_>>(),
-    ))
+    unary_num(x, i64::wrapping_abs, f64::abs)
 }
 
 /// signum: -1i for negatives and nulls, 0i, 1i (q's documented rule), for any numeric type.
