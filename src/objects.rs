@@ -35,10 +35,7 @@ pub fn class(x: K) -> KResult {
 /// `obj[]`: a table of live objects: id, class, device, dtype, size, elements, bytes.
 pub fn obj(_: K) -> KResult {
     let rows = registry::each(|id, o| {
-        let ts: Vec<&tch::Tensor> = match o {
-            Obj::Tensor(t) => vec![t],
-            Obj::Vector(v) => v.iter().collect(),
-        };
+        let ts: Vec<&tch::Tensor> = o.tensors().into_iter().filter(|t| t.defined()).collect();
         let first = ts.first();
         (
             id,
@@ -47,8 +44,10 @@ pub fn obj(_: K) -> KResult {
             first.map_or("float", |t| crate::tensor::options::kind_name(t.kind())),
             // a tensor's sizes; a vector's count
             match o {
+                Obj::Tensor(t) if !t.defined() => vec![],
                 Obj::Tensor(t) => t.size(),
                 Obj::Vector(v) => vec![v.len() as i64],
+                Obj::Dict(d) => vec![d.len() as i64],
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
             ts.iter().map(|t| (t.numel() * t.kind().elt_size_in_bytes()) as i64).sum::<i64>(),

@@ -14,9 +14,12 @@ use crate::k::{make, read, K};
 
 /// What a handle can refer to.
 pub enum Obj {
+    /// A tensor; possibly undefined (`tensor[]`), ktorch's placeholder.
     Tensor(Tensor),
     /// A vector (list) of tensors: ktorch's `vector`.
     Vector(Vec<Tensor>),
+    /// A dictionary of tensors: ktorch's `dict`. Keys keep their insertion order.
+    Dict(Vec<(String, Tensor)>),
 }
 
 impl Obj {
@@ -24,6 +27,24 @@ impl Obj {
         match self {
             Obj::Tensor(_) => "tensor",
             Obj::Vector(_) => "vector",
+            Obj::Dict(_) => "dictionary",
+        }
+    }
+
+    /// The tensors an object holds, in order (one for a tensor).
+    pub fn tensors(&self) -> Vec<&Tensor> {
+        match self {
+            Obj::Tensor(t) => vec![t],
+            Obj::Vector(v) => v.iter().collect(),
+            Obj::Dict(d) => d.iter().map(|(_, t)| t).collect(),
+        }
+    }
+
+    /// The keys of a dictionary (None for other classes).
+    pub fn keys(&self) -> Option<Vec<&str>> {
+        match self {
+            Obj::Dict(d) => Some(d.iter().map(|(k, _)| k.as_str()).collect()),
+            _ => None,
         }
     }
 }
@@ -81,6 +102,25 @@ pub fn tensor(x: K) -> anyhow::Result<Tensor> {
         Obj::Tensor(t) => Ok(t.shallow_clone()),
         other => bail!("expected a tensor, given {}", other.class()),
     })
+}
+
+/// The class of the live object of handle `x`, if `x` is one.
+pub fn class_of(x: K) -> Option<&'static str> {
+    let id = id_of(x)?;
+    lock().objs.get(&id).map(|o| o.class())
+}
+
+/// Shallow copies of the tensors of any object (tensor, vector or dictionary).
+pub fn tensors(x: K) -> anyhow::Result<Vec<Tensor>> {
+    with(x, |o| Ok(o.tensors().into_iter().map(|t| t.shallow_clone()).collect()))
+}
+
+/// Take the tensor of handle `x` out of the registry: the handle becomes stale, as ktorch does
+/// when a tensor is moved into a vector or dictionary (use `addref` first to keep it).
+pub fn take_tensor(x: K) -> anyhow::Result<Tensor> {
+    let t = tensor(x)?;
+    free(x)?;
+    Ok(t)
 }
 
 /// Free one handle.

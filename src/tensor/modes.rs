@@ -6,9 +6,6 @@ use tch::{Device, Kind, Tensor};
 use super::options::{self, Options};
 use crate::k::{read, K};
 
-/// ktorch's default dtype for modes that make floating point values.
-const DEFAULT_FLOAT: Kind = Kind::Float;
-
 pub const MODES: &[&str] = &[
     "zeros", "ones", "empty", "rand", "randn", "full", "arange", "range", "linspace", "logspace", "eye",
     "randint", "randperm",
@@ -53,7 +50,7 @@ pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Tensor> {
     };
     let n = args.len();
     let wrong = || anyhow!("`{mode} given {n} argument(s) beside options");
-    let fo = opts(&o, DEFAULT_FLOAT);
+    let fo = opts(&o, options::default_kind());
     let t = match mode {
         "zeros" | "ones" | "empty" | "rand" | "randn" => {
             let [s] = args else { return Err(wrong()) };
@@ -78,7 +75,7 @@ pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Tensor> {
         "arange" | "range" => {
             let nums = args.iter().map(|a| number(*a)).collect::<anyhow::Result<Vec<_>>>()?;
             let float = nums.iter().any(|(_, f)| *f);
-            let kind = o.kind.unwrap_or(if float { DEFAULT_FLOAT } else { Kind::Int64 });
+            let kind = o.kind.unwrap_or(if float { options::default_kind() } else { Kind::Int64 });
             let v: Vec<f64> = nums.iter().map(|(v, _)| *v).collect();
             let (start, end, step) = match v.as_slice() {
                 [e] => (0.0, *e, 1.0),

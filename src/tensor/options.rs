@@ -5,6 +5,22 @@ use tch::{Device, Kind};
 
 use crate::k::{read, K};
 
+/// The session's default dtype for floating point creation (ktorch: `dtype[]`, `` dtype`double ``).
+static DEFAULT_KIND: std::sync::Mutex<Kind> = std::sync::Mutex::new(Kind::Float);
+
+pub fn default_kind() -> Kind {
+    *DEFAULT_KIND.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Set the default dtype; like PyTorch's set_default_dtype, only floating point types qualify.
+pub fn set_default_kind(k: Kind) -> anyhow::Result<()> {
+    if !matches!(k, Kind::Half | Kind::BFloat16 | Kind::Float | Kind::Double) {
+        bail!("default data type must be floating point, given `{}", kind_name(k));
+    }
+    *DEFAULT_KIND.lock().unwrap_or_else(|e| e.into_inner()) = k;
+    Ok(())
+}
+
 #[derive(Default, Clone, Copy)]
 pub struct Options {
     pub kind: Option<Kind>,
