@@ -68,6 +68,7 @@ table! {
     "to"          => tensor::handles::to,
     "use" / 2     => tensor::handles::use_,
     "vector"      => tensor::vector::vector,
+    "dict"        => tensor::dict::dict,
     "size"        => tensor::info::size,
     "dim"         => tensor::info::dim,
     "numel"       => tensor::info::numel,

@@ -40,8 +40,8 @@ pub fn obj(_: K) -> KResult {
         (
             id,
             o.class(),
-            first.map_or("cpu".into(), |t| crate::tensor::options::device_name(t.device())),
-            first.map_or("float", |t| crate::tensor::options::kind_name(t.kind())),
+            first.map_or(String::new(), |t| crate::tensor::options::device_name(t.device())),
+            first.map_or("", |t| crate::tensor::options::kind_name(t.kind())),
             // a tensor's sizes; a vector's count
             match o {
                 Obj::Tensor(t) if !t.defined() => vec![],

@@ -53,3 +53,43 @@ pub fn dict(keys: &[&str], values: Vec<K>) -> K {
 pub unsafe fn data<T>(x: K) -> *mut T {
     (x as *mut u8).add(16) as *mut T
 }
+/// Each item of a simple list as an atom, in a new general list (a general list is returned
+/// with a new reference as is).
+pub fn explode(x: K) -> K {
+    let t = super::read::ktype(x);
+    if t == 0 {
+        return unsafe { native::r1(x) };
+    }
+    let n = super::read::len(x) as usize;
+    let size = match t {
+        1 | 4 | 10 => 1,
+        5 => 2,
+        6 | 8 | 13 | 14 | 17 | 18 | 19 => 4,
+        _ => 8,
+    };
+    let items = (0..n)
+        .map(|i| unsafe {
+            let a = native::ka(-(t as i32));
+            std::ptr::copy_nonoverlapping(data::<u8>(x).add(i * size), (a as *mut u8).add(8), size);
+            a
+        })
+        .collect();
+    list(items)
+}
+/// A general list of fallible items: on the first error, the items made so far are freed, so a
+/// failing call leaks nothing.
+pub fn try_list(items: impl IntoIterator<Item = anyhow::Result<K>>) -> anyhow::Result<K> {
+    let mut made = Vec::new();
+    for item in items {
+        match item {
+            Ok(k) => made.push(k),
+            Err(e) => {
+                made.into_iter().for_each(|k| {
+                    unsafe { native::r0(k) };
+                });
+                return Err(e);
+            }
+        }
+    }
+    Ok(list(made))
+}

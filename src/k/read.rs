@@ -65,3 +65,23 @@ fn cstr(p: *const libc::c_char) -> &'static str {
     }
     unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap_or("")
 }
+/// A long, int or short vector as i64s (None for other types).
+pub fn longs(x: K) -> Option<Vec<i64>> {
+    let n = len(x) as usize;
+    unsafe {
+        match ktype(x) {
+            7 => Some(std::slice::from_raw_parts(data::<i64>(x), n).to_vec()),
+            6 => Some(std::slice::from_raw_parts(data::<i32>(x), n).iter().map(|v| *v as i64).collect()),
+            5 => Some(std::slice::from_raw_parts(data::<i16>(x), n).iter().map(|v| *v as i64).collect()),
+            _ => None,
+        }
+    }
+}
+/// Keys and values of a q dictionary (type 99), borrowed.
+pub fn dict_parts(x: K) -> Option<(K, K)> {
+    if ktype(x) != 99 {
+        return None;
+    }
+    let kv = unsafe { std::slice::from_raw_parts(data::<K>(x), 2) };
+    Some((kv[0], kv[1]))
+}

@@ -1,5 +1,10 @@
 //! q data ⇄ tensors. Each direction copies the data once: q vectors are copied straight into
 //! (or out of) the tensor's contiguous CPU storage, leaf by leaf for nested lists.
+//!
+//! No direction shares memory. q's vectors are immutable values, possibly shared by several q
+//! variables, while tensors are changed in place (`add_`, optimizer steps): a tensor viewing q's
+//! memory would silently change q data. And a q vector must be allocated by q, so a tensor's
+//! storage cannot become one. One copy each way, at memory speed, is the floor (`make bench`).
 use anyhow::{anyhow, bail};
 use tch::{Device, Kind, Tensor};
 
@@ -16,8 +21,24 @@ pub fn kind_of_qtype(t: i8) -> anyhow::Result<Kind> {
         8 => Kind::Float,
         9 => Kind::Double,
         10 => Kind::Int8,
-        _ => bail!("no tensor type for q type {t}h"),
+        _ => bail!("no torch type found for k: {}", qtype_name(t)),
     })
+}
+
+/// q's name for a type, as ktorch words its conversion errors.
+fn qtype_name(t: i8) -> String {
+    const NAMES: [&str; 20] = [
+        "list", "boolean", "guid", "", "byte", "short", "int", "long", "real", "float", "char", "symbol", "timestamp",
+        "month", "date", "datetime", "timespan", "minute", "second", "time",
+    ];
+    match t {
+        98 => "table".into(),
+        99 => "dictionary".into(),
+        100..=112 => "function".into(),
+        -19..=-1 => format!("{} scalar", NAMES[t.unsigned_abs() as usize]),
+        0..=19 => format!("{} list", NAMES[t as usize]),
+        _ => format!("type {t}h"),
+    }
 }
 
 /// The q vector type of a tensor kind (half and bfloat come back as reals).
@@ -55,15 +76,15 @@ fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
         kind_of_qtype(t)?;
         return Ok((vec![read::len(x)], t));
     }
-    let items = read::items(x).ok_or_else(|| anyhow!("type"))?;
+    let items = read::items(x).ok_or_else(|| anyhow!("no torch type found for k: {}", qtype_name(t)))?;
     if items.is_empty() {
-        return Ok((vec![0], 8)); // () -> an empty tensor of ktorch's default dtype, float
+        return Ok((vec![0], 0)); // () -> an empty tensor of the default dtype
     }
     let (inner, ty) = shape(items[0])?;
     for it in &items[1..] {
         let (s, t2) = shape(*it)?;
         if t2 != ty {
-            bail!("type mismatch: q types {}h and {}h in one list", ty, t2);
+            bail!("type mismatch: {} and {} in one list", qtype_name(ty), qtype_name(t2));
         }
         if s != inner {
             bail!("length: dimension mismatch, {:?} vs {:?}", inner, s);
@@ -98,6 +119,9 @@ fn fill(x: K, dst: *mut u8, es: usize) -> usize {
 /// A CPU tensor holding q data `x` (atom → 0-d, vector → 1-d, nested lists → n-d).
 pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
     let (size, t) = shape(x)?;
+    if t == 0 {
+        return Ok(Tensor::f_empty(size.as_slice(), (super::options::default_kind(), Device::Cpu))?);
+    }
     let kind = kind_of_qtype(t)?;
     let out = Tensor::f_empty(size.as_slice(), (kind, Device::Cpu))?;
     if out.numel() > 0 {
@@ -106,8 +130,23 @@ pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
     Ok(out)
 }
 
-/// q data holding a tensor's values: 0-d → atom, 1-d → vector, n-d → nested lists.
+/// q data holding a tensor's values: 0-d → atom, 1-d → vector, n-d → nested lists; an undefined
+/// tensor gives `::`. A complex tensor comes back as (real;imag) stacked first, or as pairs along
+/// a last dimension when the `complexfirst` setting is off.
 pub fn to_q(t: &Tensor) -> anyhow::Result<K> {
+    to_q_complex(t, crate::session::setting::complexfirst())
+}
+
+/// `to_q` with the complex layout given: `first` puts (real;imag) first, else last.
+pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
+    if !t.defined() {
+        return Ok(crate::k::make::null());
+    }
+    if t.is_complex() {
+        let r = t.f_detach()?.f_resolve_conj()?.f_view_as_real()?;
+        let r = if first { r.f_movedim(&[-1], &[0])? } else { r };
+        return to_q_complex(&r, first);
+    }
     let (qt, kind) = qtype_of_kind(t.kind())?;
     let cpu = t.f_detach()?.f_to_device(Device::Cpu)?.f_to_kind(kind)?.f_contiguous()?;
     let size = cpu.size();

@@ -3,10 +3,12 @@
 pub mod autograd;
 pub mod convert;
 pub mod create;
+pub mod dict;
 pub mod handles;
 pub mod info;
 pub mod modes;
 pub mod options;
+pub mod retrieve;
 pub mod vector;
 
 use anyhow::anyhow;

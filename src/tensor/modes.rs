@@ -1,15 +1,29 @@
 //! Creation modes, as ktorch's `tensor(`mode;..;options)`: zeros ones empty rand randn (by size),
-//! full (size and value), arange range linspace logspace eye randint randperm.
+//! full (size and value), arange range linspace logspace eye randint randperm, complex.
+//! The size may come from an input tensor (`tensor(`ones;h)`, PyTorch's ones_like: its dtype and
+//! device are the defaults), and a trailing output tensor replaces options (`tensor(`ones;3;h)`:
+//! h takes the new values, keeping its dtype and device).
 use anyhow::{anyhow, bail};
 use tch::{Device, Kind, Tensor};
 
 use super::options::{self, Options};
 use crate::k::{read, K};
+use crate::registry;
 
 pub const MODES: &[&str] = &[
     "zeros", "ones", "empty", "rand", "randn", "full", "arange", "range", "linspace", "logspace", "eye",
-    "randint", "randperm",
+    "randint", "randperm", "complex",
 ];
+
+/// Modes whose first argument may be an input tensor giving the size (PyTorch's `*_like`).
+const LIKE: &[&str] = &["zeros", "ones", "empty", "rand", "randn", "full", "randint"];
+
+/// What a creation call makes: a new tensor, or new values for an output tensor.
+pub struct Made {
+    pub tensor: Tensor,
+    /// The output tensor's handle, when the last argument was one.
+    pub out: Option<K>,
+}
 
 /// A size argument: a long atom or long vector (ints/shorts accepted).
 fn size(x: K) -> anyhow::Result<Vec<i64>> {
@@ -42,19 +56,55 @@ fn opts(o: &Options, default: Kind) -> (Kind, Device) {
     (o.kind.unwrap_or(default), Device::Cpu)
 }
 
-/// Make the tensor of `mode` from its arguments (after the mode symbol); options come last.
-pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Tensor> {
-    let (args, o) = match args.split_last() {
-        Some((last, rest)) if options::is_options(*last) => (rest, options::parse(*last)?),
-        _ => (args, Options::default()),
+/// Make the tensor of `mode` from its arguments (after the mode symbol): options or an output
+/// tensor may come last; an input tensor may come first.
+pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Made> {
+    let (args, mut o, out) = match args.split_last() {
+        Some((last, rest)) if options::is_options(*last) => (rest, options::parse(*last)?, None),
+        Some((last, rest)) if registry::is_handle(*last) && !(rest.is_empty() && LIKE.contains(&mode)) => {
+            let t = registry::tensor(*last)?;
+            let o = Options { kind: Some(t.kind()), device: Some(t.device()), grad: None };
+            (rest, o, Some(*last))
+        }
+        _ => (args, Options::default(), None),
     };
+    let explicit = o.kind;
+    // An input tensor: its size, and its dtype and device unless options say otherwise.
+    let like = match args.first() {
+        Some(h) if registry::is_handle(*h) && LIKE.contains(&mode) && out.is_none() => {
+            let t = registry::tensor(*h)?;
+            o.kind = o.kind.or(Some(t.kind()));
+            o.device = o.device.or(Some(t.device()));
+            Some(t.size())
+        }
+        Some(h) if registry::is_handle(*h) => bail!("`{mode} does not take an input tensor here"),
+        _ => None,
+    };
+    let t = make(mode, args, &o, like, explicit)?;
+    // dtype is already applied; device and gradient flag remain.
+    let t = Options { kind: None, ..o }.apply(t)?;
+    Ok(Made { tensor: t, out })
+}
+
+/// A size argument, or the input tensor's size standing in for it.
+fn size_or(x: K, like: &Option<Vec<i64>>) -> anyhow::Result<Vec<i64>> {
+    match like {
+        Some(s) => Ok(s.clone()),
+        None => size(x),
+    }
+}
+
+/// `explicit`: the dtype the options or output tensor gave (`o.kind` may also come from an input
+/// tensor).
+fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: Option<Kind>) -> anyhow::Result<Tensor> {
+    let o = *o;
     let n = args.len();
     let wrong = || anyhow!("`{mode} given {n} argument(s) beside options");
     let fo = opts(&o, options::default_kind());
     let t = match mode {
         "zeros" | "ones" | "empty" | "rand" | "randn" => {
             let [s] = args else { return Err(wrong()) };
-            let s = size(*s)?;
+            let s = size_or(*s, &like)?;
             match mode {
                 "zeros" => Tensor::f_zeros(&s, fo)?,
                 "ones" => Tensor::f_ones(&s, fo)?,
@@ -69,8 +119,11 @@ pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Tensor> {
             if fill.dim() != 0 {
                 bail!("`full expects a scalar fill value");
             }
-            let kind = o.kind.unwrap_or(fill.kind());
-            Tensor::f_full(&size(*s)?, fill.f_double_value(&[])?, (kind, Device::Cpu))?
+            // The fill value gives the dtype (not an input tensor), unless options say otherwise.
+            let kind = explicit.unwrap_or(fill.kind());
+            let s = size_or(*s, &like)?;
+            // fill_ with a 0-dim tensor keeps longs exact (a double scalar would round them)
+            Tensor::f_zeros(&s, (kind, Device::Cpu))?.f_fill_tensor_(&fill.f_to_kind(kind)?)?
         }
         "arange" | "range" => {
             let nums = args.iter().map(|a| number(*a)).collect::<anyhow::Result<Vec<_>>>()?;
@@ -119,21 +172,37 @@ pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Tensor> {
             Tensor::f_eye_m(r, c, fo)?
         }
         "randint" => {
-            let (lo, hi, s) = match args {
-                [hi, s] => (0, read::long(*hi), *s),
-                [lo, hi, s] => (read::long(*lo).ok_or_else(|| anyhow!("`randint low expected as a long"))?, read::long(*hi), *s),
+            let low = |x: K| read::long(x).ok_or_else(|| anyhow!("`randint low expected as a long"));
+            let high = |x: K| read::long(x).ok_or_else(|| anyhow!("`randint high expected as a long"));
+            // (high;size) (low;high;size), or with an input tensor (in;high) (in;low;high)
+            let (lo, hi, s) = match (args, &like) {
+                ([_, h], Some(s)) => (0, high(*h)?, s.clone()),
+                ([_, l, h], Some(s)) => (low(*l)?, high(*h)?, s.clone()),
+                ([h, s], None) => (0, high(*h)?, size(*s)?),
+                ([l, h, s], None) => (low(*l)?, high(*h)?, size(*s)?),
                 _ => return Err(wrong()),
             };
-            let hi = hi.ok_or_else(|| anyhow!("`randint high expected as a long"))?;
-            Tensor::f_randint_low(lo, hi, &size(s)?, opts(&o, Kind::Int64))?
+            Tensor::f_randint_low(lo, hi, &s, opts(&o, Kind::Int64))?
         }
         "randperm" => {
             let [k] = args else { return Err(wrong()) };
             let k = read::long(*k).ok_or_else(|| anyhow!("`randperm expects a long"))?;
             Tensor::f_randperm(k, opts(&o, Kind::Int64))?
         }
+        "complex" => {
+            // (real;imag) as q data or tensors, or one real tensor/array with a trailing dim of 2
+            let part = |x: K| -> anyhow::Result<Tensor> {
+                let t = super::arg(x)?.0;
+                let k = o.kind.map(|k| if k == Kind::ComplexDouble { Kind::Double } else { Kind::Float });
+                Ok(t.f_to_kind(k.unwrap_or(if t.kind() == Kind::Double { Kind::Double } else { Kind::Float }))?)
+            };
+            match args {
+                [re, im] => Tensor::f_complex(&part(*re)?, &part(*im)?)?,
+                [ri] => Tensor::f_view_as_complex(&part(*ri)?.f_contiguous()?)?,
+                _ => return Err(wrong()),
+            }
+        }
         _ => bail!("unrecognized tensor creation mode `{mode}"),
     };
-    // dtype is already applied; device and gradient flag remain.
-    Options { kind: None, ..o }.apply(t)
+    Ok(t)
 }

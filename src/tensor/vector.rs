@@ -1,28 +1,21 @@
 //! Vectors of tensors, as ktorch: `vector(x;y;..)` makes one from q data and tensor handles
-//! (a handle's tensor is shared, the handle stays valid); `vector v` all values as q data,
-//! `vector(v;i)` one, `vector(v;i;x)` replaces one.
+//! (a handle's tensor moves into the vector and the handle goes stale, as in ktorch: `addref`
+//! first to keep it); `vector v` all values as q data; `vector(v;i)` one or several (i a long or
+//! longs); `vector(v;i;x)` replaces one or several.
 use anyhow::{anyhow, bail};
 use tch::Tensor;
 
-use super::{arg, convert};
+use super::convert;
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
-/// The tensors of vector handle `x` (shallow copies).
-fn tensors(x: K) -> anyhow::Result<Vec<Tensor>> {
-    registry::with(x, |o| match o {
-        Obj::Vector(v) => Ok(v.iter().map(|t| t.shallow_clone()).collect()),
-        other => bail!("expected a vector, given {}", other.class()),
-    })
-}
-
-fn is_vector(x: K) -> bool {
-    registry::with(x, |o| Ok(matches!(o, Obj::Vector(_)))).unwrap_or(false)
+/// Is `x` a live vector handle?
+pub fn is_vector(x: K) -> bool {
+    registry::class_of(x) == Some("vector")
 }
 
 /// An index into a vector of `n`, negative counting from the end as in PyTorch.
-fn index(i: K, n: usize) -> anyhow::Result<usize> {
-    let j = read::long(i).filter(|_| read::ktype(i) != -1).ok_or_else(|| anyhow!("index expected as a long"))?;
+fn index(j: i64, n: usize) -> anyhow::Result<usize> {
     let k = if j < 0 { j + n as i64 } else { j };
     if k < 0 || k >= n as i64 {
         bail!("index {j} out of range for vector of {n}");
@@ -30,22 +23,78 @@ fn index(i: K, n: usize) -> anyhow::Result<usize> {
     Ok(k as usize)
 }
 
+/// Indices given as a long atom (`Some(one)`) or a long/int list (`Err(many)`).
+pub fn indices(i: K, n: usize) -> anyhow::Result<Result<usize, Vec<usize>>> {
+    if let Some(j) = read::long(i).filter(|_| read::ktype(i) != -1) {
+        return Ok(Ok(index(j, n)?));
+    }
+    match read::longs(i) {
+        Some(js) => Ok(Err(js.into_iter().map(|j| index(j, n)).collect::<anyhow::Result<_>>()?)),
+        None => bail!("vector index expected as a long or longs"),
+    }
+}
+
+/// A tensor from q data, or moved out of a tensor handle (which goes stale).
+pub fn take_arg(x: K) -> anyhow::Result<Tensor> {
+    if registry::is_handle(x) {
+        registry::take_tensor(x)
+    } else {
+        convert::to_tensor(x)
+    }
+}
+
+/// Take every tensor of `items` after checking all of them, so that a bad item changes nothing.
+pub fn take_args(items: &[K]) -> anyhow::Result<Vec<Tensor>> {
+    for x in items {
+        if registry::is_handle(*x) {
+            let _ = registry::tensor(*x)?;
+        }
+    }
+    // q data converts first: a conversion error must not leave handles already taken.
+    let mut ts: Vec<Option<Tensor>> =
+        items.iter().map(|x| if registry::is_handle(*x) { Ok(None) } else { convert::to_tensor(*x).map(Some) }).collect::<anyhow::Result<_>>()?;
+    for (slot, x) in ts.iter_mut().zip(items) {
+        if slot.is_none() {
+            *slot = Some(registry::take_tensor(*x)?);
+        }
+    }
+    Ok(ts.into_iter().flatten().collect())
+}
+
+fn stored(x: K) -> anyhow::Result<Vec<Tensor>> {
+    registry::with(x, |o| match o {
+        Obj::Vector(v) => Ok(v.iter().map(|t| t.shallow_clone()).collect()),
+        other => bail!("expected a vector, given {}", other.class()),
+    })
+}
+
 pub fn vector(x: K) -> KResult {
     if registry::is_handle(x) {
-        let v = tensors(x)?;
-        return Ok(make::list(v.iter().map(convert::to_q).collect::<anyhow::Result<Vec<K>>>()?));
+        let v = stored(x)?;
+        return make::try_list(v.iter().map(convert::to_q));
     }
     let items = read::items(x).ok_or_else(|| anyhow!("expects (x;y;..), a vector, (vector;index) or (vector;index;value)"))?;
-    if let Some(v) = items.first().filter(|v| registry::is_handle(**v) && is_vector(**v)) {
-        let ts = tensors(*v)?;
+    if let Some(v) = items.first().filter(|v| is_vector(**v)) {
+        let ts = stored(*v)?;
         return match &items[1..] {
-            [i] => convert::to_q(&ts[index(*i, ts.len())?]),
+            [i] => match indices(*i, ts.len())? {
+                Ok(k) => convert::to_q(&ts[k]),
+                Err(ks) => make::try_list(ks.iter().map(|k| convert::to_q(&ts[*k]))),
+            },
             [i, val] => {
-                let k = index(*i, ts.len())?;
-                let (t, _) = arg(*val)?;
+                let (ks, vals) = match indices(*i, ts.len())? {
+                    Ok(k) => (vec![k], vec![take_arg(*val)?]),
+                    Err(ks) => {
+                        let vs = read::items(*val).filter(|v| v.len() == ks.len() && !registry::is_handle(*val));
+                        let vs = vs.ok_or_else(|| anyhow!("{} indices need a list of {} values", ks.len(), ks.len()))?;
+                        (ks, take_args(vs)?)
+                    }
+                };
                 registry::with(*v, |o| {
                     if let Obj::Vector(vs) = o {
-                        vs[k] = t;
+                        for (k, t) in ks.into_iter().zip(vals) {
+                            vs[k] = t;
+                        }
                     }
                     Ok(())
                 })?;
@@ -54,6 +103,5 @@ pub fn vector(x: K) -> KResult {
             _ => bail!("expects (vector;index) or (vector;index;value)"),
         };
     }
-    let ts = items.iter().map(|i| arg(*i).map(|(t, _)| t)).collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(registry::add(Obj::Vector(ts)))
+    Ok(registry::add(Obj::Vector(take_args(items)?)))
 }
