@@ -68,7 +68,9 @@ struct Storage {
 }
 
 fn storage(t: &Tensor) -> Result<Storage> {
-    let size = shape::storage_elements(t)?;
+    // counts first: the view made for the data below adds references to the storage
+    let (size, itemsize, sref, sptr) =
+        (shape::storage_elements(t)?, shape::item_size(t)?, facts::storage_count(t)?, facts::storage_ptr(t)?);
     let data = if t.defined() && !t.is_sparse() {
         let whole = t.f_detach()?.f_as_strided([size], [1], Some(0))?;
         // q has no half or complex types: half comes back as real; complex as real pairs.
@@ -79,7 +81,7 @@ fn storage(t: &Tensor) -> Result<Storage> {
     } else {
         None
     };
-    Ok(Storage { size, itemsize: shape::item_size(t)?, sref: facts::storage_count(t)?, sptr: facts::storage_ptr(t)?, data })
+    Ok(Storage { size, itemsize, sref, sptr, data })
 }
 
 fn summary(x: K, detail: bool) -> KResult {
