@@ -32,14 +32,16 @@ fn main() {
     println!("cargo:rerun-if-env-changed=VIRTUAL_ENV");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/cxx/config.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/tensor_info.cpp");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
     let lib = root.join("lib");
-    // A small C++ file for what tch does not wrap (build config, Context flags).
+    // Small C++ files for what tch does not wrap (build config, Context flags; tensor facts).
     cc::Build::new()
         .cpp(true)
         .file("src/cxx/config.cpp")
+        .file("src/cxx/tensor_info.cpp")
         .include(root.join("include"))
         .include(root.join("include/torch/csrc/api/include"))
         .flag("-std=c++17")

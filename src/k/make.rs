@@ -93,3 +93,32 @@ pub fn try_list(items: impl IntoIterator<Item = anyhow::Result<K>>) -> anyhow::R
     }
     Ok(list(made))
 }
+/// A char atom.
+pub fn char(c: u8) -> K {
+    unsafe { native::kc(c as i32) }
+}
+/// A long vector.
+pub fn longs(v: &[i64]) -> K {
+    let x = unsafe { native::ktn(qtype::LONG_LIST as i32, v.len() as i64) };
+    unsafe { std::slice::from_raw_parts_mut(data::<i64>(x), v.len()) }.copy_from_slice(v);
+    x
+}
+/// A boolean vector.
+pub fn booleans(v: &[bool]) -> K {
+    let x = unsafe { native::ktn(qtype::BOOL_LIST as i32, v.len() as i64) };
+    let d = unsafe { std::slice::from_raw_parts_mut(data::<u8>(x), v.len()) };
+    for (slot, b) in d.iter_mut().zip(v) {
+        *slot = *b as u8;
+    }
+    x
+}
+/// A char vector from bytes.
+pub fn chars(v: &[u8]) -> K {
+    let x = unsafe { native::ktn(qtype::STRING as i32, v.len() as i64) };
+    unsafe { std::slice::from_raw_parts_mut(data::<u8>(x), v.len()) }.copy_from_slice(v);
+    x
+}
+/// A table from column names and (owned) columns of equal length.
+pub fn table(cols: &[&str], values: Vec<K>) -> K {
+    unsafe { native::xT(dict(cols, values)) }
+}

@@ -1,10 +1,8 @@
 //! Handle operations on tensors, as ktorch: `to(h;options)` moves or converts in place,
 //! `use[h;x]` replaces h's tensor (taking x's when x is a handle, which is then freed),
 //! `addref h` a second handle on the same tensor, `return h` the values and frees h.
-use anyhow::anyhow;
-
 use super::{convert, options};
-use crate::k::{make, read, KResult, K};
+use crate::k::{make, KResult, K};
 use crate::registry::{self, Obj};
 
 pub fn to(x: K) -> KResult {
@@ -42,17 +40,4 @@ pub fn return_(x: K) -> KResult {
     let r = convert::to_q(&t)?;
     registry::free(x)?;
     Ok(r)
-}
-
-/// `options h` the tensor's attributes; `options()` the defaults for new tensors.
-pub fn options(x: K) -> KResult {
-    let (device, dtype, grad) = if read::is_nil(x) {
-        ("cpu".to_string(), "float", false)
-    } else {
-        let t = registry::tensor(x).map_err(|e| anyhow!("{e}"))?;
-        (options::device_name(t.device()), options::kind_name(t.kind()), t.requires_grad())
-    };
-    let keys = ["device", "dtype", "layout", "gradient", "pin", "memory"];
-    let vals = [device.as_str(), dtype, "strided", if grad { "grad" } else { "nograd" }, "unpinned", "contiguous"];
-    Ok(unsafe { crate::k::native::xD(make::symbols(&keys), make::symbols(&vals)) })
 }

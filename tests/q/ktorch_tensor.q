@@ -123,18 +123,81 @@ use[t;w]
 .t.eq["return frees";.t.catch[{tensor u}];"tensor: stale pointer"]
 free(t;g)
 
-/ vectors of tensors
-t:tensor 7 8 9
-v:vector(1 2;3 4 5.0;t)
-.t.eq["vector values";vector v;(1 2;3 4 5f;7 8 9)]
-.t.eq["vector index";vector(v;1);3 4 5f]
-.t.eq["negative index";vector(v;-1);7 8 9]
-vector(v;0;10 20 30)
-.t.eq["replace";vector(v;0);10 20 30]
-.t.eq["class vector";class v;`vector]
-.t.eq["obj totals";raze exec elements,bytes from obj[] where class=`vector;9 72]
-.t.eq["vector is not a tensor";.t.catch[{tensor v}];"tensor: expected a tensor, given vector"]
-.t.eq["index range";.t.catch[{vector(v;3)}];"vector: index 3 out of range for vector of 3"]
-free(v;t)
+/ undefined and empty tensors
+u:tensor[]
+.t.eq["undefined is (::)";tensor u;::]
+.t.eq["undefined: defined";defined u;0b]
+e:tensor()
+.t.eq["empty has the default dtype";(dtype e;tensor e);(`float;`real$())]
+dtype`double
+e2:tensor()
+.t.eq["default dtype followed";(dtype e2;tensor e2);(`double;`float$())]
+.t.eq["modes follow it";m(`ones;2);1 1f]
+dtype`float
+.t.eq["default dtype must be floating";.t.catch[{dtype`long}];"dtype: default data type must be floating point, given `long"]
+free(u;e;e2)
+
+/ reading part of a tensor: tensor(h;ind), tensor(h;dim;ind)
+t:tensor 3 4#til 12
+.t.eq["row";tensor(t;1);4 5 6 7]
+.t.eq["last row";tensor(t;-1);8 9 10 11]
+.t.eq["rows";tensor(t;2 0);(8 9 10 11;0 1 2 3)]
+.t.eq["column";tensor(t;1;2);2 6 10]
+.t.eq["last dim";tensor(t;-1;2 3);(3 4#til 12)[;2 3]]
+.t.eq["dim -2";tensor(t;-2;1 2);(3 4#til 12)1 2]
+.t.ok["index out of range";.t.catch[{tensor(t;5)}] like "tensor: *index 5*out of range*"]
+.t.ok["dim out of range";.t.catch[{tensor(t;2;0)}] like "tensor: *imension out of range*"]
+free t
+
+/ output tensors: new values, the output tensor's dtype and device kept, in place
+r:tensor(1 2;`float)
+r2:addref r
+.t.eq["tensor(data;out) returns null";tensor(10 20 30;r);::]
+.t.eq["values converted to its dtype";tensor r;10 20 30e]
+.t.eq["in place: other handles see it";tensor r2;10 20 30e]
+tensor(`zeros;2 2;r)
+.t.eq["mode into out";tensor r;(0 0e;0 0e)]
+tensor(`full;3;7;r)
+.t.eq["full into out";tensor r;7 7 7e]
+tensor(`arange;0;10;4;r)
+.t.eq["arange into out";tensor r;0 4 8e]
+tensor(`randperm;6;r)
+.t.eq["randperm into out";asc tensor r;`s#0 1 2 3 4 5e]
+.t.eq["out keeps dtype";dtype r;`float]
+u:tensor[]
+tensor(1 2 3;u)
+.t.eq["undefined out takes the values";(dtype u;tensor u);(`long;1 2 3)]
+free(r;r2;u)
+
+/ input tensors: size (and dtype, device) from a tensor, as PyTorch's *_like
+t:tensor(2 3#1.5;`double)
+o:tensor(`ones;t)
+.t.eq["ones like";(dtype o;tensor o);(`double;(1 1 1f;1 1 1f))]
+z:tensor(`zeros;t;`int)
+.t.eq["options override";tensor z;(0 0 0i;0 0 0i)]
+b:tensor(`full;t;1b)
+.t.eq["full like: dtype from the value";tensor b;(111b;111b)]
+ri:tensor(`randint;t;5;6)
+.t.eq["randint like";tensor ri;(5 5 5f;5 5 5f)]
+free(t;o;z;b;ri)
+
+/ complex tensors: (real;imag) first by default, or pairs last
+c:tensor(1 2 3;`cfloat)
+.t.eq["complex from reals";tensor c;(1 2 3e;0 0 0e)]
+.t.eq["complex pairs last";tensor(c;0b);(1 0e;2 0e;3 0e)]
+c2:tensor(`complex;1 2 3;-1 0 2)
+.t.eq["complex mode";(dtype c2;tensor c2);(`cfloat;(1 2 3e;-1 0 2e))]
+c3:tensor(`complex;(1 2.0;-1 0.5))
+.t.eq["complex from pairs, double";(dtype c3;tensor c3);(`cdouble;(1 -1f;2 0.5))]
+setting`complexfirst,0b
+.t.eq["complexfirst off";tensor c2;(1 -1e;2 0e;3 2e)]
+setting`complexfirst,1b
+free(c;c2;c3)
+
+/ conversion errors name the problem as ktorch does
+.t.eq["symbols";.t.catch[{tensor `a`b}];"tensor: no torch type found for k: symbol list"]
+.t.eq["timestamps";.t.catch[{tensor 2#2000.01.01D0}];"tensor: no torch type found for k: timestamp list"]
+.t.eq["table";.t.catch[{tensor ([]a:1 2)}];"tensor: no torch type found for k: table"]
+.t.eq["mixed types";.t.catch[{tensor(1 2;3 4.0)}];"tensor: type mismatch: long list and float list in one list"]
 .t.eq["all freed at the end";tensorcount[];0]
 .t.done[]

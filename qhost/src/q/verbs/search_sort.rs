@@ -43,7 +43,7 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
 
 /// The order of two items of a list (q's sort order: nulls first, then by value; symbols by
 /// text; general lists item by item).
-fn item_cmp(a: &KObj, b: &KObj) -> Ordering {
+pub(crate) fn item_cmp(a: &KObj, b: &KObj) -> Ordering {
     if is_simple(a) && is_simple(b) && a.is_atom() && b.is_atom() {
         if let Ok((_, o)) = super::compare::orderings(a, b) {
             return o[0];

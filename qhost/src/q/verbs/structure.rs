@@ -384,6 +384,9 @@ fn take(x: &KObj, y: &KObj) -> QResult {
         }
         return Ok(take_rows(&base, &idx));
     }
+    if let Some(a) = attribute(x, y) {
+        return a;
+    }
     if let Some(names) = sym_texts(x) {
         return match y.t() {
             XD => {
@@ -411,18 +414,54 @@ fn take(x: &KObj, y: &KObj) -> QResult {
         };
     }
     if let Some(shape) = int_list(x) {
-        if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
+        if shape.len() < 2 || shape.iter().any(|&d| d < 0) {
             return Err(nyi());
         }
-        let (r, c) = (shape[0], shape[1]);
-        let flat = take(&KObj::long(r * c), y)?;
-        return Ok(KObj::list(
-            (0..r)
-                .map(|i| rows(&flat, &(i * c..(i + 1) * c).collect::<Vec<_>>()))
-                .collect(),
-        ));
+        let flat = take(&KObj::long(shape.iter().product()), y)?;
+        return Ok(reshape(&flat, &shape));
     }
     Err(type_err())
+}
+
+/// Nest the items of `flat` (exactly the product of `shape` of them) as `shape`.
+fn reshape(flat: &KObj, shape: &[i64]) -> KObj {
+    if shape.len() == 1 {
+        return flat.clone();
+    }
+    let inner: i64 = shape[1..].iter().product();
+    KObj::list(
+        (0..shape[0])
+            .map(|i| reshape(&rows(flat, &(i * inner..(i + 1) * inner).collect::<Vec<_>>()), &shape[1..]))
+            .collect(),
+    )
+}
+
+/// `` `s#y `` `` `u#y `` `` `p#y `` `` `g#y `` set an attribute on a list; `` `#y `` removes it.
+/// `s requires ascending items ('s-fail otherwise), `u distinct ones ('u-fail).
+fn attribute(x: &KObj, y: &KObj) -> Option<QResult> {
+    if x.t() != -KS || y.is_atom() || matches!(y.t(), XD | XT) {
+        return None;
+    }
+    let code = match x.get_sym() {
+        "" => 0,
+        "s" => 1,
+        "u" => 2,
+        "p" => 3,
+        "g" => 4,
+        _ => return None,
+    };
+    let items = items(y);
+    let ordered = items.windows(2).all(|w| super::search_sort::item_cmp(&w[0], &w[1]) != std::cmp::Ordering::Greater);
+    if code == 1 && !ordered {
+        return Some(Err(err("s-fail")));
+    }
+    if code == 2 && distinct(y).map_or(true, |d| d.len() != y.len()) {
+        return Some(Err(err("u-fail")));
+    }
+    let r = from_items(items);
+    let r = if r.t() == y.t() { r } else { y.clone() };
+    r.set_attr(code);
+    Some(Ok(r))
 }
 
 /// `x _ y`: drop n items (from the end when negative), cut at ascending indices, remove an

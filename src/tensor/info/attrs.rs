@@ -1,0 +1,160 @@
+//! Tensor options as symbols: `dtype device layout gradient memory gradfn ktype objtype options`.
+//! An undefined tensor answers null symbols (a blank char for `ktype`).
+use anyhow::{anyhow, bail, Result};
+use tch::{Kind, Tensor};
+
+use super::{facts, query, Attr};
+use crate::k::{make, native, read, KResult, K};
+use crate::registry::{self, Obj};
+use crate::tensor::options;
+
+fn defined_or_null(t: &Tensor, f: impl FnOnce(&Tensor) -> Result<String>) -> Result<String> {
+    if t.defined() {
+        f(t)
+    } else {
+        Ok(String::new())
+    }
+}
+pub fn dtype_of(t: &Tensor) -> Result<String> {
+    defined_or_null(t, |t| Ok(options::kind_name(t.f_kind()?).into()))
+}
+pub fn device_of(t: &Tensor) -> Result<String> {
+    defined_or_null(t, |t| Ok(options::device_name(t.device())))
+}
+pub fn layout_of(t: &Tensor) -> Result<String> {
+    defined_or_null(t, |t| Ok(facts::layout(t)?.into()))
+}
+pub fn gradient_of(t: &Tensor) -> Result<String> {
+    defined_or_null(t, |t| Ok(if t.requires_grad() { "grad" } else { "nograd" }.into()))
+}
+pub fn pin_of(t: &Tensor) -> Result<String> {
+    defined_or_null(t, |t| Ok(if facts::is_pinned(t)? { "pinned" } else { "unpinned" }.into()))
+}
+pub fn memory_of(t: &Tensor) -> Result<String> {
+    defined_or_null(t, |t| Ok(facts::MEMORY[facts::memory_format(t)?].into()))
+}
+pub fn gradfn_of(t: &Tensor) -> Result<String> {
+    defined_or_null(t, facts::grad_fn)
+}
+
+/// The k type letter a dtype's values come back as (ktorch's `help`dtype` map).
+pub fn ktype_letter(k: Kind) -> Option<u8> {
+    Some(match k {
+        Kind::Float | Kind::Half | Kind::BFloat16 | Kind::ComplexHalf | Kind::ComplexFloat => b'e',
+        Kind::Double | Kind::ComplexDouble => b'f',
+        Kind::Bool => b'b',
+        Kind::Uint8 => b'x',
+        Kind::Int8 => b'c',
+        Kind::Int64 => b'j',
+        Kind::Int => b'i',
+        Kind::Int16 => b'h',
+        _ => return None,
+    })
+}
+fn ktype_of(t: &Tensor) -> Result<u8> {
+    if !t.defined() {
+        return Ok(b' ');
+    }
+    let k = t.f_kind()?;
+    ktype_letter(k).ok_or_else(|| anyhow!("no k type for data type `{}", options::kind_name(k)))
+}
+
+/// `dtype[]` the default dtype, `` dtype`double `` sets it, `dtype x` the dtype(s) of x.
+pub fn dtype(x: K) -> KResult {
+    if read::is_nil(x) {
+        return Ok(make::symbol(options::kind_name(options::default_kind())));
+    }
+    if let Some(s) = read::symbol(x) {
+        let k = options::kind_from_name(s).ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
+        options::set_default_kind(k)?;
+        return Ok(make::null());
+    }
+    query(x, Attr::Sym(&dtype_of), true)
+}
+
+/// The session's default device: `cuda` when a CUDA device is available, else `cpu`.
+pub fn default_device() -> &'static str {
+    if tch::Cuda::is_available() {
+        "cuda"
+    } else {
+        "cpu"
+    }
+}
+
+/// `device[]` the default device, `device x` the device(s) of x.
+pub fn device(x: K) -> KResult {
+    if read::is_nil(x) {
+        return Ok(make::symbol(default_device()));
+    }
+    query(x, Attr::Sym(&device_of), true)
+}
+pub fn layout(x: K) -> KResult {
+    query(x, Attr::Sym(&layout_of), true)
+}
+pub fn gradient(x: K) -> KResult {
+    query(x, Attr::Sym(&gradient_of), false)
+}
+pub fn memory(x: K) -> KResult {
+    query(x, Attr::Sym(&memory_of), true)
+}
+pub fn gradfn(x: K) -> KResult {
+    query(x, Attr::Sym(&gradfn_of), false)
+}
+pub fn ktype(x: K) -> KResult {
+    query(x, Attr::Char(&ktype_of), true)
+}
+
+/// `objtype x`: the kind of tensor object (`tensor` for tensors, vectors and dictionaries).
+pub fn objtype(x: K) -> KResult {
+    if !registry::is_handle(x) {
+        bail!("requires an allocated object, e.g. tensor, vector or dictionary, given {}", super::qtype_name(x));
+    }
+    registry::with(x, |o| match o {
+        Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
+    })
+}
+
+/// The keys of an options dictionary or table.
+pub const OPTION_KEYS: [&str; 6] = ["device", "dtype", "layout", "gradient", "pin", "memory"];
+
+/// A tensor's options, in OPTION_KEYS order.
+pub fn options_of(t: &Tensor) -> Result<[String; 6]> {
+    Ok([device_of(t)?, dtype_of(t)?, layout_of(t)?, gradient_of(t)?, pin_of(t)?, memory_of(t)?])
+}
+
+/// The options of a tensor made with none given.
+pub fn default_options() -> K {
+    let vals = ["cpu", options::kind_name(options::default_kind()), "strided", "nograd", "unpinned", "contiguous"];
+    unsafe { native::xD(make::symbols(&OPTION_KEYS), make::symbols(&vals)) }
+}
+
+/// `options[]` the defaults for new tensors; `options x` a tensor's options (a dictionary), a
+/// vector's (a table, a row per tensor), a dictionary's (keys to rows); `options`topic` as help.
+pub fn options(x: K) -> KResult {
+    if read::is_nil(x) {
+        return Ok(default_options());
+    }
+    if read::symbol(x).is_some() {
+        return super::summary::help(x);
+    }
+    if !registry::is_handle(x) {
+        bail!("{}", super::expected(x, false));
+    }
+    let (rows, keys) = registry::with(x, |o| {
+        let rows = o.tensors().into_iter().map(options_of).collect::<Result<Vec<_>>>()?;
+        Ok((rows, o.keys().map(|k| k.iter().map(|s| s.to_string()).collect::<Vec<_>>())))
+    })?;
+    let class = registry::class_of(x).unwrap_or("tensor");
+    if class == "tensor" {
+        let vals: Vec<&str> = rows[0].iter().map(|s| s.as_str()).collect();
+        return Ok(unsafe { native::xD(make::symbols(&OPTION_KEYS), make::symbols(&vals)) });
+    }
+    let cols = (0..OPTION_KEYS.len())
+        .map(|c| make::symbols(&rows.iter().map(|r| r[c].as_str()).collect::<Vec<_>>()))
+        .collect();
+    let table = make::table(&OPTION_KEYS, cols);
+    Ok(match keys {
+        Some(k) => unsafe { native::xD(make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()), table) },
+        None => table,
+    })
+}

@@ -1,0 +1,162 @@
+//! Tensor flags: `contiguous coalesced defined gradflag leaf pinned sparseflag`, booleans per
+//! tensor; `gradflag` also sets the requires-gradient flag.
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::{facts, query, Attr};
+use crate::k::{make, read, KResult, K};
+use crate::registry::{self, Obj};
+
+fn defined_(t: &Tensor) -> Result<bool> {
+    Ok(t.defined())
+}
+fn requires_grad(t: &Tensor) -> Result<bool> {
+    Ok(t.defined() && t.requires_grad())
+}
+fn leaf_(t: &Tensor) -> Result<bool> {
+    Ok(!t.defined() || t.f_is_leaf()?)
+}
+fn sparse_(t: &Tensor) -> Result<bool> {
+    Ok(t.defined() && t.is_sparse())
+}
+
+/// `contiguous x` contiguous in C order; `contiguous(x;format)` in memory format
+/// `` `contiguous `preserve `channel2d `channel3d ``.
+pub fn contiguous(x: K) -> KResult {
+    if let Some([h, f]) = read::items(x).filter(|_| !registry::is_handle(x)) {
+        if let Some(s) = read::symbol(*f) {
+            let m = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
+                anyhow!("unrecognized memory format `{s}, expecting one of {}", facts::MEMORY.join(","))
+            })?;
+            return query(*h, Attr::Bool(&|t| facts::is_contiguous(t, m)), true);
+        }
+    }
+    query(x, Attr::Bool(&|t| facts::is_contiguous(t, 0)), true)
+}
+pub fn coalesced(x: K) -> KResult {
+    query(x, Attr::Bool(&facts::is_coalesced), true)
+}
+pub fn defined(x: K) -> KResult {
+    query(x, Attr::Bool(&defined_), false)
+}
+pub fn leaf(x: K) -> KResult {
+    query(x, Attr::Bool(&leaf_), false)
+}
+pub fn pinned(x: K) -> KResult {
+    query(x, Attr::Bool(&facts::is_pinned), false)
+}
+pub fn sparseflag(x: K) -> KResult {
+    query(x, Attr::Bool(&sparse_), true)
+}
+
+const USAGE: &str = "tensor/vector/dictionary or (object;flag) or (dict/vector;keys/indices) or (dict/vector;keys/indices;flag)";
+
+/// `gradflag x` the flag(s); `gradflag(x;flag)` sets it on every tensor of x;
+/// `gradflag(d;keys)`, `gradflag(v;indices)` the flags of some tensors (an atom key or index
+/// gives an atom), and `gradflag(d;keys;flag)`, `gradflag(v;indices;flag)` set them.
+pub fn gradflag(x: K) -> KResult {
+    if registry::is_handle(x) {
+        return query(x, Attr::Bool(&requires_grad), false);
+    }
+    let items = read::items(x).filter(|v| (2..=3).contains(&v.len())).ok_or_else(|| anyhow!("expects {USAGE}"))?;
+    let h = items[0];
+    if !registry::is_handle(h) {
+        bail!("expects {USAGE}");
+    }
+    if items.len() == 2 {
+        if let Some(b) = read::boolean(items[1]) {
+            registry::with(h, |o| set(o.tensors(), b))?;
+            return Ok(make::null());
+        }
+    }
+    let pick = items[1];
+    let flag = match items.get(2) {
+        Some(f) => Some(read::boolean(*f).ok_or_else(|| anyhow!("expects a boolean flag as 3rd argument"))?),
+        None => None,
+    };
+    let atom = read::ktype(pick) < 0;
+    enum Picked {
+        Keys(Vec<String>, Vec<bool>),
+        Flags(Vec<bool>),
+    }
+    let picked = registry::with(h, |o| {
+        let (names, ts): (Option<Vec<String>>, Vec<&Tensor>) = match o {
+            Obj::Dict(d) => {
+                let keys = read::symbol(pick).map(|s| vec![s]).or_else(|| read::symbols(pick)).ok_or_else(|| {
+                    anyhow!("2nd argument of key(s) expected for a dictionary")
+                })?;
+                let mut ts = Vec::new();
+                for k in &keys {
+                    let t = d.iter().find(|(n, _)| n == k).map(|(_, t)| t).ok_or_else(|| anyhow!("dict[`{k}] not found"))?;
+                    ts.push(t);
+                }
+                (Some(keys.iter().map(|k| k.to_string()).collect()), ts)
+            }
+            Obj::Vector(v) => {
+                let ix = indices(pick).ok_or_else(|| anyhow!("2nd argument of index/indices expected for a vector"))?;
+                let n = v.len() as i64;
+                let mut ts = Vec::new();
+                for j in ix {
+                    if j < 0 || j >= n {
+                        bail!("vector[{j}] invalid for {n}-element vector");
+                    }
+                    ts.push(&v[j as usize]);
+                }
+                (None, ts)
+            }
+            Obj::Tensor(_) => bail!("2nd argument of key(s) or index/indices not valid with a tensor"),
+        };
+        if let Some(b) = flag {
+            set(ts, b)?;
+            return Ok(None);
+        }
+        let flags = ts.iter().map(|t| requires_grad(t)).collect::<Result<Vec<_>>>()?;
+        Ok(Some(match names {
+            Some(k) => Picked::Keys(k, flags),
+            None => Picked::Flags(flags),
+        }))
+    })?;
+    Ok(match picked {
+        None => make::null(),
+        Some(Picked::Flags(f)) | Some(Picked::Keys(_, f)) if atom => make::boolean(f[0]),
+        Some(Picked::Flags(f)) => make::booleans(&f),
+        Some(Picked::Keys(k, f)) => {
+            let k: Vec<&str> = k.iter().map(|s| s.as_str()).collect();
+            unsafe { crate::k::native::xD(make::symbols(&k), make::booleans(&f)) }
+        }
+    })
+}
+
+/// Indices from a long-like atom or a long/int/short vector.
+fn indices(x: K) -> Option<Vec<i64>> {
+    if read::ktype(x) < 0 && read::ktype(x) != -1 {
+        return read::long(x).map(|j| vec![j]);
+    }
+    let n = read::len(x) as usize;
+    let p = unsafe { crate::k::make::data::<u8>(x) };
+    Some(match read::ktype(x) {
+        5 => unsafe { std::slice::from_raw_parts(p as *const i16, n) }.iter().map(|v| *v as i64).collect(),
+        6 => unsafe { std::slice::from_raw_parts(p as *const i32, n) }.iter().map(|v| *v as i64).collect(),
+        7 => unsafe { std::slice::from_raw_parts(p as *const i64, n) }.to_vec(),
+        _ => return None,
+    })
+}
+
+/// Set the requires-gradient flag on tensors; every tensor is checked before any changes.
+fn set(ts: Vec<&Tensor>, b: bool) -> Result<()> {
+    for t in &ts {
+        if !t.defined() {
+            bail!("cannot set gradient flag on an undefined tensor");
+        }
+        if b && !t.is_floating_point() && !t.is_complex() {
+            bail!("only floating point and complex tensors can require gradients, given `{}", crate::tensor::options::kind_name(t.kind()));
+        }
+        if !b && t.requires_grad() && !t.f_is_leaf()? {
+            bail!("only the gradient flag of leaf tensors can be turned off");
+        }
+    }
+    for t in ts {
+        let _ = t.f_set_requires_grad(b)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,147 @@
+//! Tensor information (ktorch's info.rst): one attribute of every tensor an object holds, shaped
+//! as ktorch does: an atom for a tensor, a list for a vector, a dictionary for a dictionary.
+//!
+//! - `shape`: size stride dim numel itemsize elements bytes offset
+//! - `pointers`: ptr sptr ref sref weakref same alias
+//! - `attrs`: dtype device layout gradient memory gradfn ktype objtype options
+//! - `flags`: contiguous coalesced defined gradflag leaf pinned sparseflag
+//! - `summary`: info detail str help
+//! - `facts`: the libtorch facts tch does not wrap (src/cxx/tensor_info.cpp)
+pub mod attrs;
+pub mod facts;
+pub mod flags;
+pub mod pointers;
+pub mod shape;
+pub mod summary;
+
+use anyhow::{bail, Result};
+use tch::Tensor;
+
+use crate::k::{make, native, read, KResult, K};
+use crate::registry;
+
+/// One attribute of a tensor, by the q type it comes back as.
+pub enum Attr<'a> {
+    Long(&'a dyn Fn(&Tensor) -> Result<i64>),
+    Longs(&'a dyn Fn(&Tensor) -> Result<Vec<i64>>),
+    Sym(&'a dyn Fn(&Tensor) -> Result<String>),
+    Bool(&'a dyn Fn(&Tensor) -> Result<bool>),
+    Char(&'a dyn Fn(&Tensor) -> Result<u8>),
+}
+
+/// Attribute values, computed before any q value is made (so an error leaks nothing).
+pub enum Vals {
+    Long(Vec<i64>),
+    Longs(Vec<Vec<i64>>),
+    Sym(Vec<String>),
+    Bool(Vec<bool>),
+    Char(Vec<u8>),
+}
+
+/// What the values came from: one tensor, a vector, or a dictionary with its keys.
+enum From {
+    Tensor,
+    Vector,
+    Dict(Vec<String>),
+}
+
+impl Attr<'_> {
+    fn eval(&self, ts: &[&Tensor]) -> Result<Vals> {
+        fn all<T>(ts: &[&Tensor], f: &dyn Fn(&Tensor) -> Result<T>) -> Result<Vec<T>> {
+            ts.iter().map(|t| f(t)).collect()
+        }
+        Ok(match self {
+            Attr::Long(f) => Vals::Long(all(ts, *f)?),
+            Attr::Longs(f) => Vals::Longs(all(ts, *f)?),
+            Attr::Sym(f) => Vals::Sym(all(ts, *f)?),
+            Attr::Bool(f) => Vals::Bool(all(ts, *f)?),
+            Attr::Char(f) => Vals::Char(all(ts, *f)?),
+        })
+    }
+}
+
+impl Vals {
+    /// The first value as an atom (or a long list for `Longs`).
+    fn atom(self) -> K {
+        match self {
+            Vals::Long(v) => make::long(v[0]),
+            Vals::Longs(v) => make::longs(&v[0]),
+            Vals::Sym(v) => make::symbol(&v[0]),
+            Vals::Bool(v) => make::boolean(v[0]),
+            Vals::Char(v) => make::char(v[0]),
+        }
+    }
+    /// All values as a q list.
+    fn list(self) -> K {
+        match self {
+            Vals::Long(v) => make::longs(&v),
+            Vals::Longs(v) => make::list(v.iter().map(|s| make::longs(s)).collect()),
+            Vals::Sym(v) => make::symbols(&v.iter().map(|s| s.as_str()).collect::<Vec<_>>()),
+            Vals::Bool(v) => make::booleans(&v),
+            Vals::Char(v) => make::chars(&v),
+        }
+    }
+}
+
+/// The values of `attr` for the object of handle `x` (computed in the registry, on the stored
+/// tensors themselves), or for q data `x` made into a tensor when `data` allows it.
+pub fn query(x: K, attr: Attr, data: bool) -> KResult {
+    let (from, vals) = if registry::is_handle(x) {
+        registry::with(x, |o| {
+            let from = match o {
+                registry::Obj::Tensor(_) => From::Tensor,
+                registry::Obj::Vector(_) => From::Vector,
+                registry::Obj::Dict(_) => From::Dict(o.keys().unwrap_or_default().iter().map(|k| k.to_string()).collect()),
+            };
+            Ok((from, attr.eval(&o.tensors())?))
+        })?
+    } else if data && !read::is_unset(x) {
+        let t = super::convert::to_tensor(x)?;
+        (From::Tensor, attr.eval(&[&t])?)
+    } else {
+        bail!("{}", expected(x, data));
+    };
+    Ok(match from {
+        From::Tensor => vals.atom(),
+        From::Vector => vals.list(),
+        From::Dict(keys) => {
+            let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+            unsafe { native::xD(make::symbols(&keys), vals.list()) }
+        }
+    })
+}
+
+/// The error for an argument that is not what a function takes.
+pub fn expected(x: K, data: bool) -> String {
+    let what = if data { "a tensor, vector or dictionary, or q data" } else { "a tensor, vector or dictionary" };
+    format!("expects {what}, given {}", qtype_name(x))
+}
+
+/// A q value's type in words, for error messages.
+pub fn qtype_name(x: K) -> String {
+    let t = read::ktype(x);
+    let names = [
+        "general list", "boolean", "guid", "", "byte", "short", "int", "long", "real", "float", "char", "symbol",
+        "timestamp", "month", "date", "datetime", "timespan", "minute", "second", "time",
+    ];
+    match t {
+        101 => "null".into(),
+        0 => "general list".into(),
+        98 => "table".into(),
+        99 => "dictionary".into(),
+        -19..=-1 => format!("{} scalar", names[(-t) as usize]),
+        1..=19 => format!("{} list", names[t as usize]),
+        _ => format!("type {t}h"),
+    }
+}
+
+/// Run `f` on the one tensor of handle `x` (no clone: reference counts stay as stored).
+pub fn with_tensor<R>(x: K, f: impl FnOnce(&Tensor) -> Result<R>) -> Result<R> {
+    if !registry::is_handle(x) {
+        bail!("expects a tensor, given {}", qtype_name(x));
+    }
+    registry::with(x, |o| match o {
+        registry::Obj::Tensor(t) => f(t),
+        other => bail!("expects a tensor, given a {}", other.class()),
+    })
+}

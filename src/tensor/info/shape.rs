@@ -1,0 +1,57 @@
+//! Sizes and memory: `size stride dim numel itemsize elements bytes offset`. Each takes a tensor,
+//! vector or dictionary (or q data, made into a tensor); an undefined tensor has no dimensions,
+//! no elements and no storage.
+use anyhow::Result;
+use tch::Tensor;
+
+use super::{facts, query, Attr};
+use crate::k::{KResult, K};
+
+pub fn sizes(t: &Tensor) -> Result<Vec<i64>> {
+    Ok(if t.defined() { t.size() } else { vec![] })
+}
+pub fn strides(t: &Tensor) -> Result<Vec<i64>> {
+    Ok(if t.defined() && !t.is_sparse() { t.stride() } else { vec![] })
+}
+pub fn dims(t: &Tensor) -> Result<i64> {
+    Ok(if t.defined() { t.dim() as i64 } else { 0 })
+}
+pub fn count(t: &Tensor) -> Result<i64> {
+    Ok(if t.defined() { t.numel() as i64 } else { 0 })
+}
+pub fn item_size(t: &Tensor) -> Result<i64> {
+    Ok(if t.defined() { t.f_kind()?.elt_size_in_bytes() as i64 } else { 0 })
+}
+/// Elements in the whole underlying storage (a view may see fewer).
+pub fn storage_elements(t: &Tensor) -> Result<i64> {
+    let n = item_size(t)?;
+    Ok(if n > 0 { facts::storage_bytes(t)? / n } else { 0 })
+}
+
+pub fn size(x: K) -> KResult {
+    query(x, Attr::Longs(&sizes), true)
+}
+/// Strides (elements to step in each dimension); none for an undefined or sparse tensor.
+pub fn stride(x: K) -> KResult {
+    query(x, Attr::Longs(&strides), true)
+}
+pub fn dim(x: K) -> KResult {
+    query(x, Attr::Long(&dims), true)
+}
+pub fn numel(x: K) -> KResult {
+    query(x, Attr::Long(&count), true)
+}
+pub fn itemsize(x: K) -> KResult {
+    query(x, Attr::Long(&item_size), true)
+}
+pub fn elements(x: K) -> KResult {
+    query(x, Attr::Long(&storage_elements), true)
+}
+/// Bytes of the underlying storage.
+pub fn bytes(x: K) -> KResult {
+    query(x, Attr::Long(&facts::storage_bytes), true)
+}
+/// Offset (in elements) of the tensor's first element in its storage.
+pub fn offset(x: K) -> KResult {
+    query(x, Attr::Long(&facts::storage_offset), true)
+}

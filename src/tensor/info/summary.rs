@@ -1,0 +1,197 @@
+//! Summaries: `info h` and `detail h` (a dictionary of a tensor's attributes; detail adds its
+//! storage), `str h` (libtorch's printed form), `help topic`.
+use anyhow::{bail, Result};
+use tch::{Kind, Tensor};
+
+use super::{attrs, facts, shape, with_tensor};
+use crate::k::{make, native, read, KResult, K};
+use crate::tensor::{convert, options};
+
+/// One value of an info dictionary, made into q after the registry is left.
+enum V {
+    S(String),
+    B(bool),
+    J(i64),
+    Js(Vec<i64>),
+}
+
+const KEYS: [&str; 19] = [
+    "device", "dtype", "layout", "gradient", "pin", "memory", "leaf", "gradfn", "dim", "sparsedim", "size", "stride",
+    "numel", "itemsize", "contiguous", "coalesced", "offset", "ptr", "ref",
+];
+
+fn values(t: &Tensor) -> Result<Vec<V>> {
+    let [device, dtype, layout, gradient, pin, memory] = attrs::options_of(t)?;
+    let leaf = !t.defined() || t.f_is_leaf()?;
+    let contiguous = facts::is_contiguous(t, 0)?;
+    let coalesced = facts::is_coalesced(t)?;
+    Ok(vec![
+        V::S(device),
+        V::S(dtype),
+        V::S(layout),
+        V::S(gradient),
+        V::S(pin),
+        V::S(memory),
+        V::B(leaf),
+        V::S(attrs::gradfn_of(t)?),
+        V::J(shape::dims(t)?),
+        V::J(0),
+        V::Js(shape::sizes(t)?),
+        V::Js(shape::strides(t)?),
+        V::J(shape::count(t)?),
+        V::J(shape::item_size(t)?),
+        V::B(contiguous),
+        V::B(coalesced),
+        V::J(facts::storage_offset(t)?),
+        V::J(facts::impl_ptr(t)?),
+        V::J(facts::use_count(t)?),
+    ])
+}
+
+fn to_k(v: V) -> K {
+    match v {
+        V::S(s) => make::symbol(&s),
+        V::B(b) => make::boolean(b),
+        V::J(j) => make::long(j),
+        V::Js(j) => make::longs(&j),
+    }
+}
+
+/// The storage part of `detail`: elements, item size, references, data address, and a 1-dim
+/// tensor over the whole storage (made into q data once the registry is left).
+struct Storage {
+    size: i64,
+    itemsize: i64,
+    sref: i64,
+    sptr: i64,
+    data: Option<Tensor>,
+}
+
+fn storage(t: &Tensor) -> Result<Storage> {
+    // counts first: the view made for the data below adds references to the storage
+    let (size, itemsize, sref, sptr) =
+        (shape::storage_elements(t)?, shape::item_size(t)?, facts::storage_count(t)?, facts::storage_ptr(t)?);
+    let data = if t.defined() && !t.is_sparse() {
+        let whole = t.f_detach()?.f_as_strided([size], [1], Some(0))?;
+        // q has no half or complex types: half comes back as real; complex as real pairs.
+        Some(match whole.f_kind()? {
+            Kind::ComplexHalf | Kind::ComplexFloat | Kind::ComplexDouble => whole.f_view_as_real()?.f_flatten(0, -1)?,
+            _ => whole,
+        })
+    } else {
+        None
+    };
+    Ok(Storage { size, itemsize, sref, sptr, data })
+}
+
+fn summary(x: K, detail: bool) -> KResult {
+    let (vals, stor) = with_tensor(x, |t| {
+        let vals = values(t)?;
+        let stor = if detail { Some(storage(t)?) } else { None };
+        Ok((vals, stor))
+    })?;
+    // The storage's values first: the one step here that can fail.
+    let data = match stor.as_ref().map(|s| s.data.as_ref()) {
+        Some(Some(d)) => Some(convert::to_q(&d.f_to_device(tch::Device::Cpu)?)?),
+        _ => None,
+    };
+    let mut keys: Vec<&str> = KEYS.to_vec();
+    let mut ks: Vec<K> = vals.into_iter().map(to_k).collect();
+    if let Some(s) = stor {
+        let data = data.unwrap_or_else(|| make::list(vec![]));
+        let v = vec![make::long(s.size), make::long(s.itemsize), make::long(s.sref), make::long(s.sptr), data];
+        keys.push("storage");
+        ks.push(make::dict(&["size", "itemsize", "ref", "ptr", "data"], v));
+    }
+    Ok(make::dict(&keys, ks))
+}
+
+pub fn info(x: K) -> KResult {
+    summary(x, false)
+}
+pub fn detail(x: K) -> KResult {
+    summary(x, true)
+}
+
+/// `str h`: the tensor as libtorch prints it (values, then type and sizes).
+pub fn str(x: K) -> KResult {
+    let t = with_tensor(x, |t| Ok(t.shallow_clone()))?;
+    let s = if t.defined() { t.to_string(80)? } else { "[ Tensor (undefined) ]".into() };
+    Ok(make::string(s.trim_end_matches('\n')))
+}
+
+/// Help topics and what each gives.
+const TOPICS: [(&str, &str); 4] = [
+    ("device", "PyTorch device mapped to random seed"),
+    ("dtype", "PyTorch tensor types mapped to k types"),
+    ("ktype", "k types mapped to PyTorch tensor types"),
+    ("tensor", "tensor creation options"),
+];
+
+/// Data types and the k type their values come back as.
+const DTYPES: [Kind; 13] = [
+    Kind::Float,
+    Kind::Double,
+    Kind::Half,
+    Kind::BFloat16,
+    Kind::Bool,
+    Kind::Uint8,
+    Kind::Int8,
+    Kind::Int64,
+    Kind::Int,
+    Kind::Int16,
+    Kind::ComplexHalf,
+    Kind::ComplexFloat,
+    Kind::ComplexDouble,
+];
+
+/// `help[]` the topics; `` help`dtype `` dtypes to k type letters; `` help`ktype `` k types to the
+/// dtype a k array becomes; `` help`device `` devices to their generators' seeds;
+/// `` help`tensor `` (or `` `vector `dictionary ``) the default tensor options.
+pub fn help(x: K) -> KResult {
+    let topic = if read::is_nil(x) { Some("") } else { read::symbol(x) };
+    let Some(topic) = topic else {
+        bail!("expects an empty argument or a topic symbol, given {}", super::qtype_name(x));
+    };
+    Ok(match topic {
+        "" => {
+            let k: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
+            make::dict(&k, TOPICS.iter().map(|t| make::string(t.1)).collect())
+        }
+        "dtype" => {
+            let k: Vec<&str> = DTYPES.iter().map(|d| options::kind_name(*d)).collect();
+            let v: Vec<u8> = DTYPES.iter().map(|d| attrs::ktype_letter(*d).unwrap_or(b' ')).collect();
+            unsafe { native::xD(make::symbols(&k), make::chars(&v)) }
+        }
+        "ktype" => {
+            // k type letter and q type of the arrays `tensor` takes
+            let pairs = [(b'e', 8), (b'f', 9), (b'j', 7), (b'i', 6), (b'h', 5), (b'b', 1), (b'x', 4), (b'c', 10)];
+            let mut v = Vec::new();
+            for (_, t) in pairs {
+                v.push(options::kind_name(convert::kind_of_qtype(t)?));
+            }
+            let c: Vec<u8> = pairs.iter().map(|p| p.0).collect();
+            unsafe { native::xD(make::chars(&c), make::symbols(&v)) }
+        }
+        "device" => {
+            let n = tch::Cuda::device_count().max(0) as usize;
+            let mut names = vec!["cpu".to_string()];
+            let mut seeds = vec![facts::device_seed(None)?];
+            if n > 0 {
+                names.push("cuda".into());
+                seeds.push(facts::device_seed(Some(0))?);
+            }
+            for i in 0..n {
+                names.push(format!("cuda:{i}"));
+                seeds.push(facts::device_seed(Some(i))?);
+            }
+            let k: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+            unsafe { native::xD(make::symbols(&k), make::longs(&seeds)) }
+        }
+        "tensor" | "vector" | "dictionary" => attrs::default_options(),
+        other => {
+            let k: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
+            bail!("unrecognized help topic `{other}, expecting one of {}", k.join(","))
+        }
+    })
+}
