@@ -135,7 +135,7 @@ pub fn transpose(x: K) -> KResult {
         (t, h, dims, b)
     };
     let r = match dims {
-        None if t.dim() > 2 => bail!("transpose of {}d tensor needs the two dimensions to be swapped", t.dim()),
+        None if t.dim() > 2 => bail!("a {}d tensor needs the two dimensions to be swapped", t.dim()),
         None if h && inplace => {
             if t.dim() == 2 {
                 let _ = t.f_transpose_(0, 1)?;
