@@ -58,10 +58,7 @@ fn joining(x: K, cat: bool) -> KResult {
         bail!("not implemented for {}", opargs::describe(x));
     }
     if registry::is_handle(x) {
-        if !is_vector(x) {
-            bail!("expects a vector of tensors or a list of inputs, given {}", opargs::describe(x));
-        }
-        return result(join(&opargs::vector(x)?, 0, cat)?, true);
+        return result(join(&opargs::vector(x)?, 0, cat)?, true); // a vector handle
     }
     let items = opargs::list(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expects a vector or a list of inputs"))?;
     if is_vector(items[0]) {

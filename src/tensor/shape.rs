@@ -44,18 +44,18 @@ fn infer(s: &[i64], m: i64) -> anyhow::Result<Vec<i64>> {
     Ok(r)
 }
 
-enum Resize {
+enum Mode {
     Resize,
     Reshape,
     View,
 }
 
-fn resizing(x: K, mode: Resize) -> KResult {
+fn resizing(x: K, mode: Mode) -> KResult {
     let [input, size] = items(x, 2..=2, "(input;size) or (input;example tensor)")? else { unreachable!() };
     let s = size_arg(*size)?;
     let (mut t, h) = arg(*input)?;
     match mode {
-        Resize::Resize => {
+        Mode::Resize => {
             let s = if s.iter().any(|&v| v < 0) { infer(&s, t.numel() as i64)? } else { s };
             // In place: a handle's tensor shares its TensorImpl with the registry's.
             let _ = t.f_resize_(s.as_slice())?;
@@ -65,19 +65,19 @@ fn resizing(x: K, mode: Resize) -> KResult {
                 convert::to_q(&t)
             }
         }
-        Resize::Reshape => result(t.f_reshape(s.as_slice())?, h),
-        Resize::View => result(t.f_view_(s.as_slice())?, h),
+        Mode::Reshape => result(t.f_reshape(s.as_slice())?, h),
+        Mode::View => result(t.f_view_(s.as_slice())?, h),
     }
 }
 
 pub fn reshape(x: K) -> KResult {
-    resizing(x, Resize::Reshape)
+    resizing(x, Mode::Reshape)
 }
 pub fn resize(x: K) -> KResult {
-    resizing(x, Resize::Resize)
+    resizing(x, Mode::Resize)
 }
 pub fn view(x: K) -> KResult {
-    resizing(x, Resize::View)
+    resizing(x, Mode::View)
 }
 
 pub fn narrow(x: K) -> KResult {

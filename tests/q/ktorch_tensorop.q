@@ -168,6 +168,7 @@ resize(r;0); cat((5 6;7 8);0;r)
 .t.eq["cat list into output";tensor r;5 6 7 8]
 .t.ok["stack unequal sizes";.t.catch[{stack(1 2;3 4 5)}] like "stack: *equal size*"]
 .t.eq["cat vector bad args";.t.catch[{cat(v;`x)}];"cat: expects vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"]
+.t.eq["cat a tensor";.t.catch[{cat a}];"cat: expected a vector, given tensor"]
 .t.eq["cat simple list";.t.catch[{cat 1 2 3}];"cat: not implemented for long list"]
 free(a;v;r)
 .t.eq["cat freed handle";.t.catch[{cat(a;b)}];"cat: stale pointer"]
