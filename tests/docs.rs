@@ -1,5 +1,6 @@
 //! Runs every example in docs/*.md through qhost with ktorch loaded: in each ```q block, lines
-//! starting `q)` are input and the lines after them are what q's console prints for it.
+//! starting `q)` are input and the lines after them are what q's console prints for it (an error
+//! as `'message`, without the console's location lines).
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -47,10 +48,11 @@ fn is_assignment(s: &str) -> bool {
 fn script(block: &[Example]) -> String {
     let mut s = String::from("{key[x]set'x}(`ktorch 2:`fns,1)[];\n");
     for (i, e) in block.iter().enumerate() {
+        // An error prints as the console shows it, `'msg`, so examples can show errors too.
         if is_assignment(&e.input) {
-            s.push_str(&format!("value {};\n", qstring(&e.input)));
+            s.push_str(&format!("@[value;{};{{-1 \"'\",x;}}];\n", qstring(&e.input)));
         } else {
-            s.push_str(&format!("{{r:value x; if[not r~(::); show r]}} {};\n", qstring(&e.input)));
+            s.push_str(&format!("@[{{r:value x; if[not r~(::); show r]}};{};{{-1 \"'\",x;}}];\n", qstring(&e.input)));
         }
         s.push_str(&format!("-1 \"--example {i}--\";\n"));
     }

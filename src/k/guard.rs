@@ -48,7 +48,9 @@ pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
 /// keep only the first unless the `stackframe` setting is on.
 pub fn signal(name: &str, msg: &str) -> K {
     let msg = if crate::session::setting::stackframe() { msg } else { msg.lines().next().unwrap_or("") };
-    let text = if msg.starts_with(name) { msg.to_string() } else { format!("{name}: {msg}") };
+    // tch prefixes libtorch's own message; q users see libtorch's words as ktorch shows them.
+    let msg = msg.strip_prefix("Internal torch error: ").unwrap_or(msg);
+    let text = if msg.starts_with(&format!("{name}:")) { msg.to_string() } else { format!("{name}: {msg}") };
     let c = CString::new(text.replace('\0', " ")).unwrap_or_default();
     unsafe { native::krr(native::ss(c.as_ptr() as *mut _)) }
 }

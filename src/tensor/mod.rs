@@ -10,6 +10,13 @@ pub mod modes;
 pub mod options;
 pub mod retrieve;
 pub mod vector;
+// tensor operations (tensorop.rst)
+pub mod detach;
+pub mod fill;
+pub mod join;
+pub mod opargs;
+pub mod select;
+pub mod shape;
 
 use anyhow::anyhow;
 use tch::Tensor;

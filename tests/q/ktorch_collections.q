@@ -59,7 +59,7 @@ dict(d;`z`zz;("z";"zz"))
 e:dict(`x`y;(1 2;3 4 5))
 .t.eq["(keys;values) form";dict e;`x`y!(1 2;3 4 5)]
 f:dict `x`y!1 2.5
-.t.eq["simple list values";(key;raze value)@\:dict f;(`x`y;1 2.5)]
+.t.eq["simple list values";(key;{raze value x})@\:dict f;(`x`y;1 2.5)]
 g:dict(`one;1 2 3)
 .t.eq["one key";dict g;enlist[`one]!enlist 1 2 3]
 .t.eq["duplicate keys";.t.catch[{dict(`a`a;(1;2))}];"dict: duplicate key `a"]

@@ -1,0 +1,72 @@
+//! ktorch's `detach`: `detach t` a new tensor handle sharing storage but outside the gradient
+//! graph, `detach(t;1b)` in place (null); `detach v`/`detach d` every tensor of a vector or
+//! dictionary in place, `detach(v;indices)`, `detach(d;keys)` some of them.
+use anyhow::bail;
+use tch::Tensor;
+
+use super::opargs::{self, flag, longs, syms};
+use crate::k::{make, KResult, K};
+use crate::registry::{self, Obj};
+
+pub fn detach(x: K) -> KResult {
+    let (h, sel) = if registry::is_handle(x) {
+        (x, None)
+    } else {
+        match opargs::list(x) {
+            Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
+            Some([h, ..]) if registry::is_handle(*h) => {
+                bail!("expects tensor, vector or dictionary and at most one more argument, given {} arguments", opargs::list(x).map_or(0, |v| v.len()))
+            }
+            _ => bail!("expects tensor, vector or dictionary, given {}", opargs::describe(x)),
+        }
+    };
+    // A new tensor is added to the registry only after its lock is released.
+    let new: Option<Tensor> = registry::with(h, |o| match o {
+        Obj::Tensor(t) => match sel.map(|s| flag(s).ok_or(s)) {
+            None | Some(Ok(false)) => Ok(Some(t.f_detach()?)),
+            Some(Ok(true)) => {
+                let _ = t.f_detach_()?;
+                Ok(None)
+            }
+            Some(Err(s)) => bail!("expects tensor or (tensor;inplace flag), given 2nd arg of {}", opargs::describe(s)),
+        },
+        Obj::Vector(v) => {
+            let picked: Vec<usize> = match sel {
+                None => (0..v.len()).collect(),
+                Some(s) => {
+                    let Some(i) = longs(s) else {
+                        bail!("vector supplied, expected 2nd arg of indices, given {}", opargs::describe(s))
+                    };
+                    i.iter()
+                        .map(|&j| if j >= 0 && (j as usize) < v.len() { Ok(j as usize) } else { Err(anyhow::anyhow!("vector[{j}] out of bounds")) })
+                        .collect::<anyhow::Result<_>>()?
+                }
+            };
+            for j in picked {
+                let _ = v[j].f_detach_()?;
+            }
+            Ok(None)
+        }
+        Obj::Dict(d) => {
+            let picked: Vec<usize> = match sel {
+                None => (0..d.len()).collect(),
+                Some(s) => {
+                    let Some(keys) = syms(s) else {
+                        bail!("dictionary supplied, expected 2nd arg of key(s), given {}", opargs::describe(s))
+                    };
+                    keys.iter()
+                        .map(|k| d.iter().position(|(n, _)| n == k).ok_or_else(|| anyhow::anyhow!("dictionary[`{k}] not found")))
+                        .collect::<anyhow::Result<_>>()?
+                }
+            };
+            for j in picked {
+                let _ = d[j].1.f_detach_()?;
+            }
+            Ok(None)
+        }
+    })?;
+    Ok(match new {
+        Some(t) => registry::add(Obj::Tensor(t)),
+        None => make::null(),
+    })
+}

@@ -1,0 +1,148 @@
+//! Reading the arguments of tensor operations as ktorch does: a list `(input;dim;..)` whose
+//! items are longs, flags, sizes, numbers, symbols, q data or handles. Nothing here changes
+//! reference counts; a handle (live or not) is never read as q data.
+use anyhow::{anyhow, bail};
+use tch::{Scalar, Tensor};
+
+use super::convert;
+use crate::k::{read, K};
+use crate::registry::{self, Obj};
+
+/// The items of an argument list `(a;b;..)`: a general list that is not itself a handle.
+pub fn list(x: K) -> Option<&'static [K]> {
+    read::items(x).filter(|_| !registry::is_handle(x))
+}
+
+/// The items of `x` with their count checked, else `expects <usage>, given <what x is>`.
+pub fn items(x: K, n: std::ops::RangeInclusive<usize>, usage: &str) -> anyhow::Result<&'static [K]> {
+    match list(x) {
+        Some(v) if n.contains(&v.len()) => Ok(v),
+        Some(v) => bail!("expects {usage}, given {} argument{}", v.len(), if v.len() == 1 { "" } else { "s" }),
+        None => bail!("expects {usage}, given {}", describe(x)),
+    }
+}
+
+/// A long atom (ktorch reads dimensions, offsets and indices as longs only).
+pub fn long(x: K) -> Option<i64> {
+    (read::ktype(x) == -7).then(|| read::long(x)).flatten()
+}
+
+/// A boolean atom (in-place, keepdim and wrap flags).
+pub fn flag(x: K) -> Option<bool> {
+    read::boolean(x)
+}
+
+/// Sizes or indices: a long vector, a long atom, or an empty general list.
+pub fn longs(x: K) -> Option<Vec<i64>> {
+    match read::ktype(x) {
+        7 => Some(unsafe { std::slice::from_raw_parts(crate::k::make::data::<i64>(x), read::len(x) as usize) }.to_vec()),
+        -7 => long(x).map(|j| vec![j]),
+        0 if read::len(x) == 0 => Some(vec![]),
+        _ => None,
+    }
+}
+
+/// Symbols: a symbol atom or a symbol vector.
+pub fn syms(x: K) -> Option<Vec<&'static str>> {
+    read::symbol(x).map(|s| vec![s]).or_else(|| read::symbols(x))
+}
+
+/// A number given as a q atom (boolean, byte, short, int, long, real, float).
+#[derive(Clone, Copy, Debug)]
+pub enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+impl From<Num> for Scalar {
+    fn from(n: Num) -> Scalar {
+        match n {
+            Num::Int(i) => Scalar::int(i),
+            Num::Float(f) => Scalar::float(f),
+        }
+    }
+}
+
+pub fn number(x: K) -> Option<Num> {
+    let v = unsafe { (x as *const u8).add(8) };
+    match read::ktype(x) {
+        -8 => Some(Num::Float(unsafe { *(v as *const f32) } as f64)),
+        -9 => Some(Num::Float(unsafe { *(v as *const f64) })),
+        _ => read::long(x).map(Num::Int),
+    }
+}
+
+/// The class of the live object of handle `x` (None for q data; an error for a stale handle).
+pub fn class(x: K) -> anyhow::Result<Option<&'static str>> {
+    if !registry::is_handle(x) {
+        return Ok(None);
+    }
+    registry::class_of(x).map(Some).ok_or_else(|| anyhow!("stale pointer"))
+}
+
+pub fn is_tensor(x: K) -> bool {
+    registry::class_of(x) == Some("tensor")
+}
+
+pub fn is_vector(x: K) -> bool {
+    registry::class_of(x) == Some("vector")
+}
+
+/// Does `x` hold a handle at any depth of its general lists?
+fn holds_handle(x: K) -> bool {
+    registry::is_handle(x) || read::items(x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
+}
+
+/// `x` as a tensor when all of `x` is q data of one type and a regular shape (ktorch's
+/// `xarray`): how `Max x` and `transpose x` tell an array from an argument list.
+pub fn array(x: K) -> Option<Tensor> {
+    if holds_handle(x) {
+        return None;
+    }
+    convert::to_tensor(x).ok()
+}
+
+/// The tensors of vector handle `x` (shallow copies).
+pub fn vector(x: K) -> anyhow::Result<Vec<Tensor>> {
+    registry::with(x, |o| match o {
+        Obj::Vector(v) => Ok(v.iter().map(|t| t.shallow_clone()).collect()),
+        other => bail!("expected a vector, given {}", other.class()),
+    })
+}
+
+/// A short description of a q argument for error messages, as ktorch's `kname`.
+pub fn describe(x: K) -> String {
+    if registry::is_handle(x) {
+        return match registry::class_of(x) {
+            Some(c) => c.to_string(),
+            None => "stale pointer".to_string(),
+        };
+    }
+    let t = read::ktype(x);
+    let name = match t.unsigned_abs() {
+        0 => return "general list".to_string(),
+        1 => "boolean",
+        2 => "guid",
+        4 => "byte",
+        5 => "short",
+        6 => "int",
+        7 => "long",
+        8 => "real",
+        9 => "float",
+        10 => "char",
+        11 => "symbol",
+        12 => "timestamp",
+        13 => "month",
+        14 => "date",
+        15 => "datetime",
+        16 => "timespan",
+        17 => "minute",
+        18 => "second",
+        19 => "time",
+        98 => return "table".to_string(),
+        99 => return "dictionary".to_string(),
+        101 if t == 101 => return "null".to_string(),
+        _ => return format!("type {t}h"),
+    };
+    format!("{name} {}", if t < 0 { "scalar" } else { "list" })
+}

@@ -1,0 +1,27 @@
+//! ktorch's `index(input;dim;ind)`: PyTorch's `select` when `ind` is a long atom (the dimension
+//! is removed), `index_select` when `ind` is longs or a tensor of indices (the dimension is kept).
+//! Given q data input the result is q data; given a tensor handle, a new tensor handle.
+use anyhow::bail;
+
+use super::opargs::{self, items, long};
+use super::{arg, convert, result};
+use crate::k::{read, KResult, K};
+use crate::registry;
+
+pub fn index(x: K) -> KResult {
+    let [input, dim, ind] = items(x, 3..=3, "(input;dim;index or indices)")? else { unreachable!() };
+    let Some(d) = long(*dim) else {
+        bail!("2nd argument of dimension expected, given {}", opargs::describe(*dim))
+    };
+    let (t, h) = arg(*input)?;
+    let r = if let Some(i) = long(*ind) {
+        t.f_select(d, i)?
+    } else if registry::is_handle(*ind) {
+        t.f_index_select(d, &registry::tensor(*ind)?)?
+    } else if read::ktype(*ind) == 7 {
+        t.f_index_select(d, &convert::to_tensor(*ind)?.f_to_device(t.device())?)?
+    } else {
+        bail!("3rd argument of index/indices expected, given {}", opargs::describe(*ind))
+    };
+    result(r, h)
+}
