@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
 use crate::k::{guard::guard, make, native, KResult, K};
-use crate::{math, objects, session, tensor};
+use crate::{device, math, objects, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -65,6 +65,7 @@ table! {
     "addref"      => tensor::handles::addref,
     "return"      => tensor::handles::return_,
     "to"          => tensor::handles::to,
+    "copyto"      => tensor::handles::copyto,
     "use" / 2     => tensor::handles::use_,
     "vector"      => tensor::vector::vector,
     "dict"        => tensor::dict::dict,
@@ -107,6 +108,12 @@ table! {
     // gradients
     "backward"    => tensor::autograd::backward,
     "grad"        => tensor::autograd::grad,
+    "zerograd"    => tensor::autograd::zerograd,
+    "nograd"      => tensor::autograd::nograd,
+    // devices
+    "cudadevice"  => device::cudadevice,
+    "cudadevices" => device::cudadevices,
+    "sync"        => device::sync,
     // tensor operations (tensorop.rst)
     "amend"       => tensor::fill::amend,
     "cat"         => tensor::join::cat,

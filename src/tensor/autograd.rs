@@ -1,17 +1,65 @@
-//! Gradients: `backward x` runs backpropagation from a scalar tensor; `grad x` returns the
-//! gradient accumulated in a leaf tensor as q data (null when there is none yet).
-use anyhow::bail;
+//! Gradients, as ktorch: `backward x` back-propagates from tensor `x` (a scalar, or with a
+//! gradient `backward(x;g)`), keeping the graph for another pass with `` `retain ``, or building
+//! it for higher derivatives with `` `create ``: `backward(x;`retain)`, `backward(x;g;`create)`.
+//! `grad x` the gradient accumulated in a leaf tensor as q data (null when there is none yet);
+//! `zerograd x` zeroes and `nograd x` drops the gradients of a tensor, vector or dictionary.
+use std::ffi::c_void;
 
-use super::convert;
-use crate::k::{make, KResult, K};
+use anyhow::{anyhow, bail};
+use tch::Tensor;
+
+use super::{convert, options::Options};
+use crate::k::{make, read, KResult, K};
 use crate::registry;
 
+extern "C" {
+    fn ktorch_backward(t: *mut c_void, g: *mut c_void, retain: libc::c_int, create: libc::c_int) -> libc::c_int;
+    fn ktorch_reset_grad(t: *mut c_void, none: libc::c_int) -> libc::c_int;
+}
+
+/// ktorch's graph symbols: (retain_graph, create_graph).
+fn graph_flags(s: &str) -> anyhow::Result<(bool, bool)> {
+    Ok(match s {
+        "free" => (false, false),
+        "retain" => (true, false),
+        "create" => (true, true),
+        "createfree" => (false, true),
+        _ => bail!("unrecognized backward option `{s}, expecting `free`retain`create or `createfree"),
+    })
+}
+
 pub fn backward(x: K) -> KResult {
-    let t = registry::tensor(x)?;
+    let (h, rest) = if registry::is_handle(x) {
+        (x, &[][..])
+    } else {
+        let items = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expects tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"))?;
+        (items[0], &items[1..])
+    };
+    let t = registry::tensor(h)?;
+    let (rest, (retain, create)) = match rest.split_last() {
+        Some((s, r)) if read::symbol(*s).is_some() => (r, graph_flags(read::symbol(*s).unwrap_or(""))?),
+        _ => (rest, (false, false)),
+    };
+    let g = match rest {
+        [] => None,
+        [g] => {
+            let (g, _) = super::arg(*g)?;
+            let g = Options { kind: Some(t.kind()), device: Some(t.device()), ..Options::default() }.apply(g)?;
+            // A scalar gradient stands for every element, as in ktorch.
+            Some(if g.dim() == 0 && t.dim() > 0 { g.f_expand_as(&t)?.f_contiguous()? } else { g })
+        }
+        _ => bail!("unexpected arg(s), expecting (t;s), (t;g) or (t;g;s) with t-tensor, g-tensor, s-sym, e.g. `retain"),
+    };
+    if !t.defined() {
+        bail!("tensor is undefined");
+    }
     if !t.requires_grad() {
         bail!("tensor does not require gradients");
     }
-    t.f_backward()?;
+    let gp = g.as_ref().map_or(std::ptr::null_mut(), |g| g.as_ptr() as *mut c_void);
+    if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, gp, retain as i32, create as i32) } != 0 {
+        return Err(crate::device::shim_error());
+    }
     Ok(make::null())
 }
 
@@ -22,4 +70,22 @@ pub fn grad(x: K) -> KResult {
         return Ok(make::null());
     }
     convert::to_q(&g)
+}
+
+fn reset(x: K, none: bool) -> KResult {
+    let ts: Vec<Tensor> = registry::tensors(x)?;
+    for t in ts.iter().filter(|t| t.defined()) {
+        if unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) } != 0 {
+            return Err(crate::device::shim_error());
+        }
+    }
+    Ok(make::null())
+}
+
+pub fn zerograd(x: K) -> KResult {
+    reset(x, false)
+}
+
+pub fn nograd(x: K) -> KResult {
+    reset(x, true)
 }

@@ -1,19 +1,93 @@
-//! Handle operations on tensors, as ktorch: `to(h;options)` moves or converts in place,
+//! Handle operations on tensors, as ktorch: `to(h;options)` moves or converts in place (a tensor,
+//! vector or dictionary), `copyto(h;options)` a converted copy,
 //! `use[h;x]` replaces h's tensor (taking x's when x is a handle, which is then freed),
 //! `addref h` a second handle on the same tensor, `return h` the values and frees h.
-use super::{convert, options};
-use crate::k::{make, KResult, K};
+use anyhow::{anyhow, bail};
+use tch::Tensor;
+
+use super::options::{self, Options};
+use super::convert;
+use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
-pub fn to(x: K) -> KResult {
-    let [h, o] = super::args(x, 2..=2, "(tensor;options)")? else { unreachable!() };
-    let t = registry::tensor(*h)?;
-    let o = options::parse(*o)?;
-    // A tensor that required gradients keeps the flag unless the options say otherwise.
+/// The target of `to`/`copyto`: options, or an example tensor's dtype and device; and the async
+/// flag (a non-blocking host↔device copy).
+fn target(x: K, usage: &str) -> anyhow::Result<(K, Options, bool)> {
+    let items = super::args(x, 2..=3, usage)?;
+    let o = if registry::is_handle(items[1]) {
+        let e = registry::tensor(items[1])?;
+        if !e.defined() {
+            bail!("example tensor is undefined");
+        }
+        Options { kind: Some(e.kind()), device: Some(e.device()), ..Options::default() }
+    } else if options::is_options(items[1]) {
+        options::parse(items[1])?
+    } else {
+        bail!("2nd argument not recognizable as option(s), e.g. device, data type, etc.")
+    };
+    let non_blocking = match items.get(2) {
+        None => false,
+        Some(a) => read::boolean(*a).ok_or_else(|| anyhow!("3rd argument expected as boolean async flag"))?,
+    };
+    Ok((items[0], o, non_blocking))
+}
+
+/// `t` as options `o` say, or None when nothing but (perhaps) its gradient flag changes, which is
+/// then set in place. A tensor that required gradients keeps the flag unless `o` says otherwise.
+fn moved(t: &Tensor, o: &Options, non_blocking: bool) -> anyhow::Result<Option<Tensor>> {
+    let change = o.kind.is_some_and(|k| k != t.kind())
+        || o.device.is_some_and(|d| d != t.device())
+        || o.memory.is_some()
+        || o.pin == Some(true);
+    if !change {
+        if let Some(g) = o.grad {
+            if g && !t.is_floating_point() && !t.is_complex() {
+                bail!("only floating point and complex tensors can require gradients");
+            }
+            let _ = t.f_set_requires_grad(g)?;
+        }
+        return Ok(None);
+    }
     let grad = o.grad.or(Some(t.requires_grad()).filter(|g| *g));
-    let moved = options::Options { grad, ..o }.apply(t.f_detach()?)?;
-    registry::replace(*h, Obj::Tensor(moved))?;
+    Ok(Some(Options { grad, ..*o }.convert(t.f_detach()?, non_blocking, false)?))
+}
+
+/// `to(h;options)`, `to(h;example)`, with an optional async flag: change a tensor, or every
+/// tensor of a vector or dictionary, in place (the handle keeps working).
+pub fn to(x: K) -> KResult {
+    let (h, o, nb) = target(x, "(object;options) or (object;options;async flag)")?;
+    let ts = registry::tensors(h)?;
+    if registry::class_of(h) == Some("tensor") && !ts[0].defined() {
+        bail!("cannot change attribute(s) of an undefined tensor");
+    }
+    // Convert all first, then swap in: an error leaves every tensor as it was.
+    let new = ts.iter().map(|t| if t.defined() { moved(t, &o, nb) } else { Ok(None) }).collect::<anyhow::Result<Vec<_>>>()?;
+    registry::with(h, |obj| {
+        let slots: Vec<&mut Tensor> = match obj {
+            Obj::Tensor(t) => vec![t],
+            Obj::Vector(v) => v.iter_mut().collect(),
+            Obj::Dict(d) => d.iter_mut().map(|(_, t)| t).collect(),
+        };
+        for (slot, n) in slots.into_iter().zip(new) {
+            if let Some(n) = n {
+                *slot = n;
+            }
+        }
+        Ok(())
+    })?;
     Ok(make::null())
+}
+
+/// `copyto(h;options)`, `copyto(h;example)`, with an optional async flag: a new tensor, always a
+/// copy, as the options say (it requires gradients only when `` `grad `` is given).
+pub fn copyto(x: K) -> KResult {
+    let (h, o, nb) = target(x, "(tensor;options) or (tensor;options;async flag)")?;
+    let t = registry::tensor(h)?;
+    if !t.defined() {
+        bail!("cannot copy an undefined tensor");
+    }
+    let c = o.convert(t.f_detach()?, nb, true)?;
+    Ok(registry::add(Obj::Tensor(c)))
 }
 
 pub fn use_(x: K) -> KResult {

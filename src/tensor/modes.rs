@@ -63,7 +63,7 @@ pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Made> {
         Some((last, rest)) if options::is_options(*last) => (rest, options::parse(*last)?, None),
         Some((last, rest)) if registry::is_handle(*last) && !(rest.is_empty() && LIKE.contains(&mode)) => {
             let t = registry::tensor(*last)?;
-            let o = Options { kind: Some(t.kind()), device: Some(t.device()), grad: None };
+            let o = Options { kind: Some(t.kind()), device: Some(t.device()), ..Options::default() };
             (rest, o, Some(*last))
         }
         _ => (args, Options::default(), None),

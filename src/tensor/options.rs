@@ -1,5 +1,6 @@
 //! Tensor options as ktorch spells them: symbols for dtype (`float`double`long`...), device
-//! (`cpu`cuda`cuda:1), gradient (`grad`nograd) and layout (`strided).
+//! (`cpu`cuda`cuda:1), gradient (`grad`nograd), layout (`strided), pinned memory
+//! (`pinned`unpinned) and memory format (`contiguous`preserve`channel2d`channel3d).
 use anyhow::bail;
 use tch::{Device, Kind};
 
@@ -21,11 +22,36 @@ pub fn set_default_kind(k: Kind) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A memory format: PyTorch's contiguous, preserve, channels last (2d images) and 3d.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Memory {
+    Contiguous,
+    Preserve,
+    Channel2d,
+    Channel3d,
+}
+
+impl Memory {
+    pub fn name(self) -> &'static str {
+        match self {
+            Memory::Contiguous => "contiguous",
+            Memory::Preserve => "preserve",
+            Memory::Channel2d => "channel2d",
+            Memory::Channel3d => "channel3d",
+        }
+    }
+    fn from_name(s: &str) -> Option<Memory> {
+        [Memory::Contiguous, Memory::Preserve, Memory::Channel2d, Memory::Channel3d].into_iter().find(|m| m.name() == s)
+    }
+}
+
 #[derive(Default, Clone, Copy)]
 pub struct Options {
     pub kind: Option<Kind>,
     pub device: Option<Device>,
     pub grad: Option<bool>,
+    pub pin: Option<bool>,
+    pub memory: Option<Memory>,
 }
 
 /// ktorch's dtype names.
@@ -71,7 +97,7 @@ pub fn kind_name(k: Kind) -> &'static str {
 pub fn device_from_name(s: &str) -> Option<Device> {
     match s {
         "cpu" => Some(Device::Cpu),
-        "cuda" | "gpu" => Some(Device::Cuda(0)),
+        "cuda" | "gpu" => Some(Device::Cuda(crate::device::current_cuda())),
         _ => s.strip_prefix("cuda:").and_then(|n| n.parse::<usize>().ok()).map(Device::Cuda),
     }
 }
@@ -111,9 +137,17 @@ pub fn parse(x: K) -> anyhow::Result<Options> {
             if o.grad.replace(n == "grad").is_some() {
                 bail!("gradient flag given twice: `{n}");
             }
+        } else if n == "pinned" || n == "unpinned" {
+            if o.pin.replace(n == "pinned").is_some() {
+                bail!("pinned memory flag given twice: `{n}");
+            }
+        } else if let Some(m) = Memory::from_name(n) {
+            if o.memory.replace(m).is_some() {
+                bail!("more than one memory format given: `{n}");
+            }
         } else if n == "strided" {
-        } else if n == "sparse" || n == "pinned" {
-            bail!("tensor option `{n} is not supported yet");
+        } else if n == "sparse" {
+            bail!("sparse layout is not supported yet");
         } else {
             bail!("unrecognized tensor option: `{n}");
         }
@@ -122,24 +156,37 @@ pub fn parse(x: K) -> anyhow::Result<Options> {
 }
 
 impl Options {
-    /// Apply dtype, device and gradient flag to a freshly made tensor.
+    /// Apply dtype, device, memory format, pinned memory and gradient flag to a new tensor.
     pub fn apply(&self, t: tch::Tensor) -> anyhow::Result<tch::Tensor> {
-        let mut t = t;
-        if let Some(k) = self.kind {
-            if k != t.kind() {
-                t = t.f_to_kind(k)?;
-            }
+        self.convert(t, false, false)
+    }
+
+    /// Convert `t` as the options say: `non_blocking` for asynchronous host↔device copies,
+    /// `copy` to always give a new tensor (ktorch's `copyto`) even when nothing changes.
+    pub fn convert(&self, t: tch::Tensor, non_blocking: bool, copy: bool) -> anyhow::Result<tch::Tensor> {
+        if let Some(Device::Cuda(i)) = self.device {
+            crate::device::check_cuda(i)?;
         }
-        if let Some(d) = self.device {
-            if d != t.device() {
-                if let Device::Cuda(i) = d {
-                    let n = tch::Cuda::device_count() as usize;
-                    if i >= n {
-                        bail!("CUDA device {i} not available ({n} device(s))");
-                    }
+        let kind = self.kind.unwrap_or(t.kind());
+        let device = self.device.unwrap_or(t.device());
+        let mut t = if kind != t.kind() || device != t.device() || copy {
+            t.f_to_device_(device, kind, non_blocking, copy)?
+        } else {
+            t
+        };
+        match self.memory {
+            Some(m @ (Memory::Contiguous | Memory::Channel2d | Memory::Channel3d)) => t = memory_format(&t, m)?,
+            _ => {}
+        }
+        match self.pin {
+            Some(true) if !t.device().is_cuda() => {
+                if crate::device::cuda_count() == 0 {
+                    bail!("pinned memory needs a CUDA device");
                 }
-                t = t.f_to_device(d)?;
+                t = t.f_pin_memory(Device::Cuda(crate::device::current_cuda()))?;
             }
+            Some(true) => bail!("only CPU tensors can be pinned"),
+            _ => {}
         }
         if let Some(g) = self.grad {
             if g && !t.is_floating_point() && !t.is_complex() {
@@ -149,4 +196,22 @@ impl Options {
         }
         Ok(t)
     }
+}
+
+extern "C" {
+    fn ktorch_to_memory_format(t: *mut libc::c_void, m: libc::c_int, out: *mut *mut libc::c_void) -> libc::c_int;
+}
+
+/// `t` in memory format `m` (itself when it already is).
+fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
+    let code = match m {
+        Memory::Channel2d => 2,
+        Memory::Channel3d => 3,
+        _ => 0,
+    };
+    let mut out = std::ptr::null_mut();
+    if unsafe { ktorch_to_memory_format(t.as_ptr() as *mut _, code, &mut out) } != 0 {
+        return Err(crate::device::shim_error());
+    }
+    Ok(unsafe { tch::Tensor::from_ptr(out as *mut _) })
 }

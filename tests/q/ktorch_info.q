@@ -75,19 +75,23 @@ u:addref t
 .t.eq["weakref";weakref t;1]
 free u
 .t.eq["ref after free";ref t;1]
-/ to() with nothing to change detaches: a new tensor on the same storage
+/ to() with nothing to change keeps the very tensor
 u:addref t
 to(t;`long)
+.t.ok["to, nothing to change: same tensor";same(t;u)]
+free u
+/ a view is a new tensor on the same storage
+u:View(t;size t)
 .t.ok["not the same tensor";not same(t;u)]
 .t.ok["but an alias";alias(t;u)]
-.t.eq["ref each";(ref t;ref u);1 1]
+.t.eq["ref each: a view holds its base";(ref t;ref u);2 1]
 .t.eq["sref: two tensors on one storage";sref t;2]
 .t.eq["sptr shared";sptr t;sptr u]
 / a conversion copies: neither same nor alias
 to(t;`double)
 .t.ok["copy: not same";not same(t;u)]
 .t.ok["copy: not alias";not alias(t;u)]
-.t.eq["sref after copy";(sref t;sref u);1 1]
+.t.eq["sref after copy: the old storage has the view and its base";(sref t;sref u);1 2]
 .t.eq["bytes after conversion";bytes t;24]
 c:tensor 1 2 3
 .t.ok["equal values, different storage";not alias(t;c)]

@@ -123,6 +123,71 @@ use[t;w]
 .t.eq["return frees";.t.catch[{tensor u}];"tensor: stale pointer"]
 free(t;g)
 
+/ to and copyto
+t:tensor 1 2 3
+r:copyto(t;`double`grad)
+.t.eq["copyto makes a new tensor";(dtype t;dtype r;gradflag r);(`long;`double;1b)]
+.t.eq["copyto values";tensor r;1 2 3f]
+.t.eq["copyto is a copy";same(t;r);0b]
+c2:copyto(t;`long)
+.t.eq["copyto always copies";alias(t;c2);0b]
+a:addref t
+to(t;`float)
+.t.eq["to converts in place";(dtype t;tensor t);(`float;1 2 3e)]
+.t.eq["addref handle keeps the old tensor";dtype a;`long]
+e:tensor()
+to(e;r)
+.t.eq["to(h;example): dtype and device";(dtype e;device e;gradflag e);(`double;`cpu;0b)]
+b:addref t
+to(t;`grad)
+.t.eq["only the flag: same tensor kept";(same(t;b);gradflag b);11b]
+to(t;`double)
+.t.eq["to keeps the gradient flag";(dtype t;gradflag t);(`double;1b)]
+.t.eq["to: bad option";.t.catch[{to(t;`bogus)}];"to: unrecognized tensor option: `bogus"]
+.t.eq["to: async flag";.t.catch[{to(t;`float;1)}];"to: 3rd argument expected as boolean async flag"]
+.t.eq["to: bad 2nd arg";.t.catch[{to(t;1 2)}];"to: 2nd argument not recognizable as option(s), e.g. device, data type, etc."]
+.t.eq["to: grad on longs";.t.catch[{to(a;`grad)}];"to: only floating point and complex tensors can require gradients"]
+.t.eq["copyto: not a handle";.t.catch[{copyto(0N;`float)}];"copyto: not a ktorch handle"]
+v:vector(1 2;3 4.0)
+to(v;`float)
+.t.eq["to on a vector";dtype v;`float`float]
+d:dict `a`b!(1 2;3 4e)
+to(d;`double)
+.t.eq["to on a dictionary";dtype d;`a`b!`double`double]
+m4:tensor(`randn;1 2 3 4)
+cl:copyto(m4;`channel2d)
+.t.eq["memory format";(memory m4;memory cl;contiguous cl);(`contiguous;`channel2d;0b)]
+.t.eq["same values in another layout";tensor[m4]~tensor cl;1b]
+.t.eq["channel3d needs rank 5";.t.catch[{copyto(m4;`channel3d)}];"copyto: required rank 5 tensor to use channels_last_3d format"]
+free(t;r;c2;a;e;b;v;d;m4;cl)
+
+/ backward forms, zerograd, nograd (no x y z globals: inside a lambda they are its arguments)
+gx:tensor(1 2 3.0;`grad)
+gy:mul(gx;gx)
+backward(gy;1 1 1.0;`retain)
+.t.eq["backward with gradient";grad gx;2 4 6f]
+backward(gy;2.0)
+.t.eq["atom gradient, accumulated";grad gx;6 12 18f]
+zerograd gx
+.t.eq["zerograd";grad gx;0 0 0f]
+nograd gx
+.t.eq["nograd";grad gx;::]
+.t.ok["graph freed after a pass";.t.catch[{backward(gy;1 1 1.0)}] like "backward: *second time*"]
+gy2:mul(gx;gx); gs:Sum gy2
+backward(gs;`create)
+.t.eq["create: first derivative";grad gx;2 4 6f]
+nograd gx   / drops the gradient and with it the cycle `create makes
+.t.eq["bad graph symbol";.t.catch[{backward(gs;`bogus)}];"backward: unrecognized backward option `bogus, expecting `free`retain`create or `createfree"]
+.t.ok["scalar needed without gradient";.t.catch[{backward gy2}] like "backward: grad can be implicitly created only for scalar outputs*"]
+t0:tensor 1 2
+.t.eq["no gradient required";.t.catch[{backward t0}];"backward: tensor does not require gradients"]
+v:vector enlist addref gx
+backward(gy2;1 1 1.0)
+zerograd v
+.t.eq["zerograd on a vector";grad gx;0 0 0f]
+free(gx;gy;gy2;gs;t0;v)
+.t.eq["no tensors left";tensorcount[];0]
+
 / undefined and empty tensors
 u:tensor[]
 .t.eq["undefined is (::)";tensor u;::]

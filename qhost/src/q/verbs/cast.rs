@@ -66,6 +66,9 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
         }
         _ => return Err(type_err()),
     };
+    if y.t() == 0 && y.len() == 0 {
+        return Ok(KObj::vector(t, 0)); // `symbol$() and `$() are empty typed vectors too
+    }
     if parse || (t == KS && is_text(y)) {
         return parse_text(t, y);
     }

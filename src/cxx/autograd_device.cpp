@@ -1,0 +1,81 @@
+// What tch does not wrap for autograd and devices: backward with a gradient and retain/create
+// flags, resetting a gradient (zero it or drop it), the current CUDA device (get/set through
+// c10's device guard, registered by libtorch_cuda when CUDA is present), and copies into a
+// memory format (channels last). Each entry point takes tch's C_tensor pointers (at::Tensor*)
+// and catches every C++ exception: 0 on success, -1 on error with the message kept for
+// ktorch_ad_error.
+#include <ATen/ATen.h>
+#include <c10/core/DeviceGuard.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+static thread_local std::string last_error;
+
+template <typename F>
+static int attempt(F f) {
+  try {
+    f();
+    return 0;
+  } catch (const std::exception& e) {
+    last_error = e.what();
+  } catch (...) {
+    last_error = "unknown C++ exception";
+  }
+  return -1;
+}
+
+extern "C" {
+// The last error's message, malloc'd (the caller frees it).
+char* ktorch_ad_error() {
+  char* p = static_cast<char*>(std::malloc(last_error.size() + 1));
+  if (p) std::memcpy(p, last_error.c_str(), last_error.size() + 1);
+  return p;
+}
+
+// t.backward(g, retain_graph, create_graph); g may be null (an implicit gradient of 1).
+int ktorch_backward(at::Tensor* t, at::Tensor* g, int retain, int create) {
+  return attempt([&] {
+    at::Tensor grad = g ? *g : at::Tensor();
+    t->backward(grad, retain != 0, create != 0);
+  });
+}
+
+// As ktorch's zerograd/nograd: detach the gradient, then zero it (none=0) or drop it (none=1).
+int ktorch_reset_grad(at::Tensor* t, int none) {
+  return attempt([&] {
+    auto& g = t->mutable_grad();
+    if (g.defined()) {
+      g = g.detach();
+      if (none) g.reset(); else g.zero_();
+    }
+  });
+}
+
+// The current CUDA device's index.
+int ktorch_cuda_current(long* r) {
+  return attempt([&] {
+    auto* g = c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA);
+    *r = g->getDevice().index();
+  });
+}
+
+int ktorch_cuda_set(int i) {
+  return attempt([&] {
+    auto* g = c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA);
+    g->setDevice(c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(i)));
+  });
+}
+
+// A copy of t in memory format m (0 contiguous, 2 channels last, 3 channels last 3d), or t
+// itself when already so; *out is a new at::Tensor* for tch to own.
+int ktorch_to_memory_format(at::Tensor* t, int m, at::Tensor** out) {
+  return attempt([&] {
+    auto f = m == 2 ? c10::MemoryFormat::ChannelsLast
+           : m == 3 ? c10::MemoryFormat::ChannelsLast3d
+                    : c10::MemoryFormat::Contiguous;
+    *out = new at::Tensor(t->contiguous(f));
+  });
+}
+}

@@ -1,0 +1,104 @@
+//! Devices from q, as ktorch: `cudadevice` gets or sets the CUDA device that `` `cuda `` means,
+//! `cudadevices` counts or names the CUDA devices, `sync` waits for a device's queued work.
+//! (`device` itself, the device of a tensor or of the session, is with the tensor information.)
+use std::ffi::c_char;
+
+use anyhow::{anyhow, bail};
+use tch::Device;
+
+use crate::k::{make, read, KResult, K};
+use crate::registry;
+use crate::tensor::options;
+
+extern "C" {
+    fn ktorch_ad_error() -> *mut c_char;
+    fn ktorch_cuda_current(r: *mut libc::c_long) -> libc::c_int;
+    fn ktorch_cuda_set(i: libc::c_int) -> libc::c_int;
+}
+
+/// The C++ shim's last error as an anyhow error.
+pub fn shim_error() -> anyhow::Error {
+    let m = crate::session::ffi::take_string(unsafe { ktorch_ad_error() });
+    anyhow!("{}", m.unwrap_or_else(|| "unknown C++ error".into()))
+}
+
+pub fn cuda_count() -> usize {
+    tch::Cuda::device_count().max(0) as usize
+}
+
+/// The CUDA device `` `cuda `` stands for: the current one (0 when there is no CUDA).
+pub fn current_cuda() -> usize {
+    if cuda_count() == 0 {
+        return 0;
+    }
+    let mut r: libc::c_long = 0;
+    if unsafe { ktorch_cuda_current(&mut r) } != 0 {
+        return 0;
+    }
+    r as usize
+}
+
+/// Check a CUDA device index against the devices present.
+pub fn check_cuda(i: usize) -> anyhow::Result<()> {
+    let n = cuda_count();
+    if i >= n {
+        bail!("CUDA device {i} not available ({n} device(s))");
+    }
+    Ok(())
+}
+
+/// `cudadevice()` the current CUDA device; `` cudadevice`cuda:n `` makes device n current.
+pub fn cudadevice(x: K) -> KResult {
+    if cuda_count() == 0 {
+        bail!("no CUDA device available");
+    }
+    if read::is_nil(x) {
+        return Ok(make::symbol(&format!("cuda:{}", current_cuda())));
+    }
+    match read::symbol(x).and_then(|s| s.strip_prefix("cuda:")).and_then(|n| n.parse::<usize>().ok()) {
+        Some(i) => {
+            check_cuda(i)?;
+            if unsafe { ktorch_cuda_set(i as libc::c_int) } != 0 {
+                return Err(shim_error());
+            }
+            Ok(make::null())
+        }
+        None => bail!("unrecognized CUDA device, expecting cuda with valid device number, e.g. `cuda:0"),
+    }
+}
+
+/// `cudadevices[]` the number of CUDA devices; `cudadevices()` their names, generic and indexed.
+pub fn cudadevices(x: K) -> KResult {
+    let n = cuda_count();
+    if read::is_unset(x) {
+        return Ok(make::long(n as i64));
+    }
+    if read::is_nil(x) {
+        let mut names: Vec<String> = if n > 0 { vec!["cuda".into()] } else { vec![] };
+        names.extend((0..n).map(|i| format!("cuda:{i}")));
+        return Ok(make::symbols(&names.iter().map(|s| s.as_str()).collect::<Vec<_>>()));
+    }
+    bail!("cudadevices[] returns count of available GPUs, cudadevices() returns CUDA syms")
+}
+
+/// `sync()` waits for the current CUDA device (nothing without CUDA); `` sync`cuda:1 ``,
+/// `sync 1`, or a tensor, vector or dictionary (its first CUDA tensor's device). A CPU device
+/// needs no wait.
+pub fn sync(x: K) -> KResult {
+    let device = if read::is_nil(x) {
+        (cuda_count() > 0).then(|| Device::Cuda(current_cuda()))
+    } else if let Some(s) = read::symbol(x) {
+        Some(options::device_from_name(s).ok_or_else(|| anyhow!("unrecognized device `{s}"))?)
+    } else if let Some(i) = read::long(x).filter(|_| read::ktype(x) != -1) {
+        Some(Device::Cuda(usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?))
+    } else if registry::is_handle(x) {
+        registry::tensors(x)?.iter().filter(|t| t.defined()).map(|t| t.device()).find(|d| d.is_cuda())
+    } else {
+        bail!("expects (), a device, a device index, or a tensor, vector or dictionary")
+    };
+    if let Some(Device::Cuda(i)) = device {
+        check_cuda(i)?;
+        tch::Cuda::synchronize(i as i64);
+    }
+    Ok(make::null())
+}
