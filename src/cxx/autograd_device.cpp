@@ -78,4 +78,10 @@ int ktorch_to_memory_format(at::Tensor* t, int m, at::Tensor** out) {
     *out = new at::Tensor(t->contiguous(f));
   });
 }
+
+// t in page-locked (pinned) host memory, for fast asynchronous copies to the GPU. Called
+// without a device: libtorch deprecates naming one.
+int ktorch_pin_memory(at::Tensor* t, at::Tensor** out) {
+  return attempt([&] { *out = new at::Tensor(t->pin_memory()); });
+}
 }

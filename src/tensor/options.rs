@@ -183,7 +183,11 @@ impl Options {
                 if crate::device::cuda_count() == 0 {
                     bail!("pinned memory needs a CUDA device");
                 }
-                t = t.f_pin_memory(Device::Cuda(crate::device::current_cuda()))?;
+                let mut out = std::ptr::null_mut();
+                if unsafe { ktorch_pin_memory(t.as_ptr() as *mut _, &mut out) } != 0 {
+                    return Err(crate::device::shim_error());
+                }
+                t = unsafe { tch::Tensor::from_ptr(out as *mut _) };
             }
             Some(true) => bail!("only CPU tensors can be pinned"),
             _ => {}
@@ -199,6 +203,7 @@ impl Options {
 }
 
 extern "C" {
+    fn ktorch_pin_memory(t: *mut libc::c_void, out: *mut *mut libc::c_void) -> libc::c_int;
     fn ktorch_to_memory_format(t: *mut libc::c_void, m: libc::c_int, out: *mut *mut libc::c_void) -> libc::c_int;
 }
 

@@ -20,7 +20,7 @@ if[not version`cuda;
   .t.eq["no gpu: device count 0";version`cudadevices;0]];
 / cudadevice, cudadevices, sync
 .t.eq["device count";cudadevices[];version`cudadevices]
-.t.eq["device names";cudadevices();$[n:cudadevices[];`cuda,`$"cuda:",'string til n;`symbol$()]]
+.t.eq["device names";cudadevices();$[n:cudadevices[];`cuda,`$"cuda:",/:string til n;`symbol$()]]
 .t.eq["sync() returns null";sync();::]
 .t.eq["sync cpu is nothing";sync`cpu;::]
 .t.eq["sync: bad arg";.t.catch[{sync 1.5}];"sync: expects (), a device, a device index, or a tensor, vector or dictionary"]
