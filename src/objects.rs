@@ -4,22 +4,34 @@ use anyhow::bail;
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
-/// `free h`, `free(h1;h2;..)`, `free[]` (everything).
+/// `free h`, `free(h1;h2;..)`, a q dictionary of handles (as `tensor d` gives), or `free[]`
+/// (everything). A list is checked whole before anything is freed, so a bad item frees nothing;
+/// a handle listed twice is freed once.
 pub fn free(x: K) -> KResult {
     if read::is_nil(x) {
         registry::free_all();
     } else if registry::is_handle(x) {
         registry::free(x)?;
-    } else if let Some(items) = read::items(x) {
-        // Check all before freeing any, so a bad handle frees nothing.
-        for h in items {
-            registry::with(*h, |_| Ok(()))?;
-        }
-        for h in items {
-            registry::free(*h)?;
-        }
     } else {
-        bail!("expects a handle, a list of handles, or [] for all")
+        let (items, keys) = match read::dict_parts(x) {
+            Some((k, v)) => (read::items(v), read::symbols(k)),
+            None => (read::items(x), None),
+        };
+        let Some(items) = items else { bail!("expecting a ktorch object, or a list or dictionary of them") };
+        let at = |i: usize| keys.as_ref().map_or(format!("element[{i}] of given list"), |k| format!("key[`{}] of given dictionary", k[i]));
+        for (i, h) in items.iter().enumerate() {
+            if !registry::is_handle(*h) {
+                bail!("expecting a ktorch object but {} is not one", at(i));
+            }
+            if registry::class_of(*h).is_none() {
+                bail!("stale pointer, {}", at(i));
+            }
+        }
+        for h in items {
+            if registry::class_of(*h).is_some() {
+                registry::free(*h)?;
+            }
+        }
     }
     Ok(make::null())
 }

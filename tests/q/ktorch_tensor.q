@@ -19,6 +19,15 @@ rt:{t:tensor x; r:tensor t; free t; r}
 .t.eq["3-d";rt ((1 2;3 4);(5 6;7 8));((1 2;3 4);(5 6;7 8))]
 .t.eq["empty long";rt `long$();`long$()]
 
+/ q -> tensor -> q is exact for every type at ranks 0 to 4, nulls and extremes included
+vals:(01b;0x00ff7f;-32767 0 0Nh;-2147483647 0 0Ni;-0W 0 0N 0W;`real$-1.5 0n 3.4e38;-1.5 0n 1e308 -0w;"a\000z")
+shapes:(();enlist 5;2 3;2 3 2;2 1 3 2)
+mk:{[v;s] $[0=count s;first v;1=count s;s[0]#v;s#(prd s)#v]}
+ok:{[v;s] d:mk[v;s]; r:rt d; (r~d) and type[r]=type d}
+res:vals ok/:\: shapes
+.t.eq["round trips, every type and rank";res;(count[vals];count shapes)#1b]
+.t.eq["rank kept";rt mk[-1 2 3;2 1 3 2];mk[-1 2 3;2 1 3 2]]
+
 / dtypes from q types, and options
 .t.eq["dtype of longs";{t:tensor x; r:dtype t; free t; r} 1 2;`long]
 .t.eq["dtype of floats";{t:tensor x; r:dtype t; free t; r} 1 2.0;`double]
@@ -71,7 +80,12 @@ free t
 .t.eq["double free";.t.catch[{free t}];"free: stale pointer"]
 .t.eq["forged handle";.t.catch[{tensor 1_(::;123456789)}];"tensor: stale pointer"]
 a:tensor 1 2; b:tensor 3 4
-.t.eq["free checks all first";.t.catch[{free(a;t)}];"free: stale pointer"]
+.t.eq["free checks all first";.t.catch[{free(a;t)}];"free: stale pointer, element[1] of given list"]
+.t.eq["free: not a handle";.t.catch[{free(a;1 2)}];"free: expecting a ktorch object but element[1] of given list is not one"]
+.t.eq["free: a handle twice is freed once";free(b;b);::]
+b:tensor 2
+.t.eq["free: a dictionary of handles";free `p`q!(addref a;addref b);::]
+.t.eq["free: stale in a dictionary";.t.catch[{free enlist[`p]!enlist t}];"free: stale pointer, key[`p] of given dictionary"]
 .t.eq["nothing freed";tensorcount[];2]
 free(a;b)
 .t.eq["all freed";tensorcount[];0]
