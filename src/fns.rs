@@ -58,6 +58,7 @@ table! {
     // objects
     "class"       => objects::class,
     "free"        => objects::free,
+    "mapped"      => objects::mapped,
     "obj"         => objects::obj,
     "tensorcount" => objects::tensorcount,
     // tensors

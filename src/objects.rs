@@ -1,4 +1,4 @@
-//! Object management from q: `free`, `obj`, `tensorcount`, `class`.
+//! Object management from q: `free`, `obj`, `tensorcount`, `class`, `mapped`.
 use anyhow::bail;
 
 use crate::k::{make, read, KResult, K};
@@ -38,6 +38,11 @@ pub fn free(x: K) -> KResult {
 
 pub fn tensorcount(_: K) -> KResult {
     Ok(make::long(registry::list().iter().filter(|(_, c)| *c == "tensor").count() as i64))
+}
+
+/// `mapped x`: is `x` a handle to a live object? (Never an error: any q value may be asked.)
+pub fn mapped(x: K) -> KResult {
+    Ok(make::boolean(registry::class_of(x).is_some()))
 }
 
 pub fn class(x: K) -> KResult {
