@@ -25,8 +25,11 @@ test: build
 example: build
 	$(RELEASE)/qhost examples/linear.q
 
+# Prints one table (conversion vs memcpy, add overhead vs tch / PyTorch / the qhost interpreter) and
+# PASS/FAIL target lines; see docs/performance.md. About a minute.
 bench: build
-	@echo "no benchmarks yet"
+	cargo build --release -p ktorch-bench
+	$(RELEASE)/ktorch-bench
 
 clean:
 	cargo clean

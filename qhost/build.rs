@@ -37,4 +37,8 @@ fn main() {
             println!("cargo:rustc-link-arg-{kind}=-Wl,-u,{name}");
         }
     }
+    // Other hosts in the workspace (bench/) link their binaries the same way: through `links`,
+    // their build scripts get these as DEP_QHOST_KAPI_DYNLIST and DEP_QHOST_KAPI_EXPORTS.
+    println!("cargo:dynlist={}", out.display());
+    println!("cargo:exports={}", EXPORTS.join(","));
 }

@@ -1,0 +1,69 @@
+//! The PyTorch peer: bench/peer.py, started once with the virtualenv's python
+//! ($VIRTUAL_ENV/bin/python, else python3) and kept running, so that its batches interleave with
+//! the Rust cases round by round. It times its own timeit loop and reports seconds per batch. If
+//! it cannot start, the rows say why and the targets against it FAIL (not measured).
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+pub struct Peer {
+    pub torch: Option<String>,
+    pub error: Option<String>,
+    io: Option<(Child, ChildStdin, BufReader<ChildStdout>)>,
+}
+
+impl Peer {
+    pub fn start() -> Peer {
+        match start() {
+            Ok((torch, io)) => Peer { torch: Some(torch), error: None, io: Some(io) },
+            Err(e) => Peer { torch: None, error: Some(e), io: None },
+        }
+    }
+    pub fn running(&self) -> bool {
+        self.io.is_some()
+    }
+    /// Seconds for `iters` calls of torch.add on tensors of `n` elements.
+    pub fn add(&mut self, n: i64, iters: u64) -> Duration {
+        let (_, w, r) = self.io.as_mut().expect("peer running");
+        writeln!(w, "add {n} {iters}").and_then(|_| w.flush()).expect("peer.py request");
+        let mut line = String::new();
+        r.read_line(&mut line).expect("peer.py reply");
+        let secs: f64 = line.trim().parse().unwrap_or_else(|_| panic!("peer.py replied {line:?}"));
+        Duration::from_secs_f64(secs)
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        if let Some((mut child, w, _)) = self.io.take() {
+            drop(w); // EOF ends its loop
+            let _ = child.wait();
+        }
+    }
+}
+
+type Io = (Child, ChildStdin, BufReader<ChildStdout>);
+
+fn start() -> Result<(String, Io), String> {
+    let python = match std::env::var("VIRTUAL_ENV") {
+        Ok(v) => PathBuf::from(v).join("bin/python"),
+        Err(_) => PathBuf::from("python3"),
+    };
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peer.py");
+    let mut child = Command::new(&python)
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null()) // torch warns about numpy's absence
+        .spawn()
+        .map_err(|e| format!("{}: {e}", python.display()))?;
+    let w = child.stdin.take().unwrap();
+    let mut r = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    r.read_line(&mut line).map_err(|e| e.to_string())?;
+    let v: serde_json::Value = serde_json::from_str(line.trim())
+        .map_err(|_| format!("peer.py did not start ({} {})", python.display(), script.display()))?;
+    let torch = v["torch"].as_str().unwrap_or("?").to_string();
+    Ok((torch, (child, w, r)))
+}
