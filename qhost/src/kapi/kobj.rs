@@ -416,7 +416,13 @@ impl KObj {
         sym::text(self.get_sym_ptr())
     }
     /// The vector's elements as a slice of `T` (caller picks the T matching the type).
+    /// The items of a simple or general list; empty for atoms, dictionaries and tables, whose
+    /// header holds no item count (reading one as a count would run off the object).
     pub fn slice<T>(&self) -> &[T] {
+        let t = self.t();
+        if !(0..=19).contains(&t) {
+            return &[];
+        }
         unsafe { std::slice::from_raw_parts(data::<T>(self.as_ptr()), (*self.as_ptr()).n as usize) }
     }
     /// Mutable view; only sound while this is the sole reference or the caller is building it.
@@ -428,6 +434,12 @@ impl KObj {
     }
     /// A string (char vector) as text (lossy for non-UTF-8 bytes).
     pub fn as_string(&self) -> String {
+        if self.t() == -KC {
+            return String::from_utf8_lossy(&[self.get_byte()]).into_owned();
+        }
+        if self.t() != KC {
+            return String::new();
+        }
         String::from_utf8_lossy(self.slice::<u8>()).into_owned()
     }
     /// Symbol vector as texts.
