@@ -1,10 +1,191 @@
-//! Matrix products: `matmul(x;y)` with PyTorch's broadcasting rules.
-use crate::k::{KResult, K};
-use crate::tensor::{arg, args, result};
+//! Matrix products (math-linalg.rst, "Matrix products"): one line per function in the tables.
+//! - `blas2!`: two inputs and an optional output tensor, `f(x;y)`, `f(x;y;output)`: bmm dot
+//!   householder matmul mm mmt mtm mv outer.
+//! - `addmat!`: `beta*x + alpha*f(y;z)`, `f(x;y;z)`, `f(x;y;z;beta)`, `f(x;y;z;beta;alpha)`, each
+//!   with an optional output tensor: addbmm addmm addmv addr baddbmm (through the C++ shim, since
+//!   tch has no beta/alpha forms).
+//! - `Cross(x;y;dim;output)`, `power(matrix;n;output)`, `multidot` of a list or vector.
+use anyhow::{anyhow, bail, Result};
+use tch::{TchError, Tensor};
 
-pub fn matmul(x: K) -> KResult {
-    let [a, b] = args(x, 2..=2, "(x;y)")? else { unreachable!() };
-    let (a, ha) = arg(*a)?;
-    let (b, hb) = arg(*b)?;
-    result(a.f_matmul(&b)?, ha || hb)
+use super::args::{self, Tail};
+use super::forms;
+use crate::k::{make, read, KResult, K};
+use crate::registry;
+use crate::tensor::opargs::{self, Num};
+use crate::tensor::result;
+
+type R = Result<Tensor, TchError>;
+
+/// `f(x;y)` or `f(x;y;output)`.
+fn blas2(x: K, f: fn(&Tensor, &Tensor) -> R, into: fn(&Tensor, &Tensor, &Tensor) -> R) -> KResult {
+    let mut a = Tail::list(x, 2, 3, "(x;y;output)")?;
+    let out = a.out(2);
+    let (ts, h) = args::inputs(a.done(2, "(x;y) or (x;y;output)")?)?;
+    match out {
+        Some(o) => {
+            let _ = into(&ts[0], &ts[1], &args::tensor(o)?)?;
+            Ok(make::null())
+        }
+        None => result(f(&ts[0], &ts[1])?, h),
+    }
+}
+
+macro_rules! blas2 {
+    ($($name:ident: |$a:ident, $b:ident| $f:expr, |$o:ident| $into:expr;)*) => {$(
+        pub fn $name(x: K) -> KResult {
+            blas2(x, |$a, $b| $f, |$a, $b, $o| $into)
+        }
+    )*};
+}
+
+blas2! {
+    bmm:         |a, b| a.f_bmm(b),                        |o| a.f_bmm_out(o, b);
+    dot:         |a, b| a.f_dot(b),                        |o| a.f_dot_out(o, b);
+    householder: |a, b| a.f_linalg_householder_product(b), |o| a.f_linalg_householder_product_out(o, b);
+    matmul:      |a, b| a.f_matmul(b),                     |o| a.f_matmul_out(o, b);
+    mm:          |a, b| a.f_mm(b),                         |o| a.f_mm_out(o, b);
+    mmt:         |a, b| a.f_mm(&b.f_tr()?),                |o| a.f_mm_out(o, &b.f_tr()?);
+    mtm:         |a, b| a.f_tr()?.f_mm(b),                 |o| a.f_tr()?.f_mm_out(o, b);
+    mv:          |a, b| a.f_mv(b),                         |o| a.f_mv_out(o, b);
+    outer:       |a, b| a.f_outer(b),                      |o| a.f_outer_out(o, b);
+}
+
+extern "C" {
+    fn ktorch_la_error() -> *mut libc::c_char;
+    #[allow(clippy::too_many_arguments)]
+    fn ktorch_addmm(
+        mode: libc::c_int, out: *mut libc::c_void, x: *mut libc::c_void, y: *mut libc::c_void, z: *mut libc::c_void,
+        bf: libc::c_int, bd: f64, bj: libc::c_long, af: libc::c_int, ad: f64, aj: libc::c_long,
+        r: *mut *mut libc::c_void,
+    ) -> libc::c_int;
+}
+
+/// The message of the shim's last error.
+pub fn shim_error() -> anyhow::Error {
+    let m = crate::session::ffi::take_string(unsafe { ktorch_la_error() });
+    anyhow!("{}", m.unwrap_or_else(|| "unknown C++ error".into()))
+}
+
+/// A number as the shim's (is float, float, integer).
+fn scalar(n: Num) -> (libc::c_int, f64, libc::c_long) {
+    match n {
+        Num::Int(j) => (0, 0.0, j as libc::c_long),
+        Num::Float(f) => (1, f, 0),
+    }
+}
+
+/// `(x;y;z;beta;alpha;output)`, beta and alpha optional numbers (default 1).
+fn addmat(x: K, mode: i32) -> KResult {
+    let usage = "(x;y;z;beta;alpha;output)";
+    let mut a = Tail::list(x, 3, 6, usage)?;
+    let out = a.out(3);
+    let (beta, alpha) = match a.take2(3, args::number, args::number) {
+        Some((b, al)) => (b, al),
+        None => (a.take(3, args::number).unwrap_or(Num::Int(1)), Num::Int(1)),
+    };
+    let (ts, h) = args::inputs(a.done(3, usage)?)?;
+    let o = out.map(args::tensor).transpose()?;
+    let ((bf, bd, bj), (af, ad, aj)) = (scalar(beta), scalar(alpha));
+    let ptr = |t: &Tensor| t.as_ptr() as *mut libc::c_void;
+    let mut r = std::ptr::null_mut();
+    let rc = unsafe {
+        ktorch_addmm(
+            mode,
+            o.as_ref().map_or(std::ptr::null_mut(), ptr),
+            ptr(&ts[0]),
+            ptr(&ts[1]),
+            ptr(&ts[2]),
+            bf,
+            bd,
+            bj,
+            af,
+            ad,
+            aj,
+            &mut r,
+        )
+    };
+    if rc != 0 {
+        return Err(shim_error());
+    }
+    if o.is_some() {
+        return Ok(make::null());
+    }
+    result(unsafe { Tensor::from_ptr(r as *mut _) }, h)
+}
+
+pub fn addbmm(x: K) -> KResult {
+    addmat(x, 0)
+}
+pub fn addmm(x: K) -> KResult {
+    addmat(x, 1)
+}
+pub fn addmv(x: K) -> KResult {
+    addmat(x, 2)
+}
+pub fn addr(x: K) -> KResult {
+    addmat(x, 3)
+}
+pub fn baddbmm(x: K) -> KResult {
+    addmat(x, 4)
+}
+
+/// `Cross(x;y)`, `Cross(x;y;dim)`, with an optional output tensor; dim defaults to -1.
+pub fn cross(x: K) -> KResult {
+    let usage = "(x;y;dim;output)";
+    let mut a = Tail::list(x, 2, 4, usage)?;
+    let out = a.out(2);
+    let dim = a.take(2, opargs::long).unwrap_or(-1);
+    let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    match out {
+        Some(o) => {
+            let _ = ts[0].f_cross_out(&args::tensor(o)?, &ts[1], dim)?;
+            Ok(make::null())
+        }
+        None => result(ts[0].f_cross(&ts[1], dim)?, h),
+    }
+}
+
+/// `power(matrix;n)`, `power(matrix;n;output)`: the n-th power of square matrices.
+pub fn power(x: K) -> KResult {
+    let usage = "(matrix;n) or (matrix;n;output)";
+    let mut a = Tail::list(x, 2, 3, usage)?;
+    let out = a.out(2);
+    let n = a.take(1, opargs::long).ok_or_else(|| anyhow!("2nd argument of long integer n-th power expected"))?;
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    match out {
+        Some(o) => {
+            let _ = ts[0].f_matrix_power_out(&args::tensor(o)?, n)?;
+            Ok(make::null())
+        }
+        None => result(ts[0].f_matrix_power(n)?, h),
+    }
+}
+
+/// `multidot(x;y;..)` of arrays and tensors, or `multidot v` of a vector: the product of the
+/// matrices, in the cheapest order.
+pub fn multidot(x: K) -> KResult {
+    let (ts, h) = matrices(x)?;
+    result(Tensor::f_linalg_multi_dot(&ts)?, h)
+}
+
+/// The tensors of a tensor, a vector, one q array or a list of arrays and tensors.
+fn matrices(x: K) -> Result<(Vec<Tensor>, bool)> {
+    match registry::class_of(x) {
+        Some("tensor") => return Ok((vec![registry::tensor(x)?], true)),
+        Some("vector") => return Ok((opargs::vector(x)?, true)),
+        Some(c) => bail!("unexpected arg, {c}"),
+        None if registry::is_handle(x) => bail!("stale pointer"),
+        None => {}
+    }
+    if read::ktype(x) != 0 {
+        return Ok((vec![args::input(x)?.0], false));
+    }
+    let v = opargs::list(x).unwrap_or(&[]);
+    for (i, y) in v.iter().enumerate() {
+        if registry::is_handle(*y) && !opargs::is_tensor(*y) {
+            bail!("arg[{i}] unexpected, given {}", opargs::describe(*y));
+        }
+    }
+    forms::tensors(v)
 }

@@ -1,0 +1,389 @@
+//! Matrix properties, decompositions, solvers and inverses (math-linalg.rst): det logdet slogdet
+//! mrank chol cholx eig eigh eigvals eigvalsh qr lu lux lun svd svdvals solve trisolve cholsolve
+//! lstsq lusolve inverse pinverse cholinverse. Arguments as ktorch reads them: the input (q data
+//! or a tensor), optional flags/numbers/symbols read from the end, then an output tensor (one
+//! result) or output vector (several results) last. Several results come back as a q list for
+//! q data, a vector handle for a tensor.
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::args::{self, multi, Tail};
+use super::forms::{self, Out};
+use super::linalg::shim_error;
+use crate::k::{make, KResult, K};
+use crate::tensor::opargs;
+use crate::tensor::result;
+
+/// A single result into an output tensor (null) or as a new value.
+fn one(out: Option<K>, h: bool, new: impl FnOnce() -> Result<Tensor>, into: impl FnOnce(&Tensor) -> Result<()>) -> KResult {
+    match out {
+        Some(o) => {
+            into(&args::tensor(o)?)?;
+            Ok(make::null())
+        }
+        None => result(new()?, h),
+    }
+}
+
+fn pair((a, b): (Tensor, Tensor)) -> Vec<Tensor> {
+    vec![a, b]
+}
+fn triple((a, b, c): (Tensor, Tensor, Tensor)) -> Vec<Tensor> {
+    vec![a, b, c]
+}
+
+/// `det x`, `logdet x`: the (log) determinant of a matrix or batch; `slogdet x`: sign and log of
+/// the absolute value of the determinant.
+pub fn det(x: K) -> KResult {
+    let (t, h) = args::input(x)?;
+    result(t.f_det()?, h)
+}
+pub fn logdet(x: K) -> KResult {
+    let (t, h) = args::input(x)?;
+    result(t.f_logdet()?, h)
+}
+pub fn slogdet(x: K) -> KResult {
+    let (t, h) = args::input(x)?;
+    multi(pair(t.f_slogdet()?), h, None)
+}
+
+/// `(input;atol;rtol;hermitian;output)`: atol and rtol floats (null: not given), hermitian a flag.
+fn tolerance(x: K, rank: bool) -> KResult {
+    let usage = "up to 5, (input;atol;rtol;hermitian;output)";
+    let mut a = Tail::new(x, 5, usage)?;
+    let out = a.out(1);
+    let herm = a.flag(1).unwrap_or(false);
+    let (at, rt) = match a.take2(1, args::double, args::double) {
+        Some(p) => p,
+        None => (a.take(1, args::double).flatten(), None),
+    };
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let t = &ts[0];
+    one(
+        out,
+        h,
+        || Ok(if rank { t.f_linalg_matrix_rank_atol_rtol_float(at, rt, herm)? } else { t.f_linalg_pinv_atol_rtol_float(at, rt, herm)? }),
+        |o| {
+            if rank {
+                let _ = t.f_linalg_matrix_rank_atol_rtol_float_out(o, at, rt, herm)?;
+            } else {
+                let _ = t.f_linalg_pinv_atol_rtol_float_out(o, at, rt, herm)?;
+            }
+            Ok(())
+        },
+    )
+}
+pub fn mrank(x: K) -> KResult {
+    tolerance(x, true)
+}
+pub fn pinverse(x: K) -> KResult {
+    tolerance(x, false)
+}
+
+/// `chol x`, `chol(x;upper)`, `chol(x;output)`, `chol(x;upper;output)`: Cholesky factors.
+pub fn chol(x: K) -> KResult {
+    let usage = "1-3 args, a, (a;upper), (a;out) or (a;upper;out)";
+    let mut a = Tail::new(x, 3, usage)?;
+    let out = a.out(1);
+    let upper = a.flag(1).unwrap_or(false);
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    one(out, h, || Ok(ts[0].f_linalg_cholesky(upper)?), |o| Ok(ts[0].f_linalg_cholesky_out(o, upper).map(drop)?))
+}
+
+/// `cholx(x;upper;check;output vector)`: Cholesky factors and error codes.
+pub fn cholx(x: K) -> KResult {
+    let usage = "1-4 arg(s), (x;upper;check;output)";
+    let mut a = Tail::new(x, 4, usage)?;
+    let out = a.outvec(1);
+    let (upper, check) = a.take2(1, opargs::flag, opargs::flag).unwrap_or_else(|| (a.flag(1).unwrap_or(false), false));
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    multi(pair(ts[0].f_linalg_cholesky_ex(upper, check)?), h, out)
+}
+
+/// `cholinverse(x;upper;output)`: the inverse from Cholesky factors.
+pub fn cholinverse(x: K) -> KResult {
+    let usage = "1-3 args, (x;upper;output)";
+    let mut a = Tail::new(x, 3, usage)?;
+    let out = a.out(1);
+    let upper = a.flag(1).unwrap_or(false);
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    one(out, h, || Ok(ts[0].f_cholesky_inverse(upper)?), |o| Ok(ts[0].f_cholesky_inverse_out(o, upper).map(drop)?))
+}
+
+/// `cholsolve(b;u;upper;output)`: solve with Cholesky factors `u`.
+pub fn cholsolve(x: K) -> KResult {
+    let usage = "2-4 args, (b;u;upper;output)";
+    let mut a = Tail::list(x, 2, 4, usage)?;
+    let out = a.out(2);
+    let upper = a.flag(2).unwrap_or(false);
+    let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    one(out, h, || Ok(ts[0].f_cholesky_solve(&ts[1], upper)?), |o| Ok(ts[0].f_cholesky_solve_out(o, &ts[1], upper).map(drop)?))
+}
+
+/// eig (x;output vector), eigh (x;upper;output vector), eigvals (x;output), eigvalsh
+/// (x;upper;output): `sym` for the symmetric/Hermitian forms, `both` for values and vectors.
+fn eigen(x: K, sym: bool, both: bool) -> KResult {
+    let m = if sym { 3 } else { 2 };
+    let usage = format!("1-{m} args, (x;{}output)", if sym { "upper;" } else { "" });
+    let mut a = Tail::new(x, m, &usage)?;
+    let out = if both { a.outvec(1) } else { a.out(1) };
+    let upper = if sym { a.flag(1).unwrap_or(false) } else { false };
+    let (ts, h) = args::inputs(a.done(1, &usage)?)?;
+    let (t, uplo) = (&ts[0], if upper { "U" } else { "L" });
+    match (both, sym) {
+        (true, true) => multi(pair(t.f_linalg_eigh(uplo)?), h, out),
+        (true, false) => multi(pair(t.f_linalg_eig()?), h, out),
+        (false, true) => one(out, h, || Ok(t.f_linalg_eigvalsh(uplo)?), |o| Ok(t.f_linalg_eigvalsh_out(o, uplo).map(drop)?)),
+        (false, false) => one(out, h, || Ok(t.f_linalg_eigvals()?), |o| Ok(t.f_linalg_eigvals_out(o).map(drop)?)),
+    }
+}
+pub fn eig(x: K) -> KResult {
+    eigen(x, false, true)
+}
+pub fn eigh(x: K) -> KResult {
+    eigen(x, true, true)
+}
+pub fn eigvals(x: K) -> KResult {
+    eigen(x, false, false)
+}
+pub fn eigvalsh(x: K) -> KResult {
+    eigen(x, true, false)
+}
+
+/// `qr(x;mode;output vector)`, mode `reduced (default), `complete or `r.
+pub fn qr(x: K) -> KResult {
+    let usage = "1-3 args, (x;mode;output)";
+    let mut a = Tail::new(x, 3, usage)?;
+    let out = a.outvec(1);
+    let mode = a.sym(1).unwrap_or("reduced");
+    if !["reduced", "complete", "r"].contains(&mode) {
+        bail!("unrecognized qr mode: {mode}");
+    }
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    multi(pair(Tensor::f_linalg_qr(&ts[0], mode)?), h, out)
+}
+
+/// `lu(x;pivot;output vector)`: compact LU factorization and pivots.
+pub fn lu(x: K) -> KResult {
+    let usage = "1-3 args, (x;pivot;output)";
+    let mut a = Tail::new(x, 3, usage)?;
+    let out = a.outvec(1);
+    let pivot = a.flag(1).unwrap_or(true);
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    multi(pair(Tensor::f_linalg_lu_factor(&ts[0], pivot)?), h, out)
+}
+
+/// `lux(x;pivot;check;output vector)`: LU factorization, pivots and error codes.
+pub fn lux(x: K) -> KResult {
+    let usage = "1-4 arg(s), (x;pivot;check;output)";
+    let mut a = Tail::new(x, 4, usage)?;
+    let out = a.outvec(1);
+    let (pivot, check) = a.take2(1, opargs::flag, opargs::flag).unwrap_or_else(|| (a.flag(1).unwrap_or(true), false));
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    multi(triple(Tensor::f_linalg_lu_factor_ex(&ts[0], pivot, check)?), h, out)
+}
+
+/// The LU matrix and pivots given as one argument: a vector of at least 2 tensors, or a q list
+/// or argument list of two.
+fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
+    if opargs::is_vector(x) {
+        let v = opargs::vector(x)?;
+        if v.len() < 2 {
+            bail!("LU vector has {} element(s), but 2 required (LU matrix & pivots)", v.len());
+        }
+        return Ok((v[0].shallow_clone(), v[1].shallow_clone(), true));
+    }
+    match opargs::list(x) {
+        Some(v) if v.len() == 2 => {
+            let (mut ts, h) = args::inputs(v)?;
+            let p = ts.pop().expect("two");
+            Ok((ts.pop().expect("two"), p, h))
+        }
+        _ => bail!("unrecognized LU input, expecting {usage}"),
+    }
+}
+
+/// `lun(lu;dataflag;pivotflag;output vector)` or `lun(matrix;pivots;dataflag;pivotflag;output)`:
+/// unpack P, L and U from a compact LU factorization.
+pub fn lun(x: K) -> KResult {
+    let usage = "(lu vector;dataflag;pivotflag;output) or (lu matrix;pivots;dataflag;pivotflag;output)";
+    if opargs::is_vector(x) {
+        let (m, p, h) = lu_pair(x, usage)?;
+        return multi(triple(Tensor::f_lu_unpack(&m, &p, true, true)?), h, None);
+    }
+    let mut a = Tail::list(x, 1, 5, usage)?;
+    let out = a.outvec(1);
+    let (data, pivots) = a.take2(1, opargs::flag, opargs::flag).unwrap_or_else(|| (a.flag(1).unwrap_or(true), true));
+    let (m, p, h) = match a.n {
+        1 => lu_pair(a.v[0], usage)?,
+        2 => {
+            let (mut ts, h) = args::inputs(&a.v[..2])?;
+            let p = ts.pop().expect("two");
+            (ts.pop().expect("two"), p, h)
+        }
+        n => bail!("unrecognized inputs, expecting a single input vector or 2 arrays/tensors, but {n} inputs given"),
+    };
+    multi(triple(Tensor::f_lu_unpack(&m, &p, data, pivots)?), h, out)
+}
+
+/// `lusolve(b;lu;output)` or `lusolve(b;matrix;pivots;output)`: solve Ax=b from A's LU
+/// factorization.
+pub fn lusolve(x: K) -> KResult {
+    let usage = "(b;lu;output) or (b;matrix;pivot;output)";
+    let a = Tail::list(x, 2, 4, usage)?;
+    let y = a.v[1];
+    let (b, m, p, h, out) = if opargs::is_tensor(y) || opargs::array(y).is_some() {
+        if a.n < 3 {
+            bail!("expecting (b;matrix;pivot) or (b;matrix;pivot;output), but given {} args", a.n);
+        }
+        if a.n == 4 && !opargs::is_tensor(a.v[3]) {
+            bail!("4th arg of output tensor expected, given {}", opargs::describe(a.v[3]));
+        }
+        let (mut ts, h) = args::inputs(&a.v[..3])?;
+        let p = ts.pop().expect("three");
+        let m = ts.pop().expect("three");
+        (ts.pop().expect("three"), m, p, h, a.v.get(3).copied())
+    } else {
+        if a.n > 3 {
+            bail!("expecting (b;lu) or (b;lu;output), but given {} args", a.n);
+        }
+        if a.n == 3 && !opargs::is_tensor(a.v[2]) {
+            bail!("3rd arg of output tensor expected, given {}", opargs::describe(a.v[2]));
+        }
+        let (m, p, hl) = lu_pair(y, usage)?;
+        let (b, hb) = args::input(a.v[0])?;
+        (b, m, p, hl || hb, a.v.get(2).copied())
+    };
+    one(
+        out,
+        h,
+        || Ok(Tensor::f_linalg_lu_solve(&m, &p, &b, true, false)?),
+        |o| Ok(Tensor::f_linalg_lu_solve_out(o, &m, &p, &b, true, false).map(drop)?),
+    )
+}
+
+extern "C" {
+    fn ktorch_svd(a: *mut libc::c_void, full: libc::c_int, driver: *const libc::c_char, r: *mut *mut libc::c_void) -> libc::c_int;
+    fn ktorch_svdvals(out: *mut libc::c_void, a: *mut libc::c_void, driver: *const libc::c_char, r: *mut *mut libc::c_void) -> libc::c_int;
+    fn ktorch_lstsq(
+        a: *mut libc::c_void, b: *mut libc::c_void, has_rcond: libc::c_int, rcond: f64, driver: *const libc::c_char,
+        r: *mut *mut libc::c_void,
+    ) -> libc::c_int;
+}
+
+fn ptr(t: &Tensor) -> *mut libc::c_void {
+    t.as_ptr() as *mut libc::c_void
+}
+
+/// A driver name checked against `names`; a null symbol is no driver.
+fn driver(s: Option<&str>, names: &[&str], what: &str) -> Result<Option<std::ffi::CString>> {
+    match s {
+        None | Some("") => Ok(None),
+        Some(s) if names.contains(&s) => Ok(Some(std::ffi::CString::new(s)?)),
+        Some(s) => bail!("unrecognized {what} `{s}"),
+    }
+}
+
+fn cptr(d: &Option<std::ffi::CString>) -> *const libc::c_char {
+    d.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())
+}
+
+/// Tensors made by the shim (n of them), or its error.
+fn made(rc: libc::c_int, r: &[*mut libc::c_void]) -> Result<Vec<Tensor>> {
+    if rc != 0 {
+        return Err(shim_error());
+    }
+    Ok(r.iter().map(|p| unsafe { Tensor::from_ptr(*p as *mut _) }).collect())
+}
+
+const SVD: [&str; 3] = ["gesvd", "gesvda", "gesvdj"];
+
+/// `svd(x;full;driver;output vector)`: U, S and Vh (full true by default).
+pub fn svd(x: K) -> KResult {
+    let usage = "1-4 args, (x;full;driver;output vector)";
+    let mut a = Tail::new(x, 4, usage)?;
+    let out = a.outvec(1);
+    let d = driver(a.sym(1), &SVD, "driver")?;
+    let full = a.flag(1).unwrap_or(true);
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let mut r = [std::ptr::null_mut(); 3];
+    let v = made(unsafe { ktorch_svd(ptr(&ts[0]), full as libc::c_int, cptr(&d), r.as_mut_ptr()) }, &r)?;
+    multi(v, h, out)
+}
+
+/// `svdvals(x;driver;output)`: the singular values.
+pub fn svdvals(x: K) -> KResult {
+    let usage = "1-3 args, (x;driver;output)";
+    let mut a = Tail::new(x, 3, usage)?;
+    let out = a.out(1).map(args::tensor).transpose()?;
+    let d = driver(a.sym(1), &SVD, "driver")?;
+    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let mut r = [std::ptr::null_mut(); 1];
+    let o = out.as_ref().map_or(std::ptr::null_mut(), ptr);
+    let rc = unsafe { ktorch_svdvals(o, ptr(&ts[0]), cptr(&d), r.as_mut_ptr()) };
+    if out.is_some() {
+        made(rc, &[])?;
+        return Ok(make::null());
+    }
+    result(made(rc, &r)?.pop().expect("one"), h)
+}
+
+/// `lstsq(a;b;rcond;method;output vector)`: solution, residuals, rank and singular values.
+pub fn lstsq(x: K) -> KResult {
+    let usage = "2-5 args, (a;b;rcond;method;output)";
+    let mut a = Tail::list(x, 2, 5, usage)?;
+    let out = a.outvec(2);
+    let d = driver(a.sym(2), &["gels", "gelsd", "gelss", "gelsy"], "driver")?;
+    let rcond = a.take(2, args::double).flatten();
+    let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    let mut r = [std::ptr::null_mut(); 4];
+    let rc = unsafe { ktorch_lstsq(ptr(&ts[0]), ptr(&ts[1]), rcond.is_some() as libc::c_int, rcond.unwrap_or(0.0), cptr(&d), r.as_mut_ptr()) };
+    multi(made(rc, &r)?, h, out)
+}
+
+/// `solve(a;b)`, `solve(a;b;left)`, `solve(a;b;output)`, `solve(a;b;left;output)`: x in ax=b
+/// (xa=b when left is false).
+pub fn solve(x: K) -> KResult {
+    let usage = "2-4 args, (a;b), (a;b;left), (a;b;out) or (a;b;left;out)";
+    let mut a = Tail::list(x, 2, 4, usage)?;
+    let out = a.out(2);
+    let left = a.flag(2).unwrap_or(true);
+    let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    one(
+        out,
+        h,
+        || Ok(Tensor::f_linalg_solve(&ts[0], &ts[1], left)?),
+        |o| Ok(Tensor::f_linalg_solve_out(o, &ts[0], &ts[1], left).map(drop)?),
+    )
+}
+
+/// `trisolve(a;b;upper;left;unitriangular;output)`: triangular solve, upper required.
+pub fn trisolve(x: K) -> KResult {
+    let usage = "3-6 args, (a;b;upper;left;unitriangular;output)";
+    let mut a = Tail::list(x, 3, 6, usage)?;
+    let upper = opargs::flag(a.v[2]).ok_or_else(|| anyhow!("3rd arg of upper triangular flag expected, given {}", opargs::describe(a.v[2])))?;
+    let out = a.out(3);
+    let (left, unit) = a.take2(3, opargs::flag, opargs::flag).unwrap_or_else(|| (a.flag(3).unwrap_or(true), false));
+    a.done(3, usage)?;
+    let (ts, h) = args::inputs(&a.v[..2])?;
+    one(
+        out,
+        h,
+        || Ok(ts[0].f_linalg_solve_triangular(&ts[1], upper, left, unit)?),
+        |o| Ok(ts[0].f_linalg_solve_triangular_out(o, &ts[1], upper, left, unit).map(drop)?),
+    )
+}
+
+/// `inverse x`, `inverse(x;output)`: the inverse of square matrices (no in-place form).
+pub fn inverse(x: K) -> KResult {
+    let (inputs, out) = forms::split(x, 1, "x or (x;output)")?;
+    let (ts, h) = forms::tensors(&inputs)?;
+    match &out {
+        Out::New => result(ts[0].f_inverse()?, h),
+        Out::Into(o) => {
+            let _ = ts[0].f_inverse_out(o)?;
+            Ok(make::null())
+        }
+        Out::InPlace => bail!("no in-place method"),
+    }
+}
