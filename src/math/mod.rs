@@ -4,3 +4,9 @@ pub mod forms;
 pub mod linalg;
 pub mod pointwise;
 pub mod reduce;
+// reductions, other math and random (math-reduce.rst, math-other.rst, math-random.rst)
+pub mod args;
+pub mod norms;
+pub mod other;
+pub mod random;
+pub mod unique;
