@@ -40,8 +40,16 @@ macro_rules! qscripts {
     };
 }
 
-qscripts!(capi, ktorch_collections, ktorch_device, ktorch_info, ktorch_session, ktorch_tensor, ktorch_tensorop,
+qscripts!(
+    capi,
+    ktorch_collections,
+    ktorch_device,
+    ktorch_info,
     ktorch_linalg,
+    ktorch_reduce,
+    ktorch_session,
+    ktorch_tensor,
+    ktorch_tensorop,
 );
 
 #[test]

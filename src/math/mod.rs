@@ -1,5 +1,8 @@
 //! Tensor math, ktorch's forms: arguments are tensor handles or q data; the result is a tensor
-//! handle when any input is a handle, q data otherwise.
+//! handle when any input is a handle, q data otherwise. Two readers of ktorch's trailing
+//! optional arguments exist side by side: `args` (linear algebra, spectral: take from the end by
+//! type) and `slots` (reductions: a declared list of slots); they were written in parallel and
+//! should become one.
 pub mod forms;
 // linear algebra and spectral math (math-linalg.rst and math-spectral.rst)
 pub mod args;
@@ -8,3 +11,9 @@ pub mod spectral;
 pub mod linalg;
 pub mod pointwise;
 pub mod reduce;
+// reductions, other math and random (math-reduce.rst, math-other.rst, math-random.rst)
+pub mod slots;
+pub mod norms;
+pub mod other;
+pub mod random;
+pub mod unique;

@@ -1,88 +1,231 @@
-//! Reductions: `mean x`, `Sum x` over all elements; `Max`, `Min` over all elements or along a
-//! dimension with indices (ktorch capitalises q keywords).
-use anyhow::{anyhow, bail};
-use tch::{Kind, Tensor};
+//! Reductions (math-reduce.rst): each family is one argument declaration (see `args`) and one
+//! line per function in a table. Forms: `f x` over all elements (an array or a tensor handle
+//! alone), or `f(x;..;output)` with optional arguments read from the back as ktorch does.
+//! ktorch capitalises q keywords: `All`, `Any`, `Max`, `Min`, `Sum`.
+use anyhow::bail;
+use tch::{Kind, TchError, Tensor};
 
-use crate::k::{make, native, KResult, K};
-use crate::registry::{self, Obj};
-use crate::tensor::opargs::{self, flag, long};
-use crate::tensor::{arg, convert, result};
+use super::slots::{finish, finish_many, parse, Args, OutKind, Slot};
+use crate::k::{KResult, K};
+use crate::tensor::result;
 
-fn reduce(x: K, f: fn(&Tensor) -> Result<Tensor, tch::TchError>) -> KResult {
-    let (t, h) = arg(x)?;
-    result(f(&t)?, h)
+type R = Result<Tensor, TchError>;
+type R2 = Result<(Tensor, Tensor), TchError>;
+type Dims<'a> = Option<&'a [i64]>;
+
+const DIM_KEEP: &str = "(input;dim;keepdim;output)";
+
+/// Dimensions as given: none, or `()`, means all.
+fn dims(a: &Args, i: usize) -> Option<Vec<i64>> {
+    a.longs(i).filter(|d| !d.is_empty())
 }
 
-pub fn mean(x: K) -> KResult {
-    // libtorch averages floating point only; integers are averaged as float, as ktorch does.
-    reduce(x, |t| if t.is_floating_point() || t.is_complex() { t.f_mean(None) } else { t.f_mean(Kind::Float) })
-}
-pub fn sum(x: K) -> KResult {
-    reduce(x, |t| t.f_sum(None))
+/// Is the tensor floating point or complex (libtorch's mean, std and var need one of these)?
+fn real(t: &Tensor) -> bool {
+    t.is_floating_point() || t.is_complex()
 }
 
-/// `Max x`/`Min x` the overall maximum/minimum of an array or tensor; with a dimension,
-/// `Max(x;dim)`, `Max(x;dim;keepdim)`, `Max(x;keepdim)` (along the last dimension): the values
-/// and their indices along `dim`, q data `(values;indices)` or a new vector handle; with a
-/// trailing output vector, the vector's first two tensors become the values and indices (the
-/// vector grows to two if shorter) and the result is null.
-fn extreme(x: K, min: bool) -> KResult {
-    let all = |t: &Tensor| if min { t.f_min() } else { t.f_max() };
-    if registry::is_handle(x) {
-        return result(all(&registry::tensor(x)?)?, true);
+// ---------------------------------------------------------------------------------------------
+// mean, nanmean, prod, Sum, nansum: (input;dim(s);keepdim;dtype;output)
+// ---------------------------------------------------------------------------------------------
+type Fdims = fn(&Tensor, Dims, bool, Option<Kind>) -> R;
+type Gdims = fn(&Tensor, &Tensor, Dims, bool, Option<Kind>) -> R;
+
+/// Over all elements without keepdim, mean and Sum call libtorch's all-element form (as before:
+/// autograd shows MeanBackward0/SumBackward0). `float`: integer inputs are averaged as float when no dtype is given (mean, nanmean).
+fn kmean(x: K, f: Fdims, g: Gdims, float: bool) -> KResult {
+    let a = parse(x, &[Slot::Longs, Slot::Flag, Slot::Dtype], OutKind::Tensor, "(input;dim;keepdim;dtype;output)")?;
+    let d = dims(&a, 0);
+    let k = a.flag(1).unwrap_or(false);
+    let t = a.kind(2).or_else(|| (float && !real(&a.x)).then_some(Kind::Float));
+    finish(&a, |x| f(x, d.as_deref(), k, t), |x, o| g(x, o, d.as_deref(), k, t))
+}
+
+/// prod reduces one dimension at most.
+fn one(d: Dims) -> anyhow::Result<Option<i64>> {
+    match d {
+        None => Ok(None),
+        Some([i]) => Ok(Some(*i)),
+        Some(d) => bail!("product can only be calculated along a single dimension, given {}", d.len()),
     }
-    if let Some(t) = opargs::array(x) {
-        return result(all(&t)?, false);
+}
+fn prod_dims(t: &Tensor, d: Dims, k: bool, kind: Option<Kind>) -> R {
+    match one(d).map_err(|e| TchError::Torch(e.to_string()))? {
+        Some(i) => t.f_prod_dim_int(i, k, kind),
+        None => t.f_prod(kind),
     }
-    let usage = "(input;dim;keepdim;output)";
-    let v = opargs::list(x).ok_or_else(|| anyhow!("expects an array, a tensor or {usage}"))?;
-    if v.is_empty() || v.len() > 4 {
-        bail!("expecting up to 4 args, {usage}, given {}", v.len());
-    }
-    let mut n = v.len();
-    let out = (n > 1 && registry::is_handle(v[n - 1])).then(|| v[n - 1]);
-    n -= out.is_some() as usize;
-    let keepdim = if n > 1 { flag(v[n - 1]) } else { None };
-    n -= keepdim.is_some() as usize;
-    let dim = if n > 1 { long(v[n - 1]) } else { None };
-    n -= dim.is_some() as usize;
-    if n != 1 {
-        bail!("unrecognized args, expecting up to 4, {usage}");
-    }
-    let (t, h) = arg(v[0])?;
-    let (d, k) = (dim.unwrap_or(-1), keepdim.unwrap_or(false));
-    let (values, indices) = if min { t.f_min_dim(d, k)? } else { t.f_max_dim(d, k)? };
-    if let Some(o) = out {
-        registry::with(o, |obj| match obj {
-            Obj::Vector(ts) => {
-                for (i, r) in [values, indices].into_iter().enumerate() {
-                    match ts.get_mut(i) {
-                        Some(slot) => *slot = r,
-                        None => ts.push(r),
-                    }
-                }
-                Ok(())
-            }
-            other => bail!("output expected as a vector, given {}", other.class()),
-        })?;
-        return Ok(make::null());
-    }
-    if h {
-        return Ok(registry::add(Obj::Vector(vec![values, indices])));
-    }
-    let a = convert::to_q(&values)?;
-    match convert::to_q(&indices) {
-        Ok(b) => Ok(make::list(vec![a, b])),
-        Err(e) => {
-            unsafe { native::r0(a) };
-            Err(e)
-        }
+}
+fn prod_dims_out(t: &Tensor, o: &Tensor, d: Dims, k: bool, kind: Option<Kind>) -> R {
+    match one(d).map_err(|e| TchError::Torch(e.to_string()))? {
+        Some(i) => t.f_prod_int_out(o, i, k, kind),
+        None => t.f_prod_out(o, kind),
     }
 }
 
-pub fn max(x: K) -> KResult {
-    extreme(x, false)
+macro_rules! dims_table {
+    ($($name:ident: $f:expr, $g:expr, $float:expr;)*) => {$(
+        pub fn $name(x: K) -> KResult { kmean(x, $f, $g, $float) }
+    )*};
 }
-pub fn min(x: K) -> KResult {
-    extreme(x, true)
+
+dims_table! {
+    mean:    |t, d, k, c| if d.is_none() && !k { t.f_mean(c) } else { t.f_mean_dim(d, k, c) },
+             |t, o, d, k, c| t.f_mean_out(o, d, k, c),        true;
+    nanmean: |t, d, k, c| t.f_nanmean(d, k, c),        |t, o, d, k, c| t.f_nanmean_out(o, d, k, c),     true;
+    sum:     |t, d, k, c| if d.is_none() && !k { t.f_sum(c) } else { t.f_sum_dim_intlist(d, k, c) },
+             |t, o, d, k, c| t.f_sum_intlist_out(o, d, k, c), false;
+    nansum:  |t, d, k, c| t.f_nansum(d, k, c),         |t, o, d, k, c| t.f_nansum_out(o, d, k, c),      false;
+    prod:    prod_dims,                                prod_dims_out,                                        false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// All, Any: (input;dim;keepdim;output); alone, over all elements
+// ---------------------------------------------------------------------------------------------
+fn kall(x: K, all: fn(&Tensor) -> R, dim: fn(&Tensor, i64, bool) -> R, all_out: fn(&Tensor, &Tensor) -> R, dim_out: fn(&Tensor, &Tensor, i64, bool) -> R) -> KResult {
+    let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
+    if a.alone {
+        return result(all(&a.x)?, a.handle);
+    }
+    let (d, k) = (a.long(0).unwrap_or(-1), a.flag(1).unwrap_or(false));
+    let whole = a.given == 2;
+    finish(&a, |x| dim(x, d, k), |x, o| if whole { all_out(x, o) } else { dim_out(x, o, d, k) })
+}
+
+pub fn all(x: K) -> KResult {
+    kall(x, |t| t.f_all(), |t, d, k| t.f_all_dim(d, k), |t, o| t.f_all_all_out(o), |t, o, d, k| t.f_all_out(o, d, k))
+}
+pub fn any(x: K) -> KResult {
+    kall(x, |t| t.f_any(), |t, d, k| t.f_any_dim(d, k), |t, o| t.f_any_all_out(o), |t, o, d, k| t.f_any_out(o, d, k))
+}
+
+// ---------------------------------------------------------------------------------------------
+// amax, amin, logsumexp: (input;dim(s);keepdim;output)
+// ---------------------------------------------------------------------------------------------
+fn kamax(x: K, f: fn(&Tensor, &[i64], bool) -> R, g: fn(&Tensor, &Tensor, &[i64], bool) -> R, needs_dim: bool) -> KResult {
+    let a = parse(x, &[Slot::Longs, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
+    let d = a.longs(0).unwrap_or_default();
+    if needs_dim && d.is_empty() {
+        bail!("needs explicit dimension(s) for log of summed exponentials");
+    }
+    let k = a.flag(1).unwrap_or(false);
+    finish(&a, |x| f(x, &d, k), |x, o| g(x, o, &d, k))
+}
+
+pub fn amax(x: K) -> KResult {
+    kamax(x, |t, d, k| t.f_amax(d, k), |t, o, d, k| t.f_amax_out(o, d, k), false)
+}
+pub fn amin(x: K) -> KResult {
+    kamax(x, |t, d, k| t.f_amin(d, k), |t, o, d, k| t.f_amin_out(o, d, k), false)
+}
+pub fn logsumexp(x: K) -> KResult {
+    kamax(x, |t, d, k| t.f_logsumexp(d, k), |t, o, d, k| t.f_logsumexp_out(o, d, k), true)
+}
+
+// ---------------------------------------------------------------------------------------------
+// argmax, argmin: (input;dim;keepdim;output); no dim (or 0N): the index into the flattened input
+// ---------------------------------------------------------------------------------------------
+fn kargmax(x: K, f: fn(&Tensor, Option<i64>, bool) -> R, g: fn(&Tensor, &Tensor, Option<i64>, bool) -> R) -> KResult {
+    let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
+    let d = a.long(0).filter(|d| *d != i64::MIN);
+    let k = a.flag(1).unwrap_or(false);
+    finish(&a, |x| f(x, d, k), |x, o| g(x, o, d, k))
+}
+
+pub fn argmax(x: K) -> KResult {
+    kargmax(x, |t, d, k| t.f_argmax(d, k), |t, o, d, k| t.f_argmax_out(o, d, k))
+}
+pub fn argmin(x: K) -> KResult {
+    kargmax(x, |t, d, k| t.f_argmin(d, k), |t, o, d, k| t.f_argmin_out(o, d, k))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Max, Min, aminmax, median, nanmedian, mode: (input;dim;keepdim;output vector). With a
+// dimension (or keepdim, or an output vector) two results: q data (values;indices) or a vector
+// handle; alone, Max/Min/median/nanmedian give the overall value, aminmax (min;max).
+// ---------------------------------------------------------------------------------------------
+fn kmax(x: K, alone: Option<fn(&Tensor) -> R>, f: fn(&Tensor, i64, bool) -> R2) -> KResult {
+    let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Vector, DIM_KEEP)?;
+    if let (true, Some(g)) = (a.alone, alone) {
+        return result(g(&a.x)?, a.handle);
+    }
+    let (v, i) = f(&a.x, a.long(0).unwrap_or(-1), a.flag(1).unwrap_or(false))?;
+    finish_many(&a, vec![v, i])
+}
+
+macro_rules! max_table {
+    ($($name:ident: $alone:expr, $f:expr;)*) => {$(
+        pub fn $name(x: K) -> KResult { kmax(x, $alone, $f) }
+    )*};
+}
+
+fn minmax(t: &Tensor) -> R {
+    let (lo, hi) = t.f_aminmax(None, false)?;
+    Tensor::f_stack(&[lo, hi], 0)?.f_reshape([2])
+}
+
+max_table! {
+    max:       Some(|t| t.f_max()),       |t, d, k| t.f_max_dim(d, k);
+    min:       Some(|t| t.f_min()),       |t, d, k| t.f_min_dim(d, k);
+    aminmax:   Some(minmax),              |t, d, k| t.f_aminmax(d, k);
+    median:    Some(|t| t.f_median()),    |t, d, k| t.f_median_dim(d, k);
+    nanmedian: Some(|t| t.f_nanmedian()), |t, d, k| t.f_nanmedian_dim(d, k);
+    mode:      None,                      |t, d, k| t.f_mode(d, k);
+}
+
+// ---------------------------------------------------------------------------------------------
+// std, variance: (input;dim(s);unbiased;keepdim;output); meanstd, meanvar: (input;dim(s);
+// unbiased;keepdim) giving mean and std/var stacked. A lone flag is `unbiased` (default true);
+// integer inputs are taken as float.
+// ---------------------------------------------------------------------------------------------
+const STD: &str = "(input;dim;unbiased;keepdim;output)";
+
+/// dims (Some: given, possibly `()` for all), unbiased, keepdim.
+fn var_args(a: &Args) -> (Option<Vec<i64>>, bool, bool) {
+    let (u, k) = match (a.flag(1), a.flag(2)) {
+        (Some(u), Some(k)) => (u, k),
+        (None, Some(u)) => (u, false),
+        _ => (true, false),
+    };
+    (a.longs(0), u, k)
+}
+
+fn float(t: &Tensor) -> R {
+    if real(t) {
+        Ok(t.shallow_clone())
+    } else {
+        t.f_to_kind(Kind::Float)
+    }
+}
+
+fn kvar(x: K, all: fn(&Tensor, bool) -> R, f: fn(&Tensor, &[i64], bool, bool) -> R, g: fn(&Tensor, &Tensor, &[i64], bool, bool) -> R) -> KResult {
+    let mut a = parse(x, &[Slot::Longs, Slot::Flag, Slot::Flag], OutKind::Tensor, STD)?;
+    a.x = float(&a.x)?;
+    let (d, u, k) = var_args(&a);
+    let e = d.clone().unwrap_or_default();
+    finish(&a, |x| match &d { Some(d) => f(x, d, u, k), None => all(x, u) }, |x, o| g(x, o, &e, u, k))
+}
+
+pub fn std(x: K) -> KResult {
+    kvar(x, |t, u| t.f_std(u), |t, d, u, k| t.f_std_dim(d, u, k), |t, o, d, u, k| t.f_std_out(o, d, u, k))
+}
+pub fn variance(x: K) -> KResult {
+    kvar(x, |t, u| t.f_var(u), |t, d, u, k| t.f_var_dim(d, u, k), |t, o, d, u, k| t.f_var_out(o, d, u, k))
+}
+
+fn kmeanvar(x: K, all: fn(&Tensor, bool) -> R2, f: fn(&Tensor, &[i64], bool, bool) -> R2) -> KResult {
+    let a = parse(x, &[Slot::Longs, Slot::Flag, Slot::Flag], OutKind::None, "(input;dim;unbiased;keepdim)")?;
+    let t = float(&a.x)?;
+    let (d, u, k) = var_args(&a);
+    let (s, m) = match &d {
+        Some(d) => f(&t, d, u, k)?,
+        None => all(&t, u)?,
+    };
+    result(Tensor::f_stack(&[m, s], 0)?, a.handle)
+}
+
+pub fn meanstd(x: K) -> KResult {
+    kmeanvar(x, |t, u| t.f_std_mean(u), |t, d, u, k| t.f_std_mean_dim(d, u, k))
+}
+pub fn meanvar(x: K) -> KResult {
+    kmeanvar(x, |t, u| t.f_var_mean(u), |t, d, u, k| t.f_var_mean_dim(d, u, k))
 }

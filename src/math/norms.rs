@@ -1,0 +1,105 @@
+//! Norms (math-reduce.rst): `dist` the p-norm of a difference; `fnorm`, `nnorm` the Frobenius and
+//! nuclear matrix norms; `mnorm` a matrix norm of numeric order; `vnorm` a vector norm. Matrix
+//! norms reduce two dimensions (the last two unless given); vector norms all or the given ones.
+//! The order is a float atom, telling it from a long dimension.
+use anyhow::{anyhow, bail};
+use tch::{TchError, Tensor};
+
+use super::slots::{finish, parse, Args, OutKind, Slot};
+use super::forms;
+use crate::k::{read, KResult, K};
+use crate::tensor::opargs::{self, Num};
+use crate::tensor::{convert, result};
+
+type R = Result<Tensor, TchError>;
+
+/// `dist(x;y)`, `dist(x;y;p)`: the p-norm (default 2) of `x-y`, broadcasting; also a simple
+/// list `dist 1 2` or `dist 1 2 3` read as x, y and p.
+pub fn dist(x: K) -> KResult {
+    if read::ktype(x) < 0 {
+        bail!("not implemented for {}", opargs::describe(x));
+    }
+    if read::ktype(x) > 0 {
+        let t = convert::to_tensor(x)?;
+        if !(2..=3).contains(&t.size()[0]) {
+            bail!("expecting 2-3 args, (x;y;p), {} given", t.size()[0]);
+        }
+        let p = if t.size()[0] == 3 { t.f_get(2)?.f_double_value(&[])? } else { 2.0 };
+        return result(pnorm(&t.f_get(0)?, &t.f_get(1)?, p)?, false);
+    }
+    let v = forms::items(x).ok_or_else(|| anyhow!("expecting 2-3 args, (x;y;p)"))?;
+    let p = match v.len() {
+        2 => 2.0,
+        3 => match opargs::number(v[2]) {
+            Some(Num::Int(i)) => i as f64,
+            Some(Num::Float(f)) => f,
+            None => bail!("expecting 2-3 args, (x;y;p), 3rd arg is {}", opargs::describe(v[2])),
+        },
+        n => bail!("expecting 2-3 args, (x;y;p), {n} arg(s) given"),
+    };
+    let (ts, h) = forms::tensors(&v[..2])?;
+    result(pnorm(&ts[0], &ts[1], p)?, h)
+}
+
+fn pnorm(a: &Tensor, b: &Tensor, p: f64) -> R {
+    if p == 2.0 {
+        a.f_dist(b)
+    } else {
+        a.f_sub(b)?.f_norm_scalaropt_dim(p, [0i64; 0], false)
+    }
+}
+
+const MATRIX: &str = "(input;dim;keepdim;dtype;output)";
+const ORD: &str = "(input;ord;dim;keepdim;dtype;output)";
+
+/// The two dimensions of a matrix norm: the last two unless given.
+fn matrix_dims(a: &Args, i: usize) -> anyhow::Result<Vec<i64>> {
+    match a.longs(i) {
+        None => Ok(vec![-2, -1]),
+        Some(d) if d.len() == 2 => Ok(d),
+        Some(d) => bail!("matrix norm needs 2 dimensions, given {}", d.len()),
+    }
+}
+
+/// A matrix norm of ord "fro" or "nuc": (input;dim;keepdim;dtype;output).
+fn strnorm(x: K, ord: &str) -> KResult {
+    let a = parse(x, &[Slot::Longs, Slot::Flag, Slot::Dtype], OutKind::Tensor, MATRIX)?;
+    let d = matrix_dims(&a, 0)?;
+    let (k, t) = (a.flag(1).unwrap_or(false), a.kind(2));
+    finish(&a, |x| x.f_linalg_norm_ord_str(ord, Some(d.as_slice()), k, t), |x, o| x.f_linalg_norm_ord_str_out(o, ord, Some(d.as_slice()), k, t))
+}
+
+pub fn fnorm(x: K) -> KResult {
+    strnorm(x, "fro")
+}
+pub fn nnorm(x: K) -> KResult {
+    strnorm(x, "nuc")
+}
+
+/// `mnorm(input;ord;dim;keepdim;dtype;output)`: Frobenius when no order is given.
+pub fn mnorm(x: K) -> KResult {
+    let a = parse(x, &[Slot::Double, Slot::Longs, Slot::Flag, Slot::Dtype], OutKind::Tensor, ORD)?;
+    let d = matrix_dims(&a, 1)?;
+    let (k, t) = (a.flag(2).unwrap_or(false), a.kind(3));
+    let d = Some(d.as_slice());
+    match a.double(0) {
+        Some(p) => finish(&a, |x| x.f_linalg_norm(p, d, k, t), |x, o| x.f_linalg_norm_out(o, p, d, k, t)),
+        None => finish(&a, |x| x.f_linalg_norm_ord_str("fro", d, k, t), |x, o| x.f_linalg_norm_ord_str_out(o, "fro", d, k, t)),
+    }
+}
+
+/// `vnorm(input;ord;dim;keepdim;dtype;output)`: order 2 unless given, over all dimensions unless
+/// given; a dtype converts the input first (as linalg.vector_norm does).
+pub fn vnorm(x: K) -> KResult {
+    let mut a = parse(x, &[Slot::Double, Slot::Longs, Slot::Flag, Slot::Dtype], OutKind::Tensor, ORD)?;
+    let p = a.double(0).unwrap_or(2.0);
+    let d = a.longs(1).unwrap_or_default();
+    let k = a.flag(2).unwrap_or(false);
+    if let Some(t) = a.kind(3) {
+        a.x = a.x.f_to_kind(t)?;
+    }
+    if !(a.x.is_floating_point() || a.x.is_complex()) {
+        bail!("expected a floating point or complex tensor as input, given {}", crate::tensor::options::kind_name(a.x.kind()));
+    }
+    finish(&a, |x| x.f_norm_scalaropt_dim(p, d.as_slice(), k), |x, o| x.f_norm_out(o, p, d.as_slice(), k))
+}

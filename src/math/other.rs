@@ -1,0 +1,267 @@
+//! Other math (math-other.rst): cumulative sums and products, diagonals and triangles, flips,
+//! rolls, traces, histograms, bin counts, renormalization and tensor contraction. Functions
+//! of one input with optional arguments use `slots::parse`; the rest read their fixed forms.
+use anyhow::{anyhow, bail};
+use tch::{Kind, Scalar, TchError, Tensor};
+
+use super::slots::{copy_into, finish, parse, Dest, OutKind, Slot};
+use super::forms;
+use crate::k::{make, read, KResult, K};
+use crate::tensor::opargs::{self, describe, Num};
+use crate::tensor::{arg, convert, result};
+
+type R = Result<Tensor, TchError>;
+
+// ---------------------------------------------------------------------------------------------
+// cumsum, cumprod: (input;dim;dtype;output), along the last dimension unless given
+// ---------------------------------------------------------------------------------------------
+fn kcum(x: K, f: fn(&Tensor, i64, Option<Kind>) -> R, g: fn(&Tensor, &Tensor, i64, Option<Kind>) -> R) -> KResult {
+    let a = parse(x, &[Slot::Long, Slot::Dtype], OutKind::Tensor, "(input;dim;dtype;output)")?;
+    let (d, t) = (a.long(0).unwrap_or(-1), a.kind(1));
+    finish(&a, |x| f(x, d, t), |x, o| g(x, o, d, t))
+}
+
+pub fn cumsum(x: K) -> KResult {
+    kcum(x, |t, d, k| t.f_cumsum(d, k), |t, o, d, k| t.f_cumsum_out(o, d, k))
+}
+pub fn cumprod(x: K) -> KResult {
+    kcum(x, |t, d, k| t.f_cumprod(d, k), |t, o, d, k| t.f_cumprod_out(o, d, k))
+}
+
+// ---------------------------------------------------------------------------------------------
+// diag, diagflat: (input;offset;output); tril, triu: (input;offset;output) or (input;offset;[])
+// ---------------------------------------------------------------------------------------------
+type Off = fn(&Tensor, i64) -> R;
+type OffOut = fn(&Tensor, &Tensor, i64) -> R;
+type OffIn = fn(&mut Tensor, i64) -> R;
+
+fn koffset(x: K, f: Off, g: Option<OffOut>, inplace: Option<OffIn>, usage: &str) -> KResult {
+    if read::ktype(x) < 0 || read::ktype(x) > 10 {
+        bail!("not implemented for {}", describe(x));
+    }
+    let out = if inplace.is_some() { OutKind::TensorOrInPlace } else { OutKind::Tensor };
+    let mut a = parse(x, &[Slot::Long], out, usage)?;
+    let d = a.long(0).unwrap_or(0);
+    match (&a.dest, g, inplace) {
+        (Dest::InPlace, _, Some(m)) => {
+            let _ = m(&mut a.x, d)?;
+            Ok(make::null())
+        }
+        (Dest::Tensor(_), None, _) => bail!("output tensor not implemented"),
+        (_, g, _) => finish(&a, |x| f(x, d), |x, o| g.expect("output form")(x, o, d)),
+    }
+}
+
+pub fn diag(x: K) -> KResult {
+    koffset(x, |t, d| t.f_diag(d), Some(|t, o, d| t.f_diag_out(o, d)), None, "(input;offset;output)")
+}
+pub fn diagflat(x: K) -> KResult {
+    koffset(x, |t, d| t.f_diagflat(d), None, None, "(input;offset)")
+}
+pub fn tril(x: K) -> KResult {
+    koffset(x, |t, d| t.f_tril(d), Some(|t, o, d| t.f_tril_out(o, d)), Some(|t, d| t.f_tril_(d)), "(input;offset;output)")
+}
+pub fn triu(x: K) -> KResult {
+    koffset(x, |t, d| t.f_triu(d), Some(|t, o, d| t.f_triu_out(o, d)), Some(|t, d| t.f_triu_(d)), "(input;offset;output)")
+}
+
+/// Leading q items of `x` after the input that are long atoms, when all of them are: the
+/// arguments of `diagonal(input;offset;dim1;dim2)`.
+fn longs_after(v: &[K], most: usize) -> Option<Vec<i64>> {
+    if v.len() < 2 || v.len() > most + 1 {
+        return None;
+    }
+    v[1..].iter().map(|x| opargs::long(*x)).collect()
+}
+
+/// `diagonal x`, `diagonal(x;offset)`, `diagonal(x;offset;dim1)`, `diagonal(x;offset;dim1;dim2)`.
+pub fn diagonal(x: K) -> KResult {
+    if read::ktype(x) != 0 {
+        bail!("not implemented for {}", describe(x));
+    }
+    let (input, o) = match forms::items(x).and_then(|v| longs_after(v, 3).map(|o| (v[0], o))) {
+        Some(p) => p,
+        None => (x, vec![]),
+    };
+    let (t, h) = arg(input)?;
+    let g = |i: usize, d: i64| o.get(i).copied().unwrap_or(d);
+    result(t.f_diagonal(g(0, 0), g(1, 0), g(2, 1))?, h)
+}
+
+/// `Flip(input;dims)`: reversed along the given dimensions.
+pub fn flip(x: K) -> KResult {
+    let v = forms::items(x).filter(|v| v.len() == 2).ok_or_else(|| anyhow!("expecting 2 arguments, (input;dims)"))?;
+    let d = opargs::longs(v[1]).ok_or_else(|| anyhow!("expecting 2 arguments, (input;dims), given {} for dims", describe(v[1])))?;
+    let (t, h) = arg(v[0])?;
+    result(t.f_flip(d)?, h)
+}
+
+/// `trace x`: the sum of the diagonal of a matrix.
+pub fn trace(x: K) -> KResult {
+    let (t, h) = arg(x)?;
+    result(t.f_trace()?, h)
+}
+
+/// `roll(input;shifts)` (the input flattened, rolled and restored) or `roll(input;shifts;dims)`.
+pub fn roll(x: K) -> KResult {
+    let usage = "expects 2-3 args, (input;shifts;dims)";
+    let v = forms::items(x).filter(|v| v.len() == 2 || v.len() == 3).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
+    let s = opargs::longs(v[1]).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
+    let d = match v.get(2) {
+        Some(d) => opargs::longs(*d).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?,
+        None => vec![],
+    };
+    let (t, h) = arg(v[0])?;
+    result(t.f_roll(s, d)?, h)
+}
+
+/// `renorm(input;p;dim;maxnorm)`, `renorm(input;p;dim;maxnorm;output)`.
+pub fn renorm(x: K) -> KResult {
+    let usage = "unexpected arg(s), expecting 4-5 args, (input;power;dim;maxnorm;output)";
+    let v = forms::items(x).filter(|v| v.len() == 4 || v.len() == 5).ok_or_else(|| anyhow!(usage))?;
+    let (Some(p), Some(d), Some(m)) = (opargs::number(v[1]), opargs::long(v[2]), opargs::number(v[3])) else { bail!(usage) };
+    let out = match v.get(4) {
+        Some(o) if opargs::is_tensor(*o) => Some(crate::registry::tensor(*o)?),
+        Some(_) => bail!(usage),
+        None => None,
+    };
+    let (t, h) = arg(v[0])?;
+    let (p, m) = (Scalar::from(p), Scalar::from(m));
+    match out {
+        Some(o) => {
+            let _ = t.f_renorm_out(&o, p, d, m)?;
+            Ok(make::null())
+        }
+        None => result(t.f_renorm(p, d, m)?, h),
+    }
+}
+
+/// `histc x`, `histc(x;bins)`, `histc(x;bins;low)`, `histc(x;bins;low;high)`, each with an
+/// optional output tensor last: counts in `bins` (default 100) equal bins from low to high; with
+/// low and high both 0 (the default), from the data's minimum to its maximum.
+pub fn histc(x: K) -> KResult {
+    if crate::registry::is_handle(x) || read::ktype(x) != 0 {
+        let (t, h) = arg(x)?;
+        return result(t.f_histc(100)?, h);
+    }
+    let usage = "unrecognized arg(s), expecting 1-5 args, (input;bins;lo;hi;output)";
+    let v = forms::items(x).ok_or_else(|| anyhow!(usage))?;
+    let out = (v.len() > 1 && opargs::is_tensor(v[v.len() - 1])).then(|| v[v.len() - 1]);
+    let v = &v[..v.len() - out.is_some() as usize];
+    if v.is_empty() || v.len() > 4 {
+        bail!(usage);
+    }
+    let bins = match v.get(1) {
+        Some(b) => opargs::long(*b).ok_or_else(|| anyhow!(usage))?,
+        None => 100,
+    };
+    let num = |i: usize| -> anyhow::Result<f64> {
+        match v.get(i).map(|x| opargs::number(*x)) {
+            None => Ok(0.0),
+            Some(Some(Num::Int(j))) => Ok(j as f64),
+            Some(Some(Num::Float(f))) => Ok(f),
+            Some(None) => bail!(usage),
+        }
+    };
+    let (lo, hi) = (num(2)?, num(3)?);
+    let (t, h) = arg(v[0])?;
+    let r = histogram(&t, bins, lo, hi)?;
+    match out {
+        Some(o) => {
+            let _ = copy_into(&crate::registry::tensor(o)?, &r)?;
+            Ok(make::null())
+        }
+        None => result(r, h),
+    }
+}
+
+/// libtorch's histc with low and high limits (tch wraps only the bin count): values outside
+/// [lo,hi] are dropped, lo and hi added so that the data's range is the limits, and their two
+/// counts taken off again; the bins are then exactly histc's.
+fn histogram(t: &Tensor, bins: i64, lo: f64, hi: f64) -> R {
+    if lo == 0.0 && hi == 0.0 {
+        return t.f_histc(bins);
+    }
+    let (lo, hi) = if lo == hi { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
+    if lo > hi {
+        return Err(TchError::Torch("max must be larger than min".into()));
+    }
+    let flat = t.f_flatten(0, -1)?;
+    let keep = flat.f_ge(lo)?.f_logical_and(&flat.f_le(hi)?)?;
+    let ends = Tensor::f_from_slice(&[lo, hi])?.f_to_kind(t.kind())?.f_to_device(t.device())?;
+    let data = Tensor::f_cat(&[flat.f_masked_select(&keep)?, ends], 0)?;
+    let counts = data.f_histc(bins)?;
+    let one = Tensor::f_from_slice(&[1.0])?.f_to_kind(counts.kind())?.f_to_device(counts.device())?;
+    // histc gives a new tensor: take the two counts off in place, through views.
+    let _ = counts.f_narrow(0, 0, 1)?.f_sub_(&one)?;
+    let _ = counts.f_narrow(0, bins - 1, 1)?.f_sub_(&one)?;
+    Ok(counts)
+}
+
+/// `bincount x`, `bincount(x;bins)`, `bincount(x;weight)`, `bincount(x;weight;bins)`: the count
+/// (or summed weight) of each non-negative integer, at least `bins` of them.
+pub fn bincount(x: K) -> KResult {
+    if read::ktype(x) < 0 {
+        bail!("not implemented for {}", describe(x));
+    }
+    let usage = "expects 1-3 args, input, (input;bins), (input;weight) or (input;weight;bins)";
+    if read::ktype(x) > 0 || crate::registry::is_handle(x) {
+        let (t, h) = arg(x)?;
+        return result(t.f_bincount(None::<Tensor>, 0)?, h);
+    }
+    let v = forms::items(x).ok_or_else(|| anyhow!(usage))?;
+    match v.len() {
+        2 if opargs::long(v[1]).is_some() => {
+            let (t, h) = arg(v[0])?;
+            result(t.f_bincount(None::<Tensor>, opargs::long(v[1]).unwrap_or(0))?, h)
+        }
+        2 | 3 => {
+            let bins = match v.get(2) {
+                Some(b) => opargs::long(*b).ok_or_else(|| anyhow!(usage))?,
+                None => 0,
+            };
+            let (ts, h) = forms::tensors(&v[..2])?;
+            result(ts[0].f_bincount(Some(&ts[1]), bins)?, h)
+        }
+        _ => bail!(usage),
+    }
+}
+
+/// `tensordot(x;y)` (2 dimensions contracted), `tensordot(x;y;dim)` (the last `dim` of x with
+/// the first `dim` of y), `tensordot(x;y;dim1;dim2)` (the given dimensions).
+pub fn tensordot(x: K) -> KResult {
+    let usage = "unexpected arg(s), expecting inputs (x;y), (x;y;dim) or (x;y;dim1;dim2)";
+    if read::ktype(x) < 0 {
+        bail!("not implemented for {}", describe(x));
+    }
+    if read::ktype(x) > 0 {
+        let t = convert::to_tensor(x)?;
+        let n = t.size()[0];
+        if n == 3 && t.f_get(2)?.f_double_value(&[])? != 0.0 {
+            bail!("non-zero dimension specified for scalars");
+        }
+        if n != 2 && n != 3 {
+            bail!(usage);
+        }
+        let none: [i64; 0] = [];
+        return result(t.f_get(0)?.f_tensordot(&t.f_get(1)?, none, none)?, false);
+    }
+    let v = forms::items(x).ok_or_else(|| anyhow!(usage))?;
+    let (i, j) = match v.len() {
+        2 | 3 => {
+            let d = match v.get(2) {
+                Some(d) => opargs::long(*d).ok_or_else(|| anyhow!(usage))?,
+                None => 2,
+            };
+            ((0..d).map(|k| k - d).collect(), (0..d).collect())
+        }
+        4 => match (opargs::longs(v[2]), opargs::longs(v[3])) {
+            (Some(i), Some(j)) => (i, j),
+            _ => bail!(usage),
+        },
+        _ => bail!(usage),
+    };
+    let (ts, h) = forms::tensors(&v[..2])?;
+    let (i, j): (Vec<i64>, Vec<i64>) = (i, j);
+    result(ts[0].f_tensordot(&ts[1], i, j)?, h)
+}

@@ -1,0 +1,65 @@
+//! `unique(x;dim;sorted;indices;counts)` and `uniquec(x;dim;indices;counts)` (math-reduce.rst):
+//! the unique elements (or the first of each run of equal ones), with the inverse indices and
+//! the counts when their flags are set. The dimension is optional (a long; `0N` for none), the
+//! flags are read in order after it. One result: an array or a tensor; several: q arrays or a
+//! vector handle.
+use anyhow::bail;
+use tch::Tensor;
+
+use super::slots::{array, results};
+use crate::k::{KResult, K};
+use crate::registry;
+use crate::tensor::opargs::{self, describe};
+use crate::tensor::{arg, result};
+
+/// Input, whether from a handle, the dimension and the `n` flags (`defaults` when not given).
+fn uargs(x: K, defaults: &[bool], usage: &str) -> anyhow::Result<(Tensor, bool, Option<i64>, Vec<bool>)> {
+    let mut flags = defaults.to_vec();
+    if registry::is_handle(x) {
+        return Ok((arg(x)?.0, true, None, flags));
+    }
+    if let Some(t) = array(x) {
+        return Ok((t, false, None, flags));
+    }
+    let Some(v) = opargs::list(x) else { bail!("not implemented for {}, expecting {usage}", describe(x)) };
+    if v.len() < 2 {
+        bail!("expecting {usage}");
+    }
+    let dim = opargs::long(v[1]);
+    let rest = &v[if dim.is_some() { 2 } else { 1 }..];
+    if rest.len() > flags.len() {
+        bail!("expecting up to {} args, {usage}, given {}", flags.len() + 2, v.len());
+    }
+    for (i, f) in rest.iter().enumerate() {
+        match opargs::flag(*f) {
+            Some(b) => flags[i] = b,
+            None => bail!("unrecognized arg(s), expecting {usage}, given {} for a flag", describe(*f)),
+        }
+    }
+    let (t, h) = arg(v[0])?;
+    Ok((t, h, dim.filter(|d| *d != i64::MIN), flags))
+}
+
+/// Values alone, or with indices and/or counts as flagged.
+fn uresult((v, i, c): (Tensor, Tensor, Tensor), indices: bool, counts: bool, h: bool) -> KResult {
+    match (indices, counts) {
+        (false, false) => result(v, h),
+        (true, false) => results(vec![v, i], h),
+        (false, true) => results(vec![v, c], h),
+        (true, true) => results(vec![v, i, c], h),
+    }
+}
+
+pub fn unique(x: K) -> KResult {
+    let (t, h, d, f) = uargs(x, &[true, false, false], "(input;dim;sorted;indices;counts)")?;
+    let r = match d {
+        Some(d) => t.f_unique_dim(d, f[0], f[1], f[2])?,
+        None => t.f_internal_unique2(f[0], f[1], f[2])?,
+    };
+    uresult(r, f[1], f[2], h)
+}
+
+pub fn uniquec(x: K) -> KResult {
+    let (t, h, d, f) = uargs(x, &[false, false], "(input;dim;indices;counts)")?;
+    uresult(t.f_unique_consecutive(f[0], f[1], d)?, f[0], f[1], h)
+}
