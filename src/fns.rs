@@ -256,6 +256,19 @@ table! {
     "triu"        => math::other::triu,
     "bernoulli"   => math::random::bernoulli,
     "multinomial" => math::random::multinomial,
+    // math: complex and sparse tensors (complex.rst and sparse.rst (and the sparse parts of tensors.rst / info.rst))
+    "real"        => math::complex::real,
+    "imag"        => math::complex::imag,
+    "isreal"      => math::complex::isreal,
+    "sparse"      => tensor::sparse::sparse,
+    "dense"       => tensor::sparse::dense,
+    "coalesce"    => tensor::sparse::coalesce,
+    "indices"     => tensor::sparse::indices,
+    "values"      => tensor::sparse::values,
+    "sparseindex" => tensor::sparse::sparseindex,
+    "nnz"         => tensor::sparse::nnz,
+    "sparsedim"   => tensor::sparse::sparsedim,
+    "densedim"    => tensor::sparse::densedim,
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

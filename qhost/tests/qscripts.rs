@@ -43,6 +43,7 @@ macro_rules! qscripts {
 qscripts!(
     capi,
     ktorch_collections,
+    ktorch_complex,
     ktorch_device,
     ktorch_info,
     ktorch_linalg,

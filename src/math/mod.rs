@@ -3,6 +3,8 @@
 //! optional arguments exist side by side: `args` (linear algebra, spectral: take from the end by
 //! type) and `slots` (reductions: a declared list of slots); they were written in parallel and
 //! should become one.
+//! handle when any input is a handle, q data otherwise.
+pub mod complex;
 pub mod forms;
 // linear algebra and spectral math (math-linalg.rst and math-spectral.rst)
 pub mod args;

@@ -131,8 +131,9 @@ pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
 }
 
 /// q data holding a tensor's values: 0-d → atom, 1-d → vector, n-d → nested lists; an undefined
-/// tensor gives `::`. A complex tensor comes back as (real;imag) stacked first, or as pairs along
-/// a last dimension when the `complexfirst` setting is off.
+/// tensor gives `::`; a sparse tensor its dense values. A complex tensor comes back as
+/// (real;imag) stacked first, or as pairs along a last dimension when the `complexfirst` setting
+/// is off.
 pub fn to_q(t: &Tensor) -> anyhow::Result<K> {
     to_q_complex(t, crate::session::setting::complexfirst())
 }
@@ -141,6 +142,10 @@ pub fn to_q(t: &Tensor) -> anyhow::Result<K> {
 pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
     if !t.defined() {
         return Ok(crate::k::make::null());
+    }
+    if t.is_sparse() {
+        // q has no sparse form: a sparse tensor's values come back dense, as in ktorch
+        return to_q_complex(&t.f_detach()?.f_to_dense(None, false)?, first);
     }
     if t.is_complex() {
         let r = t.f_detach()?.f_resolve_conj()?.f_view_as_real()?;

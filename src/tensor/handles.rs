@@ -37,6 +37,7 @@ fn target(x: K, usage: &str) -> anyhow::Result<(K, Options, bool)> {
 fn moved(t: &Tensor, o: &Options, non_blocking: bool) -> anyhow::Result<Option<Tensor>> {
     let change = o.kind.is_some_and(|k| k != t.kind())
         || o.device.is_some_and(|d| d != t.device())
+        || o.sparse.is_some_and(|s| s != t.is_sparse())
         || o.memory.is_some()
         || o.pin == Some(true);
     if !change {

@@ -17,6 +17,8 @@ pub mod join;
 pub mod opargs;
 pub mod select;
 pub mod shape;
+// sparse tensors (sparse.rst)
+pub mod sparse;
 
 use anyhow::anyhow;
 use tch::Tensor;

@@ -1,5 +1,5 @@
 //! Creation modes, as ktorch's `tensor(`mode;..;options)`: zeros ones empty rand randn (by size),
-//! full (size and value), arange range linspace logspace eye randint randperm, complex.
+//! full (size and value), arange range linspace logspace eye randint randperm, complex, sparse.
 //! The size may come from an input tensor (`tensor(`ones;h)`, PyTorch's ones_like: its dtype and
 //! device are the defaults), and a trailing output tensor replaces options (`tensor(`ones;3;h)`:
 //! h takes the new values, keeping its dtype and device).
@@ -12,7 +12,7 @@ use crate::registry;
 
 pub const MODES: &[&str] = &[
     "zeros", "ones", "empty", "rand", "randn", "full", "arange", "range", "linspace", "logspace", "eye",
-    "randint", "randperm", "complex",
+    "randint", "randperm", "complex", "sparse",
 ];
 
 /// Modes whose first argument may be an input tensor giving the size (PyTorch's `*_like`).
@@ -68,6 +68,9 @@ pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Made> {
         }
         _ => (args, Options::default(), None),
     };
+    if o.sparse == Some(true) || mode == "sparse" {
+        super::sparse::check_mode(mode, &o, out.is_some())?;
+    }
     let explicit = o.kind;
     // An input tensor: its size, and its dtype and device unless options say otherwise.
     let like = match args.first() {
@@ -106,6 +109,8 @@ fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: O
             let [s] = args else { return Err(wrong()) };
             let s = size_or(*s, &like)?;
             match mode {
+                // a sparse tensor of zeros (or empty) has no values: nothing to make dense first
+                "zeros" | "empty" if o.sparse == Some(true) => Tensor::f_sparse_coo_tensor(&s, fo)?,
                 "zeros" => Tensor::f_zeros(&s, fo)?,
                 "ones" => Tensor::f_ones(&s, fo)?,
                 "empty" => Tensor::f_empty(&s, fo)?,
@@ -190,19 +195,59 @@ fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: O
             Tensor::f_randperm(k, opts(&o, Kind::Int64))?
         }
         "complex" => {
-            // (real;imag) as q data or tensors, or one real tensor/array with a trailing dim of 2
-            let part = |x: K| -> anyhow::Result<Tensor> {
-                let t = super::arg(x)?.0;
-                let k = o.kind.map(|k| if k == Kind::ComplexDouble { Kind::Double } else { Kind::Float });
-                Ok(t.f_to_kind(k.unwrap_or(if t.kind() == Kind::Double { Kind::Double } else { Kind::Float }))?)
-            };
+            // (real;imag), or one array with (real;imag) along its first dimension (last if the
+            // flag is false; the session's complexfirst setting when no flag is given)
             match args {
-                [re, im] => Tensor::f_complex(&part(*re)?, &part(*im)?)?,
-                [ri] => Tensor::f_view_as_complex(&part(*ri)?.f_contiguous()?)?,
+                [ri, f] if read::boolean(*f).is_some() => complex1(*ri, read::boolean(*f), o.kind)?,
+                [re, im] => {
+                    let (re, im) = (super::convert::to_tensor(*re)?, super::convert::to_tensor(*im)?);
+                    let k = complex_part(o.kind, re.kind(), im.kind())?;
+                    Tensor::f_complex(&re.f_to_kind(k)?, &im.f_to_kind(k)?)?
+                }
+                [ri] => complex1(*ri, None, o.kind)?,
                 _ => return Err(wrong()),
             }
         }
+        "sparse" => super::sparse::coo(args, &o)?,
         _ => bail!("unrecognized tensor creation mode `{mode}"),
     };
     Ok(t)
+}
+
+fn is_float(k: Kind) -> bool {
+    matches!(k, Kind::Half | Kind::BFloat16 | Kind::Float | Kind::Double)
+}
+
+/// The dtype of a complex tensor's parts (ktorch's complextype): from a complex dtype option,
+/// else the inputs' floating point type, else the default dtype.
+fn complex_part(option: Option<Kind>, a: Kind, b: Kind) -> anyhow::Result<Kind> {
+    if is_float(a) && is_float(b) && a != b {
+        bail!("complex: real input is {}, imaginary input is {}", options::kind_name(a), options::kind_name(b));
+    }
+    Ok(match option {
+        Some(Kind::ComplexHalf) => Kind::Half,
+        Some(Kind::ComplexFloat) => Kind::Float,
+        Some(Kind::ComplexDouble) => Kind::Double,
+        Some(k) => bail!("complex: unable to create complex tensor with given datatype: {}", options::kind_name(k)),
+        None if is_float(a) => a,
+        None if is_float(b) => b,
+        None => options::default_kind(),
+    })
+}
+
+/// A complex tensor from one array holding real and imaginary parts along its first dimension
+/// (`first`, or the complexfirst setting) or its last.
+fn complex1(x: K, first: Option<bool>, option: Option<Kind>) -> anyhow::Result<Tensor> {
+    let a = super::convert::to_tensor(x)?;
+    let first = first.unwrap_or_else(crate::session::setting::complexfirst);
+    if a.dim() == 0 {
+        bail!("complex: single input array must have one or more dimensions");
+    }
+    let d = if first { 0 } else { -1 };
+    if a.size()[if first { 0 } else { a.dim() - 1 }] != 2 {
+        let (w, p) = if first { ("first", "(real;imaginary)") } else { ("last", "(real,'imaginary)") };
+        bail!("complex: single input array must have a {w} dimension of size 2 {p}, given size of {:?}", a.size());
+    }
+    let a = a.f_to_kind(complex_part(option, a.kind(), a.kind())?)?;
+    Ok(Tensor::f_complex(&a.f_select(d, 0)?, &a.f_select(d, 1)?)?)
 }

@@ -1,5 +1,5 @@
 //! Tensor options as ktorch spells them: symbols for dtype (`float`double`long`...), device
-//! (`cpu`cuda`cuda:1), gradient (`grad`nograd), layout (`strided), pinned memory
+//! (`cpu`cuda`cuda:1), gradient (`grad`nograd), layout (`strided`sparse), pinned memory
 //! (`pinned`unpinned) and memory format (`contiguous`preserve`channel2d`channel3d).
 use anyhow::bail;
 use tch::{Device, Kind};
@@ -52,6 +52,8 @@ pub struct Options {
     pub grad: Option<bool>,
     pub pin: Option<bool>,
     pub memory: Option<Memory>,
+    /// Layout: `Some(true)` sparse (COO), `Some(false)` strided (dense).
+    pub sparse: Option<bool>,
 }
 
 /// ktorch's dtype names.
@@ -145,9 +147,10 @@ pub fn parse(x: K) -> anyhow::Result<Options> {
             if o.memory.replace(m).is_some() {
                 bail!("more than one memory format given: `{n}");
             }
-        } else if n == "strided" {
-        } else if n == "sparse" {
-            bail!("sparse layout is not supported yet");
+        } else if n == "strided" || n == "sparse" {
+            if o.sparse.replace(n == "sparse").is_some() {
+                bail!("more than one layout given: `{n}");
+            }
         } else {
             bail!("unrecognized tensor option: `{n}");
         }
@@ -167,6 +170,17 @@ impl Options {
         if let Some(Device::Cuda(i)) = self.device {
             crate::device::check_cuda(i)?;
         }
+        let sparse = self.sparse.unwrap_or(t.is_sparse());
+        if sparse {
+            if self.pin == Some(true) {
+                bail!("sparse tensors cannot have pinned memory");
+            }
+            if matches!(self.memory, Some(Memory::Channel2d | Memory::Channel3d)) {
+                bail!("sparse tensors cannot use memory formats with channels as last dimension");
+            }
+        }
+        // A sparse tensor made dense first, so dtype and device apply to the dense values.
+        let t = if !sparse && t.is_sparse() { t.f_to_dense(None, false)? } else { t };
         let kind = self.kind.unwrap_or(t.kind());
         let device = self.device.unwrap_or(t.device());
         let mut t = if kind != t.kind() || device != t.device() || copy {
@@ -174,8 +188,12 @@ impl Options {
         } else {
             t
         };
+        if sparse && !t.is_sparse() {
+            t = t.f_to_sparse(None, None::<&[i64]>, None)?;
+        }
         match self.memory {
-            Some(m @ (Memory::Contiguous | Memory::Channel2d | Memory::Channel3d)) => t = memory_format(&t, m)?,
+            // a sparse tensor has no strides: only the dense layouts take a memory format
+            Some(m @ (Memory::Contiguous | Memory::Channel2d | Memory::Channel3d)) if !t.is_sparse() => t = memory_format(&t, m)?,
             _ => {}
         }
         match self.pin {

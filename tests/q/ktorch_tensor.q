@@ -266,8 +266,9 @@ c:tensor(1 2 3;`cfloat)
 .t.eq["complex pairs last";tensor(c;0b);(1 0e;2 0e;3 0e)]
 c2:tensor(`complex;1 2 3;-1 0 2)
 .t.eq["complex mode";(dtype c2;tensor c2);(`cfloat;(1 2 3e;-1 0 2e))]
+/ one array: (real;imag) along the first dimension (complexfirst is on), as ktorch
 c3:tensor(`complex;(1 2.0;-1 0.5))
-.t.eq["complex from pairs, double";(dtype c3;tensor c3);(`cdouble;(1 -1f;2 0.5))]
+.t.eq["complex from one array, double";(dtype c3;tensor c3);(`cdouble;(1 2f;-1 0.5))]
 setting`complexfirst,0b
 .t.eq["complexfirst off";tensor c2;(1 -1e;2 0e;3 2e)]
 setting`complexfirst,1b

@@ -16,14 +16,24 @@ pub fn strides(t: &Tensor) -> Result<Vec<i64>> {
 pub fn dims(t: &Tensor) -> Result<i64> {
     Ok(if t.defined() { t.dim() as i64 } else { 0 })
 }
+/// Elements; for a sparse tensor, the elements of its values (as ktorch counts them).
 pub fn count(t: &Tensor) -> Result<i64> {
-    Ok(if t.defined() { t.numel() as i64 } else { 0 })
+    Ok(if !t.defined() {
+        0
+    } else if t.is_sparse() {
+        t.f_internal_values()?.numel() as i64
+    } else {
+        t.numel() as i64
+    })
 }
 pub fn item_size(t: &Tensor) -> Result<i64> {
     Ok(if t.defined() { t.f_kind()?.elt_size_in_bytes() as i64 } else { 0 })
 }
-/// Elements in the whole underlying storage (a view may see fewer).
+/// Elements in the whole underlying storage (a view may see fewer); a sparse tensor's values'.
 pub fn storage_elements(t: &Tensor) -> Result<i64> {
+    if t.defined() && t.is_sparse() {
+        return storage_elements(&t.f_internal_values()?);
+    }
     let n = item_size(t)?;
     Ok(if n > 0 { facts::storage_bytes(t)? / n } else { 0 })
 }
@@ -47,9 +57,15 @@ pub fn itemsize(x: K) -> KResult {
 pub fn elements(x: K) -> KResult {
     query(x, Attr::Long(&storage_elements), true)
 }
-/// Bytes of the underlying storage.
+/// Bytes of the underlying storage; a sparse tensor's indices and values.
+fn storage_bytes(t: &Tensor) -> Result<i64> {
+    if t.defined() && t.is_sparse() {
+        return Ok(facts::storage_bytes(&t.f_internal_indices()?)? + facts::storage_bytes(&t.f_internal_values()?)?);
+    }
+    facts::storage_bytes(t)
+}
 pub fn bytes(x: K) -> KResult {
-    query(x, Attr::Long(&facts::storage_bytes), true)
+    query(x, Attr::Long(&storage_bytes), true)
 }
 /// Offset (in elements) of the tensor's first element in its storage.
 pub fn offset(x: K) -> KResult {

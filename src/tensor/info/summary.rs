@@ -35,7 +35,7 @@ fn values(t: &Tensor) -> Result<Vec<V>> {
         V::B(leaf),
         V::S(attrs::gradfn_of(t)?),
         V::J(shape::dims(t)?),
-        V::J(0),
+        V::J(crate::tensor::sparse::sparsedim_of(t)?),
         V::Js(shape::sizes(t)?),
         V::Js(shape::strides(t)?),
         V::J(shape::count(t)?),
