@@ -40,7 +40,8 @@ macro_rules! qscripts {
     };
 }
 
-qscripts!(capi, ktorch_collections, ktorch_device, ktorch_info, ktorch_session, ktorch_tensor, ktorch_tensorop);
+qscripts!(capi, ktorch_collections, ktorch_device, ktorch_info, ktorch_session, ktorch_tensor, ktorch_tensorop,
+    ktorch_pointwise);
 
 #[test]
 fn every_script_is_listed() {

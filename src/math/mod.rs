@@ -4,3 +4,7 @@ pub mod forms;
 pub mod linalg;
 pub mod pointwise;
 pub mod reduce;
+// pointwise and comparison math (math-pointwise.rst and math-compare.rst)
+pub mod compare;
+pub mod pointargs;
+pub mod sorting;
