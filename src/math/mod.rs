@@ -19,3 +19,7 @@ pub mod norms;
 pub mod other;
 pub mod random;
 pub mod unique;
+// pointwise and comparison math (math-pointwise.rst and math-compare.rst)
+pub mod compare;
+pub mod pointargs;
+pub mod sorting;

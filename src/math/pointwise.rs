@@ -1,66 +1,365 @@
-//! Pointwise math (math-pointwise.rst): one line per function in the tables below. Unary
-//! functions take `x`, `(x;out)` or `(x;[])` (in place); binary ones `(x;y)`, `(x;y;out)` or
-//! `(x;y;[])`, broadcasting as PyTorch does. Names capitalised where q has the word (ktorch's
-//! rule): `Abs`, `Exp`, `Div`, ...
-use tch::{TchError, Tensor};
+//! Pointwise math (math-pointwise.rst): one line per function in the tables below, as ktorch's
+//! `math1`/`math2`. Unary functions take `x`, `(x;out)` or `(x;[])` (in place); binary ones
+//! `(x;y)`, `(x;y;out)` or `(x;y;[])`, broadcasting as PyTorch does, with `y` a q number run
+//! through libtorch's scalar form where it has one (so `pow(1 2 3;2.5)` stays single precision).
+//! A simple list of two values, `mul 3 4`, is a pair. Names capitalised where q has the word
+//! (ktorch's rule): `Abs`, `Exp`, `Div`, ... The addition forms with a multiplier (`add`,
+//! `addcmul`, `addcdiv`) are here too. The macros `unary!` and `binary!` are shared with the
+//! other math files (`compare`, `sorting`).
+use anyhow::{anyhow, bail, Result};
+use tch::{Device, Kind, Scalar, TchError, Tensor};
 
 use super::forms::{self, Out};
-use crate::k::{KResult, K};
+use crate::k::{make, read, KResult, K};
+use crate::registry;
+use crate::tensor::opargs::{self, Num};
+use crate::tensor::{arg, convert, result};
 
-type R = Result<Tensor, TchError>;
+pub type R = Result<Tensor, TchError>;
 
-/// A unary function: new result, into an output tensor, in place.
-fn unary(x: K, f: fn(&Tensor) -> R, into: fn(&Tensor, &Tensor) -> R, inplace: fn(&mut Tensor) -> R) -> KResult {
-    let (inputs, out) = forms::split(x, 1, "x, (x;output) or (x;[])")?;
-    let (mut ts, h) = forms::tensors(&inputs)?;
+/// The tensors of inputs given as q data or handles, and whether any was a handle; q data goes
+/// to the device of the first handle (ktorch's `xtenarg`), else stays on the CPU.
+pub fn inputs(v: &[K]) -> Result<(Vec<Tensor>, bool)> {
+    let mut ts = Vec::with_capacity(v.len());
+    let mut device = None;
+    for x in v {
+        let (t, h) = arg(*x)?;
+        if h && device.is_none() {
+            device = Some(t.device());
+        }
+        ts.push((t, h));
+    }
+    let ts = ts
+        .into_iter()
+        .map(|(t, h)| match device {
+            Some(d) if !h && d != Device::Cpu => t.f_to_device(d),
+            _ => Ok(t),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((ts, device.is_some()))
+}
+
+/// A q number atom as ktorch's `xnum` reads it: short, int, long, real or float (not boolean).
+pub fn num(x: K) -> Option<Num> {
+    matches!(read::ktype(x), -9..=-5).then(|| opargs::number(x)).flatten()
+}
+
+/// A q scalar as ktorch's `xscalar` reads it: a number, or a boolean or byte atom.
+pub fn scalar(x: K) -> Option<Num> {
+    matches!(read::ktype(x), -1 | -4 | -9..=-5).then(|| opargs::number(x)).flatten()
+}
+
+/// The last argument of a form with an optional output: `::` for in place, or a tensor handle.
+pub fn output(x: K) -> Result<Out> {
+    if read::is_unset(x) {
+        Ok(Out::InPlace)
+    } else if opargs::is_tensor(x) {
+        Ok(Out::Into(registry::tensor(x)?))
+    } else {
+        bail!("expects an output tensor or [] as last argument, given {}", opargs::describe(x))
+    }
+}
+
+/// Finish a call: a new result (q data or handle), null after an output tensor, and after an
+/// in-place call null for a tensor, the changed values for q data (ktorch's math2).
+pub fn done(r: Tensor, handle: bool, out: &Out, first_handle: bool) -> KResult {
+    match out {
+        Out::InPlace if !first_handle => convert::to_q(&r),
+        _ => forms::finish(r, handle, out),
+    }
+}
+
+/// A simple list of `n` values as `n` 0-d tensors (ktorch's pair forms, `mul 3 4`).
+pub fn values(x: K, n: std::ops::RangeInclusive<i64>) -> Result<Vec<Tensor>> {
+    let t = convert::to_tensor(x)?;
+    let size = t.size();
+    if size.len() != 1 || !n.contains(&size[0]) {
+        bail!("unable to derive {} values from inputs of size {:?}", n.start(), size);
+    }
+    (0..size[0]).map(|i| Ok(t.f_get(i)?)).collect()
+}
+
+/// A 0-d tensor's value as a number.
+pub fn item(t: &Tensor) -> Result<Num> {
+    Ok(if t.is_floating_point() { Num::Float(t.f_double_value(&[])?) } else { Num::Int(t.f_int64_value(&[])?) })
+}
+
+/// A unary function: new result, into an output tensor, in place (where libtorch has it).
+pub fn run_unary(x: K, f: fn(&Tensor) -> R, into: fn(&Tensor, &Tensor) -> R, inplace: Option<fn(&mut Tensor) -> R>) -> KResult {
+    let usage = if inplace.is_some() { "x, (x;output) or (x;[])" } else { "x or (x;output)" };
+    let (inputs, out) = forms::split(x, 1, usage)?;
+    let (mut ts, h) = self::inputs(&inputs)?;
     let r = match &out {
         Out::New => f(&ts[0])?,
         Out::Into(o) => into(&ts[0], o)?,
-        Out::InPlace => inplace(&mut ts[0])?,
+        Out::InPlace => inplace.ok_or_else(|| anyhow!("no in-place method"))?(&mut ts[0])?,
     };
     forms::finish(r, h, &out)
 }
 
-/// A binary function: new result, into an output tensor, in place into the first input.
-fn binary(x: K, f: fn(&Tensor, &Tensor) -> R, into: fn(&Tensor, &Tensor, &Tensor) -> R, inplace: fn(&mut Tensor, &Tensor) -> R) -> KResult {
-    let (inputs, out) = forms::split(x, 2, "(x;y), (x;y;output) or (x;y;[])")?;
-    let (mut ts, h) = forms::tensors(&inputs)?;
-    let y = ts.pop().expect("two inputs");
+/// A binary function from libtorch's tensor forms (new, output, in place) and, where libtorch
+/// has them, its forms with a scalar second argument.
+pub struct Binary {
+    pub f: fn(&Tensor, &Tensor) -> R,
+    pub into: fn(&Tensor, &Tensor, &Tensor) -> R,
+    pub inplace: Option<fn(&mut Tensor, &Tensor) -> R>,
+    pub scalar: Option<fn(&Tensor, Scalar) -> R>,
+    pub inplace_scalar: Option<fn(&mut Tensor, Scalar) -> R>,
+}
+
+/// Run a binary function on `(x;y)`, `(x;y;output)`, `(x;y;[])` or a pair of values.
+pub fn run_binary(x: K, op: &Binary) -> KResult {
+    const USAGE: &str = "(x;y), (x;y;output) or (x;y;[])";
+    if read::ktype(x) > 0 {
+        let v = values(x, 2..=2)?;
+        return result((op.f)(&v[0], &v[1])?, false);
+    }
+    let v = forms::items(x).ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
+    let out = match v.len() {
+        2 => Out::New,
+        3 => output(v[2])?,
+        n => bail!("expects {USAGE}, given {n} argument{}", if n == 1 { "" } else { "s" }),
+    };
+    let first = registry::is_handle(v[0]);
+    let none = || anyhow!("no in-place call implemented");
+    if let Some(s) = scalar(v[1]) {
+        // y a q number: libtorch's scalar form if it has one, else y as a 0-d tensor
+        let (mut a, h) = arg(v[0])?;
+        let b = || -> Result<Tensor> { Ok(convert::to_tensor(v[1])?.f_to_device(a.device())?) };
+        let r = match &out {
+            Out::New => match op.scalar {
+                Some(f) => f(&a, s.into())?,
+                None => (op.f)(&a, &b()?)?,
+            },
+            Out::Into(o) => (op.into)(&a, &b()?, o)?,
+            Out::InPlace => match (op.inplace_scalar, op.inplace) {
+                (Some(g), _) => g(&mut a, s.into())?,
+                (None, Some(g)) => {
+                    let b = b()?;
+                    g(&mut a, &b)?
+                }
+                (None, None) => bail!(none()),
+            },
+        };
+        return done(r, h, &out, first);
+    }
+    let (mut ts, h) = inputs(&v[..2])?;
+    let b = ts.pop().expect("two inputs");
     let r = match &out {
-        Out::New => f(&ts[0], &y)?,
-        Out::Into(o) => into(&ts[0], &y, o)?,
-        Out::InPlace => inplace(&mut ts[0], &y)?,
+        Out::New => (op.f)(&ts[0], &b)?,
+        Out::Into(o) => (op.into)(&ts[0], &b, o)?,
+        Out::InPlace => op.inplace.ok_or_else(none)?(&mut ts[0], &b)?,
     };
-    forms::finish(r, h, &out)
+    done(r, h, &out, first)
 }
 
-/// `name: f` makes q function `name` from tch's `f_<f>`, `f_<f>_out`, `f_<f>_`.
+/// `-` for a form libtorch lacks, else the method's name.
+macro_rules! inplace1 {
+    (-) => { None };
+    ($m:ident) => { Some((|t: &mut tch::Tensor| t.$m()) as fn(&mut tch::Tensor) -> $crate::math::pointwise::R) };
+}
+macro_rules! inplace2 {
+    (-) => { None };
+    ($m:ident) => {
+        Some((|a: &mut tch::Tensor, b: &tch::Tensor| a.$m(b)) as fn(&mut tch::Tensor, &tch::Tensor) -> $crate::math::pointwise::R)
+    };
+}
+macro_rules! scalar2 {
+    () => { None };
+    ($m:ident) => { Some((|a: &tch::Tensor, s: tch::Scalar| a.$m(s)) as fn(&tch::Tensor, tch::Scalar) -> $crate::math::pointwise::R) };
+}
+macro_rules! inplace_scalar2 {
+    () => { None };
+    (-) => { None };
+    ($m:ident) => {
+        Some((|a: &mut tch::Tensor, s: tch::Scalar| a.$m(s)) as fn(&mut tch::Tensor, tch::Scalar) -> $crate::math::pointwise::R)
+    };
+}
+
+/// `name: f, f_out, f_inplace;` makes q function `name` from tch's `f_x`, `f_x_out`, `f_x_`
+/// (`-` where libtorch has no in-place form).
 macro_rules! unary {
-    ($($name:ident: $f:ident, $out:ident, $inplace:ident;)*) => {$(
-        pub fn $name(x: K) -> KResult {
-            unary(x, |t| t.$f(), |t, o| t.$out(o), |t| t.$inplace())
+    ($($name:ident: $f:ident, $out:ident, $inplace:tt;)*) => {$(
+        pub fn $name(x: $crate::k::K) -> $crate::k::KResult {
+            $crate::math::pointwise::run_unary(x, |t| t.$f(), |t, o| t.$out(o), $crate::math::pointwise::inplace1!($inplace))
         }
     )*};
 }
 
+/// `name: f, f_out, f_inplace | f_scalar, f_scalar_inplace;` makes binary q function `name`
+/// (the part after `|`, for a q number as second argument, is optional; `-` for no form).
 macro_rules! binary {
-    ($($name:ident: $f:ident, $out:ident, $inplace:ident;)*) => {$(
-        pub fn $name(x: K) -> KResult {
-            binary(x, |a, b| a.$f(b), |a, b, o| a.$out(o, b), |a, b| a.$inplace(b))
+    ($($name:ident: $f:ident, $out:ident, $inplace:tt $(| $fs:ident, $ms:tt)?;)*) => {$(
+        pub fn $name(x: $crate::k::K) -> $crate::k::KResult {
+            $crate::math::pointwise::run_binary(x, &$crate::math::pointwise::Binary {
+                f: |a, b| a.$f(b),
+                into: |a, b, o| a.$out(o, b),
+                inplace: $crate::math::pointwise::inplace2!($inplace),
+                scalar: $crate::math::pointwise::scalar2!($($fs)?),
+                inplace_scalar: $crate::math::pointwise::inplace_scalar2!($($ms)?),
+            })
         }
     )*};
 }
+
+pub(crate) use {binary, inplace1, inplace2, inplace_scalar2, scalar2, unary};
 
 unary! {
     abs: f_abs, f_abs_out, f_abs_;
+    acos: f_acos, f_acos_out, f_acos_;
+    angle: f_angle, f_angle_out, -;
+    asin: f_asin, f_asin_out, f_asin_;
+    atan: f_atan, f_atan_out, f_atan_;
+    bitwisenot: f_bitwise_not, f_bitwise_not_out, f_bitwise_not_;
+    ceil: f_ceil, f_ceil_out, f_ceil_;
+    cos: f_cos, f_cos_out, f_cos_;
+    cosh: f_cosh, f_cosh_out, f_cosh_;
+    digamma: f_digamma, f_digamma_out, f_digamma_;
+    erf: f_erf, f_erf_out, f_erf_;
+    erfc: f_erfc, f_erfc_out, f_erfc_;
+    erfinv: f_erfinv, f_erfinv_out, f_erfinv_;
     exp: f_exp, f_exp_out, f_exp_;
-    neg: f_neg, f_neg_out, f_neg_;
-    sqrt: f_sqrt, f_sqrt_out, f_sqrt_;
+    expm1: f_expm1, f_expm1_out, f_expm1_;
+    floor: f_floor, f_floor_out, f_floor_;
+    frac: f_frac, f_frac_out, f_frac_;
+    lgamma: f_lgamma, f_lgamma_out, f_lgamma_;
     log: f_log, f_log_out, f_log_;
+    log10: f_log10, f_log10_out, f_log10_;
+    log1p: f_log1p, f_log1p_out, f_log1p_;
+    log2: f_log2, f_log2_out, f_log2_;
+    neg: f_neg, f_neg_out, f_neg_;
+    not: f_logical_not, f_logical_not_out, f_logical_not_;
+    reciprocal: f_reciprocal, f_reciprocal_out, f_reciprocal_;
+    round: f_round, f_round_out, f_round_;
+    rsqrt: f_rsqrt, f_rsqrt_out, f_rsqrt_;
+    sgn: f_sgn, f_sgn_out, f_sgn_;
+    sigmoid: f_sigmoid, f_sigmoid_out, f_sigmoid_;
+    sign: f_sign, f_sign_out, f_sign_;
+    sin: f_sin, f_sin_out, f_sin_;
+    sinh: f_sinh, f_sinh_out, f_sinh_;
+    sqrt: f_sqrt, f_sqrt_out, f_sqrt_;
+    tan: f_tan, f_tan_out, f_tan_;
+    tanh: f_tanh, f_tanh_out, f_tanh_;
+    trunc: f_trunc, f_trunc_out, f_trunc_;
 }
 
 binary! {
-    add: f_add, f_add_out, f_add_;
-    mul: f_mul, f_mul_out, f_mul_;
-    div: f_div, f_div_out, f_div_;
+    atan2: f_atan2, f_atan2_out, f_atan2_;
+    div: f_div, f_div_out, f_div_ | f_div_scalar, f_div_scalar_;
+    fmod: f_fmod_tensor, f_fmod_tensor_out, f_fmod_tensor_ | f_fmod, f_fmod_;
+    mul: f_mul, f_mul_out, f_mul_ | f_mul_scalar, f_mul_scalar_;
+    remainder: f_remainder_tensor, f_remainder_tensor_out, f_remainder_tensor_ | f_remainder, f_remainder_;
+    xor: f_logical_xor, f_logical_xor_out, f_logical_xor_;
+}
+
+/// An empty tensor of the dtype PyTorch computes `a op b ..` in (0-d and dimensioned tensors
+/// promote differently), found by adding empty slices.
+fn promoted(ts: &[&Tensor]) -> Result<Tensor> {
+    let empty = |t: &Tensor| -> Result<Tensor> {
+        Ok(if t.dim() == 0 { t.shallow_clone() } else { t.f_flatten(0, -1)?.f_narrow(0, 0, 0)? })
+    };
+    let mut r = empty(ts[0])?;
+    for t in &ts[1..] {
+        r = r.f_add(&empty(t)?)?;
+    }
+    Ok(r)
+}
+
+/// `y` scaled by the multiplier `m` in the dtype of the whole computation, as libtorch's
+/// `alpha`/`value` (an integral computation takes an integral multiplier only).
+fn scaled(all: &[&Tensor], y: &Tensor, m: Num, what: &str) -> Result<Tensor> {
+    if matches!(m, Num::Int(1)) {
+        return Ok(y.shallow_clone());
+    }
+    let p = promoted(all)?;
+    let k = p.kind();
+    if k == Kind::Bool {
+        bail!("Boolean {what} only supported for Boolean results.");
+    }
+    if matches!(m, Num::Float(_)) && !(p.is_floating_point() || p.is_complex()) {
+        bail!("For integral input tensors, argument {what} must not be a floating point number.");
+    }
+    Ok(y.f_to_kind(k)?.f_mul_scalar(m)?)
+}
+
+/// Split `(inputs..;multiplier;output)`: `n` inputs, then an optional number (default 1),
+/// then an optional output tensor or `[]`.
+fn with_multiplier(v: &'static [K], n: usize, usage: &str) -> Result<(&'static [K], Num, Out)> {
+    if v.len() < n || v.len() > n + 2 {
+        bail!("{}-{} args expected, {usage}, but {} given", n, n + 2, v.len());
+    }
+    let mut k = v.len();
+    let mut out = Out::New;
+    if k > n && (read::is_unset(v[k - 1]) || opargs::is_tensor(v[k - 1])) {
+        out = output(v[k - 1])?;
+        k -= 1;
+    }
+    let mut m = Num::Int(1);
+    if k > n {
+        m = num(v[k - 1]).ok_or_else(|| anyhow!("unrecognized arg(s) expecting {}-{} args, {usage}", n, n + 2))?;
+        k -= 1;
+    }
+    if k != n {
+        bail!("unrecognized arg(s) expecting {}-{} args, {usage}", n, n + 2);
+    }
+    Ok((&v[..n], m, out))
+}
+
+/// `add(x;y)`, `add(x;y;multiplier)`, with an output tensor or `[]` (in place) last: `x + m*y`;
+/// `add 1 2 10` the same on a simple list of values.
+pub fn add(x: K) -> KResult {
+    const USAGE: &str = "(x;y;multiplier;output)";
+    if read::ktype(x) > 0 {
+        let v = values(x, 2..=3)?;
+        let m = if v.len() == 3 { item(&v[2])? } else { Num::Int(1) };
+        return result(v[0].f_add(&scaled(&[&v[0], &v[1]], &v[1], m, "alpha")?)?, false);
+    }
+    let v = forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let (v, m, out) = with_multiplier(v, 2, USAGE)?;
+    let first = registry::is_handle(v[0]);
+    let (mut ts, h) = inputs(v)?;
+    let y = scaled(&[&ts[0], &ts[1]], &ts[1], m, "alpha")?;
+    let r = match &out {
+        Out::New => ts[0].f_add(&y)?,
+        Out::Into(o) => ts[0].f_add_out(o, &y)?,
+        Out::InPlace => ts[0].f_add_(&y)?,
+    };
+    done(r, h, &out, first)
+}
+
+/// `addcmul`/`addcdiv`: `(x;y;z)`, `(x;y;z;multiplier)`, then an optional output tensor or `[]`.
+fn addc(x: K, div: bool) -> KResult {
+    const USAGE: &str = "(x;y;z;multiplier;output)";
+    let f = |a: &Tensor, b: &Tensor, c: &Tensor| if div { a.f_addcdiv(b, c) } else { a.f_addcmul(b, c) };
+    if read::ktype(x) > 0 {
+        let v = values(x, 3..=4)?;
+        let m = if v.len() == 4 { item(&v[3])? } else { Num::Int(1) };
+        return result(f(&v[0], &scaled(&[&v[0], &v[1], &v[2]], &v[1], m, "value")?, &v[2])?, false);
+    }
+    let v = forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let (v, m, out) = with_multiplier(v, 3, USAGE)?;
+    let first = registry::is_handle(v[0]);
+    let (mut ts, h) = inputs(v)?;
+    let y = scaled(&[&ts[0], &ts[1], &ts[2]], &ts[1], m, "value")?;
+    let z = ts.pop().expect("three inputs");
+    let r = match (&out, div) {
+        (Out::New, _) => f(&ts[0], &y, &z)?,
+        (Out::Into(o), true) => ts[0].f_addcdiv_out(o, &y, &z)?,
+        (Out::Into(o), false) => ts[0].f_addcmul_out(o, &y, &z)?,
+        (Out::InPlace, true) => ts[0].f_addcdiv_(&y, &z)?,
+        (Out::InPlace, false) => ts[0].f_addcmul_(&y, &z)?,
+    };
+    done(r, h, &out, first)
+}
+
+pub fn addcmul(x: K) -> KResult {
+    addc(x, false)
+}
+pub fn addcdiv(x: K) -> KResult {
+    addc(x, true)
+}
+
+/// A general list of q values made from tensors (freed on error).
+pub fn qlist(ts: &[Tensor]) -> KResult {
+    make::try_list(ts.iter().map(convert::to_q))
 }
