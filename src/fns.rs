@@ -339,6 +339,8 @@ table! {
     // modules (modules.rst, kmodules.rst): definitions, forward calculations, names
     "module"      => nn::api::module,
     "seq"         => nn::api::seq,
+    "dv"          => nn::tree::dv,
+    "tree"        => nn::tree::tree,
     "forward"     => nn::forward::forward,
     "nforward"    => nn::forward::nforward,
     "eforward"    => nn::forward::eforward,

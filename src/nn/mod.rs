@@ -14,13 +14,15 @@
 //! (reading module definitions: trees, depth-value pairs, options), `api` (the `module` and `seq`
 //! q functions and the definition retrieved from a module), `forward` (`forward`, `nforward`,
 //! `eforward`, `evaluate`, `training`), `parms` (`parms`, `parmnames`, `names`, `childnames`),
-//! `functional` (`relu x`, `softmax(x;dim)`, ...).
+//! `functional` (`relu x`, `softmax(x;dim)`, ...), `tree` (`dv` and `tree`: a definition's two
+//! written forms, each from the other).
 pub mod api;
 pub mod forward;
 pub mod functional;
 pub mod layers;
 pub mod parms;
 pub mod spec;
+pub mod tree;
 
 use tch::{Device, Tensor};
 

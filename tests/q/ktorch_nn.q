@@ -105,6 +105,19 @@ sg:{1%1+exp neg x}
 .t.ok["nested forward: tanh, sigmoid";near[evaluate(nest;X4);sg lin[p1;th lin[p0;X4]]]]
 free(n;nest)
 
+/ dv and tree: a definition's two forms, each from the other (modules.rst's examples)
+t:(`a;(`b;enlist(`c;1);enlist(`d;2)))
+.t.eq["dv";dv t;((0;`a);(1;`b);(2;(`c;1));(2;(`d;2)))]
+.t.eq["tree";tree dv t;t]
+.t.eq["dv of seq";dv seq`a`b`c;((0;`a);(1;`b);(1;`c))]
+.t.eq["dv of nested seq";dv(`a;seq(`b;(`c;1));`d;seq`e`f);((0;`a);(1;`b);(2;(`c;1));(1;`d);(1;`e);(2;`f))]
+.t.eq["tree of symbols";tree dv(`sequential`a;enlist(`linear;5;2);`relu`r);(`sequential`a;enlist(`linear;5;2);enlist`relu`r)]
+.t.eq["tree of one pair";tree(0;`a);enlist`a]
+.t.eq["tree of a bad arg";err[tree;1 2];"tree: unable to parse (depth;value) pairs, given long list"]
+t1:module tree dv seq(`sequential;(`linear;4;3);`relu;(`linear;3;2))
+.t.eq["module of tree dv";module t1;module q]
+free t1
+
 / ---------------------------------------------------------------------------------------------
 / the other layer types, each against q
 .t.eq["seq of symbols";seq`a`b`c;(`a;enlist`b;enlist`c)]
