@@ -13,25 +13,20 @@ use crate::registry::{self, Obj};
 use crate::tensor::{convert, opargs::describe};
 
 /// Run module `x[0]` on input `x[1]`: training mode `train`, gradients `grad`.
-fn run(x: K, train: bool, grad: bool, name: &str) -> Result<Tensor> {
+fn run(x: K, train: bool, grad: bool) -> Result<Tensor> {
     let v = match read::items(x) {
         Some(v) if v.len() >= 2 && is_module(v[0]) && !registry::is_handle(x) => v,
         _ => bail!("requires a module and at least one input"),
     };
     if v.len() > 2 {
-        bail!("{name}: modules with more than one input are not implemented yet, given {} inputs", v.len() - 1);
+        bail!("modules with more than one input are not implemented yet, given {} inputs", v.len() - 1);
     }
     // the input first: the registry is locked while the module runs
-    let (input, handle) = if registry::is_handle(v[1]) {
-        (Some(registry::tensor(v[1])?), true)
+    let input = if registry::is_handle(v[1]) {
+        registry::tensor(v[1])?
     } else {
-        (None, false)
+        convert::to_tensor(v[1]).map_err(|e| anyhow::anyhow!("unrecognized arg, {}: {e}", describe(v[1])))?
     };
-    let input = match input {
-        Some(t) => t,
-        None => convert::to_tensor(v[1]).map_err(|e| anyhow::anyhow!("unrecognized arg, {}: {e}", describe(v[1])))?,
-    };
-    let _ = handle;
     registry::with(v[0], |o| {
         let m = module_of(o)?;
         let x = if input.device() != m.device() { input.f_to_device(m.device())? } else { input };
@@ -48,19 +43,19 @@ fn run(x: K, train: bool, grad: bool, name: &str) -> Result<Tensor> {
 }
 
 pub fn forward(x: K) -> KResult {
-    Ok(registry::add(Obj::Tensor(run(x, true, true, "forward")?)))
+    Ok(registry::add(Obj::Tensor(run(x, true, true)?)))
 }
 
 pub fn nforward(x: K) -> KResult {
-    Ok(registry::add(Obj::Tensor(run(x, true, false, "nforward")?)))
+    Ok(registry::add(Obj::Tensor(run(x, true, false)?)))
 }
 
 pub fn eforward(x: K) -> KResult {
-    Ok(registry::add(Obj::Tensor(run(x, false, false, "eforward")?)))
+    Ok(registry::add(Obj::Tensor(run(x, false, false)?)))
 }
 
 pub fn evaluate(x: K) -> KResult {
-    convert::to_q(&run(x, false, false, "evaluate")?)
+    convert::to_q(&run(x, false, false)?)
 }
 
 /// `training m`: the flag; `training(m;flag)`: set it (null).
