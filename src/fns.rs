@@ -339,6 +339,7 @@ table! {
     // modules (modules.rst, kmodules.rst): definitions, forward calculations, names
     "module"      => nn::api::module,
     "seq"         => nn::api::seq,
+    "state"       => nn::api::state,
     "dv"          => nn::tree::dv,
     "tree"        => nn::tree::tree,
     "forward"     => nn::forward::forward,

@@ -105,6 +105,32 @@ sg:{1%1+exp neg x}
 .t.ok["nested forward: tanh, sigmoid";near[evaluate(nest;X4);sg lin[p1;th lin[p0;X4]]]]
 free(n;nest)
 
+/ state: the definition with parameters; a module made from it has the same parameters
+s:state q
+.t.eq["state columns";cols s;`depth`module`name`options`parms`buffers]
+P:pv q
+.t.eq["state parms";s[`parms]1 3;(`weight`bias!P`0.weight`0.bias;`weight`bias!P`2.weight`2.bias)]
+t1:module s
+.t.eq["module from state";state t1;s]
+.t.eq["same forward";evaluate(t1;X4);evaluate(q;X4)]
+free t1
+/ weights set from q
+s:state m
+.t.eq["state of a layer";key s;`depth`module`name`options`parms`buffers]
+s[`parms]:`weight`bias!((1 -2 0.5e;0 1 0e);0.25 -1e)
+t1:module s
+.t.eq["weights from q";evaluate(t1;X3);(-1.25 1e;-0.75 -0.5e)]
+ps:parms t1
+.t.eq["set weights are parameters";gradient ps;`weight`bias!`grad`grad]
+free(ps;t1)
+s[`parms]:`weight`bias!((1 -2 0.5;0 1 0f);0.25 -1e)
+.t.eq["state: wrong type";err[module;s];"module: linear: type mismatch, weight is float, input is double"]
+s[`parms]:`weight`bias!(enlist 1 -2e;0.25 -1e)
+.t.eq["state: wrong size";err[module;s];"module: linear: size mismatch, weight is [2, 3], input is [1, 2]"]
+s[`parms]:(enlist`weight)!enlist(1 -2 0.5e;0 1 0e)
+.t.eq["state: missing parameter";err[module;s];"module: linear: unable to find parameter: bias"]
+.t.eq["state of q data";err[state;1];"state: expects a module, or (module;flag), given long scalar"]
+
 / dv and tree: a definition's two forms, each from the other (modules.rst's examples)
 t:(`a;(`b;enlist(`c;1);enlist(`d;2)))
 .t.eq["dv";dv t;((0;`a);(1;`b);(2;(`c;1));(2;(`d;2)))]
