@@ -42,7 +42,7 @@ fn pairs(x: K) -> Result<Option<Pairs>> {
     if items.is_empty() {
         return Ok(Some(vec![]));
     }
-    if let Some(_) = read::symbol(items[0]) {
+    if read::symbol(items[0]).is_some() {
         if items.len() % 2 == 1 {
             bail!("uneven no. of elements for name,value pairs in list");
         }

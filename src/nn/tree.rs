@@ -56,8 +56,9 @@ fn build(p: &[(i64, K)], i: usize, j: usize, n: i64) -> K {
         };
     }
     let mut z = vec![unsafe { native::r1(v) }];
-    let mut k = i + 1;
-    for a in k..=j {
+    let first = i + 1;
+    let mut k = first;
+    for a in first..=j {
         if a > k && p[a].0 - n == 1 {
             z.push(build(p, k, a - 1, n + 1));
             k = a;
