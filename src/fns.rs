@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
 use crate::k::{guard::guard, make, native, KResult, K};
-use crate::{device, math, objects, session, tensor};
+use crate::{device, math, nn, objects, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -336,6 +336,27 @@ table! {
     "topk"        => math::sorting::topk,
     "kthvalue"    => math::sorting::kthvalue,
     "In"          => math::sorting::r#in,
+    // modules (modules.rst, kmodules.rst): definitions, forward calculations, names
+    "module"      => nn::api::module,
+    "seq"         => nn::api::seq,
+    "state"       => nn::api::state,
+    "dv"          => nn::tree::dv,
+    "tree"        => nn::tree::tree,
+    "forward"     => nn::forward::forward,
+    "nforward"    => nn::forward::nforward,
+    "eforward"    => nn::forward::eforward,
+    "evaluate"    => nn::forward::evaluate,
+    "training"    => nn::forward::training,
+    "parms"       => nn::parms::parms,
+    "parmnames"   => nn::parms::parmnames,
+    "names"       => nn::parms::names,
+    "childnames"  => nn::parms::childnames,
+    // functional forms of modules (knn.cpp)
+    "relu"        => nn::functional::relu,
+    "softmax"     => nn::functional::softmax,
+    "logsoftmax"  => nn::functional::logsoftmax,
+    "flatten"     => nn::functional::flatten,
+    "linear"      => nn::functional::linear,
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

@@ -3,11 +3,12 @@
 //!
 //! Layout: `k` is the kdb+ ABI (values in and out, the guard), `fns` the table of q names, and one
 //! module per domain: `session` (version/config/setting), `registry` (the handles) and
-//! `objects` (free/obj), `tensor`, `math`.
+//! `objects` (free/obj), `tensor`, `math`, `nn` (modules).
 pub mod device;
 pub mod fns;
 pub mod k;
 pub mod math;
+pub mod nn;
 pub mod objects;
 pub mod registry;
 pub mod session;

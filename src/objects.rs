@@ -65,6 +65,8 @@ pub fn obj(_: K) -> KResult {
                 Obj::Tensor(t) => t.size(),
                 Obj::Vector(v) => vec![v.len() as i64],
                 Obj::Dict(d) => vec![d.len() as i64],
+                // a module's count of parameter tensors
+                Obj::Module(m) => vec![m.named_parameters().len() as i64],
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
             ts.iter().map(|t| (t.numel() * t.kind().elt_size_in_bytes()) as i64).sum::<i64>(),

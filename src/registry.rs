@@ -20,6 +20,8 @@ pub enum Obj {
     Vector(Vec<Tensor>),
     /// A dictionary of tensors: ktorch's `dict`. Keys keep their insertion order.
     Dict(Vec<(String, Tensor)>),
+    /// A module (a layer or a tree of them): ktorch's `module`.
+    Module(crate::nn::Module),
 }
 
 impl Obj {
@@ -28,15 +30,17 @@ impl Obj {
             Obj::Tensor(_) => "tensor",
             Obj::Vector(_) => "vector",
             Obj::Dict(_) => "dictionary",
+            Obj::Module(_) => "module",
         }
     }
 
-    /// The tensors an object holds, in order (one for a tensor).
+    /// The tensors an object holds, in order (one for a tensor, the parameters of a module).
     pub fn tensors(&self) -> Vec<&Tensor> {
         match self {
             Obj::Tensor(t) => vec![t],
             Obj::Vector(v) => v.iter().collect(),
             Obj::Dict(d) => d.iter().map(|(_, t)| t).collect(),
+            Obj::Module(m) => m.named_parameters().into_iter().map(|(_, t)| t).collect(),
         }
     }
 

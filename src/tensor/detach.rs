@@ -64,6 +64,7 @@ pub fn detach(x: K) -> KResult {
             }
             Ok(None)
         }
+        Obj::Module(_) => bail!("not implemented for module"),
     })?;
     Ok(match new {
         Some(t) => registry::add(Obj::Tensor(t)),

@@ -89,6 +89,7 @@ pub fn fill(x: K) -> KResult {
             }
             Ok(())
         }
+        Obj::Module(_) => bail!("not implemented for module"),
     })?;
     Ok(make::null())
 }
@@ -142,6 +143,7 @@ pub fn amend(x: K) -> KResult {
             let i = dict_picks(d, &[k])?[0];
             Ok(d[i].1.f_copy_(&src)?)
         }
+        Obj::Module(_) => bail!("not implemented for module"),
     })?;
     Ok(make::null())
 }

@@ -54,9 +54,13 @@ fn moved(t: &Tensor, o: &Options, non_blocking: bool) -> anyhow::Result<Option<T
 }
 
 /// `to(h;options)`, `to(h;example)`, with an optional async flag: change a tensor, or every
-/// tensor of a vector or dictionary, in place (the handle keeps working).
+/// tensor of a vector or dictionary, or every parameter of a module (device and data type only,
+/// as ktorch), in place (the handle keeps working).
 pub fn to(x: K) -> KResult {
     let (h, o, nb) = target(x, "(object;options) or (object;options;async flag)")?;
+    if registry::class_of(h) == Some("module") && (o.grad.is_some() || o.sparse.is_some() || o.memory.is_some() || o.pin.is_some()) {
+        bail!("converts device & type, but cannot be used for layout, gradient, pinned memory or memory format");
+    }
     let ts = registry::tensors(h)?;
     if registry::class_of(h) == Some("tensor") && !ts[0].defined() {
         bail!("cannot change attribute(s) of an undefined tensor");
@@ -68,6 +72,7 @@ pub fn to(x: K) -> KResult {
             Obj::Tensor(t) => vec![t],
             Obj::Vector(v) => v.iter_mut().collect(),
             Obj::Dict(d) => d.iter_mut().map(|(_, t)| t).collect(),
+            Obj::Module(m) => m.parameters_mut(),
         };
         for (slot, n) in slots.into_iter().zip(new) {
             if let Some(n) = n {

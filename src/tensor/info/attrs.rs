@@ -111,6 +111,8 @@ pub fn objtype(x: K) -> KResult {
     }
     registry::with(x, |o| match o {
         Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
+        // a module's type, as ktorch: `sequential, `linear, ..
+        Obj::Module(m) => Ok(make::symbol(m.layer.name)),
     })
 }
 

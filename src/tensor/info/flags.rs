@@ -105,6 +105,7 @@ pub fn gradflag(x: K) -> KResult {
                 (None, ts)
             }
             Obj::Tensor(_) => bail!("2nd argument of key(s) or index/indices not valid with a tensor"),
+            Obj::Module(_) => bail!("not implemented for module"),
         };
         if let Some(b) = flag {
             set(ts, b)?;

@@ -92,6 +92,7 @@ pub fn query(x: K, attr: Attr, data: bool) -> KResult {
                 registry::Obj::Tensor(_) => From::Tensor,
                 registry::Obj::Vector(_) => From::Vector,
                 registry::Obj::Dict(_) => From::Dict(o.keys().unwrap_or_default().iter().map(|k| k.to_string()).collect()),
+                registry::Obj::Module(_) => anyhow::bail!("not implemented for module"),
             };
             Ok((from, attr.eval(&o.tensors())?))
         })?

@@ -1,0 +1,264 @@
+//! The `module` and `seq` q functions (knn.cpp): `module` makes a module from a definition (a
+//! tree, depth-value pairs, or the dictionary/table `module` or `state` returns, the latter with
+//! its parameters), or returns the definition of an existing module, as a dictionary for a
+//! single layer, a table (one row per module, depth first) for a container. `state` is the
+//! definition with each module's own parameters (and buffers, none so far) as q data.
+use anyhow::{bail, Result};
+
+use super::layers::{self, Val};
+use super::spec::{self, Stack};
+use super::Module;
+use crate::k::{make, native, read, KResult, K};
+use crate::registry::{self, Obj};
+use crate::session::setting::alloptions;
+use crate::tensor::opargs::describe;
+
+pub fn is_module(x: K) -> bool {
+    registry::class_of(x) == Some("module")
+}
+
+/// `module def`, `module m`, `module(m;flag)`.
+pub fn module(x: K) -> KResult {
+    if is_module(x) {
+        return registry::with(x, |o| definition(module_of(o)?, alloptions(), false));
+    }
+    if let Some(v) = read::items(x).filter(|v| !v.is_empty() && is_module(v[0])) {
+        return match v {
+            [m, f] if read::boolean(*f).is_some() => registry::with(*m, |o| definition(module_of(o)?, read::boolean(*f).unwrap(), false)),
+            [_] => registry::with(v[0], |o| definition(module_of(o)?, alloptions(), false)),
+            _ => bail!("module given as 1st arg, but unable to parse remaining arg(s) (adding to an existing module is not implemented yet)"),
+        };
+    }
+    if registry::is_handle(x) {
+        bail!("expecting a module, given {}", describe(x));
+    }
+    let m = spec::with_pool(|| -> Result<Module> {
+        let mut q = Stack::default();
+        if let Some(rows) = state_rows(x)? {
+            for (d, ty, name, opts, parms) in rows {
+                let l = layers::find(ty).ok_or_else(|| anyhow::anyhow!("unrecognized module type: `{ty}"))?;
+                let (keys, vals) = opts;
+                let named: Vec<(&'static str, K)> = keys.into_iter().zip(vals).collect();
+                let o = spec::options(l, &[], &named)?;
+                let mut m = Module { layer: l, name: (!name.is_empty()).then(|| name.to_string()), parms: (l.init)(&o)?, opts: o, children: vec![], training: true };
+                if let Some(p) = parms {
+                    restore(&mut m, p)?;
+                }
+                q.push(d, m)?;
+            }
+        } else {
+            match spec::dv_count(x) {
+                0 => spec::tree(x, 0, &mut q)?,
+                n => spec::dv(x, n, &mut q)?,
+            }
+        }
+        q.finish()
+    })?;
+    Ok(registry::add(Obj::Module(m)))
+}
+
+pub fn module_of(o: &mut Obj) -> Result<&mut Module> {
+    match o {
+        Obj::Module(m) => Ok(m),
+        other => bail!("expected a module, given {}", other.class()),
+    }
+}
+
+type Row = (i64, &'static str, &'static str, (Vec<&'static str>, Vec<K>), Option<K>);
+
+/// Set the parameters of module `m` from a q dictionary of name to values (ktorch's `mparms`):
+/// every parameter must be given, of the same type and size.
+fn restore(m: &mut Module, p: K) -> Result<()> {
+    let Some((k, v)) = read::dict_parts(p) else { bail!("{}: parameters expected as a dictionary, given {}", m.layer.name, describe(p)) };
+    let keys = read::symbols(k).unwrap_or_default();
+    let vals = spec::exploded(v, keys.len())?;
+    for (name, slot) in m.parms.iter_mut() {
+        let Some(i) = keys.iter().position(|s| s == name) else { bail!("{}: unable to find parameter: {name}", m.layer.name) };
+        let t = crate::tensor::convert::to_tensor(vals[i])?;
+        if t.kind() != slot.kind() {
+            bail!("{}: type mismatch, {name} is {}, input is {}", m.layer.name, crate::tensor::options::kind_name(slot.kind()), crate::tensor::options::kind_name(t.kind()));
+        }
+        if t.size() != slot.size() {
+            bail!("{}: size mismatch, {name} is {:?}, input is {:?}", m.layer.name, slot.size(), t.size());
+        }
+        *slot = t.f_to_device(slot.device())?.f_detach()?.f_set_requires_grad(true)?;
+    }
+    Ok(())
+}
+
+/// The rows of a definition given as the dictionary or table `module m` returns, or None.
+fn state_rows(x: K) -> Result<Option<Vec<Row>>> {
+    let (table, d) = match read::ktype(x) {
+        // a table: its dictionary is k.h's x->k, at offset 8
+        98 => (true, unsafe { *((x as *const u8).add(8) as *const K) }),
+        99 => (false, x),
+        _ => return Ok(None),
+    };
+    let Some((k, v)) = read::dict_parts(d) else { return Ok(None) };
+    let Some(keys) = read::symbols(k) else { return Ok(None) };
+    if !(keys.len() >= 4 && keys[..4] == ["depth", "module", "name", "options"]) {
+        return Ok(None);
+    }
+    let parms = keys.get(4) == Some(&"parms");
+    let cols = read::items(v).map(|c| c.to_vec()).unwrap_or_else(|| {
+        let e = make::explode(v);
+        spec::keep(e);
+        read::items(e).unwrap().to_vec()
+    });
+    let opts = |o: K| -> Result<(Vec<&'static str>, Vec<K>)> {
+        let Some((ok, ov)) = read::dict_parts(o) else { bail!("module options expected as a dictionary, given {}", describe(o)) };
+        let ks = read::symbols(ok).unwrap_or_default();
+        let vs = match read::items(ov) {
+            Some(v) => v.to_vec(),
+            None => {
+                let e = make::explode(ov);
+                spec::keep(e);
+                read::items(e).unwrap().to_vec()
+            }
+        };
+        Ok((ks, vs))
+    };
+    let sym = |x: K| read::symbol(x).ok_or_else(|| anyhow::anyhow!("module definition: expected symbol, given {}", describe(x)));
+    if !table {
+        let d = read::long(cols[0]).ok_or_else(|| anyhow::anyhow!("module definition: depth expected as long"))?;
+        return Ok(Some(vec![(d, sym(cols[1])?, sym(cols[2])?, opts(cols[3])?, parms.then(|| cols[4]))]));
+    }
+    let depth = read::longs(cols[0]).ok_or_else(|| anyhow::anyhow!("module definition: depth expected as longs"))?;
+    let mods = read::symbols(cols[1]).ok_or_else(|| anyhow::anyhow!("module definition: module expected as symbols"))?;
+    let names = read::symbols(cols[2]).ok_or_else(|| anyhow::anyhow!("module definition: name expected as symbols"))?;
+    let o = read::items(cols[3]).ok_or_else(|| anyhow::anyhow!("module definition: options expected as a list of dictionaries"))?;
+    let p = if parms { Some(read::items(cols[4]).ok_or_else(|| anyhow::anyhow!("module state: parms expected as a list of dictionaries"))?) } else { None };
+    (0..depth.len()).map(|i| Ok((depth[i], mods[i], names[i], opts(o[i])?, p.map(|p| p[i])))).collect::<Result<_>>().map(Some)
+}
+
+/// A list of option values as q data: a simple list when all are of one type (ktorch's
+/// `resolvedict`), else a general list.
+fn values(v: &[Val]) -> K {
+    let all = |f: fn(&Val) -> bool| !v.is_empty() && v.iter().all(f);
+    if all(|x| matches!(x, Val::Long(_))) {
+        make::longs(&v.iter().map(|x| if let Val::Long(j) = x { *j } else { 0 }).collect::<Vec<_>>())
+    } else if all(|x| matches!(x, Val::Bool(_))) {
+        make::booleans(&v.iter().map(|x| matches!(x, Val::Bool(true))).collect::<Vec<_>>())
+    } else if all(|x| matches!(x, Val::Float(_))) {
+        let k = unsafe { native::ktn(9, v.len() as i64) };
+        let d = unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) };
+        for (s, x) in d.iter_mut().zip(v) {
+            if let Val::Float(f) = x {
+                *s = *f;
+            }
+        }
+        k
+    } else {
+        make::list(v.iter().map(atom).collect())
+    }
+}
+
+fn atom(v: &Val) -> K {
+    match v {
+        Val::Long(j) => make::long(*j),
+        Val::Bool(b) => make::boolean(*b),
+        Val::Float(f) => make::float(*f),
+    }
+}
+
+/// The options of a module as a dictionary: all, or only those differing from their defaults
+/// (required options always show).
+pub fn options(m: &Module, all: bool) -> K {
+    let (k, v): (Vec<&str>, Vec<Val>) =
+        m.layer.opts.iter().zip(&m.opts).filter(|(o, v)| all || o.default != Some(**v)).map(|(o, v)| (o.name, *v)).unzip();
+    if k.is_empty() {
+        return empty_dict();
+    }
+    unsafe { native::xD(make::symbols(&k), values(&v)) }
+}
+
+/// A module's own parameters as a q dictionary of name to values.
+fn own_parms(m: &Module) -> Result<K> {
+    let names: Vec<&str> = m.parms.iter().map(|(k, _)| *k).collect();
+    let vals = make::try_list(m.parms.iter().map(|(_, t)| crate::tensor::convert::to_q(&t.f_detach()?)))?;
+    Ok(unsafe { native::xD(make::symbols(&names), vals) })
+}
+
+fn empty_dict() -> K {
+    unsafe { native::xD(make::symbols(&[]), native::ktn(0, 0)) }
+}
+
+/// `module m`: a dictionary for a single layer, a table for a container; `state m` (`state`
+/// true) adds each module's parameters and buffers.
+fn definition(m: &Module, all: bool, state: bool) -> KResult {
+    let keys: &[&str] = if state { &["depth", "module", "name", "options", "parms", "buffers"] } else { &["depth", "module", "name", "options"] };
+    if !m.layer.container && m.children.is_empty() {
+        let mut v = vec![make::long(0), make::symbol(m.layer.name), make::symbol(m.name.as_deref().unwrap_or("")), options(m, all)];
+        if state {
+            v.push(own_parms(m)?);
+            v.push(empty_dict());
+        }
+        return Ok(make::dict(keys, v));
+    }
+    let mut rows: Vec<(i64, &str, String, &Module)> = vec![];
+    fn walk<'a>(m: &'a Module, d: i64, key: String, rows: &mut Vec<(i64, &'a str, String, &'a Module)>) {
+        rows.push((d, m.layer.name, key, m));
+        for (k, c) in &m.children {
+            walk(c, d + 1, k.clone(), rows);
+        }
+    }
+    walk(m, 0, m.name.clone().unwrap_or_default(), &mut rows);
+    let parms = if state { Some(make::try_list(rows.iter().map(|r| own_parms(r.3)))?) } else { None };
+    let depth = make::longs(&rows.iter().map(|r| r.0).collect::<Vec<_>>());
+    let module = make::symbols(&rows.iter().map(|r| r.1).collect::<Vec<_>>());
+    let name = make::symbols(&rows.iter().map(|r| r.2.as_str()).collect::<Vec<_>>());
+    let opts = make::list(rows.iter().map(|r| options(r.3, all)).collect());
+    let mut cols = vec![depth, module, name, opts];
+    if let Some(p) = parms {
+        cols.push(p);
+        cols.push(make::list(rows.iter().map(|_| empty_dict()).collect()));
+    }
+    Ok(make::table(keys, cols))
+}
+
+/// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
+pub fn state(x: K) -> KResult {
+    match read::items(x) {
+        _ if is_module(x) => registry::with(x, |o| definition(module_of(o)?, alloptions(), true)),
+        Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
+            registry::with(*m, |o| definition(module_of(o)?, read::boolean(*f).unwrap(), true))
+        }
+        _ => bail!("expects a module, or (module;flag), given {}", describe(x)),
+    }
+}
+
+/// `seq x`: enlist all but the first item (knn.cpp's `seq`), the 2-level tree of a sequence.
+pub fn seq(x: K) -> KResult {
+    let t = read::ktype(x);
+    if t < 0 {
+        if t != -11 {
+            bail!("expecting module symbol, given {}", describe(x));
+        }
+        return Ok(unsafe { native::r1(x) });
+    }
+    if t > 0 {
+        let Some(s) = read::symbols(x) else { bail!("expecting module symbols, given {}", describe(x)) };
+        if s.is_empty() {
+            bail!("expecting at least one module symbol, given empty list");
+        }
+        let mut v = vec![make::symbol(s[0])];
+        v.extend(s[1..].iter().map(|a| make::symbols(&[a])));
+        return Ok(make::list(v));
+    }
+    let items = read::items(x).unwrap();
+    if items.is_empty() {
+        bail!("empty list");
+    }
+    let mut v = vec![unsafe { native::r1(items[0]) }];
+    for i in &items[1..] {
+        let ti = read::ktype(*i);
+        if ti < 0 && ti != -11 {
+            for k in v {
+                unsafe { native::r0(k) };
+            }
+            bail!("scalar expected to be a symbol, given a {}", describe(*i));
+        }
+        v.push(if ti == -11 { make::symbols(&[read::symbol(*i).unwrap()]) } else { make::list(vec![unsafe { native::r1(*i) }]) });
+    }
+    Ok(make::list(v))
+}

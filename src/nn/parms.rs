@@ -1,0 +1,67 @@
+//! Parameters and names of a module (kmodel.cpp's `nameargs`): `parms m` a dictionary of the
+//! parameter tensors (a ktorch dictionary handle whose tensors are the module's own, as ktorch),
+//! `parmnames m`, `names m` (all descendant modules), `childnames m` (immediate children); each
+//! also as `(m;name)` or `(m;index)` for a child module (index into all descendants).
+use anyhow::{bail, Result};
+
+use super::api::{is_module, module_of};
+use super::Module;
+use crate::k::{make, read, KResult, K};
+use crate::registry::{self, Obj};
+use crate::tensor::opargs::describe;
+
+/// Run `f` on the module (or the child it names) of `x`: `m`, `(m;name)` or `(m;index)`.
+fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> Result<R> {
+    let (h, key) = if registry::is_handle(x) {
+        (x, None)
+    } else {
+        match read::items(x) {
+            Some([h, k]) if registry::is_handle(*h) => {
+                let key = if let Some(s) = read::symbol(*k) {
+                    Ok(s)
+                } else if read::ktype(*k) == -7 {
+                    Err(read::long(*k).unwrap())
+                } else {
+                    bail!("expecting integer or symbol for 2nd arg, given {}", describe(*k))
+                };
+                (*h, Some(key))
+            }
+            Some(v) if v.first().is_some_and(|h| registry::is_handle(*h)) => {
+                bail!("expecting up to two args, (object; index/name), given {} args", v.len())
+            }
+            _ => bail!("expecting a module, not implemented for {}", describe(x)),
+        }
+    };
+    if !is_module(h) {
+        bail!("not implemented for {}", registry::class_of(h).unwrap_or("stale pointer"));
+    }
+    let _ = what;
+    registry::with(h, |o| {
+        let m = module_of(o)?;
+        match key {
+            None => f(m),
+            Some(k) => f(m.find(k)?),
+        }
+    })
+}
+
+pub fn parms(x: K) -> KResult {
+    let d = on(x, "parms", |m| Ok(m.named_parameters().into_iter().map(|(k, t)| (k, t.shallow_clone())).collect::<Vec<_>>()))?;
+    Ok(registry::add(Obj::Dict(d)))
+}
+
+fn syms(v: Vec<String>) -> K {
+    make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+pub fn parmnames(x: K) -> KResult {
+    on(x, "parmnames", |m| Ok(syms(m.named_parameters().into_iter().map(|(k, _)| k).collect())))
+}
+
+pub fn names(x: K) -> KResult {
+    on(x, "names", |m| Ok(syms(m.named_modules().into_iter().skip(1).map(|(k, _)| k).collect())))
+}
+
+pub fn childnames(x: K) -> KResult {
+    on(x, "childnames", |m| Ok(syms(m.children.iter().map(|(k, _)| k.clone()).collect())))
+}

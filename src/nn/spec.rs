@@ -1,0 +1,269 @@
+//! Reading module definitions as ktorch does (knn.cpp's `msyms`, `mtree`, `mdv`, and the option
+//! readers' `xargc`/`xpairs`):
+//! - one layer: a symbol `` `relu ``, type and name `` `relu`r ``, or a general list of type,
+//!   optional name, positional options and, last, named options: a dictionary
+//!   (`` `in`out!784 10 ``), a list `` (`bias;0b) `` or `` `bias`inplace... `` pairs, or a list
+//!   of pairs `` ((`in;784);(`out;10)) ``;
+//! - a tree: a general list whose first item defines a container and whose other items are its
+//!   children, each a tree in turn (`` (`sequential; enlist(`linear;5;2); `relu) ``), which is
+//!   why a lone list of options is enlisted: `` module enlist(`linear;784;10) ``;
+//! - depth-value pairs: `` (0;`sequential) `` or a list of them,
+//!   `` ((0;`sequential); (1;(`linear;64;10)); (1;`relu)) ``.
+use anyhow::{anyhow, bail, Result};
+
+use super::layers::{self, Layer, Ty, Val};
+use super::Module;
+use crate::k::{read, K};
+use crate::tensor::opargs::{describe, number, Num};
+
+/// Named options given last: (name, value) in order.
+type Pairs = Vec<(&'static str, K)>;
+
+/// The pairs in `x` if `x` has one of the name-value forms (ktorch's `xpairs`).
+fn pairs(x: K) -> Result<Option<Pairs>> {
+    if let Some((k, v)) = read::dict_parts(x) {
+        let keys = match read::symbols(k) {
+            Some(s) => s,
+            None if read::ktype(k) == 0 && read::len(k) == 0 => vec![],
+            None => bail!("unexpected name,value dictionary with {} keys", describe(k)),
+        };
+        let vals = exploded(v, keys.len())?;
+        return Ok(Some(keys.into_iter().zip(vals).collect()));
+    }
+    if let Some(s) = read::symbols(x) {
+        if s.len() % 2 == 1 {
+            bail!("uneven no. of symbols for name,value pairs: {}", s.join("`"));
+        }
+        // values are symbols too: make each a symbol atom on demand (kept as the list's items)
+        let vals = exploded(x, s.len())?;
+        return Ok(Some(s.chunks(2).zip(vals.chunks(2)).map(|(k, v)| (k[0], v[1])).collect()));
+    }
+    let Some(items) = read::items(x) else { return Ok(None) };
+    if items.is_empty() {
+        return Ok(Some(vec![]));
+    }
+    if read::symbol(items[0]).is_some() {
+        if items.len() % 2 == 1 {
+            bail!("uneven no. of elements for name,value pairs in list");
+        }
+        return items.chunks(2).enumerate().map(|(i, p)| Ok((read::symbol(p[0]).ok_or_else(|| anyhow!("unrecognized name for pair, element[{}], expected symbol, given {}", 2 * i, describe(p[0])))?, p[1]))).collect::<Result<_>>().map(Some);
+    }
+    let is_pair = |y: K| read::len(y) == 2 && (read::ktype(y) == 11 || read::items(y).is_some_and(|v| read::symbol(v[0]).is_some()));
+    if is_pair(items[0]) {
+        let mut v = vec![];
+        for (i, y) in items.iter().enumerate() {
+            if !is_pair(*y) {
+                bail!("name,value pair[{i}] has no name symbol or not 2 elements");
+            }
+            let e = exploded(*y, 2)?;
+            let k = read::symbol(e[0]).or_else(|| read::symbols(*y).map(|s| s[0])).unwrap();
+            v.push((k, e[1]));
+        }
+        return Ok(Some(v));
+    }
+    Ok(None)
+}
+
+/// Items of a list as atoms (kept alive for the whole call in a pool: q data read here is
+/// borrowed from the argument or from these).
+pub fn exploded(x: K, n: usize) -> Result<Vec<K>> {
+    if read::len(x) as usize != n {
+        bail!("expected {n} value(s), given {}", read::len(x));
+    }
+    if let Some(v) = read::items(x) {
+        return Ok(v.to_vec());
+    }
+    let e = crate::k::make::explode(x);
+    POOL.with(|p| p.borrow_mut().push(e));
+    Ok(read::items(e).unwrap().to_vec())
+}
+
+thread_local! {
+    /// q values made while reading a definition, freed when it is done (`with_pool`).
+    static POOL: std::cell::RefCell<Vec<K>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keep `k` (a value made while reading) until the definition is read.
+pub fn keep(k: K) {
+    POOL.with(|p| p.borrow_mut().push(k));
+}
+
+/// Run `f`, then free the values made while reading.
+pub fn with_pool<R>(f: impl FnOnce() -> R) -> R {
+    let r = f();
+    POOL.with(|p| {
+        for k in p.borrow_mut().drain(..) {
+            unsafe { crate::k::native::r0(k) };
+        }
+    });
+    r
+}
+
+/// A value of option type `ty` from `x`, else an error naming the module and option.
+fn value(l: &Layer, name: &str, ty: Ty, x: K) -> Result<Val> {
+    let t = read::ktype(x);
+    let v = match ty {
+        Ty::Long if matches!(t, -7..=-5) => read::long(x).map(Val::Long),
+        Ty::Bool => read::boolean(x).map(Val::Bool),
+        Ty::Float if matches!(t, -9..=-5) => number(x).map(|n| Val::Float(match n {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        })),
+        _ => None,
+    };
+    v.ok_or_else(|| {
+        let want = match ty {
+            Ty::Long => "long scalar",
+            Ty::Bool => "boolean scalar",
+            Ty::Float => "double",
+        };
+        anyhow!("{} {name}: expected {want}, given {}", l.name, describe(x))
+    })
+}
+
+/// The options of layer `l` from the positional values and pairs, with defaults filled in.
+pub fn options(l: &Layer, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
+    if pos.len() > l.opts.len() {
+        if l.opts.is_empty() {
+            bail!("{}: no arguments expected", l.name);
+        }
+        bail!("{}: expecting up to {} positional arg(s), {} given", l.name, l.opts.len(), pos.len());
+    }
+    let mut v: Vec<Option<Val>> = l.opts.iter().map(|o| o.default).collect();
+    for (i, x) in pos.iter().enumerate() {
+        v[i] = Some(value(l, l.opts[i].name, l.opts[i].ty, *x)?);
+    }
+    for (k, x) in named {
+        let Some(i) = l.opts.iter().position(|o| o.name == *k) else {
+            if l.opts.is_empty() {
+                bail!("{}: no arguments expected", l.name);
+            }
+            bail!("{}: unrecognized option `{k}", l.name);
+        };
+        v[i] = Some(value(l, k, l.opts[i].ty, *x)?);
+    }
+    v.into_iter().zip(l.opts).map(|(v, o)| v.ok_or_else(|| anyhow!("{}: no value given for option `{}", l.name, o.name))).collect()
+}
+
+/// One layer definition: a symbol, symbols (type, name) or a general list (type; optional name;
+/// options..). Returns the module (without children).
+pub fn layer(x: K) -> Result<Module> {
+    let (ty, name, rest): (&str, Option<&str>, &[K]) = if let Some(s) = read::symbol(x) {
+        (s, None, &[])
+    } else if let Some(s) = read::symbols(x) {
+        match s.len() {
+            0 => bail!("empty symbol list"),
+            1 | 2 => (s[0], s.get(1).copied(), &[]),
+            _ => bail!("unrecognized module definition: `{}", s.join("`")),
+        }
+    } else if let Some(v) = read::items(x) {
+        let Some(s) = v.first().and_then(|a| read::symbol(*a)) else {
+            bail!("no module symbol found, given {}", if v.is_empty() { "empty list".into() } else { describe(v[0]) });
+        };
+        match v.get(1).and_then(|a| read::symbol(*a)) {
+            Some(n) => (s, Some(n), &v[2..]),
+            None => (s, None, &v[1..]),
+        }
+    } else {
+        bail!("unrecognized module definition, given {}", describe(x));
+    };
+    let l = layers::find(ty).ok_or_else(|| anyhow!("unrecognized module type: `{ty}"))?;
+    let (pos, named) = match rest.last() {
+        Some(last) => match pairs(*last)? {
+            Some(p) => (&rest[..rest.len() - 1], p),
+            None => (rest, vec![]),
+        },
+        None => (rest, vec![]),
+    };
+    let opts = options(l, pos, &named)?;
+    let parms = (l.init)(&opts)?;
+    Ok(Module { layer: l, name: name.map(str::to_string), opts, parms, children: vec![], training: true })
+}
+
+/// The stack of containers being filled (ktorch's `Modules`): a new definition at depth d goes
+/// into the container at depth d-1.
+#[derive(Default)]
+pub struct Stack(Vec<Module>);
+
+impl Stack {
+    /// Pop to `n` modules, adding each popped one to the one below it.
+    fn unwind(&mut self, n: usize) -> Result<()> {
+        while self.0.len() > n {
+            let m = self.0.pop().unwrap();
+            match self.0.last_mut() {
+                Some(p) => p.push(m),
+                None => {
+                    self.0.push(m);
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Add module `m` at depth `d`.
+    pub fn push(&mut self, d: i64, m: Module) -> Result<()> {
+        let n = self.0.len() as i64;
+        let min = if n > 0 { 1 } else { 0 };
+        if d < min {
+            bail!("{}: depth {d} below min depth of {min}", m.layer.name);
+        }
+        if d > n {
+            bail!("{}: depth {d} above max depth of {n}", m.layer.name);
+        }
+        self.unwind(d as usize)?;
+        if let Some(top) = self.0.last() {
+            if !top.layer.container {
+                bail!("unable to add a {} module as a child of a {} module", m.layer.name, top.layer.name);
+            }
+        }
+        if m.layer.container || self.0.is_empty() {
+            self.0.push(m);
+        } else {
+            self.0.last_mut().unwrap().push(m);
+        }
+        Ok(())
+    }
+
+    /// The finished module: everything added to the first one.
+    pub fn finish(mut self) -> Result<Module> {
+        self.unwind(1)?;
+        self.0.pop().ok_or_else(|| anyhow!("empty module stack -- cannot get originating module"))
+    }
+}
+
+/// A tree definition at depth `d`.
+pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
+    match read::items(x) {
+        Some(v) if !v.is_empty() => {
+            q.push(d, layer(v[0])?)?;
+            for c in &v[1..] {
+                tree(*c, d + 1, q)?;
+            }
+            Ok(())
+        }
+        _ => q.push(d, layer(x)?),
+    }
+}
+
+/// ktorch's `xdv`: 0 when `x` is not depth-value pairs, -1 for one pair, else the count.
+pub fn dv_count(x: K) -> i64 {
+    let Some(v) = read::items(x) else { return 0 };
+    if v.len() == 2 && read::ktype(v[0]) == -7 {
+        return -1;
+    }
+    if v.is_empty() || v.iter().any(|i| dv_count(*i) != -1) {
+        return 0;
+    }
+    v.len() as i64
+}
+
+/// Depth-value pairs (`n` from `dv_count`).
+pub fn dv(x: K, n: i64, q: &mut Stack) -> Result<()> {
+    let pairs: Vec<K> = if n < 0 { vec![x] } else { read::items(x).unwrap().to_vec() };
+    for p in pairs {
+        let v = read::items(p).unwrap();
+        q.push(read::long(v[0]).unwrap(), layer(v[1])?)?;
+    }
+    Ok(())
+}
