@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
 use crate::k::{guard::guard, make, native, KResult, K};
-use crate::{device, math, nn, objects, session, tensor};
+use crate::{device, loss, math, nn, objects, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -357,6 +357,27 @@ table! {
     "logsoftmax"  => nn::functional::logsoftmax,
     "flatten"     => nn::functional::flatten,
     "linear"      => nn::functional::linear,
+    // losses (loss.rst): functional forms
+    "bce"         => loss::bce,
+    "bcelogit1"   => loss::bcelogit1,
+    "bcelogit2"   => loss::bcelogit2,
+    "ce"          => loss::ce,
+    "cosineloss"  => loss::cosineloss,
+    "ctc"         => loss::ctc,
+    "hinge"       => loss::hinge,
+    "huber"       => loss::huber,
+    "kl"          => loss::kl,
+    "l1"          => loss::l1,
+    "margin"      => loss::margin,
+    "mse"         => loss::mse,
+    "multilabel"  => loss::multilabel,
+    "multimargin" => loss::multimargin,
+    "multisoft"   => loss::multisoft,
+    "nll"         => loss::nll,
+    "poissonloss" => loss::poissonloss,
+    "smoothl1"    => loss::smoothl1,
+    "softmargin"  => loss::softmargin,
+    "triplet"     => loss::triplet,
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

@@ -3,10 +3,11 @@
 //!
 //! Layout: `k` is the kdb+ ABI (values in and out, the guard), `fns` the table of q names, and one
 //! module per domain: `session` (version/config/setting), `registry` (the handles) and
-//! `objects` (free/obj), `tensor`, `math`, `nn` (modules).
+//! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`.
 pub mod device;
 pub mod fns;
 pub mod k;
+pub mod loss;
 pub mod math;
 pub mod nn;
 pub mod objects;

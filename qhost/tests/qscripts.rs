@@ -47,6 +47,7 @@ qscripts!(
     ktorch_device,
     ktorch_info,
     ktorch_linalg,
+    ktorch_loss,
     ktorch_nn,
     ktorch_pointwise,
     ktorch_reduce,

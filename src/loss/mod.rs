@@ -1,0 +1,125 @@
+//! Loss functions (ktorch's loss.rst, kloss.cpp), their functional forms: `mse(x;y)`,
+//! `mse(x;y;`sum)`, `ce(x;y;weight;ignore;smoothing;reduce)`, `ce(x;y;`smoothing`reduce!(.1;`none))`.
+//! Inputs are q data or tensor handles (q data in, q data out; any handle in, a new handle out,
+//! so `backward` works on it); options follow the inputs, positionally in the order of the table
+//! below, then by name (see `args`). One line per loss in the table: its inputs, positional
+//! options and reduction modes, and the calculation (`calc`).
+//! Not here yet: the `loss` object (a loss module made once and applied later).
+pub mod args;
+pub mod calc;
+
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use self::args::Ty;
+use crate::k::{read, KResult, K};
+use crate::math::pointwise;
+use crate::registry;
+use crate::tensor::{convert, opargs, result};
+
+/// How many tensors come before the options.
+#[derive(Clone, Copy)]
+pub enum Inputs {
+    N(usize),
+    /// bce: input and target, and batch weights unless the third argument looks like an option
+    /// (a symbol, symbols, `()`, `::` or a dictionary), as kloss.cpp's `bcearg`.
+    Bce,
+}
+
+pub struct Spec {
+    pub name: &'static str,
+    pub inputs: Inputs,
+    pub usage: &'static str,
+    pub slots: &'static [(&'static str, Ty)],
+    pub modes: &'static [&'static str],
+    pub calc: calc::Calc,
+}
+
+const NMS: &[&str] = &["none", "mean", "sum"];
+const KL: &[&str] = &["none", "batchmean", "mean", "sum"];
+
+macro_rules! losses {
+    ($($f:ident $inputs:expr, $usage:literal, [$($o:ident: $ty:ident),*], $modes:ident, $calc:path;)*) => {
+        /// Every loss function, in the order of the table.
+        pub static SPECS: &[Spec] = &[$(Spec {
+            name: stringify!($f),
+            inputs: $inputs,
+            usage: $usage,
+            slots: &[$((stringify!($o), Ty::$ty)),*],
+            modes: $modes,
+            calc: $calc,
+        }),*];
+        $( pub fn $f(x: K) -> KResult { run(stringify!($f), x) } )*
+    };
+}
+
+use Inputs::{Bce, N};
+losses! {
+    // q name   inputs  forms (before the options)        positional options                    reduce  calculation
+    bce         Bce,    "(input;target) or (input;target;batch weight)", [],                    NMS, calc::bce;
+    bcelogit1   N(2),   "(input;target)",                  [weight: Tensor],                     NMS, calc::bcelogits;
+    bcelogit2   N(3),   "(input;target;batch weight)",     [weight: Tensor],                     NMS, calc::bcelogits;
+    ce          N(2),   "(input;target)",                  [weight: Tensor, ignore: Long, smoothing: Double], NMS, calc::ce;
+    cosineloss  N(3),   "(input1;input2;target)",          [margin: Double],                     NMS, calc::cosineloss;
+    ctc         N(4),   "(input;target;input lengths;target lengths)", [blank: Long, zeroinf: Flag], NMS, calc::ctc;
+    hinge       N(2),   "(input;target)",                  [margin: Double],                     NMS, calc::hinge;
+    huber       N(2),   "(input;target)",                  [delta: Double],                      NMS, calc::huber;
+    kl          N(2),   "(input;target)",                  [],                                   KL,  calc::kl;
+    l1          N(2),   "(input;target)",                  [],                                   NMS, calc::l1;
+    margin      N(3),   "(input1;input2;target)",          [margin: Double],                     NMS, calc::margin;
+    mse         N(2),   "(input;target)",                  [],                                   NMS, calc::mse;
+    multilabel  N(2),   "(input;target)",                  [],                                   NMS, calc::multilabel;
+    multimargin N(2),   "(input;target)",                  [p: Long, margin: Double, weight: Tensor], NMS, calc::multimargin;
+    multisoft   N(2),   "(input;target)",                  [weight: Tensor],                     NMS, calc::multisoft;
+    nll         N(2),   "(input;target)",                  [weight: Tensor, ignore: Long],       NMS, calc::nll;
+    poissonloss N(2),   "(input;target)",                  [log: Flag, full: Flag, eps: Double], NMS, calc::poissonloss;
+    smoothl1    N(2),   "(input;target)",                  [beta: Double],                       NMS, calc::smoothl1;
+    softmargin  N(2),   "(input;target)",                  [],                                   NMS, calc::softmargin;
+    triplet     N(3),   "(anchor;positive;negative)",      [margin: Double, p: Double, eps: Double, swap: Flag], NMS, calc::triplet;
+}
+
+fn spec(name: &str) -> Result<&'static Spec> {
+    SPECS.iter().find(|s| s.name == name).ok_or_else(|| anyhow!("unknown loss {name}"))
+}
+
+/// Does the third argument of bce look like an option rather than batch weights?
+fn option_like(x: K) -> bool {
+    !registry::is_handle(x) && (read::symbol(x).is_some() || read::symbols(x).is_some() || read::is_nil(x) || read::ktype(x) == 99)
+}
+
+fn run(name: &str, x: K) -> KResult {
+    let s = spec(name)?;
+    let usage = format!("{} followed by options", s.usage);
+    // a simple list holds the inputs alone, as atoms: mse 1 2f
+    if read::ktype(x) > 0 && read::ktype(x) < 20 {
+        let t = convert::to_tensor(x)?;
+        let n = t.size().first().copied().unwrap_or(0) as usize;
+        let ok = match s.inputs {
+            N(k) => n == k,
+            Bce => n == 2 || n == 3,
+        };
+        if !ok {
+            bail!("expects {usage}, given a simple list of {n}");
+        }
+        let ts = (0..n as i64).map(|i| t.f_get(i)).collect::<Result<Vec<Tensor>, _>>()?;
+        let o = args::parse(&[], s.slots, s.modes)?;
+        return result((s.calc)(&ts, &o)?, false);
+    }
+    let v = opargs::list(x).ok_or_else(|| anyhow!("expects {usage}, given {}", opargs::describe(x)))?;
+    let n = match s.inputs {
+        N(k) => k,
+        Bce => {
+            if v.len() > 2 && !option_like(v[2]) {
+                3
+            } else {
+                2
+            }
+        }
+    };
+    if v.len() < n {
+        bail!("expects {usage}, given {} argument{}", v.len(), if v.len() == 1 { "" } else { "s" });
+    }
+    let (ts, handle) = pointwise::inputs(&v[..n])?;
+    let o = args::parse(&v[n..], s.slots, s.modes)?;
+    result((s.calc)(&ts, &o)?, handle)
+}
