@@ -34,6 +34,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/config.cpp");
     println!("cargo:rerun-if-changed=src/cxx/tensor_info.cpp");
     println!("cargo:rerun-if-changed=src/cxx/autograd_device.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/attempt.h");
     println!("cargo:rerun-if-changed=src/cxx/linalg.cpp");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");

@@ -11,20 +11,7 @@
 #include <cstring>
 #include <string>
 
-static thread_local std::string last_error;
-
-template <typename F>
-static int attempt(F f) {
-  try {
-    f();
-    return 0;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-  } catch (...) {
-    last_error = "unknown C++ exception";
-  }
-  return -1;
-}
+#include "attempt.h"
 
 extern "C" {
 // The last error's message, malloc'd (the caller frees it).

@@ -9,20 +9,7 @@
 #include <cstring>
 #include <string>
 
-static thread_local std::string last_error;
-
-template <typename F>
-static int attempt(F f) {
-  try {
-    f();
-    return 0;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-  } catch (...) {
-    last_error = "unknown C++ exception";
-  }
-  return -1;
-}
+#include "attempt.h"
 
 // A q number as a Scalar: a float (f!=0) or an integer.
 static at::Scalar scalar(int f, double d, long j) { return f ? at::Scalar(d) : at::Scalar((int64_t)j); }

@@ -12,20 +12,7 @@
 #include <cstring>
 #include <string>
 
-static thread_local std::string last_error;
-
-template <typename F>
-static int attempt(F f) {
-  try {
-    f();
-    return 0;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-  } catch (...) {
-    last_error = "unknown C++ exception";
-  }
-  return -1;
-}
+#include "attempt.h"
 
 static char* dup(const std::string& s) {
   char* p = static_cast<char*>(std::malloc(s.size() + 1));

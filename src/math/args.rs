@@ -6,10 +6,10 @@
 use anyhow::{bail, Result};
 use tch::Tensor;
 
-use crate::k::{make, read, KResult, K};
-use crate::registry::{self, Obj};
+use crate::k::{read, KResult, K};
+use crate::registry;
 use crate::tensor::opargs::{self, Num};
-use crate::tensor::{arg, convert};
+use crate::tensor::arg;
 
 /// The arguments of one call, taken from the end.
 pub struct Tail {
@@ -127,26 +127,7 @@ pub fn input(x: K) -> Result<(Tensor, bool)> {
     arg(x)
 }
 
-/// Several results: into an output vector (its first tensors replaced, the vector grown as
-/// needed; null result), a new vector handle when any input was a handle, else a q list.
+/// Several results: see `forms::several`.
 pub fn multi(ts: Vec<Tensor>, handle: bool, out: Option<K>) -> KResult {
-    if let Some(o) = out {
-        registry::with(o, |obj| match obj {
-            Obj::Vector(v) => {
-                for (i, r) in ts.into_iter().enumerate() {
-                    match v.get_mut(i) {
-                        Some(slot) => *slot = r,
-                        None => v.push(r),
-                    }
-                }
-                Ok(())
-            }
-            other => bail!("output expected as a vector, given {}", other.class()),
-        })?;
-        return Ok(make::null());
-    }
-    if handle {
-        return Ok(registry::add(Obj::Vector(ts)));
-    }
-    make::try_list(ts.iter().map(convert::to_q))
+    super::forms::several(ts, handle, out)
 }

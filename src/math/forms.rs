@@ -78,3 +78,33 @@ pub fn finish(r: Tensor, handle: bool, out: &Out) -> KResult {
         _ => Ok(make::null()),
     }
 }
+
+/// An output vector receives several results as ktorch's `koutput`: its first tensors are
+/// replaced, and it grows to hold them all.
+pub fn into_vector(o: K, ts: Vec<Tensor>) -> Result<()> {
+    registry::with(o, |obj| match obj {
+        crate::registry::Obj::Vector(v) => {
+            for (i, r) in ts.into_iter().enumerate() {
+                match v.get_mut(i) {
+                    Some(slot) => *slot = r,
+                    None => v.push(r),
+                }
+            }
+            Ok(())
+        }
+        other => bail!("output expected as a vector, given {}", other.class()),
+    })
+}
+
+/// Several results (sort, qr, svd, Max(x;dim)..): into output vector `out` (null result), a new
+/// vector handle when any input was a handle, else a q list.
+pub fn several(ts: Vec<Tensor>, handle: bool, out: Option<K>) -> KResult {
+    if let Some(o) = out {
+        into_vector(o, ts)?;
+        return Ok(make::null());
+    }
+    if handle {
+        return Ok(registry::add(crate::registry::Obj::Vector(ts)));
+    }
+    make::try_list(ts.iter().map(crate::tensor::convert::to_q))
+}

@@ -10,7 +10,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Scalar, TchError, Tensor};
 
 use super::forms::{self, Out};
-use crate::k::{make, read, KResult, K};
+use crate::k::{read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, Num};
 use crate::tensor::{arg, convert, result};
@@ -357,9 +357,4 @@ pub fn addcmul(x: K) -> KResult {
 }
 pub fn addcdiv(x: K) -> KResult {
     addc(x, true)
-}
-
-/// A general list of q values made from tensors (freed on error).
-pub fn qlist(ts: &[Tensor]) -> KResult {
-    make::try_list(ts.iter().map(convert::to_q))
 }

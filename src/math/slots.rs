@@ -9,9 +9,9 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 
 use crate::k::{make, read, KResult, K};
-use crate::registry::{self, Obj};
+use crate::registry;
 use crate::tensor::opargs::{self, describe};
-use crate::tensor::{arg, convert, options};
+use crate::tensor::{arg, options};
 
 /// The kind of one optional argument.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -181,29 +181,14 @@ pub fn parse(x: K, slots: &[Slot], out: OutKind, usage: &str) -> Result<Args> {
     Ok(Args { x: t, handle, alone: false, given: v.len(), vals, dest })
 }
 
-/// Several results: q data gives a q list of them, a handle a new vector handle.
+/// Several new results: a vector handle when any input was a handle, else a q list.
 pub fn results(ts: Vec<Tensor>, handle: bool) -> KResult {
-    if handle {
-        return Ok(registry::add(Obj::Vector(ts)));
-    }
-    make::try_list(ts.iter().map(convert::to_q))
+    super::forms::several(ts, handle, None)
 }
 
-/// An output vector receives results as ktorch's `koutput`: its first tensors are replaced, and
-/// it grows to hold them all.
+/// An output vector receives results: see `forms::into_vector`.
 pub fn into_vector(o: K, ts: Vec<Tensor>) -> Result<()> {
-    registry::with(o, |obj| match obj {
-        Obj::Vector(v) => {
-            for (i, r) in ts.into_iter().enumerate() {
-                match v.get_mut(i) {
-                    Some(slot) => *slot = r,
-                    None => v.push(r),
-                }
-            }
-            Ok(())
-        }
-        other => bail!("output expected as a vector, given {}", other.class()),
-    })
+    super::forms::into_vector(o, ts)
 }
 
 /// Finish a call with several results: into the output vector (null) or as new results.

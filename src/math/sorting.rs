@@ -6,9 +6,9 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::forms::Out;
-use super::pointwise::{done, inputs, output, qlist, scalar, unary};
-use crate::k::{make, KResult, K};
-use crate::registry::{self, Obj};
+use super::pointwise::{done, inputs, output, scalar, unary};
+use crate::k::{KResult, K};
+use crate::registry;
 use crate::tensor::opargs::{self, flag, long};
 use crate::tensor::arg;
 
@@ -16,28 +16,9 @@ unary! {
     msort: f_msort, f_msort_out, -;
 }
 
-/// Several results: into output vector `out` (its first tensors replaced, grown if shorter),
-/// a new vector handle when `handle`, else q data.
+/// Several results: see `forms::several`.
 pub fn results(ts: Vec<Tensor>, handle: bool, out: Option<K>) -> KResult {
-    if let Some(o) = out {
-        registry::with(o, |obj| match obj {
-            Obj::Vector(v) => {
-                for (i, t) in ts.into_iter().enumerate() {
-                    match v.get_mut(i) {
-                        Some(slot) => *slot = t,
-                        None => v.push(t),
-                    }
-                }
-                Ok(())
-            }
-            other => bail!("output expected as a vector, given {}", other.class()),
-        })?;
-        return Ok(make::null());
-    }
-    if handle {
-        return Ok(registry::add(Obj::Vector(ts)));
-    }
-    qlist(&ts)
+    super::forms::several(ts, handle, out)
 }
 
 /// The input of a function whose argument may be the input alone (a handle or an array, as
