@@ -1,6 +1,9 @@
 //! Runs every example in docs/*.md through qhost with ktorch loaded: in each ```q block, lines
 //! starting `q)` are input and the lines after them are what q's console prints for it (an error
 //! as `'message`, without the console's location lines).
+
+mod common;
+use common::manifest_dir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -89,7 +92,7 @@ fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
 
 #[test]
 fn every_doc_example_runs_as_written() {
-    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let docs = manifest_dir().join("docs");
     assert!(bin_dir().join("ktorch.so").exists(), "build first: make build (needs {}/ktorch.so)", bin_dir().display());
     let mut failures = vec![];
     let mut count = 0;
@@ -112,7 +115,7 @@ fn every_doc_example_runs_as_written() {
 /// Every q name in the fns table (src/fns.rs) has a doc entry: a `## ` heading naming it.
 #[test]
 fn every_q_function_is_documented() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = &manifest_dir();
     let table = std::fs::read_to_string(root.join("src/fns.rs")).unwrap();
     let names: Vec<&str> = table
         .lines()
@@ -129,3 +132,4 @@ fn every_q_function_is_documented() {
     let missing: Vec<_> = names.iter().filter(|n| !documented.contains(**n)).collect();
     assert!(missing.is_empty(), "q functions without a doc entry in docs/: {missing:?}");
 }
+

@@ -3,13 +3,16 @@
 //! issue that will bring it. The pending list only shrinks: a name in it that we now export is
 //! an error too, so the list stays true. `cargo test --test names -- --nocapture` prints the
 //! coverage per group.
+
+mod common;
+use common::manifest_dir;
 use std::collections::BTreeSet;
 
 // The k.h API in-process (ktorch's rlib refers to it).
 use qhost as _;
 
 fn lines(file: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(file);
+    let path = manifest_dir().join("tests/data").join(file);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
@@ -49,3 +52,4 @@ fn every_ktorch_name_is_ours_or_pending() {
     assert!(missing.is_empty(), "ktorch names neither exported nor pending: {missing:?}");
     assert!(stale.is_empty(), "exported now, remove from tests/data/names_pending.txt: {stale:?}");
 }
+

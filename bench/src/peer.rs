@@ -50,7 +50,10 @@ fn start() -> Result<(String, Io), String> {
         Ok(v) => PathBuf::from(v).join("bin/python"),
         Err(_) => PathBuf::from("python3"),
     };
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peer.py");
+    // make runs the bench from the checkout's root; the compiled-in path may be another clone's
+    // (a target dir shared through CI's cache).
+    let here = PathBuf::from("bench/peer.py");
+    let script = if here.exists() { here } else { PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peer.py") };
     let mut child = Command::new(&python)
         .arg(&script)
         .stdin(Stdio::piped())

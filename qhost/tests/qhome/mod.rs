@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// The repository root (scripts run from there, as `\l tests/q/lib/assert.q` expects).
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    manifest_dir().parent().unwrap().to_path_buf()
 }
 
 /// The test process's target dir (<target>/<profile>/deps/test-*) and profile name.
@@ -34,7 +34,7 @@ pub fn testext() -> &'static Path {
     DIR.get_or_init(|| {
         let (target, profile) = target_dir();
         let tdir = target.join("testext-build");
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("testext/Cargo.toml");
+        let manifest = manifest_dir().join("testext/Cargo.toml");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut cmd = Command::new(cargo);
         cmd.args(["build", "--quiet", "--manifest-path"]).arg(&manifest).env("CARGO_TARGET_DIR", &tdir);
@@ -123,4 +123,11 @@ fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
     N.fetch_add(1, Ordering::SeqCst)
+}
+
+/// The package folder of the checkout being tested. Cargo sets CARGO_MANIFEST_DIR when it runs a
+/// test, so read it then: the compile-time value goes stale when a shared target dir (CI's cache)
+/// holds a binary built from a clone at another path.
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
 }
