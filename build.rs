@@ -18,7 +18,10 @@ fn libtorch_root() -> Option<PathBuf> {
         Err(_) => PathBuf::from("python3"),
     };
     let out = Command::new(python)
-        .args(["-c", "import torch,os;print(os.path.dirname(torch.__file__))"])
+        .args([
+            "-c",
+            "import torch,os;print(os.path.dirname(torch.__file__))",
+        ])
         .output()
         .ok()?;
     if !out.status.success() {

@@ -5,8 +5,10 @@
 //! virtualenv's), the same one ktorch.so loads, so the process holds one libtorch.
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let dynlist = std::env::var("DEP_QHOST_KAPI_DYNLIST").expect("qhost's build script gives its export list");
-    let exports = std::env::var("DEP_QHOST_KAPI_EXPORTS").expect("qhost's build script gives its export names");
+    let dynlist = std::env::var("DEP_QHOST_KAPI_DYNLIST")
+        .expect("qhost's build script gives its export list");
+    let exports = std::env::var("DEP_QHOST_KAPI_EXPORTS")
+        .expect("qhost's build script gives its export names");
     println!("cargo:rustc-link-arg-bins=-Wl,--dynamic-list={dynlist}");
     for name in exports.split(',') {
         println!("cargo:rustc-link-arg-bins=-Wl,-u,{name}");

@@ -32,7 +32,10 @@ fn main() {
     let list: String = EXPORTS.iter().map(|n| format!("  {n};\n")).collect();
     std::fs::write(&out, format!("{{\n{list}}};\n")).unwrap();
     for kind in ["bins", "tests"] {
-        println!("cargo:rustc-link-arg-{kind}=-Wl,--dynamic-list={}", out.display());
+        println!(
+            "cargo:rustc-link-arg-{kind}=-Wl,--dynamic-list={}",
+            out.display()
+        );
         for name in EXPORTS {
             println!("cargo:rustc-link-arg-{kind}=-Wl,-u,{name}");
         }

@@ -347,6 +347,8 @@ table! {
     "eforward"    => nn::forward::eforward,
     "evaluate"    => nn::forward::evaluate,
     "training"    => nn::forward::training,
+    "kforward"    => nn::forward::kforward,
+    "callbacks"   => nn::callback::callbacks,
     "parms"       => nn::parms::parms,
     "parmnames"   => nn::parms::parmnames,
     "names"       => nn::parms::names,
@@ -390,6 +392,9 @@ pub extern "C" fn fns(x: K) -> K {
 
 fn dictionary(_: K) -> KResult {
     let names: Vec<&str> = TABLE.iter().map(|e| e.name).collect();
-    let funcs = TABLE.iter().map(|e| unsafe { native::dl(e.call as *mut _, e.arity) }).collect();
+    let funcs = TABLE
+        .iter()
+        .map(|e| unsafe { native::dl(e.call as *mut _, e.arity) })
+        .collect();
     Ok(unsafe { native::xD(make::symbols(&names), make::list(funcs)) })
 }

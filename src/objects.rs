@@ -17,8 +17,15 @@ pub fn free(x: K) -> KResult {
             Some((k, v)) => (read::items(v), read::symbols(k)),
             None => (read::items(x), None),
         };
-        let Some(items) = items else { bail!("expecting a ktorch object, or a list or dictionary of them") };
-        let at = |i: usize| keys.as_ref().map_or(format!("element[{i}] of given list"), |k| format!("key[`{}] of given dictionary", k[i]));
+        let Some(items) = items else {
+            bail!("expecting a ktorch object, or a list or dictionary of them")
+        };
+        let at = |i: usize| {
+            keys.as_ref()
+                .map_or(format!("element[{i}] of given list"), |k| {
+                    format!("key[`{}] of given dictionary", k[i])
+                })
+        };
         for (i, h) in items.iter().enumerate() {
             if !registry::is_handle(*h) {
                 bail!("expecting a ktorch object but {} is not one", at(i));
@@ -37,7 +44,12 @@ pub fn free(x: K) -> KResult {
 }
 
 pub fn tensorcount(_: K) -> KResult {
-    Ok(make::long(registry::list().iter().filter(|(_, c)| *c == "tensor").count() as i64))
+    Ok(make::long(
+        registry::list()
+            .iter()
+            .filter(|(_, c)| *c == "tensor")
+            .count() as i64,
+    ))
 }
 
 /// `mapped x`: is `x` a handle to a live object? (Never an error: any q value may be asked.)
@@ -57,7 +69,9 @@ pub fn obj(_: K) -> KResult {
         (
             id,
             o.class(),
-            first.map_or(String::new(), |t| crate::tensor::options::device_name(t.device())),
+            first.map_or(String::new(), |t| {
+                crate::tensor::options::device_name(t.device())
+            }),
             first.map_or("", |t| crate::tensor::options::kind_name(t.kind())),
             // a tensor's sizes; a vector's count
             match o {
@@ -66,10 +80,12 @@ pub fn obj(_: K) -> KResult {
                 Obj::Vector(v) => vec![v.len() as i64],
                 Obj::Dict(d) => vec![d.len() as i64],
                 // a module's count of parameter tensors
-                Obj::Module(m) => vec![m.named_parameters().len() as i64],
+                Obj::Module(m) => vec![m.get().named_parameters().len() as i64],
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
-            ts.iter().map(|t| (t.numel() * t.kind().elt_size_in_bytes()) as i64).sum::<i64>(),
+            ts.iter()
+                .map(|t| (t.numel() * t.kind().elt_size_in_bytes()) as i64)
+                .sum::<i64>(),
         )
     });
     let longs = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> i64| {
@@ -88,7 +104,8 @@ pub fn obj(_: K) -> KResult {
         rows.iter()
             .map(|r| {
                 let v = unsafe { crate::k::native::ktn(7, r.4.len() as i64) };
-                unsafe { std::slice::from_raw_parts_mut(make::data::<i64>(v), r.4.len()) }.copy_from_slice(&r.4);
+                unsafe { std::slice::from_raw_parts_mut(make::data::<i64>(v), r.4.len()) }
+                    .copy_from_slice(&r.4);
                 v
             })
             .collect(),
@@ -102,6 +119,11 @@ pub fn obj(_: K) -> KResult {
         longs(&|r| r.5),
         longs(&|r| r.6),
     ];
-    let d = make::dict(&["id", "class", "device", "dtype", "size", "elements", "bytes"], cols);
+    let d = make::dict(
+        &[
+            "id", "class", "device", "dtype", "size", "elements", "bytes",
+        ],
+        cols,
+    );
     Ok(unsafe { crate::k::native::xT(d) })
 }

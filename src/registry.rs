@@ -21,7 +21,7 @@ pub enum Obj {
     /// A dictionary of tensors: ktorch's `dict`. Keys keep their insertion order.
     Dict(Vec<(String, Tensor)>),
     /// A module (a layer or a tree of them): ktorch's `module`.
-    Module(crate::nn::Module),
+    Module(crate::nn::ModRef),
 }
 
 impl Obj {
@@ -34,13 +34,21 @@ impl Obj {
         }
     }
 
-    /// The tensors an object holds, in order (one for a tensor, the parameters of a module).
+    /// The tensors an object holds, in order (one for a tensor, the parameters then buffers of a
+    /// module).
     pub fn tensors(&self) -> Vec<&Tensor> {
         match self {
             Obj::Tensor(t) => vec![t],
             Obj::Vector(v) => v.iter().collect(),
             Obj::Dict(d) => d.iter().map(|(_, t)| t).collect(),
-            Obj::Module(m) => m.named_parameters().into_iter().map(|(_, t)| t).collect(),
+            Obj::Module(m) => {
+                let m = m.get();
+                m.named_parameters()
+                    .into_iter()
+                    .chain(m.named_buffers())
+                    .map(|(_, t)| t)
+                    .collect()
+            }
         }
     }
 
@@ -58,7 +66,12 @@ struct Registry {
     objs: BTreeMap<i64, Obj>,
 }
 
-static REGISTRY: Lazy<Mutex<Registry>> = Lazy::new(|| Mutex::new(Registry { next: 1, objs: BTreeMap::new() }));
+static REGISTRY: Lazy<Mutex<Registry>> = Lazy::new(|| {
+    Mutex::new(Registry {
+        next: 1,
+        objs: BTreeMap::new(),
+    })
+});
 
 fn lock() -> std::sync::MutexGuard<'static, Registry> {
     // A panic while holding the lock leaves the map consistent (no partial updates), so recover.
@@ -96,7 +109,10 @@ pub fn is_handle(x: K) -> bool {
 pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::Result<R> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
     let mut r = lock();
-    let obj = r.objs.get_mut(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    let obj = r
+        .objs
+        .get_mut(&id)
+        .ok_or_else(|| anyhow!("stale pointer"))?;
     f(obj)
 }
 
@@ -116,7 +132,9 @@ pub fn class_of(x: K) -> Option<&'static str> {
 
 /// Shallow copies of the tensors of any object (tensor, vector or dictionary).
 pub fn tensors(x: K) -> anyhow::Result<Vec<Tensor>> {
-    with(x, |o| Ok(o.tensors().into_iter().map(|t| t.shallow_clone()).collect()))
+    with(x, |o| {
+        Ok(o.tensors().into_iter().map(|t| t.shallow_clone()).collect())
+    })
 }
 
 /// Take the tensor of handle `x` out of the registry: the handle becomes stale, as ktorch does
@@ -130,7 +148,11 @@ pub fn take_tensor(x: K) -> anyhow::Result<Tensor> {
 /// Free one handle.
 pub fn free(x: K) -> anyhow::Result<()> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
-    lock().objs.remove(&id).map(drop).ok_or_else(|| anyhow!("stale pointer"))
+    lock()
+        .objs
+        .remove(&id)
+        .map(drop)
+        .ok_or_else(|| anyhow!("stale pointer"))
 }
 
 /// Free every object.

@@ -26,8 +26,15 @@ fn blocks(md: &str) -> Vec<Vec<Example>> {
             (None, "```q") => cur = Some(vec![]),
             (Some(_), "```") => out.push(cur.take().unwrap()),
             (Some(b), l) => match l.strip_prefix("q)") {
-                Some(input) => b.push(Example { input: input.to_string(), expected: vec![] }),
-                None => b.last_mut().expect("output before any q) line").expected.push(l.to_string()),
+                Some(input) => b.push(Example {
+                    input: input.to_string(),
+                    expected: vec![],
+                }),
+                None => b
+                    .last_mut()
+                    .expect("output before any q) line")
+                    .expected
+                    .push(l.to_string()),
             },
             _ => {}
         }
@@ -42,7 +49,10 @@ fn qstring(s: &str) -> String {
 
 /// Is this line an assignment (which the console does not print)?
 fn is_assignment(s: &str) -> bool {
-    let name: String = s.chars().take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_').collect();
+    let name: String = s
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_')
+        .collect();
     !name.is_empty() && s[name.len()..].starts_with(':') && !s[name.len()..].starts_with("::")
 }
 
@@ -53,9 +63,15 @@ fn script(block: &[Example]) -> String {
     for (i, e) in block.iter().enumerate() {
         // An error prints as the console shows it, `'msg`, so examples can show errors too.
         if is_assignment(&e.input) {
-            s.push_str(&format!("@[value;{};{{-1 \"'\",x;}}];\n", qstring(&e.input)));
+            s.push_str(&format!(
+                "@[value;{};{{-1 \"'\",x;}}];\n",
+                qstring(&e.input)
+            ));
         } else {
-            s.push_str(&format!("@[{{r:value x; if[not r~(::); show r]}};{};{{-1 \"'\",x;}}];\n", qstring(&e.input)));
+            s.push_str(&format!(
+                "@[{{r:value x; if[not r~(::); show r]}};{};{{-1 \"'\",x;}}];\n",
+                qstring(&e.input)
+            ));
         }
         s.push_str(&format!("-1 \"--example {i}--\";\n"));
     }
@@ -68,10 +84,18 @@ fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("doc.q");
     std::fs::write(&path, script(block)).unwrap();
-    let out = Command::new(bin_dir().join("qhost")).arg(&path).output().map_err(|e| format!("qhost: {e}"))?;
+    let out = Command::new(bin_dir().join("qhost"))
+        .arg(&path)
+        .output()
+        .map_err(|e| format!("qhost: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
-        return Err(format!("{}: qhost failed: {}{}", doc.display(), stdout, String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "{}: qhost failed: {}{}",
+            doc.display(),
+            stdout,
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let mut got: Vec<Vec<String>> = vec![vec![]];
     for l in stdout.lines() {
@@ -82,9 +106,19 @@ fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
         }
     }
     for (i, e) in block.iter().enumerate() {
-        let want: Vec<String> = e.expected.iter().map(|l| l.trim_end().to_string()).collect();
+        let want: Vec<String> = e
+            .expected
+            .iter()
+            .map(|l| l.trim_end().to_string())
+            .collect();
         if got.get(i) != Some(&want) {
-            return Err(format!("{}: q){}\nexpected:\n{}\ngot:\n{}", doc.display(), e.input, want.join("\n"), got.get(i).cloned().unwrap_or_default().join("\n")));
+            return Err(format!(
+                "{}: q){}\nexpected:\n{}\ngot:\n{}",
+                doc.display(),
+                e.input,
+                want.join("\n"),
+                got.get(i).cloned().unwrap_or_default().join("\n")
+            ));
         }
     }
     Ok(())
@@ -93,7 +127,11 @@ fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
 #[test]
 fn every_doc_example_runs_as_written() {
     let docs = manifest_dir().join("docs");
-    assert!(bin_dir().join("ktorch.so").exists(), "build first: make build (needs {}/ktorch.so)", bin_dir().display());
+    assert!(
+        bin_dir().join("ktorch.so").exists(),
+        "build first: make build (needs {}/ktorch.so)",
+        bin_dir().display()
+    );
     let mut failures = vec![];
     let mut count = 0;
     for entry in std::fs::read_dir(&docs).unwrap() {
@@ -109,7 +147,12 @@ fn every_doc_example_runs_as_written() {
         }
     }
     assert!(count > 0, "no examples found in docs/");
-    assert!(failures.is_empty(), "{} failing doc example(s):\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failing doc example(s):\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 /// Every q name in the fns table (src/fns.rs) has a doc entry: a `## ` heading naming it.
@@ -119,17 +162,29 @@ fn every_q_function_is_documented() {
     let table = std::fs::read_to_string(root.join("src/fns.rs")).unwrap();
     let names: Vec<&str> = table
         .lines()
-        .filter_map(|l| l.trim().strip_prefix('"')?.split('"').next().filter(|_| l.contains("=>")))
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix('"')?
+                .split('"')
+                .next()
+                .filter(|_| l.contains("=>"))
+        })
         .collect();
     assert!(names.len() > 10, "fns table not found");
     let mut documented = std::collections::HashSet::new();
     for entry in std::fs::read_dir(root.join("docs")).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
         for h in text.lines().filter_map(|l| l.strip_prefix("## ")) {
-            documented.extend(h.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).map(String::from));
+            documented.extend(
+                h.split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|w| !w.is_empty())
+                    .map(String::from),
+            );
         }
     }
     let missing: Vec<_> = names.iter().filter(|n| !documented.contains(**n)).collect();
-    assert!(missing.is_empty(), "q functions without a doc entry in docs/: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "q functions without a doc entry in docs/: {missing:?}"
+    );
 }
-

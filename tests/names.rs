@@ -27,7 +27,10 @@ fn groups(file: &str) -> Vec<(String, Vec<String>)> {
         .iter()
         .map(|l| {
             let (g, names) = l.split_once(':').expect("group: names");
-            (g.trim().to_string(), names.split_whitespace().map(String::from).collect())
+            (
+                g.trim().to_string(),
+                names.split_whitespace().map(String::from).collect(),
+            )
         })
         .collect()
 }
@@ -35,7 +38,10 @@ fn groups(file: &str) -> Vec<(String, Vec<String>)> {
 #[test]
 fn every_ktorch_name_is_ours_or_pending() {
     let ours: BTreeSet<&str> = ktorch::fns::TABLE.iter().map(|e| e.name).collect();
-    let pending: BTreeSet<String> = groups("names_pending.txt").into_iter().flat_map(|(_, v)| v).collect();
+    let pending: BTreeSet<String> = groups("names_pending.txt")
+        .into_iter()
+        .flat_map(|(_, v)| v)
+        .collect();
     let mut missing = vec![];
     let mut stale = vec![];
     for (group, names) in groups("ktorch_names.txt") {
@@ -49,7 +55,12 @@ fn every_ktorch_name_is_ours_or_pending() {
             }
         }
     }
-    assert!(missing.is_empty(), "ktorch names neither exported nor pending: {missing:?}");
-    assert!(stale.is_empty(), "exported now, remove from tests/data/names_pending.txt: {stale:?}");
+    assert!(
+        missing.is_empty(),
+        "ktorch names neither exported nor pending: {missing:?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "exported now, remove from tests/data/names_pending.txt: {stale:?}"
+    );
 }
-

@@ -10,14 +10,18 @@ use qhost as _;
 
 /// The C entry point of q function `name`, as q would call it.
 fn func(name: &str) -> extern "C" fn(K) -> K {
-    let e = ktorch::fns::TABLE.iter().find(|e| e.name == name).expect("function in fns");
+    let e = ktorch::fns::TABLE
+        .iter()
+        .find(|e| e.name == name)
+        .expect("function in fns");
     assert_eq!(e.arity, 1, "{name}: one argument");
     unsafe { std::mem::transmute::<*const libc::c_void, extern "C" fn(K) -> K>(e.call) }
 }
 
 fn floats(v: &[f64]) -> K {
     let x = unsafe { native::ktn(9, v.len() as i64) };
-    unsafe { std::slice::from_raw_parts_mut((x as *mut u8).add(16) as *mut f64, v.len()) }.copy_from_slice(v);
+    unsafe { std::slice::from_raw_parts_mut((x as *mut u8).add(16) as *mut f64, v.len()) }
+        .copy_from_slice(v);
     x
 }
 
@@ -51,7 +55,11 @@ fn concurrent_calls_keep_handles_apart() {
                     let p = mul(args);
                     assert!(!is_error(p), "mul failed in thread {k}");
                     let back = tensor(p);
-                    assert_eq!(read_floats(back), vec![base * base, (base + 1.0).powi(2), (base + 2.0).powi(2)], "thread {k} round {i}");
+                    assert_eq!(
+                        read_floats(back),
+                        vec![base * base, (base + 1.0).powi(2), (base + 2.0).powi(2)],
+                        "thread {k} round {i}"
+                    );
                     for x in [free(h), free(p), back, data, args, h, p] {
                         unsafe { native::r0(x) };
                     }
@@ -63,6 +71,10 @@ fn concurrent_calls_keep_handles_apart() {
         t.join().expect("thread ran");
     }
     let count = func("tensorcount")(unsafe { native::ka(101) });
-    assert_eq!(unsafe { *((count as *const u8).add(8) as *const i64) }, 0, "every tensor freed");
+    assert_eq!(
+        unsafe { *((count as *const u8).add(8) as *const i64) },
+        0,
+        "every tensor freed"
+    );
     unsafe { native::r0(count) };
 }

@@ -39,7 +39,9 @@ fn one(ctx: &Ctx, n: i64, rep: &mut Report) -> Result<(), String> {
     let h = kt.call("tensor", &x)?; // held for the tensor → q direction
     let back = kt.call("tensor", &h)?;
     if back.t() != KF || back.len() != n || back.slice::<f64>()[n as usize - 1] != (n - 1) as f64 {
-        return Err(format!("tensor round trip of {n} floats did not give them back"));
+        return Err(format!(
+            "tensor round trip of {n} floats did not give them back"
+        ));
     }
     drop(back);
     let src = x.slice::<u8>().as_ptr();
@@ -84,7 +86,11 @@ fn one(ctx: &Ctx, n: i64, rep: &mut Report) -> Result<(), String> {
             r0(r);
         }),
     ];
-    let plan = if n >= 100_000_000 { ctx.plan_big } else { ctx.plan };
+    let plan = if n >= 100_000_000 {
+        ctx.plan_big
+    } else {
+        ctx.plan
+    };
     let s = interleaved(&mut cases, plan);
     drop(cases);
     drop(touched);
@@ -104,11 +110,19 @@ fn one(ctx: &Ctx, n: i64, rep: &mut Report) -> Result<(), String> {
         "tensor→q: tensor h, then r0",
     ];
     for (i, c) in names.iter().enumerate() {
-        let ratio = if i == 0 { "1.00× memcpy".to_string() } else { format!("{:.2}× memcpy", floor / s[i].median) };
+        let ratio = if i == 0 {
+            "1.00× memcpy".to_string()
+        } else {
+            format!("{:.2}× memcpy", floor / s[i].median)
+        };
         rep.row(BENCH, c, &sz, Some(s[i]), gbs(s[i].median), ratio);
     }
     for (i, dir) in [(4, "q→tensor"), (5, "tensor→q")] {
-        rep.target(format!("{dir} n={sz}: GB/s vs memcpy (fresh)"), Some(floor / s[i].median), Bound::AtLeast(0.8));
+        rep.target(
+            format!("{dir} n={sz}: GB/s vs memcpy (fresh)"),
+            Some(floor / s[i].median),
+            Bound::AtLeast(0.8),
+        );
     }
     Ok(())
 }

@@ -24,8 +24,11 @@ impl Ktorch {
     pub fn load(path: &Path) -> Result<Ktorch, String> {
         let stem = path.with_extension("");
         let lib = KObj::sym(&format!(":{}", stem.display()));
-        let fns = load(&lib, &KObj::list(vec![KObj::sym("fns"), KObj::long(1)])).map_err(|e| e.0)?;
-        let Func::Dl { ptr, n } = fns.func_ref() else { return Err("fns: not a dl function".into()) };
+        let fns =
+            load(&lib, &KObj::list(vec![KObj::sym("fns"), KObj::long(1)])).map_err(|e| e.0)?;
+        let Func::Dl { ptr, n } = fns.func_ref() else {
+            return Err("fns: not a dl function".into());
+        };
         let d = call_dl(*ptr, *n, &[KObj::identity()]).map_err(|e| e.0)?;
         let (keys, vals) = (d.dict_keys(), d.dict_values());
         let mut map = HashMap::new();
@@ -34,7 +37,10 @@ impl Ktorch {
                 map.insert(k.to_string(), (*ptr, *n));
             }
         }
-        Ok(Ktorch { path: path.to_path_buf(), fns: map })
+        Ok(Ktorch {
+            path: path.to_path_buf(),
+            fns: map,
+        })
     }
 
     /// The C entry point of a one-argument q function.
@@ -55,7 +61,10 @@ impl Ktorch {
 
 /// Where ktorch.so is: `--lib`, else $KTORCH_SO, else beside this executable (target/release).
 pub fn find_lib(arg: Option<&str>) -> Result<PathBuf, String> {
-    if let Some(a) = arg.map(String::from).or_else(|| std::env::var("KTORCH_SO").ok()) {
+    if let Some(a) = arg
+        .map(String::from)
+        .or_else(|| std::env::var("KTORCH_SO").ok())
+    {
         let p = PathBuf::from(a);
         return std::fs::canonicalize(&p).map_err(|e| format!("{}: {e}", p.display()));
     }
@@ -67,5 +76,8 @@ pub fn find_lib(arg: Option<&str>) -> Result<PathBuf, String> {
             return Ok(p);
         }
     }
-    Err(format!("ktorch.so not found beside {} (run `make build`, or give --lib PATH)", exe.display()))
+    Err(format!(
+        "ktorch.so not found beside {} (run `make build`, or give --lib PATH)",
+        exe.display()
+    ))
 }

@@ -37,7 +37,11 @@ pub struct Ctx {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let lib = args.iter().position(|a| a == "--lib").and_then(|i| args.get(i + 1)).map(String::as_str);
+    let lib = args
+        .iter()
+        .position(|a| a == "--lib")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
     if let Err(e) = run(quick, lib) {
         eprintln!("ktorch-bench: {e}");
         std::process::exit(1);
@@ -53,12 +57,25 @@ fn run(quick: bool, lib: Option<&str>) -> Result<(), String> {
     let ctx = Ctx {
         ktorch,
         plan: if quick {
-            Plan { rounds: 3, min_sample: Duration::from_millis(2) }
+            Plan {
+                rounds: 3,
+                min_sample: Duration::from_millis(2),
+            }
         } else {
-            Plan { rounds: 11, min_sample: Duration::from_millis(50) }
+            Plan {
+                rounds: 11,
+                min_sample: Duration::from_millis(50),
+            }
         },
-        plan_big: Plan { rounds: if quick { 3 } else { 7 }, min_sample: Duration::ZERO },
-        conv_sizes: if quick { vec![1_000, 100_000] } else { vec![1_000, 1_000_000, 100_000_000] },
+        plan_big: Plan {
+            rounds: if quick { 3 } else { 7 },
+            min_sample: Duration::ZERO,
+        },
+        conv_sizes: if quick {
+            vec![1_000, 100_000]
+        } else {
+            vec![1_000, 1_000_000, 100_000_000]
+        },
         quick,
     };
     let mut py = peer::Peer::start();
@@ -68,11 +85,15 @@ fn run(quick: bool, lib: Option<&str>) -> Result<(), String> {
     drop(py);
     conv::run(&ctx, &mut rep)?;
 
-    let left = ctx.ktorch.call("tensorcount", &KObj::identity())?.get_long();
+    let left = ctx
+        .ktorch
+        .call("tensorcount", &KObj::identity())?
+        .get_long();
     if left != 0 {
         rep.notes.push(format!("{left} tensors still allocated in ktorch after the run (a leak in the harness or ktorch)"));
     }
-    rep.notes.push(format!("whole run {:.1} s", start.elapsed().as_secs_f64()));
+    rep.notes
+        .push(format!("whole run {:.1} s", start.elapsed().as_secs_f64()));
     rep.print();
     Ok(())
 }
@@ -80,7 +101,11 @@ fn run(quick: bool, lib: Option<&str>) -> Result<(), String> {
 fn header(ctx: &Ctx, py: &peer::Peer) {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let version = |w: &str| match ctx.ktorch.call("version", &KObj::sym(w)) {

@@ -26,8 +26,18 @@ impl Stat {
     pub fn from_samples(mut v: Vec<f64>, iters: u64) -> Stat {
         v.sort_by(|a, b| a.total_cmp(b));
         let n = v.len();
-        let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
-        Stat { median, min: v[0], max: v[n - 1], rounds: n, iters }
+        let median = if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        };
+        Stat {
+            median,
+            min: v[0],
+            max: v[n - 1],
+            rounds: n,
+            iters,
+        }
     }
 }
 
@@ -52,7 +62,9 @@ impl<'a> Case<'a> {
     }
     /// A batch timed elsewhere (the Python peer times its own loop and reports it).
     pub fn timed(_name: &'static str, batch: impl FnMut(u64) -> Duration + 'a) -> Case<'a> {
-        Case { batch: Box::new(batch) }
+        Case {
+            batch: Box::new(batch),
+        }
     }
 }
 
@@ -71,7 +83,10 @@ fn calibrate(batch: &mut dyn FnMut(u64) -> Duration, min: Duration) -> u64 {
 
 /// Time the cases side by side: calibrate each, then `plan.rounds` interleaved rounds.
 pub fn interleaved(cases: &mut [Case], plan: Plan) -> Vec<Stat> {
-    let iters: Vec<u64> = cases.iter_mut().map(|c| calibrate(&mut c.batch, plan.min_sample)).collect();
+    let iters: Vec<u64> = cases
+        .iter_mut()
+        .map(|c| calibrate(&mut c.batch, plan.min_sample))
+        .collect();
     let mut samples = vec![Vec::with_capacity(plan.rounds); cases.len()];
     for _ in 0..plan.rounds {
         for (i, c) in cases.iter_mut().enumerate() {
@@ -79,5 +94,9 @@ pub fn interleaved(cases: &mut [Case], plan: Plan) -> Vec<Stat> {
             samples[i].push(t.as_nanos() as f64 / iters[i] as f64);
         }
     }
-    samples.into_iter().zip(iters).map(|(s, n)| Stat::from_samples(s, n)).collect()
+    samples
+        .into_iter()
+        .zip(iters)
+        .map(|(s, n)| Stat::from_samples(s, n))
+        .collect()
 }

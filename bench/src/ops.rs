@@ -22,7 +22,11 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut crate::peer::Peer) -> Result<()
     // the interpreter: ktorch's functions as q globals, as a q session does (`$":path" since
     // a path may hold characters a symbol literal cannot, such as `-`)
     let stem = kt.path.with_extension("");
-    eval::eval_text(&format!("{{key[x]set'x}}((`$\":{}\") 2:`fns,1)[]", stem.display())).map_err(|e| format!("q: '{}", e.0))?;
+    eval::eval_text(&format!(
+        "{{key[x]set'x}}((`$\":{}\") 2:`fns,1)[]",
+        stem.display()
+    ))
+    .map_err(|e| format!("q: '{}", e.0))?;
     for n in SIZES {
         let qv = |v: f64| {
             let x = KObj::vector(KF, n);
@@ -72,22 +76,52 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut crate::peer::Peer) -> Result<()
         let (tch, ktc, q) = (s[0], s[1], s[2]);
         let pyt: Option<Stat> = s.get(3).copied();
         let sz = n.to_string();
-        let vs = |x: f64, y: Option<Stat>, what: &str| y.map_or(String::new(), |y| format!("{:.2}× {what}", x / y.median));
+        let vs = |x: f64, y: Option<Stat>, what: &str| {
+            y.map_or(String::new(), |y| format!("{:.2}× {what}", x / y.median))
+        };
         let fixed = |s: &Stat| format!("{:.0}k calls/s", 1e6 / s.median);
-        rep.row(BENCH, "tch direct: a.f_add(&b) (floor)", &sz, Some(tch), fixed(&tch), "1.00× tch".into());
+        rep.row(
+            BENCH,
+            "tch direct: a.f_add(&b) (floor)",
+            &sz,
+            Some(tch),
+            fixed(&tch),
+            "1.00× tch".into(),
+        );
         rep.row(
             BENCH,
             "ktorch C API: add (x;y), then free",
             &sz,
             Some(ktc),
             fixed(&ktc),
-            format!("{:.2}× tch, {}", ktc.median / tch.median, vs(ktc.median, pyt, "PyTorch")).trim_end_matches(", ").into(),
+            format!(
+                "{:.2}× tch, {}",
+                ktc.median / tch.median,
+                vs(ktc.median, pyt, "PyTorch")
+            )
+            .trim_end_matches(", ")
+            .into(),
         );
         match pyt {
-            Some(p) => rep.row(BENCH, "PyTorch: torch.add(a,b)", &sz, Some(p), fixed(&p), format!("{:.2}× tch", p.median / tch.median)),
+            Some(p) => rep.row(
+                BENCH,
+                "PyTorch: torch.add(a,b)",
+                &sz,
+                Some(p),
+                fixed(&p),
+                format!("{:.2}× tch", p.median / tch.median),
+            ),
             None => {
-                rep.row(BENCH, "PyTorch: torch.add(a,b)", &sz, None, String::new(), String::new());
-                rep.rows.last_mut().unwrap().note = format!("not measured: {}", py.error.as_deref().unwrap_or("?"));
+                rep.row(
+                    BENCH,
+                    "PyTorch: torch.add(a,b)",
+                    &sz,
+                    None,
+                    String::new(),
+                    String::new(),
+                );
+                rep.rows.last_mut().unwrap().note =
+                    format!("not measured: {}", py.error.as_deref().unwrap_or("?"));
             }
         }
         rep.row(
@@ -96,9 +130,17 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut crate::peer::Peer) -> Result<()
             &sz,
             Some(q),
             fixed(&q),
-            format!("{:.2}× ktorch C API, +{} interpreter", q.median / ktc.median, crate::report::time(q.median - ktc.median)),
+            format!(
+                "{:.2}× ktorch C API, +{} interpreter",
+                q.median / ktc.median,
+                crate::report::time(q.median - ktc.median)
+            ),
         );
-        rep.target(format!("ktorch C API add n={n}: time vs tch direct"), Some(ktc.median / tch.median), Bound::AtMost(1.5));
+        rep.target(
+            format!("ktorch C API add n={n}: time vs tch direct"),
+            Some(ktc.median / tch.median),
+            Bound::AtMost(1.5),
+        );
         rep.target(
             format!("ktorch C API add n={n}: time vs PyTorch Python"),
             pyt.map(|p| ktc.median / p.median),

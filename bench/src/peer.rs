@@ -16,8 +16,16 @@ pub struct Peer {
 impl Peer {
     pub fn start() -> Peer {
         match start() {
-            Ok((torch, io)) => Peer { torch: Some(torch), error: None, io: Some(io) },
-            Err(e) => Peer { torch: None, error: Some(e), io: None },
+            Ok((torch, io)) => Peer {
+                torch: Some(torch),
+                error: None,
+                io: Some(io),
+            },
+            Err(e) => Peer {
+                torch: None,
+                error: Some(e),
+                io: None,
+            },
         }
     }
     pub fn running(&self) -> bool {
@@ -26,10 +34,15 @@ impl Peer {
     /// Seconds for `iters` calls of torch.add on tensors of `n` elements.
     pub fn add(&mut self, n: i64, iters: u64) -> Duration {
         let (_, w, r) = self.io.as_mut().expect("peer running");
-        writeln!(w, "add {n} {iters}").and_then(|_| w.flush()).expect("peer.py request");
+        writeln!(w, "add {n} {iters}")
+            .and_then(|_| w.flush())
+            .expect("peer.py request");
         let mut line = String::new();
         r.read_line(&mut line).expect("peer.py reply");
-        let secs: f64 = line.trim().parse().unwrap_or_else(|_| panic!("peer.py replied {line:?}"));
+        let secs: f64 = line
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("peer.py replied {line:?}"));
         Duration::from_secs_f64(secs)
     }
 }
@@ -53,7 +66,11 @@ fn start() -> Result<(String, Io), String> {
     // make runs the bench from the checkout's root; the compiled-in path may be another clone's
     // (a target dir shared through CI's cache).
     let here = PathBuf::from("bench/peer.py");
-    let script = if here.exists() { here } else { PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peer.py") };
+    let script = if here.exists() {
+        here
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peer.py")
+    };
     let mut child = Command::new(&python)
         .arg(&script)
         .stdin(Stdio::piped())
@@ -65,8 +82,13 @@ fn start() -> Result<(String, Io), String> {
     let mut r = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     r.read_line(&mut line).map_err(|e| e.to_string())?;
-    let v: serde_json::Value = serde_json::from_str(line.trim())
-        .map_err(|_| format!("peer.py did not start ({} {})", python.display(), script.display()))?;
+    let v: serde_json::Value = serde_json::from_str(line.trim()).map_err(|_| {
+        format!(
+            "peer.py did not start ({} {})",
+            python.display(),
+            script.display()
+        )
+    })?;
     let torch = v["torch"].as_str().unwrap_or("?").to_string();
     Ok((torch, (child, w, r)))
 }

@@ -50,7 +50,15 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn row(&mut self, bench: &str, case: &str, size: &str, stat: Option<Stat>, rate: String, ratio: String) {
+    pub fn row(
+        &mut self,
+        bench: &str,
+        case: &str,
+        size: &str,
+        stat: Option<Stat>,
+        rate: String,
+        ratio: String,
+    ) {
         self.rows.push(Row {
             bench: bench.into(),
             case: case.into(),
@@ -66,18 +74,54 @@ impl Report {
     }
 
     pub fn print(&self) {
-        let head = ["benchmark", "case", "n", "median", "min", "max", "rounds×calls", "rate", "ratio"];
+        let head = [
+            "benchmark",
+            "case",
+            "n",
+            "median",
+            "min",
+            "max",
+            "rounds×calls",
+            "rate",
+            "ratio",
+        ];
         let mut lines: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
         for r in &self.rows {
             let (med, min, max, reps) = match &r.stat {
-                Some(s) => (time(s.median), time(s.min), time(s.max), format!("{}×{}", s.rounds, s.iters)),
+                Some(s) => (
+                    time(s.median),
+                    time(s.min),
+                    time(s.max),
+                    format!("{}×{}", s.rounds, s.iters),
+                ),
                 None => ("—".into(), "—".into(), "—".into(), "—".into()),
             };
-            let ratio = if r.note.is_empty() { r.ratio.clone() } else { format!("{} {}", r.ratio, r.note) };
-            lines.push(vec![r.bench.clone(), r.case.clone(), r.size.clone(), med, min, max, reps, r.rate.clone(), ratio]);
+            let ratio = if r.note.is_empty() {
+                r.ratio.clone()
+            } else {
+                format!("{} {}", r.ratio, r.note)
+            };
+            lines.push(vec![
+                r.bench.clone(),
+                r.case.clone(),
+                r.size.clone(),
+                med,
+                min,
+                max,
+                reps,
+                r.rate.clone(),
+                ratio,
+            ]);
         }
-        let w: Vec<usize> =
-            (0..head.len()).map(|c| lines.iter().map(|l| l[c].chars().count()).max().unwrap_or(0)).collect();
+        let w: Vec<usize> = (0..head.len())
+            .map(|c| {
+                lines
+                    .iter()
+                    .map(|l| l[c].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
         // text columns left-aligned, figures right-aligned
         let right = [false, false, true, true, true, true, true, true, false];
         for (i, l) in lines.iter().enumerate() {
@@ -86,24 +130,42 @@ impl Report {
                 .enumerate()
                 .map(|(c, s)| {
                     let pad = w[c] - s.chars().count();
-                    if right[c] { format!("{}{}", " ".repeat(pad), s) } else { format!("{}{}", s, " ".repeat(pad)) }
+                    if right[c] {
+                        format!("{}{}", " ".repeat(pad), s)
+                    } else {
+                        format!("{}{}", s, " ".repeat(pad))
+                    }
                 })
                 .collect();
             println!("{}", cells.join("  ").trim_end());
             if i == 0 {
-                println!("{}", w.iter().map(|n| "-".repeat(*n)).collect::<Vec<_>>().join("  "));
+                println!(
+                    "{}",
+                    w.iter()
+                        .map(|n| "-".repeat(*n))
+                        .collect::<Vec<_>>()
+                        .join("  ")
+                );
             }
         }
         println!();
         let passed = self.targets.iter().filter(|t| t.pass()).count();
         println!("targets: {passed} of {} met", self.targets.len());
         for t in &self.targets {
-            let v = t.value.map_or("not measured".into(), |v| format!("{v:.2}×"));
+            let v = t
+                .value
+                .map_or("not measured".into(), |v| format!("{v:.2}×"));
             let b = match t.bound {
                 Bound::AtLeast(l) => format!("≥ {l}×"),
                 Bound::AtMost(l) => format!("≤ {l}×"),
             };
-            println!("{}  {}: {} (target {})", if t.pass() { "PASS" } else { "FAIL" }, t.what, v, b);
+            println!(
+                "{}  {}: {} (target {})",
+                if t.pass() { "PASS" } else { "FAIL" },
+                t.what,
+                v,
+                b
+            );
         }
         for n in &self.notes {
             println!("note: {n}");

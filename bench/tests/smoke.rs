@@ -9,12 +9,22 @@ fn quick_run_prints_the_table() {
     let exe = Path::new(env!("CARGO_BIN_EXE_ktorch-bench"));
     let dir = exe.parent().unwrap();
     if !dir.join("ktorch.so").is_file() && !dir.join("libktorch.so").is_file() {
-        eprintln!("note: ktorch.so not built beside {}; bench smoke test skipped", exe.display());
+        eprintln!(
+            "note: ktorch.so not built beside {}; bench smoke test skipped",
+            exe.display()
+        );
         return;
     }
-    let out = Command::new(exe).arg("--quick").output().expect("ktorch-bench runs");
+    let out = Command::new(exe)
+        .arg("--quick")
+        .output()
+        .expect("ktorch-bench runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "ktorch-bench --quick failed:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "ktorch-bench --quick failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for want in [
         "memcpy, fresh buffer",
         "q→tensor: tensor x",
@@ -29,5 +39,8 @@ fn quick_run_prints_the_table() {
     ] {
         assert!(text.contains(want), "no `{want}` in:\n{text}");
     }
-    assert!(!text.contains("tensors still allocated"), "the harness leaked tensors:\n{text}");
+    assert!(
+        !text.contains("tensors still allocated"),
+        "the harness leaked tensors:\n{text}"
+    );
 }

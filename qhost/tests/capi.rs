@@ -28,7 +28,9 @@ fn ext(name: &str, n: i64) -> KObj {
 #[allow(irrefutable_let_patterns)] // Func gains variants as the evaluator grows
 fn call(f: &KObj, args: &[KObj]) -> Result<KObj, String> {
     assert_eq!(f.t(), FN_DL);
-    let Func::Dl { ptr, n } = f.func_ref() else { panic!("not a dl function") };
+    let Func::Dl { ptr, n } = f.func_ref() else {
+        panic!("not a dl function")
+    };
     call_dl(*ptr, *n, args).map_err(|e| e.0)
 }
 fn call0(name: &str) -> KObj {
@@ -57,7 +59,11 @@ fn api_in_process() {
     check_fd_loop();
     unsafe { check_direct() };
     // sd1's answer lives on purpose (see exports/fdloop.rs).
-    assert_eq!(live_objects() - immortal_objects(), base, "K objects leaked by the checks");
+    assert_eq!(
+        live_objects() - immortal_objects(),
+        base,
+        "K objects leaked by the checks"
+    );
     // Last: ktorch may keep objects of its own for the process.
     check_ktorch_loads();
 }
@@ -67,7 +73,10 @@ fn api_in_process() {
 fn check_ktorch_loads() {
     let so = qhome::repo_root().join("target/release/libktorch.so");
     if !so.is_file() {
-        eprintln!("note: {} not built; ktorch load check skipped", so.display());
+        eprintln!(
+            "note: {} not built; ktorch load check skipped",
+            so.display()
+        );
         return;
     }
     let lib = KObj::sym(&format!(":{}", so.display()));
@@ -81,11 +90,23 @@ fn check_ktorch_loads() {
 fn check_loader_errors() {
     let spec = KObj::list(vec![KObj::sym("atoms"), KObj::long(1)]);
     let e = load(&KObj::sym("nosuchlib_qhost"), &spec).unwrap_err();
-    assert_eq!(e.0, "nosuchlib_qhost.so: cannot open shared object file: No such file or directory");
+    assert_eq!(
+        e.0,
+        "nosuchlib_qhost.so: cannot open shared object file: No such file or directory"
+    );
     let lib = KObj::sym(&format!(":{}/testext", testext_dir().display()));
-    let e = load(&lib, &KObj::list(vec![KObj::sym("nosuchfn"), KObj::long(1)])).unwrap_err();
+    let e = load(
+        &lib,
+        &KObj::list(vec![KObj::sym("nosuchfn"), KObj::long(1)]),
+    )
+    .unwrap_err();
     assert!(e.0.ends_with("undefined symbol: nosuchfn"), "{}", e.0);
-    assert_eq!(load(&lib, &KObj::list(vec![KObj::sym("atoms"), KObj::long(9)])).unwrap_err().0, "rank");
+    assert_eq!(
+        load(&lib, &KObj::list(vec![KObj::sym("atoms"), KObj::long(9)]))
+            .unwrap_err()
+            .0,
+        "rank"
+    );
     // Rank mismatch when applying.
     assert_eq!(call(&ext("add3", 3), &[KObj::long(1)]).unwrap_err(), "rank");
 }
@@ -93,7 +114,10 @@ fn check_loader_errors() {
 fn check_atoms() {
     let a = call0("atoms");
     let types: Vec<i8> = a.items().iter().map(|x| x.t()).collect();
-    assert_eq!(types, [-1, -2, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, -17, -18, -19]);
+    assert_eq!(
+        types,
+        [-1, -2, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, -17, -18, -19]
+    );
     let it = a.items();
     assert!(it[0].get_bool());
     let g = unsafe { std::slice::from_raw_parts(data::<u8>(it[1].as_ptr()), 16) };
@@ -111,7 +135,10 @@ fn check_atoms() {
     assert_eq!(it[12].get_int(), 3);
     assert_eq!(it[13].get_float(), 4.5);
     assert_eq!(it[14].get_long(), 5);
-    assert_eq!((it[15].get_int(), it[16].get_int(), it[17].get_int()), (6, 7, 8));
+    assert_eq!(
+        (it[15].get_int(), it[16].get_int(), it[17].get_int()),
+        (6, 7, 8)
+    );
 }
 
 fn check_vectors() {
@@ -164,7 +191,10 @@ fn check_dicts() {
 }
 
 fn check_errors() {
-    assert_eq!(call(&ext("fail", 1), &[KObj::long(0)]).unwrap_err(), "custom");
+    assert_eq!(
+        call(&ext("fail", 1), &[KObj::long(0)]).unwrap_err(),
+        "custom"
+    );
     assert_eq!(
         call(&ext("oserr", 1), &[KObj::long(0)]).unwrap_err(),
         "open. OS reports: No such file or directory"
@@ -195,10 +225,16 @@ fn check_serialization() {
     let ser = ext("ser", 1);
     // -8!1 in q: 0x0100000011000000f90100000000000000
     let b = call(&ser, &[KObj::long(1)]).unwrap();
-    assert_eq!(b.slice::<u8>(), [1, 0, 0, 0, 17, 0, 0, 0, 0xf9, 1, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        b.slice::<u8>(),
+        [1, 0, 0, 0, 17, 0, 0, 0, 0xf9, 1, 0, 0, 0, 0, 0, 0, 0]
+    );
     // -8!`a`b: 0x0100000012000000 0b00 02000000 6100 6200
     let b = call(&ser, &[KObj::syms(&["a", "b"])]).unwrap();
-    assert_eq!(b.slice::<u8>(), [1, 0, 0, 0, 18, 0, 0, 0, 11, 0, 2, 0, 0, 0, b'a', 0, b'b', 0]);
+    assert_eq!(
+        b.slice::<u8>(),
+        [1, 0, 0, 0, 18, 0, 0, 0, 11, 0, 2, 0, 0, 0, b'a', 0, b'b', 0]
+    );
     let rt = ext("roundtrip", 1);
     let values = vec![
         KObj::long(7),
@@ -264,7 +300,10 @@ fn compressed_sample() -> KObj {
 }
 
 fn check_misc() {
-    assert_eq!(ints(&call0("dates")), [0, 8825, -1, 20000101, 20240229, 19991231]);
+    assert_eq!(
+        ints(&call0("dates")),
+        [0, 8825, -1, 20000101, 20240229, 19991231]
+    );
     assert_eq!(ints(&call0("misc")), [0, 1, 1, -1, -1, -1, -1]);
     let f = call0("mkdl");
     assert_eq!(f.t(), FN_DL);
@@ -309,7 +348,10 @@ unsafe fn check_direct() {
     assert!(x::krr(c"m1".as_ptr()).is_null());
     let e = x::ee(std::ptr::null_mut());
     assert_eq!((*e).t, ERR);
-    assert_eq!(*atom::<*const libc::c_char>(e), x::ss(c"m1".as_ptr()) as *const libc::c_char);
+    assert_eq!(
+        *atom::<*const libc::c_char>(e),
+        x::ss(c"m1".as_ptr()) as *const libc::c_char
+    );
     x::r0(e);
     assert_eq!(x::take_error(), None, "ee clears the error");
     // k on a handle other than 0 (IPC) answers an error object and releases the arguments.
@@ -321,7 +363,9 @@ unsafe fn check_direct() {
         std::ptr::null_mut()
     }
     assert!(x::sd1(1_000_000, Some(cb)).is_null());
-    assert!(x::take_error().unwrap().starts_with("sd1: bad file descriptor"));
+    assert!(x::take_error()
+        .unwrap()
+        .starts_with("sd1: bad file descriptor"));
     // ku keeps its 16 bytes at offset 16 (a one-item vector's layout), ka(-2) likewise.
     let u = x::ku(x::U { g: [9; 16] });
     assert_eq!(((*u).n, *data::<u8>(u).add(15)), (1, 9));
@@ -338,21 +382,34 @@ fn check_fd_loop() {
     assert_eq!(registered_fds().len(), 1);
     assert_eq!(poll_fds(1000), 1);
     assert_eq!(call0("fired").get_long(), 1);
-    assert!(registered_fds().is_empty(), "the callback's sd0 unregistered it");
+    assert!(
+        registered_fds().is_empty(),
+        "the callback's sd0 unregistered it"
+    );
     assert_eq!(poll_fds(0), 0);
 }
 
 /// A script through the qhost binary (testext in QHOME/l64), optionally with the leak check.
 fn run_script(script: &str, leakcheck: bool) -> qhome::Run {
     testext_dir();
-    let env: &[(&str, &str)] = if leakcheck { &[("QHOST_LEAKCHECK", "1")] } else { &[] };
+    let env: &[(&str, &str)] = if leakcheck {
+        &[("QHOST_LEAKCHECK", "1")]
+    } else {
+        &[]
+    };
     qhome::run_qhost(script, env, Duration::from_secs(300))
 }
 
 #[test]
 fn capi_q_script_leaks_nothing() {
     let r = run_script("tests/q/capi.q", true);
-    assert_eq!(r.code, Some(0), "tests/q/capi.q under QHOST_LEAKCHECK=1:\n{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "tests/q/capi.q under QHOST_LEAKCHECK=1:\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
     assert!(r.stdout.contains(" passed, 0 failed"), "{}", r.stdout);
     assert!(!r.stderr.contains("leak check"), "{}", r.stderr);
 }
@@ -360,7 +417,17 @@ fn capi_q_script_leaks_nothing() {
 #[test]
 fn leak_check_reports_a_leak() {
     let r = run_script("tests/q/capi/leak.q", true);
-    assert!(r.stdout.contains("1 passed, 0 failed"), "the script itself must pass:\n{}\n{}", r.stdout, r.stderr);
-    assert_ne!(r.code, Some(0), "a leaking extension must fail the leak check:\n{}", r.stderr);
+    assert!(
+        r.stdout.contains("1 passed, 0 failed"),
+        "the script itself must pass:\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert_ne!(
+        r.code,
+        Some(0),
+        "a leaking extension must fail the leak check:\n{}",
+        r.stderr
+    );
     assert!(r.stderr.contains("leak check: 1 K objects"), "{}", r.stderr);
 }

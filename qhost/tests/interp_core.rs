@@ -75,7 +75,10 @@ fn literals() {
     assert_eq!(ev("12:00:00").t(), -KV);
     assert_eq!(ev("12:00").t(), -KU);
     assert_eq!(ev("0D00:00:01").get_long(), 1_000_000_000);
-    assert_eq!(ev("2000.01.02D00:00:00.000000001").get_long(), 86_400_000_000_001);
+    assert_eq!(
+        ev("2000.01.02D00:00:00.000000001").get_long(),
+        86_400_000_000_001
+    );
     assert_eq!(ev("2000.03m").get_int(), 2);
     assert_eq!(ev("2000.01.01 2000.01.02").t(), KD);
     assert_eq!(ev("0Nd").get_int(), NI);
@@ -249,11 +252,24 @@ fn qsql_without_verbs() {
     let s = ev("tq:([]a:1 2 3;b:`x`y`x); select b from tq");
     assert_eq!(s.t(), XT);
     assert_eq!(s.table_dict().dict_keys().sym_list(), vec!["b"]);
-    assert_eq!(longs("tq:([]a:1 2 3;b:`x`y`x); exec a from tq"), vec![1, 2, 3]);
+    assert_eq!(
+        longs("tq:([]a:1 2 3;b:`x`y`x); exec a from tq"),
+        vec![1, 2, 3]
+    );
     let g = ev("tq:([]a:1 2 3;b:`x`y`x); select by b from tq");
     assert_eq!(g.t(), XD);
-    assert_eq!(g.dict_keys().table_dict().dict_values().item(0).sym_list(), vec!["x", "y"]);
-    assert_eq!(g.dict_values().table_dict().dict_values().item(0).slice::<i64>(), &[3, 2]);
+    assert_eq!(
+        g.dict_keys().table_dict().dict_values().item(0).sym_list(),
+        vec!["x", "y"]
+    );
+    assert_eq!(
+        g.dict_values()
+            .table_dict()
+            .dict_values()
+            .item(0)
+            .slice::<i64>(),
+        &[3, 2]
+    );
     let u = ev("tq:([]a:1 2 3;b:`x`y`x); update c:a from tq");
     assert_eq!(u.table_dict().dict_keys().sym_list(), vec!["a", "b", "c"]);
     let d = ev("tq:([]a:1 2 3;b:`x`y`x); delete a from tq");

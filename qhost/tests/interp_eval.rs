@@ -141,14 +141,32 @@ fn qsql() {
     let t = "t:([]a:1 2 3;b:`x`y`x)";
     assert_eq!(q(&format!("{t}; t")), "a b\n---\n1 x\n2 y\n3 x");
     assert_eq!(q(&format!("{t}; select a from t where a>1")), "a\n-\n2\n3");
-    assert_eq!(q(&format!("{t}; select a,b from t where b=`x, a>1")), "a b\n---\n3 x");
-    assert_eq!(q(&format!("{t}; select sum a by b from t")), "b| a\n-| -\nx| 4\ny| 2");
+    assert_eq!(
+        q(&format!("{t}; select a,b from t where b=`x, a>1")),
+        "a b\n---\n3 x"
+    );
+    assert_eq!(
+        q(&format!("{t}; select sum a by b from t")),
+        "b| a\n-| -\nx| 4\ny| 2"
+    );
     assert_eq!(q(&format!("{t}; exec a from t where b=`x")), "1 3");
-    assert_eq!(q(&format!("{t}; update c:a*2 from t")), "a b c\n-----\n1 x 2\n2 y 4\n3 x 6");
-    assert_eq!(q(&format!("{t}; update a:0 from t where b=`y")), "a b\n---\n1 x\n0 y\n3 x");
+    assert_eq!(
+        q(&format!("{t}; update c:a*2 from t")),
+        "a b c\n-----\n1 x 2\n2 y 4\n3 x 6"
+    );
+    assert_eq!(
+        q(&format!("{t}; update a:0 from t where b=`y")),
+        "a b\n---\n1 x\n0 y\n3 x"
+    );
     assert_eq!(q(&format!("{t}; count select from t where a>5")), "0");
-    assert_eq!(q(&format!("{t}; select n:count i by b from t")), "b| n\n-| -\nx| 2\ny| 1");
-    assert_eq!(q(&format!("{t}; delete from t where a=2")), "a b\n---\n1 x\n3 x");
+    assert_eq!(
+        q(&format!("{t}; select n:count i by b from t")),
+        "b| n\n-| -\nx| 2\ny| 1"
+    );
+    assert_eq!(
+        q(&format!("{t}; delete from t where a=2")),
+        "a b\n---\n1 x\n3 x"
+    );
     assert_eq!(q(&format!("{t}; exec sum a from t")), "6");
 }
 
@@ -178,6 +196,12 @@ fn each_left_right_over_dictionaries_keep_keys() {
 fn qsql_exec_by_and_update_by() {
     let t = "t:([]a:1 2 3 4;b:`x`y`x`y;c:10 20 30 40)";
     assert_eq!(q(&format!("{t}; exec sum a by b from t")), "x| 4\ny| 6");
-    assert_eq!(q(&format!("{t}; update s:sum a by b from t")), "a b c  s\n--------\n1 x 10 4\n2 y 20 6\n3 x 30 4\n4 y 40 6");
-    assert_eq!(q(&format!("{t}; exec r from update r:sums c by b from t")), "10 20 40 60");
+    assert_eq!(
+        q(&format!("{t}; update s:sum a by b from t")),
+        "a b c  s\n--------\n1 x 10 4\n2 y 20 6\n3 x 30 4\n4 y 40 6"
+    );
+    assert_eq!(
+        q(&format!("{t}; exec r from update r:sums c by b from t")),
+        "10 20 40 60"
+    );
 }

@@ -102,7 +102,11 @@ fn repl_prints_results_but_not_assignments() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    c.stdin.take().unwrap().write_all(b"a:1+2\na\n::\n{x}[1;2]\n-1 \"hi\";\n").unwrap();
+    c.stdin
+        .take()
+        .unwrap()
+        .write_all(b"a:1+2\na\n::\n{x}[1;2]\n-1 \"hi\";\n")
+        .unwrap();
     let out = c.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0));
@@ -115,8 +119,21 @@ fn leak_check_after_exit() {
     let dir = std::env::temp_dir().join(format!("qhost-leak-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("t.q");
-    std::fs::write(&p, "a:1 2 3\nf:{x+y}[1]\nt:([]a:1 2;b:`x`y)\nd:`a`b!(1 2;\"ab\")\nb:f each a\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_qhost")).arg(&p).env("QHOST_LEAKCHECK", "1").output().unwrap();
+    std::fs::write(
+        &p,
+        "a:1 2 3\nf:{x+y}[1]\nt:([]a:1 2;b:`x`y)\nd:`a`b!(1 2;\"ab\")\nb:f each a\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_qhost"))
+        .arg(&p)
+        .env("QHOST_LEAKCHECK", "1")
+        .output()
+        .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

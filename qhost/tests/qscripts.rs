@@ -69,5 +69,8 @@ fn every_script_is_listed() {
             }
         }
     }
-    assert!(missing.is_empty(), "add these to qscripts! in qhost/tests/qscripts.rs: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "add these to qscripts! in qhost/tests/qscripts.rs: {missing:?}"
+    );
 }

@@ -55,7 +55,10 @@ pub fn cudadevice(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::symbol(&format!("cuda:{}", current_cuda())));
     }
-    match read::symbol(x).and_then(|s| s.strip_prefix("cuda:")).and_then(|n| n.parse::<usize>().ok()) {
+    match read::symbol(x)
+        .and_then(|s| s.strip_prefix("cuda:"))
+        .and_then(|n| n.parse::<usize>().ok())
+    {
         Some(i) => {
             check_cuda(i)?;
             if unsafe { ktorch_cuda_set(i as libc::c_int) } != 0 {
@@ -63,7 +66,9 @@ pub fn cudadevice(x: K) -> KResult {
             }
             Ok(make::null())
         }
-        None => bail!("unrecognized CUDA device, expecting cuda with valid device number, e.g. `cuda:0"),
+        None => {
+            bail!("unrecognized CUDA device, expecting cuda with valid device number, e.g. `cuda:0")
+        }
     }
 }
 
@@ -76,7 +81,9 @@ pub fn cudadevices(x: K) -> KResult {
     if read::is_nil(x) {
         let mut names: Vec<String> = if n > 0 { vec!["cuda".into()] } else { vec![] };
         names.extend((0..n).map(|i| format!("cuda:{i}")));
-        return Ok(make::symbols(&names.iter().map(|s| s.as_str()).collect::<Vec<_>>()));
+        return Ok(make::symbols(
+            &names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+        ));
     }
     bail!("cudadevices[] returns count of available GPUs, cudadevices() returns CUDA syms")
 }
@@ -90,9 +97,15 @@ pub fn sync(x: K) -> KResult {
     } else if let Some(s) = read::symbol(x) {
         Some(options::device_from_name(s).ok_or_else(|| anyhow!("unrecognized device `{s}"))?)
     } else if let Some(i) = read::long(x).filter(|_| read::ktype(x) != -1) {
-        Some(Device::Cuda(usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?))
+        Some(Device::Cuda(
+            usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?,
+        ))
     } else if registry::is_handle(x) {
-        registry::tensors(x)?.iter().filter(|t| t.defined()).map(|t| t.device()).find(|d| d.is_cuda())
+        registry::tensors(x)?
+            .iter()
+            .filter(|t| t.defined())
+            .map(|t| t.device())
+            .find(|d| d.is_cuda())
     } else {
         bail!("expects (), a device, a device index, or a tensor, vector or dictionary")
     };

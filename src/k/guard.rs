@@ -38,7 +38,9 @@ pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
         Ok(Ok(r)) => r,
         Ok(Err(e)) => signal(name, &format!("{e:#}")),
         Err(_) => {
-            let msg = PANIC_MSG.with(|m| m.borrow_mut().take()).unwrap_or_else(|| "internal error".into());
+            let msg = PANIC_MSG
+                .with(|m| m.borrow_mut().take())
+                .unwrap_or_else(|| "internal error".into());
             signal(name, &msg)
         }
     }
@@ -47,10 +49,18 @@ pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
 /// Signal `'name: msg` to q. libtorch messages carry a C++ backtrace after the first line:
 /// keep only the first unless the `stackframe` setting is on.
 pub fn signal(name: &str, msg: &str) -> K {
-    let msg = if crate::session::setting::stackframe() { msg } else { msg.lines().next().unwrap_or("") };
+    let msg = if crate::session::setting::stackframe() {
+        msg
+    } else {
+        msg.lines().next().unwrap_or("")
+    };
     // tch prefixes libtorch's own message; q users see libtorch's words as ktorch shows them.
     let msg = msg.strip_prefix("Internal torch error: ").unwrap_or(msg);
-    let text = if msg.starts_with(&format!("{name}:")) { msg.to_string() } else { format!("{name}: {msg}") };
+    let text = if msg.starts_with(&format!("{name}:")) {
+        msg.to_string()
+    } else {
+        format!("{name}: {msg}")
+    };
     let c = CString::new(text.replace('\0', " ")).unwrap_or_default();
     unsafe { native::krr(native::ss(c.as_ptr() as *mut _)) }
 }

@@ -63,7 +63,9 @@ fn cstr(p: *const libc::c_char) -> &'static str {
     if p.is_null() {
         return "";
     }
-    unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap_or("")
+    unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_str()
+        .unwrap_or("")
 }
 /// A long, int or short vector as i64s (None for other types).
 pub fn longs(x: K) -> Option<Vec<i64>> {
@@ -71,8 +73,18 @@ pub fn longs(x: K) -> Option<Vec<i64>> {
     unsafe {
         match ktype(x) {
             7 => Some(std::slice::from_raw_parts(data::<i64>(x), n).to_vec()),
-            6 => Some(std::slice::from_raw_parts(data::<i32>(x), n).iter().map(|v| *v as i64).collect()),
-            5 => Some(std::slice::from_raw_parts(data::<i16>(x), n).iter().map(|v| *v as i64).collect()),
+            6 => Some(
+                std::slice::from_raw_parts(data::<i32>(x), n)
+                    .iter()
+                    .map(|v| *v as i64)
+                    .collect(),
+            ),
+            5 => Some(
+                std::slice::from_raw_parts(data::<i16>(x), n)
+                    .iter()
+                    .map(|v| *v as i64)
+                    .collect(),
+            ),
             _ => None,
         }
     }
@@ -84,4 +96,18 @@ pub fn dict_parts(x: K) -> Option<(K, K)> {
     }
     let kv = unsafe { std::slice::from_raw_parts(data::<K>(x), 2) };
     Some((kv[0], kv[1]))
+}
+
+/// A string (char vector or char atom) as text.
+pub fn string(x: K) -> Option<String> {
+    match ktype(x) {
+        10 => Some(
+            String::from_utf8_lossy(unsafe {
+                std::slice::from_raw_parts(data::<u8>(x), len(x) as usize)
+            })
+            .into_owned(),
+        ),
+        -10 => Some((unsafe { *(x as *const u8).add(8) } as char).to_string()),
+        _ => None,
+    }
 }

@@ -116,7 +116,9 @@ impl Item {
     /// The item as an atom's type and 8 bytes of its value (None for lists and handles).
     fn atom(self) -> Option<(i8, [u8; 8])> {
         let (t, p) = match self {
-            Item::K(x) if read::ktype(x) < 0 => (read::ktype(x), unsafe { (x as *const u8).add(8) }),
+            Item::K(x) if read::ktype(x) < 0 => {
+                (read::ktype(x), unsafe { (x as *const u8).add(8) })
+            }
             Item::At(x, i) => {
                 let t = read::ktype(x);
                 let w = match t {
@@ -125,7 +127,9 @@ impl Item {
                     6 | 8 => 4,
                     _ => 8,
                 };
-                (-t, unsafe { crate::k::make::data::<u8>(x).add(i * w) as *const u8 })
+                (-t, unsafe {
+                    crate::k::make::data::<u8>(x).add(i * w) as *const u8
+                })
             }
             _ => return None,
         };
@@ -185,7 +189,10 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
         let keys = match read::symbols(k) {
             Some(s) => s,
             None if read::ktype(k) == 0 && read::len(k) == 0 => vec![],
-            None => bail!("unexpected name,value dictionary with {} as keys", describe(k)),
+            None => bail!(
+                "unexpected name,value dictionary with {} as keys",
+                describe(k)
+            ),
         };
         let vals: Vec<Item> = match read::items(v) {
             Some(items) => items.iter().map(|i| Item::K(*i)).collect(),
@@ -195,11 +202,20 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
     }
     if let Some(s) = read::symbols(x) {
         if s.len() % 2 != 0 {
-            bail!("uneven no. of symbols for name,value pairs: {}", s.join(","));
+            bail!(
+                "uneven no. of symbols for name,value pairs: {}",
+                s.join(",")
+            );
         }
-        return Ok(Some((0..s.len() / 2).map(|i| (s[2 * i], Item::At(x, 2 * i + 1))).collect()));
+        return Ok(Some(
+            (0..s.len() / 2)
+                .map(|i| (s[2 * i], Item::At(x, 2 * i + 1)))
+                .collect(),
+        ));
     }
-    let Some(items) = read::items(x) else { return Ok(None) };
+    let Some(items) = read::items(x) else {
+        return Ok(None);
+    };
     if items.is_empty() {
         return Ok(Some(vec![]));
     }
@@ -210,7 +226,11 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
         return (0..items.len() / 2)
             .map(|i| match read::symbol(items[2 * i]) {
                 Some(s) => Ok((s, Item::K(items[2 * i + 1]))),
-                None => bail!("unrecognized name for pair, element[{}], expected symbol, given {}", 2 * i, describe(items[2 * i])),
+                None => bail!(
+                    "unrecognized name for pair, element[{}], expected symbol, given {}",
+                    2 * i,
+                    describe(items[2 * i])
+                ),
             })
             .collect::<Result<Vec<_>>>()
             .map(Some);
@@ -228,7 +248,9 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
         .enumerate()
         .map(|(i, y)| match (read::symbols(*y), read::items(*y)) {
             (Some(s), _) if s.len() == 2 => Ok((s[0], Item::At(*y, 1))),
-            (_, Some(v)) if v.len() == 2 && read::symbol(v[0]).is_some() => Ok((read::symbol(v[0]).unwrap_or(""), Item::K(v[1]))),
+            (_, Some(v)) if v.len() == 2 && read::symbol(v[0]).is_some() => {
+                Ok((read::symbol(v[0]).unwrap_or(""), Item::K(v[1])))
+            }
             _ => bail!("name,value pair[{i}] is not a (name;value) pair"),
         })
         .collect::<Result<Vec<_>>>()
@@ -246,7 +268,9 @@ fn value(name: &str, ty: Ty, x: Item) -> Result<Val> {
 }
 
 fn reduction(x: Item, modes: &[&str]) -> Result<Red> {
-    let s = x.symbol().ok_or_else(|| anyhow!("reduce: expected symbol, given {}", x.describe()))?;
+    let s = x
+        .symbol()
+        .ok_or_else(|| anyhow!("reduce: expected symbol, given {}", x.describe()))?;
     if !modes.contains(&s) {
         bail!("reduce: `{s} is not one of {}", modes.join(","));
     }
@@ -261,7 +285,10 @@ fn reduction(x: Item, modes: &[&str]) -> Result<Red> {
 /// Read the options `v` (the arguments after the inputs) of a loss whose positional options are
 /// `slots` in order (each also accepted by name, as is `reduce`), with reduction `modes`.
 pub fn parse(v: &[K], slots: &[(&'static str, Ty)], modes: &[&str]) -> Result<Opts> {
-    let mut o = Opts { reduce: Red::Mean, vals: HashMap::new() };
+    let mut o = Opts {
+        reduce: Red::Mean,
+        vals: HashMap::new(),
+    };
     let (mut pos, named) = match v.split_last() {
         Some((last, rest)) => match pairs(*last)? {
             Some(p) => (rest, p),

@@ -35,16 +35,36 @@ pub fn bcelogits(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 
 pub fn ce(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     let w = o.tensor("weight", &t[0])?;
-    Ok(t[0].f_cross_entropy_loss(&t[1], w, o.reduce.tch(), o.long("ignore", -100), o.double("smoothing", 0.0))?)
+    Ok(t[0].f_cross_entropy_loss(
+        &t[1],
+        w,
+        o.reduce.tch(),
+        o.long("ignore", -100),
+        o.double("smoothing", 0.0),
+    )?)
 }
 
 pub fn cosineloss(t: &[Tensor], o: &Opts) -> Result<Tensor> {
-    Ok(Tensor::f_cosine_embedding_loss(&t[0], &t[1], &t[2], o.double("margin", 0.0), o.reduce.tch())?)
+    Ok(Tensor::f_cosine_embedding_loss(
+        &t[0],
+        &t[1],
+        &t[2],
+        o.double("margin", 0.0),
+        o.reduce.tch(),
+    )?)
 }
 
 pub fn ctc(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     let (nx, ny) = (t[2].f_to_kind(Kind::Int64)?, t[3].f_to_kind(Kind::Int64)?);
-    Ok(Tensor::f_ctc_loss_tensor(&t[0], &t[1], &nx, &ny, o.long("blank", 0), o.reduce.tch(), o.flag("zeroinf", false))?)
+    Ok(Tensor::f_ctc_loss_tensor(
+        &t[0],
+        &t[1],
+        &nx,
+        &ny,
+        o.long("blank", 0),
+        o.reduce.tch(),
+        o.flag("zeroinf", false),
+    )?)
 }
 
 pub fn hinge(t: &[Tensor], o: &Opts) -> Result<Tensor> {
@@ -62,7 +82,9 @@ pub fn kl(t: &[Tensor], o: &Opts) -> Result<Tensor> {
             Some(n) => *n,
             None => bail!("batchmean reduction needs an input of at least one dimension"),
         };
-        return Ok(t[0].f_kl_div(&t[1], tch::Reduction::Sum, false)?.f_div_scalar(n)?);
+        return Ok(t[0]
+            .f_kl_div(&t[1], tch::Reduction::Sum, false)?
+            .f_div_scalar(n)?);
     }
     Ok(t[0].f_kl_div(&t[1], o.reduce.tch(), false)?)
 }
@@ -72,7 +94,13 @@ pub fn l1(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 }
 
 pub fn margin(t: &[Tensor], o: &Opts) -> Result<Tensor> {
-    Ok(Tensor::f_margin_ranking_loss(&t[0], &t[1], &t[2], o.double("margin", 0.0), o.reduce.tch())?)
+    Ok(Tensor::f_margin_ranking_loss(
+        &t[0],
+        &t[1],
+        &t[2],
+        o.double("margin", 0.0),
+        o.reduce.tch(),
+    )?)
 }
 
 pub fn mse(t: &[Tensor], o: &Opts) -> Result<Tensor> {
@@ -92,7 +120,13 @@ pub fn multimargin(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     }
     let (x, y) = (&t[0], &t[1]);
     let one = x.dim() <= 1;
-    let x = if x.dim() == 0 { x.f_view([1, 1])? } else if one { x.f_unsqueeze(0)? } else { x.shallow_clone() };
+    let x = if x.dim() == 0 {
+        x.f_view([1, 1])?
+    } else if one {
+        x.f_unsqueeze(0)?
+    } else {
+        x.shallow_clone()
+    };
     if x.dim() != 2 {
         bail!("expected a 1-d or 2-d input, given {}-d", t[0].dim());
     }
@@ -106,12 +140,18 @@ pub fn multimargin(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     }
     if let Some(w) = o.tensor("weight", &x)? {
         if w.dim() != 1 || w.size()[0] != c {
-            bail!("weight: expected a 1-d tensor of {c} class weights, given size {:?}", w.size());
+            bail!(
+                "weight: expected a 1-d tensor of {c} class weights, given size {:?}",
+                w.size()
+            );
         }
         z = z.f_mul(&w.f_index_select(0, &y.f_view([-1])?)?.f_unsqueeze(1)?)?;
     }
     let keep = x.f_ones_like()?.f_scatter_value(1, &y, 0.0)?;
-    let mut l = z.f_mul(&keep)?.f_sum_dim_intlist(1, false, None::<Kind>)?.f_div_scalar(c)?;
+    let mut l = z
+        .f_mul(&keep)?
+        .f_sum_dim_intlist(1, false, None::<Kind>)?
+        .f_div_scalar(c)?;
     if one {
         l = l.f_squeeze_dim(0)?;
     }
@@ -123,7 +163,10 @@ pub fn multimargin(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 pub fn multisoft(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     let (x, y) = (&t[0], &t[1]);
     let a = y.f_mul(&x.f_log_sigmoid()?)?;
-    let b = y.f_neg()?.f_add_scalar(1.0)?.f_mul(&x.f_neg()?.f_log_sigmoid()?)?;
+    let b = y
+        .f_neg()?
+        .f_add_scalar(1.0)?
+        .f_mul(&x.f_neg()?.f_log_sigmoid()?)?;
     let mut l = a.f_add(&b)?.f_neg()?;
     if let Some(w) = o.tensor("weight", x)? {
         l = l.f_mul(&w)?;
@@ -133,7 +176,9 @@ pub fn multisoft(t: &[Tensor], o: &Opts) -> Result<Tensor> {
         bail!("expected an input of at least one dimension");
     }
     let c = x.size()[d as usize];
-    let l = l.f_sum_dim_intlist(d, false, None::<Kind>)?.f_div_scalar(c)?;
+    let l = l
+        .f_sum_dim_intlist(d, false, None::<Kind>)?
+        .f_div_scalar(c)?;
     reduce(l, o.reduce)
 }
 
@@ -143,7 +188,13 @@ pub fn nll(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 }
 
 pub fn poissonloss(t: &[Tensor], o: &Opts) -> Result<Tensor> {
-    Ok(t[0].f_poisson_nll_loss(&t[1], o.flag("log", true), o.flag("full", false), o.double("eps", 1e-8), o.reduce.tch())?)
+    Ok(t[0].f_poisson_nll_loss(
+        &t[1],
+        o.flag("log", true),
+        o.flag("full", false),
+        o.double("eps", 1e-8),
+        o.reduce.tch(),
+    )?)
 }
 
 /// A null beta (`0n`) is the default, 1.0 (ktorch's optional beta).

@@ -79,12 +79,19 @@ losses! {
 }
 
 fn spec(name: &str) -> Result<&'static Spec> {
-    SPECS.iter().find(|s| s.name == name).ok_or_else(|| anyhow!("unknown loss {name}"))
+    SPECS
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| anyhow!("unknown loss {name}"))
 }
 
 /// Does the third argument of bce look like an option rather than batch weights?
 fn option_like(x: K) -> bool {
-    !registry::is_handle(x) && (read::symbol(x).is_some() || read::symbols(x).is_some() || read::is_nil(x) || read::ktype(x) == 99)
+    !registry::is_handle(x)
+        && (read::symbol(x).is_some()
+            || read::symbols(x).is_some()
+            || read::is_nil(x)
+            || read::ktype(x) == 99)
 }
 
 fn run(name: &str, x: K) -> KResult {
@@ -101,11 +108,14 @@ fn run(name: &str, x: K) -> KResult {
         if !ok {
             bail!("expects {usage}, given a simple list of {n}");
         }
-        let ts = (0..n as i64).map(|i| t.f_get(i)).collect::<Result<Vec<Tensor>, _>>()?;
+        let ts = (0..n as i64)
+            .map(|i| t.f_get(i))
+            .collect::<Result<Vec<Tensor>, _>>()?;
         let o = args::parse(&[], s.slots, s.modes)?;
         return result((s.calc)(&ts, &o)?, false);
     }
-    let v = opargs::list(x).ok_or_else(|| anyhow!("expects {usage}, given {}", opargs::describe(x)))?;
+    let v =
+        opargs::list(x).ok_or_else(|| anyhow!("expects {usage}, given {}", opargs::describe(x)))?;
     let n = match s.inputs {
         N(k) => k,
         Bce => {
@@ -117,7 +127,11 @@ fn run(name: &str, x: K) -> KResult {
         }
     };
     if v.len() < n {
-        bail!("expects {usage}, given {} argument{}", v.len(), if v.len() == 1 { "" } else { "s" });
+        bail!(
+            "expects {usage}, given {} argument{}",
+            v.len(),
+            if v.len() == 1 { "" } else { "s" }
+        );
     }
     let (ts, handle) = pointwise::inputs(&v[..n])?;
     let o = args::parse(&v[n..], s.slots, s.modes)?;

@@ -8,8 +8,8 @@ use tch::Tensor;
 
 use crate::k::{read, KResult, K};
 use crate::registry;
-use crate::tensor::opargs::{self, Num};
 use crate::tensor::arg;
+use crate::tensor::opargs::{self, Num};
 
 /// The arguments of one call, taken from the end.
 pub struct Tail {
@@ -30,7 +30,10 @@ impl Tail {
     /// The items of an argument list of `min` to `max` items.
     pub fn list(x: K, min: usize, max: usize, usage: &str) -> Result<Tail> {
         match opargs::list(x) {
-            Some(v) if (min..=max).contains(&v.len()) => Ok(Tail { v: v.to_vec(), n: v.len() }),
+            Some(v) if (min..=max).contains(&v.len()) => Ok(Tail {
+                v: v.to_vec(),
+                n: v.len(),
+            }),
             Some(v) => bail!("expecting {min}-{max} args, {usage}, given {}", v.len()),
             None => bail!("not implemented for {}", opargs::describe(x)),
         }
@@ -52,7 +55,12 @@ impl Tail {
     }
 
     /// Take the last two arguments when more than `keep + 1` remain and both are read.
-    pub fn take2<T, U>(&mut self, keep: usize, f: impl Fn(K) -> Option<T>, g: impl Fn(K) -> Option<U>) -> Option<(T, U)> {
+    pub fn take2<T, U>(
+        &mut self,
+        keep: usize,
+        f: impl Fn(K) -> Option<T>,
+        g: impl Fn(K) -> Option<U>,
+    ) -> Option<(T, U)> {
         if self.n > keep + 1 {
             if let (Some(a), Some(b)) = (f(self.v[self.n - 2]), g(self.v[self.n - 1])) {
                 self.n -= 2;
@@ -99,7 +107,9 @@ pub fn double(x: K) -> Option<Option<f64>> {
 
 /// A number atom of any numeric type (ktorch's xnum).
 pub fn number(x: K) -> Option<Num> {
-    matches!(read::ktype(x), -1 | -4 | -5 | -6 | -7 | -8 | -9).then(|| opargs::number(x)).flatten()
+    matches!(read::ktype(x), -1 | -4 | -5 | -6 | -7 | -8 | -9)
+        .then(|| opargs::number(x))
+        .flatten()
 }
 
 /// A long atom, a q null meaning "not given" (ktorch's xint64 for optional sizes).
@@ -109,7 +119,9 @@ pub fn optlong(x: K) -> Option<Option<i64>> {
 
 /// Sizes: a long atom or long vector (ktorch's xsize).
 pub fn sizes(x: K) -> Option<Vec<i64>> {
-    matches!(read::ktype(x), -7 | 7).then(|| opargs::longs(x)).flatten()
+    matches!(read::ktype(x), -7 | 7)
+        .then(|| opargs::longs(x))
+        .flatten()
 }
 
 /// The tensor of an output handle.

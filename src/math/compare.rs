@@ -64,7 +64,10 @@ fn tolerance(x: K) -> Result<(Tensor, Tensor, bool, f64, f64, bool)> {
     if t > 0 {
         let mut v = values(x, 2..=4)?;
         if v.len() > 2 && v[0].kind() != Kind::Double {
-            bail!("unable to derive a pair of values to compare from inputs of size {}", v.len());
+            bail!(
+                "unable to derive a pair of values to compare from inputs of size {}",
+                v.len()
+            );
         }
         if v.len() > 3 {
             atol = v.pop().expect("4").f_double_value(&[])?;

@@ -19,7 +19,11 @@ macro_rules! parts {
 
 /// `f` of a complex tensor; a sparse one is made dense first (as ktorch does).
 fn complex(t: &Tensor, f: fn(&Tensor) -> Result<Tensor, TchError>) -> Result<Tensor> {
-    Ok(if t.is_sparse() { f(&t.f_to_dense(None, false)?)? } else { f(t)? })
+    Ok(if t.is_sparse() {
+        f(&t.f_to_dense(None, false)?)?
+    } else {
+        f(t)?
+    })
 }
 
 parts! {

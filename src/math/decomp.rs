@@ -15,7 +15,12 @@ use crate::tensor::opargs;
 use crate::tensor::result;
 
 /// A single result into an output tensor (null) or as a new value.
-fn one(out: Option<K>, h: bool, new: impl FnOnce() -> Result<Tensor>, into: impl FnOnce(&Tensor) -> Result<()>) -> KResult {
+fn one(
+    out: Option<K>,
+    h: bool,
+    new: impl FnOnce() -> Result<Tensor>,
+    into: impl FnOnce(&Tensor) -> Result<()>,
+) -> KResult {
     match out {
         Some(o) => {
             into(&args::tensor(o)?)?;
@@ -62,7 +67,13 @@ fn tolerance(x: K, rank: bool) -> KResult {
     one(
         out,
         h,
-        || Ok(if rank { t.f_linalg_matrix_rank_atol_rtol_float(at, rt, herm)? } else { t.f_linalg_pinv_atol_rtol_float(at, rt, herm)? }),
+        || {
+            Ok(if rank {
+                t.f_linalg_matrix_rank_atol_rtol_float(at, rt, herm)?
+            } else {
+                t.f_linalg_pinv_atol_rtol_float(at, rt, herm)?
+            })
+        },
         |o| {
             if rank {
                 let _ = t.f_linalg_matrix_rank_atol_rtol_float_out(o, at, rt, herm)?;
@@ -87,7 +98,12 @@ pub fn chol(x: K) -> KResult {
     let out = a.out(1);
     let upper = a.flag(1).unwrap_or(false);
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
-    one(out, h, || Ok(ts[0].f_linalg_cholesky(upper)?), |o| Ok(ts[0].f_linalg_cholesky_out(o, upper).map(drop)?))
+    one(
+        out,
+        h,
+        || Ok(ts[0].f_linalg_cholesky(upper)?),
+        |o| Ok(ts[0].f_linalg_cholesky_out(o, upper).map(drop)?),
+    )
 }
 
 /// `cholx(x;upper;check;output vector)`: Cholesky factors and error codes.
@@ -95,7 +111,9 @@ pub fn cholx(x: K) -> KResult {
     let usage = "1-4 arg(s), (x;upper;check;output)";
     let mut a = Tail::new(x, 4, usage)?;
     let out = a.outvec(1);
-    let (upper, check) = a.take2(1, opargs::flag, opargs::flag).unwrap_or_else(|| (a.flag(1).unwrap_or(false), false));
+    let (upper, check) = a
+        .take2(1, opargs::flag, opargs::flag)
+        .unwrap_or_else(|| (a.flag(1).unwrap_or(false), false));
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     multi(pair(ts[0].f_linalg_cholesky_ex(upper, check)?), h, out)
 }
@@ -107,7 +125,12 @@ pub fn cholinverse(x: K) -> KResult {
     let out = a.out(1);
     let upper = a.flag(1).unwrap_or(false);
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
-    one(out, h, || Ok(ts[0].f_cholesky_inverse(upper)?), |o| Ok(ts[0].f_cholesky_inverse_out(o, upper).map(drop)?))
+    one(
+        out,
+        h,
+        || Ok(ts[0].f_cholesky_inverse(upper)?),
+        |o| Ok(ts[0].f_cholesky_inverse_out(o, upper).map(drop)?),
+    )
 }
 
 /// `cholsolve(b;u;upper;output)`: solve with Cholesky factors `u`.
@@ -117,7 +140,12 @@ pub fn cholsolve(x: K) -> KResult {
     let out = a.out(2);
     let upper = a.flag(2).unwrap_or(false);
     let (ts, h) = args::inputs(a.done(2, usage)?)?;
-    one(out, h, || Ok(ts[0].f_cholesky_solve(&ts[1], upper)?), |o| Ok(ts[0].f_cholesky_solve_out(o, &ts[1], upper).map(drop)?))
+    one(
+        out,
+        h,
+        || Ok(ts[0].f_cholesky_solve(&ts[1], upper)?),
+        |o| Ok(ts[0].f_cholesky_solve_out(o, &ts[1], upper).map(drop)?),
+    )
 }
 
 /// eig (x;output vector), eigh (x;upper;output vector), eigvals (x;output), eigvalsh
@@ -127,14 +155,28 @@ fn eigen(x: K, sym: bool, both: bool) -> KResult {
     let usage = format!("1-{m} args, (x;{}output)", if sym { "upper;" } else { "" });
     let mut a = Tail::new(x, m, &usage)?;
     let out = if both { a.outvec(1) } else { a.out(1) };
-    let upper = if sym { a.flag(1).unwrap_or(false) } else { false };
+    let upper = if sym {
+        a.flag(1).unwrap_or(false)
+    } else {
+        false
+    };
     let (ts, h) = args::inputs(a.done(1, &usage)?)?;
     let (t, uplo) = (&ts[0], if upper { "U" } else { "L" });
     match (both, sym) {
         (true, true) => multi(pair(t.f_linalg_eigh(uplo)?), h, out),
         (true, false) => multi(pair(t.f_linalg_eig()?), h, out),
-        (false, true) => one(out, h, || Ok(t.f_linalg_eigvalsh(uplo)?), |o| Ok(t.f_linalg_eigvalsh_out(o, uplo).map(drop)?)),
-        (false, false) => one(out, h, || Ok(t.f_linalg_eigvals()?), |o| Ok(t.f_linalg_eigvals_out(o).map(drop)?)),
+        (false, true) => one(
+            out,
+            h,
+            || Ok(t.f_linalg_eigvalsh(uplo)?),
+            |o| Ok(t.f_linalg_eigvalsh_out(o, uplo).map(drop)?),
+        ),
+        (false, false) => one(
+            out,
+            h,
+            || Ok(t.f_linalg_eigvals()?),
+            |o| Ok(t.f_linalg_eigvals_out(o).map(drop)?),
+        ),
     }
 }
 pub fn eig(x: K) -> KResult {
@@ -178,9 +220,15 @@ pub fn lux(x: K) -> KResult {
     let usage = "1-4 arg(s), (x;pivot;check;output)";
     let mut a = Tail::new(x, 4, usage)?;
     let out = a.outvec(1);
-    let (pivot, check) = a.take2(1, opargs::flag, opargs::flag).unwrap_or_else(|| (a.flag(1).unwrap_or(true), false));
+    let (pivot, check) = a
+        .take2(1, opargs::flag, opargs::flag)
+        .unwrap_or_else(|| (a.flag(1).unwrap_or(true), false));
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
-    multi(triple(Tensor::f_linalg_lu_factor_ex(&ts[0], pivot, check)?), h, out)
+    multi(
+        triple(Tensor::f_linalg_lu_factor_ex(&ts[0], pivot, check)?),
+        h,
+        out,
+    )
 }
 
 /// The LU matrix and pivots given as one argument: a vector of at least 2 tensors, or a q list
@@ -189,7 +237,10 @@ fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
     if opargs::is_vector(x) {
         let v = opargs::vector(x)?;
         if v.len() < 2 {
-            bail!("LU vector has {} element(s), but 2 required (LU matrix & pivots)", v.len());
+            bail!(
+                "LU vector has {} element(s), but 2 required (LU matrix & pivots)",
+                v.len()
+            );
         }
         return Ok((v[0].shallow_clone(), v[1].shallow_clone(), true));
     }
@@ -206,14 +257,17 @@ fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
 /// `lun(lu;dataflag;pivotflag;output vector)` or `lun(matrix;pivots;dataflag;pivotflag;output)`:
 /// unpack P, L and U from a compact LU factorization.
 pub fn lun(x: K) -> KResult {
-    let usage = "(lu vector;dataflag;pivotflag;output) or (lu matrix;pivots;dataflag;pivotflag;output)";
+    let usage =
+        "(lu vector;dataflag;pivotflag;output) or (lu matrix;pivots;dataflag;pivotflag;output)";
     if opargs::is_vector(x) {
         let (m, p, h) = lu_pair(x, usage)?;
         return multi(triple(Tensor::f_lu_unpack(&m, &p, true, true)?), h, None);
     }
     let mut a = Tail::list(x, 1, 5, usage)?;
     let out = a.outvec(1);
-    let (data, pivots) = a.take2(1, opargs::flag, opargs::flag).unwrap_or_else(|| (a.flag(1).unwrap_or(true), true));
+    let (data, pivots) = a
+        .take2(1, opargs::flag, opargs::flag)
+        .unwrap_or_else(|| (a.flag(1).unwrap_or(true), true));
     let (m, p, h) = match a.n {
         1 => lu_pair(a.v[0], usage)?,
         2 => {
@@ -234,10 +288,16 @@ pub fn lusolve(x: K) -> KResult {
     let y = a.v[1];
     let (b, m, p, h, out) = if opargs::is_tensor(y) || opargs::array(y).is_some() {
         if a.n < 3 {
-            bail!("expecting (b;matrix;pivot) or (b;matrix;pivot;output), but given {} args", a.n);
+            bail!(
+                "expecting (b;matrix;pivot) or (b;matrix;pivot;output), but given {} args",
+                a.n
+            );
         }
         if a.n == 4 && !opargs::is_tensor(a.v[3]) {
-            bail!("4th arg of output tensor expected, given {}", opargs::describe(a.v[3]));
+            bail!(
+                "4th arg of output tensor expected, given {}",
+                opargs::describe(a.v[3])
+            );
         }
         let (mut ts, h) = args::inputs(&a.v[..3])?;
         let p = ts.pop().expect("three");
@@ -248,7 +308,10 @@ pub fn lusolve(x: K) -> KResult {
             bail!("expecting (b;lu) or (b;lu;output), but given {} args", a.n);
         }
         if a.n == 3 && !opargs::is_tensor(a.v[2]) {
-            bail!("3rd arg of output tensor expected, given {}", opargs::describe(a.v[2]));
+            bail!(
+                "3rd arg of output tensor expected, given {}",
+                opargs::describe(a.v[2])
+            );
         }
         let (m, p, hl) = lu_pair(y, usage)?;
         let (b, hb) = args::input(a.v[0])?;
@@ -263,10 +326,24 @@ pub fn lusolve(x: K) -> KResult {
 }
 
 extern "C" {
-    fn ktorch_svd(a: *mut libc::c_void, full: libc::c_int, driver: *const libc::c_char, r: *mut *mut libc::c_void) -> libc::c_int;
-    fn ktorch_svdvals(out: *mut libc::c_void, a: *mut libc::c_void, driver: *const libc::c_char, r: *mut *mut libc::c_void) -> libc::c_int;
+    fn ktorch_svd(
+        a: *mut libc::c_void,
+        full: libc::c_int,
+        driver: *const libc::c_char,
+        r: *mut *mut libc::c_void,
+    ) -> libc::c_int;
+    fn ktorch_svdvals(
+        out: *mut libc::c_void,
+        a: *mut libc::c_void,
+        driver: *const libc::c_char,
+        r: *mut *mut libc::c_void,
+    ) -> libc::c_int;
     fn ktorch_lstsq(
-        a: *mut libc::c_void, b: *mut libc::c_void, has_rcond: libc::c_int, rcond: f64, driver: *const libc::c_char,
+        a: *mut libc::c_void,
+        b: *mut libc::c_void,
+        has_rcond: libc::c_int,
+        rcond: f64,
+        driver: *const libc::c_char,
         r: *mut *mut libc::c_void,
     ) -> libc::c_int;
 }
@@ -293,7 +370,9 @@ fn made(rc: libc::c_int, r: &[*mut libc::c_void]) -> Result<Vec<Tensor>> {
     if rc != 0 {
         return Err(shim_error());
     }
-    Ok(r.iter().map(|p| unsafe { Tensor::from_ptr(*p as *mut _) }).collect())
+    Ok(r.iter()
+        .map(|p| unsafe { Tensor::from_ptr(*p as *mut _) })
+        .collect())
 }
 
 const SVD: [&str; 3] = ["gesvd", "gesvda", "gesvdj"];
@@ -307,7 +386,10 @@ pub fn svd(x: K) -> KResult {
     let full = a.flag(1).unwrap_or(true);
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     let mut r = [std::ptr::null_mut(); 3];
-    let v = made(unsafe { ktorch_svd(ptr(&ts[0]), full as libc::c_int, cptr(&d), r.as_mut_ptr()) }, &r)?;
+    let v = made(
+        unsafe { ktorch_svd(ptr(&ts[0]), full as libc::c_int, cptr(&d), r.as_mut_ptr()) },
+        &r,
+    )?;
     multi(v, h, out)
 }
 
@@ -337,7 +419,16 @@ pub fn lstsq(x: K) -> KResult {
     let rcond = a.take(2, args::double).flatten();
     let (ts, h) = args::inputs(a.done(2, usage)?)?;
     let mut r = [std::ptr::null_mut(); 4];
-    let rc = unsafe { ktorch_lstsq(ptr(&ts[0]), ptr(&ts[1]), rcond.is_some() as libc::c_int, rcond.unwrap_or(0.0), cptr(&d), r.as_mut_ptr()) };
+    let rc = unsafe {
+        ktorch_lstsq(
+            ptr(&ts[0]),
+            ptr(&ts[1]),
+            rcond.is_some() as libc::c_int,
+            rcond.unwrap_or(0.0),
+            cptr(&d),
+            r.as_mut_ptr(),
+        )
+    };
     multi(made(rc, &r)?, h, out)
 }
 
@@ -361,16 +452,27 @@ pub fn solve(x: K) -> KResult {
 pub fn trisolve(x: K) -> KResult {
     let usage = "3-6 args, (a;b;upper;left;unitriangular;output)";
     let mut a = Tail::list(x, 3, 6, usage)?;
-    let upper = opargs::flag(a.v[2]).ok_or_else(|| anyhow!("3rd arg of upper triangular flag expected, given {}", opargs::describe(a.v[2])))?;
+    let upper = opargs::flag(a.v[2]).ok_or_else(|| {
+        anyhow!(
+            "3rd arg of upper triangular flag expected, given {}",
+            opargs::describe(a.v[2])
+        )
+    })?;
     let out = a.out(3);
-    let (left, unit) = a.take2(3, opargs::flag, opargs::flag).unwrap_or_else(|| (a.flag(3).unwrap_or(true), false));
+    let (left, unit) = a
+        .take2(3, opargs::flag, opargs::flag)
+        .unwrap_or_else(|| (a.flag(3).unwrap_or(true), false));
     a.done(3, usage)?;
     let (ts, h) = args::inputs(&a.v[..2])?;
     one(
         out,
         h,
         || Ok(ts[0].f_linalg_solve_triangular(&ts[1], upper, left, unit)?),
-        |o| Ok(ts[0].f_linalg_solve_triangular_out(o, &ts[1], upper, left, unit).map(drop)?),
+        |o| {
+            Ok(ts[0]
+                .f_linalg_solve_triangular_out(o, &ts[1], upper, left, unit)
+                .map(drop)?)
+        },
     )
 }
 

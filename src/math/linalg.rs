@@ -55,8 +55,17 @@ extern "C" {
     fn ktorch_la_error() -> *mut libc::c_char;
     #[allow(clippy::too_many_arguments)]
     fn ktorch_addmm(
-        mode: libc::c_int, out: *mut libc::c_void, x: *mut libc::c_void, y: *mut libc::c_void, z: *mut libc::c_void,
-        bf: libc::c_int, bd: f64, bj: libc::c_long, af: libc::c_int, ad: f64, aj: libc::c_long,
+        mode: libc::c_int,
+        out: *mut libc::c_void,
+        x: *mut libc::c_void,
+        y: *mut libc::c_void,
+        z: *mut libc::c_void,
+        bf: libc::c_int,
+        bd: f64,
+        bj: libc::c_long,
+        af: libc::c_int,
+        ad: f64,
+        aj: libc::c_long,
         r: *mut *mut libc::c_void,
     ) -> libc::c_int;
 }
@@ -151,7 +160,9 @@ pub fn power(x: K) -> KResult {
     let usage = "(matrix;n) or (matrix;n;output)";
     let mut a = Tail::list(x, 2, 3, usage)?;
     let out = a.out(2);
-    let n = a.take(1, opargs::long).ok_or_else(|| anyhow!("2nd argument of long integer n-th power expected"))?;
+    let n = a
+        .take(1, opargs::long)
+        .ok_or_else(|| anyhow!("2nd argument of long integer n-th power expected"))?;
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     match out {
         Some(o) => {

@@ -9,15 +9,15 @@ pub mod forms;
 // linear algebra and spectral math (math-linalg.rst and math-spectral.rst)
 pub mod args;
 pub mod decomp;
-pub mod spectral;
 pub mod linalg;
 pub mod pointwise;
 pub mod reduce;
+pub mod spectral;
 // reductions, other math and random (math-reduce.rst, math-other.rst, math-random.rst)
-pub mod slots;
 pub mod norms;
 pub mod other;
 pub mod random;
+pub mod slots;
 pub mod unique;
 // pointwise and comparison math (math-pointwise.rst and math-compare.rst)
 pub mod compare;

@@ -5,8 +5,8 @@
 use anyhow::{anyhow, bail};
 use tch::{TchError, Tensor};
 
-use super::slots::{finish, parse, Args, OutKind, Slot};
 use super::forms;
+use super::slots::{finish, parse, Args, OutKind, Slot};
 use crate::k::{read, KResult, K};
 use crate::tensor::opargs::{self, Num};
 use crate::tensor::{convert, result};
@@ -24,7 +24,11 @@ pub fn dist(x: K) -> KResult {
         if !(2..=3).contains(&t.size()[0]) {
             bail!("expecting 2-3 args, (x;y;p), {} given", t.size()[0]);
         }
-        let p = if t.size()[0] == 3 { t.f_get(2)?.f_double_value(&[])? } else { 2.0 };
+        let p = if t.size()[0] == 3 {
+            t.f_get(2)?.f_double_value(&[])?
+        } else {
+            2.0
+        };
         return result(pnorm(&t.f_get(0)?, &t.f_get(1)?, p)?, false);
     }
     let v = forms::items(x).ok_or_else(|| anyhow!("expecting 2-3 args, (x;y;p)"))?;
@@ -33,7 +37,10 @@ pub fn dist(x: K) -> KResult {
         3 => match opargs::number(v[2]) {
             Some(Num::Int(i)) => i as f64,
             Some(Num::Float(f)) => f,
-            None => bail!("expecting 2-3 args, (x;y;p), 3rd arg is {}", opargs::describe(v[2])),
+            None => bail!(
+                "expecting 2-3 args, (x;y;p), 3rd arg is {}",
+                opargs::describe(v[2])
+            ),
         },
         n => bail!("expecting 2-3 args, (x;y;p), {n} arg(s) given"),
     };
@@ -63,10 +70,19 @@ fn matrix_dims(a: &Args, i: usize) -> anyhow::Result<Vec<i64>> {
 
 /// A matrix norm of ord "fro" or "nuc": (input;dim;keepdim;dtype;output).
 fn strnorm(x: K, ord: &str) -> KResult {
-    let a = parse(x, &[Slot::Longs, Slot::Flag, Slot::Dtype], OutKind::Tensor, MATRIX)?;
+    let a = parse(
+        x,
+        &[Slot::Longs, Slot::Flag, Slot::Dtype],
+        OutKind::Tensor,
+        MATRIX,
+    )?;
     let d = matrix_dims(&a, 0)?;
     let (k, t) = (a.flag(1).unwrap_or(false), a.kind(2));
-    finish(&a, |x| x.f_linalg_norm_ord_str(ord, Some(d.as_slice()), k, t), |x, o| x.f_linalg_norm_ord_str_out(o, ord, Some(d.as_slice()), k, t))
+    finish(
+        &a,
+        |x| x.f_linalg_norm_ord_str(ord, Some(d.as_slice()), k, t),
+        |x, o| x.f_linalg_norm_ord_str_out(o, ord, Some(d.as_slice()), k, t),
+    )
 }
 
 pub fn fnorm(x: K) -> KResult {
@@ -78,20 +94,38 @@ pub fn nnorm(x: K) -> KResult {
 
 /// `mnorm(input;ord;dim;keepdim;dtype;output)`: Frobenius when no order is given.
 pub fn mnorm(x: K) -> KResult {
-    let a = parse(x, &[Slot::Double, Slot::Longs, Slot::Flag, Slot::Dtype], OutKind::Tensor, ORD)?;
+    let a = parse(
+        x,
+        &[Slot::Double, Slot::Longs, Slot::Flag, Slot::Dtype],
+        OutKind::Tensor,
+        ORD,
+    )?;
     let d = matrix_dims(&a, 1)?;
     let (k, t) = (a.flag(2).unwrap_or(false), a.kind(3));
     let d = Some(d.as_slice());
     match a.double(0) {
-        Some(p) => finish(&a, |x| x.f_linalg_norm(p, d, k, t), |x, o| x.f_linalg_norm_out(o, p, d, k, t)),
-        None => finish(&a, |x| x.f_linalg_norm_ord_str("fro", d, k, t), |x, o| x.f_linalg_norm_ord_str_out(o, "fro", d, k, t)),
+        Some(p) => finish(
+            &a,
+            |x| x.f_linalg_norm(p, d, k, t),
+            |x, o| x.f_linalg_norm_out(o, p, d, k, t),
+        ),
+        None => finish(
+            &a,
+            |x| x.f_linalg_norm_ord_str("fro", d, k, t),
+            |x, o| x.f_linalg_norm_ord_str_out(o, "fro", d, k, t),
+        ),
     }
 }
 
 /// `vnorm(input;ord;dim;keepdim;dtype;output)`: order 2 unless given, over all dimensions unless
 /// given; a dtype converts the input first (as linalg.vector_norm does).
 pub fn vnorm(x: K) -> KResult {
-    let mut a = parse(x, &[Slot::Double, Slot::Longs, Slot::Flag, Slot::Dtype], OutKind::Tensor, ORD)?;
+    let mut a = parse(
+        x,
+        &[Slot::Double, Slot::Longs, Slot::Flag, Slot::Dtype],
+        OutKind::Tensor,
+        ORD,
+    )?;
     let p = a.double(0).unwrap_or(2.0);
     let d = a.longs(1).unwrap_or_default();
     let k = a.flag(2).unwrap_or(false);
@@ -99,7 +133,14 @@ pub fn vnorm(x: K) -> KResult {
         a.x = a.x.f_to_kind(t)?;
     }
     if !(a.x.is_floating_point() || a.x.is_complex()) {
-        bail!("expected a floating point or complex tensor as input, given {}", crate::tensor::options::kind_name(a.x.kind()));
+        bail!(
+            "expected a floating point or complex tensor as input, given {}",
+            crate::tensor::options::kind_name(a.x.kind())
+        );
     }
-    finish(&a, |x| x.f_norm_scalaropt_dim(p, d.as_slice(), k), |x, o| x.f_norm_out(o, p, d.as_slice(), k))
+    finish(
+        &a,
+        |x| x.f_norm_scalaropt_dim(p, d.as_slice(), k),
+        |x, o| x.f_norm_out(o, p, d.as_slice(), k),
+    )
 }

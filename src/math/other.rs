@@ -4,8 +4,8 @@
 use anyhow::{anyhow, bail};
 use tch::{Kind, Scalar, TchError, Tensor};
 
-use super::slots::{copy_into, finish, parse, Dest, OutKind, Slot};
 use super::forms;
+use super::slots::{copy_into, finish, parse, Dest, OutKind, Slot};
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::{self, describe, Num};
 use crate::tensor::{arg, convert, result};
@@ -15,17 +15,34 @@ type R = Result<Tensor, TchError>;
 // ---------------------------------------------------------------------------------------------
 // cumsum, cumprod: (input;dim;dtype;output), along the last dimension unless given
 // ---------------------------------------------------------------------------------------------
-fn kcum(x: K, f: fn(&Tensor, i64, Option<Kind>) -> R, g: fn(&Tensor, &Tensor, i64, Option<Kind>) -> R) -> KResult {
-    let a = parse(x, &[Slot::Long, Slot::Dtype], OutKind::Tensor, "(input;dim;dtype;output)")?;
+fn kcum(
+    x: K,
+    f: fn(&Tensor, i64, Option<Kind>) -> R,
+    g: fn(&Tensor, &Tensor, i64, Option<Kind>) -> R,
+) -> KResult {
+    let a = parse(
+        x,
+        &[Slot::Long, Slot::Dtype],
+        OutKind::Tensor,
+        "(input;dim;dtype;output)",
+    )?;
     let (d, t) = (a.long(0).unwrap_or(-1), a.kind(1));
     finish(&a, |x| f(x, d, t), |x, o| g(x, o, d, t))
 }
 
 pub fn cumsum(x: K) -> KResult {
-    kcum(x, |t, d, k| t.f_cumsum(d, k), |t, o, d, k| t.f_cumsum_out(o, d, k))
+    kcum(
+        x,
+        |t, d, k| t.f_cumsum(d, k),
+        |t, o, d, k| t.f_cumsum_out(o, d, k),
+    )
 }
 pub fn cumprod(x: K) -> KResult {
-    kcum(x, |t, d, k| t.f_cumprod(d, k), |t, o, d, k| t.f_cumprod_out(o, d, k))
+    kcum(
+        x,
+        |t, d, k| t.f_cumprod(d, k),
+        |t, o, d, k| t.f_cumprod_out(o, d, k),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -39,7 +56,11 @@ fn koffset(x: K, f: Off, g: Option<OffOut>, inplace: Option<OffIn>, usage: &str)
     if read::ktype(x) < 0 || read::ktype(x) > 10 {
         bail!("not implemented for {}", describe(x));
     }
-    let out = if inplace.is_some() { OutKind::TensorOrInPlace } else { OutKind::Tensor };
+    let out = if inplace.is_some() {
+        OutKind::TensorOrInPlace
+    } else {
+        OutKind::Tensor
+    };
     let mut a = parse(x, &[Slot::Long], out, usage)?;
     let d = a.long(0).unwrap_or(0);
     match (&a.dest, g, inplace) {
@@ -53,16 +74,34 @@ fn koffset(x: K, f: Off, g: Option<OffOut>, inplace: Option<OffIn>, usage: &str)
 }
 
 pub fn diag(x: K) -> KResult {
-    koffset(x, |t, d| t.f_diag(d), Some(|t, o, d| t.f_diag_out(o, d)), None, "(input;offset;output)")
+    koffset(
+        x,
+        |t, d| t.f_diag(d),
+        Some(|t, o, d| t.f_diag_out(o, d)),
+        None,
+        "(input;offset;output)",
+    )
 }
 pub fn diagflat(x: K) -> KResult {
     koffset(x, |t, d| t.f_diagflat(d), None, None, "(input;offset)")
 }
 pub fn tril(x: K) -> KResult {
-    koffset(x, |t, d| t.f_tril(d), Some(|t, o, d| t.f_tril_out(o, d)), Some(|t, d| t.f_tril_(d)), "(input;offset;output)")
+    koffset(
+        x,
+        |t, d| t.f_tril(d),
+        Some(|t, o, d| t.f_tril_out(o, d)),
+        Some(|t, d| t.f_tril_(d)),
+        "(input;offset;output)",
+    )
 }
 pub fn triu(x: K) -> KResult {
-    koffset(x, |t, d| t.f_triu(d), Some(|t, o, d| t.f_triu_out(o, d)), Some(|t, d| t.f_triu_(d)), "(input;offset;output)")
+    koffset(
+        x,
+        |t, d| t.f_triu(d),
+        Some(|t, o, d| t.f_triu_out(o, d)),
+        Some(|t, d| t.f_triu_(d)),
+        "(input;offset;output)",
+    )
 }
 
 /// Leading q items of `x` after the input that are long atoms, when all of them are: the
@@ -90,8 +129,15 @@ pub fn diagonal(x: K) -> KResult {
 
 /// `Flip(input;dims)`: reversed along the given dimensions.
 pub fn flip(x: K) -> KResult {
-    let v = forms::items(x).filter(|v| v.len() == 2).ok_or_else(|| anyhow!("expecting 2 arguments, (input;dims)"))?;
-    let d = opargs::longs(v[1]).ok_or_else(|| anyhow!("expecting 2 arguments, (input;dims), given {} for dims", describe(v[1])))?;
+    let v = forms::items(x)
+        .filter(|v| v.len() == 2)
+        .ok_or_else(|| anyhow!("expecting 2 arguments, (input;dims)"))?;
+    let d = opargs::longs(v[1]).ok_or_else(|| {
+        anyhow!(
+            "expecting 2 arguments, (input;dims), given {} for dims",
+            describe(v[1])
+        )
+    })?;
     let (t, h) = arg(v[0])?;
     result(t.f_flip(d)?, h)
 }
@@ -105,7 +151,9 @@ pub fn trace(x: K) -> KResult {
 /// `roll(input;shifts)` (the input flattened, rolled and restored) or `roll(input;shifts;dims)`.
 pub fn roll(x: K) -> KResult {
     let usage = "expects 2-3 args, (input;shifts;dims)";
-    let v = forms::items(x).filter(|v| v.len() == 2 || v.len() == 3).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
+    let v = forms::items(x)
+        .filter(|v| v.len() == 2 || v.len() == 3)
+        .ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
     let s = opargs::longs(v[1]).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
     let d = match v.get(2) {
         Some(d) => opargs::longs(*d).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?,
@@ -118,8 +166,16 @@ pub fn roll(x: K) -> KResult {
 /// `renorm(input;p;dim;maxnorm)`, `renorm(input;p;dim;maxnorm;output)`.
 pub fn renorm(x: K) -> KResult {
     let usage = "unexpected arg(s), expecting 4-5 args, (input;power;dim;maxnorm;output)";
-    let v = forms::items(x).filter(|v| v.len() == 4 || v.len() == 5).ok_or_else(|| anyhow!(usage))?;
-    let (Some(p), Some(d), Some(m)) = (opargs::number(v[1]), opargs::long(v[2]), opargs::number(v[3])) else { bail!(usage) };
+    let v = forms::items(x)
+        .filter(|v| v.len() == 4 || v.len() == 5)
+        .ok_or_else(|| anyhow!(usage))?;
+    let (Some(p), Some(d), Some(m)) = (
+        opargs::number(v[1]),
+        opargs::long(v[2]),
+        opargs::number(v[3]),
+    ) else {
+        bail!(usage)
+    };
     let out = match v.get(4) {
         Some(o) if opargs::is_tensor(*o) => Some(crate::registry::tensor(*o)?),
         Some(_) => bail!(usage),
@@ -182,16 +238,24 @@ fn histogram(t: &Tensor, bins: i64, lo: f64, hi: f64) -> R {
     if lo == 0.0 && hi == 0.0 {
         return t.f_histc(bins);
     }
-    let (lo, hi) = if lo == hi { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
+    let (lo, hi) = if lo == hi {
+        (lo - 1.0, hi + 1.0)
+    } else {
+        (lo, hi)
+    };
     if lo > hi {
         return Err(TchError::Torch("max must be larger than min".into()));
     }
     let flat = t.f_flatten(0, -1)?;
     let keep = flat.f_ge(lo)?.f_logical_and(&flat.f_le(hi)?)?;
-    let ends = Tensor::f_from_slice(&[lo, hi])?.f_to_kind(t.kind())?.f_to_device(t.device())?;
+    let ends = Tensor::f_from_slice(&[lo, hi])?
+        .f_to_kind(t.kind())?
+        .f_to_device(t.device())?;
     let data = Tensor::f_cat(&[flat.f_masked_select(&keep)?, ends], 0)?;
     let counts = data.f_histc(bins)?;
-    let one = Tensor::f_from_slice(&[1.0])?.f_to_kind(counts.kind())?.f_to_device(counts.device())?;
+    let one = Tensor::f_from_slice(&[1.0])?
+        .f_to_kind(counts.kind())?
+        .f_to_device(counts.device())?;
     // histc gives a new tensor: take the two counts off in place, through views.
     let _ = counts.f_narrow(0, 0, 1)?.f_sub_(&one)?;
     let _ = counts.f_narrow(0, bins - 1, 1)?.f_sub_(&one)?;
@@ -213,7 +277,10 @@ pub fn bincount(x: K) -> KResult {
     match v.len() {
         2 if opargs::long(v[1]).is_some() => {
             let (t, h) = arg(v[0])?;
-            result(t.f_bincount(None::<Tensor>, opargs::long(v[1]).unwrap_or(0))?, h)
+            result(
+                t.f_bincount(None::<Tensor>, opargs::long(v[1]).unwrap_or(0))?,
+                h,
+            )
         }
         2 | 3 => {
             let bins = match v.get(2) {

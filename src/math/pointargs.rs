@@ -27,15 +27,22 @@ fn limit(x: K) -> Option<Option<Num>> {
 /// The trailing output tensor of a form that has no in-place variant.
 fn into(x: K, what: &str) -> Result<Tensor> {
     if !opargs::is_tensor(x) {
-        bail!("optional {what} arg is an output tensor, but given {}", opargs::describe(x));
+        bail!(
+            "optional {what} arg is an output tensor, but given {}",
+            opargs::describe(x)
+        );
     }
     registry::tensor(x)
 }
 
 /// `clamp(x;lo;hi)`, `clamp(x;lo;hi;output)`: limit `x` to `[lo,hi]`; a null limit is no limit.
 pub fn clamp(x: K) -> KResult {
-    let v = opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let (lo, hi) = match (v.get(1).and_then(|k| limit(*k)), v.get(2).and_then(|k| limit(*k))) {
+    let v =
+        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let (lo, hi) = match (
+        v.get(1).and_then(|k| limit(*k)),
+        v.get(2).and_then(|k| limit(*k)),
+    ) {
         (Some(lo), Some(hi)) => (lo, hi),
         _ => bail!("expecting 2nd & 3rd arg to be numeric low & high limits"),
     };
@@ -65,11 +72,16 @@ pub fn lerp(x: K) -> KResult {
         let v = values(x, 3..=3)?;
         return result(v[0].f_lerp(&v[1], item(&v[2])?)?, false);
     }
-    let v = opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v =
+        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     if !(3..=4).contains(&v.len()) {
         bail!("3-4 arguments expected, {USAGE}, but {} supplied", v.len());
     }
-    let out = if v.len() == 4 { Out::Into(into(v[3], "4th")?) } else { Out::New };
+    let out = if v.len() == 4 {
+        Out::Into(into(v[3], "4th")?)
+    } else {
+        Out::New
+    };
     let r = if let Some(w) = num(v[2]) {
         let (ts, h) = inputs(&v[..2])?;
         (
@@ -94,13 +106,19 @@ pub fn lerp(x: K) -> KResult {
 
 /// `mvlgamma(x;p)`, `mvlgamma(x;p;output)`: the multivariate log-gamma of dimension `p`.
 pub fn mvlgamma(x: K) -> KResult {
-    let v = opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let p = v
-        .get(1)
-        .and_then(|k| opargs::long(*k))
-        .ok_or_else(|| anyhow!("2nd argument of number of dimensions expected, given {}", v.get(1).map_or("none".into(), |k| opargs::describe(*k))))?;
+    let v =
+        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let p = v.get(1).and_then(|k| opargs::long(*k)).ok_or_else(|| {
+        anyhow!(
+            "2nd argument of number of dimensions expected, given {}",
+            v.get(1).map_or("none".into(), |k| opargs::describe(*k))
+        )
+    })?;
     if !(2..=3).contains(&v.len()) {
-        bail!("2-3 arguments expected, (x;p;output), but {} supplied", v.len());
+        bail!(
+            "2-3 arguments expected, (x;p;output), but {} supplied",
+            v.len()
+        );
     }
     let (t, h) = arg(v[0])?;
     let (r, out) = if v.len() == 3 {

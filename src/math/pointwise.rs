@@ -41,12 +41,16 @@ pub fn inputs(v: &[K]) -> Result<(Vec<Tensor>, bool)> {
 
 /// A q number atom as ktorch's `xnum` reads it: short, int, long, real or float (not boolean).
 pub fn num(x: K) -> Option<Num> {
-    matches!(read::ktype(x), -9..=-5).then(|| opargs::number(x)).flatten()
+    matches!(read::ktype(x), -9..=-5)
+        .then(|| opargs::number(x))
+        .flatten()
 }
 
 /// A q scalar as ktorch's `xscalar` reads it: a number, or a boolean or byte atom.
 pub fn scalar(x: K) -> Option<Num> {
-    matches!(read::ktype(x), -1 | -4 | -9..=-5).then(|| opargs::number(x)).flatten()
+    matches!(read::ktype(x), -1 | -4 | -9..=-5)
+        .then(|| opargs::number(x))
+        .flatten()
 }
 
 /// The last argument of a form with an optional output: `::` for in place, or a tensor handle.
@@ -56,7 +60,10 @@ pub fn output(x: K) -> Result<Out> {
     } else if opargs::is_tensor(x) {
         Ok(Out::Into(registry::tensor(x)?))
     } else {
-        bail!("expects an output tensor or [] as last argument, given {}", opargs::describe(x))
+        bail!(
+            "expects an output tensor or [] as last argument, given {}",
+            opargs::describe(x)
+        )
     }
 }
 
@@ -74,19 +81,36 @@ pub fn values(x: K, n: std::ops::RangeInclusive<i64>) -> Result<Vec<Tensor>> {
     let t = convert::to_tensor(x)?;
     let size = t.size();
     if size.len() != 1 || !n.contains(&size[0]) {
-        bail!("unable to derive {} values from inputs of size {:?}", n.start(), size);
+        bail!(
+            "unable to derive {} values from inputs of size {:?}",
+            n.start(),
+            size
+        );
     }
     (0..size[0]).map(|i| Ok(t.f_get(i)?)).collect()
 }
 
 /// A 0-d tensor's value as a number.
 pub fn item(t: &Tensor) -> Result<Num> {
-    Ok(if t.is_floating_point() { Num::Float(t.f_double_value(&[])?) } else { Num::Int(t.f_int64_value(&[])?) })
+    Ok(if t.is_floating_point() {
+        Num::Float(t.f_double_value(&[])?)
+    } else {
+        Num::Int(t.f_int64_value(&[])?)
+    })
 }
 
 /// A unary function: new result, into an output tensor, in place (where libtorch has it).
-pub fn run_unary(x: K, f: fn(&Tensor) -> R, into: fn(&Tensor, &Tensor) -> R, inplace: Option<fn(&mut Tensor) -> R>) -> KResult {
-    let usage = if inplace.is_some() { "x, (x;output) or (x;[])" } else { "x or (x;output)" };
+pub fn run_unary(
+    x: K,
+    f: fn(&Tensor) -> R,
+    into: fn(&Tensor, &Tensor) -> R,
+    inplace: Option<fn(&mut Tensor) -> R>,
+) -> KResult {
+    let usage = if inplace.is_some() {
+        "x, (x;output) or (x;[])"
+    } else {
+        "x or (x;output)"
+    };
     let (inputs, out) = forms::split(x, 1, usage)?;
     let (mut ts, h) = self::inputs(&inputs)?;
     let r = match &out {
@@ -114,11 +138,15 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         let v = values(x, 2..=2)?;
         return result((op.f)(&v[0], &v[1])?, false);
     }
-    let v = forms::items(x).ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
+    let v =
+        forms::items(x).ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,
-        n => bail!("expects {USAGE}, given {n} argument{}", if n == 1 { "" } else { "s" }),
+        n => bail!(
+            "expects {USAGE}, given {n} argument{}",
+            if n == 1 { "" } else { "s" }
+        ),
     };
     let first = registry::is_handle(v[0]);
     let none = || anyhow!("no in-place call implemented");
@@ -155,24 +183,47 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
 
 /// `-` for a form libtorch lacks, else the method's name.
 macro_rules! inplace1 {
-    (-) => { None };
-    ($m:ident) => { Some((|t: &mut tch::Tensor| t.$m()) as fn(&mut tch::Tensor) -> $crate::math::pointwise::R) };
+    (-) => {
+        None
+    };
+    ($m:ident) => {
+        Some((|t: &mut tch::Tensor| t.$m()) as fn(&mut tch::Tensor) -> $crate::math::pointwise::R)
+    };
 }
 macro_rules! inplace2 {
-    (-) => { None };
+    (-) => {
+        None
+    };
     ($m:ident) => {
-        Some((|a: &mut tch::Tensor, b: &tch::Tensor| a.$m(b)) as fn(&mut tch::Tensor, &tch::Tensor) -> $crate::math::pointwise::R)
+        Some(
+            (|a: &mut tch::Tensor, b: &tch::Tensor| a.$m(b))
+                as fn(&mut tch::Tensor, &tch::Tensor) -> $crate::math::pointwise::R,
+        )
     };
 }
 macro_rules! scalar2 {
-    () => { None };
-    ($m:ident) => { Some((|a: &tch::Tensor, s: tch::Scalar| a.$m(s)) as fn(&tch::Tensor, tch::Scalar) -> $crate::math::pointwise::R) };
+    () => {
+        None
+    };
+    ($m:ident) => {
+        Some(
+            (|a: &tch::Tensor, s: tch::Scalar| a.$m(s))
+                as fn(&tch::Tensor, tch::Scalar) -> $crate::math::pointwise::R,
+        )
+    };
 }
 macro_rules! inplace_scalar2 {
-    () => { None };
-    (-) => { None };
+    () => {
+        None
+    };
+    (-) => {
+        None
+    };
     ($m:ident) => {
-        Some((|a: &mut tch::Tensor, s: tch::Scalar| a.$m(s)) as fn(&mut tch::Tensor, tch::Scalar) -> $crate::math::pointwise::R)
+        Some(
+            (|a: &mut tch::Tensor, s: tch::Scalar| a.$m(s))
+                as fn(&mut tch::Tensor, tch::Scalar) -> $crate::math::pointwise::R,
+        )
     };
 }
 
@@ -256,7 +307,11 @@ binary! {
 /// promote differently), found by adding empty slices.
 fn promoted(ts: &[&Tensor]) -> Result<Tensor> {
     let empty = |t: &Tensor| -> Result<Tensor> {
-        Ok(if t.dim() == 0 { t.shallow_clone() } else { t.f_flatten(0, -1)?.f_narrow(0, 0, 0)? })
+        Ok(if t.dim() == 0 {
+            t.shallow_clone()
+        } else {
+            t.f_flatten(0, -1)?.f_narrow(0, 0, 0)?
+        })
     };
     let mut r = empty(ts[0])?;
     for t in &ts[1..] {
@@ -286,7 +341,12 @@ fn scaled(all: &[&Tensor], y: &Tensor, m: Num, what: &str) -> Result<Tensor> {
 /// then an optional output tensor or `[]`.
 fn with_multiplier(v: &'static [K], n: usize, usage: &str) -> Result<(&'static [K], Num, Out)> {
     if v.len() < n || v.len() > n + 2 {
-        bail!("{}-{} args expected, {usage}, but {} given", n, n + 2, v.len());
+        bail!(
+            "{}-{} args expected, {usage}, but {} given",
+            n,
+            n + 2,
+            v.len()
+        );
     }
     let mut k = v.len();
     let mut out = Out::New;
@@ -296,11 +356,21 @@ fn with_multiplier(v: &'static [K], n: usize, usage: &str) -> Result<(&'static [
     }
     let mut m = Num::Int(1);
     if k > n {
-        m = num(v[k - 1]).ok_or_else(|| anyhow!("unrecognized arg(s) expecting {}-{} args, {usage}", n, n + 2))?;
+        m = num(v[k - 1]).ok_or_else(|| {
+            anyhow!(
+                "unrecognized arg(s) expecting {}-{} args, {usage}",
+                n,
+                n + 2
+            )
+        })?;
         k -= 1;
     }
     if k != n {
-        bail!("unrecognized arg(s) expecting {}-{} args, {usage}", n, n + 2);
+        bail!(
+            "unrecognized arg(s) expecting {}-{} args, {usage}",
+            n,
+            n + 2
+        );
     }
     Ok((&v[..n], m, out))
 }
@@ -311,10 +381,18 @@ pub fn add(x: K) -> KResult {
     const USAGE: &str = "(x;y;multiplier;output)";
     if read::ktype(x) > 0 {
         let v = values(x, 2..=3)?;
-        let m = if v.len() == 3 { item(&v[2])? } else { Num::Int(1) };
-        return result(v[0].f_add(&scaled(&[&v[0], &v[1]], &v[1], m, "alpha")?)?, false);
+        let m = if v.len() == 3 {
+            item(&v[2])?
+        } else {
+            Num::Int(1)
+        };
+        return result(
+            v[0].f_add(&scaled(&[&v[0], &v[1]], &v[1], m, "alpha")?)?,
+            false,
+        );
     }
-    let v = forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v =
+        forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 2, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;
@@ -330,13 +408,31 @@ pub fn add(x: K) -> KResult {
 /// `addcmul`/`addcdiv`: `(x;y;z)`, `(x;y;z;multiplier)`, then an optional output tensor or `[]`.
 fn addc(x: K, div: bool) -> KResult {
     const USAGE: &str = "(x;y;z;multiplier;output)";
-    let f = |a: &Tensor, b: &Tensor, c: &Tensor| if div { a.f_addcdiv(b, c) } else { a.f_addcmul(b, c) };
+    let f = |a: &Tensor, b: &Tensor, c: &Tensor| {
+        if div {
+            a.f_addcdiv(b, c)
+        } else {
+            a.f_addcmul(b, c)
+        }
+    };
     if read::ktype(x) > 0 {
         let v = values(x, 3..=4)?;
-        let m = if v.len() == 4 { item(&v[3])? } else { Num::Int(1) };
-        return result(f(&v[0], &scaled(&[&v[0], &v[1], &v[2]], &v[1], m, "value")?, &v[2])?, false);
+        let m = if v.len() == 4 {
+            item(&v[3])?
+        } else {
+            Num::Int(1)
+        };
+        return result(
+            f(
+                &v[0],
+                &scaled(&[&v[0], &v[1], &v[2]], &v[1], m, "value")?,
+                &v[2],
+            )?,
+            false,
+        );
     }
-    let v = forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v =
+        forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 3, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;

@@ -2,8 +2,8 @@
 //! `multinomial` draws indices with the weights of each row.
 use anyhow::bail;
 
-use super::slots::{copy_into, finish, parse, OutKind, Slot};
 use super::forms;
+use super::slots::{copy_into, finish, parse, OutKind, Slot};
 use crate::k::{make, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, result};
@@ -30,18 +30,31 @@ pub fn multinomial(x: K) -> KResult {
     if crate::k::read::ktype(x) < 0 {
         bail!("not implemented for {}", describe(x));
     }
-    let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Tensor, "(input;n;replaceflag;output)")?;
+    let a = parse(
+        x,
+        &[Slot::Long, Slot::Flag],
+        OutKind::Tensor,
+        "(input;n;replaceflag;output)",
+    )?;
     let (n, b) = (a.long(0), a.flag(1).unwrap_or(false));
     let m = n.unwrap_or(1);
     finish(
         &a,
         |x| {
             let r = x.f_multinomial(m, b)?;
-            if n.is_none() { r.f_squeeze() } else { Ok(r) }
+            if n.is_none() {
+                r.f_squeeze()
+            } else {
+                Ok(r)
+            }
         },
         |x, o| {
             let r = x.f_multinomial_out(o, m, b)?;
-            if n.is_none() { o.shallow_clone().f_squeeze_() } else { Ok(r) }
+            if n.is_none() {
+                o.shallow_clone().f_squeeze_()
+            } else {
+                Ok(r)
+            }
         },
     )
 }

@@ -34,11 +34,22 @@ type Gdims = fn(&Tensor, &Tensor, Dims, bool, Option<Kind>) -> R;
 /// Over all elements without keepdim, mean and Sum call libtorch's all-element form (as before:
 /// autograd shows MeanBackward0/SumBackward0). `float`: integer inputs are averaged as float when no dtype is given (mean, nanmean).
 fn kmean(x: K, f: Fdims, g: Gdims, float: bool) -> KResult {
-    let a = parse(x, &[Slot::Longs, Slot::Flag, Slot::Dtype], OutKind::Tensor, "(input;dim;keepdim;dtype;output)")?;
+    let a = parse(
+        x,
+        &[Slot::Longs, Slot::Flag, Slot::Dtype],
+        OutKind::Tensor,
+        "(input;dim;keepdim;dtype;output)",
+    )?;
     let d = dims(&a, 0);
     let k = a.flag(1).unwrap_or(false);
-    let t = a.kind(2).or_else(|| (float && !real(&a.x)).then_some(Kind::Float));
-    finish(&a, |x| f(x, d.as_deref(), k, t), |x, o| g(x, o, d.as_deref(), k, t))
+    let t = a
+        .kind(2)
+        .or_else(|| (float && !real(&a.x)).then_some(Kind::Float));
+    finish(
+        &a,
+        |x| f(x, d.as_deref(), k, t),
+        |x, o| g(x, o, d.as_deref(), k, t),
+    )
 }
 
 /// prod reduces one dimension at most.
@@ -46,7 +57,10 @@ fn one(d: Dims) -> anyhow::Result<Option<i64>> {
     match d {
         None => Ok(None),
         Some([i]) => Ok(Some(*i)),
-        Some(d) => bail!("product can only be calculated along a single dimension, given {}", d.len()),
+        Some(d) => bail!(
+            "product can only be calculated along a single dimension, given {}",
+            d.len()
+        ),
     }
 }
 fn prod_dims(t: &Tensor, d: Dims, k: bool, kind: Option<Kind>) -> R {
@@ -81,27 +95,60 @@ dims_table! {
 // ---------------------------------------------------------------------------------------------
 // All, Any: (input;dim;keepdim;output); alone, over all elements
 // ---------------------------------------------------------------------------------------------
-fn kall(x: K, all: fn(&Tensor) -> R, dim: fn(&Tensor, i64, bool) -> R, all_out: fn(&Tensor, &Tensor) -> R, dim_out: fn(&Tensor, &Tensor, i64, bool) -> R) -> KResult {
+fn kall(
+    x: K,
+    all: fn(&Tensor) -> R,
+    dim: fn(&Tensor, i64, bool) -> R,
+    all_out: fn(&Tensor, &Tensor) -> R,
+    dim_out: fn(&Tensor, &Tensor, i64, bool) -> R,
+) -> KResult {
     let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
     if a.alone {
         return result(all(&a.x)?, a.handle);
     }
     let (d, k) = (a.long(0).unwrap_or(-1), a.flag(1).unwrap_or(false));
     let whole = a.given == 2;
-    finish(&a, |x| dim(x, d, k), |x, o| if whole { all_out(x, o) } else { dim_out(x, o, d, k) })
+    finish(
+        &a,
+        |x| dim(x, d, k),
+        |x, o| {
+            if whole {
+                all_out(x, o)
+            } else {
+                dim_out(x, o, d, k)
+            }
+        },
+    )
 }
 
 pub fn all(x: K) -> KResult {
-    kall(x, |t| t.f_all(), |t, d, k| t.f_all_dim(d, k), |t, o| t.f_all_all_out(o), |t, o, d, k| t.f_all_out(o, d, k))
+    kall(
+        x,
+        |t| t.f_all(),
+        |t, d, k| t.f_all_dim(d, k),
+        |t, o| t.f_all_all_out(o),
+        |t, o, d, k| t.f_all_out(o, d, k),
+    )
 }
 pub fn any(x: K) -> KResult {
-    kall(x, |t| t.f_any(), |t, d, k| t.f_any_dim(d, k), |t, o| t.f_any_all_out(o), |t, o, d, k| t.f_any_out(o, d, k))
+    kall(
+        x,
+        |t| t.f_any(),
+        |t, d, k| t.f_any_dim(d, k),
+        |t, o| t.f_any_all_out(o),
+        |t, o, d, k| t.f_any_out(o, d, k),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
 // amax, amin, logsumexp: (input;dim(s);keepdim;output)
 // ---------------------------------------------------------------------------------------------
-fn kamax(x: K, f: fn(&Tensor, &[i64], bool) -> R, g: fn(&Tensor, &Tensor, &[i64], bool) -> R, needs_dim: bool) -> KResult {
+fn kamax(
+    x: K,
+    f: fn(&Tensor, &[i64], bool) -> R,
+    g: fn(&Tensor, &Tensor, &[i64], bool) -> R,
+    needs_dim: bool,
+) -> KResult {
     let a = parse(x, &[Slot::Longs, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
     let d = a.longs(0).unwrap_or_default();
     if needs_dim && d.is_empty() {
@@ -112,19 +159,38 @@ fn kamax(x: K, f: fn(&Tensor, &[i64], bool) -> R, g: fn(&Tensor, &Tensor, &[i64]
 }
 
 pub fn amax(x: K) -> KResult {
-    kamax(x, |t, d, k| t.f_amax(d, k), |t, o, d, k| t.f_amax_out(o, d, k), false)
+    kamax(
+        x,
+        |t, d, k| t.f_amax(d, k),
+        |t, o, d, k| t.f_amax_out(o, d, k),
+        false,
+    )
 }
 pub fn amin(x: K) -> KResult {
-    kamax(x, |t, d, k| t.f_amin(d, k), |t, o, d, k| t.f_amin_out(o, d, k), false)
+    kamax(
+        x,
+        |t, d, k| t.f_amin(d, k),
+        |t, o, d, k| t.f_amin_out(o, d, k),
+        false,
+    )
 }
 pub fn logsumexp(x: K) -> KResult {
-    kamax(x, |t, d, k| t.f_logsumexp(d, k), |t, o, d, k| t.f_logsumexp_out(o, d, k), true)
+    kamax(
+        x,
+        |t, d, k| t.f_logsumexp(d, k),
+        |t, o, d, k| t.f_logsumexp_out(o, d, k),
+        true,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
 // argmax, argmin: (input;dim;keepdim;output); no dim (or 0N): the index into the flattened input
 // ---------------------------------------------------------------------------------------------
-fn kargmax(x: K, f: fn(&Tensor, Option<i64>, bool) -> R, g: fn(&Tensor, &Tensor, Option<i64>, bool) -> R) -> KResult {
+fn kargmax(
+    x: K,
+    f: fn(&Tensor, Option<i64>, bool) -> R,
+    g: fn(&Tensor, &Tensor, Option<i64>, bool) -> R,
+) -> KResult {
     let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
     let d = a.long(0).filter(|d| *d != i64::MIN);
     let k = a.flag(1).unwrap_or(false);
@@ -132,10 +198,18 @@ fn kargmax(x: K, f: fn(&Tensor, Option<i64>, bool) -> R, g: fn(&Tensor, &Tensor,
 }
 
 pub fn argmax(x: K) -> KResult {
-    kargmax(x, |t, d, k| t.f_argmax(d, k), |t, o, d, k| t.f_argmax_out(o, d, k))
+    kargmax(
+        x,
+        |t, d, k| t.f_argmax(d, k),
+        |t, o, d, k| t.f_argmax_out(o, d, k),
+    )
 }
 pub fn argmin(x: K) -> KResult {
-    kargmax(x, |t, d, k| t.f_argmin(d, k), |t, o, d, k| t.f_argmin_out(o, d, k))
+    kargmax(
+        x,
+        |t, d, k| t.f_argmin(d, k),
+        |t, o, d, k| t.f_argmin_out(o, d, k),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,23 +271,59 @@ fn float(t: &Tensor) -> R {
     }
 }
 
-fn kvar(x: K, all: fn(&Tensor, bool) -> R, f: fn(&Tensor, &[i64], bool, bool) -> R, g: fn(&Tensor, &Tensor, &[i64], bool, bool) -> R) -> KResult {
-    let mut a = parse(x, &[Slot::Longs, Slot::Flag, Slot::Flag], OutKind::Tensor, STD)?;
+fn kvar(
+    x: K,
+    all: fn(&Tensor, bool) -> R,
+    f: fn(&Tensor, &[i64], bool, bool) -> R,
+    g: fn(&Tensor, &Tensor, &[i64], bool, bool) -> R,
+) -> KResult {
+    let mut a = parse(
+        x,
+        &[Slot::Longs, Slot::Flag, Slot::Flag],
+        OutKind::Tensor,
+        STD,
+    )?;
     a.x = float(&a.x)?;
     let (d, u, k) = var_args(&a);
     let e = d.clone().unwrap_or_default();
-    finish(&a, |x| match &d { Some(d) => f(x, d, u, k), None => all(x, u) }, |x, o| g(x, o, &e, u, k))
+    finish(
+        &a,
+        |x| match &d {
+            Some(d) => f(x, d, u, k),
+            None => all(x, u),
+        },
+        |x, o| g(x, o, &e, u, k),
+    )
 }
 
 pub fn std(x: K) -> KResult {
-    kvar(x, |t, u| t.f_std(u), |t, d, u, k| t.f_std_dim(d, u, k), |t, o, d, u, k| t.f_std_out(o, d, u, k))
+    kvar(
+        x,
+        |t, u| t.f_std(u),
+        |t, d, u, k| t.f_std_dim(d, u, k),
+        |t, o, d, u, k| t.f_std_out(o, d, u, k),
+    )
 }
 pub fn variance(x: K) -> KResult {
-    kvar(x, |t, u| t.f_var(u), |t, d, u, k| t.f_var_dim(d, u, k), |t, o, d, u, k| t.f_var_out(o, d, u, k))
+    kvar(
+        x,
+        |t, u| t.f_var(u),
+        |t, d, u, k| t.f_var_dim(d, u, k),
+        |t, o, d, u, k| t.f_var_out(o, d, u, k),
+    )
 }
 
-fn kmeanvar(x: K, all: fn(&Tensor, bool) -> R2, f: fn(&Tensor, &[i64], bool, bool) -> R2) -> KResult {
-    let a = parse(x, &[Slot::Longs, Slot::Flag, Slot::Flag], OutKind::None, "(input;dim;unbiased;keepdim)")?;
+fn kmeanvar(
+    x: K,
+    all: fn(&Tensor, bool) -> R2,
+    f: fn(&Tensor, &[i64], bool, bool) -> R2,
+) -> KResult {
+    let a = parse(
+        x,
+        &[Slot::Longs, Slot::Flag, Slot::Flag],
+        OutKind::None,
+        "(input;dim;unbiased;keepdim)",
+    )?;
     let t = float(&a.x)?;
     let (d, u, k) = var_args(&a);
     let (s, m) = match &d {
@@ -224,8 +334,16 @@ fn kmeanvar(x: K, all: fn(&Tensor, bool) -> R2, f: fn(&Tensor, &[i64], bool, boo
 }
 
 pub fn meanstd(x: K) -> KResult {
-    kmeanvar(x, |t, u| t.f_std_mean(u), |t, d, u, k| t.f_std_mean_dim(d, u, k))
+    kmeanvar(
+        x,
+        |t, u| t.f_std_mean(u),
+        |t, d, u, k| t.f_std_mean_dim(d, u, k),
+    )
 }
 pub fn meanvar(x: K) -> KResult {
-    kmeanvar(x, |t, u| t.f_var_mean(u), |t, d, u, k| t.f_var_mean_dim(d, u, k))
+    kmeanvar(
+        x,
+        |t, u| t.f_var_mean(u),
+        |t, d, u, k| t.f_var_mean_dim(d, u, k),
+    )
 }

@@ -44,9 +44,13 @@ impl Slot {
             Slot::Long => opargs::long(x).map(Val::Long),
             Slot::Longs => opargs::longs(x).map(Val::Longs),
             Slot::Flag => opargs::flag(x).map(Val::Flag),
-            Slot::Double => (read::ktype(x) == -9).then(|| Val::Double(unsafe { *((x as *const u8).add(8) as *const f64) })),
+            Slot::Double => (read::ktype(x) == -9)
+                .then(|| Val::Double(unsafe { *((x as *const u8).add(8) as *const f64) })),
             Slot::Dtype => match read::symbol(x) {
-                Some(s) => Some(Val::Kind(options::kind_from_name(s).ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?)),
+                Some(s) => Some(Val::Kind(
+                    options::kind_from_name(s)
+                        .ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?,
+                )),
                 None => None,
             },
         })
@@ -134,13 +138,28 @@ pub fn parse(x: K, slots: &[Slot], out: OutKind, usage: &str) -> Result<Args> {
     let none = || vec![None; slots.len()];
     if registry::is_handle(x) {
         let (t, _) = arg(x)?;
-        return Ok(Args { x: t, handle: true, alone: true, given: 1, vals: none(), dest: Dest::New });
+        return Ok(Args {
+            x: t,
+            handle: true,
+            alone: true,
+            given: 1,
+            vals: none(),
+            dest: Dest::New,
+        });
     }
     if let Some(t) = array(x) {
-        return Ok(Args { x: t, handle: false, alone: true, given: 1, vals: none(), dest: Dest::New });
+        return Ok(Args {
+            x: t,
+            handle: false,
+            alone: true,
+            given: 1,
+            vals: none(),
+            dest: Dest::New,
+        });
     }
     let max = 1 + slots.len() + (out != OutKind::None) as usize;
-    let v = opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}, expecting {usage}", describe(x)))?;
+    let v = opargs::list(x)
+        .ok_or_else(|| anyhow!("not implemented for {}, expecting {usage}", describe(x)))?;
     if v.is_empty() || v.len() > max {
         bail!("expecting up to {max} args, {usage}, given {}", v.len());
     }
@@ -149,10 +168,14 @@ pub fn parse(x: K, slots: &[Slot], out: OutKind, usage: &str) -> Result<Args> {
     if n > 1 {
         let last = v[n - 1];
         match out {
-            OutKind::Tensor | OutKind::TensorOrInPlace if opargs::is_tensor(last) => dest = Dest::Tensor(registry::tensor(last)?),
+            OutKind::Tensor | OutKind::TensorOrInPlace if opargs::is_tensor(last) => {
+                dest = Dest::Tensor(registry::tensor(last)?)
+            }
             OutKind::TensorOrInPlace if read::is_nil(last) => dest = Dest::InPlace,
             OutKind::Vector if opargs::is_vector(last) => dest = Dest::Vector(last),
-            OutKind::Vector if registry::is_handle(last) => bail!("output expected as a vector, given {}", describe(last)),
+            OutKind::Vector if registry::is_handle(last) => {
+                bail!("output expected as a vector, given {}", describe(last))
+            }
             OutKind::Tensor | OutKind::TensorOrInPlace if registry::is_handle(last) => {
                 bail!("output expected as a tensor, given {}", describe(last))
             }
@@ -178,7 +201,14 @@ pub fn parse(x: K, slots: &[Slot], out: OutKind, usage: &str) -> Result<Args> {
         bail!("in-place operation needs a tensor as first argument");
     }
     let (t, handle) = arg(v[0])?;
-    Ok(Args { x: t, handle, alone: false, given: v.len(), vals, dest })
+    Ok(Args {
+        x: t,
+        handle,
+        alone: false,
+        given: v.len(),
+        vals,
+        dest,
+    })
 }
 
 /// Several new results: a vector handle when any input was a handle, else a q list.
@@ -205,7 +235,11 @@ pub fn finish_many(a: &Args, ts: Vec<Tensor>) -> KResult {
 type R = std::result::Result<Tensor, tch::TchError>;
 
 /// Finish a call with one result: `new` makes it, `into` writes it to the output tensor.
-pub fn finish(a: &Args, new: impl FnOnce(&Tensor) -> R, into: impl FnOnce(&Tensor, &Tensor) -> R) -> KResult {
+pub fn finish(
+    a: &Args,
+    new: impl FnOnce(&Tensor) -> R,
+    into: impl FnOnce(&Tensor, &Tensor) -> R,
+) -> KResult {
     match &a.dest {
         Dest::New => crate::tensor::result(new(&a.x)?, a.handle),
         Dest::Tensor(o) => {

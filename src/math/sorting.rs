@@ -9,8 +9,8 @@ use super::forms::Out;
 use super::pointwise::{done, inputs, output, scalar, unary};
 use crate::k::{KResult, K};
 use crate::registry;
-use crate::tensor::opargs::{self, flag, long};
 use crate::tensor::arg;
+use crate::tensor::opargs::{self, flag, long};
 
 unary! {
     msort: f_msort, f_msort_out, -;
@@ -30,7 +30,9 @@ fn lone(x: K) -> Result<std::result::Result<(Tensor, bool), &'static [K]>> {
     if let Some(t) = opargs::array(x) {
         return Ok(Ok((t, false)));
     }
-    opargs::list(x).map(Err).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))
+    opargs::list(x)
+        .map(Err)
+        .ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))
 }
 
 /// A trailing output vector among `v[..n]` (ktorch's `xvec`): taken off `n`.
@@ -120,16 +122,22 @@ pub fn argsort(x: K) -> KResult {
 /// The argument list of `topk`/`kthvalue`: `(input;k;..)`, its count checked, the output
 /// vector taken off the end.
 fn klist(x: K, most: usize, usage: &str) -> Result<(&'static [K], usize, i64, Option<K>)> {
-    let v = opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v =
+        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let mut n = v.len();
     if n < 2 || n > most {
         bail!("expecting 2-{most} args, {usage}, given {n}");
     }
     let out = out_vector(v, &mut n, 2);
     if n == most {
-        bail!("unrecognized {}th argument, expecting output vector, given {}", most, opargs::describe(v[most - 1]));
+        bail!(
+            "unrecognized {}th argument, expecting output vector, given {}",
+            most,
+            opargs::describe(v[most - 1])
+        );
     }
-    let k = long(v[1]).ok_or_else(|| anyhow!("expecting k as 2nd arg, given {}", opargs::describe(v[1])))?;
+    let k = long(v[1])
+        .ok_or_else(|| anyhow!("expecting k as 2nd arg, given {}", opargs::describe(v[1])))?;
     Ok((v, n, k, out))
 }
 
@@ -138,7 +146,13 @@ fn opt_flag(v: &[K], n: usize, i: usize, default: bool, what: &str) -> Result<bo
     if i >= n {
         return Ok(default);
     }
-    flag(v[i]).ok_or_else(|| anyhow!("unrecognized arg {}, expecting {what} flag, given {}", i + 1, opargs::describe(v[i])))
+    flag(v[i]).ok_or_else(|| {
+        anyhow!(
+            "unrecognized arg {}, expecting {what} flag, given {}",
+            i + 1,
+            opargs::describe(v[i])
+        )
+    })
 }
 
 /// `topk(x;k)`, `topk(x;k;dim)`, `topk(x;k;dim;largest)`, `topk(x;k;dim;largest;sorted)`,
@@ -146,12 +160,20 @@ fn opt_flag(v: &[K], n: usize, i: usize, default: bool, what: &str) -> Result<bo
 pub fn topk(x: K) -> KResult {
     let (v, n, k, out) = klist(x, 6, "(input;k;dim;largest;sorted;output)")?;
     let (dim, largest, sorted) = match v.get(2).filter(|_| n > 2).and_then(|d| long(*d)) {
-        Some(d) => (d, opt_flag(v, n, 3, true, "largest")?, opt_flag(v, n, 4, true, "sorted")?),
+        Some(d) => (
+            d,
+            opt_flag(v, n, 3, true, "largest")?,
+            opt_flag(v, n, 4, true, "sorted")?,
+        ),
         None => {
             if n > 4 {
                 bail!("unexpected 5th arg, {}", opargs::describe(v[4]));
             }
-            (-1, opt_flag(v, n, 2, true, "dimension or largest")?, opt_flag(v, n, 3, true, "sorted")?)
+            (
+                -1,
+                opt_flag(v, n, 2, true, "dimension or largest")?,
+                opt_flag(v, n, 3, true, "sorted")?,
+            )
         }
     };
     let (t, h) = arg(v[0])?;
@@ -182,7 +204,8 @@ pub fn kthvalue(x: K) -> KResult {
 /// for each element of `x` in `y`; either (not both) may be a q scalar.
 pub fn r#in(x: K) -> KResult {
     const USAGE: &str = "(x;y;unique;invert;output)";
-    let v = opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v =
+        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let mut n = v.len();
     if n < 2 || n > 5 {
         bail!("expecting 2-5 args, {USAGE}, given {n}");
@@ -196,7 +219,10 @@ pub fn r#in(x: K) -> KResult {
     let unique = opt_flag(v, n, 2, false, "unique")?;
     let invert = opt_flag(v, n, 3, false, "invert")?;
     if n > 4 {
-        bail!("unrecognized 5th arg, expecting output tensor, given {}", opargs::describe(v[4]));
+        bail!(
+            "unrecognized 5th arg, expecting output tensor, given {}",
+            opargs::describe(v[4])
+        );
     }
     let (sa, sb) = (scalar(v[0]), scalar(v[1]));
     let (r, h) = match (sa, sb) {
@@ -204,7 +230,9 @@ pub fn r#in(x: K) -> KResult {
         (None, None) => {
             let (ts, h) = inputs(&v[..2])?;
             let r = match &out {
-                Out::Into(o) => Tensor::f_isin_tensor_tensor_out(o, &ts[0], &ts[1], unique, invert)?,
+                Out::Into(o) => {
+                    Tensor::f_isin_tensor_tensor_out(o, &ts[0], &ts[1], unique, invert)?
+                }
                 _ => Tensor::f_isin(&ts[0], &ts[1], unique, invert)?,
             };
             (r, h)

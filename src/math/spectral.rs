@@ -41,14 +41,27 @@ fn fourier(x: K, one: bool) -> Result<Fourier> {
     let out = a.out(1).map(args::tensor).transpose()?;
     let nm = norm(a.sym(1))?;
     let read1 = |x: K| args::optlong(x).map(|j| j.map(|j| vec![j]));
-    let read = |x: K| if one { read1(x) } else { args::sizes(x).map(|v| (!v.is_empty()).then_some(v)) };
+    let read = |x: K| {
+        if one {
+            read1(x)
+        } else {
+            args::sizes(x).map(|v| (!v.is_empty()).then_some(v))
+        }
+    };
     let (size, dim) = match a.take2(1, read, read) {
         Some((s, d)) => (s, d),
         None => (a.take(1, read).flatten(), None),
     };
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     let t = ts.into_iter().next().expect("one input");
-    Ok(Fourier { t, h, size, dim, norm: nm, out })
+    Ok(Fourier {
+        t,
+        h,
+        size,
+        dim,
+        norm: nm,
+        out,
+    })
 }
 
 fn finish(f: &Fourier, new: impl FnOnce() -> R, into: impl FnOnce(&Tensor) -> R) -> KResult {
@@ -62,7 +75,11 @@ fn finish(f: &Fourier, new: impl FnOnce() -> R, into: impl FnOnce(&Tensor) -> R)
 }
 
 /// 1-d: size an optional long, dim a long (default -1).
-fn one_d(x: K, f: fn(&Tensor, Option<i64>, i64, &str) -> R, g: fn(&Tensor, &Tensor, Option<i64>, i64, &str) -> R) -> KResult {
+fn one_d(
+    x: K,
+    f: fn(&Tensor, Option<i64>, i64, &str) -> R,
+    g: fn(&Tensor, &Tensor, Option<i64>, i64, &str) -> R,
+) -> KResult {
     let a = fourier(x, true)?;
     let n = a.size.as_ref().map(|v| v[0]);
     let d = a.dim.as_ref().map_or(-1, |v| v[0]);
@@ -70,10 +87,18 @@ fn one_d(x: K, f: fn(&Tensor, Option<i64>, i64, &str) -> R, g: fn(&Tensor, &Tens
 }
 
 /// 2-d: sizes optional, dims default the last two.
-fn two_d(x: K, f: fn(&Tensor, Option<&[i64]>, &[i64], &str) -> R, g: fn(&Tensor, &Tensor, Option<&[i64]>, &[i64], &str) -> R) -> KResult {
+fn two_d(
+    x: K,
+    f: fn(&Tensor, Option<&[i64]>, &[i64], &str) -> R,
+    g: fn(&Tensor, &Tensor, Option<&[i64]>, &[i64], &str) -> R,
+) -> KResult {
     let a = fourier(x, false)?;
     let d = a.dim.clone().unwrap_or(vec![-2, -1]);
-    finish(&a, || f(&a.t, a.size.as_deref(), &d, a.norm), |o| g(&a.t, o, a.size.as_deref(), &d, a.norm))
+    finish(
+        &a,
+        || f(&a.t, a.size.as_deref(), &d, a.norm),
+        |o| g(&a.t, o, a.size.as_deref(), &d, a.norm),
+    )
 }
 
 /// n-d: sizes and dims optional.
@@ -83,7 +108,11 @@ fn n_d(
     g: fn(&Tensor, &Tensor, Option<&[i64]>, Option<&[i64]>, &str) -> R,
 ) -> KResult {
     let a = fourier(x, false)?;
-    finish(&a, || f(&a.t, a.size.as_deref(), a.dim.as_deref(), a.norm), |o| g(&a.t, o, a.size.as_deref(), a.dim.as_deref(), a.norm))
+    finish(
+        &a,
+        || f(&a.t, a.size.as_deref(), a.dim.as_deref(), a.norm),
+        |o| g(&a.t, o, a.size.as_deref(), a.dim.as_deref(), a.norm),
+    )
 }
 
 /// `name: shape f` makes q function `name` of `shape` (one_d, two_d or n_d) from tch's
@@ -123,14 +152,25 @@ fn shift(x: K, inverse: bool) -> KResult {
         let (t, h) = args::input(x)?;
         (t, h, None)
     } else {
-        let v = opargs::list(x).filter(|v| v.len() == 2).ok_or_else(|| anyhow!("unexpected arg(s), expecting (input;dim)"))?;
+        let v = opargs::list(x)
+            .filter(|v| v.len() == 2)
+            .ok_or_else(|| anyhow!("unexpected arg(s), expecting (input;dim)"))?;
         let d = args::sizes(v[1])
             .or_else(|| read::is_nil(v[1]).then(Vec::new))
-            .ok_or_else(|| anyhow!("expected 2nd arg of dimension(s), given {}", opargs::describe(v[1])))?;
+            .ok_or_else(|| {
+                anyhow!(
+                    "expected 2nd arg of dimension(s), given {}",
+                    opargs::describe(v[1])
+                )
+            })?;
         let (t, h) = args::input(v[0])?;
         (t, h, (!d.is_empty()).then_some(d))
     };
-    let r = if inverse { t.f_fft_ifftshift(d.as_deref())? } else { t.f_fft_fftshift(d.as_deref())? };
+    let r = if inverse {
+        t.f_fft_ifftshift(d.as_deref())?
+    } else {
+        t.f_fft_fftshift(d.as_deref())?
+    };
     result(r, h)
 }
 pub fn fftshift(x: K) -> KResult {
@@ -142,7 +182,10 @@ pub fn ifftshift(x: K) -> KResult {
 
 /// Creation options: dtype (default: the default dtype) and device, the rest applied after.
 fn made(o: &Options, f: impl FnOnce((Kind, Device)) -> R) -> KResult {
-    let t = f((o.kind.unwrap_or_else(options::default_kind), o.device.unwrap_or(Device::Cpu)))?;
+    let t = f((
+        o.kind.unwrap_or_else(options::default_kind),
+        o.device.unwrap_or(Device::Cpu),
+    ))?;
     Ok(registry::add(Obj::Tensor(o.apply(t)?)))
 }
 
@@ -161,27 +204,52 @@ fn freq(x: K, real: bool) -> KResult {
         -7 => (opargs::long(x).unwrap_or(0), 1.0, Options::default(), None),
         7 => match opargs::longs(x).as_deref() {
             Some(&[n, d]) => (n, d as f64, Options::default(), None),
-            _ => bail!("expecting FFT length and spacing but given {} element(s)", read::len(x)),
+            _ => bail!(
+                "expecting FFT length and spacing but given {} element(s)",
+                read::len(x)
+            ),
         },
         0 if opargs::list(x).is_some() => {
             let mut a = Tail::list(x, 1, 4, usage)?;
-            let n = opargs::long(a.v[0]).ok_or_else(|| anyhow!("expecting FFT length as first argument, given {}", opargs::describe(a.v[0])))?;
-            let o = a.take(1, |x| options::is_options(x).then_some(x)).map(options::parse).transpose()?.unwrap_or_default();
+            let n = opargs::long(a.v[0]).ok_or_else(|| {
+                anyhow!(
+                    "expecting FFT length as first argument, given {}",
+                    opargs::describe(a.v[0])
+                )
+            })?;
+            let o = a
+                .take(1, |x| options::is_options(x).then_some(x))
+                .map(options::parse)
+                .transpose()?
+                .unwrap_or_default();
             let out = a.out(1).map(args::tensor).transpose()?;
             let d = a.take(1, args::number).map_or(1.0, as_f64);
             a.done(1, usage)?;
             (n, d, o, out)
         }
-        _ => bail!("unrecognized arg(s), expecting {usage}, given {}", opargs::describe(x)),
+        _ => bail!(
+            "unrecognized arg(s), expecting {usage}, given {}",
+            opargs::describe(x)
+        ),
     };
     if n < 0 {
         bail!("length cannot be negative, given {n}");
     }
     if let Some(r) = out {
-        let _ = if real { Tensor::f_fft_rfftfreq_out(&r, n, d)? } else { Tensor::f_fft_fftfreq_out(&r, n, d)? };
+        let _ = if real {
+            Tensor::f_fft_rfftfreq_out(&r, n, d)?
+        } else {
+            Tensor::f_fft_fftfreq_out(&r, n, d)?
+        };
         return Ok(make::null());
     }
-    made(&o, |k| if real { Tensor::f_fft_rfftfreq(n, d, k) } else { Tensor::f_fft_fftfreq(n, d, k) })
+    made(&o, |k| {
+        if real {
+            Tensor::f_fft_rfftfreq(n, d, k)
+        } else {
+            Tensor::f_fft_fftfreq(n, d, k)
+        }
+    })
 }
 pub fn fftfreq(x: K) -> KResult {
     freq(x, false)
@@ -213,10 +281,15 @@ fn window(x: K, w: Win) -> KResult {
     } else {
         let v = opargs::list(x).ok_or_else(|| anyhow!("expects {usage}"))?;
         let (v, o) = match v.split_last() {
-            Some((l, rest)) if !rest.is_empty() && options::is_options(*l) => (rest, options::parse(*l)?),
+            Some((l, rest)) if !rest.is_empty() && options::is_options(*l) => {
+                (rest, options::parse(*l)?)
+            }
             _ => (v, Options::default()),
         };
-        let n = v.first().and_then(|x| opargs::long(*x)).ok_or_else(|| anyhow!("expects {usage}"))?;
+        let n = v
+            .first()
+            .and_then(|x| opargs::long(*x))
+            .ok_or_else(|| anyhow!("expects {usage}"))?;
         (n, v[1..].to_vec(), o)
     };
     let max = match w {
@@ -227,8 +300,19 @@ fn window(x: K, w: Win) -> KResult {
     if v.len() > max {
         bail!("expects {usage}");
     }
-    let p = v.first().map(|x| opargs::flag(*x).ok_or_else(|| anyhow!("expects {usage}"))).transpose()?;
-    let nums = v.iter().skip(1).map(|x| args::number(*x).map(as_f64).ok_or_else(|| anyhow!("expects {usage}"))).collect::<Result<Vec<_>>>()?;
+    let p = v
+        .first()
+        .map(|x| opargs::flag(*x).ok_or_else(|| anyhow!("expects {usage}")))
+        .transpose()?;
+    let nums = v
+        .iter()
+        .skip(1)
+        .map(|x| {
+            args::number(*x)
+                .map(as_f64)
+                .ok_or_else(|| anyhow!("expects {usage}"))
+        })
+        .collect::<Result<Vec<_>>>()?;
     made(&o, |k| match (w, p, nums.as_slice()) {
         (Win::Bartlett, None, _) => Tensor::f_bartlett_window(len, k),
         (Win::Bartlett, Some(p), _) => Tensor::f_bartlett_window_periodic(len, p, k),
@@ -239,7 +323,9 @@ fn window(x: K, w: Win) -> KResult {
         (Win::Hamming, None, _) => Tensor::f_hamming_window(len, k),
         (Win::Hamming, Some(p), []) => Tensor::f_hamming_window_periodic(len, p, k),
         (Win::Hamming, Some(p), [a]) => Tensor::f_hamming_window_periodic_alpha(len, p, *a, k),
-        (Win::Hamming, Some(p), [a, b, ..]) => Tensor::f_hamming_window_periodic_alpha_beta(len, p, *a, *b, k),
+        (Win::Hamming, Some(p), [a, b, ..]) => {
+            Tensor::f_hamming_window_periodic_alpha_beta(len, p, *a, *b, k)
+        }
         (Win::Kaiser, None, _) => Tensor::f_kaiser_window(len, k),
         (Win::Kaiser, Some(p), []) => Tensor::f_kaiser_window_periodic(len, p, k),
         (Win::Kaiser, Some(p), [b, ..]) => Tensor::f_kaiser_window_beta(len, p, *b, k),

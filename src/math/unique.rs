@@ -13,7 +13,11 @@ use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, result};
 
 /// Input, whether from a handle, the dimension and the `n` flags (`defaults` when not given).
-fn uargs(x: K, defaults: &[bool], usage: &str) -> anyhow::Result<(Tensor, bool, Option<i64>, Vec<bool>)> {
+fn uargs(
+    x: K,
+    defaults: &[bool],
+    usage: &str,
+) -> anyhow::Result<(Tensor, bool, Option<i64>, Vec<bool>)> {
     let mut flags = defaults.to_vec();
     if registry::is_handle(x) {
         return Ok((arg(x)?.0, true, None, flags));
@@ -21,19 +25,28 @@ fn uargs(x: K, defaults: &[bool], usage: &str) -> anyhow::Result<(Tensor, bool, 
     if let Some(t) = array(x) {
         return Ok((t, false, None, flags));
     }
-    let Some(v) = opargs::list(x) else { bail!("not implemented for {}, expecting {usage}", describe(x)) };
+    let Some(v) = opargs::list(x) else {
+        bail!("not implemented for {}, expecting {usage}", describe(x))
+    };
     if v.len() < 2 {
         bail!("expecting {usage}");
     }
     let dim = opargs::long(v[1]);
     let rest = &v[if dim.is_some() { 2 } else { 1 }..];
     if rest.len() > flags.len() {
-        bail!("expecting up to {} args, {usage}, given {}", flags.len() + 2, v.len());
+        bail!(
+            "expecting up to {} args, {usage}, given {}",
+            flags.len() + 2,
+            v.len()
+        );
     }
     for (i, f) in rest.iter().enumerate() {
         match opargs::flag(*f) {
             Some(b) => flags[i] = b,
-            None => bail!("unrecognized arg(s), expecting {usage}, given {} for a flag", describe(*f)),
+            None => bail!(
+                "unrecognized arg(s), expecting {usage}, given {} for a flag",
+                describe(*f)
+            ),
         }
     }
     let (t, h) = arg(v[0])?;
@@ -51,7 +64,11 @@ fn uresult((v, i, c): (Tensor, Tensor, Tensor), indices: bool, counts: bool, h: 
 }
 
 pub fn unique(x: K) -> KResult {
-    let (t, h, d, f) = uargs(x, &[true, false, false], "(input;dim;sorted;indices;counts)")?;
+    let (t, h, d, f) = uargs(
+        x,
+        &[true, false, false],
+        "(input;dim;sorted;indices;counts)",
+    )?;
     let r = match d {
         Some(d) => t.f_unique_dim(d, f[0], f[1], f[2])?,
         None => t.f_internal_unique2(f[0], f[1], f[2])?,

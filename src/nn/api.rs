@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 
 use super::layers::{self, Val};
 use super::spec::{self, Stack};
-use super::Module;
+use super::{ModRef, Module};
 use crate::k::{make, native, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
@@ -17,16 +17,23 @@ pub fn is_module(x: K) -> bool {
     registry::class_of(x) == Some("module")
 }
 
-/// `module def`, `module m`, `module(m;flag)`.
+/// `module def`, `module m`, `module(m;flag)`, and adding to a module: `module(m;depth;def)`
+/// adds the layer `def` at the given depth (a child of the last module at the depth above; the
+/// module itself is depth 0).
 pub fn module(x: K) -> KResult {
     if is_module(x) {
-        return registry::with(x, |o| definition(module_of(o)?, alloptions(), false));
+        return definition(modref(x)?.get(), alloptions(), false);
     }
     if let Some(v) = read::items(x).filter(|v| !v.is_empty() && is_module(v[0])) {
         return match v {
-            [m, f] if read::boolean(*f).is_some() => registry::with(*m, |o| definition(module_of(o)?, read::boolean(*f).unwrap(), false)),
-            [_] => registry::with(v[0], |o| definition(module_of(o)?, alloptions(), false)),
-            _ => bail!("module given as 1st arg, but unable to parse remaining arg(s) (adding to an existing module is not implemented yet)"),
+            [m, f] if read::boolean(*f).is_some() => {
+                definition(modref(*m)?.get(), read::boolean(*f).unwrap(), false)
+            }
+            [m] => definition(modref(*m)?.get(), alloptions(), false),
+            [m, n, d] if read::ktype(*n) == -7 => add(*m, read::long(*n).unwrap(), *d),
+            _ => bail!(
+                "module given as 1st arg, expecting (module;flag) or (module;depth;definition)"
+            ),
         };
     }
     if registry::is_handle(x) {
@@ -35,14 +42,18 @@ pub fn module(x: K) -> KResult {
     let m = spec::with_pool(|| -> Result<Module> {
         let mut q = Stack::default();
         if let Some(rows) = state_rows(x)? {
-            for (d, ty, name, opts, parms) in rows {
-                let l = layers::find(ty).ok_or_else(|| anyhow::anyhow!("unrecognized module type: `{ty}"))?;
+            for (d, ty, name, opts, parms, buffers) in rows {
+                let l = layers::find(ty)
+                    .ok_or_else(|| anyhow::anyhow!("unrecognized module type: `{ty}"))?;
                 let (keys, vals) = opts;
                 let named: Vec<(&'static str, K)> = keys.into_iter().zip(vals).collect();
                 let o = spec::options(l, &[], &named)?;
-                let mut m = Module { layer: l, name: (!name.is_empty()).then(|| name.to_string()), parms: (l.init)(&o)?, opts: o, children: vec![], training: true };
+                let mut m = Module::new(l, (!name.is_empty()).then(|| name.to_string()), o)?;
                 if let Some(p) = parms {
-                    restore(&mut m, p)?;
+                    restore(&mut m, p, false)?;
+                }
+                if let Some(b) = buffers {
+                    restore(&mut m, b, true)?;
                 }
                 q.push(d, m)?;
             }
@@ -54,34 +65,113 @@ pub fn module(x: K) -> KResult {
         }
         q.finish()
     })?;
-    Ok(registry::add(Obj::Module(m)))
+    Ok(registry::add(Obj::Module(ModRef::new(m))))
 }
 
-pub fn module_of(o: &mut Obj) -> Result<&mut Module> {
+/// Add the layer defined by `d` at depth `depth` of module `h`: the parent is the last module at
+/// depth-1 (ktorch's depth-value form on an existing module).
+fn add(h: K, depth: i64, d: K) -> KResult {
+    let c = spec::with_pool(|| spec::layer(d))?;
+    registry::with(h, |o| {
+        let m = module_mut(o)?;
+        let parent = last_at(m, depth - 1)?;
+        if !parent.layer.container {
+            bail!(
+                "unable to add a {} module as a child of a {} module",
+                c.layer.name,
+                parent.layer.name
+            );
+        }
+        parent.push(c);
+        Ok(make::null())
+    })
+}
+
+/// The last module at depth `d` (0: the module itself), following the last child down.
+fn last_at(m: &mut Module, d: i64) -> Result<&mut Module> {
+    if d < 0 {
+        bail!("depth {} below min depth of 1", d + 1);
+    }
+    let mut p = m;
+    for i in 0..d {
+        let n = p.children.len();
+        if n == 0 {
+            bail!("depth {} above max depth of {}", d + 1, i + 1);
+        }
+        p = &mut p.children[n - 1].1;
+    }
+    Ok(p)
+}
+
+/// A module handle's shared reference (the registry is not locked while it is used).
+pub fn modref(x: K) -> Result<ModRef> {
+    registry::with(x, |o| match o {
+        Obj::Module(m) => Ok(m.share()),
+        other => bail!("expected a module, given {}", other.class()),
+    })
+}
+
+/// The module of an object, to change it (fails while its tree is shared).
+pub fn module_mut(o: &mut Obj) -> Result<&mut Module> {
     match o {
-        Obj::Module(m) => Ok(m),
+        Obj::Module(m) => m.get_mut(),
         other => bail!("expected a module, given {}", other.class()),
     }
 }
 
-type Row = (i64, &'static str, &'static str, (Vec<&'static str>, Vec<K>), Option<K>);
+type Row = (
+    i64,
+    &'static str,
+    &'static str,
+    (Vec<&'static str>, Vec<K>),
+    Option<K>,
+    Option<K>,
+);
 
-/// Set the parameters of module `m` from a q dictionary of name to values (ktorch's `mparms`):
-/// every parameter must be given, of the same type and size.
-fn restore(m: &mut Module, p: K) -> Result<()> {
-    let Some((k, v)) = read::dict_parts(p) else { bail!("{}: parameters expected as a dictionary, given {}", m.layer.name, describe(p)) };
+/// Set the parameters (or buffers) of module `m` from a q dictionary of name to values
+/// (ktorch's `mparms`): every one must be given, of the same type and size.
+fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
+    let what = if buffers { "buffer" } else { "parameter" };
+    let Some((k, v)) = read::dict_parts(p) else {
+        bail!(
+            "{}: {what}s expected as a dictionary, given {}",
+            m.layer.name,
+            describe(p)
+        )
+    };
     let keys = read::symbols(k).unwrap_or_default();
     let vals = spec::exploded(v, keys.len())?;
-    for (name, slot) in m.parms.iter_mut() {
-        let Some(i) = keys.iter().position(|s| s == name) else { bail!("{}: unable to find parameter: {name}", m.layer.name) };
+    let name = m.layer.name;
+    let slots = if buffers {
+        &mut m.buffers
+    } else {
+        &mut m.parms
+    };
+    for (key, slot) in slots.iter_mut() {
+        let Some(i) = keys.iter().position(|s| s == key) else {
+            bail!("{name}: unable to find {what}: {key}")
+        };
         let t = crate::tensor::convert::to_tensor(vals[i])?;
         if t.kind() != slot.kind() {
-            bail!("{}: type mismatch, {name} is {}, input is {}", m.layer.name, crate::tensor::options::kind_name(slot.kind()), crate::tensor::options::kind_name(t.kind()));
+            bail!(
+                "{name}: type mismatch, {key} is {}, input is {}",
+                crate::tensor::options::kind_name(slot.kind()),
+                crate::tensor::options::kind_name(t.kind())
+            );
         }
         if t.size() != slot.size() {
-            bail!("{}: size mismatch, {name} is {:?}, input is {:?}", m.layer.name, slot.size(), t.size());
+            bail!(
+                "{name}: size mismatch, {key} is {:?}, input is {:?}",
+                slot.size(),
+                t.size()
+            );
         }
-        *slot = t.f_to_device(slot.device())?.f_detach()?.f_set_requires_grad(true)?;
+        let t = t.f_to_device(slot.device())?.f_detach()?;
+        *slot = if buffers {
+            t
+        } else {
+            t.f_set_requires_grad(slot.requires_grad())?
+        };
     }
     Ok(())
 }
@@ -94,19 +184,29 @@ fn state_rows(x: K) -> Result<Option<Vec<Row>>> {
         99 => (false, x),
         _ => return Ok(None),
     };
-    let Some((k, v)) = read::dict_parts(d) else { return Ok(None) };
-    let Some(keys) = read::symbols(k) else { return Ok(None) };
+    let Some((k, v)) = read::dict_parts(d) else {
+        return Ok(None);
+    };
+    let Some(keys) = read::symbols(k) else {
+        return Ok(None);
+    };
     if !(keys.len() >= 4 && keys[..4] == ["depth", "module", "name", "options"]) {
         return Ok(None);
     }
     let parms = keys.get(4) == Some(&"parms");
+    let buffers = keys.get(5) == Some(&"buffers");
     let cols = read::items(v).map(|c| c.to_vec()).unwrap_or_else(|| {
         let e = make::explode(v);
         spec::keep(e);
         read::items(e).unwrap().to_vec()
     });
     let opts = |o: K| -> Result<(Vec<&'static str>, Vec<K>)> {
-        let Some((ok, ov)) = read::dict_parts(o) else { bail!("module options expected as a dictionary, given {}", describe(o)) };
+        let Some((ok, ov)) = read::dict_parts(o) else {
+            bail!(
+                "module options expected as a dictionary, given {}",
+                describe(o)
+            )
+        };
         let ks = read::symbols(ok).unwrap_or_default();
         let vs = match read::items(ov) {
             Some(v) => v.to_vec(),
@@ -118,64 +218,143 @@ fn state_rows(x: K) -> Result<Option<Vec<Row>>> {
         };
         Ok((ks, vs))
     };
-    let sym = |x: K| read::symbol(x).ok_or_else(|| anyhow::anyhow!("module definition: expected symbol, given {}", describe(x)));
+    let sym = |x: K| {
+        read::symbol(x).ok_or_else(|| {
+            anyhow::anyhow!("module definition: expected symbol, given {}", describe(x))
+        })
+    };
     if !table {
-        let d = read::long(cols[0]).ok_or_else(|| anyhow::anyhow!("module definition: depth expected as long"))?;
-        return Ok(Some(vec![(d, sym(cols[1])?, sym(cols[2])?, opts(cols[3])?, parms.then(|| cols[4]))]));
+        let d = read::long(cols[0])
+            .ok_or_else(|| anyhow::anyhow!("module definition: depth expected as long"))?;
+        return Ok(Some(vec![(
+            d,
+            sym(cols[1])?,
+            sym(cols[2])?,
+            opts(cols[3])?,
+            parms.then(|| cols[4]),
+            buffers.then(|| cols[5]),
+        )]));
     }
-    let depth = read::longs(cols[0]).ok_or_else(|| anyhow::anyhow!("module definition: depth expected as longs"))?;
-    let mods = read::symbols(cols[1]).ok_or_else(|| anyhow::anyhow!("module definition: module expected as symbols"))?;
-    let names = read::symbols(cols[2]).ok_or_else(|| anyhow::anyhow!("module definition: name expected as symbols"))?;
-    let o = read::items(cols[3]).ok_or_else(|| anyhow::anyhow!("module definition: options expected as a list of dictionaries"))?;
-    let p = if parms { Some(read::items(cols[4]).ok_or_else(|| anyhow::anyhow!("module state: parms expected as a list of dictionaries"))?) } else { None };
-    (0..depth.len()).map(|i| Ok((depth[i], mods[i], names[i], opts(o[i])?, p.map(|p| p[i])))).collect::<Result<_>>().map(Some)
+    let depth = read::longs(cols[0])
+        .ok_or_else(|| anyhow::anyhow!("module definition: depth expected as longs"))?;
+    let mods = read::symbols(cols[1])
+        .ok_or_else(|| anyhow::anyhow!("module definition: module expected as symbols"))?;
+    let names = read::symbols(cols[2])
+        .ok_or_else(|| anyhow::anyhow!("module definition: name expected as symbols"))?;
+    let o = read::items(cols[3]).ok_or_else(|| {
+        anyhow::anyhow!("module definition: options expected as a list of dictionaries")
+    })?;
+    let p = if parms {
+        Some(read::items(cols[4]).ok_or_else(|| {
+            anyhow::anyhow!("module state: parms expected as a list of dictionaries")
+        })?)
+    } else {
+        None
+    };
+    let b = if buffers {
+        Some(read::items(cols[5]).ok_or_else(|| {
+            anyhow::anyhow!("module state: buffers expected as a list of dictionaries")
+        })?)
+    } else {
+        None
+    };
+    (0..depth.len())
+        .map(|i| {
+            Ok((
+                depth[i],
+                mods[i],
+                names[i],
+                opts(o[i])?,
+                p.map(|p| p[i]),
+                b.map(|b| b[i]),
+            ))
+        })
+        .collect::<Result<_>>()
+        .map(Some)
 }
 
-/// A list of option values as q data: a simple list when all are of one type (ktorch's
+/// A list of option values as q data: a simple list when all are atoms of one type (ktorch's
 /// `resolvedict`), else a general list.
 fn values(v: &[Val]) -> K {
     let all = |f: fn(&Val) -> bool| !v.is_empty() && v.iter().all(f);
     if all(|x| matches!(x, Val::Long(_))) {
-        make::longs(&v.iter().map(|x| if let Val::Long(j) = x { *j } else { 0 }).collect::<Vec<_>>())
+        make::longs(
+            &v.iter()
+                .map(|x| if let Val::Long(j) = x { *j } else { 0 })
+                .collect::<Vec<_>>(),
+        )
     } else if all(|x| matches!(x, Val::Bool(_))) {
-        make::booleans(&v.iter().map(|x| matches!(x, Val::Bool(true))).collect::<Vec<_>>())
+        make::booleans(
+            &v.iter()
+                .map(|x| matches!(x, Val::Bool(true)))
+                .collect::<Vec<_>>(),
+        )
     } else if all(|x| matches!(x, Val::Float(_))) {
-        let k = unsafe { native::ktn(9, v.len() as i64) };
-        let d = unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) };
-        for (s, x) in d.iter_mut().zip(v) {
-            if let Val::Float(f) = x {
-                *s = *f;
-            }
-        }
-        k
+        floats(
+            &v.iter()
+                .map(|x| if let Val::Float(f) = x { *f } else { 0.0 })
+                .collect::<Vec<_>>(),
+        )
+    } else if all(|x| matches!(x, Val::Sym(_))) {
+        make::symbols(
+            &v.iter()
+                .map(|x| if let Val::Sym(s) = x { *s } else { "" })
+                .collect::<Vec<_>>(),
+        )
     } else {
         make::list(v.iter().map(atom).collect())
     }
 }
 
-fn atom(v: &Val) -> K {
+fn floats(v: &[f64]) -> K {
+    let k = unsafe { native::ktn(9, v.len() as i64) };
+    unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) }.copy_from_slice(v);
+    k
+}
+
+/// One option's value as q data (`::` for an unset option).
+pub fn atom(v: &Val) -> K {
     match v {
+        Val::None => make::null(),
         Val::Long(j) => make::long(*j),
         Val::Bool(b) => make::boolean(*b),
         Val::Float(f) => make::float(*f),
+        Val::Longs(v) => make::longs(v),
+        Val::Floats(v) => floats(v),
+        Val::Sym(s) => make::symbol(s),
+        Val::Syms(s) => make::symbols(s),
+        Val::Str(s) => make::string(s),
     }
 }
 
 /// The options of a module as a dictionary: all, or only those differing from their defaults
 /// (required options always show).
 pub fn options(m: &Module, all: bool) -> K {
-    let (k, v): (Vec<&str>, Vec<Val>) =
-        m.layer.opts.iter().zip(&m.opts).filter(|(o, v)| all || o.default != Some(**v)).map(|(o, v)| (o.name, *v)).unzip();
+    let (k, v): (Vec<&str>, Vec<Val>) = m
+        .layer
+        .opts
+        .iter()
+        .zip(&m.opts)
+        .filter(|(o, v)| all || o.default.val(o.ty).as_ref() != Some(*v))
+        .map(|(o, v)| (o.name, v.clone()))
+        .unzip();
     if k.is_empty() {
         return empty_dict();
     }
     unsafe { native::xD(make::symbols(&k), values(&v)) }
 }
 
-/// A module's own parameters as a q dictionary of name to values.
-fn own_parms(m: &Module) -> Result<K> {
-    let names: Vec<&str> = m.parms.iter().map(|(k, _)| *k).collect();
-    let vals = make::try_list(m.parms.iter().map(|(_, t)| crate::tensor::convert::to_q(&t.f_detach()?)))?;
+/// A module's own parameters (or buffers) as a q dictionary of name to values.
+fn own(m: &Module, buffers: bool) -> Result<K> {
+    let v = if buffers { &m.buffers } else { &m.parms };
+    if v.is_empty() {
+        return Ok(empty_dict());
+    }
+    let names: Vec<&str> = v.iter().map(|(k, _)| k.as_str()).collect();
+    let vals = make::try_list(
+        v.iter()
+            .map(|(_, t)| crate::tensor::convert::to_q(&t.f_detach()?)),
+    )?;
     Ok(unsafe { native::xD(make::symbols(&names), vals) })
 }
 
@@ -186,32 +365,53 @@ fn empty_dict() -> K {
 /// `module m`: a dictionary for a single layer, a table for a container; `state m` (`state`
 /// true) adds each module's parameters and buffers.
 fn definition(m: &Module, all: bool, state: bool) -> KResult {
-    let keys: &[&str] = if state { &["depth", "module", "name", "options", "parms", "buffers"] } else { &["depth", "module", "name", "options"] };
+    let keys: &[&str] = if state {
+        &["depth", "module", "name", "options", "parms", "buffers"]
+    } else {
+        &["depth", "module", "name", "options"]
+    };
     if !m.layer.container && m.children.is_empty() {
-        let mut v = vec![make::long(0), make::symbol(m.layer.name), make::symbol(m.name.as_deref().unwrap_or("")), options(m, all)];
+        let mut v = vec![
+            make::long(0),
+            make::symbol(m.layer.name),
+            make::symbol(m.name.as_deref().unwrap_or("")),
+            options(m, all),
+        ];
         if state {
-            v.push(own_parms(m)?);
-            v.push(empty_dict());
+            v.push(own(m, false)?);
+            v.push(own(m, true)?);
         }
         return Ok(make::dict(keys, v));
     }
     let mut rows: Vec<(i64, &str, String, &Module)> = vec![];
-    fn walk<'a>(m: &'a Module, d: i64, key: String, rows: &mut Vec<(i64, &'a str, String, &'a Module)>) {
+    fn walk<'a>(
+        m: &'a Module,
+        d: i64,
+        key: String,
+        rows: &mut Vec<(i64, &'a str, String, &'a Module)>,
+    ) {
         rows.push((d, m.layer.name, key, m));
         for (k, c) in &m.children {
             walk(c, d + 1, k.clone(), rows);
         }
     }
     walk(m, 0, m.name.clone().unwrap_or_default(), &mut rows);
-    let parms = if state { Some(make::try_list(rows.iter().map(|r| own_parms(r.3)))?) } else { None };
+    let parms = if state {
+        Some((
+            make::try_list(rows.iter().map(|r| own(r.3, false)))?,
+            make::try_list(rows.iter().map(|r| own(r.3, true)))?,
+        ))
+    } else {
+        None
+    };
     let depth = make::longs(&rows.iter().map(|r| r.0).collect::<Vec<_>>());
     let module = make::symbols(&rows.iter().map(|r| r.1).collect::<Vec<_>>());
     let name = make::symbols(&rows.iter().map(|r| r.2.as_str()).collect::<Vec<_>>());
     let opts = make::list(rows.iter().map(|r| options(r.3, all)).collect());
     let mut cols = vec![depth, module, name, opts];
-    if let Some(p) = parms {
+    if let Some((p, b)) = parms {
         cols.push(p);
-        cols.push(make::list(rows.iter().map(|_| empty_dict()).collect()));
+        cols.push(b);
     }
     Ok(make::table(keys, cols))
 }
@@ -219,9 +419,9 @@ fn definition(m: &Module, all: bool, state: bool) -> KResult {
 /// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
 pub fn state(x: K) -> KResult {
     match read::items(x) {
-        _ if is_module(x) => registry::with(x, |o| definition(module_of(o)?, alloptions(), true)),
+        _ if is_module(x) => definition(modref(x)?.get(), alloptions(), true),
         Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
-            registry::with(*m, |o| definition(module_of(o)?, read::boolean(*f).unwrap(), true))
+            definition(modref(*m)?.get(), read::boolean(*f).unwrap(), true)
         }
         _ => bail!("expects a module, or (module;flag), given {}", describe(x)),
     }
@@ -237,7 +437,9 @@ pub fn seq(x: K) -> KResult {
         return Ok(unsafe { native::r1(x) });
     }
     if t > 0 {
-        let Some(s) = read::symbols(x) else { bail!("expecting module symbols, given {}", describe(x)) };
+        let Some(s) = read::symbols(x) else {
+            bail!("expecting module symbols, given {}", describe(x))
+        };
         if s.is_empty() {
             bail!("expecting at least one module symbol, given empty list");
         }
@@ -258,7 +460,11 @@ pub fn seq(x: K) -> KResult {
             }
             bail!("scalar expected to be a symbol, given a {}", describe(*i));
         }
-        v.push(if ti == -11 { make::symbols(&[read::symbol(*i).unwrap()]) } else { make::list(vec![unsafe { native::r1(*i) }]) });
+        v.push(if ti == -11 {
+            make::symbols(&[read::symbol(*i).unwrap()])
+        } else {
+            make::list(vec![unsafe { native::r1(*i) }])
+        });
     }
     Ok(make::list(v))
 }

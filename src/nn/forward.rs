@@ -1,75 +1,157 @@
 //! Forward calculations (kmodel.cpp's `qforward`): `forward(m;x)` in training mode with
 //! gradients, `nforward` training mode without gradients, `eforward` evaluation mode without
-//! gradients, each returning a tensor; `evaluate` as `eforward` but returning q data. The input
-//! is a tensor handle or q data (made a tensor on the device of the module's first parameter).
-//! The module's training flag is set for the call and restored after. `training m` and
-//! `training(m;flag)` query and set the flag.
+//! gradients, each returning a tensor (a vector for several outputs); `evaluate` as `eforward`
+//! but returning q data; `kforward` inside a callback, with the mode of the call it is in.
+//! Forms: `(m;x)`, `(m;x;y..)` for modules of several inputs, `(m;`child;x..)` to run a child.
+//! Inputs are tensor handles, vector handles (their tensors in order) or q data (made tensors on
+//! the device of the module). `training m` and `training(m;flag)` query and set the flag.
 use anyhow::{bail, Result};
 use tch::Tensor;
 
-use super::api::{is_module, module_of};
+use super::api::{is_module, modref};
+use super::callback::{current_mode, with_mode};
+use super::{Out, Run};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::{convert, opargs::describe};
 
-/// Run module `x[0]` on input `x[1]`: training mode `train`, gradients `grad`.
-fn run(x: K, train: bool, grad: bool) -> Result<Tensor> {
+/// How a forward call runs: training mode, and gradients on/off (None: as they are).
+#[derive(Clone, Copy)]
+struct Mode {
+    train: Option<bool>,
+    grad: Option<bool>,
+}
+
+/// Run the module of `x[0]` (or its child named by `x[1]`) on the inputs that follow.
+fn run(x: K, mode: Mode) -> Result<Out> {
     let v = match read::items(x) {
         Some(v) if v.len() >= 2 && is_module(v[0]) && !registry::is_handle(x) => v,
         _ => bail!("requires a module and at least one input"),
     };
-    if v.len() > 2 {
-        bail!("modules with more than one input are not implemented yet, given {} inputs", v.len() - 1);
-    }
-    // the input first: the registry is locked while the module runs
-    let input = if registry::is_handle(v[1]) {
-        registry::tensor(v[1])?
-    } else {
-        convert::to_tensor(v[1]).map_err(|e| anyhow::anyhow!("unrecognized arg, {}: {e}", describe(v[1])))?
+    let h = modref(v[0])?;
+    let (child, rest) = match read::symbol(v[1]) {
+        Some(s) => (Some(s), &v[2..]),
+        None => (None, &v[1..]),
     };
-    registry::with(v[0], |o| {
-        let m = module_of(o)?;
-        let x = if input.device() != m.device() { input.f_to_device(m.device())? } else { input };
-        let was = m.training;
-        if was != train {
-            m.train(train);
+    let m = match child {
+        Some(s) => h.get().find(Ok(s))?,
+        None => h.get(),
+    };
+    if rest.is_empty() {
+        bail!("requires a module and at least one input");
+    }
+    let device = m.device();
+    let mut inputs = vec![];
+    for (i, a) in rest.iter().enumerate() {
+        match registry::class_of(*a) {
+            Some("tensor") => inputs.push(registry::tensor(*a)?),
+            Some("vector") => inputs.extend(registry::tensors(*a)?),
+            Some(c) => bail!("input[{i}]: expecting tensor, vector or array, given {c}"),
+            None if registry::is_handle(*a) => bail!("input[{i}]: stale pointer"),
+            None => inputs.push(
+                convert::to_tensor(*a)
+                    .map_err(|e| anyhow::anyhow!("input[{i}], {}: {e}", describe(*a)))?,
+            ),
         }
-        let r = if grad { tch::with_grad(|| (m.layer.forward)(m, &x)) } else { tch::no_grad(|| (m.layer.forward)(m, &x)) };
-        if was != train {
-            m.train(was);
-        }
-        r
-    })
+    }
+    let inputs = inputs
+        .into_iter()
+        .map(|t| {
+            if t.defined() && t.device() != device {
+                t.f_to_device(device)
+            } else {
+                Ok(t)
+            }
+        })
+        .collect::<Result<Vec<Tensor>, _>>()?;
+    let training = mode
+        .train
+        .or(current_mode())
+        .unwrap_or_else(|| m.training());
+    let r = Run {
+        training,
+        root: Some(h.root().clone()),
+    };
+    let call = || with_mode(training, || m.forward(&r, &inputs));
+    match mode.grad {
+        Some(true) => tch::with_grad(call),
+        Some(false) => tch::no_grad(call),
+        None => call(),
+    }
+}
+
+/// A forward result as a handle: a tensor, or a vector of several.
+fn handle(o: Out) -> K {
+    match o {
+        Out::Tensor(t) => registry::add(Obj::Tensor(t)),
+        Out::Tensors(v) => registry::add(Obj::Vector(v)),
+    }
 }
 
 pub fn forward(x: K) -> KResult {
-    Ok(registry::add(Obj::Tensor(run(x, true, true)?)))
+    Ok(handle(run(
+        x,
+        Mode {
+            train: Some(true),
+            grad: Some(true),
+        },
+    )?))
 }
 
 pub fn nforward(x: K) -> KResult {
-    Ok(registry::add(Obj::Tensor(run(x, true, false)?)))
+    Ok(handle(run(
+        x,
+        Mode {
+            train: Some(true),
+            grad: Some(false),
+        },
+    )?))
 }
 
 pub fn eforward(x: K) -> KResult {
-    Ok(registry::add(Obj::Tensor(run(x, false, false)?)))
+    Ok(handle(run(
+        x,
+        Mode {
+            train: Some(false),
+            grad: Some(false),
+        },
+    )?))
 }
 
 pub fn evaluate(x: K) -> KResult {
-    convert::to_q(&run(x, false, false)?)
+    match run(
+        x,
+        Mode {
+            train: Some(false),
+            grad: Some(false),
+        },
+    )? {
+        Out::Tensor(t) => convert::to_q(&t),
+        Out::Tensors(v) => make::try_list(v.iter().map(convert::to_q)),
+    }
+}
+
+/// For use inside a callback: the training mode and gradients of the call it is in (outside
+/// one, the module's own flag and the current gradient mode).
+pub fn kforward(x: K) -> KResult {
+    Ok(handle(run(
+        x,
+        Mode {
+            train: None,
+            grad: None,
+        },
+    )?))
 }
 
 /// `training m`: the flag; `training(m;flag)`: set it (null).
 pub fn training(x: K) -> KResult {
     if is_module(x) {
-        return registry::with(x, |o| Ok(make::boolean(module_of(o)?.training)));
+        return Ok(make::boolean(modref(x)?.get().training()));
     }
     match read::items(x) {
         Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
-            let b = read::boolean(*f).unwrap();
-            registry::with(*m, |o| {
-                module_of(o)?.train(b);
-                Ok(make::null())
-            })
+            modref(*m)?.get().train(read::boolean(*f).unwrap());
+            Ok(make::null())
         }
         _ => bail!("unrecognized arg(s), expects module and optional flag"),
     }

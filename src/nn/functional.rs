@@ -38,24 +38,40 @@ fn opts(args: &[K], names: &[&str]) -> Result<Vec<Option<K>>> {
     let mut v: Vec<Option<K>> = vec![None; names.len()];
     let mut pos = args;
     if let Some(last) = args.last() {
-        if read::dict_parts(*last).is_some() || (read::ktype(*last) == 0 && read::items(*last).is_some_and(|i| i.first().is_some_and(|a| read::symbol(*a).is_some()))) {
+        if read::dict_parts(*last).is_some()
+            || (read::ktype(*last) == 0
+                && read::items(*last)
+                    .is_some_and(|i| i.first().is_some_and(|a| read::symbol(*a).is_some())))
+        {
             let items: Vec<(&str, K)> = match read::dict_parts(*last) {
                 Some((k, vals)) => {
-                    let ks = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
+                    let ks = read::symbols(k)
+                        .ok_or_else(|| anyhow!("option names expected as symbols"))?;
                     let vs = super::spec::exploded(vals, ks.len())?;
                     ks.into_iter().zip(vs).collect()
                 }
-                None => read::items(*last).unwrap().chunks(2).map(|p| (read::symbol(p[0]).unwrap_or(""), *p.get(1).unwrap_or(&p[0]))).collect(),
+                None => read::items(*last)
+                    .unwrap()
+                    .chunks(2)
+                    .map(|p| (read::symbol(p[0]).unwrap_or(""), *p.get(1).unwrap_or(&p[0])))
+                    .collect(),
             };
             for (k, x) in items {
-                let i = names.iter().position(|n| *n == k).ok_or_else(|| anyhow!("unrecognized option `{k}"))?;
+                let i = names
+                    .iter()
+                    .position(|n| *n == k)
+                    .ok_or_else(|| anyhow!("unrecognized option `{k}"))?;
                 v[i] = Some(x);
             }
             pos = &args[..args.len() - 1];
         }
     }
     if pos.len() > names.len() {
-        bail!("expecting up to {} positional arg(s), given {}", names.len(), pos.len());
+        bail!(
+            "expecting up to {} positional arg(s), given {}",
+            names.len(),
+            pos.len()
+        );
     }
     for (i, x) in pos.iter().enumerate() {
         v[i] = Some(*x);
@@ -83,9 +99,15 @@ fn relu_(x: K) -> KResult {
     let o = opts(args, &["inplace"])?;
     let inplace = match o[0] {
         None => false,
-        Some(f) => read::boolean(f).ok_or_else(|| anyhow!("relu: unrecognized option(s), expecting single boolean flag"))?,
+        Some(f) => read::boolean(f).ok_or_else(|| {
+            anyhow!("relu: unrecognized option(s), expecting single boolean flag")
+        })?,
     };
-    let r = if inplace { t.shallow_clone().f_relu_()? } else { t.f_relu()? };
+    let r = if inplace {
+        t.shallow_clone().f_relu_()?
+    } else {
+        t.f_relu()?
+    };
     done(r, &t, h)
 }
 
@@ -99,14 +121,26 @@ fn soft_(x: K, f: fn(&Tensor, i64, Option<Kind>) -> Result<Tensor, tch::TchError
     let (t, h, args) = input(x)?;
     let dim = if args.is_empty() && (opargs::is_tensor(x) || opargs::array(x).is_some()) {
         let d = t.dim();
-        if d == 0 || d == 1 || d == 3 { 0 } else { 1 }
+        if d == 0 || d == 1 || d == 3 {
+            0
+        } else {
+            1
+        }
     } else {
         let o = opts(args, &["dim", "dtype"])?;
-        let Some(d) = o[0] else { bail!("unrecognized arg(s), expecting dim or (dim;data type)") };
+        let Some(d) = o[0] else {
+            bail!("unrecognized arg(s), expecting dim or (dim;data type)")
+        };
         let d = long("dim", d)?;
         let kind = match o[1] {
             None => None,
-            Some(s) => Some(read::symbol(s).and_then(options::kind_from_name).ok_or_else(|| anyhow!("dtype: expected data type symbol, given {}", describe(s)))?),
+            Some(s) => Some(
+                read::symbol(s)
+                    .and_then(options::kind_from_name)
+                    .ok_or_else(|| {
+                        anyhow!("dtype: expected data type symbol, given {}", describe(s))
+                    })?,
+            ),
         };
         return done(f(&t, d, kind)?, &t, h);
     };

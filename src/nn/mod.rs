@@ -10,6 +10,13 @@
 //! tensors with gradients, named as PyTorch's `named_parameters` names them (`0.weight`,
 //! `block1.linear1.bias`), so autograd and later optimisers see them as PyTorch would.
 //!
+//! A module tree is shared, not copied: a handle is a [`ModRef`], the tree's root behind an `Arc`
+//! and the module of the tree it points at. A forward call clones the `Arc` and runs without any
+//! lock, so a q callback inside it can use the same module (`kforward`) and q's `peach` can run
+//! modules in several threads. What changes in a running tree does so in place, as in PyTorch:
+//! the training flag (atomic), parameter values and devices (`set_data`). Changing the tree's
+//! shape (adding a child) needs the only reference to it.
+//!
 //! Files: `layers` (the layer table: one entry per type, its options and forward), `spec`
 //! (reading module definitions: trees, depth-value pairs, options), `api` (the `module` and `seq`
 //! q functions and the definition retrieved from a module), `forward` (`forward`, `nforward`,
@@ -17,76 +24,186 @@
 //! `functional` (`relu x`, `softmax(x;dim)`, ...), `tree` (`dv` and `tree`: a definition's two
 //! written forms, each from the other).
 pub mod api;
+pub mod callback;
 pub mod forward;
 pub mod functional;
+pub mod handle;
 pub mod layers;
 pub mod parms;
 pub mod spec;
 pub mod tree;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{anyhow, bail, Result};
 use tch::{Device, Tensor};
 
-pub use layers::{Layer, Val};
+pub use handle::ModRef;
+pub use layers::{Layer, Out, Run, Val};
 
-/// One module: a layer of the table with its options, parameters and children.
+/// One module: a layer of the table with its options, parameters, buffers and children.
 pub struct Module {
     pub layer: &'static Layer,
     /// The name given in the definition (the key among its parent's children, when a child).
     pub name: Option<String>,
     /// One value per option of the layer, in the layer's order.
     pub opts: Vec<Val>,
-    /// Parameters by name (`weight`, `bias`): leaf tensors that require gradients.
-    pub parms: Vec<(&'static str, Tensor)>,
+    /// Parameters by name (`weight`, `bias`, `weight_ih_l0`): leaf tensors requiring gradients.
+    pub parms: Vec<(String, Tensor)>,
+    /// Buffers by name (`running_mean`): state that is saved but not trained.
+    pub buffers: Vec<(String, Tensor)>,
     /// Children, each with its key in this module: its name, else its position.
     pub children: Vec<(String, Module)>,
-    pub training: bool,
+    training: AtomicBool,
 }
 
+// A tree is read by several threads at once (q's peach, a forward running while a callback
+// looks at the same module): libtorch tensors may be used concurrently for reading, and
+// nothing in a Module changes through a shared reference except the atomic training flag and
+// tensor contents, which libtorch owns (as in PyTorch, concurrent in-place updates of the same
+// parameters are the caller's race).
+unsafe impl Sync for Module {}
+
 impl Module {
-    /// Option `i` as a long (the table guarantees the type).
-    pub fn long(&self, i: usize) -> i64 {
-        match self.opts[i] {
-            Val::Long(j) => j,
-            Val::Bool(b) => b as i64,
-            Val::Float(f) => f as i64,
+    /// A module of layer `l` with options `opts` (checked and completed by the caller): runs the
+    /// layer's init, which checks the options and makes parameters and buffers.
+    pub fn new(layer: &'static Layer, name: Option<String>, opts: Vec<Val>) -> Result<Module> {
+        let mut m = Module {
+            layer,
+            name,
+            opts,
+            parms: vec![],
+            buffers: vec![],
+            children: vec![],
+            training: AtomicBool::new(true),
+        };
+        (layer.init)(&mut m)?;
+        Ok(m)
+    }
+
+    /// The value of option `name`. The tables and their layers' code name the same options, so
+    /// a miss is a bug in the table (reported, as every panic, as a q error).
+    pub fn opt(&self, name: &str) -> &Val {
+        match self.layer.opts.iter().position(|o| o.name == name) {
+            Some(i) => &self.opts[i],
+            None => panic!("{}: no option `{name} in the layer table", self.layer.name),
         }
     }
-    pub fn flag(&self, i: usize) -> bool {
-        matches!(self.opts[i], Val::Bool(true))
-    }
-    pub fn float(&self, i: usize) -> f64 {
-        match self.opts[i] {
-            Val::Float(f) => f,
-            Val::Long(j) => j as f64,
-            Val::Bool(b) => b as i64 as f64,
+    pub fn long(&self, name: &str) -> i64 {
+        match self.opt(name) {
+            Val::Long(j) => *j,
+            Val::Bool(b) => *b as i64,
+            Val::Float(f) => *f as i64,
+            v => panic!("{}: option `{name} is not a long: {v:?}", self.layer.name),
         }
+    }
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.opt(name), Val::Bool(true))
+    }
+    pub fn float(&self, name: &str) -> f64 {
+        match self.opt(name) {
+            Val::Float(f) => *f,
+            Val::Long(j) => *j as f64,
+            v => panic!("{}: option `{name} is not a double: {v:?}", self.layer.name),
+        }
+    }
+    pub fn longs(&self, name: &str) -> &[i64] {
+        match self.opt(name) {
+            Val::Longs(v) => v,
+            Val::None => &[],
+            v => panic!(
+                "{}: option `{name} is not a list of longs: {v:?}",
+                self.layer.name
+            ),
+        }
+    }
+    pub fn floats(&self, name: &str) -> &[f64] {
+        match self.opt(name) {
+            Val::Floats(v) => v,
+            Val::None => &[],
+            v => panic!(
+                "{}: option `{name} is not a list of doubles: {v:?}",
+                self.layer.name
+            ),
+        }
+    }
+    pub fn sym(&self, name: &str) -> &'static str {
+        match self.opt(name) {
+            Val::Sym(s) => s,
+            v => panic!("{}: option `{name} is not a symbol: {v:?}", self.layer.name),
+        }
+    }
+    pub fn text(&self, name: &str) -> &str {
+        match self.opt(name) {
+            Val::Str(s) => s,
+            Val::Sym(s) => s,
+            v => panic!("{}: option `{name} is not text: {v:?}", self.layer.name),
+        }
+    }
+    /// Is option `name` unset?
+    pub fn is_none(&self, name: &str) -> bool {
+        matches!(self.opt(name), Val::None)
+    }
+    pub fn long_opt(&self, name: &str) -> Option<i64> {
+        (!self.is_none(name)).then(|| self.long(name))
+    }
+    pub fn float_opt(&self, name: &str) -> Option<f64> {
+        (!self.is_none(name)).then(|| self.float(name))
+    }
+
+    /// Add a parameter (a leaf tensor that requires gradients) or a buffer, in init.
+    pub fn add_parm(&mut self, name: &str, t: Tensor) {
+        self.parms.push((name.to_string(), t));
+    }
+    pub fn add_buffer(&mut self, name: &str, t: Tensor) {
+        self.buffers.push((name.to_string(), t));
     }
     /// A parameter of this module by name.
-    pub fn parm(&self, name: &str) -> Option<&Tensor> {
-        self.parms.iter().find(|(k, _)| *k == name).map(|(_, t)| t)
+    pub fn parm(&self, name: &str) -> Result<&Tensor> {
+        self.parms
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, t)| t)
+            .ok_or_else(|| anyhow!("{}: no parameter `{name}", self.layer.name))
+    }
+    /// A buffer of this module by name.
+    pub fn buffer(&self, name: &str) -> Result<&Tensor> {
+        self.buffers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, t)| t)
+            .ok_or_else(|| anyhow!("{}: no buffer `{name}", self.layer.name))
     }
 
     /// Add a child: its key is its name, else its position (as PyTorch's Sequential).
     pub fn push(&mut self, child: Module) {
-        let key = child.name.clone().unwrap_or_else(|| self.children.len().to_string());
+        let key = child
+            .name
+            .clone()
+            .unwrap_or_else(|| self.children.len().to_string());
         self.children.push((key, child));
     }
 
     /// Every parameter with its full name, this module's own first, then each child's in order
     /// (PyTorch's `named_parameters`).
     pub fn named_parameters(&self) -> Vec<(String, &Tensor)> {
-        let mut v: Vec<(String, &Tensor)> = self.parms.iter().map(|(k, t)| (k.to_string(), t)).collect();
-        for (key, c) in &self.children {
-            v.extend(c.named_parameters().into_iter().map(|(k, t)| (format!("{key}.{k}"), t)));
-        }
-        v
+        self.named(&|m| &m.parms)
     }
-
-    /// Mutable slots of every parameter, in `named_parameters` order.
-    pub fn parameters_mut(&mut self) -> Vec<&mut Tensor> {
-        let mut v: Vec<&mut Tensor> = self.parms.iter_mut().map(|(_, t)| t).collect();
-        for (_, c) in &mut self.children {
-            v.extend(c.parameters_mut());
+    /// Every buffer with its full name (PyTorch's `named_buffers`).
+    pub fn named_buffers(&self) -> Vec<(String, &Tensor)> {
+        self.named(&|m| &m.buffers)
+    }
+    fn named<'a>(
+        &'a self,
+        own: &dyn Fn(&'a Module) -> &'a Vec<(String, Tensor)>,
+    ) -> Vec<(String, &'a Tensor)> {
+        let mut v: Vec<(String, &Tensor)> = own(self).iter().map(|(k, t)| (k.clone(), t)).collect();
+        for (key, c) in &self.children {
+            v.extend(
+                c.named(own)
+                    .into_iter()
+                    .map(|(k, t)| (format!("{key}.{k}"), t)),
+            );
         }
         v
     }
@@ -96,38 +213,91 @@ impl Module {
         let mut v = vec![(String::new(), self)];
         for (key, c) in &self.children {
             for (k, m) in c.named_modules() {
-                v.push((if k.is_empty() { key.clone() } else { format!("{key}.{k}") }, m));
+                v.push((
+                    if k.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{key}.{k}")
+                    },
+                    m,
+                ));
             }
         }
         v
     }
 
+    pub fn training(&self) -> bool {
+        self.training.load(Ordering::Relaxed)
+    }
     /// Set the training flag here and below (PyTorch's `train(flag)`).
-    pub fn train(&mut self, b: bool) {
-        self.training = b;
-        for (_, c) in &mut self.children {
+    pub fn train(&self, b: bool) {
+        self.training.store(b, Ordering::Relaxed);
+        for (_, c) in &self.children {
             c.train(b);
         }
     }
 
-    /// The device of the first parameter (CPU when there is none): where q inputs go.
+    /// The device of the first parameter or buffer (CPU when there is none): where q inputs go.
     pub fn device(&self) -> Device {
-        self.named_parameters().first().map_or(Device::Cpu, |(_, t)| t.device())
+        let p = self.named_parameters();
+        let b = self.named_buffers();
+        p.first()
+            .or(b.first())
+            .map_or(Device::Cpu, |(_, t)| t.device())
     }
 
     /// The module found by a child name (a full dotted name) or an index into all descendants
     /// (ktorch's `(module;name)` and `(module;index)` forms).
-    pub fn find(&self, key: Result<&str, i64>) -> anyhow::Result<&Module> {
+    pub fn find(&self, key: Result<&str, i64>) -> Result<&Module> {
         let all = self.named_modules();
         match key {
-            Ok(s) => all.into_iter().find(|(k, _)| k == s).map(|(_, m)| m).ok_or_else(|| anyhow::anyhow!("no child module named `{s}")),
+            Ok(s) => all
+                .into_iter()
+                .find(|(k, _)| k == s)
+                .map(|(_, m)| m)
+                .ok_or_else(|| anyhow!("no child module named `{s}")),
             Err(j) => {
                 let n = all.len() - 1;
                 if j < 0 || j as usize >= n {
-                    anyhow::bail!("invalid index[{j}] for {n} child module{}", if n == 1 { "" } else { "s" });
+                    bail!(
+                        "invalid index[{j}] for {n} child module{}",
+                        if n == 1 { "" } else { "s" }
+                    );
                 }
                 Ok(all[j as usize + 1].1)
             }
+        }
+    }
+
+    /// Run this module's forward on `x`, checking the count of inputs first.
+    pub fn forward(&self, run: &Run, x: &[Tensor]) -> Result<Out> {
+        let (lo, hi) = self.layer.inputs;
+        if x.len() < lo || x.len() > hi {
+            let want = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo} to {hi}")
+            };
+            bail!(
+                "{}: forward expects {want} input{}, given {}",
+                self.layer.name,
+                if hi == 1 { "" } else { "s" },
+                x.len()
+            );
+        }
+        match self.layer.forward {
+            layers::Fwd::One(f) => Ok(Out::Tensor(f(self, run, &x[0])?)),
+            layers::Fwd::Many(f) => f(self, run, x),
+        }
+    }
+
+    /// Forward of one tensor to one tensor (a child inside a container).
+    pub fn forward1(&self, run: &Run, x: &Tensor) -> Result<Tensor> {
+        match self.layer.forward {
+            layers::Fwd::One(f) => f(self, run, x),
+            layers::Fwd::Many(_) => self
+                .forward(run, std::slice::from_ref(x))?
+                .tensor(self.layer.name),
         }
     }
 }

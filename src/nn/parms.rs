@@ -4,7 +4,7 @@
 //! also as `(m;name)` or `(m;index)` for a child module (index into all descendants).
 use anyhow::{bail, Result};
 
-use super::api::{is_module, module_of};
+use super::api::{is_module, modref};
 use super::Module;
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
@@ -22,31 +22,43 @@ fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> Result<R> {
                 } else if read::ktype(*k) == -7 {
                     Err(read::long(*k).unwrap())
                 } else {
-                    bail!("expecting integer or symbol for 2nd arg, given {}", describe(*k))
+                    bail!(
+                        "expecting integer or symbol for 2nd arg, given {}",
+                        describe(*k)
+                    )
                 };
                 (*h, Some(key))
             }
             Some(v) if v.first().is_some_and(|h| registry::is_handle(*h)) => {
-                bail!("expecting up to two args, (object; index/name), given {} args", v.len())
+                bail!(
+                    "expecting up to two args, (object; index/name), given {} args",
+                    v.len()
+                )
             }
             _ => bail!("expecting a module, not implemented for {}", describe(x)),
         }
     };
     if !is_module(h) {
-        bail!("not implemented for {}", registry::class_of(h).unwrap_or("stale pointer"));
+        bail!(
+            "not implemented for {}",
+            registry::class_of(h).unwrap_or("stale pointer")
+        );
     }
     let _ = what;
-    registry::with(h, |o| {
-        let m = module_of(o)?;
-        match key {
-            None => f(m),
-            Some(k) => f(m.find(k)?),
-        }
-    })
+    let r = modref(h)?;
+    match key {
+        None => f(r.get()),
+        Some(k) => f(r.get().find(k)?),
+    }
 }
 
 pub fn parms(x: K) -> KResult {
-    let d = on(x, "parms", |m| Ok(m.named_parameters().into_iter().map(|(k, t)| (k, t.shallow_clone())).collect::<Vec<_>>()))?;
+    let d = on(x, "parms", |m| {
+        Ok(m.named_parameters()
+            .into_iter()
+            .map(|(k, t)| (k, t.shallow_clone()))
+            .collect::<Vec<_>>())
+    })?;
     Ok(registry::add(Obj::Dict(d)))
 }
 
@@ -55,13 +67,27 @@ fn syms(v: Vec<String>) -> K {
 }
 
 pub fn parmnames(x: K) -> KResult {
-    on(x, "parmnames", |m| Ok(syms(m.named_parameters().into_iter().map(|(k, _)| k).collect())))
+    on(x, "parmnames", |m| {
+        Ok(syms(
+            m.named_parameters().into_iter().map(|(k, _)| k).collect(),
+        ))
+    })
 }
 
 pub fn names(x: K) -> KResult {
-    on(x, "names", |m| Ok(syms(m.named_modules().into_iter().skip(1).map(|(k, _)| k).collect())))
+    on(x, "names", |m| {
+        Ok(syms(
+            m.named_modules()
+                .into_iter()
+                .skip(1)
+                .map(|(k, _)| k)
+                .collect(),
+        ))
+    })
 }
 
 pub fn childnames(x: K) -> KResult {
-    on(x, "childnames", |m| Ok(syms(m.children.iter().map(|(k, _)| k.clone()).collect())))
+    on(x, "childnames", |m| {
+        Ok(syms(m.children.iter().map(|(k, _)| k.clone()).collect()))
+    })
 }

@@ -11,7 +11,7 @@
 //!   `` ((0;`sequential); (1;(`linear;64;10)); (1;`relu)) ``.
 use anyhow::{anyhow, bail, Result};
 
-use super::layers::{self, Layer, Ty, Val};
+use super::layers::{self, Def, Layer, Ty, Val};
 use super::Module;
 use crate::k::{read, K};
 use crate::tensor::opargs::{describe, number, Num};
@@ -32,13 +32,23 @@ fn pairs(x: K) -> Result<Option<Pairs>> {
     }
     if let Some(s) = read::symbols(x) {
         if s.len() % 2 == 1 {
-            bail!("uneven no. of symbols for name,value pairs: {}", s.join("`"));
+            bail!(
+                "uneven no. of symbols for name,value pairs: {}",
+                s.join("`")
+            );
         }
         // values are symbols too: make each a symbol atom on demand (kept as the list's items)
         let vals = exploded(x, s.len())?;
-        return Ok(Some(s.chunks(2).zip(vals.chunks(2)).map(|(k, v)| (k[0], v[1])).collect()));
+        return Ok(Some(
+            s.chunks(2)
+                .zip(vals.chunks(2))
+                .map(|(k, v)| (k[0], v[1]))
+                .collect(),
+        ));
     }
-    let Some(items) = read::items(x) else { return Ok(None) };
+    let Some(items) = read::items(x) else {
+        return Ok(None);
+    };
     if items.is_empty() {
         return Ok(Some(vec![]));
     }
@@ -46,9 +56,29 @@ fn pairs(x: K) -> Result<Option<Pairs>> {
         if items.len() % 2 == 1 {
             bail!("uneven no. of elements for name,value pairs in list");
         }
-        return items.chunks(2).enumerate().map(|(i, p)| Ok((read::symbol(p[0]).ok_or_else(|| anyhow!("unrecognized name for pair, element[{}], expected symbol, given {}", 2 * i, describe(p[0])))?, p[1]))).collect::<Result<_>>().map(Some);
+        return items
+            .chunks(2)
+            .enumerate()
+            .map(|(i, p)| {
+                Ok((
+                    read::symbol(p[0]).ok_or_else(|| {
+                        anyhow!(
+                            "unrecognized name for pair, element[{}], expected symbol, given {}",
+                            2 * i,
+                            describe(p[0])
+                        )
+                    })?,
+                    p[1],
+                ))
+            })
+            .collect::<Result<_>>()
+            .map(Some);
     }
-    let is_pair = |y: K| read::len(y) == 2 && (read::ktype(y) == 11 || read::items(y).is_some_and(|v| read::symbol(v[0]).is_some()));
+    let is_pair = |y: K| {
+        read::len(y) == 2
+            && (read::ktype(y) == 11
+                || read::items(y).is_some_and(|v| read::symbol(v[0]).is_some()))
+    };
     if is_pair(items[0]) {
         let mut v = vec![];
         for (i, y) in items.iter().enumerate() {
@@ -56,7 +86,9 @@ fn pairs(x: K) -> Result<Option<Pairs>> {
                 bail!("name,value pair[{i}] has no name symbol or not 2 elements");
             }
             let e = exploded(*y, 2)?;
-            let k = read::symbol(e[0]).or_else(|| read::symbols(*y).map(|s| s[0])).unwrap();
+            let k = read::symbol(e[0])
+                .or_else(|| read::symbols(*y).map(|s| s[0]))
+                .unwrap();
             v.push((k, e[1]));
         }
         return Ok(Some(v));
@@ -100,22 +132,66 @@ pub fn with_pool<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// A value of option type `ty` from `x`, else an error naming the module and option.
-fn value(l: &Layer, name: &str, ty: Ty, x: K) -> Result<Val> {
+/// `nullable`: `::` (or a null long/double) leaves the option unset.
+fn value(l: &Layer, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
     let t = read::ktype(x);
+    if nullable
+        && (read::is_unset(x)
+            || (t == -7 && read::long(x) == Some(i64::MIN))
+            || (t == -9 && matches!(number(x), Some(Num::Float(f)) if f.is_nan())))
+    {
+        return Ok(Val::None);
+    }
+    let float = |x: K| match number(x) {
+        Some(Num::Int(i)) => Some(i as f64),
+        Some(Num::Float(f)) => Some(f),
+        None => None,
+    };
+    let count = |n: usize, len: usize| n == 0 || len == n;
+    let one_of = |choices: &[&str], s: &'static str| choices.is_empty() || choices.contains(&s);
     let v = match ty {
         Ty::Long if matches!(t, -7..=-5) => read::long(x).map(Val::Long),
         Ty::Bool => read::boolean(x).map(Val::Bool),
-        Ty::Float if matches!(t, -9..=-5) => number(x).map(|n| Val::Float(match n {
-            Num::Int(i) => i as f64,
-            Num::Float(f) => f,
-        })),
+        Ty::Float if matches!(t, -9..=-5) => float(x).map(Val::Float),
+        Ty::Size(_) if matches!(t, -7..=-5) => {
+            read::long(x).map(|j| Val::Longs(layers::expand(&[j], ty)))
+        }
+        Ty::Size(n) if matches!(t, 5..=7) => {
+            read::longs(x).filter(|v| count(n, v.len())).map(Val::Longs)
+        }
+        Ty::Floats(_) if matches!(t, -9..=-5) => {
+            float(x).map(|f| Val::Floats(layers::expand(&[f], ty)))
+        }
+        Ty::Floats(n) if matches!(t, 5..=9) => {
+            let v: Option<Vec<f64>> = exploded(x, read::len(x) as usize)
+                .ok()
+                .and_then(|e| e.into_iter().map(float).collect());
+            v.filter(|v| count(n, v.len())).map(Val::Floats)
+        }
+        Ty::Sym(c) => read::symbol(x).filter(|s| one_of(c, s)).map(Val::Sym),
+        Ty::Syms(c) => read::symbols(x)
+            .or_else(|| read::symbol(x).map(|s| vec![s]))
+            .filter(|v| v.iter().all(|s| one_of(c, s)))
+            .map(Val::Syms),
+        Ty::Str => read::symbol(x)
+            .map(Val::Sym)
+            .or_else(|| read::string(x).map(Val::Str)),
         _ => None,
     };
     v.ok_or_else(|| {
         let want = match ty {
-            Ty::Long => "long scalar",
-            Ty::Bool => "boolean scalar",
-            Ty::Float => "double",
+            Ty::Long => "long scalar".to_string(),
+            Ty::Bool => "boolean scalar".to_string(),
+            Ty::Float => "double".to_string(),
+            Ty::Size(0) => "long(s)".to_string(),
+            Ty::Size(n) => format!("long scalar or list of {n} longs"),
+            Ty::Floats(0) => "double(s)".to_string(),
+            Ty::Floats(n) => format!("double scalar or list of {n} doubles"),
+            Ty::Sym(c) if c.is_empty() => "symbol".to_string(),
+            Ty::Sym(c) => format!("one of `{}", c.join("`")),
+            Ty::Syms(c) if c.is_empty() => "symbol(s)".to_string(),
+            Ty::Syms(c) => format!("symbol(s) from `{}", c.join("`")),
+            Ty::Str => "symbol or string".to_string(),
         };
         anyhow!("{} {name}: expected {want}, given {}", l.name, describe(x))
     })
@@ -127,11 +203,17 @@ pub fn options(l: &Layer, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
         if l.opts.is_empty() {
             bail!("{}: no arguments expected", l.name);
         }
-        bail!("{}: expecting up to {} positional arg(s), {} given", l.name, l.opts.len(), pos.len());
+        bail!(
+            "{}: expecting up to {} positional arg(s), {} given",
+            l.name,
+            l.opts.len(),
+            pos.len()
+        );
     }
-    let mut v: Vec<Option<Val>> = l.opts.iter().map(|o| o.default).collect();
+    let mut v: Vec<Option<Val>> = l.opts.iter().map(|o| o.default.val(o.ty)).collect();
+    let nullable = |i: usize| l.opts[i].default == Def::Null;
     for (i, x) in pos.iter().enumerate() {
-        v[i] = Some(value(l, l.opts[i].name, l.opts[i].ty, *x)?);
+        v[i] = Some(value(l, l.opts[i].name, l.opts[i].ty, nullable(i), *x)?);
     }
     for (k, x) in named {
         let Some(i) = l.opts.iter().position(|o| o.name == *k) else {
@@ -140,25 +222,39 @@ pub fn options(l: &Layer, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
             }
             bail!("{}: unrecognized option `{k}", l.name);
         };
-        v[i] = Some(value(l, k, l.opts[i].ty, *x)?);
+        v[i] = Some(value(l, k, l.opts[i].ty, nullable(i), *x)?);
     }
-    v.into_iter().zip(l.opts).map(|(v, o)| v.ok_or_else(|| anyhow!("{}: no value given for option `{}", l.name, o.name))).collect()
+    v.into_iter()
+        .zip(l.opts)
+        .map(|(v, o)| v.ok_or_else(|| anyhow!("{}: no value given for option `{}", l.name, o.name)))
+        .collect()
 }
 
-/// One layer definition: a symbol, symbols (type, name) or a general list (type; optional name;
-/// options..). Returns the module (without children).
+/// One layer definition: a symbol, symbols (type, name, then options given as symbols) or a
+/// general list (type; optional name; options..). Returns the module (without children).
 pub fn layer(x: K) -> Result<Module> {
+    let syms: Vec<K>;
     let (ty, name, rest): (&str, Option<&str>, &[K]) = if let Some(s) = read::symbol(x) {
         (s, None, &[])
     } else if let Some(s) = read::symbols(x) {
         match s.len() {
             0 => bail!("empty symbol list"),
             1 | 2 => (s[0], s.get(1).copied(), &[]),
-            _ => bail!("unrecognized module definition: `{}", s.join("`")),
+            n => {
+                syms = exploded(x, n)?;
+                (s[0], Some(s[1]), &syms[2..])
+            }
         }
     } else if let Some(v) = read::items(x) {
         let Some(s) = v.first().and_then(|a| read::symbol(*a)) else {
-            bail!("no module symbol found, given {}", if v.is_empty() { "empty list".into() } else { describe(v[0]) });
+            bail!(
+                "no module symbol found, given {}",
+                if v.is_empty() {
+                    "empty list".into()
+                } else {
+                    describe(v[0])
+                }
+            );
         };
         match v.get(1).and_then(|a| read::symbol(*a)) {
             Some(n) => (s, Some(n), &v[2..]),
@@ -168,7 +264,16 @@ pub fn layer(x: K) -> Result<Module> {
         bail!("unrecognized module definition, given {}", describe(x));
     };
     let l = layers::find(ty).ok_or_else(|| anyhow!("unrecognized module type: `{ty}"))?;
-    let (pos, named) = match rest.last() {
+    // a symbol list last is name-value pairs only when it names options (a callback's input
+    // types `tensor`tensor are a value)
+    let names_opts = |x: K| {
+        read::symbols(x).is_none_or(|s| {
+            s.iter()
+                .step_by(2)
+                .all(|k| l.opts.iter().any(|o| o.name == *k))
+        })
+    };
+    let (pos, named) = match rest.last().filter(|x| names_opts(**x)) {
         Some(last) => match pairs(*last)? {
             Some(p) => (&rest[..rest.len() - 1], p),
             None => (rest, vec![]),
@@ -176,8 +281,7 @@ pub fn layer(x: K) -> Result<Module> {
         None => (rest, vec![]),
     };
     let opts = options(l, pos, &named)?;
-    let parms = (l.init)(&opts)?;
-    Ok(Module { layer: l, name: name.map(str::to_string), opts, parms, children: vec![], training: true })
+    Module::new(l, name.map(str::to_string), opts)
 }
 
 /// The stack of containers being filled (ktorch's `Modules`): a new definition at depth d goes
@@ -214,7 +318,11 @@ impl Stack {
         self.unwind(d as usize)?;
         if let Some(top) = self.0.last() {
             if !top.layer.container {
-                bail!("unable to add a {} module as a child of a {} module", m.layer.name, top.layer.name);
+                bail!(
+                    "unable to add a {} module as a child of a {} module",
+                    m.layer.name,
+                    top.layer.name
+                );
             }
         }
         if m.layer.container || self.0.is_empty() {
@@ -228,7 +336,9 @@ impl Stack {
     /// The finished module: everything added to the first one.
     pub fn finish(mut self) -> Result<Module> {
         self.unwind(1)?;
-        self.0.pop().ok_or_else(|| anyhow!("empty module stack -- cannot get originating module"))
+        self.0
+            .pop()
+            .ok_or_else(|| anyhow!("empty module stack -- cannot get originating module"))
     }
 }
 
@@ -260,7 +370,11 @@ pub fn dv_count(x: K) -> i64 {
 
 /// Depth-value pairs (`n` from `dv_count`).
 pub fn dv(x: K, n: i64, q: &mut Stack) -> Result<()> {
-    let pairs: Vec<K> = if n < 0 { vec![x] } else { read::items(x).unwrap().to_vec() };
+    let pairs: Vec<K> = if n < 0 {
+        vec![x]
+    } else {
+        read::items(x).unwrap().to_vec()
+    };
     for p in pairs {
         let v = read::items(p).unwrap();
         q.push(read::long(v[0]).unwrap(), layer(v[1])?)?;

@@ -35,13 +35,17 @@ pub fn tree(x: K) -> KResult {
     if n == 0 {
         bail!("unable to parse (depth;value) pairs, given {}", describe(x));
     }
-    let pairs: Vec<(i64, K)> = if n < 0 { vec![x] } else { read::items(x).unwrap().to_vec() }
-        .into_iter()
-        .map(|p| {
-            let v = read::items(p).unwrap();
-            (read::long(v[0]).unwrap(), v[1])
-        })
-        .collect();
+    let pairs: Vec<(i64, K)> = if n < 0 {
+        vec![x]
+    } else {
+        read::items(x).unwrap().to_vec()
+    }
+    .into_iter()
+    .map(|p| {
+        let v = read::items(p).unwrap();
+        (read::long(v[0]).unwrap(), v[1])
+    })
+    .collect();
     Ok(build(&pairs, 0, pairs.len() - 1, 0))
 }
 

@@ -7,8 +7,10 @@ use crate::k::{make, read, KResult, K};
 
 /// The text of at::show_config() followed by at::get_parallel_info().
 pub fn text() -> anyhow::Result<String> {
-    let cfg = ffi::take_string(unsafe { ffi::ktorch_show_config() }).ok_or_else(|| anyhow!("libtorch show_config failed"))?;
-    let par = ffi::take_string(unsafe { ffi::ktorch_parallel_info() }).ok_or_else(|| anyhow!("libtorch parallel info failed"))?;
+    let cfg = ffi::take_string(unsafe { ffi::ktorch_show_config() })
+        .ok_or_else(|| anyhow!("libtorch show_config failed"))?;
+    let par = ffi::take_string(unsafe { ffi::ktorch_parallel_info() })
+        .ok_or_else(|| anyhow!("libtorch parallel info failed"))?;
     Ok(format!("{cfg}{par}"))
 }
 

@@ -19,7 +19,9 @@ pub fn take_string(p: *mut libc::c_char) -> Option<String> {
     if p.is_null() {
         return None;
     }
-    let s = unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    let s = unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_string_lossy()
+        .into_owned();
     unsafe { libc::free(p as *mut libc::c_void) };
     Some(s)
 }

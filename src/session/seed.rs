@@ -4,7 +4,9 @@ use anyhow::anyhow;
 use crate::k::{make, read, KResult, K};
 
 pub fn seed(x: K) -> KResult {
-    let n = read::long(x).filter(|_| read::ktype(x) != -1).ok_or_else(|| anyhow!("expects a long seed"))?;
+    let n = read::long(x)
+        .filter(|_| read::ktype(x) != -1)
+        .ok_or_else(|| anyhow!("expects a long seed"))?;
     tch::manual_seed(n);
     Ok(make::null())
 }

@@ -24,8 +24,20 @@ pub fn complexfirst() -> bool {
 }
 
 const NAMES: [&str; 15] = [
-    "mkl", "openmp", "threads", "interopthreads", "cuda", "magma", "cudnn", "cudnnversion",
-    "cudadevices", "benchmark", "deterministic", "cudnndeterministic", "stackframe", "alloptions",
+    "mkl",
+    "openmp",
+    "threads",
+    "interopthreads",
+    "cuda",
+    "magma",
+    "cudnn",
+    "cudnnversion",
+    "cudadevices",
+    "benchmark",
+    "deterministic",
+    "cudnndeterministic",
+    "stackframe",
+    "alloptions",
     "complexfirst",
 ];
 
@@ -49,10 +61,14 @@ fn get(name: &str) -> KResult {
         "cudnnversion" => make::long(unsafe { ffi::ktorch_cudnn_version() } as i64),
         "cudadevices" => make::long(tch::Cuda::device_count()),
         "benchmark" => make::boolean(flag(unsafe { ffi::ktorch_get_benchmark() }, "benchmark")?),
-        "deterministic" => make::boolean(flag(unsafe { ffi::ktorch_get_deterministic() }, "deterministic")?),
-        "cudnndeterministic" => {
-            make::boolean(flag(unsafe { ffi::ktorch_get_cudnn_deterministic() }, "cudnndeterministic")?)
-        }
+        "deterministic" => make::boolean(flag(
+            unsafe { ffi::ktorch_get_deterministic() },
+            "deterministic",
+        )?),
+        "cudnndeterministic" => make::boolean(flag(
+            unsafe { ffi::ktorch_get_cudnn_deterministic() },
+            "cudnndeterministic",
+        )?),
         "stackframe" => make::boolean(stackframe()),
         "alloptions" => make::boolean(alloptions()),
         "complexfirst" => make::boolean(complexfirst()),
@@ -66,13 +82,21 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         Some(n) if n > 0 && n <= i32::MAX as i64 && read::ktype(v) != -1 => Ok(n as i32),
         _ => Err(anyhow!("`{name} expects a positive long")),
     };
-    let ok = |r: libc::c_int| if r < 0 { Err(anyhow!("unable to set {name}")) } else { Ok(()) };
+    let ok = |r: libc::c_int| {
+        if r < 0 {
+            Err(anyhow!("unable to set {name}"))
+        } else {
+            Ok(())
+        }
+    };
     match name {
         "threads" => tch::set_num_threads(want_threads()?),
         "interopthreads" => tch::utils::set_num_interop_threads(want_threads()?),
         "benchmark" => ok(unsafe { ffi::ktorch_set_benchmark(want_bool()? as i32) })?,
         "deterministic" => ok(unsafe { ffi::ktorch_set_deterministic(want_bool()? as i32) })?,
-        "cudnndeterministic" => ok(unsafe { ffi::ktorch_set_cudnn_deterministic(want_bool()? as i32) })?,
+        "cudnndeterministic" => {
+            ok(unsafe { ffi::ktorch_set_cudnn_deterministic(want_bool()? as i32) })?
+        }
         "stackframe" => STACKFRAME.store(want_bool()?, Ordering::Relaxed),
         "alloptions" => ALLOPTIONS.store(want_bool()?, Ordering::Relaxed),
         "complexfirst" => COMPLEXFIRST.store(want_bool()?, Ordering::Relaxed),
@@ -84,7 +108,10 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
 
 pub fn setting(x: K) -> KResult {
     if read::is_nil(x) {
-        let values = NAMES.iter().map(|n| get(n)).collect::<anyhow::Result<Vec<K>>>()?;
+        let values = NAMES
+            .iter()
+            .map(|n| get(n))
+            .collect::<anyhow::Result<Vec<K>>>()?;
         return Ok(make::dict(&NAMES, values));
     }
     if let Some(name) = read::symbol(x) {

@@ -10,13 +10,21 @@ pub const KTORCH_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The loaded libtorch's version, e.g. "2.11.0".
 pub fn libtorch() -> &'static str {
     let p = unsafe { ffi::ktorch_torch_version() };
-    unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap_or("")
+    unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_str()
+        .unwrap_or("")
 }
 
 /// 2.11.0 -> 2.11, as ktorch's `version[]` (1.8.1 -> 1.0801).
 fn number(v: &str) -> f64 {
-    let p: Vec<f64> = v.split(['.', '+']).take(3).map(|s| s.parse().unwrap_or(0.0)).collect();
-    p.first().unwrap_or(&0.0) + p.get(1).unwrap_or(&0.0) / 100.0 + p.get(2).unwrap_or(&0.0) / 10000.0
+    let p: Vec<f64> = v
+        .split(['.', '+'])
+        .take(3)
+        .map(|s| s.parse().unwrap_or(0.0))
+        .collect();
+    p.first().unwrap_or(&0.0)
+        + p.get(1).unwrap_or(&0.0) / 100.0
+        + p.get(2).unwrap_or(&0.0) / 10000.0
 }
 
 pub fn version(x: K) -> KResult {
@@ -38,9 +46,16 @@ pub fn version(x: K) -> KResult {
         "cudadevices" => make::long(devices),
         "all" => make::dict(
             &["ktorch", "libtorch", "cuda", "cudadevices"],
-            vec![make::string(KTORCH_VERSION), make::string(libtorch()), make::boolean(cuda), make::long(devices)],
+            vec![
+                make::string(KTORCH_VERSION),
+                make::string(libtorch()),
+                make::boolean(cuda),
+                make::long(devices),
+            ],
         ),
-        _ => bail!("unrecognized version `{s}, expecting one of `all`ktorch`libtorch`cuda`cudadevices"),
+        _ => bail!(
+            "unrecognized version `{s}, expecting one of `all`ktorch`libtorch`cuda`cudadevices"
+        ),
     })
 }
 

@@ -13,7 +13,12 @@ use crate::k::{make, read, KResult, K};
 use crate::registry;
 
 extern "C" {
-    fn ktorch_backward(t: *mut c_void, g: *mut c_void, retain: libc::c_int, create: libc::c_int) -> libc::c_int;
+    fn ktorch_backward(
+        t: *mut c_void,
+        g: *mut c_void,
+        retain: libc::c_int,
+        create: libc::c_int,
+    ) -> libc::c_int;
     fn ktorch_reset_grad(t: *mut c_void, none: libc::c_int) -> libc::c_int;
 }
 
@@ -24,7 +29,9 @@ fn graph_flags(s: &str) -> anyhow::Result<(bool, bool)> {
         "retain" => (true, false),
         "create" => (true, true),
         "createfree" => (false, true),
-        _ => bail!("unrecognized backward option `{s}, expecting `free`retain`create or `createfree"),
+        _ => {
+            bail!("unrecognized backward option `{s}, expecting `free`retain`create or `createfree")
+        }
     })
 }
 
@@ -32,12 +39,18 @@ pub fn backward(x: K) -> KResult {
     let (h, rest) = if registry::is_handle(x) {
         (x, &[][..])
     } else {
-        let items = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expects tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"))?;
+        let items = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| {
+            anyhow!(
+                "expects tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"
+            )
+        })?;
         (items[0], &items[1..])
     };
     let t = registry::tensor(h)?;
     let (rest, (retain, create)) = match rest.split_last() {
-        Some((s, r)) if read::symbol(*s).is_some() => (r, graph_flags(read::symbol(*s).unwrap_or(""))?),
+        Some((s, r)) if read::symbol(*s).is_some() => {
+            (r, graph_flags(read::symbol(*s).unwrap_or(""))?)
+        }
         _ => (rest, (false, false)),
     };
     let g = match rest {
@@ -56,8 +69,11 @@ pub fn backward(x: K) -> KResult {
     if !t.requires_grad() {
         bail!("tensor does not require gradients");
     }
-    let gp = g.as_ref().map_or(std::ptr::null_mut(), |g| g.as_ptr() as *mut c_void);
-    if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, gp, retain as i32, create as i32) } != 0 {
+    let gp = g
+        .as_ref()
+        .map_or(std::ptr::null_mut(), |g| g.as_ptr() as *mut c_void);
+    if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, gp, retain as i32, create as i32) } != 0
+    {
         return Err(crate::device::shim_error());
     }
     Ok(make::null())

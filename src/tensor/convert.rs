@@ -28,8 +28,26 @@ pub fn kind_of_qtype(t: i8) -> anyhow::Result<Kind> {
 /// q's name for a type, as ktorch words its conversion errors.
 fn qtype_name(t: i8) -> String {
     const NAMES: [&str; 20] = [
-        "list", "boolean", "guid", "", "byte", "short", "int", "long", "real", "float", "char", "symbol", "timestamp",
-        "month", "date", "datetime", "timespan", "minute", "second", "time",
+        "list",
+        "boolean",
+        "guid",
+        "",
+        "byte",
+        "short",
+        "int",
+        "long",
+        "real",
+        "float",
+        "char",
+        "symbol",
+        "timestamp",
+        "month",
+        "date",
+        "datetime",
+        "timespan",
+        "minute",
+        "second",
+        "time",
     ];
     match t {
         98 => "table".into(),
@@ -76,7 +94,8 @@ fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
         kind_of_qtype(t)?;
         return Ok((vec![read::len(x)], t));
     }
-    let items = read::items(x).ok_or_else(|| anyhow!("no torch type found for k: {}", qtype_name(t)))?;
+    let items =
+        read::items(x).ok_or_else(|| anyhow!("no torch type found for k: {}", qtype_name(t)))?;
     if items.is_empty() {
         return Ok((vec![0], 0)); // () -> an empty tensor of the default dtype
     }
@@ -84,7 +103,11 @@ fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
     for it in &items[1..] {
         let (s, t2) = shape(*it)?;
         if t2 != ty {
-            bail!("type mismatch: {} and {} in one list", qtype_name(ty), qtype_name(t2));
+            bail!(
+                "type mismatch: {} and {} in one list",
+                qtype_name(ty),
+                qtype_name(t2)
+            );
         }
         if s != inner {
             bail!("length: dimension mismatch, {:?} vs {:?}", inner, s);
@@ -120,7 +143,10 @@ fn fill(x: K, dst: *mut u8, es: usize) -> usize {
 pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
     let (size, t) = shape(x)?;
     if t == 0 {
-        return Ok(Tensor::f_empty(size.as_slice(), (super::options::default_kind(), Device::Cpu))?);
+        return Ok(Tensor::f_empty(
+            size.as_slice(),
+            (super::options::default_kind(), Device::Cpu),
+        )?);
     }
     let kind = kind_of_qtype(t)?;
     let out = Tensor::f_empty(size.as_slice(), (kind, Device::Cpu))?;
@@ -153,7 +179,11 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
         return to_q_complex(&r, first);
     }
     let (qt, kind) = qtype_of_kind(t.kind())?;
-    let cpu = t.f_detach()?.f_to_device(Device::Cpu)?.f_to_kind(kind)?.f_contiguous()?;
+    let cpu = t
+        .f_detach()?
+        .f_to_device(Device::Cpu)?
+        .f_to_kind(kind)?
+        .f_contiguous()?;
     let size = cpu.size();
     let ptr = cpu.data_ptr() as *const u8;
     let es = elem_size(qt);
@@ -172,6 +202,15 @@ fn build(ptr: *const u8, size: &[i64], qt: i8, es: usize) -> K {
         return v;
     }
     let stride: i64 = size[1..].iter().product::<i64>() * es as i64;
-    let items = (0..size[0]).map(|i| build(unsafe { ptr.add((i * stride) as usize) }, &size[1..], qt, es)).collect();
+    let items = (0..size[0])
+        .map(|i| {
+            build(
+                unsafe { ptr.add((i * stride) as usize) },
+                &size[1..],
+                qt,
+                es,
+            )
+        })
+        .collect();
     crate::k::make::list(items)
 }

@@ -28,7 +28,10 @@ pub fn tensor(x: K) -> KResult {
                     None => Ok(registry::add(Obj::Tensor(made.tensor))),
                 };
             }
-            anyhow::bail!("unrecognized creation mode `{mode}, expecting one of {}", modes::MODES.join(","));
+            anyhow::bail!(
+                "unrecognized creation mode `{mode}, expecting one of {}",
+                modes::MODES.join(",")
+            );
         }
         if let [data, last] = items {
             if registry::is_handle(*last) {

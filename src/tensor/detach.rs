@@ -17,7 +17,10 @@ pub fn detach(x: K) -> KResult {
             Some([h, ..]) if registry::is_handle(*h) => {
                 bail!("expects tensor, vector or dictionary and at most one more argument, given {} arguments", opargs::list(x).map_or(0, |v| v.len()))
             }
-            _ => bail!("expects tensor, vector or dictionary, given {}", opargs::describe(x)),
+            _ => bail!(
+                "expects tensor, vector or dictionary, given {}",
+                opargs::describe(x)
+            ),
         }
     };
     // A new tensor is added to the registry only after its lock is released.
@@ -28,17 +31,29 @@ pub fn detach(x: K) -> KResult {
                 let _ = t.f_detach_()?;
                 Ok(None)
             }
-            Some(Err(s)) => bail!("expects tensor or (tensor;inplace flag), given 2nd arg of {}", opargs::describe(s)),
+            Some(Err(s)) => bail!(
+                "expects tensor or (tensor;inplace flag), given 2nd arg of {}",
+                opargs::describe(s)
+            ),
         },
         Obj::Vector(v) => {
             let picked: Vec<usize> = match sel {
                 None => (0..v.len()).collect(),
                 Some(s) => {
                     let Some(i) = longs(s) else {
-                        bail!("vector supplied, expected 2nd arg of indices, given {}", opargs::describe(s))
+                        bail!(
+                            "vector supplied, expected 2nd arg of indices, given {}",
+                            opargs::describe(s)
+                        )
                     };
                     i.iter()
-                        .map(|&j| if j >= 0 && (j as usize) < v.len() { Ok(j as usize) } else { Err(anyhow::anyhow!("vector[{j}] out of bounds")) })
+                        .map(|&j| {
+                            if j >= 0 && (j as usize) < v.len() {
+                                Ok(j as usize)
+                            } else {
+                                Err(anyhow::anyhow!("vector[{j}] out of bounds"))
+                            }
+                        })
                         .collect::<anyhow::Result<_>>()?
                 }
             };
@@ -52,10 +67,17 @@ pub fn detach(x: K) -> KResult {
                 None => (0..d.len()).collect(),
                 Some(s) => {
                     let Some(keys) = syms(s) else {
-                        bail!("dictionary supplied, expected 2nd arg of key(s), given {}", opargs::describe(s))
+                        bail!(
+                            "dictionary supplied, expected 2nd arg of key(s), given {}",
+                            opargs::describe(s)
+                        )
                     };
                     keys.iter()
-                        .map(|k| d.iter().position(|(n, _)| n == k).ok_or_else(|| anyhow::anyhow!("dictionary[`{k}] not found")))
+                        .map(|k| {
+                            d.iter()
+                                .position(|(n, _)| n == k)
+                                .ok_or_else(|| anyhow::anyhow!("dictionary[`{k}] not found"))
+                        })
                         .collect::<anyhow::Result<_>>()?
                 }
             };

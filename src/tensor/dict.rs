@@ -18,26 +18,37 @@ pub fn keys(x: K) -> anyhow::Result<Result<&'static str, Vec<&'static str>>> {
     if let Some(s) = read::symbol(x) {
         return Ok(Ok(s));
     }
-    read::symbols(x).map(Err).ok_or_else(|| anyhow!("dictionary key(s) expected as symbol(s)"))
+    read::symbols(x)
+        .map(Err)
+        .ok_or_else(|| anyhow!("dictionary key(s) expected as symbol(s)"))
 }
 
 pub fn stored(x: K) -> anyhow::Result<Vec<(String, Tensor)>> {
     registry::with(x, |o| match o {
-        Obj::Dict(d) => Ok(d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect()),
+        Obj::Dict(d) => Ok(d
+            .iter()
+            .map(|(k, t)| (k.clone(), t.shallow_clone()))
+            .collect()),
         other => bail!("expected a dictionary, given {}", other.class()),
     })
 }
 
 /// Position of `key` in a stored dictionary, or an error naming it.
 pub fn position(d: &[(String, Tensor)], key: &str) -> anyhow::Result<usize> {
-    d.iter().position(|(k, _)| k == key).ok_or_else(|| anyhow!("no key `{key} in dictionary"))
+    d.iter()
+        .position(|(k, _)| k == key)
+        .ok_or_else(|| anyhow!("no key `{key} in dictionary"))
 }
 
 /// Make a dictionary from keys and a list of values aligned with them: a general list of q data
 /// and handles, or a simple list (one atom per key).
 fn make_dict(names: Vec<&str>, v: K) -> KResult {
     if read::len(v) as usize != names.len() || read::ktype(v) < 0 || read::ktype(v) > 19 {
-        bail!("{} key(s) need a list of {} value(s)", names.len(), names.len());
+        bail!(
+            "{} key(s) need a list of {} value(s)",
+            names.len(),
+            names.len()
+        );
     }
     let mut seen = std::collections::HashSet::new();
     if let Some(dup) = names.iter().find(|n| !seen.insert(**n)) {
@@ -46,7 +57,9 @@ fn make_dict(names: Vec<&str>, v: K) -> KResult {
     let vals = make::explode(v);
     let ts = take_args(read::items(vals).unwrap_or(&[]));
     unsafe { native::r0(vals) };
-    Ok(registry::add(Obj::Dict(names.iter().map(|s| s.to_string()).zip(ts?).collect())))
+    Ok(registry::add(Obj::Dict(
+        names.iter().map(|s| s.to_string()).zip(ts?).collect(),
+    )))
 }
 
 pub fn dict(x: K) -> KResult {
@@ -60,7 +73,11 @@ pub fn dict(x: K) -> KResult {
         let names = read::symbols(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
         return make_dict(names, v);
     }
-    let items = read::items(x).ok_or_else(|| anyhow!("expects a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"))?;
+    let items = read::items(x).ok_or_else(|| {
+        anyhow!(
+            "expects a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
+        )
+    })?;
     match items {
         [h, k] if is_dict(*h) => {
             let d = stored(*h)?;
@@ -68,7 +85,10 @@ pub fn dict(x: K) -> KResult {
                 Ok(s) => convert::to_q(&d[position(&d, s)?].1),
                 Err(ss) => {
                     // q values are made only once every key is found, so an error leaks nothing.
-                    let at = ss.iter().map(|s| position(&d, s)).collect::<anyhow::Result<Vec<_>>>()?;
+                    let at = ss
+                        .iter()
+                        .map(|s| position(&d, s))
+                        .collect::<anyhow::Result<Vec<_>>>()?;
                     make::try_list(at.iter().map(|i| convert::to_q(&d[*i].1)))
                 }
             }
@@ -77,8 +97,11 @@ pub fn dict(x: K) -> KResult {
             let (names, vals) = match keys(*k)? {
                 Ok(s) => (vec![s], vec![*v]),
                 Err(ss) => {
-                    let vs = read::items(*v).filter(|vs| vs.len() == ss.len() && !registry::is_handle(*v));
-                    let vs = vs.ok_or_else(|| anyhow!("{} keys need a list of {} values", ss.len(), ss.len()))?;
+                    let vs = read::items(*v)
+                        .filter(|vs| vs.len() == ss.len() && !registry::is_handle(*v));
+                    let vs = vs.ok_or_else(|| {
+                        anyhow!("{} keys need a list of {} values", ss.len(), ss.len())
+                    })?;
                     (ss, vs.to_vec())
                 }
             };
@@ -105,6 +128,8 @@ pub fn dict(x: K) -> KResult {
             }
             Err(ss) => make_dict(ss, *v),
         },
-        _ => bail!("expects a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"),
+        _ => bail!(
+            "expects a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
+        ),
     }
 }

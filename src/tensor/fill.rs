@@ -23,19 +23,37 @@ fn rows(t: &Tensor, picks: &[i64]) -> anyhow::Result<Vec<Tensor>> {
     let n = t.size()[0];
     picks
         .iter()
-        .map(|&i| if i >= 0 && i < n { Ok(t.f_select(0, i)?) } else { Err(anyhow!("tensor[{i}] invalid given a {n}-element tensor")) })
+        .map(|&i| {
+            if i >= 0 && i < n {
+                Ok(t.f_select(0, i)?)
+            } else {
+                Err(anyhow!("tensor[{i}] invalid given a {n}-element tensor"))
+            }
+        })
         .collect()
 }
 
 fn vector_picks(n: usize, picks: &[i64]) -> anyhow::Result<Vec<usize>> {
     picks
         .iter()
-        .map(|&i| if i >= 0 && (i as usize) < n { Ok(i as usize) } else { Err(anyhow!("vector[{i}] invalid given a {n}-element vector")) })
+        .map(|&i| {
+            if i >= 0 && (i as usize) < n {
+                Ok(i as usize)
+            } else {
+                Err(anyhow!("vector[{i}] invalid given a {n}-element vector"))
+            }
+        })
         .collect()
 }
 
 fn dict_picks(d: &[(String, Tensor)], keys: &[&str]) -> anyhow::Result<Vec<usize>> {
-    keys.iter().map(|k| d.iter().position(|(n, _)| n == k).ok_or_else(|| anyhow!("dictionary key `{k} not found"))).collect()
+    keys.iter()
+        .map(|k| {
+            d.iter()
+                .position(|(n, _)| n == k)
+                .ok_or_else(|| anyhow!("dictionary key `{k} not found"))
+        })
+        .collect()
 }
 
 fn fill_all(ts: &mut [Tensor], v: Num) -> anyhow::Result<()> {
@@ -49,11 +67,21 @@ pub fn fill(x: K) -> KResult {
     let v = items(x, 2..=3, "(input;value) or (input;indices/keys;value)")?;
     let last = v[v.len() - 1];
     let Some(value) = number(last).filter(|_| read::ktype(last) < 0) else {
-        bail!("unable to get fill element from final arg of {}", opargs::describe(last))
+        bail!(
+            "unable to get fill element from final arg of {}",
+            opargs::describe(last)
+        )
     };
     let pick = (v.len() == 3).then_some(v[1]);
     let _nograd = tch::no_grad_guard();
-    let idx = |p: K, what: &str| longs(p).ok_or_else(|| anyhow!("expecting 2nd arg of {what} indices, given {}", opargs::describe(p)));
+    let idx = |p: K, what: &str| {
+        longs(p).ok_or_else(|| {
+            anyhow!(
+                "expecting 2nd arg of {what} indices, given {}",
+                opargs::describe(p)
+            )
+        })
+    };
     if !registry::is_handle(v[0]) {
         let mut t = convert::to_tensor(v[0])?;
         match pick {
@@ -80,7 +108,12 @@ pub fn fill(x: K) -> KResult {
             let picked = match pick {
                 None => (0..d.len()).collect(),
                 Some(p) => {
-                    let keys = syms(p).ok_or_else(|| anyhow!("unable to get dictionary key(s) given {}", opargs::describe(p)))?;
+                    let keys = syms(p).ok_or_else(|| {
+                        anyhow!(
+                            "unable to get dictionary key(s) given {}",
+                            opargs::describe(p)
+                        )
+                    })?;
                     dict_picks(d, &keys)?
                 }
             };
@@ -98,8 +131,14 @@ pub fn filldiagonal(x: K) -> KResult {
     let usage = "(input;fill value) or (input;fill value;wrap flag)";
     let v = items(x, 2..=3, usage)?;
     let value = number(v[1]).filter(|_| read::ktype(v[1]) < 0);
-    let wrap = if v.len() == 3 { flag(v[2]) } else { Some(false) };
-    let (Some(value), Some(wrap)) = (value, wrap) else { bail!("expects {usage}, fill value a number, wrap a boolean") };
+    let wrap = if v.len() == 3 {
+        flag(v[2])
+    } else {
+        Some(false)
+    };
+    let (Some(value), Some(wrap)) = (value, wrap) else {
+        bail!("expects {usage}, fill value a number, wrap a boolean")
+    };
     let _nograd = tch::no_grad_guard();
     let (mut t, h) = arg(v[0])?;
     let _ = t.f_fill_diagonal_(value, wrap)?;
@@ -113,7 +152,12 @@ pub fn filldiagonal(x: K) -> KResult {
 pub fn amend(x: K) -> KResult {
     let v = opargs::list(x)
         .filter(|v| !v.is_empty() && registry::is_handle(v[0]))
-        .ok_or_else(|| anyhow!("expecting 1st arg of tensor, vector or dictionary, given {}", opargs::describe(x)))?;
+        .ok_or_else(|| {
+            anyhow!(
+                "expecting 1st arg of tensor, vector or dictionary, given {}",
+                opargs::describe(x)
+            )
+        })?;
     let class = opargs::class(v[0])?.unwrap_or("");
     let n = v.len();
     let async_ok = |i: usize| n == i || (n == i + 1 && flag(v[i]).is_some());
@@ -124,7 +168,10 @@ pub fn amend(x: K) -> KResult {
     };
     let at = if class == "tensor" { 1 } else { 2 };
     if !async_ok(at + 1) {
-        bail!("expects {usage}, given {n} argument{}", if n == 1 { "" } else { "s" });
+        bail!(
+            "expects {usage}, given {n} argument{}",
+            if n == 1 { "" } else { "s" }
+        );
     }
     // Values are read before the registry is locked (a values handle is looked up there too).
     let (src, _) = arg(v[at])?;
@@ -132,14 +179,24 @@ pub fn amend(x: K) -> KResult {
     registry::with(v[0], |o| match o {
         Obj::Tensor(t) => Ok(t.f_copy_(&src)?),
         Obj::Vector(ts) => {
-            let Some(i) = long(v[1]) else { bail!("given vector, 2nd argument is an index (long), given {}", opargs::describe(v[1])) };
+            let Some(i) = long(v[1]) else {
+                bail!(
+                    "given vector, 2nd argument is an index (long), given {}",
+                    opargs::describe(v[1])
+                )
+            };
             if i < 0 || i as usize >= ts.len() {
                 bail!("vector[{i}] is invalid given a {}-element vector", ts.len());
             }
             Ok(ts[i as usize].f_copy_(&src)?)
         }
         Obj::Dict(d) => {
-            let Some(k) = read::symbol(v[1]) else { bail!("given dictionary, 2nd argument is a key (symbol), given {}", opargs::describe(v[1])) };
+            let Some(k) = read::symbol(v[1]) else {
+                bail!(
+                    "given dictionary, 2nd argument is a key (symbol), given {}",
+                    opargs::describe(v[1])
+                )
+            };
             let i = dict_picks(d, &[k])?[0];
             Ok(d[i].1.f_copy_(&src)?)
         }

@@ -5,8 +5,8 @@
 use anyhow::{anyhow, bail};
 use tch::Tensor;
 
-use super::options::{self, Options};
 use super::convert;
+use super::options::{self, Options};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -19,7 +19,11 @@ fn target(x: K, usage: &str) -> anyhow::Result<(K, Options, bool)> {
         if !e.defined() {
             bail!("example tensor is undefined");
         }
-        Options { kind: Some(e.kind()), device: Some(e.device()), ..Options::default() }
+        Options {
+            kind: Some(e.kind()),
+            device: Some(e.device()),
+            ..Options::default()
+        }
     } else if options::is_options(items[1]) {
         options::parse(items[1])?
     } else {
@@ -27,7 +31,8 @@ fn target(x: K, usage: &str) -> anyhow::Result<(K, Options, bool)> {
     };
     let non_blocking = match items.get(2) {
         None => false,
-        Some(a) => read::boolean(*a).ok_or_else(|| anyhow!("3rd argument expected as boolean async flag"))?,
+        Some(a) => read::boolean(*a)
+            .ok_or_else(|| anyhow!("3rd argument expected as boolean async flag"))?,
     };
     Ok((items[0], o, non_blocking))
 }
@@ -50,7 +55,11 @@ fn moved(t: &Tensor, o: &Options, non_blocking: bool) -> anyhow::Result<Option<T
         return Ok(None);
     }
     let grad = o.grad.or(Some(t.requires_grad()).filter(|g| *g));
-    Ok(Some(Options { grad, ..*o }.convert(t.f_detach()?, non_blocking, false)?))
+    Ok(Some(Options { grad, ..*o }.convert(
+        t.f_detach()?,
+        non_blocking,
+        false,
+    )?))
 }
 
 /// `to(h;options)`, `to(h;example)`, with an optional async flag: change a tensor, or every
@@ -58,7 +67,9 @@ fn moved(t: &Tensor, o: &Options, non_blocking: bool) -> anyhow::Result<Option<T
 /// as ktorch), in place (the handle keeps working).
 pub fn to(x: K) -> KResult {
     let (h, o, nb) = target(x, "(object;options) or (object;options;async flag)")?;
-    if registry::class_of(h) == Some("module") && (o.grad.is_some() || o.sparse.is_some() || o.memory.is_some() || o.pin.is_some()) {
+    if registry::class_of(h) == Some("module")
+        && (o.grad.is_some() || o.sparse.is_some() || o.memory.is_some() || o.pin.is_some())
+    {
         bail!("converts device & type, but cannot be used for layout, gradient, pinned memory or memory format");
     }
     let ts = registry::tensors(h)?;
@@ -66,13 +77,31 @@ pub fn to(x: K) -> KResult {
         bail!("cannot change attribute(s) of an undefined tensor");
     }
     // Convert all first, then swap in: an error leaves every tensor as it was.
-    let new = ts.iter().map(|t| if t.defined() { moved(t, &o, nb) } else { Ok(None) }).collect::<anyhow::Result<Vec<_>>>()?;
+    let new = ts
+        .iter()
+        .map(|t| {
+            if t.defined() {
+                moved(t, &o, nb)
+            } else {
+                Ok(None)
+            }
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if registry::class_of(h) == Some("module") {
+        // in place, as PyTorch's Module.to: every handle and running call sees the change
+        for (mut t, n) in ts.into_iter().zip(new) {
+            if let Some(n) = n {
+                t.f_set_data(&n)?;
+            }
+        }
+        return Ok(make::null());
+    }
     registry::with(h, |obj| {
         let slots: Vec<&mut Tensor> = match obj {
             Obj::Tensor(t) => vec![t],
             Obj::Vector(v) => v.iter_mut().collect(),
             Obj::Dict(d) => d.iter_mut().map(|(_, t)| t).collect(),
-            Obj::Module(m) => m.parameters_mut(),
+            Obj::Module(_) => unreachable!("modules are changed in place above"),
         };
         for (slot, n) in slots.into_iter().zip(new) {
             if let Some(n) = n {
@@ -97,7 +126,9 @@ pub fn copyto(x: K) -> KResult {
 }
 
 pub fn use_(x: K) -> KResult {
-    let [h, v] = super::args(x, 2..=2, "[tensor;tensor or q data]")? else { unreachable!() };
+    let [h, v] = super::args(x, 2..=2, "[tensor;tensor or q data]")? else {
+        unreachable!()
+    };
     let _ = registry::tensor(*h)?; // h must be a live tensor before anything changes
     let t = if registry::is_handle(*v) {
         let t = registry::tensor(*v)?;

@@ -35,8 +35,12 @@ fn tensors(items: &[K]) -> anyhow::Result<Vec<Tensor>> {
 /// `(inputs;dim)`, `(inputs;dim;out)` or `(inputs;out)` after the inputs: (dim, out).
 fn dim_out(rest: &[K]) -> Option<(i64, Option<K>)> {
     match rest {
-        [d] => long(*d).map(|d| (d, None)).or_else(|| registry::is_handle(*d).then_some((0, Some(*d)))),
-        [d, o] => long(*d).filter(|_| registry::is_handle(*o)).map(|d| (d, Some(*o))),
+        [d] => long(*d)
+            .map(|d| (d, None))
+            .or_else(|| registry::is_handle(*d).then_some((0, Some(*d)))),
+        [d, o] => long(*d)
+            .filter(|_| registry::is_handle(*o))
+            .map(|d| (d, Some(*o))),
         _ => None,
     }
 }
@@ -60,12 +64,17 @@ fn joining(x: K, cat: bool) -> KResult {
     if registry::is_handle(x) {
         return result(join(&opargs::vector(x)?, 0, cat)?, true); // a vector handle
     }
-    let items = opargs::list(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expects a vector or a list of inputs"))?;
+    let items = opargs::list(x)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| anyhow!("expects a vector or a list of inputs"))?;
     if is_vector(items[0]) {
         let (dim, out) = match items.len() {
             1 => (0, None),
-            _ => dim_out(&items[1..])
-                .ok_or_else(|| anyhow!("expects vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"))?,
+            _ => dim_out(&items[1..]).ok_or_else(|| {
+                anyhow!(
+                    "expects vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"
+                )
+            })?,
         };
         return finish(&opargs::vector(items[0])?, dim, out, true, cat);
     }

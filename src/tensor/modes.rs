@@ -11,8 +11,8 @@ use crate::k::{read, K};
 use crate::registry;
 
 pub const MODES: &[&str] = &[
-    "zeros", "ones", "empty", "rand", "randn", "full", "arange", "range", "linspace", "logspace", "eye",
-    "randint", "randperm", "complex", "sparse",
+    "zeros", "ones", "empty", "rand", "randn", "full", "arange", "range", "linspace", "logspace",
+    "eye", "randint", "randperm", "complex", "sparse",
 ];
 
 /// Modes whose first argument may be an input tensor giving the size (PyTorch's `*_like`).
@@ -61,9 +61,15 @@ fn opts(o: &Options, default: Kind) -> (Kind, Device) {
 pub fn create(mode: &str, args: &[K]) -> anyhow::Result<Made> {
     let (args, mut o, out) = match args.split_last() {
         Some((last, rest)) if options::is_options(*last) => (rest, options::parse(*last)?, None),
-        Some((last, rest)) if registry::is_handle(*last) && !(rest.is_empty() && LIKE.contains(&mode)) => {
+        Some((last, rest))
+            if registry::is_handle(*last) && !(rest.is_empty() && LIKE.contains(&mode)) =>
+        {
             let t = registry::tensor(*last)?;
-            let o = Options { kind: Some(t.kind()), device: Some(t.device()), ..Options::default() };
+            let o = Options {
+                kind: Some(t.kind()),
+                device: Some(t.device()),
+                ..Options::default()
+            };
             (rest, o, Some(*last))
         }
         _ => (args, Options::default(), None),
@@ -99,7 +105,13 @@ fn size_or(x: K, like: &Option<Vec<i64>>) -> anyhow::Result<Vec<i64>> {
 
 /// `explicit`: the dtype the options or output tensor gave (`o.kind` may also come from an input
 /// tensor).
-fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: Option<Kind>) -> anyhow::Result<Tensor> {
+fn make(
+    mode: &str,
+    args: &[K],
+    o: &Options,
+    like: Option<Vec<i64>>,
+    explicit: Option<Kind>,
+) -> anyhow::Result<Tensor> {
     let o = *o;
     let n = args.len();
     let wrong = || anyhow!("`{mode} given {n} argument(s) beside options");
@@ -131,9 +143,16 @@ fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: O
             Tensor::f_zeros(&s, (kind, Device::Cpu))?.f_fill_tensor_(&fill.f_to_kind(kind)?)?
         }
         "arange" | "range" => {
-            let nums = args.iter().map(|a| number(*a)).collect::<anyhow::Result<Vec<_>>>()?;
+            let nums = args
+                .iter()
+                .map(|a| number(*a))
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let float = nums.iter().any(|(_, f)| *f);
-            let kind = o.kind.unwrap_or(if float { options::default_kind() } else { Kind::Int64 });
+            let kind = o.kind.unwrap_or(if float {
+                options::default_kind()
+            } else {
+                Kind::Int64
+            });
             let v: Vec<f64> = nums.iter().map(|(v, _)| *v).collect();
             let (start, end, step) = match v.as_slice() {
                 [e] => (0.0, *e, 1.0),
@@ -146,7 +165,10 @@ fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: O
             }
             // range includes its end (torch.range); arange does not. libtorch casts the bounds to
             // an integer dtype first, so integers move the bound a whole step, floats half a step.
-            let float = matches!(kind, Kind::Half | Kind::BFloat16 | Kind::Float | Kind::Double);
+            let float = matches!(
+                kind,
+                Kind::Half | Kind::BFloat16 | Kind::Float | Kind::Double
+            );
             let end = match (mode, float) {
                 ("range", true) => end + step / 2.0,
                 ("range", false) => end + step,
@@ -157,7 +179,9 @@ fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: O
         "linspace" | "logspace" => {
             let (s, e, k, base) = match args {
                 [s, e, k] => (number(*s)?.0, number(*e)?.0, *k, 10.0),
-                [s, e, k, b] if mode == "logspace" => (number(*s)?.0, number(*e)?.0, *k, number(*b)?.0),
+                [s, e, k, b] if mode == "logspace" => {
+                    (number(*s)?.0, number(*e)?.0, *k, number(*b)?.0)
+                }
                 _ => return Err(wrong()),
             };
             let steps = read::long(k).ok_or_else(|| anyhow!("`{mode} steps expected as a long"))?;
@@ -173,12 +197,16 @@ fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: O
                 [r, c] => (read::long(*r), read::long(*c)),
                 _ => return Err(wrong()),
             };
-            let (Some(r), Some(c)) = (r, c) else { bail!("`eye expects row and column counts as longs") };
+            let (Some(r), Some(c)) = (r, c) else {
+                bail!("`eye expects row and column counts as longs")
+            };
             Tensor::f_eye_m(r, c, fo)?
         }
         "randint" => {
-            let low = |x: K| read::long(x).ok_or_else(|| anyhow!("`randint low expected as a long"));
-            let high = |x: K| read::long(x).ok_or_else(|| anyhow!("`randint high expected as a long"));
+            let low =
+                |x: K| read::long(x).ok_or_else(|| anyhow!("`randint low expected as a long"));
+            let high =
+                |x: K| read::long(x).ok_or_else(|| anyhow!("`randint high expected as a long"));
             // (high;size) (low;high;size), or with an input tensor (in;high) (in;low;high)
             let (lo, hi, s) = match (args, &like) {
                 ([_, h], Some(s)) => (0, high(*h)?, s.clone()),
@@ -200,7 +228,10 @@ fn make(mode: &str, args: &[K], o: &Options, like: Option<Vec<i64>>, explicit: O
             match args {
                 [ri, f] if read::boolean(*f).is_some() => complex1(*ri, read::boolean(*f), o.kind)?,
                 [re, im] => {
-                    let (re, im) = (super::convert::to_tensor(*re)?, super::convert::to_tensor(*im)?);
+                    let (re, im) = (
+                        super::convert::to_tensor(*re)?,
+                        super::convert::to_tensor(*im)?,
+                    );
                     let k = complex_part(o.kind, re.kind(), im.kind())?;
                     Tensor::f_complex(&re.f_to_kind(k)?, &im.f_to_kind(k)?)?
                 }
@@ -222,13 +253,20 @@ fn is_float(k: Kind) -> bool {
 /// else the inputs' floating point type, else the default dtype.
 fn complex_part(option: Option<Kind>, a: Kind, b: Kind) -> anyhow::Result<Kind> {
     if is_float(a) && is_float(b) && a != b {
-        bail!("complex: real input is {}, imaginary input is {}", options::kind_name(a), options::kind_name(b));
+        bail!(
+            "complex: real input is {}, imaginary input is {}",
+            options::kind_name(a),
+            options::kind_name(b)
+        );
     }
     Ok(match option {
         Some(Kind::ComplexHalf) => Kind::Half,
         Some(Kind::ComplexFloat) => Kind::Float,
         Some(Kind::ComplexDouble) => Kind::Double,
-        Some(k) => bail!("complex: unable to create complex tensor with given datatype: {}", options::kind_name(k)),
+        Some(k) => bail!(
+            "complex: unable to create complex tensor with given datatype: {}",
+            options::kind_name(k)
+        ),
         None if is_float(a) => a,
         None if is_float(b) => b,
         None => options::default_kind(),
@@ -245,7 +283,11 @@ fn complex1(x: K, first: Option<bool>, option: Option<Kind>) -> anyhow::Result<T
     }
     let d = if first { 0 } else { -1 };
     if a.size()[if first { 0 } else { a.dim() - 1 }] != 2 {
-        let (w, p) = if first { ("first", "(real;imaginary)") } else { ("last", "(real,'imaginary)") };
+        let (w, p) = if first {
+            ("first", "(real;imaginary)")
+        } else {
+            ("last", "(real,'imaginary)")
+        };
         bail!("complex: single input array must have a {w} dimension of size 2 {p}, given size of {:?}", a.size());
     }
     let a = a.f_to_kind(complex_part(option, a.kind(), a.kind())?)?;

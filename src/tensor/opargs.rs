@@ -14,10 +14,18 @@ pub fn list(x: K) -> Option<&'static [K]> {
 }
 
 /// The items of `x` with their count checked, else `expects <usage>, given <what x is>`.
-pub fn items(x: K, n: std::ops::RangeInclusive<usize>, usage: &str) -> anyhow::Result<&'static [K]> {
+pub fn items(
+    x: K,
+    n: std::ops::RangeInclusive<usize>,
+    usage: &str,
+) -> anyhow::Result<&'static [K]> {
     match list(x) {
         Some(v) if n.contains(&v.len()) => Ok(v),
-        Some(v) => bail!("expects {usage}, given {} argument{}", v.len(), if v.len() == 1 { "" } else { "s" }),
+        Some(v) => bail!(
+            "expects {usage}, given {} argument{}",
+            v.len(),
+            if v.len() == 1 { "" } else { "s" }
+        ),
         None => bail!("expects {usage}, given {}", describe(x)),
     }
 }
@@ -35,7 +43,12 @@ pub fn flag(x: K) -> Option<bool> {
 /// Sizes or indices: a long vector, a long atom, or an empty general list.
 pub fn longs(x: K) -> Option<Vec<i64>> {
     match read::ktype(x) {
-        7 => Some(unsafe { std::slice::from_raw_parts(crate::k::make::data::<i64>(x), read::len(x) as usize) }.to_vec()),
+        7 => Some(
+            unsafe {
+                std::slice::from_raw_parts(crate::k::make::data::<i64>(x), read::len(x) as usize)
+            }
+            .to_vec(),
+        ),
         -7 => long(x).map(|j| vec![j]),
         0 if read::len(x) == 0 => Some(vec![]),
         _ => None,
@@ -44,7 +57,9 @@ pub fn longs(x: K) -> Option<Vec<i64>> {
 
 /// Symbols: a symbol atom or a symbol vector.
 pub fn syms(x: K) -> Option<Vec<&'static str>> {
-    read::symbol(x).map(|s| vec![s]).or_else(|| read::symbols(x))
+    read::symbol(x)
+        .map(|s| vec![s])
+        .or_else(|| read::symbols(x))
 }
 
 /// A number given as a q atom (boolean, byte, short, int, long, real, float).
@@ -77,7 +92,9 @@ pub fn class(x: K) -> anyhow::Result<Option<&'static str>> {
     if !registry::is_handle(x) {
         return Ok(None);
     }
-    registry::class_of(x).map(Some).ok_or_else(|| anyhow!("stale pointer"))
+    registry::class_of(x)
+        .map(Some)
+        .ok_or_else(|| anyhow!("stale pointer"))
 }
 
 pub fn is_tensor(x: K) -> bool {

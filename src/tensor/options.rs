@@ -16,7 +16,10 @@ pub fn default_kind() -> Kind {
 /// Set the default dtype; like PyTorch's set_default_dtype, only floating point types qualify.
 pub fn set_default_kind(k: Kind) -> anyhow::Result<()> {
     if !matches!(k, Kind::Half | Kind::BFloat16 | Kind::Float | Kind::Double) {
-        bail!("default data type must be floating point, given `{}", kind_name(k));
+        bail!(
+            "default data type must be floating point, given `{}",
+            kind_name(k)
+        );
     }
     *DEFAULT_KIND.lock().unwrap_or_else(|e| e.into_inner()) = k;
     Ok(())
@@ -41,7 +44,14 @@ impl Memory {
         }
     }
     fn from_name(s: &str) -> Option<Memory> {
-        [Memory::Contiguous, Memory::Preserve, Memory::Channel2d, Memory::Channel3d].into_iter().find(|m| m.name() == s)
+        [
+            Memory::Contiguous,
+            Memory::Preserve,
+            Memory::Channel2d,
+            Memory::Channel3d,
+        ]
+        .into_iter()
+        .find(|m| m.name() == s)
     }
 }
 
@@ -100,7 +110,10 @@ pub fn device_from_name(s: &str) -> Option<Device> {
     match s {
         "cpu" => Some(Device::Cpu),
         "cuda" | "gpu" => Some(Device::Cuda(crate::device::current_cuda())),
-        _ => s.strip_prefix("cuda:").and_then(|n| n.parse::<usize>().ok()).map(Device::Cuda),
+        _ => s
+            .strip_prefix("cuda:")
+            .and_then(|n| n.parse::<usize>().ok())
+            .map(Device::Cuda),
     }
 }
 
@@ -166,7 +179,12 @@ impl Options {
 
     /// Convert `t` as the options say: `non_blocking` for asynchronous host↔device copies,
     /// `copy` to always give a new tensor (ktorch's `copyto`) even when nothing changes.
-    pub fn convert(&self, t: tch::Tensor, non_blocking: bool, copy: bool) -> anyhow::Result<tch::Tensor> {
+    pub fn convert(
+        &self,
+        t: tch::Tensor,
+        non_blocking: bool,
+        copy: bool,
+    ) -> anyhow::Result<tch::Tensor> {
         if let Some(Device::Cuda(i)) = self.device {
             crate::device::check_cuda(i)?;
         }
@@ -180,7 +198,11 @@ impl Options {
             }
         }
         // A sparse tensor made dense first, so dtype and device apply to the dense values.
-        let t = if !sparse && t.is_sparse() { t.f_to_dense(None, false)? } else { t };
+        let t = if !sparse && t.is_sparse() {
+            t.f_to_dense(None, false)?
+        } else {
+            t
+        };
         let kind = self.kind.unwrap_or(t.kind());
         let device = self.device.unwrap_or(t.device());
         let mut t = if kind != t.kind() || device != t.device() || copy {
@@ -193,7 +215,11 @@ impl Options {
         }
         match self.memory {
             // a sparse tensor has no strides: only the dense layouts take a memory format
-            Some(m @ (Memory::Contiguous | Memory::Channel2d | Memory::Channel3d)) if !t.is_sparse() => t = memory_format(&t, m)?,
+            Some(m @ (Memory::Contiguous | Memory::Channel2d | Memory::Channel3d))
+                if !t.is_sparse() =>
+            {
+                t = memory_format(&t, m)?
+            }
             _ => {}
         }
         match self.pin {
@@ -222,7 +248,11 @@ impl Options {
 
 extern "C" {
     fn ktorch_pin_memory(t: *mut libc::c_void, out: *mut *mut libc::c_void) -> libc::c_int;
-    fn ktorch_to_memory_format(t: *mut libc::c_void, m: libc::c_int, out: *mut *mut libc::c_void) -> libc::c_int;
+    fn ktorch_to_memory_format(
+        t: *mut libc::c_void,
+        m: libc::c_int,
+        out: *mut *mut libc::c_void,
+    ) -> libc::c_int;
 }
 
 /// `t` in memory format `m` (itself when it already is).

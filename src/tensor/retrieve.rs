@@ -18,13 +18,23 @@ pub fn all(h: K) -> KResult {
     // Copy out under the registry's lock; add the new handles after it is released.
     let (class, keys, ts) = registry::with(h, |o| {
         let ts: Vec<Tensor> = o.tensors().iter().map(|t| t.shallow_clone()).collect();
-        Ok((o.class(), o.keys().map(|k| k.iter().map(|s| s.to_string()).collect::<Vec<_>>()), ts))
+        Ok((
+            o.class(),
+            o.keys()
+                .map(|k| k.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+            ts,
+        ))
     })?;
     Ok(match (class, keys) {
         ("tensor", _) => return convert::to_q(&ts[0]),
         (_, Some(keys)) => {
             let keys: Vec<&str> = keys.iter().map(|s| s.as_str()).collect();
-            unsafe { native::xD(make::symbols(&keys), make::list(ts.iter().map(handle).collect())) }
+            unsafe {
+                native::xD(
+                    make::symbols(&keys),
+                    make::list(ts.iter().map(handle).collect()),
+                )
+            }
         }
         _ => make::list(ts.iter().map(handle).collect()),
     })
@@ -33,7 +43,9 @@ pub fn all(h: K) -> KResult {
 pub fn part(h: K, rest: &[K]) -> KResult {
     match registry::class_of(h) {
         Some("vector") => {
-            let [i] = rest else { bail!("expects (vector;index)") };
+            let [i] = rest else {
+                bail!("expects (vector;index)")
+            };
             let v = registry::tensors(h)?;
             Ok(match vector::indices(*i, v.len())? {
                 Ok(k) => handle(&v[k]),
@@ -41,13 +53,18 @@ pub fn part(h: K, rest: &[K]) -> KResult {
             })
         }
         Some("dictionary") => {
-            let [k] = rest else { bail!("expects (dictionary;key)") };
+            let [k] = rest else {
+                bail!("expects (dictionary;key)")
+            };
             let d = dict::stored(h)?;
             // Find every key before making any handle, so a missing key leaks nothing.
             Ok(match dict::keys(*k)? {
                 Ok(s) => handle(&d[dict::position(&d, s)?].1),
                 Err(ss) => {
-                    let at = ss.iter().map(|s| dict::position(&d, s)).collect::<anyhow::Result<Vec<_>>>()?;
+                    let at = ss
+                        .iter()
+                        .map(|s| dict::position(&d, s))
+                        .collect::<anyhow::Result<Vec<_>>>()?;
                     make::list(at.iter().map(|i| handle(&d[*i].1)).collect())
                 }
             })
@@ -63,7 +80,9 @@ pub fn part(h: K, rest: &[K]) -> KResult {
                 [] if flag.is_some() => t,
                 [i] => index(&t, 0, *i)?,
                 [d, i] => {
-                    let d = read::long(*d).filter(|_| read::ktype(*d) != -1).ok_or_else(|| anyhow!("dimension expected as a long"))?;
+                    let d = read::long(*d)
+                        .filter(|_| read::ktype(*d) != -1)
+                        .ok_or_else(|| anyhow!("dimension expected as a long"))?;
                     index(&t, d, *i)?
                 }
                 _ => bail!("expects (tensor;index), (tensor;dim;index) or (tensor;flag;dim;index)"),

@@ -9,9 +9,14 @@ use crate::k::{read, KResult, K};
 use crate::registry;
 
 pub fn index(x: K) -> KResult {
-    let [input, dim, ind] = items(x, 3..=3, "(input;dim;index or indices)")? else { unreachable!() };
+    let [input, dim, ind] = items(x, 3..=3, "(input;dim;index or indices)")? else {
+        unreachable!()
+    };
     let Some(d) = long(*dim) else {
-        bail!("2nd argument of dimension expected, given {}", opargs::describe(*dim))
+        bail!(
+            "2nd argument of dimension expected, given {}",
+            opargs::describe(*dim)
+        )
     };
     let (t, h) = arg(*input)?;
     let r = if let Some(i) = long(*ind) {
@@ -21,7 +26,10 @@ pub fn index(x: K) -> KResult {
     } else if read::ktype(*ind) == 7 {
         t.f_index_select(d, &convert::to_tensor(*ind)?.f_to_device(t.device())?)?
     } else {
-        bail!("3rd argument of index/indices expected, given {}", opargs::describe(*ind))
+        bail!(
+            "3rd argument of index/indices expected, given {}",
+            opargs::describe(*ind)
+        )
     };
     result(r, h)
 }

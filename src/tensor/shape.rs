@@ -15,7 +15,12 @@ fn size_arg(x: K) -> anyhow::Result<Vec<i64>> {
     if registry::is_handle(x) {
         return Ok(registry::tensor(x)?.size());
     }
-    longs(x).ok_or_else(|| anyhow::anyhow!("expects 2nd arg of size or tensor whose size to use, given {}", opargs::describe(x)))
+    longs(x).ok_or_else(|| {
+        anyhow::anyhow!(
+            "expects 2nd arg of size or tensor whose size to use, given {}",
+            opargs::describe(x)
+        )
+    })
 }
 
 /// Fill in a size given as -1 from the number of elements `m` (resize_ does not infer).
@@ -51,12 +56,18 @@ enum Mode {
 }
 
 fn resizing(x: K, mode: Mode) -> KResult {
-    let [input, size] = items(x, 2..=2, "(input;size) or (input;example tensor)")? else { unreachable!() };
+    let [input, size] = items(x, 2..=2, "(input;size) or (input;example tensor)")? else {
+        unreachable!()
+    };
     let s = size_arg(*size)?;
     let (mut t, h) = arg(*input)?;
     match mode {
         Mode::Resize => {
-            let s = if s.iter().any(|&v| v < 0) { infer(&s, t.numel() as i64)? } else { s };
+            let s = if s.iter().any(|&v| v < 0) {
+                infer(&s, t.numel() as i64)?
+            } else {
+                s
+            };
             // In place: a handle's tensor shares its TensorImpl with the registry's.
             let _ = t.f_resize_(s.as_slice())?;
             if h {
@@ -82,12 +93,17 @@ pub fn view(x: K) -> KResult {
 
 pub fn narrow(x: K) -> KResult {
     let usage = "(input;dim;offset;size)";
-    let [input, d, i, w] = items(x, 4..=4, usage)? else { unreachable!() };
+    let [input, d, i, w] = items(x, 4..=4, usage)? else {
+        unreachable!()
+    };
     let (Some(d), Some(i), Some(w)) = (long(*d), long(*i), long(*w)) else {
         bail!("expects {usage} with dim, offset and size as longs")
     };
     if opargs::is_vector(*input) {
-        let v = opargs::vector(*input)?.iter().map(|t| t.f_narrow(d, i, w)).collect::<Result<Vec<_>, _>>()?;
+        let v = opargs::vector(*input)?
+            .iter()
+            .map(|t| t.f_narrow(d, i, w))
+            .collect::<Result<Vec<_>, _>>()?;
         return Ok(registry::add(Obj::Vector(v)));
     }
     let (t, h) = arg(*input)?;
@@ -112,7 +128,9 @@ pub fn transpose(x: K) -> KResult {
     let (mut t, h, dims, inplace) = if registry::is_handle(x) {
         (registry::tensor(x)?, true, None, false)
     } else {
-        let v = opargs::list(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow::anyhow!("expects {usage}"))?;
+        let v = opargs::list(x)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| anyhow::anyhow!("expects {usage}"))?;
         let (v, b) = match v.last().and_then(|b| flag(*b)) {
             Some(b) => (&v[..v.len() - 1], b),
             None => (v, false),
@@ -135,7 +153,10 @@ pub fn transpose(x: K) -> KResult {
         (t, h, dims, b)
     };
     let r = match dims {
-        None if t.dim() > 2 => bail!("a {}d tensor needs the two dimensions to be swapped", t.dim()),
+        None if t.dim() > 2 => bail!(
+            "a {}d tensor needs the two dimensions to be swapped",
+            t.dim()
+        ),
         None if h && inplace => {
             if t.dim() == 2 {
                 let _ = t.f_transpose_(0, 1)?;
@@ -153,8 +174,15 @@ pub fn transpose(x: K) -> KResult {
 }
 
 pub fn permute(x: K) -> KResult {
-    let [input, dims] = items(x, 2..=2, "(input;reordered dimensions)")? else { unreachable!() };
-    let d = longs(*dims).ok_or_else(|| anyhow::anyhow!("expects 2nd arg of reordered dimensions, given {}", opargs::describe(*dims)))?;
+    let [input, dims] = items(x, 2..=2, "(input;reordered dimensions)")? else {
+        unreachable!()
+    };
+    let d = longs(*dims).ok_or_else(|| {
+        anyhow::anyhow!(
+            "expects 2nd arg of reordered dimensions, given {}",
+            opargs::describe(*dims)
+        )
+    })?;
     let (t, h) = arg(*input)?;
     result(t.f_permute(d.as_slice())?, h)
 }
@@ -165,7 +193,14 @@ pub fn expand(x: K) -> KResult {
         let n = longs(x).unwrap_or_default();
         return convert::to_q(&Tensor::from_slice(&n[..1]).f_expand([n[1]], false)?);
     }
-    let [input, size] = items(x, 2..=2, "(input;size) or (input;tensor whose size to match)")? else { unreachable!() };
+    let [input, size] = items(
+        x,
+        2..=2,
+        "(input;size) or (input;tensor whose size to match)",
+    )?
+    else {
+        unreachable!()
+    };
     let s = size_arg(*size)?;
     let (t, h) = arg(*input)?;
     result(t.f_expand(s.as_slice(), false)?, h)
@@ -182,7 +217,9 @@ fn squeezing(x: K, a: bool) -> KResult {
         return result(t.f_squeeze()?, true);
     }
     let parsed = opargs::list(x).and_then(|v| match v {
-        [i, d] => long(*d).map(|d| (*i, Some(d), false)).or_else(|| flag(*d).map(|b| (*i, None, b))),
+        [i, d] => long(*d)
+            .map(|d| (*i, Some(d), false))
+            .or_else(|| flag(*d).map(|b| (*i, None, b))),
         [i, d, b] => long(*d).zip(flag(*b)).map(|(d, b)| (*i, Some(d), b)),
         _ => None,
     });

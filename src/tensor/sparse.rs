@@ -26,9 +26,15 @@ pub fn ptr_or_enlisted(x: K) -> Option<(K, bool)> {
 
 /// A part of the tensor of `h` or `enlist h`: `want` names what the tensor must be (`sparse`,
 /// `complex`) and `is` tests it; `f` takes the part.
-pub fn part(x: K, want: &str, is: fn(&Tensor) -> bool, f: impl FnOnce(&Tensor) -> Result<Tensor>) -> KResult {
+pub fn part(
+    x: K,
+    want: &str,
+    is: fn(&Tensor) -> bool,
+    f: impl FnOnce(&Tensor) -> Result<Tensor>,
+) -> KResult {
     let usage = || format!("expects a {want} tensor (enlist to return tensor ptr)");
-    let (h, handle) = ptr_or_enlisted(x).ok_or_else(|| anyhow!("{}, given {}", usage(), opargs::describe(x)))?;
+    let (h, handle) =
+        ptr_or_enlisted(x).ok_or_else(|| anyhow!("{}, given {}", usage(), opargs::describe(x)))?;
     if !opargs::is_tensor(h) {
         bail!("{}, given {}", usage(), opargs::describe(h));
     }
@@ -38,7 +44,11 @@ pub fn part(x: K, want: &str, is: fn(&Tensor) -> bool, f: impl FnOnce(&Tensor) -
     }
     if !is(&t) {
         let layout = if t.is_sparse() { "sparse" } else { "dense" };
-        bail!("{}, given a {layout} {} tensor", usage(), options::kind_name(t.kind()));
+        bail!(
+            "{}, given a {layout} {} tensor",
+            usage(),
+            options::kind_name(t.kind())
+        );
     }
     result(f(&t)?, handle)
 }
@@ -61,7 +71,11 @@ pub fn values(x: K) -> KResult {
 
 /// The sparse tensor of handle `x`, else an error naming what was given.
 fn sparse_tensor(x: K) -> Result<Tensor> {
-    let t = if opargs::is_tensor(x) { Some(registry::tensor(x)?) } else { None };
+    let t = if opargs::is_tensor(x) {
+        Some(registry::tensor(x)?)
+    } else {
+        None
+    };
     match t {
         Some(t) if t.defined() && t.is_sparse() => Ok(t),
         Some(_) => bail!("expects a sparse tensor, given a dense tensor"),
@@ -91,9 +105,9 @@ pub fn dense(x: K) -> KResult {
 pub fn sparse(x: K) -> KResult {
     let t = if registry::is_handle(x) {
         registry::tensor(x)?.f_to_sparse(None, None::<&[i64]>, None)?
-    } else if let Some(&[input, second]) = opargs::list(x).filter(|v| {
-        v.len() == 2 && (opargs::long(v[1]).is_some() || registry::is_handle(v[1]))
-    }) {
+    } else if let Some(&[input, second]) = opargs::list(x)
+        .filter(|v| v.len() == 2 && (opargs::long(v[1]).is_some() || registry::is_handle(v[1])))
+    {
         let (t, _) = arg(input)?;
         match opargs::long(second) {
             Some(d) => {
@@ -111,8 +125,11 @@ pub fn sparse(x: K) -> KResult {
             }
         }
     } else {
-        let t = opargs::array(x)
-            .ok_or_else(|| anyhow!("unrecognized arg(s), expecting input, (input;sparsedim) or (input;sparse tensor)"))?;
+        let t = opargs::array(x).ok_or_else(|| {
+            anyhow!(
+                "unrecognized arg(s), expecting input, (input;sparsedim) or (input;sparse tensor)"
+            )
+        })?;
         t.f_to_sparse(None, None::<&[i64]>, None)?
     };
     Ok(registry::add(Obj::Tensor(t)))
@@ -125,7 +142,9 @@ pub fn sparseindex(x: K) -> KResult {
     if registry::is_handle(x) {
         return result(registry::tensor(x)?.f_nonzero()?.f_tr()?, true);
     }
-    if let Some(&[input, d]) = opargs::list(x).filter(|v| v.len() == 2 && opargs::long(v[1]).is_some()) {
+    if let Some(&[input, d]) =
+        opargs::list(x).filter(|v| v.len() == 2 && opargs::long(v[1]).is_some())
+    {
         let (t, h) = arg(input)?;
         let d = opargs::long(d).expect("checked");
         if d < 1 || d > t.dim() as i64 {
@@ -151,7 +170,11 @@ fn nnz_of(t: &Tensor) -> Result<i64> {
     })
 }
 pub fn sparsedim_of(t: &Tensor) -> Result<i64> {
-    Ok(if t.defined() && t.is_sparse() { t.f_sparse_dim()? } else { 0 })
+    Ok(if t.defined() && t.is_sparse() {
+        t.f_sparse_dim()?
+    } else {
+        0
+    })
 }
 fn densedim_of(t: &Tensor) -> Result<i64> {
     Ok(if !t.defined() {
@@ -199,7 +222,11 @@ pub fn check_mode(mode: &str, o: &Options, out: bool) -> Result<()> {
 /// values (one per column of indices, or one dense slice each), the size at least the indices'.
 /// Options (applied after) may come last; the dtype is the values' unless an option says.
 pub fn coo(args: &[K], o: &Options) -> Result<Tensor> {
-    let size = |x: K| opargs::longs(x).filter(|_| crate::k::read::ktype(x) != 0).ok_or_else(|| anyhow!("`sparse: size expected as long(s)"));
+    let size = |x: K| {
+        opargs::longs(x)
+            .filter(|_| crate::k::read::ktype(x) != 0)
+            .ok_or_else(|| anyhow!("`sparse: size expected as long(s)"))
+    };
     let (i, v, s) = match args {
         [s] => {
             let kind = o.kind.unwrap_or_else(options::default_kind);
@@ -211,8 +238,14 @@ pub fn coo(args: &[K], o: &Options) -> Result<Tensor> {
     };
     let i = convert::to_tensor(i)?;
     let v = convert::to_tensor(v)?;
-    if !matches!(i.kind(), Kind::Uint8 | Kind::Int8 | Kind::Int16 | Kind::Int | Kind::Int64) {
-        bail!("`sparse: indices expected as integers, given {}", options::kind_name(i.kind()));
+    if !matches!(
+        i.kind(),
+        Kind::Uint8 | Kind::Int8 | Kind::Int16 | Kind::Int | Kind::Int64
+    ) {
+        bail!(
+            "`sparse: indices expected as integers, given {}",
+            options::kind_name(i.kind())
+        );
     }
     let i = i.f_to_kind(Kind::Int64)?;
     if i.dim() != 2 {
@@ -220,7 +253,10 @@ pub fn coo(args: &[K], o: &Options) -> Result<Tensor> {
     }
     let (sd, n) = (i.size()[0], i.size()[1]);
     if v.dim() == 0 || v.size()[0] != n {
-        bail!("`sparse: {n} index column(s) but values of size {:?}", v.size());
+        bail!(
+            "`sparse: {n} index column(s) but values of size {:?}",
+            v.size()
+        );
     }
     // libtorch's invariant checks are off by default: bad indices must not reach a kernel
     if n > 0 {
@@ -241,10 +277,20 @@ pub fn coo(args: &[K], o: &Options) -> Result<Tensor> {
             if n > 0 {
                 let hi: Vec<i64> = Vec::<i64>::try_from(&i.f_amax(&[1i64][..], false)?)?;
                 if let Some(d) = (0..hi.len()).find(|d| hi[*d] >= s[*d]) {
-                    bail!("`sparse: index {} out of range for size {} of dimension {d}", hi[d], s[d]);
+                    bail!(
+                        "`sparse: index {} out of range for size {} of dimension {d}",
+                        hi[d],
+                        s[d]
+                    );
                 }
             }
-            Tensor::f_sparse_coo_tensor_indices_size(&i, &v, s.as_slice(), (kind, Device::Cpu), false)?
+            Tensor::f_sparse_coo_tensor_indices_size(
+                &i,
+                &v,
+                s.as_slice(),
+                (kind, Device::Cpu),
+                false,
+            )?
         }
     };
     Ok(t)

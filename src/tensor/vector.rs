@@ -29,7 +29,10 @@ pub fn indices(i: K, n: usize) -> anyhow::Result<Result<usize, Vec<usize>>> {
         return Ok(Ok(index(j, n)?));
     }
     match read::longs(i) {
-        Some(js) => Ok(Err(js.into_iter().map(|j| index(j, n)).collect::<anyhow::Result<_>>()?)),
+        Some(js) => Ok(Err(js
+            .into_iter()
+            .map(|j| index(j, n))
+            .collect::<anyhow::Result<_>>()?)),
         None => bail!("vector index expected as a long or longs"),
     }
 }
@@ -51,8 +54,16 @@ pub fn take_args(items: &[K]) -> anyhow::Result<Vec<Tensor>> {
         }
     }
     // q data converts first: a conversion error must not leave handles already taken.
-    let mut ts: Vec<Option<Tensor>> =
-        items.iter().map(|x| if registry::is_handle(*x) { Ok(None) } else { convert::to_tensor(*x).map(Some) }).collect::<anyhow::Result<_>>()?;
+    let mut ts: Vec<Option<Tensor>> = items
+        .iter()
+        .map(|x| {
+            if registry::is_handle(*x) {
+                Ok(None)
+            } else {
+                convert::to_tensor(*x).map(Some)
+            }
+        })
+        .collect::<anyhow::Result<_>>()?;
     for (slot, x) in ts.iter_mut().zip(items) {
         if slot.is_none() {
             *slot = Some(registry::take_tensor(*x)?);
@@ -73,7 +84,9 @@ pub fn vector(x: K) -> KResult {
         let v = stored(x)?;
         return make::try_list(v.iter().map(convert::to_q));
     }
-    let items = read::items(x).ok_or_else(|| anyhow!("expects (x;y;..), a vector, (vector;index) or (vector;index;value)"))?;
+    let items = read::items(x).ok_or_else(|| {
+        anyhow!("expects (x;y;..), a vector, (vector;index) or (vector;index;value)")
+    })?;
     if let Some(v) = items.first().filter(|v| is_vector(**v)) {
         let ts = stored(*v)?;
         return match &items[1..] {
@@ -85,8 +98,11 @@ pub fn vector(x: K) -> KResult {
                 let (ks, vals) = match indices(*i, ts.len())? {
                     Ok(k) => (vec![k], vec![take_arg(*val)?]),
                     Err(ks) => {
-                        let vs = read::items(*val).filter(|v| v.len() == ks.len() && !registry::is_handle(*val));
-                        let vs = vs.ok_or_else(|| anyhow!("{} indices need a list of {} values", ks.len(), ks.len()))?;
+                        let vs = read::items(*val)
+                            .filter(|v| v.len() == ks.len() && !registry::is_handle(*val));
+                        let vs = vs.ok_or_else(|| {
+                            anyhow!("{} indices need a list of {} values", ks.len(), ks.len())
+                        })?;
                         (ks, take_args(vs)?)
                     }
                 };

@@ -250,7 +250,7 @@ free(r;t)
 .t.eq["seq of a number";err[seq;1];"seq: expecting module symbol, given long scalar"]
 .t.eq["forward without input";err[forward;enlist m];"forward: requires a module and at least one input"]
 .t.eq["forward of a tensor";err[forward;(1 2;1)];"forward: requires a module and at least one input"]
-.t.eq["forward of two inputs";err[forward;(m;X3;X3)];"forward: modules with more than one input are not implemented yet, given 2 inputs"]
+.t.eq["forward of two inputs";err[forward;(m;X3;X3)];"forward: linear: forward expects 1 input, given 2"]
 .t.eq["forward wrong size";err[evaluate;(m;1 2f)] like "evaluate: *";1b]
 .t.eq["training bad";err[training;1];"training: unrecognized arg(s), expects module and optional flag"]
 .t.eq["parmnames bad index";err[parmnames;(q;9)];"parmnames: invalid index[9] for 3 child modules"]

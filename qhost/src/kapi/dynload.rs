@@ -28,7 +28,9 @@ pub fn load(lib: &KObj, spec: &KObj) -> QResult {
         libc::dlerror();
         let f = libc::dlsym(h as *mut libc::c_void, cname.as_ptr());
         if f.is_null() {
-            return Err(QErr(dlerror().unwrap_or_else(|| format!("{file}: undefined symbol: {name}"))));
+            return Err(QErr(
+                dlerror().unwrap_or_else(|| format!("{file}: undefined symbol: {name}")),
+            ));
         }
         Ok(KObj::from_raw(dl(f, n)).unwrap())
     }
@@ -45,7 +47,11 @@ fn lib_file(lib: &KObj) -> Result<String, QErr> {
     if s.is_empty() {
         return Err(err("type"));
     }
-    Ok(if s.ends_with(".so") { s.to_string() } else { format!("{s}.so") })
+    Ok(if s.ends_with(".so") {
+        s.to_string()
+    } else {
+        format!("{s}.so")
+    })
 }
 
 /// `(`fn;n)`: the function name and its rank (1..8).
@@ -78,7 +84,10 @@ fn candidates(file: &str) -> Vec<String> {
     if let Ok(q) = std::env::var("QHOME") {
         dirs.push(PathBuf::from(q).join("l64"));
     }
-    if let Some(d) = std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.to_path_buf())) {
+    if let Some(d) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(|p| p.to_path_buf()))
+    {
         dirs.push(d);
     }
     let mut v: Vec<String> = dirs
@@ -112,7 +121,9 @@ fn open(file: &str) -> Result<usize, QErr> {
             break;
         }
     }
-    Err(QErr(last.unwrap_or_else(|| format!("{file}: cannot open shared object file"))))
+    Err(QErr(last.unwrap_or_else(|| {
+        format!("{file}: cannot open shared object file")
+    })))
 }
 
 unsafe fn dlerror() -> Option<String> {

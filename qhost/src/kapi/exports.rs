@@ -74,9 +74,10 @@ fn guarded(f: impl FnOnce() -> QResult) -> QResult {
         Ok(r) => r,
         // `exit` inside a callback from C: no unwinding through the extension's frames, so
         // leave from here (the leak check then also counts what those frames hold).
-        Err(e) if e.is::<crate::q::system::ExitRequest>() => {
-            crate::q::system::exit(e.downcast_ref::<crate::q::system::ExitRequest>().map_or(1, |x| x.0))
-        }
+        Err(e) if e.is::<crate::q::system::ExitRequest>() => crate::q::system::exit(
+            e.downcast_ref::<crate::q::system::ExitRequest>()
+                .map_or(1, |x| x.0),
+        ),
         Err(e) => {
             let m = e
                 .downcast_ref::<&str>()
@@ -250,7 +251,11 @@ pub unsafe extern "C" fn jv(x: *mut K, y: K) -> K {
     // Copy y's items out first: y may be *x itself, which resize can move.
     let items: Vec<u8> = std::slice::from_raw_parts(data::<u8>(y), m as usize * es).to_vec();
     let p = resize(v, n + m);
-    std::ptr::copy_nonoverlapping(items.as_ptr(), data::<u8>(p).add(n as usize * es), items.len());
+    std::ptr::copy_nonoverlapping(
+        items.as_ptr(),
+        data::<u8>(p).add(n as usize * es),
+        items.len(),
+    );
     *x = p;
     p
 }
@@ -266,7 +271,11 @@ pub unsafe extern "C" fn xD(keys: K, values: K) -> K {
         set_error("type");
         return std::ptr::null_mut();
     }
-    KObj::dict(KObj::from_raw(keys).unwrap(), KObj::from_raw(values).unwrap()).into_raw()
+    KObj::dict(
+        KObj::from_raw(keys).unwrap(),
+        KObj::from_raw(values).unwrap(),
+    )
+    .into_raw()
 }
 
 /// Flip a column dictionary (symbol keys, list of equal-length columns) into a table; consumes it.
@@ -336,8 +345,12 @@ pub unsafe extern "C" fn ktd(x: K) -> K {
     }
     let (kn, kc) = table_parts(&x.dict_keys());
     let (vn, vc) = table_parts(&x.dict_values());
-    let names: Vec<*const c_char> =
-        kn.slice::<*const c_char>().iter().chain(vn.slice::<*const c_char>()).copied().collect();
+    let names: Vec<*const c_char> = kn
+        .slice::<*const c_char>()
+        .iter()
+        .chain(vn.slice::<*const c_char>())
+        .copied()
+        .collect();
     let cols: Vec<KObj> = kc.items().into_iter().chain(vc.items()).collect();
     KObj::table(KObj::dict(KObj::from_slice(KS, &names), KObj::list(cols))).into_raw()
 }
@@ -380,7 +393,11 @@ pub unsafe extern "C" fn orr(s: *const c_char) -> K {
     let text = e.to_string();
     // io::Error's Display appends " (os error N)"; q prints strerror's text only.
     let text = text.split(" (os error").next().unwrap_or("").to_string();
-    set_error(&format!("{}. OS reports: {}", String::from_utf8_lossy(cstr(s)), text));
+    set_error(&format!(
+        "{}. OS reports: {}",
+        String::from_utf8_lossy(cstr(s)),
+        text
+    ));
     std::ptr::null_mut()
 }
 /// Trap: a null result becomes an error object carrying (and clearing) the pending error.
@@ -423,7 +440,9 @@ pub unsafe extern "C" fn r1(x: K) -> K {
 /// Arguments are consumed. Errors come back as an error object (t = -128), as from q.
 #[no_mangle]
 pub unsafe extern "C" fn qhost_k(h: c_int, s: *const c_char, args: *const K, n: c_int) -> K {
-    let args: Vec<KObj> = (0..n.max(0) as usize).filter_map(|i| KObj::from_raw(*args.add(i))).collect();
+    let args: Vec<KObj> = (0..n.max(0) as usize)
+        .filter_map(|i| KObj::from_raw(*args.add(i)))
+        .collect();
     if h != 0 {
         return error_object("nyi: qhost has no IPC handles");
     }

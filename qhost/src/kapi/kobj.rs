@@ -274,7 +274,11 @@ impl KObj {
         } else if t == XT {
             let d = self.table_dict();
             let v = d.dict_values();
-            if v.len() == 0 { 0 } else { v.item(0).len() }
+            if v.len() == 0 {
+                0
+            } else {
+                v.item(0).len()
+            }
         } else {
             1
         }
@@ -352,8 +356,10 @@ impl KObj {
         x
     }
     pub fn syms<S: AsRef<str>>(v: &[S]) -> KObj {
-        let ptrs: Vec<*const libc::c_char> =
-            v.iter().map(|s| sym::intern(s.as_ref().as_bytes())).collect();
+        let ptrs: Vec<*const libc::c_char> = v
+            .iter()
+            .map(|s| sym::intern(s.as_ref().as_bytes()))
+            .collect();
         Self::from_slice(KS, &ptrs)
     }
     /// A general list (type 0) that takes ownership of its items.
@@ -444,7 +450,10 @@ impl KObj {
     }
     /// Symbol vector as texts.
     pub fn sym_list(&self) -> Vec<&'static str> {
-        self.slice::<*const libc::c_char>().iter().map(|p| sym::text(*p)).collect()
+        self.slice::<*const libc::c_char>()
+            .iter()
+            .map(|p| sym::text(*p))
+            .collect()
     }
     /// Item `i` of a general list, dict (0 keys, 1 values), as a new reference.
     pub fn item(&self, i: i64) -> KObj {
@@ -462,7 +471,11 @@ impl KObj {
         unsafe {
             let src = data::<u8>(self.as_ptr()).add(i as usize * es);
             // A guid atom keeps its 16 bytes where a vector's data would be.
-            let dst = if t == UU { data::<u8>(a) } else { atom::<u8>(a) };
+            let dst = if t == UU {
+                data::<u8>(a)
+            } else {
+                atom::<u8>(a)
+            };
             std::ptr::copy_nonoverlapping(src, dst, es);
         }
         KObj::from_raw(a).unwrap()
@@ -492,7 +505,9 @@ impl KObj {
         let es = elem_size(t);
         debug_assert_eq!(bytes.len(), es);
         let p = unsafe { resize(self.into_raw(), n + 1) };
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), data::<u8>(p).add(n as usize * es), es) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), data::<u8>(p).add(n as usize * es), es)
+        };
         KObj::from_raw(p).unwrap()
     }
     /// Pointer identity.

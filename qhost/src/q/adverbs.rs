@@ -21,7 +21,11 @@ pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
             let side = if adv == "/:" { y } else { x };
             if side.t() == XD {
                 let vals = side.dict_values();
-                let args = if adv == "/:" { vec![x.clone(), vals] } else { vec![vals, y.clone()] };
+                let args = if adv == "/:" {
+                    vec![x.clone(), vals]
+                } else {
+                    vec![vals, y.clone()]
+                };
                 return Ok(KObj::dict(side.dict_keys(), apply_derived(f, adv, args)?));
             }
             if adv == "/:" {
@@ -68,7 +72,16 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
     }
     // a dict among the arguments takes part by its values; the answer keeps its keys
     if let Some(d) = args.iter().find(|a| a.t() == XD).cloned() {
-        let vals: Vec<KObj> = args.iter().map(|a| if a.t() == XD { a.dict_values() } else { a.clone() }).collect();
+        let vals: Vec<KObj> = args
+            .iter()
+            .map(|a| {
+                if a.t() == XD {
+                    a.dict_values()
+                } else {
+                    a.clone()
+                }
+            })
+            .collect();
         let r = each(f, vals)?;
         return Ok(KObj::dict(d.dict_keys(), r));
     }
@@ -86,7 +99,16 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
         }
     }
     let Some(n) = n else { return apply(f, args) };
-    let cols: Vec<Option<Vec<KObj>>> = args.iter().map(|a| if is_list(a) { Some(values::items(a)) } else { None }).collect();
+    let cols: Vec<Option<Vec<KObj>>> = args
+        .iter()
+        .map(|a| {
+            if is_list(a) {
+                Some(values::items(a))
+            } else {
+                None
+            }
+        })
+        .collect();
     let mut out = Vec::with_capacity(n as usize);
     for i in 0..n as usize {
         let a: Vec<KObj> = cols
@@ -241,7 +263,11 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             for i in 0..n {
                 let mut a = vec![acc];
                 for x in &args[1..] {
-                    a.push(if is_list(x) { values::elem(x, i) } else { x.clone() });
+                    a.push(if is_list(x) {
+                        values::elem(x, i)
+                    } else {
+                        x.clone()
+                    });
                 }
                 acc = apply(f, a)?;
                 if scan {

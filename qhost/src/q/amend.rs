@@ -3,7 +3,7 @@
 //! and the name is the answer. `:` as f assigns.
 use super::eval::{apply, arg_items, get_global, set_global};
 use super::func::Func;
-use super::values::{self, from_items, ints_of, int_of, is_identity};
+use super::values::{self, from_items, int_of, ints_of, is_identity};
 use super::{err, QResult};
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
@@ -15,7 +15,13 @@ pub fn amend(op: &str, args: Vec<KObj>) -> QResult {
     let i = it.next().unwrap();
     let f = it.next().unwrap();
     let y = it.next();
-    let path = if op == "@" { vec![i] } else if i.is_vector() { arg_items(&i) } else { vec![i] };
+    let path = if op == "@" {
+        vec![i]
+    } else if i.is_vector() {
+        arg_items(&i)
+    } else {
+        vec![i]
+    };
     let fun = if is_assign(&f) {
         if y.is_none() {
             return Err(err("rank"));
@@ -50,7 +56,9 @@ pub fn amend_path(d: KObj, path: &[KObj], f: Option<&KObj>, y: Option<KObj>) -> 
         };
     }
     let rest = &path[1..];
-    amend_at(d, &path[0], y, &mut |item, yk| amend_path(item, rest, f, yk))
+    amend_at(d, &path[0], y, &mut |item, yk| {
+        amend_path(item, rest, f, yk)
+    })
 }
 
 type Step<'a> = dyn FnMut(KObj, Option<KObj>) -> QResult + 'a;
@@ -129,7 +137,10 @@ fn rebuild(t: i8, items: Vec<KObj>) -> QResult {
 fn find(keys: &KObj, k: &KObj) -> QResult {
     if keys.t() == KS && k.t() == -KS {
         let p = k.get_sym_ptr();
-        let pos = keys.slice::<*const libc::c_char>().iter().position(|&s| s == p);
+        let pos = keys
+            .slice::<*const libc::c_char>()
+            .iter()
+            .position(|&s| s == p);
         return Ok(KObj::long(pos.unwrap_or(keys.len() as usize) as i64));
     }
     super::verbs::apply_prim("?", vec![keys.clone(), k.clone()])
@@ -150,7 +161,11 @@ fn amend_dict(d: KObj, i: &KObj, y: Option<KObj>, g: &mut Step) -> QResult {
     let mut vitems = values::items(&vals);
     for (k, key) in targets.into_iter().enumerate() {
         let pos = int_of(&find(&keys, &key)?).ok_or_else(|| err("type"))? as usize;
-        let yk = if m == 1 && !i.is_vector() { y.clone() } else { y_at(&y, k, m)? };
+        let yk = if m == 1 && !i.is_vector() {
+            y.clone()
+        } else {
+            y_at(&y, k, m)?
+        };
         if pos < vitems.len() && pos < kitems.len() {
             vitems[pos] = g(vitems[pos].clone(), yk)?;
         } else {
@@ -163,7 +178,11 @@ fn amend_dict(d: KObj, i: &KObj, y: Option<KObj>, g: &mut Step) -> QResult {
             vitems.push(v);
         }
     }
-    let nk = if keys.t() == 0 { KObj::list(kitems) } else { rebuild(keys.t(), kitems)? };
+    let nk = if keys.t() == 0 {
+        KObj::list(kitems)
+    } else {
+        rebuild(keys.t(), kitems)?
+    };
     let nv = if vals.t() == 0 {
         KObj::list(vitems)
     } else {

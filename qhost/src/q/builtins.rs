@@ -5,19 +5,95 @@ use super::parser::INFIX_WORDS;
 
 /// Keywords the evaluator implements (eval::call_builtin).
 pub const EVAL_WORDS: &[&str] = &[
-    "value", "get", "set", "show", "system", "exit", "read0", "each", "over", "scan", "prior", "peach", "getenv",
-    "setenv", "eval", "parse", "hopen", "hclose", "load", "read1", "tables", "views",
+    "value", "get", "set", "show", "system", "exit", "read0", "each", "over", "scan", "prior",
+    "peach", "getenv", "setenv", "eval", "parse", "hopen", "hclose", "load", "read1", "tables",
+    "views",
 ];
 
 /// Monadic keywords on data (verbs::apply_prim).
 pub const MONADS: &[&str] = &[
-    "abs", "acos", "all", "any", "asc", "asin", "atan", "avg", "avgs", "ceiling", "cols", "cos", "count",
-    "deltas", "desc", "dev", "differ", "distinct", "enlist", "exp", "fills", "first", "flip", "floor", "group",
-    "hcount", "hdel", "hsym", "iasc", "idesc", "inv", "key", "keys", "last", "log", "lower", "ltrim", "max",
-    "maxs", "md5", "med", "meta", "min", "mins", "neg", "next", "not", "null", "prd", "prds", "prev", "rand",
-    "rank", "ratios", "raze", "reciprocal", "reverse", "rtrim", "sdev", "signum", "sin", "sqrt", "string",
-    "sum", "sums", "svar", "tan", "til", "trim", "type", "ungroup", "upper", "var", "where", "attr",
-    "fkeys", "flip", "gtime", "ltime", "xcols", "ss", "sublist",
+    "abs",
+    "acos",
+    "all",
+    "any",
+    "asc",
+    "asin",
+    "atan",
+    "avg",
+    "avgs",
+    "ceiling",
+    "cols",
+    "cos",
+    "count",
+    "deltas",
+    "desc",
+    "dev",
+    "differ",
+    "distinct",
+    "enlist",
+    "exp",
+    "fills",
+    "first",
+    "flip",
+    "floor",
+    "group",
+    "hcount",
+    "hdel",
+    "hsym",
+    "iasc",
+    "idesc",
+    "inv",
+    "key",
+    "keys",
+    "last",
+    "log",
+    "lower",
+    "ltrim",
+    "max",
+    "maxs",
+    "md5",
+    "med",
+    "meta",
+    "min",
+    "mins",
+    "neg",
+    "next",
+    "not",
+    "null",
+    "prd",
+    "prds",
+    "prev",
+    "rand",
+    "rank",
+    "ratios",
+    "raze",
+    "reciprocal",
+    "reverse",
+    "rtrim",
+    "sdev",
+    "signum",
+    "sin",
+    "sqrt",
+    "string",
+    "sum",
+    "sums",
+    "svar",
+    "tan",
+    "til",
+    "trim",
+    "type",
+    "ungroup",
+    "upper",
+    "var",
+    "where",
+    "attr",
+    "fkeys",
+    "flip",
+    "gtime",
+    "ltime",
+    "xcols",
+    "ss",
+    "sublist",
 ];
 
 pub fn is_builtin(n: &str) -> bool {
@@ -26,7 +102,10 @@ pub fn is_builtin(n: &str) -> bool {
 
 /// Whether a primitive name is a glyph verb (`+`, `<=`, `0:`...).
 pub fn is_glyph(op: &str) -> bool {
-    !op.is_empty() && !op.as_bytes()[0].is_ascii_alphabetic() && !op.starts_with(".Q") && !op.starts_with(".z")
+    !op.is_empty()
+        && !op.as_bytes()[0].is_ascii_alphabetic()
+        && !op.starts_with(".Q")
+        && !op.starts_with(".z")
 }
 
 /// How many arguments a primitive takes before it runs (fewer make a projection).
@@ -39,8 +118,8 @@ pub fn valence(op: &str) -> usize {
         "enlist" | "'" => 1,
         ".Q.fmt" => 3,
         ".Q.f" => 2,
-        "value" | "get" | "show" | "system" | "exit" | "read0" | "getenv" | "eval" | "parse" | "hopen"
-        | "hclose" | "load" | "read1" | "tables" | "views" => 1,
+        "value" | "get" | "show" | "system" | "exit" | "read0" | "getenv" | "eval" | "parse"
+        | "hopen" | "hclose" | "load" | "read1" | "tables" | "views" => 1,
         "setenv" => 2,
         _ if INFIX_WORDS.contains(&op) => 2,
         _ => 1,

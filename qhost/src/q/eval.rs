@@ -68,7 +68,13 @@ pub fn set_global(n: &str, v: KObj) {
 
 /// Global names (for `\v`-like listings and namespaces): those starting with `prefix`.
 pub fn global_names(prefix: &str) -> Vec<String> {
-    let mut v: Vec<String> = GLOBALS.with(|g| g.borrow().keys().filter(|k| k.starts_with(prefix)).cloned().collect());
+    let mut v: Vec<String> = GLOBALS.with(|g| {
+        g.borrow()
+            .keys()
+            .filter(|k| k.starts_with(prefix))
+            .cloned()
+            .collect()
+    });
     v.sort();
     v
 }
@@ -148,7 +154,11 @@ pub fn prim_value(op: &str) -> KObj {
     if op == "::" {
         return KObj::identity();
     }
-    let t = if builtins::is_glyph(op) || builtins::valence(op) >= 2 { func::T_BINARY } else { func::T_UNARY };
+    let t = if builtins::is_glyph(op) || builtins::valence(op) >= 2 {
+        func::T_BINARY
+    } else {
+        func::T_UNARY
+    };
     KObj::func(t, Func::Prim { op: op.to_string() })
 }
 
@@ -165,7 +175,13 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
         Node::Lambda(l) => Ok(KObj::func(func::T_LAMBDA, Func::Lambda(l.clone()))),
         Node::Derived(f, adv) => {
             let fv = eval(f, fr)?;
-            Ok(KObj::func(func::adverb_type(adv), Func::Derived { f: fv, adv: adv.clone() }))
+            Ok(KObj::func(
+                func::adverb_type(adv),
+                Func::Derived {
+                    f: fv,
+                    adv: adv.clone(),
+                },
+            ))
         }
         Node::Seq(v) => {
             let mut last = KObj::identity();
@@ -178,7 +194,10 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
             let mut vals = eval_args(items, fr)?;
             if vals.iter().any(|v| v.is_none()) {
                 // (1;;3) has elided items: they are `::`
-                vals = vals.into_iter().map(|v| v.or_else(|| Some(KObj::identity()))).collect();
+                vals = vals
+                    .into_iter()
+                    .map(|v| v.or_else(|| Some(KObj::identity())))
+                    .collect();
             }
             Ok(from_items(vals.into_iter().map(|v| v.unwrap()).collect()))
         }
@@ -190,7 +209,13 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
             let v = eval(e, fr)?;
             Err(Flow::Err(QErr(signal_text(&v)?)))
         }
-        Node::Assign { name, idx, op, val, global } => assign(name, idx.as_deref(), op.as_deref(), val, *global, fr),
+        Node::Assign {
+            name,
+            idx,
+            op,
+            val,
+            global,
+        } => assign(name, idx.as_deref(), op.as_deref(), val, *global, fr),
         Node::Apply(f, args) => eval_apply(f, args, fr),
         Node::Juxt(f, x) => {
             let xv = eval(x, fr)?;
@@ -338,7 +363,14 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     Err(err(s).into())
 }
 
-fn assign(name: &str, idx: Option<&[Node]>, op: Option<&Node>, val: &Node, global: bool, fr: &mut Frame) -> R {
+fn assign(
+    name: &str,
+    idx: Option<&[Node]>,
+    op: Option<&Node>,
+    val: &Node,
+    global: bool,
+    fr: &mut Frame,
+) -> R {
     let v = eval(val, fr)?;
     let local = !global && fr.slot(name).is_some();
     let current = |fr: &Frame| -> R {
@@ -366,7 +398,10 @@ fn assign(name: &str, idx: Option<&[Node]>, op: Option<&Node>, val: &Node, globa
         },
         Some(ix) => {
             let iv = eval_args(ix, fr)?;
-            let path: Vec<KObj> = iv.into_iter().map(|x| x.unwrap_or_else(KObj::identity)).collect();
+            let path: Vec<KObj> = iv
+                .into_iter()
+                .map(|x| x.unwrap_or_else(KObj::identity))
+                .collect();
             let cur = current(fr)?;
             super::amend::amend_path(cur, &path, opf.as_ref(), Some(v.clone()))?
         }
@@ -385,23 +420,41 @@ fn assign(name: &str, idx: Option<&[Node]>, op: Option<&Node>, val: &Node, globa
 
 /// Names q will not let you assign (keywords).
 fn is_reserved(n: &str) -> bool {
-    builtins::is_builtin(n) || matches!(n, "if" | "do" | "while" | "select" | "exec" | "update" | "delete" | "from" | "by" | "where")
+    builtins::is_builtin(n)
+        || matches!(
+            n,
+            "if" | "do"
+                | "while"
+                | "select"
+                | "exec"
+                | "update"
+                | "delete"
+                | "from"
+                | "by"
+                | "where"
+        )
 }
 
 /// ([k..] c..): columns must have one length; atoms are extended.
 fn table_literal(keys: &[(String, Node)], cols: &[(String, Node)], fr: &mut Frame) -> R {
-    let build = |defs: &[(String, Node)], fr: &mut Frame| -> Result<(Vec<String>, Vec<KObj>), Flow> {
-        let mut names = Vec::new();
-        let mut vals = Vec::new();
-        for (n, e) in defs {
-            names.push(n.clone());
-            vals.push(eval(e, fr)?);
-        }
-        Ok((names, vals))
-    };
+    let build =
+        |defs: &[(String, Node)], fr: &mut Frame| -> Result<(Vec<String>, Vec<KObj>), Flow> {
+            let mut names = Vec::new();
+            let mut vals = Vec::new();
+            for (n, e) in defs {
+                names.push(n.clone());
+                vals.push(eval(e, fr)?);
+            }
+            Ok((names, vals))
+        };
     let (mut kn, mut kv) = build(keys, fr)?;
     let (cn, cv) = build(cols, fr)?;
-    let all_len: Vec<i64> = kv.iter().chain(cv.iter()).filter(|v| v.is_vector()).map(|v| v.len()).collect();
+    let all_len: Vec<i64> = kv
+        .iter()
+        .chain(cv.iter())
+        .filter(|v| v.is_vector())
+        .map(|v| v.len())
+        .collect();
     let n = all_len.first().copied().unwrap_or(1);
     if all_len.iter().any(|&l| l != n) {
         return Err(err("length").into());
@@ -440,7 +493,8 @@ pub fn valence(f: &KObj) -> usize {
         Func::Proj { f, args } => {
             let v = valence(f);
             let given = args.iter().filter(|a| a.is_some()).count();
-            v.saturating_sub(given).max(args.iter().filter(|a| a.is_none()).count())
+            v.saturating_sub(given)
+                .max(args.iter().filter(|a| a.is_none()).count())
         }
         Func::Comp { fs } => fs.last().map(valence).unwrap_or(1),
         Func::Derived { f, adv } => match adv.as_str() {
@@ -463,13 +517,21 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
     if is_identity(f) {
         // (::) x is x
         return match args.len() {
-            1 => Ok(args.into_iter().next().unwrap().unwrap_or_else(KObj::identity)),
+            1 => Ok(args
+                .into_iter()
+                .next()
+                .unwrap()
+                .unwrap_or_else(KObj::identity)),
             _ => Err(err("rank").into()),
         };
     }
     let n = valence(f);
     let elided = args.iter().any(|a| a.is_none());
-    if let Func::Proj { f: inner, args: given } = f.func_ref() {
+    if let Func::Proj {
+        f: inner,
+        args: given,
+    } = f.func_ref()
+    {
         return apply_proj(inner, given, args);
     }
     // derived functions take 1 argument or more (`+/[x]`, `+/[x;y]`); some primitives more
@@ -479,7 +541,11 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
         Func::Prim { op } => builtins::max_args(op),
         _ => n,
     };
-    let min = if matches!(f.func_ref(), Func::Derived { .. }) { 1 } else { n };
+    let min = if matches!(f.func_ref(), Func::Derived { .. }) {
+        1
+    } else {
+        n
+    };
     if args.len() > max {
         return Err(err("rank").into());
     }
@@ -489,7 +555,13 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
         while a.last().is_some_and(|x| x.is_none()) {
             a.pop();
         }
-        return Ok(KObj::func(func::T_PROJ, Func::Proj { f: f.clone(), args: a }));
+        return Ok(KObj::func(
+            func::T_PROJ,
+            Func::Proj {
+                f: f.clone(),
+                args: a,
+            },
+        ));
     }
     let args: Vec<KObj> = args.into_iter().map(|a| a.unwrap()).collect();
     match f.func_ref() {
@@ -529,7 +601,11 @@ fn apply_proj(inner: &KObj, given: &[Option<KObj>], args: Vec<Option<KObj>>) -> 
 }
 
 fn call_lambda(me: &KObj, l: &Rc<Lambda>, args: Vec<KObj>) -> R {
-    let mut fr = Frame { names: l.locals.clone(), vals: vec![None; l.locals.len()], this: Some(me.clone()) };
+    let mut fr = Frame {
+        names: l.locals.clone(),
+        vals: vec![None; l.locals.len()],
+        this: Some(me.clone()),
+    };
     for (i, a) in args.into_iter().enumerate().take(l.params.len()) {
         fr.vals[i] = Some(a);
     }
@@ -546,7 +622,10 @@ fn call_lambda(me: &KObj, l: &Rc<Lambda>, args: Vec<KObj>) -> R {
 
 /// Data applied to indices: `x i`, `x[i;j]` (elided indices are `::`, all).
 fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
-    let args: Vec<KObj> = args.into_iter().map(|a| a.unwrap_or_else(KObj::identity)).collect();
+    let args: Vec<KObj> = args
+        .into_iter()
+        .map(|a| a.unwrap_or_else(KObj::identity))
+        .collect();
     // handles: -1 "text" writes a line to stdout, 2 "text" to stderr without newline
     if args.len() == 1 {
         if let Some(h) = int_of(x) {
@@ -628,7 +707,11 @@ fn compose_or_signal(args: Vec<KObj>) -> QResult {
 
 /// `@[f;x;g]` / `.[f;x;g]`: g gets the error text (or is the answer when not a function).
 fn trap(op: &str, f: &KObj, x: &KObj, g: &KObj) -> QResult {
-    let r = if op == "@" { apply(f, vec![x.clone()]) } else { apply(f, arg_items(x)) };
+    let r = if op == "@" {
+        apply(f, vec![x.clone()])
+    } else {
+        apply(f, arg_items(x))
+    };
     match r {
         Ok(v) => Ok(v),
         Err(e) => {

@@ -43,7 +43,15 @@ fn is_name_char(c: u8) -> bool {
 fn ends_noun(t: Option<&Token>) -> bool {
     matches!(
         t.map(|t| &t.tok),
-        Some(Tok::Num(_) | Tok::Str(_) | Tok::Sym(_) | Tok::Name(_) | Tok::RParen | Tok::RBracket | Tok::RBrace)
+        Some(
+            Tok::Num(_)
+                | Tok::Str(_)
+                | Tok::Sym(_)
+                | Tok::Name(_)
+                | Tok::RParen
+                | Tok::RBracket
+                | Tok::RBrace
+        )
     )
 }
 
@@ -59,7 +67,12 @@ fn number_word(b: &[u8], i: usize) -> usize {
             j += 1;
         } else if c == b':' && j + 1 < b.len() && b[j + 1].is_ascii_digit() {
             j += 1;
-        } else if c == b'-' && j > i && (b[j - 1] == b'e') && j + 1 < b.len() && b[j + 1].is_ascii_digit() {
+        } else if c == b'-'
+            && j > i
+            && (b[j - 1] == b'e')
+            && j + 1 < b.len()
+            && b[j + 1].is_ascii_digit()
+        {
             j += 1;
         } else {
             break;
@@ -71,7 +84,11 @@ fn number_word(b: &[u8], i: usize) -> usize {
 fn starts_number(b: &[u8], i: usize, neg_ok: bool) -> bool {
     let c = b[i];
     let nd = |k: usize| k < b.len() && b[k].is_ascii_digit();
-    c.is_ascii_digit() || (c == b'.' && nd(i + 1)) || (neg_ok && c == b'-' && (nd(i + 1) || (i + 2 < b.len() && b[i + 1] == b'.' && nd(i + 2))))
+    c.is_ascii_digit()
+        || (c == b'.' && nd(i + 1))
+        || (neg_ok
+            && c == b'-'
+            && (nd(i + 1) || (i + 2 < b.len() && b[i + 1] == b'.' && nd(i + 2))))
 }
 
 fn bad(w: &str) -> QErr {
@@ -109,7 +126,10 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
             i += 1;
             space = true;
             if stack.last() == Some(&b'{') {
-                let prev_sep = matches!(out.last().map(|t| &t.tok), Some(Tok::Semi | Tok::LBrace) | None);
+                let prev_sep = matches!(
+                    out.last().map(|t| &t.tok),
+                    Some(Tok::Semi | Tok::LBrace) | None
+                );
                 let mut k = i;
                 while k < b.len() && b[k].is_ascii_whitespace() {
                     k += 1;
@@ -118,7 +138,12 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
                 // a comment-only line must not make an empty statement
                 let next_comment = k < b.len() && b[k] == b'/';
                 if !prev_sep && !next_close && !next_comment && k < b.len() {
-                    out.push(Token { tok: Tok::Semi, start, end: i, space_before: true });
+                    out.push(Token {
+                        tok: Tok::Semi,
+                        start,
+                        end: i,
+                        space_before: true,
+                    });
                 }
             }
             continue;
@@ -184,7 +209,11 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
                 let file = i < b.len() && b[i] == b':';
                 // q symbols may hold ':' after their first character (`cuda:0); '/' only in
                 // file handles (`:dir/file).
-                while i < b.len() && (is_name_char(b[i]) || (b[i] == b':' && i > s0) || (file && (b[i] == b':' || b[i] == b'/'))) {
+                while i < b.len()
+                    && (is_name_char(b[i])
+                        || (b[i] == b':' && i > s0)
+                        || (file && (b[i] == b':' || b[i] == b'/')))
+                {
                     i += 1;
                 }
                 syms.push(String::from_utf8_lossy(&b[s0..i]).into_owned());
@@ -240,7 +269,9 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
                 None => literal::make(&lits).ok_or_else(|| bad(&src[start..i]))?,
             };
             tok = Tok::Num(v);
-        } else if c.is_ascii_alphabetic() || (c == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_alphabetic()) {
+        } else if c.is_ascii_alphabetic()
+            || (c == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_alphabetic())
+        {
             while i < b.len() && is_name_char(b[i]) {
                 i += 1;
             }
@@ -294,12 +325,19 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
                     i += 1;
                     Tok::Verb(">=".into())
                 }
-                b'+' | b'-' | b'*' | b'%' | b'!' | b'&' | b'|' | b'<' | b'>' | b'=' | b'~' | b',' | b'^' | b'#'
-                | b'_' | b'$' | b'?' | b'@' | b'.' | b':' => Tok::Verb((c as char).to_string()),
+                b'+' | b'-' | b'*' | b'%' | b'!' | b'&' | b'|' | b'<' | b'>' | b'=' | b'~'
+                | b',' | b'^' | b'#' | b'_' | b'$' | b'?' | b'@' | b'.' | b':' => {
+                    Tok::Verb((c as char).to_string())
+                }
                 _ => return Err(err(&(c as char).to_string())),
             };
         }
-        out.push(Token { tok, start, end: i, space_before: space });
+        out.push(Token {
+            tok,
+            start,
+            end: i,
+            space_before: space,
+        });
         space = false;
     }
     Ok(out)

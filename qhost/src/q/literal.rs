@@ -20,10 +20,24 @@ pub struct Lit {
 
 impl Lit {
     fn int(v: i64) -> Lit {
-        Lit { t: KJ, explicit: false, i: v, f: v as f64, null: false, inf: 0 }
+        Lit {
+            t: KJ,
+            explicit: false,
+            i: v,
+            f: v as f64,
+            null: false,
+            inf: 0,
+        }
     }
     fn typed(t: i8, v: i64) -> Lit {
-        Lit { t, explicit: true, i: v, f: v as f64, null: false, inf: 0 }
+        Lit {
+            t,
+            explicit: true,
+            i: v,
+            f: v as f64,
+            null: false,
+            inf: 0,
+        }
     }
 }
 
@@ -89,7 +103,14 @@ fn clock(s: &str) -> Option<(i64, usize, usize)> {
 }
 
 fn null_of(t: i8) -> Lit {
-    Lit { t, explicit: true, i: 0, f: f64::NAN, null: true, inf: 0 }
+    Lit {
+        t,
+        explicit: true,
+        i: 0,
+        f: f64::NAN,
+        null: true,
+        inf: 0,
+    }
 }
 
 /// The type a one-letter suffix asks for (`b` and `x` are not suffixes: `1b` and `0x01` are
@@ -190,7 +211,10 @@ pub fn parse_word(w: &str) -> Option<Lit> {
         return None;
     }
     let float_form = body.contains('.') || body.contains('e');
-    if !body.bytes().all(|c| c.is_ascii_digit() || c == b'.' || c == b'e' || c == b'-') {
+    if !body
+        .bytes()
+        .all(|c| c.is_ascii_digit() || c == b'.' || c == b'e' || c == b'-')
+    {
         return None;
     }
     if let Some(t) = suf {
@@ -237,8 +261,10 @@ pub fn make(items: &[Lit]) -> Option<KObj> {
     }
     for l in items {
         // integers fit any numeric type; explicit other kinds must agree
-        let ok = l.t == t || (!l.explicit && matches!(t, KH | KI | KJ | KE | KF))
-            || (l.null && !l.explicit) || (l.inf != 0 && !l.explicit);
+        let ok = l.t == t
+            || (!l.explicit && matches!(t, KH | KI | KJ | KE | KF))
+            || (l.null && !l.explicit)
+            || (l.inf != 0 && !l.explicit);
         if !ok {
             return None;
         }
@@ -306,8 +332,14 @@ pub fn bytes(w: &str) -> Option<KObj> {
     if !h.bytes().all(|c| c.is_ascii_hexdigit()) {
         return None;
     }
-    let h = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
-    let v: Vec<u8> = (0..h.len() / 2).map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap()).collect();
+    let h = if h.len() % 2 == 1 {
+        format!("0{h}")
+    } else {
+        h.to_string()
+    };
+    let v: Vec<u8> = (0..h.len() / 2)
+        .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
     if v.len() == 1 {
         return Some(KObj::byte(v[0]));
     }

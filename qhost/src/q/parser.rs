@@ -27,7 +27,13 @@ pub enum Node {
     List(Vec<Node>),
     Lambda(Rc<Lambda>),
     /// name[idx]op: value, `global` for `::`.
-    Assign { name: String, idx: Option<Vec<Node>>, op: Option<Box<Node>>, val: Box<Node>, global: bool },
+    Assign {
+        name: String,
+        idx: Option<Vec<Node>>,
+        op: Option<Box<Node>>,
+        val: Box<Node>,
+        global: bool,
+    },
     Return(Box<Node>),
     Signal(Box<Node>),
     /// ([keys] cols): (name, expr)
@@ -57,11 +63,12 @@ struct Term {
 
 /// Names of q keywords that are dyadic and so used infix (`x in y`, `f each x`).
 pub const INFIX_WORDS: &[&str] = &[
-    "and", "or", "mod", "div", "in", "within", "like", "xbar", "xexp", "xlog", "cross", "except", "inter",
-    "union", "sv", "vs", "cut", "sublist", "rotate", "set", "each", "over", "scan", "prior", "peach", "xasc",
-    "xdesc", "xcol", "xcols", "xkey", "xgroup", "xprev", "lj", "ij", "uj", "pj", "ej", "aj", "asof", "bin",
-    "binr", "ss", "mavg", "msum", "mcount", "mdev", "mmax", "mmin", "ema", "wavg", "wsum", "cor", "cov",
-    "scov", "mmu", "lsq", "upsert", "insert", "fby", "dsave",
+    "and", "or", "mod", "div", "in", "within", "like", "xbar", "xexp", "xlog", "cross", "except",
+    "inter", "union", "sv", "vs", "cut", "sublist", "rotate", "set", "each", "over", "scan",
+    "prior", "peach", "xasc", "xdesc", "xcol", "xcols", "xkey", "xgroup", "xprev", "lj", "ij",
+    "uj", "pj", "ej", "aj", "asof", "bin", "binr", "ss", "mavg", "msum", "mcount", "mdev", "mmax",
+    "mmin", "ema", "wavg", "wsum", "cor", "cov", "scov", "mmu", "lsq", "upsert", "insert", "fby",
+    "dsave",
 ];
 
 const SQL_WORDS: &[&str] = &["select", "exec", "update", "delete"];
@@ -77,7 +84,12 @@ struct P<'a> {
 
 pub fn parse(src: &str) -> Result<Node, QErr> {
     let toks = lex(src)?;
-    let mut p = P { toks: &toks, pos: 0, src, depth: 0 };
+    let mut p = P {
+        toks: &toks,
+        pos: 0,
+        src,
+        depth: 0,
+    };
     let body = p.statements()?;
     if p.pos < toks.len() {
         return Err(err(match toks[p.pos].tok {
@@ -87,7 +99,11 @@ pub fn parse(src: &str) -> Result<Node, QErr> {
             _ => "parse",
         }));
     }
-    Ok(if body.len() == 1 { body.into_iter().next().unwrap() } else { Node::Seq(body) })
+    Ok(if body.len() == 1 {
+        body.into_iter().next().unwrap()
+    } else {
+        Node::Seq(body)
+    })
 }
 
 impl<'a> P<'a> {
@@ -115,7 +131,10 @@ impl<'a> P<'a> {
         None
     }
     fn at_end_of_expr(&self) -> bool {
-        matches!(self.peek(), None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace))
+        matches!(
+            self.peek(),
+            None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace)
+        )
     }
     fn enter(&mut self) -> Result<(), QErr> {
         self.depth += 1;
@@ -147,7 +166,13 @@ impl<'a> P<'a> {
                     self.pos += 1;
                     return Ok(v);
                 }
-                _ => return Err(err(if matches!(close, Tok::RBracket) { "[" } else { "(" })),
+                _ => {
+                    return Err(err(if matches!(close, Tok::RBracket) {
+                        "["
+                    } else {
+                        "("
+                    }))
+                }
             }
         }
     }
@@ -165,11 +190,19 @@ impl<'a> P<'a> {
             // `:x` return and `'x` signal at the start of an expression
             if terms.is_empty() {
                 match self.peek() {
-                    Some(Tok::Verb(v)) if v == ":" && !matches!(self.peek_at(1), None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace)) => {
+                    Some(Tok::Verb(v))
+                        if v == ":"
+                            && !matches!(
+                                self.peek_at(1),
+                                None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace)
+                            ) =>
+                    {
                         self.pos += 1;
                         return Ok(Node::Return(Box::new(self.expr()?)));
                     }
-                    Some(Tok::Adverb(a)) if a == "'" && !matches!(self.peek_at(1), Some(Tok::LBracket)) => {
+                    Some(Tok::Adverb(a))
+                        if a == "'" && !matches!(self.peek_at(1), Some(Tok::LBracket)) =>
+                    {
                         self.pos += 1;
                         return Ok(Node::Signal(Box::new(self.expr()?)));
                     }
@@ -179,13 +212,19 @@ impl<'a> P<'a> {
             if let Some(Tok::Name(n)) = self.peek() {
                 if SQL_WORDS.contains(&n.as_str()) {
                     let q = self.sql(n)?;
-                    terms.push(Term { node: q, verb: false });
+                    terms.push(Term {
+                        node: q,
+                        verb: false,
+                    });
                     break;
                 }
             }
             // assignment: name[idx] op? : value
             if let Some(a) = self.try_assign()? {
-                terms.push(Term { node: a, verb: false });
+                terms.push(Term {
+                    node: a,
+                    verb: false,
+                });
                 break;
             }
             let t = self.term()?;
@@ -196,7 +235,9 @@ impl<'a> P<'a> {
 
     /// `name:`, `name op:`, `name[i]:`, `name[i] op:`, `name::` — or None (position kept).
     fn try_assign(&mut self) -> Result<Option<Node>, QErr> {
-        let Some(Tok::Name(name)) = self.peek() else { return Ok(None) };
+        let Some(Tok::Name(name)) = self.peek() else {
+            return Ok(None);
+        };
         if SQL_WORDS.contains(&name.as_str()) {
             return Ok(None);
         }
@@ -211,8 +252,16 @@ impl<'a> P<'a> {
                 let after2 = close.and_then(|c| self.toks.get(c + 2)).map(|t| &t.tok);
                 let is_assign = match (after, after2) {
                     (Some(Tok::Verb(v)), _) if v == ":" => true,
-                    (Some(Tok::Verb(v)), Some(Tok::Verb(c))) if c == ":" && v != ":" && v != "::" => true,
-                    (Some(Tok::Name(v)), Some(Tok::Verb(c))) if c == ":" && INFIX_WORDS.contains(&v.as_str()) => true,
+                    (Some(Tok::Verb(v)), Some(Tok::Verb(c)))
+                        if c == ":" && v != ":" && v != "::" =>
+                    {
+                        true
+                    }
+                    (Some(Tok::Name(v)), Some(Tok::Verb(c)))
+                        if c == ":" && INFIX_WORDS.contains(&v.as_str()) =>
+                    {
+                        true
+                    }
                     _ => false,
                 };
                 if !is_assign {
@@ -235,7 +284,9 @@ impl<'a> P<'a> {
                 op = Some(Box::new(Node::Prim(v.clone())));
                 self.pos += 2;
             }
-            (Some(Tok::Name(v)), Some(Tok::Verb(c))) if c == ":" && INFIX_WORDS.contains(&v.as_str()) => {
+            (Some(Tok::Name(v)), Some(Tok::Verb(c)))
+                if c == ":" && INFIX_WORDS.contains(&v.as_str()) =>
+            {
                 op = Some(Box::new(Node::Name(v.clone())));
                 self.pos += 2;
             }
@@ -244,12 +295,22 @@ impl<'a> P<'a> {
                 return Ok(None);
             }
         }
-        let val = if self.at_end_of_expr() { Node::Nil } else { self.expr()? };
+        let val = if self.at_end_of_expr() {
+            Node::Nil
+        } else {
+            self.expr()?
+        };
         if matches!(val, Node::Nil) && op.is_none() {
             // `a:` alone is not an assignment in q
             return Err(err("assign"));
         }
-        Ok(Some(Node::Assign { name: name.clone(), idx, op, val: Box::new(val), global }))
+        Ok(Some(Node::Assign {
+            name: name.clone(),
+            idx,
+            op,
+            val: Box::new(val),
+            global,
+        }))
     }
 
     /// One term with its postfix brackets and adverbs.
@@ -266,11 +327,19 @@ impl<'a> P<'a> {
         let (mut node, mut verb) = match &tk.tok {
             Tok::Num(k) => (Node::Const(k.clone()), false),
             Tok::Str(s) => {
-                let k = if s.len() == 1 { KObj::char(s[0]) } else { KObj::from_slice(crate::kapi::KC, s) };
+                let k = if s.len() == 1 {
+                    KObj::char(s[0])
+                } else {
+                    KObj::from_slice(crate::kapi::KC, s)
+                };
                 (Node::Const(k), false)
             }
             Tok::Sym(v) => {
-                let k = if v.len() == 1 { KObj::sym(&v[0]) } else { KObj::syms(v) };
+                let k = if v.len() == 1 {
+                    KObj::sym(&v[0])
+                } else {
+                    KObj::syms(v)
+                };
                 (Node::Const(k), false)
             }
             Tok::Name(n) => {
@@ -305,7 +374,9 @@ impl<'a> P<'a> {
                     node = Node::Apply(Box::new(node), args);
                     verb = false;
                 }
-                Some(Tok::Adverb(a)) if !self.toks[self.pos].space_before || !matches!(a.as_str(), "/" | "/:") => {
+                Some(Tok::Adverb(a))
+                    if !self.toks[self.pos].space_before || !matches!(a.as_str(), "/" | "/:") =>
+                {
                     self.pos += 1;
                     node = Node::Derived(Box::new(node), a.clone());
                     verb = true;
@@ -357,8 +428,23 @@ impl<'a> P<'a> {
         let mut out = Vec::new();
         for (k, it) in items.into_iter().enumerate() {
             match it {
-                Node::Assign { name, idx: None, op: None, val, global: false } => out.push((name, *val)),
-                other => out.push((col_name(&other).unwrap_or_else(|| if k == 0 { "x".into() } else { format!("x{k}") }), other)),
+                Node::Assign {
+                    name,
+                    idx: None,
+                    op: None,
+                    val,
+                    global: false,
+                } => out.push((name, *val)),
+                other => out.push((
+                    col_name(&other).unwrap_or_else(|| {
+                        if k == 0 {
+                            "x".into()
+                        } else {
+                            format!("x{k}")
+                        }
+                    }),
+                    other,
+                )),
             }
         }
         Ok(out)
@@ -399,7 +485,13 @@ impl<'a> P<'a> {
                 for s in &body {
                     implicit(s, &mut used);
                 }
-                let n = if used[2] { 3 } else if used[1] { 2 } else { 1 };
+                let n = if used[2] {
+                    3
+                } else if used[1] {
+                    2
+                } else {
+                    1
+                };
                 ["x", "y", "z"][..n].iter().map(|s| s.to_string()).collect()
             }
         };
@@ -411,7 +503,12 @@ impl<'a> P<'a> {
             assigned(s, &mut locals);
         }
         let text = self.src[start..end].to_string();
-        Ok(Node::Lambda(Rc::new(Lambda { text, params, locals, body })))
+        Ok(Node::Lambda(Rc::new(Lambda {
+            text,
+            params,
+            locals,
+            body,
+        })))
     }
 
     /// qSQL: `select cols by b from t where c` (and exec/update/delete).
@@ -457,7 +554,13 @@ impl<'a> P<'a> {
                 wh = parts(self, &[])?.into_iter().map(|(_, e)| e).collect();
             }
         }
-        Ok(Node::Sql(Rc::new(Sql { kind: kind.to_string(), cols, by, from, wh })))
+        Ok(Node::Sql(Rc::new(Sql {
+            kind: kind.to_string(),
+            cols,
+            by,
+            from,
+            wh,
+        })))
     }
 
     /// One comma-separated qSQL item: its tokens up to a top-level `,` or stop word.
@@ -482,14 +585,25 @@ impl<'a> P<'a> {
             end += 1;
         }
         let sub = &self.toks[begin..end];
-        let mut p = P { toks: sub, pos: 0, src: self.src, depth: self.depth };
+        let mut p = P {
+            toks: sub,
+            pos: 0,
+            src: self.src,
+            depth: self.depth,
+        };
         let e = p.expr()?;
         if p.pos != sub.len() {
             return Err(err("parse"));
         }
         self.pos = end;
         Ok(match e {
-            Node::Assign { name, idx: None, op: None, val, global: false } => (Some(name), *val),
+            Node::Assign {
+                name,
+                idx: None,
+                op: None,
+                val,
+                global: false,
+            } => (Some(name), *val),
             e => (None, e),
         })
     }
@@ -516,7 +630,11 @@ fn fold(mut terms: Vec<Term>) -> Node {
             // `2+` is the projection +[2;]
             return Node::Apply(Box::new(op.node), vec![first.node, Node::Elide]);
         }
-        return Node::Dyad(Box::new(op.node), Box::new(first.node), Box::new(fold(tail)));
+        return Node::Dyad(
+            Box::new(op.node),
+            Box::new(first.node),
+            Box::new(fold(tail)),
+        );
     }
     Node::Juxt(Box::new(first.node), Box::new(fold(rest)))
 }
@@ -549,7 +667,9 @@ fn implicit(n: &Node, used: &mut [bool; 3]) {
             "z" => used[2] = true,
             _ => {}
         },
-        Node::Assign { name, idx, op, val, .. } => {
+        Node::Assign {
+            name, idx, op, val, ..
+        } => {
             match name.as_str() {
                 "x" => used[0] = true,
                 "y" => used[1] = true,
@@ -570,7 +690,14 @@ fn implicit(n: &Node, used: &mut [bool; 3]) {
 
 /// Names assigned with `:` in a lambda body become its locals.
 fn assigned(n: &Node, locals: &mut Vec<String>) {
-    if let Node::Assign { name, global: false, val, idx, .. } = n {
+    if let Node::Assign {
+        name,
+        global: false,
+        val,
+        idx,
+        ..
+    } = n
+    {
         if idx.is_none() && !name.contains('.') && !locals.contains(name) {
             locals.push(name.clone());
         }

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use super::eval::{eval as eval_node, done, Frame};
+use super::eval::{done, eval as eval_node, Frame};
 use super::parser::{col_name, Node, Sql};
 use super::values::{self, from_items, ints_of, make_table, rows, table_parts, truthy};
 use super::{err, QErr, QResult};
@@ -22,7 +22,10 @@ pub fn eval(s: &Sql, outer: &mut Frame) -> QResult {
         return Err(err(if t.t() == XD { "nyi" } else { "type" }));
     }
     let (names, cols) = table_parts(&t);
-    let tab = Tab { names: names.iter().map(|s| s.to_string()).collect(), cols };
+    let tab = Tab {
+        names: names.iter().map(|s| s.to_string()).collect(),
+        cols,
+    };
     let n = t.len();
     let mut idx: Vec<i64> = (0..n).collect();
     for w in &s.wh {
@@ -35,7 +38,12 @@ pub fn eval(s: &Sql, outer: &mut Frame) -> QResult {
         if keep.len() != idx.len() {
             return Err(err("length"));
         }
-        idx = idx.into_iter().zip(keep).filter(|(_, k)| *k).map(|(i, _)| i).collect();
+        idx = idx
+            .into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(i, _)| i)
+            .collect();
     }
     match s.kind.as_str() {
         "select" => select(s, &tab, &idx, outer),
@@ -47,7 +55,11 @@ pub fn eval(s: &Sql, outer: &mut Frame) -> QResult {
 
 /// Evaluate `e` with the columns (at rows `idx`) as locals, after the enclosing locals.
 fn eval_on(tab: &Tab, idx: &[i64], e: &Node, outer: &mut Frame) -> QResult {
-    let mut fr = Frame { names: Vec::new(), vals: Vec::new(), this: outer.this.clone() };
+    let mut fr = Frame {
+        names: Vec::new(),
+        vals: Vec::new(),
+        this: outer.this.clone(),
+    };
     for (n, c) in tab.names.iter().zip(tab.cols.iter()) {
         fr.names.push(n.clone());
         fr.vals.push(Some(rows(c, idx)));
@@ -64,12 +76,22 @@ fn eval_on(tab: &Tab, idx: &[i64], e: &Node, outer: &mut Frame) -> QResult {
 }
 
 fn name_of(k: usize, n: &Option<String>, e: &Node) -> String {
-    n.clone().or_else(|| col_name(e)).unwrap_or_else(|| if k == 0 { "x".into() } else { format!("x{k}") })
+    n.clone().or_else(|| col_name(e)).unwrap_or_else(|| {
+        if k == 0 {
+            "x".into()
+        } else {
+            format!("x{k}")
+        }
+    })
 }
 
 /// Columns of equal length from clause results: atoms extend to the longest list.
 fn conform(vals: Vec<KObj>) -> Result<Vec<KObj>, QErr> {
-    let lens: Vec<i64> = vals.iter().filter(|v| v.is_vector()).map(|v| v.len()).collect();
+    let lens: Vec<i64> = vals
+        .iter()
+        .filter(|v| v.is_vector())
+        .map(|v| v.len())
+        .collect();
     let n = match lens.first() {
         Some(&n) => n,
         None => return Ok(vals.into_iter().map(|v| from_items(vec![v])).collect()),
@@ -77,7 +99,16 @@ fn conform(vals: Vec<KObj>) -> Result<Vec<KObj>, QErr> {
     if lens.iter().any(|&l| l != n) {
         return Err(err("length"));
     }
-    Ok(vals.into_iter().map(|v| if v.is_vector() { v } else { from_items(vec![v; n as usize]) }).collect())
+    Ok(vals
+        .into_iter()
+        .map(|v| {
+            if v.is_vector() {
+                v
+            } else {
+                from_items(vec![v; n as usize])
+            }
+        })
+        .collect())
 }
 
 fn select(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
@@ -85,7 +116,10 @@ fn select(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
         return select_by(s, tab, idx, outer);
     }
     if s.cols.is_empty() {
-        return Ok(make_table(&tab.names, tab.cols.iter().map(|c| rows(c, idx)).collect()));
+        return Ok(make_table(
+            &tab.names,
+            tab.cols.iter().map(|c| rows(c, idx)).collect(),
+        ));
     }
     let mut names = Vec::new();
     let mut vals = Vec::new();
@@ -136,8 +170,12 @@ fn cmp_elem(k: &KObj, i: usize, j: usize) -> Ordering {
             let v = k.sym_list();
             v[i].cmp(v[j])
         }
-        KE => k.slice::<f32>()[i].partial_cmp(&k.slice::<f32>()[j]).unwrap_or(Ordering::Equal),
-        KF | KZ => k.slice::<f64>()[i].partial_cmp(&k.slice::<f64>()[j]).unwrap_or(Ordering::Equal),
+        KE => k.slice::<f32>()[i]
+            .partial_cmp(&k.slice::<f32>()[j])
+            .unwrap_or(Ordering::Equal),
+        KF | KZ => k.slice::<f64>()[i]
+            .partial_cmp(&k.slice::<f64>()[j])
+            .unwrap_or(Ordering::Equal),
         KB | KG | KC => k.slice::<u8>()[i].cmp(&k.slice::<u8>()[j]),
         KH => k.slice::<i16>()[i].cmp(&k.slice::<i16>()[j]),
         KI | KM | KD | KU | KV | KT => k.slice::<i32>()[i].cmp(&k.slice::<i32>()[j]),
@@ -162,16 +200,27 @@ fn select_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
     } else {
         for (k, (n, e)) in s.cols.iter().enumerate() {
             names.push(name_of(k, n, e));
-            let per = rowsets.iter().map(|sub| eval_on(tab, sub, e, outer)).collect::<Result<Vec<_>, _>>()?;
+            let per = rowsets
+                .iter()
+                .map(|sub| eval_on(tab, sub, e, outer))
+                .collect::<Result<Vec<_>, _>>()?;
             cols.push(from_items(per));
         }
     }
-    Ok(KObj::dict(make_table(&knames, kcols), make_table(&names, cols)))
+    Ok(KObj::dict(
+        make_table(&knames, kcols),
+        make_table(&names, cols),
+    ))
 }
 
 /// The groups of `by` over the selected rows: each group's rows (as table row numbers) and the
 /// key values of the groups' first rows, one column per `by` expression.
-fn by_groups(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> Result<(Vec<String>, Vec<KObj>, Vec<Vec<i64>>), QErr> {
+fn by_groups(
+    s: &Sql,
+    tab: &Tab,
+    idx: &[i64],
+    outer: &mut Frame,
+) -> Result<(Vec<String>, Vec<KObj>, Vec<Vec<i64>>), QErr> {
     let mut knames = Vec::new();
     let mut kvals = Vec::new();
     for (k, (n, e)) in s.by.iter().enumerate() {
@@ -181,7 +230,10 @@ fn by_groups(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> Result<(Vec<
     let gs = groups(&kvals, idx.len())?;
     let firsts: Vec<i64> = gs.iter().map(|g| g[0]).collect();
     let kcols = kvals.iter().map(|k| rows(k, &firsts)).collect();
-    let rowsets = gs.iter().map(|g| g.iter().map(|&r| idx[r as usize]).collect()).collect();
+    let rowsets = gs
+        .iter()
+        .map(|g| g.iter().map(|&r| idx[r as usize]).collect())
+        .collect();
     Ok((knames, kcols, rowsets))
 }
 
@@ -196,10 +248,17 @@ fn exec_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
     let mut cols = Vec::new();
     for (k, (n, e)) in s.cols.iter().enumerate() {
         names.push(name_of(k, n, e));
-        let per = rowsets.iter().map(|sub| eval_on(tab, sub, e, outer)).collect::<Result<Vec<_>, _>>()?;
+        let per = rowsets
+            .iter()
+            .map(|sub| eval_on(tab, sub, e, outer))
+            .collect::<Result<Vec<_>, _>>()?;
         cols.push(from_items(per));
     }
-    let values = if cols.len() == 1 && s.cols[0].0.is_none() { cols.pop().unwrap() } else { make_table(&names, cols) };
+    let values = if cols.len() == 1 && s.cols[0].0.is_none() {
+        cols.pop().unwrap()
+    } else {
+        make_table(&names, cols)
+    };
     Ok(KObj::dict(kcols.pop().unwrap(), values))
 }
 
@@ -248,7 +307,12 @@ fn update_by(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QRes
                 cells[*r as usize] = Some(x);
             }
         }
-        let col = from_items(cells.into_iter().map(|c| c.expect("every row is in a group")).collect());
+        let col = from_items(
+            cells
+                .into_iter()
+                .map(|c| c.expect("every row is in a group"))
+                .collect(),
+        );
         match names.iter().position(|x| *x == name) {
             Some(p) => cols[p] = col,
             None => {
@@ -292,7 +356,13 @@ fn update(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QResult
             if t > 0 && items.iter().any(|x| x.t() != -t) {
                 return Err(err("type"));
             }
-            if items.is_empty() { cols[p].clone() } else if t == 0 { KObj::list(items) } else { from_items(items) }
+            if items.is_empty() {
+                cols[p].clone()
+            } else if t == 0 {
+                KObj::list(items)
+            } else {
+                from_items(items)
+            }
         };
         match pos {
             Some(p) => cols[p] = newcol,
@@ -333,5 +403,8 @@ fn delete(s: &Sql, tab: &Tab, idx: &[i64], n: i64) -> QResult {
     }
     let rest: Vec<i64> = (0..n).filter(|&i| keep[i as usize]).collect();
     let _ = (ints_of, truthy);
-    Ok(make_table(&tab.names, tab.cols.iter().map(|c| rows(c, &rest)).collect()))
+    Ok(make_table(
+        &tab.names,
+        tab.cols.iter().map(|c| rows(c, &rest)).collect(),
+    ))
 }

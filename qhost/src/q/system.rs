@@ -114,7 +114,10 @@ pub fn value(x: &KObj) -> QResult {
         t if t >= 100 && !is_identity(x) => match x.func_ref() {
             Func::Proj { f, args } => {
                 let mut v = vec![f.clone()];
-                v.extend(args.iter().map(|a| a.clone().unwrap_or_else(KObj::identity)));
+                v.extend(
+                    args.iter()
+                        .map(|a| a.clone().unwrap_or_else(KObj::identity)),
+                );
                 Ok(KObj::list(v))
             }
             Func::Comp { fs } => Ok(KObj::list(fs.clone())),
@@ -167,7 +170,11 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             if a0.t() != KC && a0.t() != -KC {
                 return Err(err("type"));
             }
-            let s = if a0.t() == KC { a0.as_string() } else { (a0.get_byte() as char).to_string() };
+            let s = if a0.t() == KC {
+                a0.as_string()
+            } else {
+                (a0.get_byte() as char).to_string()
+            };
             command(&s)
         }
         ("exit", 1) => {
@@ -179,7 +186,9 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             if a0.t() != -KS {
                 return Err(err("type"));
             }
-            Ok(KObj::string(&std::env::var(a0.get_sym()).unwrap_or_default()))
+            Ok(KObj::string(
+                &std::env::var(a0.get_sym()).unwrap_or_default(),
+            ))
         }
         ("setenv", 2) => {
             if a0.t() != -KS || args[1].t() != KC {
@@ -250,7 +259,12 @@ fn one_line(x: &KObj) -> Result<String, QErr> {
 pub fn qfmt(op: &str, args: &[KObj]) -> QResult {
     let ints: Vec<usize> = args[..args.len() - 1]
         .iter()
-        .map(|a| int_of(a).filter(|v| *v >= 0).map(|v| v as usize).ok_or_else(|| err("type")))
+        .map(|a| {
+            int_of(a)
+                .filter(|v| *v >= 0)
+                .map(|v| v as usize)
+                .ok_or_else(|| err("type"))
+        })
         .collect::<Result<_, _>>()?;
     let x = &args[args.len() - 1];
     let one = |v: &KObj| -> QResult {
@@ -277,7 +291,9 @@ pub fn qfmt(op: &str, args: &[KObj]) -> QResult {
 
 /// `.z.*` values.
 pub fn dotz(name: &str) -> QResult {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
     let utc_ns = now.as_nanos() as i64 - 946_684_800_000_000_000;
     let local_ns = utc_ns + tz_offset_secs() * 1_000_000_000;
     let day = 86_400_000_000_000i64;
@@ -288,7 +304,9 @@ pub fn dotz(name: &str) -> QResult {
     let _ = local;
     Ok(match name {
         ".z.f" => KObj::sym(&SCRIPT.with(|s| s.borrow().0.clone())),
-        ".z.x" => KObj::list(SCRIPT.with(|s| s.borrow().1.iter().map(|a| KObj::string(a)).collect())),
+        ".z.x" => {
+            KObj::list(SCRIPT.with(|s| s.borrow().1.iter().map(|a| KObj::string(a)).collect()))
+        }
         ".z.P" | ".z.p" => KObj::temporal(KP, ns),
         ".z.N" | ".z.n" => KObj::temporal(KN, ns.rem_euclid(day)),
         ".z.D" | ".z.d" => KObj::temporal(KD, ns.div_euclid(day)),
@@ -362,7 +380,9 @@ pub fn command(cmd: &str) -> QResult {
                 Ok(KObj::from_slice(KJ, &[ms, 0]))
             }
         }
-        _ if name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name.len() <= 2 => Err(err("nyi")),
+        _ if name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name.len() <= 2 => {
+            Err(err("nyi"))
+        }
         _ => os_command(cmd),
     }
 }
@@ -382,7 +402,9 @@ fn os_command(cmd: &str) -> QResult {
     if out.stdout.ends_with(b"\n") {
         lines.pop();
     }
-    Ok(KObj::list(lines.into_iter().map(|l| KObj::from_slice(KC, l)).collect()))
+    Ok(KObj::list(
+        lines.into_iter().map(|l| KObj::from_slice(KC, l)).collect(),
+    ))
 }
 
 /// An error while loading a script: the error and the text of the statement that failed.

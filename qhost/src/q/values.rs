@@ -101,7 +101,9 @@ pub fn truthy(x: &KObj) -> Option<bool> {
     Some(match x.t() {
         t if t == -KB || t == -KG || t == -KC => x.get_byte() != 0,
         t if t == -KH => x.get_short() != 0,
-        t if t == -KI || t == -KM || t == -KD || t == -KU || t == -KV || t == -KT => x.get_int() != 0,
+        t if t == -KI || t == -KM || t == -KD || t == -KU || t == -KV || t == -KT => {
+            x.get_int() != 0
+        }
         t if t == -KJ || t == -KP || t == -KN => x.get_long() != 0,
         t if t == -KE => x.get_real() != 0.0,
         t if t == -KF || t == -KZ => x.get_float() != 0.0,

@@ -33,7 +33,9 @@ unsafe fn t(x: K) -> i8 {
     (*x).qtype
 }
 unsafe fn text(x: K) -> String {
-    CStr::from_ptr((*x).value.symbol).to_string_lossy().into_owned()
+    CStr::from_ptr((*x).value.symbol)
+        .to_string_lossy()
+        .into_owned()
 }
 unsafe fn set_i(x: K, v: I) -> K {
     (*x).value.int = v;
@@ -109,7 +111,8 @@ pub unsafe extern "C" fn vectors(_: K) -> K {
 #[no_mangle]
 pub unsafe extern "C" fn dicts(_: K) -> K {
     let keys = ktn(qtype::SYMBOL_LIST as I, 2);
-    keys.as_mut_slice::<S>().copy_from_slice(&[ss(s!("a")), ss(s!("b"))]);
+    keys.as_mut_slice::<S>()
+        .copy_from_slice(&[ss(s!("a")), ss(s!("b"))]);
     let vals = ktn(qtype::INT_LIST as I, 2);
     vals.as_mut_slice::<I>().copy_from_slice(&[1, 2]);
     let d = xD(keys, vals);
@@ -118,11 +121,14 @@ pub unsafe extern "C" fn dicts(_: K) -> K {
 
 unsafe fn table() -> K {
     let names = ktn(qtype::SYMBOL_LIST as I, 2);
-    names.as_mut_slice::<S>().copy_from_slice(&[ss(s!("x")), ss(s!("y"))]);
+    names
+        .as_mut_slice::<S>()
+        .copy_from_slice(&[ss(s!("x")), ss(s!("y"))]);
     let x = ktn(qtype::LONG_LIST as I, 3);
     x.as_mut_slice::<J>().copy_from_slice(&[1, 2, 3]);
     let y = ktn(qtype::SYMBOL_LIST as I, 3);
-    y.as_mut_slice::<S>().copy_from_slice(&[ss(s!("p")), ss(s!("q")), ss(s!("r"))]);
+    y.as_mut_slice::<S>()
+        .copy_from_slice(&[ss(s!("p")), ss(s!("q")), ss(s!("r"))]);
     xT(xD(names, knk(2, x, y)))
 }
 
@@ -251,7 +257,8 @@ pub unsafe extern "C" fn dates(_: K) -> K {
     let a = ymd(2000, 1, 1);
     let b = ymd(2024, 2, 29);
     let c = ymd(1999, 12, 31);
-    v.as_mut_slice::<I>().copy_from_slice(&[a, b, c, dj(a), dj(b), dj(c)]);
+    v.as_mut_slice::<I>()
+        .copy_from_slice(&[a, b, c, dj(a), dj(b), dj(c)]);
     v
 }
 

@@ -14,7 +14,10 @@ pub fn run_script(text: &str) -> Run {
     let dir = std::env::temp_dir().join(format!("qhost-test-{}-{}", std::process::id(), unique()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.q");
-    std::fs::File::create(&path).unwrap().write_all(text.as_bytes()).unwrap();
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_qhost"))
         .arg(&path)
         .stdin(Stdio::null())
@@ -39,9 +42,23 @@ pub fn q(expr: &str) -> String {
 /// The error q signals for `expr` (text after the quote), or panics if it succeeds.
 pub fn q_err(expr: &str) -> String {
     let r = run_script(&format!("{expr}\n"));
-    assert_eq!(r.code, Some(1), "expected an error from `{expr}`, got {}", r.stdout);
-    let line = r.stderr.lines().find(|l| l.starts_with('\'')).unwrap_or("").to_string();
-    line.trim_start_matches('\'').split_whitespace().next().unwrap_or("").to_string()
+    assert_eq!(
+        r.code,
+        Some(1),
+        "expected an error from `{expr}`, got {}",
+        r.stdout
+    );
+    let line = r
+        .stderr
+        .lines()
+        .find(|l| l.starts_with('\''))
+        .unwrap_or("")
+        .to_string();
+    line.trim_start_matches('\'')
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_string()
 }
 
 fn unique() -> u64 {

@@ -16,7 +16,11 @@ pub fn repo_root() -> PathBuf {
 fn target_dir() -> (PathBuf, String) {
     let exe = std::env::current_exe().unwrap();
     let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let profile = profile_dir.file_name().unwrap().to_string_lossy().into_owned();
+    let profile = profile_dir
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     (profile_dir.parent().unwrap().to_path_buf(), profile)
 }
 
@@ -37,7 +41,9 @@ pub fn testext() -> &'static Path {
         let manifest = manifest_dir().join("testext/Cargo.toml");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut cmd = Command::new(cargo);
-        cmd.args(["build", "--quiet", "--manifest-path"]).arg(&manifest).env("CARGO_TARGET_DIR", &tdir);
+        cmd.args(["build", "--quiet", "--manifest-path"])
+            .arg(&manifest)
+            .env("CARGO_TARGET_DIR", &tdir);
         let sub = if profile == "release" {
             cmd.arg("--release");
             "release"
@@ -63,7 +69,10 @@ pub fn ktorch() {
         .ok()
         .map(PathBuf::from)
         .into_iter()
-        .chain([root.join("target/release/ktorch.so"), root.join("target/release/libktorch.so")])
+        .chain([
+            root.join("target/release/ktorch.so"),
+            root.join("target/release/libktorch.so"),
+        ])
         .find(|p| p.is_file());
     let Some(so) = found else {
         panic!(
@@ -113,8 +122,13 @@ pub fn run_qhost(script: &str, env: &[(&str, &str)], limit: Duration) -> Run {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let read = |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
-    let r = Run { stdout: read(&out), stderr: read(&err), code };
+    let read =
+        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
+    let r = Run {
+        stdout: read(&out),
+        stderr: read(&err),
+        code,
+    };
     let _ = std::fs::remove_dir_all(&dir);
     r
 }
@@ -129,5 +143,6 @@ fn unique() -> u64 {
 /// test, so read it then: the compile-time value goes stale when a shared target dir (CI's cache)
 /// holds a binary built from a clone at another path.
 fn manifest_dir() -> std::path::PathBuf {
-    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
 }

@@ -25,10 +25,19 @@ pub fn layout_of(t: &Tensor) -> Result<String> {
     defined_or_null(t, |t| Ok(facts::layout(t)?.into()))
 }
 pub fn gradient_of(t: &Tensor) -> Result<String> {
-    defined_or_null(t, |t| Ok(if t.requires_grad() { "grad" } else { "nograd" }.into()))
+    defined_or_null(t, |t| {
+        Ok(if t.requires_grad() { "grad" } else { "nograd" }.into())
+    })
 }
 pub fn pin_of(t: &Tensor) -> Result<String> {
-    defined_or_null(t, |t| Ok(if facts::is_pinned(t)? { "pinned" } else { "unpinned" }.into()))
+    defined_or_null(t, |t| {
+        Ok(if facts::is_pinned(t)? {
+            "pinned"
+        } else {
+            "unpinned"
+        }
+        .into())
+    })
 }
 pub fn memory_of(t: &Tensor) -> Result<String> {
     defined_or_null(t, |t| Ok(facts::MEMORY[facts::memory_format(t)?].into()))
@@ -65,7 +74,8 @@ pub fn dtype(x: K) -> KResult {
         return Ok(make::symbol(options::kind_name(options::default_kind())));
     }
     if let Some(s) = read::symbol(x) {
-        let k = options::kind_from_name(s).ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
+        let k =
+            options::kind_from_name(s).ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
         options::set_default_kind(k)?;
         return Ok(make::null());
     }
@@ -107,12 +117,15 @@ pub fn ktype(x: K) -> KResult {
 /// `objtype x`: the kind of tensor object (`tensor` for tensors, vectors and dictionaries).
 pub fn objtype(x: K) -> KResult {
     if !registry::is_handle(x) {
-        bail!("requires an allocated object, e.g. tensor, vector or dictionary, given {}", super::qtype_name(x));
+        bail!(
+            "requires an allocated object, e.g. tensor, vector or dictionary, given {}",
+            super::qtype_name(x)
+        );
     }
     registry::with(x, |o| match o {
         Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
         // a module's type, as ktorch: `sequential, `linear, ..
-        Obj::Module(m) => Ok(make::symbol(m.layer.name)),
+        Obj::Module(m) => Ok(make::symbol(m.get().layer.name)),
     })
 }
 
@@ -121,12 +134,26 @@ pub const OPTION_KEYS: [&str; 6] = ["device", "dtype", "layout", "gradient", "pi
 
 /// A tensor's options, in OPTION_KEYS order.
 pub fn options_of(t: &Tensor) -> Result<[String; 6]> {
-    Ok([device_of(t)?, dtype_of(t)?, layout_of(t)?, gradient_of(t)?, pin_of(t)?, memory_of(t)?])
+    Ok([
+        device_of(t)?,
+        dtype_of(t)?,
+        layout_of(t)?,
+        gradient_of(t)?,
+        pin_of(t)?,
+        memory_of(t)?,
+    ])
 }
 
 /// The options of a tensor made with none given.
 pub fn default_options() -> K {
-    let vals = ["cpu", options::kind_name(options::default_kind()), "strided", "nograd", "unpinned", "contiguous"];
+    let vals = [
+        "cpu",
+        options::kind_name(options::default_kind()),
+        "strided",
+        "nograd",
+        "unpinned",
+        "contiguous",
+    ];
     unsafe { native::xD(make::symbols(&OPTION_KEYS), make::symbols(&vals)) }
 }
 
@@ -143,8 +170,16 @@ pub fn options(x: K) -> KResult {
         bail!("{}", super::expected(x, false));
     }
     let (rows, keys) = registry::with(x, |o| {
-        let rows = o.tensors().into_iter().map(options_of).collect::<Result<Vec<_>>>()?;
-        Ok((rows, o.keys().map(|k| k.iter().map(|s| s.to_string()).collect::<Vec<_>>())))
+        let rows = o
+            .tensors()
+            .into_iter()
+            .map(options_of)
+            .collect::<Result<Vec<_>>>()?;
+        Ok((
+            rows,
+            o.keys()
+                .map(|k| k.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+        ))
     })?;
     let class = registry::class_of(x).unwrap_or("tensor");
     if class == "tensor" {
@@ -156,7 +191,12 @@ pub fn options(x: K) -> KResult {
         .collect();
     let table = make::table(&OPTION_KEYS, cols);
     Ok(match keys {
-        Some(k) => unsafe { native::xD(make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()), table) },
+        Some(k) => unsafe {
+            native::xD(
+                make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()),
+                table,
+            )
+        },
         None => table,
     })
 }

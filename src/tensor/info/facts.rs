@@ -87,7 +87,16 @@ pub fn is_contiguous(t: &Tensor, m: usize) -> Result<bool> {
 }
 
 /// Layouts by the shim's codes.
-const LAYOUT: [&str; 8] = ["strided", "sparse", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "mkldnn", "unknown"];
+const LAYOUT: [&str; 8] = [
+    "strided",
+    "sparse",
+    "sparse_csr",
+    "sparse_csc",
+    "sparse_bsr",
+    "sparse_bsc",
+    "mkldnn",
+    "unknown",
+];
 
 pub fn layout(t: &Tensor) -> Result<&'static str> {
     let l = call(|r| unsafe { ktorch_layout(p(t), r) })?;

@@ -26,7 +26,10 @@ pub fn contiguous(x: K) -> KResult {
     if let Some([h, f]) = read::items(x).filter(|_| !registry::is_handle(x)) {
         if let Some(s) = read::symbol(*f) {
             let m = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
-                anyhow!("unrecognized memory format `{s}, expecting one of {}", facts::MEMORY.join(","))
+                anyhow!(
+                    "unrecognized memory format `{s}, expecting one of {}",
+                    facts::MEMORY.join(",")
+                )
             })?;
             return query(*h, Attr::Bool(&|t| facts::is_contiguous(t, m)), true);
         }
@@ -58,7 +61,9 @@ pub fn gradflag(x: K) -> KResult {
     if registry::is_handle(x) {
         return query(x, Attr::Bool(&requires_grad), false);
     }
-    let items = read::items(x).filter(|v| (2..=3).contains(&v.len())).ok_or_else(|| anyhow!("expects {USAGE}"))?;
+    let items = read::items(x)
+        .filter(|v| (2..=3).contains(&v.len()))
+        .ok_or_else(|| anyhow!("expects {USAGE}"))?;
     let h = items[0];
     if !registry::is_handle(h) {
         bail!("expects {USAGE}");
@@ -71,7 +76,9 @@ pub fn gradflag(x: K) -> KResult {
     }
     let pick = items[1];
     let flag = match items.get(2) {
-        Some(f) => Some(read::boolean(*f).ok_or_else(|| anyhow!("expects a boolean flag as 3rd argument"))?),
+        Some(f) => Some(
+            read::boolean(*f).ok_or_else(|| anyhow!("expects a boolean flag as 3rd argument"))?,
+        ),
         None => None,
     };
     let atom = read::ktype(pick) < 0;
@@ -82,18 +89,25 @@ pub fn gradflag(x: K) -> KResult {
     let picked = registry::with(h, |o| {
         let (names, ts): (Option<Vec<String>>, Vec<&Tensor>) = match o {
             Obj::Dict(d) => {
-                let keys = read::symbol(pick).map(|s| vec![s]).or_else(|| read::symbols(pick)).ok_or_else(|| {
-                    anyhow!("2nd argument of key(s) expected for a dictionary")
-                })?;
+                let keys = read::symbol(pick)
+                    .map(|s| vec![s])
+                    .or_else(|| read::symbols(pick))
+                    .ok_or_else(|| anyhow!("2nd argument of key(s) expected for a dictionary"))?;
                 let mut ts = Vec::new();
                 for k in &keys {
-                    let t = d.iter().find(|(n, _)| n == k).map(|(_, t)| t).ok_or_else(|| anyhow!("dict[`{k}] not found"))?;
+                    let t = d
+                        .iter()
+                        .find(|(n, _)| n == k)
+                        .map(|(_, t)| t)
+                        .ok_or_else(|| anyhow!("dict[`{k}] not found"))?;
                     ts.push(t);
                 }
                 (Some(keys.iter().map(|k| k.to_string()).collect()), ts)
             }
             Obj::Vector(v) => {
-                let ix = indices(pick).ok_or_else(|| anyhow!("2nd argument of index/indices expected for a vector"))?;
+                let ix = indices(pick).ok_or_else(|| {
+                    anyhow!("2nd argument of index/indices expected for a vector")
+                })?;
                 let n = v.len() as i64;
                 let mut ts = Vec::new();
                 for j in ix {
@@ -104,14 +118,19 @@ pub fn gradflag(x: K) -> KResult {
                 }
                 (None, ts)
             }
-            Obj::Tensor(_) => bail!("2nd argument of key(s) or index/indices not valid with a tensor"),
+            Obj::Tensor(_) => {
+                bail!("2nd argument of key(s) or index/indices not valid with a tensor")
+            }
             Obj::Module(_) => bail!("not implemented for module"),
         };
         if let Some(b) = flag {
             set(ts, b)?;
             return Ok(None);
         }
-        let flags = ts.iter().map(|t| requires_grad(t)).collect::<Result<Vec<_>>>()?;
+        let flags = ts
+            .iter()
+            .map(|t| requires_grad(t))
+            .collect::<Result<Vec<_>>>()?;
         Ok(Some(match names {
             Some(k) => Picked::Keys(k, flags),
             None => Picked::Flags(flags),
@@ -136,8 +155,14 @@ fn indices(x: K) -> Option<Vec<i64>> {
     let n = read::len(x) as usize;
     let p = unsafe { crate::k::make::data::<u8>(x) };
     Some(match read::ktype(x) {
-        5 => unsafe { std::slice::from_raw_parts(p as *const i16, n) }.iter().map(|v| *v as i64).collect(),
-        6 => unsafe { std::slice::from_raw_parts(p as *const i32, n) }.iter().map(|v| *v as i64).collect(),
+        5 => unsafe { std::slice::from_raw_parts(p as *const i16, n) }
+            .iter()
+            .map(|v| *v as i64)
+            .collect(),
+        6 => unsafe { std::slice::from_raw_parts(p as *const i32, n) }
+            .iter()
+            .map(|v| *v as i64)
+            .collect(),
         7 => unsafe { std::slice::from_raw_parts(p as *const i64, n) }.to_vec(),
         _ => return None,
     })
@@ -150,7 +175,10 @@ fn set(ts: Vec<&Tensor>, b: bool) -> Result<()> {
             bail!("cannot set gradient flag on an undefined tensor");
         }
         if b && !t.is_floating_point() && !t.is_complex() {
-            bail!("only floating point and complex tensors can require gradients, given `{}", crate::tensor::options::kind_name(t.kind()));
+            bail!(
+                "only floating point and complex tensors can require gradients, given `{}",
+                crate::tensor::options::kind_name(t.kind())
+            );
         }
         if !b && t.requires_grad() && !t.f_is_leaf()? {
             bail!("only the gradient flag of leaf tensors can be turned off");

@@ -91,7 +91,13 @@ pub fn query(x: K, attr: Attr, data: bool) -> KResult {
             let from = match o {
                 registry::Obj::Tensor(_) => From::Tensor,
                 registry::Obj::Vector(_) => From::Vector,
-                registry::Obj::Dict(_) => From::Dict(o.keys().unwrap_or_default().iter().map(|k| k.to_string()).collect()),
+                registry::Obj::Dict(_) => From::Dict(
+                    o.keys()
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|k| k.to_string())
+                        .collect(),
+                ),
                 registry::Obj::Module(_) => anyhow::bail!("not implemented for module"),
             };
             Ok((from, attr.eval(&o.tensors())?))
@@ -114,7 +120,11 @@ pub fn query(x: K, attr: Attr, data: bool) -> KResult {
 
 /// The error for an argument that is not what a function takes.
 pub fn expected(x: K, data: bool) -> String {
-    let what = if data { "a tensor, vector or dictionary, or q data" } else { "a tensor, vector or dictionary" };
+    let what = if data {
+        "a tensor, vector or dictionary, or q data"
+    } else {
+        "a tensor, vector or dictionary"
+    };
     format!("expects {what}, given {}", qtype_name(x))
 }
 
@@ -122,8 +132,26 @@ pub fn expected(x: K, data: bool) -> String {
 pub fn qtype_name(x: K) -> String {
     let t = read::ktype(x);
     let names = [
-        "general list", "boolean", "guid", "", "byte", "short", "int", "long", "real", "float", "char", "symbol",
-        "timestamp", "month", "date", "datetime", "timespan", "minute", "second", "time",
+        "general list",
+        "boolean",
+        "guid",
+        "",
+        "byte",
+        "short",
+        "int",
+        "long",
+        "real",
+        "float",
+        "char",
+        "symbol",
+        "timestamp",
+        "month",
+        "date",
+        "datetime",
+        "timespan",
+        "minute",
+        "second",
+        "time",
     ];
     match t {
         101 => "null".into(),

@@ -11,7 +11,11 @@ pub fn sizes(t: &Tensor) -> Result<Vec<i64>> {
     Ok(if t.defined() { t.size() } else { vec![] })
 }
 pub fn strides(t: &Tensor) -> Result<Vec<i64>> {
-    Ok(if t.defined() && !t.is_sparse() { t.stride() } else { vec![] })
+    Ok(if t.defined() && !t.is_sparse() {
+        t.stride()
+    } else {
+        vec![]
+    })
 }
 pub fn dims(t: &Tensor) -> Result<i64> {
     Ok(if t.defined() { t.dim() as i64 } else { 0 })
@@ -27,7 +31,11 @@ pub fn count(t: &Tensor) -> Result<i64> {
     })
 }
 pub fn item_size(t: &Tensor) -> Result<i64> {
-    Ok(if t.defined() { t.f_kind()?.elt_size_in_bytes() as i64 } else { 0 })
+    Ok(if t.defined() {
+        t.f_kind()?.elt_size_in_bytes() as i64
+    } else {
+        0
+    })
 }
 /// Elements in the whole underlying storage (a view may see fewer); a sparse tensor's values'.
 pub fn storage_elements(t: &Tensor) -> Result<i64> {
@@ -35,7 +43,11 @@ pub fn storage_elements(t: &Tensor) -> Result<i64> {
         return storage_elements(&t.f_internal_values()?);
     }
     let n = item_size(t)?;
-    Ok(if n > 0 { facts::storage_bytes(t)? / n } else { 0 })
+    Ok(if n > 0 {
+        facts::storage_bytes(t)? / n
+    } else {
+        0
+    })
 }
 
 pub fn size(x: K) -> KResult {
@@ -60,7 +72,8 @@ pub fn elements(x: K) -> KResult {
 /// Bytes of the underlying storage; a sparse tensor's indices and values.
 fn storage_bytes(t: &Tensor) -> Result<i64> {
     if t.defined() && t.is_sparse() {
-        return Ok(facts::storage_bytes(&t.f_internal_indices()?)? + facts::storage_bytes(&t.f_internal_values()?)?);
+        return Ok(facts::storage_bytes(&t.f_internal_indices()?)?
+            + facts::storage_bytes(&t.f_internal_values()?)?);
     }
     facts::storage_bytes(t)
 }

@@ -16,8 +16,25 @@ enum V {
 }
 
 const KEYS: [&str; 19] = [
-    "device", "dtype", "layout", "gradient", "pin", "memory", "leaf", "gradfn", "dim", "sparsedim", "size", "stride",
-    "numel", "itemsize", "contiguous", "coalesced", "offset", "ptr", "ref",
+    "device",
+    "dtype",
+    "layout",
+    "gradient",
+    "pin",
+    "memory",
+    "leaf",
+    "gradfn",
+    "dim",
+    "sparsedim",
+    "size",
+    "stride",
+    "numel",
+    "itemsize",
+    "contiguous",
+    "coalesced",
+    "offset",
+    "ptr",
+    "ref",
 ];
 
 fn values(t: &Tensor) -> Result<Vec<V>> {
@@ -69,19 +86,31 @@ struct Storage {
 
 fn storage(t: &Tensor) -> Result<Storage> {
     // counts first: the view made for the data below adds references to the storage
-    let (size, itemsize, sref, sptr) =
-        (shape::storage_elements(t)?, shape::item_size(t)?, facts::storage_count(t)?, facts::storage_ptr(t)?);
+    let (size, itemsize, sref, sptr) = (
+        shape::storage_elements(t)?,
+        shape::item_size(t)?,
+        facts::storage_count(t)?,
+        facts::storage_ptr(t)?,
+    );
     let data = if t.defined() && !t.is_sparse() {
         let whole = t.f_detach()?.f_as_strided([size], [1], Some(0))?;
         // q has no half or complex types: half comes back as real; complex as real pairs.
         Some(match whole.f_kind()? {
-            Kind::ComplexHalf | Kind::ComplexFloat | Kind::ComplexDouble => whole.f_view_as_real()?.f_flatten(0, -1)?,
+            Kind::ComplexHalf | Kind::ComplexFloat | Kind::ComplexDouble => {
+                whole.f_view_as_real()?.f_flatten(0, -1)?
+            }
             _ => whole,
         })
     } else {
         None
     };
-    Ok(Storage { size, itemsize, sref, sptr, data })
+    Ok(Storage {
+        size,
+        itemsize,
+        sref,
+        sptr,
+        data,
+    })
 }
 
 fn summary(x: K, detail: bool) -> KResult {
@@ -99,7 +128,13 @@ fn summary(x: K, detail: bool) -> KResult {
     let mut ks: Vec<K> = vals.into_iter().map(to_k).collect();
     if let Some(s) = stor {
         let data = data.unwrap_or_else(|| make::list(vec![]));
-        let v = vec![make::long(s.size), make::long(s.itemsize), make::long(s.sref), make::long(s.sptr), data];
+        let v = vec![
+            make::long(s.size),
+            make::long(s.itemsize),
+            make::long(s.sref),
+            make::long(s.sptr),
+            data,
+        ];
         keys.push("storage");
         ks.push(make::dict(&["size", "itemsize", "ref", "ptr", "data"], v));
     }
@@ -116,7 +151,11 @@ pub fn detail(x: K) -> KResult {
 /// `str h`: the tensor as libtorch prints it (values, then type and sizes).
 pub fn str(x: K) -> KResult {
     let t = with_tensor(x, |t| Ok(t.shallow_clone()))?;
-    let s = if t.defined() { t.to_string(80)? } else { "[ Tensor (undefined) ]".into() };
+    let s = if t.defined() {
+        t.to_string(80)?
+    } else {
+        "[ Tensor (undefined) ]".into()
+    };
     Ok(make::string(s.trim_end_matches('\n')))
 }
 
@@ -149,9 +188,16 @@ const DTYPES: [Kind; 13] = [
 /// dtype a k array becomes; `` help`device `` devices to their generators' seeds;
 /// `` help`tensor `` (or `` `vector `dictionary ``) the default tensor options.
 pub fn help(x: K) -> KResult {
-    let topic = if read::is_nil(x) { Some("") } else { read::symbol(x) };
+    let topic = if read::is_nil(x) {
+        Some("")
+    } else {
+        read::symbol(x)
+    };
     let Some(topic) = topic else {
-        bail!("expects an empty argument or a topic symbol, given {}", super::qtype_name(x));
+        bail!(
+            "expects an empty argument or a topic symbol, given {}",
+            super::qtype_name(x)
+        );
     };
     Ok(match topic {
         "" => {
@@ -160,12 +206,24 @@ pub fn help(x: K) -> KResult {
         }
         "dtype" => {
             let k: Vec<&str> = DTYPES.iter().map(|d| options::kind_name(*d)).collect();
-            let v: Vec<u8> = DTYPES.iter().map(|d| attrs::ktype_letter(*d).unwrap_or(b' ')).collect();
+            let v: Vec<u8> = DTYPES
+                .iter()
+                .map(|d| attrs::ktype_letter(*d).unwrap_or(b' '))
+                .collect();
             unsafe { native::xD(make::symbols(&k), make::chars(&v)) }
         }
         "ktype" => {
             // k type letter and q type of the arrays `tensor` takes
-            let pairs = [(b'e', 8), (b'f', 9), (b'j', 7), (b'i', 6), (b'h', 5), (b'b', 1), (b'x', 4), (b'c', 10)];
+            let pairs = [
+                (b'e', 8),
+                (b'f', 9),
+                (b'j', 7),
+                (b'i', 6),
+                (b'h', 5),
+                (b'b', 1),
+                (b'x', 4),
+                (b'c', 10),
+            ];
             let mut v = Vec::new();
             for (_, t) in pairs {
                 v.push(options::kind_name(convert::kind_of_qtype(t)?));
@@ -191,7 +249,10 @@ pub fn help(x: K) -> KResult {
         "tensor" | "vector" | "dictionary" => attrs::default_options(),
         other => {
             let k: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
-            bail!("unrecognized help topic `{other}, expecting one of {}", k.join(","))
+            bail!(
+                "unrecognized help topic `{other}, expecting one of {}",
+                k.join(",")
+            )
         }
     })
 }

@@ -56,7 +56,9 @@ pub(super) unsafe fn register(d: c_int, f: Option<Callback>) -> K {
 
 pub(super) unsafe fn unregister(d: c_int, close: bool) {
     let fd = d.abs();
-    FDS.lock().unwrap_or_else(|e| e.into_inner()).retain(|(x, _)| *x != fd);
+    FDS.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|(x, _)| *x != fd);
     if close {
         libc::close(fd);
     }
@@ -64,7 +66,11 @@ pub(super) unsafe fn unregister(d: c_int, close: bool) {
 
 /// Descriptors with a callback registered (the main loop waits on these and on stdin).
 pub fn registered_fds() -> Vec<c_int> {
-    FDS.lock().unwrap_or_else(|e| e.into_inner()).iter().map(|(d, _)| *d).collect()
+    FDS.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|(d, _)| *d)
+        .collect()
 }
 
 /// Wait up to `timeout_ms` (0: don't wait, -1: forever) for registered descriptors to become
@@ -75,8 +81,14 @@ pub fn poll_fds(timeout_ms: i32) -> usize {
     if regs.is_empty() {
         return 0;
     }
-    let mut pfds: Vec<libc::pollfd> =
-        regs.iter().map(|(d, _)| libc::pollfd { fd: *d, events: libc::POLLIN, revents: 0 }).collect();
+    let mut pfds: Vec<libc::pollfd> = regs
+        .iter()
+        .map(|(d, _)| libc::pollfd {
+            fd: *d,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
     let n = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, timeout_ms) };
     if n <= 0 {
         return 0;

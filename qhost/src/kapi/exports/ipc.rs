@@ -46,7 +46,9 @@ fn write(x: &KObj, mode: i32, out: &mut Vec<u8>) -> Result<(), QErr> {
             out.extend_from_slice(x.get_sym().as_bytes());
             out.push(0);
         }
-        t if t == -UU => out.extend_from_slice(unsafe { std::slice::from_raw_parts(data::<u8>(p), 16) }),
+        t if t == -UU => {
+            out.extend_from_slice(unsafe { std::slice::from_raw_parts(data::<u8>(p), 16) })
+        }
         -19..=-1 => {
             let es = elem_size(t);
             out.extend_from_slice(unsafe { std::slice::from_raw_parts(atom::<u8>(p), es) });
@@ -197,7 +199,11 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn take(&mut self, n: usize) -> Result<&[u8], QErr> {
-        let end = self.i.checked_add(n).filter(|&e| e <= self.b.len()).ok_or_else(|| err("badmsg"))?;
+        let end = self
+            .i
+            .checked_add(n)
+            .filter(|&e| e <= self.b.len())
+            .ok_or_else(|| err("badmsg"))?;
         let s = &self.b[self.i..end];
         self.i = end;
         Ok(s)
@@ -208,7 +214,10 @@ impl Reader<'_> {
     /// A NUL-terminated text.
     fn text(&mut self) -> Result<&[u8], QErr> {
         let rest = &self.b[self.i..];
-        let z = rest.iter().position(|&c| c == 0).ok_or_else(|| err("badmsg"))?;
+        let z = rest
+            .iter()
+            .position(|&c| c == 0)
+            .ok_or_else(|| err("badmsg"))?;
         self.i += z + 1;
         Ok(&rest[..z])
     }
@@ -255,7 +264,9 @@ impl Reader<'_> {
                         let bytes = n as usize * elem_size(t);
                         let v = self.take(bytes)?;
                         let x = KObj::vector(t, n as i64);
-                        unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), data::<u8>(x.as_ptr()), bytes) };
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(v.as_ptr(), data::<u8>(x.as_ptr()), bytes)
+                        };
                         x
                     }
                 };

@@ -347,11 +347,19 @@ fn widened(t: i8) -> i8 {
 fn unary_num(x: &KObj, fi: fn(i64) -> i64, ff: fn(f64) -> f64) -> QResult {
     let t = x.t().abs();
     if is_intlike(t) {
-        let v: Vec<i64> = ivals(x).unwrap().into_iter().map(|a| if a == NJ { NJ } else { fi(a) }).collect();
+        let v: Vec<i64> = ivals(x)
+            .unwrap()
+            .into_iter()
+            .map(|a| if a == NJ { NJ } else { fi(a) })
+            .collect();
         return Ok(build_i(widened(t), x.is_atom(), &v));
     }
     let v = fvals(x).ok_or_else(type_err)?;
-    Ok(build_f(t, x.is_atom(), &v.into_iter().map(ff).collect::<Vec<_>>()))
+    Ok(build_f(
+        t,
+        x.is_atom(),
+        &v.into_iter().map(ff).collect::<Vec<_>>(),
+    ))
 }
 
 fn neg(x: &KObj) -> QResult {

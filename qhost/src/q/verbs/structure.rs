@@ -431,7 +431,12 @@ fn reshape(flat: &KObj, shape: &[i64]) -> KObj {
     let inner: i64 = shape[1..].iter().product();
     KObj::list(
         (0..shape[0])
-            .map(|i| reshape(&rows(flat, &(i * inner..(i + 1) * inner).collect::<Vec<_>>()), &shape[1..]))
+            .map(|i| {
+                reshape(
+                    &rows(flat, &(i * inner..(i + 1) * inner).collect::<Vec<_>>()),
+                    &shape[1..],
+                )
+            })
             .collect(),
     )
 }
@@ -451,7 +456,9 @@ fn attribute(x: &KObj, y: &KObj) -> Option<QResult> {
         _ => return None,
     };
     let items = items(y);
-    let ordered = items.windows(2).all(|w| super::search_sort::item_cmp(&w[0], &w[1]) != std::cmp::Ordering::Greater);
+    let ordered = items
+        .windows(2)
+        .all(|w| super::search_sort::item_cmp(&w[0], &w[1]) != std::cmp::Ordering::Greater);
     if code == 1 && !ordered {
         return Some(Err(err("s-fail")));
     }

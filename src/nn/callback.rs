@@ -1,0 +1,151 @@
+//! The `callback` module (kmodules.rst): its forward calls a q function, by name or given as a
+//! string, with the callback module itself and its input tensors as handles, and takes the
+//! tensor of the handle the function returns. The handles made for the call are freed after it,
+//! and the returned handle is taken (freed), as ktorch does; a q error in the function becomes an
+//! error of the forward call. `kforward` (in `forward`) runs a module inside the callback with the
+//! training mode of the outer call, which this file keeps per thread.
+use std::cell::RefCell;
+use std::ffi::CString;
+
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::layers::{Out, Run};
+use super::{ModRef, Module};
+use crate::k::{make, native, read, KResult, K};
+use crate::registry::{self, Obj};
+
+thread_local! {
+    /// Training modes of the forward calls running on this thread, innermost last.
+    static MODES: RefCell<Vec<bool>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The training mode of the innermost forward call running on this thread, if any.
+pub fn current_mode() -> Option<bool> {
+    MODES.with(|m| m.borrow().last().copied())
+}
+
+/// Run `f` with `training` as the current mode (for `kforward` inside callbacks).
+pub fn with_mode<R>(training: bool, f: impl FnOnce() -> R) -> R {
+    MODES.with(|m| m.borrow_mut().push(training));
+    let r = f();
+    MODES.with(|m| m.borrow_mut().pop());
+    r
+}
+
+pub fn init(m: &mut Module) -> Result<()> {
+    if m.text("fn").is_empty() {
+        match &m.name {
+            Some(n) => bail!(
+                "callback: no k function defined, 2nd symbol, `{n}, defines callback module name"
+            ),
+            None => bail!("callback: no k function defined"),
+        }
+    }
+    let n = match m.opt("in") {
+        super::Val::Syms(s) => s.len(),
+        _ => 0,
+    };
+    if !(1..=3).contains(&n) {
+        bail!("callback: expecting 1-3 input types, given {n}");
+    }
+    Ok(())
+}
+
+/// Call the q function with (module; inputs..) and take the tensor it returns.
+pub fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
+    let n = match m.opt("in") {
+        super::Val::Syms(s) => s.len(),
+        _ => 1,
+    };
+    if x.len() != n {
+        bail!(
+            "callback: {} expects {n} input{}, given {}",
+            m.text("fn"),
+            if n == 1 { "" } else { "s" },
+            x.len()
+        );
+    }
+    let root = run
+        .root
+        .as_ref()
+        .ok_or_else(|| anyhow!("callback: no module handle for the call"))?;
+    let f = CString::new(m.text("fn"))
+        .map_err(|_| anyhow!("callback: function text has a null byte"))?;
+    let mh = registry::add(Obj::Module(ModRef::inside(root, m)));
+    let args: Vec<K> = x
+        .iter()
+        .map(|t| registry::add(Obj::Tensor(t.shallow_clone())))
+        .collect();
+    let r = super::callback::with_mode(run.training, || unsafe {
+        let r1 = native::r1;
+        match args.len() {
+            1 => native::k(
+                0,
+                f.as_ptr(),
+                r1(mh),
+                r1(args[0]),
+                std::ptr::null_mut::<std::ffi::c_void>(),
+            ),
+            2 => native::k(
+                0,
+                f.as_ptr(),
+                r1(mh),
+                r1(args[0]),
+                r1(args[1]),
+                std::ptr::null_mut::<std::ffi::c_void>(),
+            ),
+            _ => native::k(
+                0,
+                f.as_ptr(),
+                r1(mh),
+                r1(args[0]),
+                r1(args[1]),
+                r1(args[2]),
+                std::ptr::null_mut::<std::ffi::c_void>(),
+            ),
+        }
+    });
+    let y = result(r);
+    // free what was made for the call (the function may have freed some itself)
+    for h in std::iter::once(mh).chain(args) {
+        let _ = registry::free(h);
+        unsafe { native::r0(h) };
+    }
+    Ok(Out::Tensor(y?))
+}
+
+/// The tensor of the function's result (a tensor handle, taken), or the q error it signalled.
+fn result(r: K) -> Result<Tensor> {
+    if r.is_null() {
+        bail!("callback: unexpected null return from k function");
+    }
+    let t = read::ktype(r);
+    let y = if t == -128 {
+        let msg = unsafe {
+            std::ffi::CStr::from_ptr(*((r as *const u8).add(8) as *const *const libc::c_char))
+        };
+        Err(anyhow!("callback error from k: {}", msg.to_string_lossy()))
+    } else if registry::class_of(r) == Some("tensor") {
+        registry::take_tensor(r)
+    } else {
+        Err(anyhow!(
+            "callback: unable to retrieve tensor from {}",
+            crate::tensor::opargs::describe(r)
+        ))
+    };
+    unsafe { native::r0(r) };
+    y
+}
+
+/// `callbacks[]`: the forms a callback can take, as ktorch's table (fn, in, out).
+pub fn callbacks(_: K) -> KResult {
+    let fns = ["{[m;x]}", "{[m;x;y]}", "{[m;x;y;z]}"];
+    let fn_col = make::list(fns.iter().map(|s| make::string(s)).collect());
+    let in_col = make::list((1..=3).map(|n| make::symbols(&vec!["tensor"; n])).collect());
+    let out_col = make::symbols(&["tensor"; 3]);
+    Ok(make::table(
+        &["fn", "in", "out"],
+        vec![fn_col, in_col, out_col],
+    ))
+}
