@@ -17,10 +17,10 @@ use crate::k::{read, K};
 use crate::tensor::opargs::{describe, number, Num};
 
 /// Named options given last: (name, value) in order.
-type Pairs = Vec<(&'static str, K)>;
+pub type Pairs = Vec<(&'static str, K)>;
 
 /// The pairs in `x` if `x` has one of the name-value forms (ktorch's `xpairs`).
-fn pairs(x: K) -> Result<Option<Pairs>> {
+pub fn pairs(x: K) -> Result<Option<Pairs>> {
     if let Some((k, v)) = read::dict_parts(x) {
         let keys = match read::symbols(k) {
             Some(s) => s,

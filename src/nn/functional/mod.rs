@@ -11,7 +11,7 @@ use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, options, result};
 
 /// The input tensor, whether it came from a handle, and the remaining arguments.
-fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {
+pub fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {
     if opargs::is_tensor(x) {
         return Ok((crate::registry::tensor(x)?, true, &[]));
     }
@@ -34,7 +34,7 @@ fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {
 
 /// Options named `names` from positional args and trailing pairs (a dictionary or a list
 /// `` (`name;value;..) ``).
-fn opts(args: &[K], names: &[&str]) -> Result<Vec<Option<K>>> {
+pub fn opts(args: &[K], names: &[&str]) -> Result<Vec<Option<K>>> {
     let mut v: Vec<Option<K>> = vec![None; names.len()];
     let mut pos = args;
     if let Some(last) = args.last() {
@@ -79,15 +79,37 @@ fn opts(args: &[K], names: &[&str]) -> Result<Vec<Option<K>>> {
     Ok(v)
 }
 
-fn long(opt: &str, x: K) -> Result<i64> {
+pub fn long(opt: &str, x: K) -> Result<i64> {
     opargs::long(x).ok_or_else(|| anyhow!("{opt}: expected long scalar, given {}", describe(x)))
 }
 
-fn done(r: Tensor, t: &Tensor, handle: bool) -> KResult {
+pub fn done(r: Tensor, t: &Tensor, handle: bool) -> KResult {
     if handle && r.data_ptr() == t.data_ptr() && r.size() == t.size() && r.kind() == t.kind() {
         return Ok(make::null());
     }
     result(r, handle)
+}
+
+/// The functional form of a parameter-free layer, read with the layer's own options: `f x`,
+/// `f(x;opt1;..)`, `f(x;..;`name,value)` (positional, then by name as in definitions), run with
+/// `training` (functional dropout forms train by default, as PyTorch's). Answers a new handle for
+/// a tensor input (null when done in place), q data for q data.
+pub fn by_layer(name: &str, x: K, training: bool) -> KResult {
+    super::spec::with_pool(|| {
+        let l = super::layers::find(name).ok_or_else(|| anyhow!("no layer `{name}"))?;
+        let (t, h, args) = input(x)?;
+        let (pos, named) = match args.last() {
+            Some(last) => match super::spec::pairs(*last)? {
+                Some(p) => (&args[..args.len() - 1], p),
+                None => (args, vec![]),
+            },
+            None => (args, vec![]),
+        };
+        let opts = super::spec::options(l, pos, &named)?;
+        let m = super::Module::new(l, None, opts)?;
+        let r = m.forward1(&super::Run::new(training), &t)?;
+        done(r, &t, h)
+    })
 }
 
 pub fn relu(x: K) -> KResult {
