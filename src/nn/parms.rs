@@ -39,10 +39,10 @@ fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> Result<R> {
         }
     };
     if !is_module(h) {
-        bail!(
-            "not implemented for {}",
-            registry::class_of(h).unwrap_or("stale pointer")
-        );
+        match registry::class_of(h) {
+            Some(c) => bail!("not implemented for {c}"),
+            None => bail!("stale pointer"),
+        }
     }
     let _ = what;
     let r = modref(h)?;
