@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
 use crate::k::{guard::guard, make, native, KResult, K};
-use crate::{device, loss, math, nn, objects, session, tensor};
+use crate::{device, loss, math, nn, objects, optim, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -340,6 +340,10 @@ table! {
     "module"      => nn::api::module,
     "seq"         => nn::api::seq,
     "state"       => nn::api::state,
+    // optimizers (kopt)
+    "opt"         => optim::api::opt,
+    "step"        => optim::api::step,
+    "lr"          => optim::api::lr,
     "dv"          => nn::tree::dv,
     "tree"        => nn::tree::tree,
     "forward"     => nn::forward::forward,

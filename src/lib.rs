@@ -10,6 +10,7 @@ pub mod k;
 pub mod loss;
 pub mod math;
 pub mod nn;
+pub mod optim;
 pub mod objects;
 pub mod registry;
 pub mod session;

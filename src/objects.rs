@@ -43,7 +43,11 @@ pub fn free(x: K) -> KResult {
     Ok(make::null())
 }
 
-pub fn tensorcount(_: K) -> KResult {
+pub fn tensorcount(x: K) -> KResult {
+    // of one object: its tensors (a module's parameters and buffers, an optimizer's buffers)
+    if registry::is_handle(x) {
+        return Ok(make::long(registry::tensors(x)?.len() as i64));
+    }
     Ok(make::long(
         registry::list()
             .iter()
@@ -81,6 +85,8 @@ pub fn obj(_: K) -> KResult {
                 Obj::Dict(d) => vec![d.len() as i64],
                 // a module's count of parameter tensors
                 Obj::Module(m) => vec![m.get().named_parameters().len() as i64],
+                // an optimizer's count of parameters
+                Obj::Optimizer(o) => vec![o.parameters().len() as i64],
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
             ts.iter()

@@ -22,6 +22,8 @@ pub enum Obj {
     Dict(Vec<(String, Tensor)>),
     /// A module (a layer or a tree of them): ktorch's `module`.
     Module(crate::nn::ModRef),
+    /// An optimizer: ktorch's `opt`.
+    Optimizer(crate::optim::Optimizer),
 }
 
 impl Obj {
@@ -31,6 +33,7 @@ impl Obj {
             Obj::Vector(_) => "vector",
             Obj::Dict(_) => "dictionary",
             Obj::Module(_) => "module",
+            Obj::Optimizer(_) => "optimizer",
         }
     }
 
@@ -49,6 +52,8 @@ impl Obj {
                     .map(|(_, t)| t)
                     .collect()
             }
+            // its buffers (ktorch's tensorcount, elements and bytes of an optimizer)
+            Obj::Optimizer(o) => o.buffers(),
         }
     }
 
@@ -128,6 +133,15 @@ pub fn tensor(x: K) -> anyhow::Result<Tensor> {
 pub fn class_of(x: K) -> Option<&'static str> {
     let id = id_of(x)?;
     lock().objs.get(&id).map(|o| o.class())
+}
+
+/// The tensors whose gradients an object's `zerograd`/`nograd` reset: an optimizer's
+/// parameters, otherwise the object's tensors.
+pub fn grad_tensors(x: K) -> anyhow::Result<Vec<Tensor>> {
+    with(x, |o| match o {
+        Obj::Optimizer(o) => Ok(o.parameters().into_iter().map(|t| t.shallow_clone()).collect()),
+        o => Ok(o.tensors().into_iter().map(|t| t.shallow_clone()).collect()),
+    })
 }
 
 /// Shallow copies of the tensors of any object (tensor, vector or dictionary).

@@ -50,6 +50,7 @@ qscripts!(
     ktorch_linalg,
     ktorch_loss,
     ktorch_nn,
+    ktorch_optim,
     ktorch_pointwise,
     ktorch_reduce,
     ktorch_session,

@@ -418,6 +418,14 @@ fn definition(m: &Module, all: bool, state: bool) -> KResult {
 
 /// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
 pub fn state(x: K) -> KResult {
+    if crate::optim::api::is_optimizer(x) {
+        return crate::optim::api::state(x, alloptions());
+    }
+    if let Some([o, f]) = read::items(x) {
+        if crate::optim::api::is_optimizer(*o) && read::boolean(*f).is_some() {
+            return crate::optim::api::state(*o, read::boolean(*f).unwrap());
+        }
+    }
     match read::items(x) {
         _ if is_module(x) => definition(modref(x)?.get(), alloptions(), true),
         Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {

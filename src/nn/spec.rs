@@ -11,7 +11,7 @@
 //!   `` ((0;`sequential); (1;(`linear;64;10)); (1;`relu)) ``.
 use anyhow::{anyhow, bail, Result};
 
-use super::layers::{self, Def, Layer, Ty, Val};
+use super::layers::{self, Def, Layer, Opt, Ty, Val};
 use super::Module;
 use crate::k::{read, K};
 use crate::tensor::opargs::{describe, number, Num};
@@ -133,7 +133,7 @@ pub fn with_pool<R>(f: impl FnOnce() -> R) -> R {
 
 /// A value of option type `ty` from `x`, else an error naming the module and option.
 /// `nullable`: `::` (or a null long/double) leaves the option unset.
-fn value(l: &Layer, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
+fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
     let t = read::ktype(x);
     if nullable
         && (read::is_unset(x)
@@ -193,40 +193,41 @@ fn value(l: &Layer, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
             Ty::Syms(c) => format!("symbol(s) from `{}", c.join("`")),
             Ty::Str => "symbol or string".to_string(),
         };
-        anyhow!("{} {name}: expected {want}, given {}", l.name, describe(x))
+        anyhow!("{owner} {name}: expected {want}, given {}", describe(x))
     })
 }
 
 /// The options of layer `l` from the positional values and pairs, with defaults filled in.
 pub fn options(l: &Layer, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
-    if pos.len() > l.opts.len() {
-        if l.opts.is_empty() {
-            bail!("{}: no arguments expected", l.name);
+    settings(l.name, l.opts, pos, named)
+}
+
+/// Values for the option table `opts` of `owner` (a layer, an optimizer) from positional values
+/// and pairs, with defaults filled in; errors name the owner and the option.
+pub fn settings(owner: &str, opts: &[Opt], pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
+    if pos.len() > opts.len() {
+        if opts.is_empty() {
+            bail!("{owner}: no arguments expected");
         }
-        bail!(
-            "{}: expecting up to {} positional arg(s), {} given",
-            l.name,
-            l.opts.len(),
-            pos.len()
-        );
+        bail!("{owner}: expecting up to {} positional arg(s), {} given", opts.len(), pos.len());
     }
-    let mut v: Vec<Option<Val>> = l.opts.iter().map(|o| o.default.val(o.ty)).collect();
-    let nullable = |i: usize| l.opts[i].default == Def::Null;
+    let mut v: Vec<Option<Val>> = opts.iter().map(|o| o.default.val(o.ty)).collect();
+    let nullable = |i: usize| opts[i].default == Def::Null;
     for (i, x) in pos.iter().enumerate() {
-        v[i] = Some(value(l, l.opts[i].name, l.opts[i].ty, nullable(i), *x)?);
+        v[i] = Some(value(owner, opts[i].name, opts[i].ty, nullable(i), *x)?);
     }
     for (k, x) in named {
-        let Some(i) = l.opts.iter().position(|o| o.name == *k) else {
-            if l.opts.is_empty() {
-                bail!("{}: no arguments expected", l.name);
+        let Some(i) = opts.iter().position(|o| o.name == *k) else {
+            if opts.is_empty() {
+                bail!("{owner}: no arguments expected");
             }
-            bail!("{}: unrecognized option `{k}", l.name);
+            bail!("{owner}: unrecognized option `{k}");
         };
-        v[i] = Some(value(l, k, l.opts[i].ty, nullable(i), *x)?);
+        v[i] = Some(value(owner, k, opts[i].ty, nullable(i), *x)?);
     }
     v.into_iter()
-        .zip(l.opts)
-        .map(|(v, o)| v.ok_or_else(|| anyhow!("{}: no value given for option `{}", l.name, o.name)))
+        .zip(opts)
+        .map(|(v, o)| v.ok_or_else(|| anyhow!("{owner}: no value given for option `{}", o.name)))
         .collect()
 }
 

@@ -89,7 +89,7 @@ pub fn grad(x: K) -> KResult {
 }
 
 fn reset(x: K, none: bool) -> KResult {
-    let ts: Vec<Tensor> = registry::tensors(x)?;
+    let ts: Vec<Tensor> = registry::grad_tensors(x)?;
     for t in ts.iter().filter(|t| t.defined()) {
         if unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) } != 0 {
             return Err(crate::device::shim_error());

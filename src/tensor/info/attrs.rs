@@ -126,6 +126,7 @@ pub fn objtype(x: K) -> KResult {
         Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
         // a module's type, as ktorch: `sequential, `linear, ..
         Obj::Module(m) => Ok(make::symbol(m.get().layer.name)),
+        Obj::Optimizer(o) => Ok(make::symbol(o.kind.name)),
     })
 }
 

@@ -1,0 +1,333 @@
+//! The q functions of optimizers (opt.rst): `opt`, `step`, `lr`, and the optimizer forms of
+//! `state` (called from nn::api::state's dispatch).
+//!
+//! - `opt name`, `opt(name;parms;options..)`, `opt(name;group;parms;options..)`: a new optimizer;
+//! - `opt(o;parms)`, `opt(o;group;parms;options..)`: add parameters (and set a group's options;
+//!   groups are numbered consecutively from 0);
+//! - `opt o`, `opt(o;flag)`: the definition: type, a table of options (a row per group) and a
+//!   table of parameters (group, pointer, module, name, size).
+//! Parameters: `()` for none, a tensor, a vector (or `(v;indices)`), a dictionary (or
+//! `(d;keys)`), a module (or `(m;child index)`, `(m;child names)`).
+use anyhow::{anyhow, bail, Result};
+
+use super::{kinds, Group, Optimizer, Parm};
+use crate::k::{make, native, read, KResult, K};
+use crate::nn::api::{atom, modref};
+use crate::nn::spec;
+use crate::registry::{self, Obj};
+use crate::session::setting::alloptions;
+use crate::tensor::opargs::describe;
+
+pub fn is_optimizer(x: K) -> bool {
+    registry::class_of(x) == Some("optimizer")
+}
+
+pub fn opt(x: K) -> KResult {
+    spec::with_pool(|| opt_(x))
+}
+
+fn opt_(x: K) -> KResult {
+    if is_optimizer(x) {
+        return registry::with(x, |o| definition(optimizer(o)?, alloptions(), false));
+    }
+    if let Some(s) = read::symbol(x) {
+        let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
+        return Ok(registry::add(Obj::Optimizer(Optimizer { kind, groups: vec![] })));
+    }
+    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
+    if is_optimizer(v[0]) {
+        if let [o, f] = v {
+            if let Some(b) = read::boolean(*f) {
+                return registry::with(*o, |o| definition(optimizer(o)?, b, false));
+            }
+        }
+        let (group, rest) = group_arg(&v[1..]);
+        let kind = registry::with(v[0], |o| Ok(optimizer(o)?.kind))?;
+        let (parms, opts) = read_args(kind, rest, v.len() > 2 || group.is_some())?;
+        registry::with(v[0], |o| add(optimizer(o)?, group, parms, opts))?;
+        return Ok(make::null());
+    }
+    let s = read::symbol(v[0]).ok_or_else(|| anyhow!("expecting optimizer name or pointer as 1st arg, given {}", describe(v[0])))?;
+    let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
+    let (group, rest) = group_arg(&v[1..]);
+    let (parms, opts) = read_args(kind, rest, true)?;
+    let mut o = Optimizer { kind, groups: vec![] };
+    add(&mut o, group, parms, opts)?;
+    Ok(registry::add(Obj::Optimizer(o)))
+}
+
+pub fn optimizer(o: &mut Obj) -> Result<&mut Optimizer> {
+    match o {
+        Obj::Optimizer(o) => Ok(o),
+        other => bail!("expected an optimizer, given {}", other.class()),
+    }
+}
+
+/// A leading long is a group number.
+fn group_arg(v: &[K]) -> (Option<i64>, &[K]) {
+    match v.first() {
+        Some(g) if read::ktype(*g) == -7 => (read::long(*g), &v[1..]),
+        _ => (None, v),
+    }
+}
+
+type Opts = Option<Vec<crate::nn::Val>>;
+
+/// The parameters (first) and options (the rest; None when none given) of an `opt` call.
+fn read_args(kind: &'static kinds::Kind, v: &[K], with_opts: bool) -> Result<(Vec<Parm>, Opts)> {
+    let Some(first) = v.first() else { return Ok((vec![], None)) };
+    let parms = parameters(*first)?;
+    let rest = &v[1..];
+    if rest.is_empty() || !with_opts {
+        return Ok((parms, None));
+    }
+    let (pos, named) = match rest.last() {
+        Some(last) => match spec::pairs(*last)? {
+            Some(p) => (&rest[..rest.len() - 1], p),
+            None => (rest, vec![]),
+        },
+        None => (rest, vec![]),
+    };
+    Ok((parms, Some(spec::settings(kind.name, kind.opts, pos, &named)?)))
+}
+
+/// Add parameters and options to group `g` (default 0): a new group takes the options given,
+/// else the first group's, else the defaults.
+fn add(o: &mut Optimizer, g: Option<i64>, parms: Vec<Parm>, opts: Opts) -> Result<()> {
+    let n = o.groups.len() as i64;
+    let g = g.unwrap_or(0);
+    if g < 0 || g > n {
+        bail!("group {g} invalid, cannot be greater than number of groups({n})");
+    }
+    if g == n {
+        let defaults = match (&opts, o.groups.first()) {
+            (Some(v), _) => v.clone(),
+            (None, Some(first)) => first.opts.clone(),
+            (None, None) => kinds_defaults(o.kind),
+        };
+        o.groups.push(Group { opts: defaults, parms: vec![] });
+    } else if let Some(v) = opts {
+        o.groups[g as usize].opts = v;
+    }
+    for p in parms {
+        let dup = o.groups.iter().flat_map(|g| &g.parms).any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size());
+        if dup {
+            bail!("parameter {} is already in the optimizer", if p.name.is_empty() { "tensor".to_string() } else { p.name.clone() });
+        }
+        o.groups[g as usize].parms.push(p);
+    }
+    Ok(())
+}
+
+fn kinds_defaults(k: &'static kinds::Kind) -> Vec<crate::nn::Val> {
+    k.opts.iter().map(|o| o.default.val(o.ty).expect("optimizer options all have defaults")).collect()
+}
+
+fn parm(t: &tch::Tensor, module: &str, name: &str) -> Result<Parm> {
+    if !t.defined() {
+        bail!("undefined tensor cannot be optimized");
+    }
+    if !t.requires_grad() {
+        bail!("{}: tensor does not require gradients", if name.is_empty() { "tensor" } else { name });
+    }
+    Ok(Parm { t: t.shallow_clone(), module: module.to_string(), name: name.to_string(), state: vec![] })
+}
+
+/// The parameters of an `opt` argument.
+fn parameters(x: K) -> Result<Vec<Parm>> {
+    if read::is_nil(x) {
+        return Ok(vec![]);
+    }
+    let (h, sel) = match read::items(x) {
+        Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
+        _ => (x, None),
+    };
+    match registry::class_of(h) {
+        Some("tensor") if sel.is_none() => Ok(vec![parm(&registry::tensor(h)?, "tensor", "")?]),
+        Some("vector") => {
+            let v = registry::tensors(h)?;
+            let idx: Vec<i64> = match sel {
+                None => (0..v.len() as i64).collect(),
+                Some(s) => read::longs(s).or_else(|| read::long(s).map(|j| vec![j])).ok_or_else(|| anyhow!("vector index expected as long(s), given {}", describe(s)))?,
+            };
+            idx.iter()
+                .map(|&i| {
+                    let t = v.get(i as usize).filter(|_| i >= 0).ok_or_else(|| anyhow!("vector index {i} out of range for {} tensors", v.len()))?;
+                    parm(t, "vector", &i.to_string())
+                })
+                .collect()
+        }
+        Some("dictionary") => {
+            let (keys, ts) = registry::with(h, |o| match o {
+                Obj::Dict(d) => Ok((d.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(), d.iter().map(|(_, t)| t.shallow_clone()).collect::<Vec<_>>())),
+                _ => unreachable!(),
+            })?;
+            let want: Vec<String> = match sel {
+                None => keys.clone(),
+                Some(s) => read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k])).ok_or_else(|| anyhow!("dictionary keys expected as symbol(s), given {}", describe(s)))?.into_iter().map(String::from).collect(),
+            };
+            want.iter()
+                .map(|k| {
+                    let i = keys.iter().position(|x| x == k).ok_or_else(|| anyhow!("dictionary has no key `{k}"))?;
+                    parm(&ts[i], "dictionary", k)
+                })
+                .collect()
+        }
+        Some("module") => {
+            let r = modref(h)?;
+            let m = r.get();
+            let mods: Vec<(String, &crate::nn::Module)> = match sel {
+                None => vec![(String::new(), m)],
+                Some(s) => {
+                    if let Some(j) = read::long(s).filter(|_| read::ktype(s) < 0) {
+                        vec![(child_name(m, Err(j))?, m.find(Err(j))?)]
+                    } else if let Some(names) = read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k])) {
+                        names.into_iter().map(|n| Ok((n.to_string(), m.find(Ok(n))?))).collect::<Result<_>>()?
+                    } else {
+                        bail!("module children expected as an index or name(s), given {}", describe(s))
+                    }
+                }
+            };
+            let mut v = vec![];
+            for (prefix, c) in mods {
+                for (name, t) in c.named_parameters() {
+                    let owner = owner_type(c, &name);
+                    let full = if prefix.is_empty() { name } else { format!("{prefix}.{name}") };
+                    v.push(parm(t, owner, &full)?);
+                }
+            }
+            Ok(v)
+        }
+        Some(c) => bail!("cannot optimize parameters of {c}"),
+        None if registry::is_handle(h) => bail!("stale pointer"),
+        None => bail!("unrecognized parameters, expecting tensor, vector, dictionary or module, given {}", describe(x)),
+    }
+}
+
+/// The dotted name of descendant `j`.
+fn child_name(m: &crate::nn::Module, j: Result<&str, i64>) -> Result<String> {
+    let Err(j) = j else { unreachable!() };
+    let all = m.named_modules();
+    all.get(j as usize + 1).map(|(k, _)| k.clone()).ok_or_else(|| anyhow!("invalid child index {j}"))
+}
+
+/// The type of the module that owns parameter `name` (`0.weight` -> child 0's type).
+fn owner_type(m: &crate::nn::Module, name: &str) -> &'static str {
+    match name.rsplit_once('.') {
+        Some((path, _)) => m.find(Ok(path)).map_or(m.layer.name, |c| c.layer.name),
+        None => m.layer.name,
+    }
+}
+
+fn dict(keys: &[&str], vals: Vec<K>) -> K {
+    make::dict(keys, vals)
+}
+
+/// `opt o`: type, options per group, parameters (and, for `state`, their buffers).
+pub fn definition(o: &Optimizer, all: bool, state: bool) -> KResult {
+    let names: Vec<&str> = o.kind.opts.iter().map(|x| x.name).collect();
+    // options: a table, one row per group, all columns or those differing from a default
+    let keep: Vec<usize> = (0..names.len())
+        .filter(|&i| all || o.groups.iter().any(|g| o.kind.opts[i].default.val(o.kind.opts[i].ty).as_ref() != Some(&g.opts[i])))
+        .collect();
+    let cols: Vec<K> = keep.iter().map(|&i| column(o.groups.iter().map(|g| &g.opts[i]).collect())).collect();
+    let options = make::table(&keep.iter().map(|&i| names[i]).collect::<Vec<_>>(), cols);
+    let parms: Vec<(usize, &Parm)> = o.groups.iter().enumerate().flat_map(|(i, g)| g.parms.iter().map(move |p| (i, p))).collect();
+    let mut pcols = vec![
+        make::longs(&parms.iter().map(|(g, _)| *g as i64).collect::<Vec<_>>()),
+        make::longs(&parms.iter().map(|(_, p)| p.t.data_ptr() as i64).collect::<Vec<_>>()),
+        make::symbols(&parms.iter().map(|(_, p)| p.module.as_str()).collect::<Vec<_>>()),
+        make::symbols(&parms.iter().map(|(_, p)| p.name.as_str()).collect::<Vec<_>>()),
+        make::list(parms.iter().map(|(_, p)| make::longs(&p.t.size())).collect()),
+    ];
+    let mut pnames = vec!["parmgroup", "pointer", "module", "name", "size"];
+    if state {
+        pnames.push("buffers");
+        pcols.push(make::try_list(parms.iter().map(|(_, p)| buffers(p)))?);
+    }
+    let ptable = make::table(&pnames, pcols);
+    Ok(dict(&["optimizer", "options", "parms"], vec![make::symbol(o.kind.name), options, ptable]))
+}
+
+/// A column of option values: a simple list when all are atoms of one type.
+fn column(v: Vec<&crate::nn::Val>) -> K {
+    use crate::nn::Val;
+    if v.iter().all(|x| matches!(x, Val::Float(_))) && !v.is_empty() {
+        let k = unsafe { native::ktn(9, v.len() as i64) };
+        let d = unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) };
+        for (s, x) in d.iter_mut().zip(&v) {
+            if let Val::Float(f) = x {
+                *s = *f;
+            }
+        }
+        return k;
+    }
+    if v.iter().all(|x| matches!(x, Val::Bool(_))) && !v.is_empty() {
+        return make::booleans(&v.iter().map(|x| matches!(x, Val::Bool(true))).collect::<Vec<_>>());
+    }
+    if v.is_empty() {
+        return unsafe { native::ktn(9, 0) };
+    }
+    make::list(v.into_iter().map(atom).collect())
+}
+
+/// A parameter's buffers as a dictionary of name to q data.
+fn buffers(p: &Parm) -> Result<K> {
+    if p.state.is_empty() {
+        return Ok(unsafe { native::xD(make::symbols(&[]), native::ktn(0, 0)) });
+    }
+    let names: Vec<&str> = p.state.iter().map(|(k, _)| *k).collect();
+    let vals = make::try_list(p.state.iter().map(|(_, t)| crate::tensor::convert::to_q(t)))?;
+    Ok(unsafe { native::xD(make::symbols(&names), vals) })
+}
+
+/// `state o`, `state(o;flag)`: the definition with each parameter's buffers.
+pub fn state(o: K, all: bool) -> KResult {
+    registry::with(o, |x| definition(optimizer(x)?, all, true))
+}
+
+/// `step o`: one update.
+pub fn step(x: K) -> KResult {
+    if !is_optimizer(x) {
+        bail!("expecting an optimizer, given {}", registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) { "stale pointer" } else { "q data" }));
+    }
+    registry::with(x, |o| optimizer(o)?.step())?;
+    Ok(make::null())
+}
+
+/// `lr o`: each group's learning rate; `lr(o;r)`: set every group's, `lr(o;r1 r2..)` each.
+pub fn lr(x: K) -> KResult {
+    if is_optimizer(x) {
+        return registry::with(x, |o| {
+            let o = optimizer(o)?;
+            let v: Vec<f64> = (0..o.groups.len()).map(|g| o.settings(g).float("lr")).collect();
+            let k = unsafe { native::ktn(9, v.len() as i64) };
+            unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) }.copy_from_slice(&v);
+            Ok(k)
+        });
+    }
+    let Some([h, r]) = read::items(x) else { bail!("expecting optimizer or (optimizer;rate(s)), given {}", describe(x)) };
+    if !is_optimizer(*h) {
+        bail!("expecting optimizer as 1st arg, given {}", describe(*h));
+    }
+    let rates: Vec<f64> = match read::ktype(*r) {
+        -9 | -8 | -7 | -6 => vec![crate::tensor::opargs::number(*r).map(|n| match n {
+            crate::tensor::opargs::Num::Int(i) => i as f64,
+            crate::tensor::opargs::Num::Float(f) => f,
+        }).unwrap()],
+        9 => unsafe { std::slice::from_raw_parts(make::data::<f64>(*r), read::len(*r) as usize) }.to_vec(),
+        _ => bail!("learning rate(s) expected as double(s), given {}", describe(*r)),
+    };
+    registry::with(*h, |o| {
+        let o = optimizer(o)?;
+        let i = o.kind.opts.iter().position(|x| x.name == "lr").unwrap();
+        let n = o.groups.len();
+        if rates.len() != 1 && rates.len() != n {
+            bail!("{} learning rate(s) given for {n} parameter group(s)", rates.len());
+        }
+        for (g, grp) in o.groups.iter_mut().enumerate() {
+            grp.opts[i] = crate::nn::Val::Float(if rates.len() == 1 { rates[0] } else { rates[g] });
+        }
+        Ok(make::null())
+    })
+}

@@ -1,0 +1,145 @@
+//! Optimizers (ktorch's opt.rst, kopt.cpp): `opt` makes one from a name, parameters and options,
+//! adds parameter groups and returns its definition; `step` updates the parameters from their
+//! gradients; `lr` gets and sets learning rates; `state` shows each parameter's buffers.
+//!
+//! The update rules are written here on tensor operations, one file per optimizer, following
+//! PyTorch's single-tensor algorithms step for step (so a q test can check the first updates
+//! against torch.optim on the same parameters and gradients). tch's optimizers are tied to its
+//! VarStore and cannot show or restore per-parameter state, per-group options or the LAMB and
+//! Adagrad rules ktorch offers. An optimizer holds shallow copies of its parameters: the same
+//! tensors as the module or handles they came from, so a step updates those in place.
+pub mod adagrad;
+pub mod adam;
+pub mod api;
+pub mod kinds;
+pub mod lamb;
+pub mod rmsprop;
+pub mod sgd;
+
+use anyhow::Result;
+use tch::Tensor;
+
+use crate::nn::Val;
+pub use kinds::Kind;
+
+/// A parameter under an optimizer: the tensor, where it came from (for `opt o`'s table), and its
+/// buffers by PyTorch's names (`momentum_buffer`, `exp_avg`, `step`, ...), made at its first step.
+pub struct Parm {
+    pub t: Tensor,
+    /// The type of the module it belongs to (`linear`), or `tensor`, `vector`, `dictionary`.
+    pub module: String,
+    /// Its name in that module (`0.weight`) or dictionary; empty for a tensor.
+    pub name: String,
+    pub state: Vec<(&'static str, Tensor)>,
+}
+
+impl Parm {
+    /// Buffer `name`, made by `init` when missing.
+    pub fn buffer(&mut self, name: &'static str, init: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+        if let Some((_, t)) = self.state.iter().find(|(k, _)| *k == name) {
+            return Ok(t.shallow_clone());
+        }
+        let t = init(&self.t)?;
+        self.state.push((name, t.shallow_clone()));
+        Ok(t)
+    }
+    pub fn has(&self, name: &str) -> bool {
+        self.state.iter().any(|(k, _)| *k == name)
+    }
+    /// Count the step in buffer `step` (a scalar float tensor, as PyTorch keeps it) and return
+    /// the new count.
+    pub fn count_step(&mut self) -> Result<f64> {
+        let s = self.buffer("step", |p| Ok(Tensor::f_zeros([], (tch::Kind::Float, p.device()))?))?;
+        let _ = s.shallow_clone().f_add_scalar_(1.0)?;
+        Ok(s.f_double_value(&[])?)
+    }
+}
+
+/// A parameter group: its options (the optimizer's table order) and parameters.
+pub struct Group {
+    pub opts: Vec<Val>,
+    pub parms: Vec<Parm>,
+}
+
+pub struct Optimizer {
+    pub kind: &'static Kind,
+    pub groups: Vec<Group>,
+}
+
+/// A group's options, read by name (as a layer's).
+pub struct Settings<'a> {
+    kind: &'static Kind,
+    vals: &'a [Val],
+}
+
+impl Settings<'_> {
+    fn val(&self, name: &str) -> &Val {
+        match self.kind.opts.iter().position(|o| o.name == name) {
+            Some(i) => &self.vals[i],
+            None => panic!("{}: no option `{name} in the optimizer table", self.kind.name),
+        }
+    }
+    pub fn float(&self, name: &str) -> f64 {
+        match self.val(name) {
+            Val::Float(f) => *f,
+            Val::Long(j) => *j as f64,
+            v => panic!("{}: option `{name} is not a double: {v:?}", self.kind.name),
+        }
+    }
+    pub fn long(&self, name: &str) -> i64 {
+        match self.val(name) {
+            Val::Long(j) => *j,
+            v => panic!("{}: option `{name} is not a long: {v:?}", self.kind.name),
+        }
+    }
+    pub fn long_opt(&self, name: &str) -> Option<i64> {
+        match self.val(name) {
+            Val::None => None,
+            _ => Some(self.long(name)),
+        }
+    }
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.val(name), Val::Bool(true))
+    }
+}
+
+impl Optimizer {
+    pub fn settings(&self, g: usize) -> Settings<'_> {
+        Settings { kind: self.kind, vals: &self.groups[g].opts }
+    }
+
+    /// Every parameter tensor, group by group.
+    pub fn parameters(&self) -> Vec<&Tensor> {
+        self.groups.iter().flat_map(|g| g.parms.iter().map(|p| &p.t)).collect()
+    }
+
+    /// Every buffer tensor (ktorch's `tensorcount`, `elements` and `bytes` of an optimizer).
+    pub fn buffers(&self) -> Vec<&Tensor> {
+        self.groups.iter().flat_map(|g| g.parms.iter().flat_map(|p| p.state.iter().map(|(_, t)| t))).collect()
+    }
+
+    /// One update of every parameter with a gradient, without tracking gradients.
+    pub fn step(&mut self) -> Result<()> {
+        let kind = self.kind;
+        tch::no_grad(|| (kind.step)(self))
+    }
+
+    /// Run `f` on each group's settings and its parameters that have gradients.
+    pub fn each(&mut self, mut f: impl FnMut(&Settings, &mut Parm, &Tensor) -> Result<()>) -> Result<()> {
+        let kind = self.kind;
+        for g in &mut self.groups {
+            let s = Settings { kind, vals: &g.opts };
+            for p in &mut g.parms {
+                let grad = p.t.grad();
+                if !grad.defined() {
+                    continue;
+                }
+                if grad.is_sparse() {
+                    anyhow::bail!("{}: sparse gradients not implemented", kind.name);
+                }
+                f(&s, p, &grad)?;
+            }
+        }
+        Ok(())
+    }
+}

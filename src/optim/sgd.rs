@@ -1,0 +1,24 @@
+//! SGD as torch.optim.SGD (`_single_tensor_sgd`): weight decay added to the gradient, momentum
+//! buffer started as the first gradient, dampening, Nesterov.
+use anyhow::Result;
+
+use super::Optimizer;
+
+pub fn step(o: &mut Optimizer) -> Result<()> {
+    o.each(|s, p, grad| {
+        let (lr, momentum, dampening, decay) = (s.float("lr"), s.float("momentum"), s.float("dampening"), s.float("decay"));
+        let mut g = if decay != 0.0 { grad.f_add(&p.t.f_mul_scalar(decay)?)? } else { grad.shallow_clone() };
+        if momentum != 0.0 {
+            let buf = if p.has("momentum_buffer") {
+                let b = p.buffer("momentum_buffer", |_| unreachable!())?;
+                let _ = b.shallow_clone().f_mul_scalar_(momentum)?.f_add_(&g.f_mul_scalar(1.0 - dampening)?)?;
+                b
+            } else {
+                p.buffer("momentum_buffer", |_| Ok(g.f_detach_copy()?))?
+            };
+            g = if s.flag("nesterov") { g.f_add(&buf.f_mul_scalar(momentum)?)? } else { buf };
+        }
+        let _ = p.t.shallow_clone().f_sub_(&g.f_mul_scalar(lr)?)?;
+        Ok(())
+    })
+}

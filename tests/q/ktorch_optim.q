@@ -1,0 +1,97 @@
+/ Optimizers (opt.rst): each one's first three updates against torch.optim on the same
+/ parameters and gradients (tests/q/gen/optim.py), LAMB against a transcription of ktorch's rule;
+/ the definition (`opt o`), groups, `lr`, `state` buffers, and errors.
+\l tests/q/lib/assert.q
+{key[x]set'x}(`ktorch 2:`fns,1)[];
+\l tests/q/data/optim_expected.q
+free[];
+err:{[f;a] @[{x y;""}[f];a;{x}]}
+near:{[r;e] r:"f"$raze over r; e:"f"$raze over e; (count[r]=count e) and all (1e-9*1|abs e)>abs r-e}
+
+/ set the gradient of tensor handle t to g: backward of sum(t*g)
+setgrad:{[t;g] y:mul(t;g); l:Sum y; backward l; free(y;l)}
+/ three steps of optimizer `name` with options `opts` on W and B: (params after each step; W's buffers)
+run:{[name;opts]
+  v:vector(.p.W;.p.B); gradflag(v;1b);
+  o:opt(name;v),opts;
+  r:{[o;v;r;i] zerograd o; w:tensor(v;0); b:tensor(v;1); setgrad[w;.p.GW i]; setgrad[b;.p.GB i]; free(w;b);
+     step o; r,vector v}[o;v]/[();til 3];
+  s:first (state o)[`parms;`buffers];
+  free(o;v); (r;s)}
+/ buffers agree: same names, values near
+bufs:{[s;e] $[key[s]~key e;all near'[value s;value e];0b]}
+
+check:{[case;name;opts]
+  r:run[name;opts];
+  .t.ok[string[case]," updates";near[r 0;E case]];
+  if[case in key S; .t.ok[string[case]," buffers";bufs[r 1;S case]]]}
+check[`sgd;`sgd;enlist .1]
+check[`sgdm;`sgd;(.1;`momentum`dampening`decay!.9 .1 .01)]
+check[`nesterov;`sgd;(.1;.9;`nesterov,1b)]
+check[`adam;`adam;enlist .01]
+check[`adamd;`adam;(.01;.8;.9;1e-6;.1;1b)]
+check[`adamw;`adamw;enlist .01]
+check[`adamwa;`adamw;(.01;`decay`amsgrad!(.1;1b))]
+check[`adagrad;`adagrad;enlist .1]
+check[`adagradd;`adagrad;(.1;.1;.01;.5;1e-8)]
+check[`rmsprop;`rmsprop;enlist .01]
+check[`rmspropc;`rmsprop;(.01;.9;1e-8;.01;.5;1b)]
+check[`lamb;`lamb;()]
+check[`lambd;`lamb;(.01;`decay`unbiased`globalnorm`trustclip!(.01;0b;0b;0b))]
+
+/ definition: options per group, parameters with their module and name
+m:module seq(`sequential;(`linear;`a;4;3);`relu;(`linear;`b;3;2))
+o:opt(`sgd;m;.1;.9)
+d:opt o
+.t.eq["optimizer type";d`optimizer;`sgd]
+.t.eq["options table";d`options;([]lr:enlist .1;momentum:enlist .9;dampening:enlist 0f;decay:enlist 0f;nesterov:enlist 0b)]
+.t.eq["parameter table";`parmgroup`module`name`size#d`parms;([]parmgroup:0 0 0 0;module:`linear`linear`linear`linear;name:`a.weight`a.bias`b.weight`b.bias;size:(3 4;enlist 3;2 3;enlist 2))]
+.t.eq["non-default options only";cols (opt(o;0b))`options;`lr`momentum]
+.t.eq["class";class o;`optimizer]
+.t.eq["objtype";objtype o;`sgd]
+.t.eq["lr";lr o;enlist .1]
+lr(o;.05)
+.t.eq["lr set";lr o;enlist .05]
+.t.eq["no buffers before a step";count first (state o)[`parms;`buffers];0]
+x:tensor(1 2 3 4e;`grad)
+y:forward(m;enlist 1 2 3 4e); l:Sum y; backward l; step o
+.t.eq["momentum buffer after a step";key first (state o)[`parms;`buffers];enlist`momentum_buffer]
+.t.eq["tensorcount counts buffers";tensorcount o;4]
+p:parms m
+g:{[p;k] t:tensor(p;k); r:grad t; free t; r}[p]
+.t.ok["gradients before zerograd";any 0<>raze over g each parmnames m]
+zerograd o
+.t.ok["zerograd on an optimizer zeroes its parameters' gradients";all 0=raze over g each parmnames m]
+free(p;y;l;x;o)
+/ groups: consecutive, each with its options
+o:opt(`sgd;();.1;.9)
+opt(o;0;(m;`a))
+opt(o;1;(m;`b);.05;.95)
+d:opt o
+.t.eq["two groups";d[`options;`lr`momentum];(.1 .05;.9 .95)]
+.t.eq["parameters by group";d[`parms;`parmgroup`name];(0 0 1 1;`a.weight`a.bias`b.weight`b.bias)]
+.t.eq["lr of each group";lr o;.1 .05]
+lr(o;.01 .02)
+.t.eq["lr set per group";lr o;.01 .02]
+.t.eq["group gap";err[opt;(o;3;();.1)];"opt: group 3 invalid, cannot be greater than number of groups(2)"]
+.t.eq["same parameter twice";err[opt;(o;0;(m;`a))];"opt: parameter a.weight is already in the optimizer"]
+free o
+/ other parameter sources and errors
+t:tensor(1 2 3e;`grad)
+o:opt(`adam;t)
+.t.eq["a tensor";(opt o)[`parms;`module];enlist`tensor]
+free o
+d:dict `a`b!(1 2 3e;4 5e); gradflag(d;1b)
+o:opt(`sgd;(d;`b))
+.t.eq["a dictionary key";(opt o)[`parms;`name];enlist`b]
+free(o;d)
+nt:tensor 1 2 3e
+.t.eq["not requiring gradients";err[opt;(`sgd;nt)];"opt: tensor: tensor does not require gradients"]
+free nt
+.t.eq["unknown optimizer";err[opt;`nope];"opt: unrecognized optimizer: `nope"]
+.t.eq["bad option";err[opt;(`sgd;t;`lr`foo!1 2f)];"opt: sgd: unrecognized option `foo"]
+.t.eq["bad option type";err[opt;(`adam;t;.1;`x)];"opt: adam beta1: expected double, given symbol scalar"]
+.t.eq["step of a tensor";err[step;t];"step: expecting an optimizer, given tensor"]
+free(t;m)
+.t.eq["nothing left";count obj[];0]
+.t.done[]
