@@ -23,7 +23,7 @@ test: build
 	cargo test --release --workspace --no-fail-fast
 
 example: build
-	$(RELEASE)/qhost examples/linear.q
+	$(RELEASE)/qhost examples/spirals.q
 
 # Prints one table (conversion vs memcpy, add overhead vs tch / PyTorch / the qhost interpreter) and
 # PASS/FAIL target lines; see docs/performance.md. About a minute.

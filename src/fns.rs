@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
 use crate::k::{guard::guard, make, native, KResult, K};
-use crate::{device, loss, math, nn, objects, optim, session, tensor};
+use crate::{device, loss, math, model, nn, objects, optim, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -344,6 +344,14 @@ table! {
     "opt"         => optim::api::opt,
     "step"        => optim::api::step,
     "lr"          => optim::api::lr,
+    // models (kmodel)
+    "model"       => model::api::model,
+    "train"       => model::api::train,
+    "test"        => model::api::test,
+    "datasize"    => model::api::datasize,
+    "testsize"    => model::api::testsize,
+    "run"         => model::api::run,
+    "testrun"     => model::api::testrun,
     "dv"          => nn::tree::dv,
     "tree"        => nn::tree::tree,
     "forward"     => nn::forward::forward,
@@ -364,6 +372,7 @@ table! {
     "flatten"     => nn::functional::flatten,
     "linear"      => nn::functional::linear,
     // losses (loss.rst): functional forms
+    "loss"        => loss::object::loss,
     "bce"         => loss::bce,
     "bcelogit1"   => loss::bcelogit1,
     "bcelogit2"   => loss::bcelogit2,

@@ -9,6 +9,7 @@ pub mod fns;
 pub mod k;
 pub mod loss;
 pub mod math;
+pub mod model;
 pub mod nn;
 pub mod optim;
 pub mod objects;

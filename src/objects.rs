@@ -87,6 +87,8 @@ pub fn obj(_: K) -> KResult {
                 Obj::Module(m) => vec![m.get().named_parameters().len() as i64],
                 // an optimizer's count of parameters
                 Obj::Optimizer(o) => vec![o.parameters().len() as i64],
+                Obj::Loss(_) => vec![],
+                Obj::Model(m) => vec![m.module.get().named_parameters().len() as i64],
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
             ts.iter()

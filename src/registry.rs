@@ -22,6 +22,10 @@ pub enum Obj {
     Dict(Vec<(String, Tensor)>),
     /// A module (a layer or a tree of them): ktorch's `module`.
     Module(crate::nn::ModRef),
+    /// A model: module, loss and optimizer with training settings and data.
+    Model(Box<crate::model::Model>),
+    /// A loss function with its options: ktorch's `loss`.
+    Loss(crate::loss::object::Loss),
     /// An optimizer: ktorch's `opt`.
     Optimizer(crate::optim::Optimizer),
 }
@@ -34,6 +38,8 @@ impl Obj {
             Obj::Dict(_) => "dictionary",
             Obj::Module(_) => "module",
             Obj::Optimizer(_) => "optimizer",
+            Obj::Loss(_) => "loss",
+            Obj::Model(_) => "model",
         }
     }
 
@@ -54,6 +60,8 @@ impl Obj {
             }
             // its buffers (ktorch's tensorcount, elements and bytes of an optimizer)
             Obj::Optimizer(o) => o.buffers(),
+            Obj::Loss(_) => vec![],
+            Obj::Model(m) => m.module.get().named_parameters().into_iter().chain(m.module.get().named_buffers()).map(|(_, t)| t).chain(m.opt.buffers()).collect(),
         }
     }
 
@@ -140,6 +148,7 @@ pub fn class_of(x: K) -> Option<&'static str> {
 pub fn grad_tensors(x: K) -> anyhow::Result<Vec<Tensor>> {
     with(x, |o| match o {
         Obj::Optimizer(o) => Ok(o.parameters().into_iter().map(|t| t.shallow_clone()).collect()),
+        Obj::Model(m) => Ok(m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect()),
         o => Ok(o.tensors().into_iter().map(|t| t.shallow_clone()).collect()),
     })
 }
@@ -157,6 +166,31 @@ pub fn take_tensor(x: K) -> anyhow::Result<Tensor> {
     let t = tensor(x)?;
     free(x)?;
     Ok(t)
+}
+
+/// Run `f` on the object of handle `x` taken out of the registry, so that the registry is not
+/// locked while `f` runs (a model's training loop: a q callback inside it may call ktorch). The
+/// object goes back when `f` returns or unwinds; meanwhile its handle reads as stale.
+pub fn lease<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::Result<R> {
+    let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
+    let obj = lock().objs.remove(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    struct Back(i64, Option<Obj>);
+    impl Drop for Back {
+        fn drop(&mut self) {
+            if let Some(o) = self.1.take() {
+                lock().objs.insert(self.0, o);
+            }
+        }
+    }
+    let mut back = Back(id, Some(obj));
+    f(back.1.as_mut().unwrap())
+}
+
+/// Take the object of handle `x` out of the registry (the handle goes stale): ktorch's rule for
+/// a module, loss or optimizer given to a model.
+pub fn take(x: K) -> anyhow::Result<Obj> {
+    let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
+    lock().objs.remove(&id).ok_or_else(|| anyhow!("stale pointer"))
 }
 
 /// Free one handle.

@@ -49,6 +49,7 @@ qscripts!(
     ktorch_info,
     ktorch_linalg,
     ktorch_loss,
+    ktorch_model,
     ktorch_nn,
     ktorch_optim,
     ktorch_pointwise,

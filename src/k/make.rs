@@ -45,9 +45,34 @@ pub fn list(items: Vec<K>) -> K {
     d.copy_from_slice(&items);
     x
 }
-/// A dictionary of symbol keys to a general list of values (owned).
+/// A dictionary of symbol keys to values (owned): a simple list when all values are atoms of
+/// one type, as q makes `` `a`b!(1;2) ``, else a general list.
 pub fn dict(keys: &[&str], values: Vec<K>) -> K {
-    unsafe { native::xD(symbols(keys), list(values)) }
+    unsafe { native::xD(symbols(keys), uniform(values)) }
+}
+
+/// A list of `items` (owned): a simple list when all are atoms of one basic type (boolean, byte,
+/// short, int, long, real, float, char, symbol), else a general list, as q itself would hold it.
+pub fn uniform(items: Vec<K>) -> K {
+    let t = items.first().map_or(0, |x| super::read::ktype(*x));
+    let width = match t {
+        -1 | -4 | -10 => 1,
+        -5 => 2,
+        -6 | -8 => 4,
+        -7 | -9 | -11 => 8,
+        _ => 0,
+    };
+    if width == 0 || items.iter().any(|x| super::read::ktype(*x) != t) {
+        return list(items);
+    }
+    let v = unsafe { native::ktn(-t as i32, items.len() as i64) };
+    for (i, x) in items.iter().enumerate() {
+        unsafe {
+            std::ptr::copy_nonoverlapping((*x as *const u8).add(8), data::<u8>(v).add(i * width), width);
+            native::r0(*x);
+        }
+    }
+    v
 }
 /// Pointer to a vector's data (k.h: offset 16).
 pub unsafe fn data<T>(x: K) -> *mut T {

@@ -330,3 +330,30 @@ pub fn parse(v: &[K], slots: &[(&'static str, Ty)], modes: &[&str]) -> Result<Op
     }
     Ok(o)
 }
+
+impl Opts {
+    /// The options given, in the loss's slot order, then `reduce`, as q values (a loss object's
+    /// definition; options not given take PyTorch's defaults when the loss is calculated).
+    pub fn given(&self, slots: &[(&'static str, Ty)]) -> Result<Vec<(&'static str, K)>> {
+        let mut v = vec![];
+        for (name, _) in slots {
+            if let Some(x) = self.vals.get(name) {
+                v.push((*name, match x {
+                    Val::Tensor(Some(t)) => crate::tensor::convert::to_q(t)?,
+                    Val::Tensor(None) => crate::k::make::null(),
+                    Val::Long(j) => crate::k::make::long(*j),
+                    Val::Double(f) => crate::k::make::float(*f),
+                    Val::Flag(b) => crate::k::make::boolean(*b),
+                }));
+            }
+        }
+        let r = match self.reduce {
+            Red::None => "none",
+            Red::Mean => "mean",
+            Red::Sum => "sum",
+            Red::BatchMean => "batchmean",
+        };
+        v.push(("reduce", crate::k::make::symbol(r)));
+        Ok(v)
+    }
+}

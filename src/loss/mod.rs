@@ -4,9 +4,10 @@
 //! so `backward` works on it); options follow the inputs, positionally in the order of the table
 //! below, then by name (see `args`). One line per loss in the table: its inputs, positional
 //! options and reduction modes, and the calculation (`calc`).
-//! Not here yet: the `loss` object (a loss module made once and applied later).
+//! The `loss` object (a loss made once and applied later) is in `object`.
 pub mod args;
 pub mod calc;
+pub mod object;
 
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;

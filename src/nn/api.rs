@@ -107,6 +107,8 @@ fn last_at(m: &mut Module, d: i64) -> Result<&mut Module> {
 pub fn modref(x: K) -> Result<ModRef> {
     registry::with(x, |o| match o {
         Obj::Module(m) => Ok(m.share()),
+        // a model's module, for the functions ktorch applies to both
+        Obj::Model(m) => Ok(m.module.share()),
         other => bail!("expected a module, given {}", other.class()),
     })
 }
@@ -364,7 +366,7 @@ fn empty_dict() -> K {
 
 /// `module m`: a dictionary for a single layer, a table for a container; `state m` (`state`
 /// true) adds each module's parameters and buffers.
-fn definition(m: &Module, all: bool, state: bool) -> KResult {
+pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
     let keys: &[&str] = if state {
         &["depth", "module", "name", "options", "parms", "buffers"]
     } else {

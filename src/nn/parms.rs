@@ -38,7 +38,7 @@ fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> Result<R> {
             _ => bail!("expecting a module, not implemented for {}", describe(x)),
         }
     };
-    if !is_module(h) {
+    if !is_module(h) && registry::class_of(h) != Some("model") {
         match registry::class_of(h) {
             Some(c) => bail!("not implemented for {c}"),
             None => bail!("stale pointer"),

@@ -13,7 +13,7 @@ pub fn step(o: &mut Optimizer) -> Result<()> {
         let _ = sq.shallow_clone().f_mul_scalar_(alpha)?.f_addcmul_(&g, &g.f_mul_scalar(1.0 - alpha)?)?;
         // buffers made in PyTorch's order: step, square_avg, momentum_buffer, grad_avg
         if momentum > 0.0 {
-            p.buffer("momentum_buffer", |t| Ok(t.f_zeros_like()?))?;
+            let _ = p.buffer("momentum_buffer", |t| Ok(t.f_zeros_like()?))?;
         }
         let avg = if s.flag("centered") {
             let ga = p.buffer("grad_avg", |t| Ok(t.f_zeros_like()?))?;

@@ -89,13 +89,26 @@ pub fn grad(x: K) -> KResult {
 }
 
 fn reset(x: K, none: bool) -> KResult {
-    let ts: Vec<Tensor> = registry::grad_tensors(x)?;
-    for t in ts.iter().filter(|t| t.defined()) {
+    reset_grads(&registry::grad_tensors(x)?, none)?;
+    Ok(make::null())
+}
+
+/// Zero the gradients of `ts` (`none`: drop them, as PyTorch's `zero_grad(set_to_none=True)`).
+pub fn reset_grads<T: std::borrow::Borrow<Tensor>>(ts: &[T], none: bool) -> anyhow::Result<()> {
+    for t in ts.iter().map(|t| t.borrow()).filter(|t| t.defined()) {
         if unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) } != 0 {
             return Err(crate::device::shim_error());
         }
     }
-    Ok(make::null())
+    Ok(())
+}
+
+/// Backward from a scalar loss, libtorch's errors caught in the shim.
+pub fn backward_of(t: &Tensor) -> anyhow::Result<()> {
+    if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0) } != 0 {
+        return Err(crate::device::shim_error());
+    }
+    Ok(())
 }
 
 pub fn zerograd(x: K) -> KResult {

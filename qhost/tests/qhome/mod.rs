@@ -93,14 +93,14 @@ pub struct Run {
     pub code: Option<i32>,
 }
 
-/// Run qhost on `script` (a path from the repository root) from the root, with our QHOME and
-/// `env`, stdin empty; killed after `limit`.
+/// Run qhost on `script` (a path from the repository root, then its arguments, separated by
+/// spaces) from the root, with our QHOME and `env`, stdin empty; killed after `limit`.
 pub fn run_qhost(script: &str, env: &[(&str, &str)], limit: Duration) -> Run {
     let dir = std::env::temp_dir().join(format!("qhost-run-{}-{}", std::process::id(), unique()));
     std::fs::create_dir_all(&dir).unwrap();
     let (out, err) = (dir.join("out"), dir.join("err"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_qhost"));
-    cmd.arg(script)
+    cmd.args(script.split(' '))
         .current_dir(repo_root())
         .env("QHOME", qhome())
         .stdin(Stdio::null())

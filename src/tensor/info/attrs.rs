@@ -127,6 +127,8 @@ pub fn objtype(x: K) -> KResult {
         // a module's type, as ktorch: `sequential, `linear, ..
         Obj::Module(m) => Ok(make::symbol(m.get().layer.name)),
         Obj::Optimizer(o) => Ok(make::symbol(o.kind.name)),
+        Obj::Loss(l) => Ok(make::symbol(l.name())),
+        Obj::Model(_) => Ok(make::symbol("model")),
     })
 }
 

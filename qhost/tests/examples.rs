@@ -1,0 +1,22 @@
+//! The examples in examples/ run to the end on small sizes (each checks its own results and
+//! fails with a q error otherwise), under the leak check.
+#[path = "qhome/mod.rs"]
+mod qhome;
+
+use std::time::Duration;
+
+fn example(cmd: &str, expect: &str) {
+    qhome::ktorch();
+    let r = qhome::run_qhost(cmd, &[("QHOST_LEAKCHECK", "1")], Duration::from_secs(600));
+    assert!(r.code == Some(0) && r.stdout.contains(expect), "{cmd}: exit {:?}\n--- stdout\n{}--- stderr\n{}", r.code, r.stdout, r.stderr);
+}
+
+#[test]
+fn linear_fits() {
+    example("examples/linear.q", "fitted w=");
+}
+
+#[test]
+fn spirals_trains() {
+    example("examples/spirals.q 30 0", "training accuracy after 30 epochs");
+}

@@ -1,0 +1,99 @@
+//! The `loss` object (loss.rst "loss"): a loss function with its options, made once and applied
+//! to outputs and targets many times (by q, or by a model's training loop).
+//! - `loss name`, `loss(name;options..)`: a new loss object (options as the functional forms take
+//!   them after their inputs: positional, then by name, the reduction last);
+//! - `loss l`: its definition, a dictionary of `module` (the loss's name) and `options` (those
+//!   given, and the reduction);
+//! - `loss(l;x;y..)`: the loss of inputs `x;y..` (tensor handles or q data): a new tensor handle.
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::{args, Inputs, Spec, SPECS};
+use crate::k::{make, read, KResult, K};
+use crate::math::pointwise;
+use crate::registry::{self, Obj};
+use crate::tensor::opargs::describe;
+
+pub struct Loss {
+    pub spec: &'static Spec,
+    pub opts: args::Opts,
+}
+
+impl Loss {
+    /// The loss of `inputs` (the output(s) first, then the target(s)).
+    pub fn calc(&self, inputs: &[Tensor]) -> Result<Tensor> {
+        (self.spec.calc)(inputs, &self.opts)
+    }
+    pub fn name(&self) -> &'static str {
+        self.spec.name
+    }
+    /// How many tensors a calculation takes (bce: 2, or 3 with batch weights).
+    pub fn inputs(&self) -> (usize, usize) {
+        match self.spec.inputs {
+            Inputs::N(n) => (n, n),
+            Inputs::Bce => (2, 3),
+        }
+    }
+}
+
+pub fn is_loss(x: K) -> bool {
+    registry::class_of(x) == Some("loss")
+}
+
+/// A loss from its definition: a name and options.
+pub fn make_loss(name: &str, opts: &[K]) -> Result<Loss> {
+    let spec = SPECS.iter().find(|s| s.name == name).ok_or_else(|| anyhow!("unrecognized loss: `{name}"))?;
+    let opts = args::parse(opts, spec.slots, spec.modes).map_err(|e| anyhow!("{name}: {e}"))?;
+    Ok(Loss { spec, opts })
+}
+
+pub fn definition(l: &Loss) -> KResult {
+    let given = l.opts.given(l.spec.slots)?;
+    let keys: Vec<&str> = given.iter().map(|(k, _)| *k).collect();
+    let opts = make::dict(&keys, given.into_iter().map(|(_, v)| v).collect());
+    Ok(make::dict(&["module", "options"], vec![make::symbol(l.name()), opts]))
+}
+
+pub fn loss(x: K) -> KResult {
+    if let Some(s) = read::symbol(x) {
+        return Ok(registry::add(Obj::Loss(make_loss(s, &[])?)));
+    }
+    if is_loss(x) {
+        return registry::with(x, |o| definition(of(o)?));
+    }
+    // `(`mse;`none)` is a symbol list: its items as atoms
+    if read::symbols(x).is_some_and(|s| !s.is_empty()) {
+        let e = make::explode(x);
+        let v = read::items(e).unwrap();
+        let r = make_loss(read::symbol(v[0]).unwrap(), &v[1..]);
+        unsafe { crate::k::native::r0(e) };
+        return Ok(registry::add(Obj::Loss(r?)));
+    }
+    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting loss name or (loss;inputs..), given {}", describe(x)))?;
+    if let Some(s) = read::symbol(v[0]) {
+        return Ok(registry::add(Obj::Loss(make_loss(s, &v[1..])?)));
+    }
+    if !is_loss(v[0]) {
+        bail!("expecting loss name or loss object as 1st arg, given {}", describe(v[0]));
+    }
+    if v.len() == 2 && read::boolean(v[1]).is_some() {
+        return registry::with(v[0], |o| definition(of(o)?));
+    }
+    let (ts, _) = pointwise::inputs(&v[1..])?;
+    let r = registry::with(v[0], |o| {
+        let l = of(o)?;
+        let (lo, hi) = l.inputs();
+        if ts.len() < lo || ts.len() > hi {
+            bail!("{}: expects {} input{}, given {}", l.name(), if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") }, if hi == 1 { "" } else { "s" }, ts.len());
+        }
+        l.calc(&ts)
+    })?;
+    Ok(registry::add(Obj::Tensor(r)))
+}
+
+pub fn of(o: &mut Obj) -> Result<&mut Loss> {
+    match o {
+        Obj::Loss(l) => Ok(l),
+        other => bail!("expected a loss, given {}", other.class()),
+    }
+}

@@ -1,0 +1,235 @@
+//! The q functions of models (model.rst, train.rst):
+//! - `model(module;loss;optimizer)`: a model owning the three (their handles go stale, as in
+//!   ktorch: `addref` first to keep one); `model m`: its definition; `model(m;obj..)` replaces a
+//!   part;
+//! - `train m`, `train(m;name(s))`, `train(m;dict)`, `train(m;names;values)`: training options;
+//!   `train(m;x;y)`: training data (tensor handles or q data, moved to the module's device),
+//!   answering the number of batches; `test` likewise for test options and data;
+//! - `datasize m`, `testsize m`: the number of samples;
+//! - `run m`, `run(m;x;y)`: one training epoch; `testrun m`, `testrun(m;x;y)`: one test pass.
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::run::{epoch, results};
+use super::{Data, Model, Settings};
+use crate::k::{make, read, KResult, K};
+use crate::registry::{self, Obj};
+use crate::session::setting::alloptions;
+use crate::tensor::{convert, opargs::describe};
+
+pub fn is_model(x: K) -> bool {
+    registry::class_of(x) == Some("model")
+}
+
+pub fn of(o: &mut Obj) -> Result<&mut Model> {
+    match o {
+        Obj::Model(m) => Ok(m),
+        other => bail!("expected a model, given {}", other.class()),
+    }
+}
+
+pub fn model(x: K) -> KResult {
+    if is_model(x) {
+        return registry::with(x, |o| definition(of(o)?, alloptions()));
+    }
+    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting (module;loss;optimizer), given {}", describe(x)))?;
+    if is_model(v[0]) {
+        if let [m, f] = v {
+            if let Some(b) = read::boolean(*f) {
+                return registry::with(*m, |o| definition(of(o)?, b));
+            }
+        }
+        // replace parts: check every one first, then take them
+        for (i, p) in v[1..].iter().enumerate() {
+            match registry::class_of(*p) {
+                Some("module" | "loss" | "optimizer") => {}
+                Some(c) => bail!("arg[{}]: expecting module, loss or optimizer, given {c}", i + 1),
+                None => bail!("arg[{}]: expecting module, loss or optimizer, given {}", i + 1, describe(*p)),
+            }
+        }
+        let parts = v[1..].iter().map(|p| registry::take(*p)).collect::<Result<Vec<Obj>>>()?;
+        registry::with(v[0], |o| {
+            let m = of(o)?;
+            for p in parts {
+                match p {
+                    Obj::Module(q) => m.module = q,
+                    Obj::Loss(l) => m.loss = l,
+                    Obj::Optimizer(z) => m.opt = z,
+                    _ => unreachable!(),
+                }
+            }
+            Ok(make::null())
+        })?;
+        return Ok(make::null());
+    }
+    let [q, l, o] = v else { bail!("expecting (module;loss;optimizer), given {} args", v.len()) };
+    for (p, want) in [(*q, "module"), (*l, "loss"), (*o, "optimizer")] {
+        if registry::class_of(p) != Some(want) {
+            bail!("expecting {want}, given {}", registry::class_of(p).map_or_else(|| describe(p), str::to_string));
+        }
+    }
+    let (Obj::Module(module), Obj::Loss(loss), Obj::Optimizer(opt)) = (registry::take(*q)?, registry::take(*l)?, registry::take(*o)?) else { unreachable!() };
+    let m = Model { module, loss, opt, train: Settings::train(), test: Settings::test(), data: None, testdata: None };
+    Ok(registry::add(Obj::Model(Box::new(m))))
+}
+
+/// `model m`: the definitions of its parts and its settings.
+fn definition(m: &Model, all: bool) -> KResult {
+    let module = crate::nn::api::definition(m.module.get(), all, false)?;
+    let loss = crate::loss::object::definition(&m.loss)?;
+    let opt = crate::optim::api::definition(&m.opt, all, false)?;
+    Ok(make::dict(&["module", "loss", "optimizer", "train", "test"], vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?]))
+}
+
+/// Inputs and targets as tensors on the module's device.
+fn data(m: &Model, x: K, y: K) -> Result<Data> {
+    let dev = m.module.get().device();
+    let get = |a: K, what: &str| -> Result<Tensor> {
+        let t = if registry::is_handle(a) { registry::tensor(a)? } else { convert::to_tensor(a).map_err(|e| anyhow!("{what}: {e}"))? };
+        Ok(t.f_to_device(dev)?)
+    };
+    let d = Data { x: get(x, "inputs")?, y: get(y, "targets")? };
+    let ny = d.y.size().first().copied().unwrap_or(0);
+    if d.size() != ny {
+        bail!("{} inputs but {ny} targets", d.size());
+    }
+    Ok(d)
+}
+
+fn batches(d: &Data, s: &Settings) -> i64 {
+    let (n, b) = (d.size(), s.batchsize);
+    if s.droplast {
+        n / b
+    } else {
+        (n + b - 1) / b
+    }
+}
+
+/// `train`/`test`: options or data.
+fn settings(x: K, training: bool) -> KResult {
+    let pick = |m: &mut Model| -> *mut Settings { if training { &mut m.train } else { &mut m.test } };
+    if is_model(x) {
+        return registry::with(x, |o| unsafe { (*pick(of(o)?)).dict(training) });
+    }
+    let v = read::items(x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model and options or data, given {}", describe(x)))?;
+    let names = read::symbols(v[1]).or_else(|| read::symbol(v[1]).map(|s| vec![s]));
+    match (v.len(), names) {
+        (2, Some(n)) => registry::with(v[0], |o| {
+            let s = unsafe { &*pick(of(o)?) };
+            if read::symbol(v[1]).is_some() {
+                return s.get(n[0]);
+            }
+            let vals = n.iter().map(|k| s.get(k)).collect::<Result<Vec<K>>>()?;
+            Ok(make::dict(&n, vals))
+        }),
+        (2, None) => {
+            let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expecting option name(s) or a dictionary, given {}", describe(v[1])))?;
+            let names = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
+            let e = make::explode(vals);
+            let r = registry::with(v[0], |o| {
+                let s = unsafe { &mut *pick(of(o)?) };
+                let mut new = s.clone();
+                for (n, x) in names.iter().zip(read::items(e).unwrap()) {
+                    new.set(n, *x, training)?;
+                }
+                *s = new;
+                Ok(make::null())
+            });
+            unsafe { crate::k::native::r0(e) };
+            r
+        }
+        (3, Some(n)) => {
+            let e = if n.len() == 1 && read::symbol(v[1]).is_some() { make::list(vec![unsafe { crate::k::native::r1(v[2]) }]) } else { make::explode(v[2]) };
+            let r = registry::with(v[0], |o| {
+                let items = read::items(e).unwrap();
+                if items.len() != n.len() {
+                    bail!("{} option name(s) but {} value(s)", n.len(), items.len());
+                }
+                let s = unsafe { &mut *pick(of(o)?) };
+                let mut new = s.clone();
+                for (k, x) in n.iter().zip(items) {
+                    new.set(k, *x, training)?;
+                }
+                *s = new;
+                Ok(make::null())
+            });
+            unsafe { crate::k::native::r0(e) };
+            r
+        }
+        (3, None) => registry::with(v[0], |o| {
+            let m = of(o)?;
+            let d = data(m, v[1], v[2])?;
+            let s = if training { &m.train } else { &m.test };
+            let b = batches(&d, s);
+            if training {
+                m.data = Some(d);
+            } else {
+                m.testdata = Some(d);
+            }
+            Ok(make::long(b))
+        }),
+        _ => bail!("expecting (model;names), (model;dictionary), (model;names;values) or (model;inputs;targets)"),
+    }
+}
+
+pub fn train(x: K) -> KResult {
+    settings(x, true)
+}
+
+pub fn test(x: K) -> KResult {
+    settings(x, false)
+}
+
+fn size(x: K, training: bool) -> KResult {
+    registry::with(x, |o| {
+        let m = of(o)?;
+        let d = if training { &m.data } else { &m.testdata };
+        Ok(make::long(d.as_ref().map_or(0, |d| d.size())))
+    })
+}
+
+pub fn datasize(x: K) -> KResult {
+    size(x, true)
+}
+
+pub fn testsize(x: K) -> KResult {
+    size(x, false)
+}
+
+/// `run m`/`testrun m`, or with new data first.
+fn go(x: K, training: bool) -> KResult {
+    let h = if is_model(x) {
+        x
+    } else {
+        match read::items(x) {
+            Some([m, xs, ys]) if is_model(*m) => {
+                registry::with(*m, |o| {
+                    let m = of(o)?;
+                    let d = data(m, *xs, *ys)?;
+                    if training {
+                        m.data = Some(d);
+                    } else {
+                        m.testdata = Some(d);
+                    }
+                    Ok(())
+                })?;
+                *m
+            }
+            _ => bail!("expecting model, or (model;inputs;targets), given {}", describe(x)),
+        }
+    };
+    // the model leaves the registry while it runs: a callback inside can call ktorch freely
+    registry::lease(h, |o| {
+        let m = of(o)?;
+        let e = epoch(m, training)?;
+        results(e, if training { &m.train } else { &m.test })
+    })
+}
+
+pub fn run(x: K) -> KResult {
+    go(x, true)
+}
+
+pub fn testrun(x: K) -> KResult {
+    go(x, false)
+}

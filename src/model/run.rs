@@ -1,0 +1,163 @@
+//! The epoch loops (train.rst "Running calculations"): `run` trains through the training data
+//! once, batch by batch (zero gradients, forward, loss, backward, clip, optimizer step), `testrun`
+//! evaluates the test data (evaluation mode, no gradients). Both report the metrics of the
+//! settings: the mean batch loss, each batch's loss, the percentage of correct predictions
+//! (arg max of the output along dim 1 against class targets), the predictions, the outputs.
+//! Losses and counts stay tensors until the epoch ends: no device sync per batch.
+use anyhow::{anyhow, bail, Result};
+use tch::{Kind, Tensor};
+
+use super::{Data, Model, Settings};
+use crate::k::{make, KResult, K};
+use crate::nn::Run;
+use crate::registry::{self, Obj};
+use crate::tensor::autograd::{backward_of, reset_grads};
+use crate::tensor::convert;
+
+/// What one epoch gathered.
+#[derive(Default)]
+pub struct Epoch {
+    pub losses: Vec<Tensor>,
+    pub correct: Option<Tensor>,
+    pub samples: i64,
+    pub predict: Vec<Tensor>,
+    pub output: Vec<Tensor>,
+}
+
+/// One pass through the training (`training`) or test data.
+pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
+    let s = if training { m.train.clone() } else { m.test.clone() };
+    let data = if training { m.data.as_ref() } else { m.testdata.as_ref() };
+    let data = data.ok_or_else(|| anyhow!("no {} data defined", if training { "training" } else { "test" }))?;
+    let (x, y) = (data.x.shallow_clone(), data.y.shallow_clone());
+    let n = data.size();
+    let bs = s.batchsize;
+    let batches = if s.droplast { n / bs } else { (n + bs - 1) / bs };
+    let module = m.module.get();
+    let run = Run { training, root: Some(m.module.root().clone()) };
+    let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
+    let want = |k: &str| s.metrics.contains(&k);
+    let mut e = Epoch::default();
+    for b in 0..batches {
+        let start = b * bs;
+        let len = bs.min(n - start);
+        let (xb, yb) = (x.f_narrow(0, start, len)?, y.f_narrow(0, start, len)?);
+        let (out, l) = if training {
+            reset_grads(&parms, true)?;
+            let (out, l) = tch::with_grad(|| -> Result<(Tensor, Tensor)> {
+                let out = module.forward(&run, &[xb])?.tensor(module.layer.name)?;
+                let l = m.loss.calc(&[out.shallow_clone(), yb.shallow_clone()])?;
+                backward_of(&l)?;
+                Ok((out, l))
+            })?;
+            clip(&s, m, &parms)?;
+            m.opt.step()?;
+            (out, l)
+        } else {
+            tch::no_grad(|| -> Result<(Tensor, Tensor)> {
+                let out = module.forward(&run, &[xb])?.tensor(module.layer.name)?;
+                let l = m.loss.calc(&[out.shallow_clone(), yb.shallow_clone()])?;
+                Ok((out, l))
+            })?
+        };
+        e.losses.push(l.f_detach()?);
+        e.samples += len;
+        if want("accuracy") || want("predict") {
+            let p = out.f_detach()?.f_argmax(1, false)?;
+            if want("accuracy") {
+                let c = p.f_eq_tensor(&yb.f_to_device(p.device())?)?.f_sum(Kind::Int64)?;
+                e.correct = Some(match e.correct.take() {
+                    Some(a) => a.f_add(&c)?,
+                    None => c,
+                });
+            }
+            if want("predict") {
+                e.predict.push(p);
+            }
+        }
+        if want("output") {
+            e.output.push(out.f_detach()?);
+        }
+    }
+    // ktorch reshuffles the training data at the end of an epoch
+    if training && s.shuffle && n > 1 {
+        let d = m.data.as_mut().unwrap();
+        let perm = Tensor::f_randperm(n, (Kind::Int64, d.x.device()))?;
+        *d = Data { x: d.x.f_index_select(0, &perm)?, y: d.y.f_index_select(0, &perm.f_to_device(d.y.device())?)? };
+    }
+    Ok(e)
+}
+
+/// Gradient clipping by value, then by norm (all parameters, or each optimizer group).
+fn clip(s: &Settings, m: &Model, parms: &[Tensor]) -> Result<()> {
+    if let Some(v) = s.clipvalue {
+        for p in parms {
+            let g = p.grad();
+            if g.defined() {
+                let _ = g.shallow_clone().f_clamp_(-v, v)?;
+            }
+        }
+    }
+    if let Some((max, p)) = s.clipnorm {
+        if s.clipgroup {
+            for g in &m.opt.groups {
+                let ts: Vec<Tensor> = g.parms.iter().map(|x| x.t.shallow_clone()).collect();
+                let _ = clip_norm(&ts, max, p)?;
+            }
+        } else {
+            let _ = clip_norm(parms, max, p)?;
+        }
+    }
+    Ok(())
+}
+
+/// PyTorch's clip_grad_norm_: scale all gradients by max/(total norm + 1e-6) when above max;
+/// answers the total norm.
+pub fn clip_norm(parms: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
+    let grads: Vec<Tensor> = parms.iter().map(|t| t.grad()).filter(|g| g.defined()).collect();
+    if grads.is_empty() {
+        return Ok(Tensor::f_zeros([], (Kind::Float, tch::Device::Cpu))?);
+    }
+    let norms = grads.iter().map(|g| g.f_norm_scalaropt_dim(p, &[] as &[i64], false)).collect::<Result<Vec<_>, _>>()?;
+    let total = if p.is_infinite() { Tensor::f_stack(&norms, 0)?.f_amax(&[] as &[i64], false)? } else { Tensor::f_stack(&norms, 0)?.f_norm_scalaropt_dim(p, &[] as &[i64], false)? };
+    let coef = total.f_add_scalar(1e-6)?.f_reciprocal()?.f_mul_scalar(max)?.f_clamp_max(1.0)?;
+    for g in grads {
+        let _ = g.shallow_clone().f_mul_(&coef)?;
+    }
+    Ok(total)
+}
+
+/// The metrics of an epoch in the form the settings ask for.
+pub fn results(e: Epoch, s: &Settings) -> KResult {
+    let mut vals: Vec<Tensor> = vec![];
+    for k in &s.metrics {
+        vals.push(match *k {
+            "loss" => {
+                if e.losses.is_empty() {
+                    bail!("no batches");
+                }
+                Tensor::f_stack(&e.losses, 0)?.f_mean(None)?
+            }
+            "batchloss" => Tensor::f_stack(&e.losses, 0)?,
+            "accuracy" => {
+                let c = e.correct.as_ref().ok_or_else(|| anyhow!("no batches"))?;
+                c.f_to_kind(Kind::Double)?.f_mul_scalar(100.0 / e.samples.max(1) as f64)?
+            }
+            "predict" => Tensor::f_cat(&e.predict, 0)?,
+            "output" => Tensor::f_cat(&e.output, 0)?,
+            _ => unreachable!(),
+        });
+    }
+    let ks: Vec<K> = if s.tensor {
+        vals.into_iter().map(|t| registry::add(Obj::Tensor(t))).collect()
+    } else {
+        vals.iter().map(|t| convert::to_q(&t.f_to_device(tch::Device::Cpu)?)).collect::<Result<Vec<K>>>()?
+    };
+    Ok(if s.dictionary {
+        make::dict(&s.metrics, ks)
+    } else if ks.len() == 1 {
+        ks.into_iter().next().unwrap()
+    } else {
+        make::list(ks)
+    })
+}

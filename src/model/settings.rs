@@ -1,0 +1,132 @@
+//! Train and test settings (train.rst "Options"): batch size, dropping a last short batch,
+//! shuffling, metrics, the form of results (tensors or q data, list or dictionary) and gradient
+//! clipping, with ktorch's names and defaults (training batches of 32, test batches of 100).
+use anyhow::{anyhow, bail, Result};
+
+use crate::k::{make, read, K};
+use crate::tensor::opargs::{describe, number, Num};
+
+/// The metrics a run can report.
+pub const METRICS: &[&str] = &["loss", "batchloss", "accuracy", "predict", "output"];
+
+#[derive(Clone)]
+pub struct Settings {
+    pub batchsize: i64,
+    pub droplast: bool,
+    pub shuffle: bool,
+    /// Results as tensors instead of q data.
+    pub tensor: bool,
+    /// Results as a dictionary keyed by metric instead of a list (or one value).
+    pub dictionary: bool,
+    pub metrics: Vec<&'static str>,
+    /// Maximum gradient norm and the norm's order.
+    pub clipnorm: Option<(f64, f64)>,
+    pub clipvalue: Option<f64>,
+    /// Clip each optimizer group's gradients apart.
+    pub clipgroup: bool,
+}
+
+impl Settings {
+    pub fn train() -> Settings {
+        Settings { batchsize: 32, droplast: false, shuffle: false, tensor: false, dictionary: false, metrics: vec!["loss"], clipnorm: None, clipvalue: None, clipgroup: false }
+    }
+    pub fn test() -> Settings {
+        Settings { batchsize: 100, ..Settings::train() }
+    }
+
+    /// Option names, training (with clipping and shuffle) or test.
+    pub fn names(training: bool) -> &'static [&'static str] {
+        if training {
+            &["batchsize", "droplast", "shuffle", "tensor", "dictionary", "metrics", "clipnorm", "clipvalue", "clipgroup"]
+        } else {
+            &["batchsize", "droplast", "tensor", "dictionary", "metrics"]
+        }
+    }
+
+    /// One option's value as q data.
+    pub fn get(&self, name: &str) -> Result<K> {
+        Ok(match name {
+            "batchsize" => make::long(self.batchsize),
+            "droplast" => make::boolean(self.droplast),
+            "shuffle" => make::boolean(self.shuffle),
+            "tensor" => make::boolean(self.tensor),
+            "dictionary" => make::boolean(self.dictionary),
+            "metrics" => make::symbols(&self.metrics),
+            "clipnorm" => match self.clipnorm {
+                Some((n, p)) => floats(&[n, p]),
+                None => make::null(),
+            },
+            "clipvalue" => match self.clipvalue {
+                Some(v) => make::float(v),
+                None => make::null(),
+            },
+            "clipgroup" => make::boolean(self.clipgroup),
+            _ => bail!("unrecognized option: `{name}"),
+        })
+    }
+
+    /// Set one option from q data.
+    pub fn set(&mut self, name: &str, x: K, training: bool) -> Result<()> {
+        if !Settings::names(training).contains(&name) {
+            bail!("unrecognized {} option: `{name}", if training { "training" } else { "test" });
+        }
+        let flag = |x: K| read::boolean(x).ok_or_else(|| anyhow!("{name}: expected boolean, given {}", describe(x)));
+        let num = |x: K| match number(x) {
+            Some(Num::Int(i)) => Ok(i as f64),
+            Some(Num::Float(f)) => Ok(f),
+            None => bail!("{name}: expected a number, given {}", describe(x)),
+        };
+        match name {
+            "batchsize" => {
+                let n = read::long(x).filter(|_| read::ktype(x) < 0).ok_or_else(|| anyhow!("batchsize: expected long, given {}", describe(x)))?;
+                if n < 1 {
+                    bail!("batchsize: must be positive, given {n}");
+                }
+                self.batchsize = n;
+            }
+            "droplast" => self.droplast = flag(x)?,
+            "shuffle" => self.shuffle = flag(x)?,
+            "tensor" => self.tensor = flag(x)?,
+            "dictionary" => self.dictionary = flag(x)?,
+            "clipgroup" => self.clipgroup = flag(x)?,
+            "metrics" => {
+                let s = read::symbols(x).or_else(|| read::symbol(x).map(|s| vec![s])).ok_or_else(|| anyhow!("metrics: expected symbol(s), given {}", describe(x)))?;
+                self.metrics = s
+                    .into_iter()
+                    .map(|m| METRICS.iter().find(|k| **k == m).copied().ok_or_else(|| anyhow!("metrics: unrecognized metric `{m}, expecting one of `{}", METRICS.join("`"))))
+                    .collect::<Result<_>>()?;
+            }
+            "clipnorm" => {
+                self.clipnorm = if read::is_nil(x) {
+                    None
+                } else if read::ktype(x) < 0 {
+                    Some((num(x)?, 2.0))
+                } else if read::len(x) == 2 && matches!(read::ktype(x), 5..=9) {
+                    let e = make::explode(x);
+                    let v = read::items(e).unwrap().iter().map(|i| num(*i)).collect::<Result<Vec<f64>>>();
+                    unsafe { crate::k::native::r0(e) };
+                    let v = v?;
+                    Some((v[0], v[1]))
+                } else {
+                    bail!("clipnorm: expected max norm, or (max norm;order), given {}", describe(x))
+                };
+            }
+            "clipvalue" => self.clipvalue = if read::is_nil(x) { None } else { Some(num(x)?) },
+            _ => unreachable!(),
+        }
+        Ok(())
+    }
+
+    /// All options as a dictionary.
+    pub fn dict(&self, training: bool) -> Result<K> {
+        let names = Settings::names(training);
+        let vals = names.iter().map(|n| self.get(n)).collect::<Result<Vec<K>>>()?;
+        Ok(make::dict(names, vals))
+    }
+}
+
+fn floats(v: &[f64]) -> K {
+    let k = unsafe { crate::k::native::ktn(9, v.len() as i64) };
+    unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) }.copy_from_slice(v);
+    k
+}
