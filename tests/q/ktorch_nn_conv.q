@@ -12,53 +12,53 @@ err:{[f;a] @[{x y;""}[f];a;{x}]}
 real:{$[0h=type x;.z.s each x;"e"$x]}
 
 / a module from case n's definition, with PyTorch's weights when the case has them
-mod:{[n] m:module enlist .d n; if[not n in key .p;:m]; s:state m; free m; s[`parms]:real each .p n; module s}
+mk:{[n] m:module enlist D n; if[not n in key P;:m]; s:state m; free m; s[`parms]:real each P n; module s}
 / the forward of case n (seeded for fractional pooling) against PyTorch's
 check:{[n]
-  m:mod n;
-  if[n in key .s; seed .s n];
-  .t.ok[string[n]," forward";near[evaluate(m;real .i n);.e n]];
+  m:mk n;
+  if[n in key S; seed S n];
+  .t.ok[string[n]," forward";near[evaluate(m;real I n);E n]];
   .t.eq[string[n]," state round trip";state t:module state m;state m];
-  .t.eq[string[n]," type";objtype m;first .d n];
+  .t.eq[string[n]," type";objtype m;first D n];
   free(m;t)}
-check each 1_key .d;
+check each key D;
 
 / forward with gradients: a conv's weight gets one
-m:mod`c2reflect
-r:forward(m;real .i`c2reflect)
+m:mk`c2reflect
+r:forward(m;real I`c2reflect)
 .t.ok["forward tracks gradients";not null gradfn r]
 free(r;m)
 
 / options shown as defined, defaults filled in
-m:module enlist .d`c2same
-.t.eq["conv2d options";(module m)`options;`in`out`size`stride`pad`dilate`groups`bias`padmode!(4;6;3 2;1 1;`same;2 1;2;1b;`zeros)]
-.t.eq["conv2d non-default options";module[(m;0b)]`options;`in`out`size`pad`dilate`groups!(4;6;3 2;`same;2 1;2)]
+m:module enlist D`c2same
+.t.eq["conv2d options";(module m)`options;`in`out`size`stride`pad`dilate`groups`bias`padmode!(4;6;3 3;1 1;`same;2 1;2;1b;`zeros)]
+.t.eq["conv2d non-default options";module[(m;0b)]`options;`in`out`size`pad`dilate`groups!(4;6;3 3;`same;2 1;2)]
 .t.eq["conv2d parameters";parmnames m;`weight`bias]
-p:parms m; w:tensor p 0; b:tensor p 1; free p
-.t.eq["conv2d weight size";(count w;count first w;count w[0;0];count w[0;0;0]);6 2 3 2]
-.t.ok["conv2d weights in PyTorch's bound";all 1>=sqrt[12]*abs raze over (w;b)]
+p:parms m; d:dict p; free p; w:d`weight; b:d`bias
+.t.eq["conv2d weight size";(count w;count first w;count w[0;0];count w[0;0;0]);6 2 3 3]
+.t.ok["conv2d weights in PyTorch's bound";all 1>=sqrt[18]*abs raze over (w;b)]
 free m
 m:module enlist(`convtranspose2d;4;2;3;`groups,2)
-p:parms m; w:tensor first p; free(p;m)
+p:parms m; w:dict[p]`weight; free(p;m)
 .t.eq["convtranspose2d weight size: in, out/groups, size";(count w;count first w);4 1]
-m:module enlist .d`max2
+m:module enlist D`max2
 .t.eq["maxpool2d options";(module m)`options;`size`stride`pad`dilate`ceiling!(3 2;::;1 0;1 2;0b)]
 free m
 
 / functional forms: the input, then the layer's options
-fcheck:{[n] f:value first d:.d n; if[n in key .s; seed .s n]; .t.ok[string[n]," functional";near[f(enlist real .i n),1_d;.e n]]}
+fcheck:{[n] f:value first d:D n; if[n in key S; seed S n]; .t.ok[string[n]," functional";near[f(enlist real I n),1_d;E n]]}
 fcheck each `max1`max2`max3`avg1`avg2`avg3`amax1`amax2`amax3`aavg1`aavg2`aavg3`lp1`lp2`fmax2`fmax3`pad`padreflect`padcircular`fold`unfold`in1`in2`in4`in6;
-t:tensor real .i`max2
+t:tensor real I`max2
 r:maxpool2d(t;3 2;`pad`dilate!(1 0;1 2))
 .t.eq["functional on a tensor";class r;`tensor]
-.t.ok["functional tensor values";near[tensor r;.e`max2]]
+.t.ok["functional tensor values";near[tensor r;E`max2]]
 free(r;t)
 .t.eq["pad by name";pad(1 2 3f;`pad`value!(1 1;9f));9 1 2 3 9f]
 .t.eq["adaptmax1d";adaptmax1d(enlist enlist 1 5 2 0 3 4f;2);enlist enlist 5 4f]
 
 / fractional pooling: the same seed gives the same result, another seed another
-x:real .i`fmax2
-m:module enlist .d`fmax2
+x:real I`fmax2
+m:module enlist D`fmax2
 seed 7; r1:evaluate(m;x); seed 7; r2:evaluate(m;x); r3:evaluate(m;x)
 .t.eq["fmaxpool2d seeded";r1;r2]
 .t.ok["fmaxpool2d random";not r1~r3]
@@ -92,8 +92,8 @@ free m
 .t.eq["upsample: mode";err[module;enlist(`upsample;4;::;`area)];"module: upsample mode: expected one of `nearest`linear`bilinear`bicubic`trilinear, given symbol scalar"]
 .t.eq["upsample: align";err[module;enlist(`upsample;4;::;`nearest;1b)];"module: upsample: align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear"]
 .t.eq["interpolate: rescale and size";err[module;enlist(`interpolate;4;::;`nearest;::;1b)];"module: interpolate: recompute_scale_factor is not meaningful with an explicit size"]
-.t.eq["interpolate: mode and input";err[interpolate;(1 2 3f;4;`bilinear)];"interpolate: interpolate: expecting 3-d, 4-d or 5-d input, given 1-d"]
-.t.eq["interpolate: bilinear of 3-d";err[interpolate;(enlist enlist 1 2 3f;4;::;`bilinear)];"interpolate: interpolate: mode `bilinear not implemented for 3-d input"]
+.t.eq["interpolate: mode and input";err[interpolate;(1 2 3f;4;::;`linear)];"interpolate: expecting 3-d, 4-d or 5-d input, given 1-d"]
+.t.eq["interpolate: bilinear of 3-d";err[interpolate;(enlist enlist 1 2 3f;4;::;`bilinear)];"interpolate: mode `bilinear not implemented for 3-d input"]
 .t.eq["maxpool2d: bad functional option";err[maxpool2d;(enlist enlist 1 2f;`a)];"maxpool2d: maxpool2d size: expected long scalar or list of 2 longs, given symbol scalar"]
 .t.eq["no module left";count obj[];0]
 .t.done[]

@@ -164,7 +164,7 @@ fn conv(m: &Module, _: &Run, x: &Tensor) -> Result<Tensor> {
             Val::Sym(_) => vec![0; 2 * n],
             _ => pad.iter().rev().flat_map(|&p| [p, p]).collect(),
         };
-        let y = x.f_pad(&sides, mode, None)?;
+        let y = x.f_pad(&sides, mode, None::<f64>)?;
         let zero = vec![0i64; n];
         return Ok(match n {
             1 => y.f_conv1d(w, b, stride, &zero, dilate, g)?,

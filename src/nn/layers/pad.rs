@@ -66,7 +66,7 @@ pub static LAYERS: &[Layer] = &[
     Layer {
         init: pad_init,
         ..layer("zeropad2d", "torch.nn.ZeroPad2d", &[size("pad", 4)], |m, _, x| {
-            Ok(x.f_pad(m.longs("pad"), "constant", None)?)
+            Ok(x.f_pad(m.longs("pad"), "constant", None::<f64>)?)
         })
     },
     Layer {

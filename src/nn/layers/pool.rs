@@ -2,7 +2,7 @@
 //! fractional max pooling. Options in ktorch's order; a stride left unset is the kernel size,
 //! as in PyTorch.
 use anyhow::{bail, Result};
-use tch::{Kind, Tensor};
+use tch::Tensor;
 
 use super::{
     flag, float_req, floats_null, layer, long_null, size, size_null, size_or, Layer, Run,
@@ -232,8 +232,7 @@ fn fmaxpool(m: &Module, _: &Run, x: &Tensor) -> Result<Tensor> {
         m.longs("outsize").to_vec()
     };
     let batch = if s.len() == n + 1 { 1 } else { s[0] };
-    let kind = if x.is_floating_point() { x.kind() } else { Kind::Float };
-    let samples = Tensor::f_rand([batch, s[s.len() - n - 1], n as i64], (kind, x.device()))?;
+    let samples = Tensor::f_rand([batch, s[s.len() - n - 1], n as i64], (x.kind(), x.device()))?;
     Ok(if n == 2 {
         x.f_fractional_max_pool2d(k, &out, &samples)?.0
     } else {
