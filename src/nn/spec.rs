@@ -192,7 +192,10 @@ fn value(l: &Layer, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
             Ty::Float => "double".to_string(),
             Ty::Size(0) => "long(s)".to_string(),
             Ty::Size(n) => format!("long scalar or list of {n} longs"),
-            Ty::SizeOrSym(n, c) => format!("long scalar or list of {n} longs, or one of `{}", c.join("`")),
+            Ty::SizeOrSym(n, c) => format!(
+                "long scalar or list of {n} longs, or one of `{}",
+                c.join("`")
+            ),
             Ty::Floats(0) => "double(s)".to_string(),
             Ty::Floats(n) => format!("double scalar or list of {n} doubles"),
             Ty::Sym(c) if c.is_empty() => "symbol".to_string(),

@@ -17,7 +17,11 @@ macro_rules! conv_opts {
             long("out"),
             size("size", $n),
             size_or("stride", $n, &[1]),
-            opt("pad", Ty::SizeOrSym($n, &["same", "valid"]), Def::Longs(&[0])),
+            opt(
+                "pad",
+                Ty::SizeOrSym($n, &["same", "valid"]),
+                Def::Longs(&[0]),
+            ),
             size_or("dilate", $n, &[1]),
             long_or("groups", 1),
             flag("bias", true),
@@ -110,7 +114,11 @@ fn conv_init(m: &mut Module) -> Result<()> {
         bail!("{name}: out_channels must be divisible by groups");
     }
     let k = m.longs("size").to_vec();
-    for (opt, v, least) in [("size", &k[..], 1), ("stride", m.longs("stride"), 1), ("dilate", m.longs("dilate"), 1)] {
+    for (opt, v, least) in [
+        ("size", &k[..], 1),
+        ("stride", m.longs("stride"), 1),
+        ("dilate", m.longs("dilate"), 1),
+    ] {
         if v.iter().any(|&x| x < least) {
             bail!("{name}: {opt} must be positive, given {v:?}");
         }

@@ -15,7 +15,11 @@ pub static LAYERS: &[Layer] = &[
             "torch.nn.functional.pad",
             &[
                 size("pad", 0),
-                sym("mode", &["constant", "reflect", "replicate", "circular"], "constant"),
+                sym(
+                    "mode",
+                    &["constant", "reflect", "replicate", "circular"],
+                    "constant",
+                ),
                 float("value", 0.0),
             ],
             |m, _, x| Ok(x.f_pad(m.longs("pad"), m.sym("mode"), m.float("value"))?),
@@ -23,51 +27,84 @@ pub static LAYERS: &[Layer] = &[
     },
     Layer {
         init: pad_init,
-        ..layer("pad1d", "torch.nn.ConstantPad1d", &[size("pad", 2), float("value", 0.0)], constant)
+        ..layer(
+            "pad1d",
+            "torch.nn.ConstantPad1d",
+            &[size("pad", 2), float("value", 0.0)],
+            constant,
+        )
     },
     Layer {
         init: pad_init,
-        ..layer("pad2d", "torch.nn.ConstantPad2d", &[size("pad", 4), float("value", 0.0)], constant)
+        ..layer(
+            "pad2d",
+            "torch.nn.ConstantPad2d",
+            &[size("pad", 4), float("value", 0.0)],
+            constant,
+        )
     },
     Layer {
         init: pad_init,
-        ..layer("pad3d", "torch.nn.ConstantPad3d", &[size("pad", 6), float("value", 0.0)], constant)
+        ..layer(
+            "pad3d",
+            "torch.nn.ConstantPad3d",
+            &[size("pad", 6), float("value", 0.0)],
+            constant,
+        )
     },
     Layer {
         init: pad_init,
-        ..layer("reflect1d", "torch.nn.ReflectionPad1d", &[size("pad", 2)], |m, _, x| {
-            Ok(x.f_reflection_pad1d(m.longs("pad"))?)
-        })
+        ..layer(
+            "reflect1d",
+            "torch.nn.ReflectionPad1d",
+            &[size("pad", 2)],
+            |m, _, x| Ok(x.f_reflection_pad1d(m.longs("pad"))?),
+        )
     },
     Layer {
         init: pad_init,
-        ..layer("reflect2d", "torch.nn.ReflectionPad2d", &[size("pad", 4)], |m, _, x| {
-            Ok(x.f_reflection_pad2d(m.longs("pad"))?)
-        })
+        ..layer(
+            "reflect2d",
+            "torch.nn.ReflectionPad2d",
+            &[size("pad", 4)],
+            |m, _, x| Ok(x.f_reflection_pad2d(m.longs("pad"))?),
+        )
     },
     Layer {
         init: pad_init,
-        ..layer("replicate1d", "torch.nn.ReplicationPad1d", &[size("pad", 2)], |m, _, x| {
-            Ok(x.f_replication_pad1d(m.longs("pad"))?)
-        })
+        ..layer(
+            "replicate1d",
+            "torch.nn.ReplicationPad1d",
+            &[size("pad", 2)],
+            |m, _, x| Ok(x.f_replication_pad1d(m.longs("pad"))?),
+        )
     },
     Layer {
         init: pad_init,
-        ..layer("replicate2d", "torch.nn.ReplicationPad2d", &[size("pad", 4)], |m, _, x| {
-            Ok(x.f_replication_pad2d(m.longs("pad"))?)
-        })
+        ..layer(
+            "replicate2d",
+            "torch.nn.ReplicationPad2d",
+            &[size("pad", 4)],
+            |m, _, x| Ok(x.f_replication_pad2d(m.longs("pad"))?),
+        )
     },
     Layer {
         init: pad_init,
-        ..layer("replicate3d", "torch.nn.ReplicationPad3d", &[size("pad", 6)], |m, _, x| {
-            Ok(x.f_replication_pad3d(m.longs("pad"))?)
-        })
+        ..layer(
+            "replicate3d",
+            "torch.nn.ReplicationPad3d",
+            &[size("pad", 6)],
+            |m, _, x| Ok(x.f_replication_pad3d(m.longs("pad"))?),
+        )
     },
     Layer {
         init: pad_init,
-        ..layer("zeropad2d", "torch.nn.ZeroPad2d", &[size("pad", 4)], |m, _, x| {
-            Ok(x.f_pad(m.longs("pad"), "constant", None::<f64>)?)
-        })
+        ..layer(
+            "zeropad2d",
+            "torch.nn.ZeroPad2d",
+            &[size("pad", 4)],
+            |m, _, x| Ok(x.f_pad(m.longs("pad"), "constant", None::<f64>)?),
+        )
     },
     Layer {
         init: fold_init,
@@ -136,12 +173,19 @@ fn fold_init(m: &mut Module) -> Result<()> {
     for (o, least) in [("size", 1), ("dilate", 1), ("pad", 0), ("stride", 1)] {
         let v = m.longs(o);
         if v.iter().any(|&x| x < least) {
-            let what = if least == 0 { "non-negative" } else { "positive" };
+            let what = if least == 0 {
+                "non-negative"
+            } else {
+                "positive"
+            };
             bail!("{name}: {o} must be {what}, given {v:?}");
         }
     }
     if m.layer.opts.iter().any(|o| o.name == "out") && m.longs("out").iter().any(|&x| x <= 0) {
-        bail!("{name}: output size must be positive, given {:?}", m.longs("out"));
+        bail!(
+            "{name}: output size must be positive, given {:?}",
+            m.longs("out")
+        );
     }
     Ok(())
 }
