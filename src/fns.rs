@@ -359,6 +359,8 @@ table! {
     "logsoftmax"  => nn::functional::logsoftmax,
     "flatten"     => nn::functional::flatten,
     "linear"      => nn::functional::linear,
+    // functional forms: recurrent, attention and embedding family (layers-rnn.md)
+    "bilinear"    => nn::functional::rnn::bilinear,
     // losses (loss.rst): functional forms
     "bce"         => loss::bce,
     "bcelogit1"   => loss::bcelogit1,

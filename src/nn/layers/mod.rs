@@ -9,11 +9,23 @@ use tch::Tensor;
 
 use super::Module;
 
+pub mod attention;
 pub mod basic;
 pub mod containers;
+pub mod embed;
+pub mod recurrent;
+pub mod transformer;
 
 /// Every family's table.
-static FAMILIES: &[&[Layer]] = &[basic::LAYERS, containers::LAYERS];
+static FAMILIES: &[&[Layer]] = &[
+    basic::LAYERS,
+    containers::LAYERS,
+    // recurrent, attention, transformer layers, embeddings, bilinear
+    recurrent::LAYERS,
+    attention::LAYERS,
+    transformer::LAYERS,
+    embed::LAYERS,
+];
 
 /// The layer of a ktorch module name.
 pub fn find(name: &str) -> Option<&'static Layer> {
