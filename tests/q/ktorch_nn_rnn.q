@@ -33,6 +33,12 @@ m:mk[enlist(`rnn;3;4;2;`relu;`batchfirst`bi!11b);.p.rnn2]
 free m
 m:mk[enlist(`gru;3;4;2);.p.gru]
 .t.ok["gru";near[evaluate(m;f32 .i.gru;f32 .i.gruh);.e.gru]]
+/ dropout between layers: training mode differs from evaluation
+m2:module enlist(`gru;3;4;2;`dropout,0.5)
+r:forward(m2;f32 .i.gru)
+.t.ok["gru dropout in training";not near[first val r;first evaluate(m2;f32 .i.gru)]]
+.t.eq["gru: 3 inputs";err[evaluate;(m2;f32 .i.gru;f32 .i.gruh;f32 .i.gruh)];"evaluate: gru: forward expects 1 to 2 inputs, given 3"]
+free m2
 free m
 m:mk[enlist(`lstm;3;4;`bias`bi!01b);.p.lstm]
 .t.eq["lstm parmnames";parmnames m;`weight_ih_l0`weight_hh_l0`weight_ih_l0_reverse`weight_hh_l0_reverse]
@@ -98,6 +104,7 @@ free(r;t)
 m:mk[enlist(`attention;4;2);.p.attn]
 .t.eq["attention parmnames";parmnames m;`in_proj_weight`in_proj_bias`out_proj.weight`out_proj.bias]
 .t.ok["attention";near[evaluate(m;f32 .i.attnq;f32 .i.attnk;f32 .i.attnv);.e.attn]]
+.t.ok["attention unbatched";near[evaluate(m;f32 .i.attnq[;0];f32 .i.attnk[;0];f32 .i.attnv[;0]);.e.attn1]]
 .t.ok["attention with masks";near[evaluate(m;f32 .i.attnq;f32 .i.attnk;f32 .i.attnv;.i.attnpm;1b;f32 .i.attnam);.e.attnmask]]
 .t.ok["attention without weights";near[evaluate(m;f32 .i.attnq;f32 .i.attnk;f32 .i.attnv;.i.attnpm;0b;f32 .i.attnam);first .e.attnmask]]
 free m
@@ -119,6 +126,7 @@ m:mk[enlist(`encoderlayer;4;2;8;0.0);.p.enc]
 .t.eq["encoderlayer options";(module m)`options;`in`heads`dim`dropout`fn!(4;2;8;0f;`relu)]
 .t.eq["encoderlayer parmnames";parmnames m;key .p.enc]
 .t.ok["encoderlayer";near[evaluate(m;f32 .i.enc);.e.enc]]
+.t.ok["encoderlayer with masks";near[evaluate(m;f32 .i.enc;f32 .i.encmask;.i.encpm);.e.encmask]]
 free m
 m:mk[enlist(`decoderlayer;4;2;8;0.0;`gelu);.p.dec]
 .t.eq["decoderlayer parmnames";parmnames m;key .p.dec]

@@ -83,6 +83,7 @@ with torch.no_grad():
     m = nn.MultiheadAttention(4, 2); parms("attn", m)
     qy = inp("attnq", rand(3, 2, 4)); k = inp("attnk", rand(5, 2, 4)); v = inp("attnv", rand(5, 2, 4))
     exp("attn", m(qy, k, v))
+    exp("attn1", m(qy[:, 0], k[:, 0], v[:, 0]))
     pm = inp("attnpm", torch.tensor([[False, False, False, True, True], [False] * 5]))
     am = inp("attnam", torch.triu(torch.full((3, 5), float("-inf")), 1).nan_to_num(neginf=-1e9))
     exp("attnmask", m(qy, k, v, key_padding_mask=pm, attn_mask=am))
@@ -108,6 +109,9 @@ with torch.no_grad():
     # transformer layers (no dropout, evaluation)
     m = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0).eval(); parms("enc", m)
     x = inp("enc", rand(3, 2, 4)); exp("enc", m(x))
+    sm = inp("encmask", torch.triu(torch.full((3, 3), -1e9), 1))
+    pm = inp("encpm", torch.tensor([[False, False, True], [False, False, False]]))
+    exp("encmask", m(x, src_mask=sm, src_key_padding_mask=pm))
     m = nn.TransformerDecoderLayer(4, 2, 8, dropout=0.0, activation="gelu").eval(); parms("dec", m)
     mem = inp("mem", rand(5, 2, 4)); exp("dec", m(x, mem))
 
