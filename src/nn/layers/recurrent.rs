@@ -160,12 +160,12 @@ fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         vec![y, h, c]
     } else {
         let h = state(x.get(1), "hidden state")?;
-        let (y, h) = match (name, m.layer.opts.iter().any(|o| o.name == "fn")) {
-            ("gru", _) => input.f_gru(&h, &parms, bias, layers, p, train, bi, batchfirst)?,
-            (_, true) if m.sym("fn") == "relu" => {
-                input.f_rnn_relu(&h, &parms, bias, layers, p, train, bi, batchfirst)?
-            }
-            _ => input.f_rnn_tanh(&h, &parms, bias, layers, p, train, bi, batchfirst)?,
+        let (y, h) = if name == "gru" {
+            input.f_gru(&h, &parms, bias, layers, p, train, bi, batchfirst)?
+        } else if m.sym("fn") == "relu" {
+            input.f_rnn_relu(&h, &parms, bias, layers, p, train, bi, batchfirst)?
+        } else {
+            input.f_rnn_tanh(&h, &parms, bias, layers, p, train, bi, batchfirst)?
         };
         vec![y, h]
     };
