@@ -392,6 +392,8 @@ table! {
     "unfold"      => nn::functional::conv::unfold,
     "interpolate" => nn::functional::conv::interpolate,
     "pad"         => nn::functional::conv::pad,
+    // functional forms: recurrent, attention and embedding family (layers-rnn.md)
+    "bilinear"    => nn::functional::rnn::bilinear,
     // losses (loss.rst): functional forms
     "loss"        => loss::object::loss,
     "bce"         => loss::bce,

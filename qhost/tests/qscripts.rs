@@ -52,6 +52,7 @@ qscripts!(
     ktorch_model,
     ktorch_nn,
     ktorch_nn_conv,
+    ktorch_nn_rnn,
     ktorch_optim,
     ktorch_pointwise,
     ktorch_reduce,

@@ -4,6 +4,7 @@
 //! x is a tensor handle (result a new handle; null after an in-place call) or q data (result q
 //! data). Options may also be given by name, as in module definitions: `` softmax(x;`dim,1) ``.
 pub mod conv;
+pub mod rnn;
 
 use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};

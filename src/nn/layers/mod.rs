@@ -9,12 +9,16 @@ use tch::Tensor;
 
 use super::Module;
 
+pub mod attention;
 pub mod basic;
 pub mod containers;
 pub mod conv;
 pub mod pad;
 pub mod pool;
 pub mod upsample;
+pub mod embed;
+pub mod recurrent;
+pub mod transformer;
 
 /// Every family's table.
 static FAMILIES: &[&[Layer]] = &[
@@ -24,6 +28,11 @@ static FAMILIES: &[&[Layer]] = &[
     pool::LAYERS,
     pad::LAYERS,
     upsample::LAYERS,
+    // recurrent, attention, transformer layers, embeddings, bilinear
+    recurrent::LAYERS,
+    attention::LAYERS,
+    transformer::LAYERS,
+    embed::LAYERS,
 ];
 
 /// The layer of a ktorch module name.

@@ -1,0 +1,383 @@
+//! Attention (ktorch's knn/attention.cpp): `attention` (PyTorch's MultiheadAttention, sequence
+//! first as libtorch's C++ module: (length; batch; dim)) and `selfattention` (ktorch's own
+//! knn::SelfAttention, batch first, with an optional layer norm on its input).
+//!
+//! Submodule parameters are held flat under PyTorch's dotted names (`out_proj.weight`,
+//! `in.weight`), so names and state read as PyTorch's and ktorch's; the transformer layers
+//! reuse `attend` with their own prefix (`self_attn.`).
+use anyhow::{bail, Result};
+use tch::{Kind, Tensor};
+
+use super::{filled, flag, float, long, long_null, many, uniform, Layer, Out, Run};
+use crate::nn::Module;
+
+pub static LAYERS: &[Layer] = &[
+    Layer {
+        init: attention_init,
+        ..many(
+            "attention",
+            "torch.nn.MultiheadAttention",
+            &[
+                long("dim"),
+                long("heads"),
+                float("dropout", 0.0),
+                flag("bias", true),
+                flag("addbias", false),
+                flag("addzero", false),
+                long_null("kdim"),
+                long_null("vdim"),
+            ],
+            (3, 6),
+            attention,
+        )
+    },
+    Layer {
+        init: selfattention_init,
+        ..many(
+            "selfattention",
+            "knn.SelfAttention",
+            &[
+                long("dim"),
+                long("heads"),
+                float("dropout", 0.0),
+                flag("norm", false),
+            ],
+            (1, 3),
+            selfattention,
+        )
+    },
+];
+
+/// Xavier (Glorot) uniform for a 2-d weight: U(-a, a), a = √(6/(fan_in+fan_out)).
+fn xavier(rows: i64, cols: i64) -> Result<Tensor> {
+    uniform(&[rows, cols], (6.0 / (rows + cols) as f64).sqrt())
+}
+
+pub fn check_dropout(name: &str, p: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&p) {
+        bail!("{name}: dropout probability has to be between 0 and 1, but got {p}");
+    }
+    Ok(())
+}
+
+/// MultiheadAttention's parameters under `prefix`, initialised as PyTorch does: the input
+/// projection Xavier uniform (one matrix when key and value sizes are the model's, else three),
+/// biases zero, the output projection as a Linear layer, extra key/value biases Xavier normal.
+pub fn attention_parms(
+    m: &mut Module,
+    prefix: &str,
+    dim: i64,
+    kv: (i64, i64),
+    bias: bool,
+    addbias: bool,
+) -> Result<()> {
+    let p = |s: &str| format!("{prefix}{s}");
+    if kv == (dim, dim) {
+        m.add_parm(&p("in_proj_weight"), xavier(3 * dim, dim)?);
+    } else {
+        m.add_parm(&p("q_proj_weight"), xavier(dim, dim)?);
+        m.add_parm(&p("k_proj_weight"), xavier(dim, kv.0)?);
+        m.add_parm(&p("v_proj_weight"), xavier(dim, kv.1)?);
+    }
+    if bias {
+        m.add_parm(&p("in_proj_bias"), filled(&[3 * dim], 0.0)?);
+    }
+    if addbias {
+        let std = (1.0 / dim as f64).sqrt();
+        m.add_parm(&p("bias_k"), super::embed::normal(&[1, 1, dim], std)?);
+        m.add_parm(&p("bias_v"), super::embed::normal(&[1, 1, dim], std)?);
+    }
+    m.add_parm(
+        &p("out_proj.weight"),
+        uniform(&[dim, dim], 1.0 / (dim as f64).sqrt())?,
+    );
+    if bias {
+        m.add_parm(&p("out_proj.bias"), filled(&[dim], 0.0)?);
+    }
+    Ok(())
+}
+
+fn attention_init(m: &mut Module) -> Result<()> {
+    let (dim, heads) = (m.long("dim"), m.long("heads"));
+    if dim <= 0 {
+        bail!("attention: positive embedding dimension required");
+    }
+    if heads <= 0 {
+        bail!("attention: positive number of heads required");
+    }
+    if dim % heads != 0 {
+        bail!("attention: embedding dimension of {dim} not divisible by {heads} heads");
+    }
+    check_dropout("attention", m.float("dropout"))?;
+    let kv = (
+        m.long_opt("kdim").unwrap_or(dim),
+        m.long_opt("vdim").unwrap_or(dim),
+    );
+    if kv.0 <= 0 || kv.1 <= 0 {
+        bail!("attention: positive key and value dimensions required");
+    }
+    let (b, ab) = (m.flag("bias"), m.flag("addbias"));
+    attention_parms(m, "", dim, kv, b, ab)
+}
+
+/// How one attention call runs.
+pub struct Attend<'a> {
+    pub prefix: &'a str,
+    pub heads: i64,
+    pub dropout: f64,
+    pub addzero: bool,
+    pub training: bool,
+    pub weights: bool,
+}
+
+/// A mask as an additive float mask: a boolean mask is -inf where true (PyTorch's
+/// `_canonical_mask`); an empty tensor is no mask.
+fn additive(mask: Option<&Tensor>, kind: Kind) -> Result<Option<Tensor>> {
+    let Some(t) = mask.filter(|t| t.defined() && t.numel() > 0) else {
+        return Ok(None);
+    };
+    Ok(Some(if t.kind() == Kind::Bool {
+        Tensor::f_zeros(t.size(), (kind, t.device()))?.f_masked_fill(t, f64::NEG_INFINITY)?
+    } else {
+        t.f_to_kind(kind)?
+    }))
+}
+
+/// PyTorch's `multi_head_attention_forward`, sequence first: query (L,N,E), key and value
+/// (S,N,kdim/vdim), an optional key padding mask (N,S) and attention mask (L,S) or (N*heads,L,S).
+/// Unbatched inputs (2-d) are run as a batch of one. Gives the output and, when asked, the
+/// attention weights averaged over heads, (N,L,S).
+pub fn attend(
+    m: &Module,
+    a: &Attend,
+    (query, key, value): (&Tensor, &Tensor, &Tensor),
+    padmask: Option<&Tensor>,
+    mask: Option<&Tensor>,
+) -> Result<(Tensor, Option<Tensor>)> {
+    let name = m.layer.name;
+    let batched = query.dim() == 3;
+    if !batched && query.dim() != 2 {
+        bail!("{name}: query should be 2-d or 3-d, given {}-d", query.dim());
+    }
+    if key.dim() != query.dim() || value.dim() != query.dim() {
+        bail!("{name}: query, key and value should all be 2-d or all 3-d");
+    }
+    let one = |t: &Tensor| {
+        if batched {
+            Ok(t.shallow_clone())
+        } else {
+            t.f_unsqueeze(1)
+        }
+    };
+    let (query, key, value) = (one(query)?, one(key)?, one(value)?);
+    let padmask = match padmask.filter(|t| t.defined() && t.numel() > 0) {
+        Some(t) if !batched => Some(t.f_unsqueeze(0)?),
+        t => t.map(|t| t.shallow_clone()),
+    };
+    let p = |s: &str| m.parm(&format!("{}{s}", a.prefix)).ok();
+    let (l, n, e) = (query.size()[0], query.size()[1], query.size()[2]);
+    let h = a.heads;
+    let hd = e / h;
+    let kind = query.kind();
+    let b = p("in_proj_bias").map(|b| b.f_chunk(3, 0)).transpose()?;
+    let bias = |i: usize| b.as_ref().map(|b| &b[i]);
+    let (q, k, v) = match p("in_proj_weight") {
+        Some(w) => {
+            let w = w.f_chunk(3, 0)?;
+            (
+                query.f_linear(&w[0], bias(0))?,
+                key.f_linear(&w[1], bias(1))?,
+                value.f_linear(&w[2], bias(2))?,
+            )
+        }
+        None => {
+            let w = |s: &str| {
+                p(s).ok_or_else(|| anyhow::anyhow!("{name}: no parameter `{}{s}", a.prefix))
+            };
+            (
+                query.f_linear(w("q_proj_weight")?, bias(0))?,
+                key.f_linear(w("k_proj_weight")?, bias(1))?,
+                value.f_linear(w("v_proj_weight")?, bias(2))?,
+            )
+        }
+    };
+    let mut mask = additive(mask, kind)?;
+    if let Some(t) = &mask {
+        if t.dim() == 2 {
+            mask = Some(t.f_unsqueeze(0)?);
+        } else if t.dim() != 3 {
+            bail!("{name}: attention mask should be 2-d or 3-d, given {}-d", t.dim());
+        }
+    }
+    let mut padmask = additive(padmask.as_ref(), kind)?;
+    let pad1 = |t: Option<Tensor>| t.map(|t| t.f_constant_pad_nd([0, 1])).transpose();
+    let (mut k, mut v) = (k, v);
+    if let (Some(bk), Some(bv)) = (p("bias_k"), p("bias_v")) {
+        k = Tensor::f_cat(&[k, bk.f_repeat([1, n, 1])?], 0)?;
+        v = Tensor::f_cat(&[v, bv.f_repeat([1, n, 1])?], 0)?;
+        mask = pad1(mask)?;
+        padmask = pad1(padmask)?;
+    }
+    let heads = |t: &Tensor| -> Result<Tensor> {
+        Ok(t.f_contiguous()?
+            .f_view([t.size()[0], n * h, hd])?
+            .f_transpose(0, 1)?)
+    };
+    let q = heads(&q)?;
+    let mut k = heads(&k)?;
+    let mut v = heads(&v)?;
+    if a.addzero {
+        let z = Tensor::f_zeros([n * h, 1, hd], (kind, q.device()))?;
+        k = Tensor::f_cat(&[&k, &z], 1)?;
+        v = Tensor::f_cat(&[&v, &z], 1)?;
+        mask = pad1(mask)?;
+        padmask = pad1(padmask)?;
+    }
+    let s = k.size()[1];
+    if let Some(pm) = padmask {
+        if pm.size() != [n, s] {
+            bail!("{name}: expecting key padding mask of shape [{n}, {s}], given {:?}", pm.size());
+        }
+        let pm = pm.f_view([n, 1, 1, s])?.f_expand([n, h, 1, s], false)?.f_reshape([n * h, 1, s])?;
+        mask = Some(match mask {
+            Some(t) => t.f_add(&pm)?,
+            None => pm,
+        });
+    }
+    let q = q.f_mul_scalar((1.0 / hd as f64).sqrt())?;
+    let kt = k.f_transpose(-2, -1)?;
+    let w = match &mask {
+        Some(t) => t.f_baddbmm(&q, &kt, 1.0, 1.0)?,
+        None => q.f_bmm(&kt)?,
+    }
+    .f_softmax(-1, None::<Kind>)?;
+    let wd = if a.dropout > 0.0 {
+        w.f_dropout(a.dropout, a.training)?
+    } else {
+        w.shallow_clone()
+    };
+    let out = wd
+        .f_bmm(&v)?
+        .f_transpose(0, 1)?
+        .f_contiguous()?
+        .f_view([l * n, e])?;
+    let ow = p("out_proj.weight")
+        .ok_or_else(|| anyhow::anyhow!("{name}: no parameter `{}out_proj.weight", a.prefix))?;
+    let mut out = out.f_linear(ow, p("out_proj.bias"))?.f_view([l, n, e])?;
+    let mut weights = if a.weights {
+        Some(w.f_view([n, h, l, s])?.f_mean_dim([1i64].as_slice(), false, None::<Kind>)?)
+    } else {
+        None
+    };
+    if !batched {
+        out = out.f_squeeze_dim(1)?;
+        weights = weights.map(|w| w.f_squeeze_dim(0)).transpose()?;
+    }
+    Ok((out, weights))
+}
+
+/// `(q;k;v)`, `(q;k;v;padmask)`, `(q;k;v;padmask;needweights)`, `(q;k;v;padmask;needweights;mask)`
+/// as libtorch's forward: output and attention weights, or the output alone when weights are not
+/// needed (libtorch's second result is then undefined). An empty tensor stands for no mask.
+fn attention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
+    let need = match x.get(4) {
+        Some(t) if t.numel() != 1 => {
+            bail!("attention: need-weights flag expected as a single boolean, given {} values", t.numel())
+        }
+        Some(t) => t.f_double_value(&[])? != 0.0,
+        None => true,
+    };
+    let a = Attend {
+        prefix: "",
+        heads: m.long("heads"),
+        dropout: m.float("dropout"),
+        addzero: m.flag("addzero"),
+        training: run.training,
+        weights: need,
+    };
+    let (y, w) = attend(m, &a, (&x[0], &x[1], &x[2]), x.get(3), x.get(5))?;
+    Ok(match w {
+        Some(w) => Out::Tensors(vec![y, w]),
+        None => Out::Tensor(y),
+    })
+}
+
+/// ktorch's SelfAttention: an optional layer norm, then `in` (dim → 3 dim, no bias with the
+/// norm), heads, dropout on the attention weights, `out` (dim → dim).
+fn selfattention_init(m: &mut Module) -> Result<()> {
+    let (dim, heads) = (m.long("dim"), m.long("heads"));
+    if dim <= 0 {
+        bail!("selfattention: positive embedding dimension required");
+    }
+    if heads <= 0 {
+        bail!("selfattention: positive number of heads required");
+    }
+    if dim % heads != 0 || heads >= dim {
+        bail!("selfattention: model dimension of {dim} not divisible by {heads} heads");
+    }
+    check_dropout("selfattention", m.float("dropout"))?;
+    let bound = 1.0 / (dim as f64).sqrt();
+    let norm = m.flag("norm");
+    if norm {
+        m.add_parm("norm.weight", filled(&[dim], 1.0)?);
+        m.add_parm("norm.bias", filled(&[dim], 0.0)?);
+    }
+    m.add_parm("in.weight", uniform(&[3 * dim, dim], bound)?);
+    if !norm {
+        m.add_parm("in.bias", uniform(&[3 * dim], bound)?);
+    }
+    m.add_parm("out.weight", uniform(&[dim, dim], bound)?);
+    m.add_parm("out.bias", uniform(&[dim], bound)?);
+    Ok(())
+}
+
+/// `(x)`, `(x;mask)`: x is (batch; length; dim); the mask is added to the attention scores (its
+/// top-left corner when larger). A padding mask (third input) is not implemented, as in ktorch.
+fn selfattention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
+    if x.get(2).is_some_and(|t| t.defined() && t.numel() > 0) {
+        bail!("selfattention: padding mask not implemented");
+    }
+    let s = x[0].size();
+    if s.len() != 3 {
+        bail!("selfattention: input expected as (batch; length; dim), given {}-d", s.len());
+    }
+    let h = m.long("heads");
+    let hd = s[2] / h;
+    let y = if m.flag("norm") {
+        x[0].f_layer_norm(
+            [s[2]],
+            Some(m.parm("norm.weight")?),
+            Some(m.parm("norm.bias")?),
+            1e-5,
+            false,
+        )?
+    } else {
+        x[0].shallow_clone()
+    };
+    let c = y
+        .f_linear(m.parm("in.weight")?, m.parm("in.bias").ok())?
+        .f_reshape([s[0], s[1], 3, h, hd])?
+        .f_permute([2, 0, 3, 1, 4])?;
+    let (q, k, v) = (c.get(0), c.get(1), c.get(2));
+    let mut a = q
+        .f_matmul(&k.f_transpose(-2, -1)?)?
+        .f_mul_scalar(1.0 / (hd as f64).sqrt())?;
+    if let Some(mask) = x.get(1).filter(|t| t.defined() && t.numel() > 0) {
+        let n = a.size()[a.dim() - 1];
+        let mask = if mask.size().last() == Some(&n) {
+            mask.shallow_clone()
+        } else {
+            mask.f_narrow(0, 0, n)?.f_narrow(1, 0, n)?
+        };
+        a = a.f_add(&mask)?;
+    }
+    let a = a
+        .f_softmax(-1, None::<Kind>)?
+        .f_dropout(m.float("dropout"), run.training)?
+        .f_matmul(&v)?;
+    let y = a.f_transpose(1, 2)?.f_contiguous()?.f_view(s.as_slice())?;
+    Ok(Out::Tensor(y.f_linear(
+        m.parm("out.weight")?,
+        m.parm("out.bias").ok(),
+    )?))
+}
