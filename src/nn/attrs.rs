@@ -12,7 +12,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::api::{is_module, module_mut, modref};
+use super::api::{is_module, modref, module_mut};
 use super::parms::on;
 use super::{layers, ModRef, Module};
 use crate::k::{make, native, read, KResult, K};
@@ -37,13 +37,22 @@ fn tensor_attr(x: K, buffers: bool) -> KResult {
         bail!("expecting 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
     }
     let name = read::symbol(v[1]).ok_or_else(|| {
-        anyhow!("second arg is {what} name, expecting symbol given {}", describe(v[1]))
+        anyhow!(
+            "second arg is {what} name, expecting symbol given {}",
+            describe(v[1])
+        )
     })?;
     let r = modref(v[0])?;
     let found = {
         let m = r.get();
-        let all = if buffers { m.named_buffers() } else { m.named_parameters() };
-        all.into_iter().find(|(k, _)| k == name).map(|(_, t)| t.shallow_clone())
+        let all = if buffers {
+            m.named_buffers()
+        } else {
+            m.named_parameters()
+        };
+        all.into_iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, t)| t.shallow_clone())
     };
     let Some(&value) = v.get(2) else {
         let t = found.ok_or_else(|| anyhow!("{what} `{name} not found"))?;
@@ -117,7 +126,11 @@ pub fn parmtypes(x: K) -> KResult {
     let (mut k, mut v) = (vec![], vec![]);
     for (path, m) in r.get().named_modules() {
         for (p, _) in &m.parms {
-            k.push(if path.is_empty() { p.clone() } else { format!("{path}.{p}") });
+            k.push(if path.is_empty() {
+                p.clone()
+            } else {
+                format!("{path}.{p}")
+            });
             v.push(m.layer.name);
         }
     }
@@ -134,7 +147,10 @@ fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
         .filter(|v| !v.is_empty() && is_module(v[0]))
         .ok_or_else(|| anyhow!("expects module as first argument"))?;
     let [m, k] = v else {
-        bail!("expects 2 args, (module; name/index), {} arg(s) given", v.len())
+        bail!(
+            "expects 2 args, (module; name/index), {} arg(s) given",
+            v.len()
+        )
     };
     let key = match (read::symbol(*k), opargs::long(*k)) {
         (Some(s), _) => Ok(s),
@@ -180,7 +196,10 @@ fn handles(x: K, all: bool) -> KResult {
         .iter()
         .map(|(_, c)| registry::add(Obj::Module(ModRef::inside(r.root(), c))))
         .collect();
-    Ok(dict(syms(found.into_iter().map(|(k, _)| k)), make::list(vals)))
+    Ok(dict(
+        syms(found.into_iter().map(|(k, _)| k)),
+        make::list(vals),
+    ))
 }
 
 /// `moduletypes m`: each module's full name (the module itself is `) to its type;
@@ -197,7 +216,10 @@ pub fn moduletypes(x: K) -> KResult {
         match opargs::list(x) {
             Some([h, t]) if is_module(*h) => {
                 let s = opargs::syms(*t).ok_or_else(|| {
-                    anyhow!("expecting 2nd arg of module types(symbols), given {}", describe(*t))
+                    anyhow!(
+                        "expecting 2nd arg of module types(symbols), given {}",
+                        describe(*t)
+                    )
                 })?;
                 for n in &s {
                     if layers::find(n).is_none() {
@@ -206,7 +228,10 @@ pub fn moduletypes(x: K) -> KResult {
                 }
                 (*h, Some((s, read::symbol(*t).is_some())))
             }
-            _ => bail!("expecting a module or (module;types), given {}", describe(x)),
+            _ => bail!(
+                "expecting a module or (module;types), given {}",
+                describe(x)
+            ),
         }
     };
     let r = modref(h)?;
@@ -233,7 +258,11 @@ fn end_module(m: &Module, first: bool) -> Option<&'static str> {
     if !PASS_THROUGH.contains(&m.layer.name) {
         return Some(m.layer.name);
     }
-    let c = if first { m.children.first() } else { m.children.last() };
+    let c = if first {
+        m.children.first()
+    } else {
+        m.children.last()
+    };
     c.and_then(|(_, c)| end_module(c, first))
 }
 

@@ -12,8 +12,8 @@ use tch::Tensor;
 use super::api::{is_module, modref};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
-use crate::tensor::opargs::{self, describe};
 use crate::tensor::convert;
+use crate::tensor::opargs::{self, describe};
 
 pub fn freeze(x: K) -> KResult {
     flag(x, false)
@@ -31,7 +31,12 @@ fn flag(x: K, grad: bool) -> KResult {
     }
     let v = opargs::list(x)
         .filter(|v| (2..=3).contains(&v.len()))
-        .ok_or_else(|| anyhow!("expecting 2-3 args, (module;names;values), given {}", describe(x)))?;
+        .ok_or_else(|| {
+            anyhow!(
+                "expecting 2-3 args, (module;names;values), given {}",
+                describe(x)
+            )
+        })?;
     let parms = named(v[0])?;
     let (names, values): (Vec<String>, Vec<Option<Tensor>>) = match read_names(v[1]) {
         Some(n) => {
@@ -48,7 +53,10 @@ fn flag(x: K, grad: bool) -> KResult {
             let (k, t) = pairs(v[1])?;
             (k, t.into_iter().map(Some).collect())
         }
-        None => bail!("expecting 2nd arg of parameter name(s), given {}", describe(v[1])),
+        None => bail!(
+            "expecting 2nd arg of parameter name(s), given {}",
+            describe(v[1])
+        ),
     };
     // check every name and size first, so that nothing changes when one is wrong
     let mut found = vec![];
@@ -108,11 +116,17 @@ fn named(h: K) -> Result<Vec<(String, Tensor)>> {
     }
     if registry::class_of(h) == Some("dictionary") {
         return registry::with(h, |o| match o {
-            Obj::Dict(d) => Ok(d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect()),
+            Obj::Dict(d) => Ok(d
+                .iter()
+                .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                .collect()),
             _ => unreachable!("checked above"),
         });
     }
-    bail!("expecting 1st arg of module or parameter dictionary, given {}", describe(h))
+    bail!(
+        "expecting 1st arg of module or parameter dictionary, given {}",
+        describe(h)
+    )
 }
 
 fn read_names(x: K) -> Option<Vec<String>> {
@@ -128,7 +142,10 @@ fn values(x: K, n: usize, single: bool) -> Result<Vec<Tensor>> {
     if registry::class_of(x) == Some("vector") {
         let v = opargs::vector(x)?;
         if v.len() != n {
-            bail!("{n}-element list of names but {}-element list of values", v.len());
+            bail!(
+                "{n}-element list of names but {}-element list of values",
+                v.len()
+            );
         }
         return Ok(v);
     }
@@ -143,12 +160,18 @@ fn values(x: K, n: usize, single: bool) -> Result<Vec<Tensor>> {
             return check_count(r?, n);
         }
     };
-    check_count(items.iter().map(|i| one(*i)).collect::<Result<Vec<_>>>()?, n)
+    check_count(
+        items.iter().map(|i| one(*i)).collect::<Result<Vec<_>>>()?,
+        n,
+    )
 }
 
 fn check_count(v: Vec<Tensor>, n: usize) -> Result<Vec<Tensor>> {
     if v.len() != n {
-        bail!("{n}-element list of names but {}-element list of values", v.len());
+        bail!(
+            "{n}-element list of names but {}-element list of values",
+            v.len()
+        );
     }
     Ok(v)
 }
@@ -166,7 +189,10 @@ fn one(x: K) -> Result<Tensor> {
 fn pairs(x: K) -> Result<(Vec<String>, Vec<Tensor>)> {
     if registry::class_of(x) == Some("dictionary") {
         return registry::with(x, |o| match o {
-            Obj::Dict(d) => Ok(d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).unzip()),
+            Obj::Dict(d) => Ok(d
+                .iter()
+                .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                .unzip()),
             _ => unreachable!("checked above"),
         });
     }

@@ -21,7 +21,14 @@ static LABELS: &[(&str, &[(&str, &str)])] = &[
     ("flatten", &[("start", "start_dim"), ("end", "end_dim")]),
     ("gelu", &[]),
     ("identity", &[]),
-    ("linear", &[("in", "in_features"), ("out", "out_features"), ("bias", "bias")]),
+    (
+        "linear",
+        &[
+            ("in", "in_features"),
+            ("out", "out_features"),
+            ("bias", "bias"),
+        ],
+    ),
     ("logsoftmax", &[("dim", "dim")]),
     ("relu", &[("inplace", "?inplace")]),
     ("sequential", &[]),
@@ -108,7 +115,13 @@ fn value(v: &Val) -> String {
 /// A double as C++'s default stream format (`%g`, 6 significant digits).
 fn double(f: f64) -> String {
     if !f.is_finite() {
-        return if f.is_nan() { "nan".into() } else if f > 0.0 { "inf".into() } else { "-inf".into() };
+        return if f.is_nan() {
+            "nan".into()
+        } else if f > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
     }
     if f == 0.0 {
         return "0".into();

@@ -103,7 +103,9 @@ r:module enlist(`relu;1b)
 .t.eq["str shows inplace when set";str r;"torch::nn::ReLU(inplace=true)"]
 f:module enlist(`flatten;2)
 .t.eq["str of flatten";str f;"torch::nn::Flatten(start_dim=2, end_dim=-1)"]
-free(l;s;r;f)
+sn:module(`seqnest;enlist(`linear;2;2))
+.t.eq["str of ktorch's own class";str sn;"knn::SeqNest(\n  (0): torch::nn::Linear(in_features=2, out_features=2, bias=true)\n)"]
+free(l;s;r;f;sn)
 
 / ---------------------------------------------------------------------------------------------
 / freeze and unfreeze: gradients after backward
@@ -142,6 +144,15 @@ unfreeze p
 freeze(p;`c.bias)
 .t.eq["freeze a parameter dictionary by name";gradient[p]`c.bias;`nograd]
 free(d;i;x)
+t:tensor(1 2e;`grad)
+freeze t
+.t.eq["freeze a tensor";gradient t;`nograd]
+v:vector(1 2e;3 4e)
+unfreeze v
+.t.eq["unfreeze a vector";gradient v;`grad`grad]
+freeze v
+.t.eq["freeze a vector";gradient v;`nograd`nograd]
+free(t;v)
 
 / ---------------------------------------------------------------------------------------------
 / errors

@@ -51,15 +51,26 @@ fn prob(x: K, d: Dist) -> KResult {
         .enumerate()
         .map(|(i, a)| {
             num(*a).ok_or_else(|| {
-                anyhow!("expecting long/double for option {}, given {}", i + 1, describe(*a))
+                anyhow!(
+                    "expecting long/double for option {}, given {}",
+                    i + 1,
+                    describe(*a)
+                )
             })
         })
         .collect::<Result<Vec<f64>>>()?;
-    if d == Dist::Random && !opts.iter().all(|a| matches!(read::ktype(*a), -1 | -4 | -5 | -6 | -7)) {
+    if d == Dist::Random
+        && !opts
+            .iter()
+            .all(|a| matches!(read::ktype(*a), -1 | -4 | -5 | -6 | -7))
+    {
         bail!("requires integers for low & high limits");
     }
     if d == Dist::Geometric && vals.len() != 1 {
-        bail!("requires a single probability argument, {} args supplied", vals.len());
+        bail!(
+            "requires a single probability argument, {} args supplied",
+            vals.len()
+        );
     }
     if d == Dist::Exponential && vals.len() > 1 {
         bail!("expects single rate argument, given {} args", vals.len());

@@ -25,7 +25,10 @@ fn fill(x: K, gain: bool, f: FillFn) -> KResult {
             },
             [h, p, y] if gain => {
                 let d = double(*y).ok_or_else(|| {
-                    anyhow!("unable to read final arg of gain, double expected, given {}", describe(*y))
+                    anyhow!(
+                        "unable to read final arg of gain, double expected, given {}",
+                        describe(*y)
+                    )
                 })?;
                 (shared(*h, Some(*p))?, Some(d))
             }
@@ -42,17 +45,17 @@ fn fill(x: K, gain: bool, f: FillFn) -> KResult {
             _ => (array(x)?, None),
         }
     };
-    if g.is_some() && !gain {
-        bail!("not implemented for additional gain argument of {}", g.unwrap());
+    if let (Some(g), false) = (g, gain) {
+        bail!("not implemented for additional gain argument of {g}");
     }
     target.fill(|t| f(t, g))
 }
 
 pub fn zeros(x: K) -> KResult {
-    fill(x, false, |t, _| Ok(drop(t.f_zero_()?)))
+    fill(x, false, |t, _| t.f_zero_().map(drop).map_err(Into::into))
 }
 pub fn ones(x: K) -> KResult {
-    fill(x, false, |t, _| Ok(drop(t.f_fill_(1)?)))
+    fill(x, false, |t, _| t.f_fill_(1).map(drop).map_err(Into::into))
 }
 pub fn eye(x: K) -> KResult {
     fill(x, false, |t, _| eye_(t))
@@ -66,13 +69,13 @@ pub fn orthogonal(x: K) -> KResult {
 pub fn xnormal(x: K) -> KResult {
     fill(x, true, |t, g| {
         let std = xavier_std(t, g.unwrap_or(1.0))?;
-        Ok(drop(t.f_normal_(0.0, std)?))
+        t.f_normal_(0.0, std).map(drop).map_err(Into::into)
     })
 }
 pub fn xuniform(x: K) -> KResult {
     fill(x, true, |t, g| {
         let a = 3f64.sqrt() * xavier_std(t, g.unwrap_or(1.0))?;
-        Ok(drop(t.f_uniform_(-a, a)?))
+        t.f_uniform_(-a, a).map(drop).map_err(Into::into)
     })
 }
 
@@ -209,8 +212,8 @@ impl Kaiming {
                     s => bail!("unrecognized symbol `{s}"),
                 }
             } else {
-                k.slope = num(*a)
-                    .ok_or_else(|| anyhow!("arg[{}] unrecognized, {}", i, describe(*a)))?;
+                k.slope =
+                    num(*a).ok_or_else(|| anyhow!("arg[{}] unrecognized, {}", i, describe(*a)))?;
             }
         }
         Ok(k)
@@ -243,7 +246,10 @@ fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
             cls => {
                 let named = t == -11 || t == 11;
                 if !named && cls != Some("dictionary") {
-                    bail!("tensor name(s) expected with supplied {}", cls.unwrap_or("object"));
+                    bail!(
+                        "tensor name(s) expected with supplied {}",
+                        cls.unwrap_or("object")
+                    );
                 }
                 // a dictionary's key that is also an option name is read as the option
                 named && !(cls == Some("dictionary") && read::symbol(v[1]).is_some_and(is_option))
@@ -271,12 +277,14 @@ fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
 }
 
 pub fn knormal(x: K) -> KResult {
-    kaiming(x, |t, std| Ok(drop(t.f_normal_(0.0, std)?)))
+    kaiming(x, |t, std| {
+        t.f_normal_(0.0, std).map(drop).map_err(Into::into)
+    })
 }
 pub fn kuniform(x: K) -> KResult {
     kaiming(x, |t, std| {
         let b = 3f64.sqrt() * std;
-        Ok(drop(t.f_uniform_(-b, b)?))
+        t.f_uniform_(-b, b).map(drop).map_err(Into::into)
     })
 }
 
@@ -296,7 +304,8 @@ pub fn snormal(x: K) -> KResult {
             }),
         }
     };
-    let whole = double(v[1]).is_some() && (v.len() == 2 || (v.len() == 3 && double(v[2]).is_some()));
+    let whole =
+        double(v[1]).is_some() && (v.len() == 2 || (v.len() == 3 && double(v[2]).is_some()));
     let (target, frac, std) = if whole {
         let t = if registry::is_handle(v[0]) {
             shared(v[0], None)?

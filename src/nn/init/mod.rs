@@ -24,9 +24,9 @@ use super::api::modref;
 use super::Module;
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
+use crate::tensor::convert;
 use crate::tensor::fill::{dict_picks, rows, vector_picks};
 use crate::tensor::opargs::{self, describe, longs, syms};
-use crate::tensor::convert;
 
 /// The tensors to fill: shared with handles (filled in place), or made from q data.
 pub enum Target {
@@ -66,7 +66,10 @@ pub fn shared(h: K, picks: Option<K>) -> Result<Target> {
             bail!("not implemented for single module argument, parameter or buffer names required")
         };
         let names = syms(p).ok_or_else(|| {
-            anyhow!("unable to get parameter/buffer name(s) given {}", describe(p))
+            anyhow!(
+                "unable to get parameter/buffer name(s) given {}",
+                describe(p)
+            )
         })?;
         let ts = names
             .iter()

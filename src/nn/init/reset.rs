@@ -17,11 +17,17 @@ pub fn reset(x: K) -> KResult {
         return Ok(make::null());
     }
     let Some(v) = handle_list(x) else {
-        bail!("expecting a module, (module;child), or (tensor;offset;sizes;strides), given {}", describe(x))
+        bail!(
+            "expecting a module, (module;child), or (tensor;offset;sizes;strides), given {}",
+            describe(x)
+        )
     };
     if is_module(v[0]) {
         let [m, k] = v else {
-            bail!("expecting a module or (module;child name/index), given {} args", v.len())
+            bail!(
+                "expecting a module or (module;child name/index), given {} args",
+                v.len()
+            )
         };
         let key = match (crate::k::read::symbol(*k), opargs::long(*k)) {
             (Some(s), _) => Ok(s),
@@ -58,19 +64,30 @@ fn reinit(m: &Module) -> Result<()> {
 /// into the same storage (libtorch checks the storage is large enough).
 fn strides(v: &[K]) -> Result<()> {
     if !(2..=4).contains(&v.len()) {
-        bail!("up to 4 arguments expected, (tensor;offset;sizes;strides), but {} given", v.len());
+        bail!(
+            "up to 4 arguments expected, (tensor;offset;sizes;strides), but {} given",
+            v.len()
+        );
     }
-    let offset = opargs::long(v[1])
-        .ok_or_else(|| anyhow!("offset (long) expected as 2nd argument, given {}", describe(v[1])))?;
+    let offset = opargs::long(v[1]).ok_or_else(|| {
+        anyhow!(
+            "offset (long) expected as 2nd argument, given {}",
+            describe(v[1])
+        )
+    })?;
     let size = v.get(2).map(|s| {
         longs(*s).ok_or_else(|| anyhow!("size(s) expected as 3rd argument, given {}", describe(*s)))
     });
     let stride = v.get(3).map(|s| {
-        longs(*s).ok_or_else(|| anyhow!("stride(s) expected as 4th argument, given {}", describe(*s)))
+        longs(*s)
+            .ok_or_else(|| anyhow!("stride(s) expected as 4th argument, given {}", describe(*s)))
     });
     registry::with(v[0], |o| {
         let Obj::Tensor(t) = o else {
-            bail!("tensor expected as 1st of at least two arguments, given {}", o.class())
+            bail!(
+                "tensor expected as 1st of at least two arguments, given {}",
+                o.class()
+            )
         };
         let size = match size {
             Some(s) => s?,
