@@ -126,15 +126,15 @@ fn double(f: f64) -> String {
     if f == 0.0 {
         return "0".into();
     }
-    let exp = f.abs().log10().floor() as i32;
-    if !(-5..6).contains(&exp) {
-        let s = format!("{:.5e}", f);
-        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let m = trim(m);
-        let e: i32 = e.parse().unwrap_or(0);
-        return format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
+    // the exponent after rounding to 6 significant digits decides the form, as %g
+    let sci = format!("{:.5e}", f);
+    let (m, e) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    if !(-4..6).contains(&e) {
+        let sign = if e < 0 { '-' } else { '+' };
+        return format!("{}e{sign}{:02}", trim(m), e.abs());
     }
-    let decimals = (5 - exp).max(0) as usize;
+    let decimals = (5 - e).max(0) as usize;
     trim(&format!("{:.*}", decimals, f)).to_string()
 }
 
@@ -159,5 +159,7 @@ mod tests {
         assert_eq!(double(123456.7), "123457");
         assert_eq!(double(1234567.0), "1.23457e+06");
         assert_eq!(double(-0.01), "-0.01");
+        assert_eq!(double(0.0001), "0.0001");
+        assert_eq!(double(999999.7), "1e+06");
     }
 }
