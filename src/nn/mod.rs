@@ -22,14 +22,20 @@
 //! q functions and the definition retrieved from a module), `forward` (`forward`, `nforward`,
 //! `eforward`, `evaluate`, `training`), `parms` (`parms`, `parmnames`, `names`, `childnames`),
 //! `functional` (`relu x`, `softmax(x;dim)`, ...), `tree` (`dv` and `tree`: a definition's two
-//! written forms, each from the other).
+//! written forms, each from the other), `init` (filling parameters: `normal`, `knormal`, `reset`,
+//! ...), `freeze` (`freeze`, `unfreeze`), `attrs` (`parm`, `buffer`, `child`, `moduletypes`, ...),
+//! `show` (`str` of a module).
 pub mod api;
+pub mod attrs;
 pub mod callback;
 pub mod forward;
+pub mod freeze;
 pub mod functional;
 pub mod handle;
+pub mod init;
 pub mod layers;
 pub mod parms;
+pub mod show;
 pub mod spec;
 pub mod tree;
 

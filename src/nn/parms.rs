@@ -11,7 +11,7 @@ use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
 /// Run `f` on the module (or the child it names) of `x`: `m`, `(m;name)` or `(m;index)`.
-fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> Result<R> {
+pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> Result<R> {
     let (h, key) = if registry::is_handle(x) {
         (x, None)
     } else {

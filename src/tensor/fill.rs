@@ -13,7 +13,7 @@ use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
 /// Rows `picks` of a tensor (its first dimension), checked as ktorch's `tensorpick`.
-fn rows(t: &Tensor, picks: &[i64]) -> anyhow::Result<Vec<Tensor>> {
+pub(crate) fn rows(t: &Tensor, picks: &[i64]) -> anyhow::Result<Vec<Tensor>> {
     if !t.defined() {
         bail!("tensor is not defined");
     }
@@ -33,7 +33,7 @@ fn rows(t: &Tensor, picks: &[i64]) -> anyhow::Result<Vec<Tensor>> {
         .collect()
 }
 
-fn vector_picks(n: usize, picks: &[i64]) -> anyhow::Result<Vec<usize>> {
+pub(crate) fn vector_picks(n: usize, picks: &[i64]) -> anyhow::Result<Vec<usize>> {
     picks
         .iter()
         .map(|&i| {
@@ -46,7 +46,7 @@ fn vector_picks(n: usize, picks: &[i64]) -> anyhow::Result<Vec<usize>> {
         .collect()
 }
 
-fn dict_picks(d: &[(String, Tensor)], keys: &[&str]) -> anyhow::Result<Vec<usize>> {
+pub(crate) fn dict_picks(d: &[(String, Tensor)], keys: &[&str]) -> anyhow::Result<Vec<usize>> {
     keys.iter()
         .map(|k| {
             d.iter()

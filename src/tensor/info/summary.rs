@@ -148,8 +148,13 @@ pub fn detail(x: K) -> KResult {
     summary(x, true)
 }
 
-/// `str h`: the tensor as libtorch prints it (values, then type and sizes).
+/// `str h`: the tensor as libtorch prints it (values, then type and sizes); for a module, its
+/// PyTorch-like description (`nn::show`).
 pub fn str(x: K) -> KResult {
+    if crate::nn::api::is_module(x) {
+        let m = crate::nn::api::modref(x)?;
+        return Ok(make::string(&crate::nn::show::describe(m.get())));
+    }
     let t = with_tensor(x, |t| Ok(t.shallow_clone()))?;
     let s = if t.defined() {
         t.to_string(80)?

@@ -1,0 +1,284 @@
+//! Module attributes (ktorch's modules.rst "Module attributes" and "Module objects"; kmodel.cpp's
+//! `tensorarg`, `nameargs`, `child`, `moduletypes`, `parmtypes`; ktorch.cpp's `inputmodule`,
+//! `outputmodule`):
+//! - `parm(m;name)`, `buffer(m;name)`: a tensor handle sharing the module's tensor;
+//!   `parm(m;name;value)`, `buffer(m;name;value)` copy values in (or add the tensor if new);
+//! - `buffers m`, `buffernames m` (and `(m;child)`), `parmtypes m`;
+//! - `child(m;name|index)`, `children m`, `modules m` (and `(m;child)`): module handles that
+//!   share the tree and its tensors;
+//! - `moduletypes m`, `moduletypes(m;types)`, `moduletypes[]` (every module type);
+//! - `inputmodule m`, `outputmodule m`: the type of module that takes the first input and the
+//!   one that gives the output (a sequential's first and last child, followed down).
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::api::{is_module, modref, module_mut};
+use super::parms::on;
+use super::{layers, ModRef, Module};
+use crate::k::{make, native, read, KResult, K};
+use crate::registry::{self, Obj};
+use crate::tensor::opargs::{self, describe};
+
+/// `parm(m;name)`, `parm(m;name;value)`.
+pub fn parm(x: K) -> KResult {
+    tensor_attr(x, false)
+}
+/// `buffer(m;name)`, `buffer(m;name;value)`.
+pub fn buffer(x: K) -> KResult {
+    tensor_attr(x, true)
+}
+
+fn tensor_attr(x: K, buffers: bool) -> KResult {
+    let what = if buffers { "buffer" } else { "parameter" };
+    let v = opargs::list(x)
+        .filter(|v| !v.is_empty() && is_module(v[0]))
+        .ok_or_else(|| anyhow!("first arg must be a module"))?;
+    if !(2..=3).contains(&v.len()) {
+        bail!("expecting 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
+    }
+    let name = read::symbol(v[1]).ok_or_else(|| {
+        anyhow!(
+            "second arg is {what} name, expecting symbol given {}",
+            describe(v[1])
+        )
+    })?;
+    let r = modref(v[0])?;
+    let found = {
+        let m = r.get();
+        let all = if buffers {
+            m.named_buffers()
+        } else {
+            m.named_parameters()
+        };
+        all.into_iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, t)| t.shallow_clone())
+    };
+    let Some(&value) = v.get(2) else {
+        let t = found.ok_or_else(|| anyhow!("{what} `{name} not found"))?;
+        return Ok(registry::add(Obj::Tensor(t)));
+    };
+    let (src, _) = crate::tensor::arg(value)?;
+    match found {
+        Some(mut t) => {
+            let _nograd = tch::no_grad_guard();
+            t.f_copy_(&src)?;
+        }
+        None => {
+            let device = r.get().device();
+            drop(r); // changing the tree's shape needs the only reference to it
+            let t = src.f_to_device(device)?.f_detach()?.f_contiguous()?;
+            registry::with(v[0], |o| add_tensor(module_mut(o)?, name, t, buffers))?;
+        }
+    }
+    Ok(make::null())
+}
+
+/// Add a new parameter or buffer by full name: the part before the last dot names the module.
+fn add_tensor(m: &mut Module, name: &str, t: Tensor, buffers: bool) -> Result<()> {
+    let (path, leaf) = name.rsplit_once('.').unwrap_or(("", name));
+    let mut at = m;
+    for key in path.split('.').filter(|k| !k.is_empty()) {
+        at = at
+            .children
+            .iter_mut()
+            .find(|(k, _)| k == key)
+            .map(|(_, c)| c)
+            .ok_or_else(|| anyhow!("no child module named `{key} for `{name}"))?;
+    }
+    if buffers {
+        at.add_buffer(leaf, t);
+    } else {
+        at.add_parm(leaf, t.f_set_requires_grad(true)?);
+    }
+    Ok(())
+}
+
+/// `buffers m`, `buffers(m;child)`: a dictionary handle of the buffers (shared tensors).
+pub fn buffers(x: K) -> KResult {
+    let d = on(x, "buffers", |m| {
+        Ok(m.named_buffers()
+            .into_iter()
+            .map(|(k, t)| (k, t.shallow_clone()))
+            .collect::<Vec<_>>())
+    })?;
+    Ok(registry::add(Obj::Dict(d)))
+}
+
+/// `buffernames m`, `buffernames(m;child)`.
+pub fn buffernames(x: K) -> KResult {
+    on(x, "buffernames", |m| {
+        Ok(syms(m.named_buffers().into_iter().map(|(k, _)| k)))
+    })
+}
+
+fn syms(v: impl Iterator<Item = String>) -> K {
+    let v: Vec<String> = v.collect();
+    make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// `parmtypes m`: each parameter's full name to the type of the module holding it.
+pub fn parmtypes(x: K) -> KResult {
+    if !is_module(x) {
+        bail!("expecting module, given {}", describe(x));
+    }
+    let r = modref(x)?;
+    let (mut k, mut v) = (vec![], vec![]);
+    for (path, m) in r.get().named_modules() {
+        for (p, _) in &m.parms {
+            k.push(if path.is_empty() {
+                p.clone()
+            } else {
+                format!("{path}.{p}")
+            });
+            v.push(m.layer.name);
+        }
+    }
+    Ok(dict(syms(k.into_iter()), make::symbols(&v)))
+}
+
+fn dict(k: K, v: K) -> K {
+    unsafe { native::xD(k, v) }
+}
+
+/// The handle and child key of `(m;name)` or `(m;index)`.
+fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
+    let v = opargs::list(x)
+        .filter(|v| !v.is_empty() && is_module(v[0]))
+        .ok_or_else(|| anyhow!("expects module as first argument"))?;
+    let [m, k] = v else {
+        bail!(
+            "expects 2 args, (module; name/index), {} arg(s) given",
+            v.len()
+        )
+    };
+    let key = match (read::symbol(*k), opargs::long(*k)) {
+        (Some(s), _) => Ok(s),
+        (None, Some(j)) => Err(j),
+        _ => bail!("expects 2nd arg of name or index, given {}", describe(*k)),
+    };
+    Ok((modref(*m)?, key))
+}
+
+/// `child(m;name)`, `child(m;index)`: a handle to the child, sharing the tree.
+pub fn child(x: K) -> KResult {
+    let (r, key) = module_key(x)?;
+    let c = r.get().find(key)?;
+    Ok(registry::add(Obj::Module(ModRef::inside(r.root(), c))))
+}
+
+/// `children m`, `children(m;child)`: the immediate children as a dictionary of handles.
+pub fn children(x: K) -> KResult {
+    handles(x, false)
+}
+/// `modules m`, `modules(m;child)`: every module below, by full name, as handles.
+pub fn modules(x: K) -> KResult {
+    handles(x, true)
+}
+
+fn handles(x: K, all: bool) -> KResult {
+    let (r, key) = if is_module(x) {
+        (modref(x)?, None)
+    } else {
+        let (r, k) = module_key(x)?;
+        (r, Some(k))
+    };
+    let m = match key {
+        None => r.get(),
+        Some(k) => r.get().find(k)?,
+    };
+    let found: Vec<(String, &Module)> = if all {
+        m.named_modules().into_iter().skip(1).collect()
+    } else {
+        m.children.iter().map(|(k, c)| (k.clone(), c)).collect()
+    };
+    let vals = found
+        .iter()
+        .map(|(_, c)| registry::add(Obj::Module(ModRef::inside(r.root(), c))))
+        .collect();
+    Ok(dict(
+        syms(found.into_iter().map(|(k, _)| k)),
+        make::list(vals),
+    ))
+}
+
+/// `moduletypes m`: each module's full name (the module itself is `) to its type;
+/// `moduletypes(m;`type)`: the names of modules of that type; `moduletypes(m;types)`: the
+/// dictionary for those types only; `moduletypes[]`: every module type there is.
+pub fn moduletypes(x: K) -> KResult {
+    if read::is_nil(x) {
+        let v: Vec<&str> = layers::all().map(|l| l.name).collect();
+        return Ok(make::symbols(&v));
+    }
+    let (h, types) = if is_module(x) {
+        (x, None)
+    } else {
+        match opargs::list(x) {
+            Some([h, t]) if is_module(*h) => {
+                let s = opargs::syms(*t).ok_or_else(|| {
+                    anyhow!(
+                        "expecting 2nd arg of module types(symbols), given {}",
+                        describe(*t)
+                    )
+                })?;
+                for n in &s {
+                    if layers::find(n).is_none() {
+                        bail!("unrecognized module: `{n}");
+                    }
+                }
+                (*h, Some((s, read::symbol(*t).is_some())))
+            }
+            _ => bail!(
+                "expecting a module or (module;types), given {}",
+                describe(x)
+            ),
+        }
+    };
+    let r = modref(h)?;
+    let rows: Vec<(String, &'static str)> = r
+        .get()
+        .named_modules()
+        .into_iter()
+        .map(|(k, m)| (k, m.layer.name))
+        .filter(|(_, t)| types.as_ref().is_none_or(|(s, _)| s.contains(t)))
+        .collect();
+    let names = syms(rows.iter().map(|(k, _)| k.clone()));
+    if matches!(types, Some((_, true))) {
+        return Ok(names);
+    }
+    let t: Vec<&str> = rows.iter().map(|(_, t)| *t).collect();
+    Ok(dict(names, make::symbols(&t)))
+}
+
+/// Containers whose own forward is only their children's (ktorch's `hasforward` false): the
+/// module taking the input or giving the output is found among their children.
+const PASS_THROUGH: &[&str] = &["sequential", "moduledict", "modulelist", "parmdict"];
+
+fn end_module(m: &Module, first: bool) -> Option<&'static str> {
+    if !PASS_THROUGH.contains(&m.layer.name) {
+        return Some(m.layer.name);
+    }
+    let c = if first {
+        m.children.first()
+    } else {
+        m.children.last()
+    };
+    c.and_then(|(_, c)| end_module(c, first))
+}
+
+/// `inputmodule m`: the type of the module that takes the first input (` when none).
+pub fn inputmodule(x: K) -> KResult {
+    end(x, true)
+}
+/// `outputmodule m`: the type of the module that gives the output (` when none).
+pub fn outputmodule(x: K) -> KResult {
+    end(x, false)
+}
+
+fn end(x: K, first: bool) -> KResult {
+    if !is_module(x) {
+        bail!("expecting a module, given {}", describe(x));
+    }
+    let r = modref(x)?;
+    Ok(make::symbol(end_module(r.get(), first).unwrap_or("")))
+}

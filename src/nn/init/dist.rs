@@ -1,0 +1,121 @@
+//! Filling from probability distributions (kmath.cpp's `kprob`): `normal`, `uniform`, `cauchy`,
+//! `exponential`, `geometric`, `lognormal`, `random`, each with 0-2 numeric options (PyTorch's
+//! `Tensor.normal_(mean,std)`, `uniform_(from,to)`, `cauchy_(median,sigma)`,
+//! `exponential_(lambd)`, `geometric_(p)`, `log_normal_(mean,std)`, `random_(to)` or
+//! `random_(from,to)`), and PyTorch's defaults where an option is left out.
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::{array, handle_list, num, shared};
+use crate::k::{read, KResult, K};
+use crate::registry;
+use crate::tensor::opargs::{self, describe};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Dist {
+    Cauchy,
+    Exponential,
+    Geometric,
+    Lognormal,
+    Normal,
+    Random,
+    Uniform,
+}
+
+/// Read the target and options as ktorch: `h`, `(h;a;b)`, `(h;picks;a;b)` (picks when the 2nd
+/// argument is a symbol, symbols, a long list, or when 4 arguments are given: a single index
+/// given with fewer options must be enlisted), q data, or `(data;a;b)`.
+fn prob(x: K, d: Dist) -> KResult {
+    let (target, opts) = if registry::is_handle(x) {
+        (shared(x, None)?, &[][..])
+    } else if let Some(v) = handle_list(x) {
+        let t = read::ktype(v[1]);
+        if t == -11 || t == 11 || t == 7 || v.len() > 3 {
+            (shared(v[0], Some(v[1]))?, &v[2..])
+        } else {
+            (shared(v[0], None)?, &v[1..])
+        }
+    } else if let Some(t) = opargs::array(x) {
+        (super::Target::Array(t), &[][..])
+    } else {
+        match opargs::list(x) {
+            Some(v) if !v.is_empty() => (array(v[0])?, &v[1..]),
+            _ => bail!("not implemented for {}", describe(x)),
+        }
+    };
+    if opts.len() > 2 {
+        bail!("expecting 1-2 args, {} given", opts.len());
+    }
+    let vals = opts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            num(*a).ok_or_else(|| {
+                anyhow!(
+                    "expecting long/double for option {}, given {}",
+                    i + 1,
+                    describe(*a)
+                )
+            })
+        })
+        .collect::<Result<Vec<f64>>>()?;
+    if d == Dist::Random
+        && !opts
+            .iter()
+            .all(|a| matches!(read::ktype(*a), -1 | -4 | -5 | -6 | -7))
+    {
+        bail!("requires integers for low & high limits");
+    }
+    if d == Dist::Geometric && vals.len() != 1 {
+        bail!(
+            "requires a single probability argument, {} args supplied",
+            vals.len()
+        );
+    }
+    if d == Dist::Exponential && vals.len() > 1 {
+        bail!("expects single rate argument, given {} args", vals.len());
+    }
+    target.fill(|t| draw(t, d, &vals))
+}
+
+/// Fill `t` from distribution `d` with options `v` (PyTorch's defaults for those left out).
+fn draw(t: &mut Tensor, d: Dist, v: &[f64]) -> Result<()> {
+    let a = |i: usize, def: f64| v.get(i).copied().unwrap_or(def);
+    let _ = match d {
+        Dist::Cauchy => t.f_cauchy_(a(0, 0.0), a(1, 1.0))?,
+        Dist::Exponential => t.f_exponential_(a(0, 1.0))?,
+        Dist::Geometric => t.f_geometric_(v[0])?,
+        Dist::Lognormal => t.f_log_normal_(a(0, 1.0), a(1, 2.0))?,
+        Dist::Normal => t.f_normal_(a(0, 0.0), a(1, 1.0))?,
+        Dist::Uniform => t.f_uniform_(a(0, 0.0), a(1, 1.0))?,
+        Dist::Random => match v {
+            [] => t.f_random_()?,
+            [to] => t.f_random_to_(*to as i64)?,
+            [from, to] => t.f_random_from_(*from as i64, Some(*to as i64))?,
+            _ => unreachable!("checked above"),
+        },
+    };
+    Ok(())
+}
+
+pub fn cauchy(x: K) -> KResult {
+    prob(x, Dist::Cauchy)
+}
+pub fn exponential(x: K) -> KResult {
+    prob(x, Dist::Exponential)
+}
+pub fn geometric(x: K) -> KResult {
+    prob(x, Dist::Geometric)
+}
+pub fn lognormal(x: K) -> KResult {
+    prob(x, Dist::Lognormal)
+}
+pub fn normal(x: K) -> KResult {
+    prob(x, Dist::Normal)
+}
+pub fn random(x: K) -> KResult {
+    prob(x, Dist::Random)
+}
+pub fn uniform(x: K) -> KResult {
+    prob(x, Dist::Uniform)
+}
