@@ -359,6 +359,11 @@ table! {
     "logsoftmax"  => nn::functional::logsoftmax,
     "flatten"     => nn::functional::flatten,
     "linear"      => nn::functional::linear,
+    // k api modules (kmodules.rst): functional forms
+    "onehot"      => nn::functional::shape::onehot,
+    "randomcrop"  => nn::functional::shape::randomcrop,
+    "randomflip"  => nn::functional::shape::randomflip,
+    "zscore"      => nn::functional::shape::zscore,
     // losses (loss.rst): functional forms
     "bce"         => loss::bce,
     "bcelogit1"   => loss::bcelogit1,

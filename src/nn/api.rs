@@ -82,7 +82,7 @@ fn add(h: K, depth: i64, d: K) -> KResult {
                 parent.layer.name
             );
         }
-        parent.push(c);
+        parent.push(c)?;
         Ok(make::null())
     })
 }

@@ -11,9 +11,16 @@ use super::Module;
 
 pub mod basic;
 pub mod containers;
+pub mod kmodules;
+pub mod seqs;
 
 /// Every family's table.
-static FAMILIES: &[&[Layer]] = &[basic::LAYERS, containers::LAYERS];
+static FAMILIES: &[&[Layer]] = &[
+    basic::LAYERS,
+    containers::LAYERS,
+    kmodules::LAYERS,
+    seqs::LAYERS,
+];
 
 /// The layer of a ktorch module name.
 pub fn find(name: &str) -> Option<&'static Layer> {
@@ -274,10 +281,20 @@ pub struct Layer {
     /// The least and most inputs the forward takes.
     pub inputs: (usize, usize),
     pub forward: Fwd,
+    /// A container's check of a child being added (`parent`, `child`): an error when the child
+    /// doesn't fit, else the key the child gets when it has no name (None: its position).
+    pub adopt: AdoptFn,
 }
+
+pub type AdoptFn = fn(&Module, &Module) -> Result<Option<String>>;
 
 pub fn no_init(_: &mut Module) -> Result<()> {
     Ok(())
+}
+
+/// Any child, keyed by its position.
+pub fn adopt_any(_: &Module, _: &Module) -> Result<Option<String>> {
+    Ok(None)
 }
 
 /// A layer of one input and one output.
@@ -295,6 +312,7 @@ pub const fn layer(
         init: no_init,
         inputs: (1, 1),
         forward: Fwd::One(forward),
+        adopt: adopt_any,
     }
 }
 
@@ -314,6 +332,7 @@ pub const fn many(
         init: no_init,
         inputs,
         forward: Fwd::Many(forward),
+        adopt: adopt_any,
     }
 }
 
@@ -333,6 +352,7 @@ pub const fn container(
         init: no_init,
         inputs,
         forward: Fwd::Many(forward),
+        adopt: adopt_any,
     }
 }
 
