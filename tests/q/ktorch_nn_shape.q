@@ -245,11 +245,23 @@ free m
 m:module(`moduledict;enlist(`linear;`a;2;3);enlist`relu`b)
 .t.eq["moduledict names";childnames m;`a`b]
 .t.eq["moduledict parms";parmnames m;`a.weight`a.bias]
-.t.eq["moduledict no forward";err[evaluate;(m;1 2e)];"evaluate: moduledict: container has no forward calculation"]
+.t.eq["moduledict no forward";err[evaluate;(m;1 2e)];"evaluate: moduledict: no forward calculation"]
 .t.ok["moduledict state";same m]
 free m
 m:module(`modulelist;enlist(`linear;2;3);enlist`relu)
 .t.eq["modulelist names";childnames m;`0`1]
+free m
+m:module(`parmdict;`a`b!(1 2 3e;2 2#0 1 2 3e))
+.t.eq["parmdict names";parmnames m;`a`b]
+.t.eq["parmdict values";state[m]`parms;`a`b!(1 2 3e;(0 1e;2 3e))]
+ps:parms m
+.t.eq["parmdict requires gradients";gradient ps;`a`b!`grad`grad]
+free ps
+.t.ok["parmdict state";same m]
+.t.eq["parmdict no forward";err[evaluate;(m;1 2e)];"evaluate: parmdict: no forward calculation"]
+free m
+m:module(`parmdict;`p;(enlist`w)!enlist 1 2f)
+.t.eq["parmdict named";(module m)`name;`p]
 free m
 m:module`recur
 .t.eq["recur child";err[module;(m;1;`relu)];"module: recur: cannot add relu module, expecting lstm, gru, rnn or sequential"]

@@ -4,16 +4,25 @@
 use anyhow::{bail, Result};
 use tch::{Kind, Tensor};
 
-use super::{flag, float, layer, long, long_or, many, opt, size, size_or, sym, Def, Layer, Out, Ty};
+use super::{
+    flag, float, layer, long, long_or, many, opt, size, size_or, sym, Def, Layer, Out, Ty,
+};
 use crate::nn::{Module, Run};
 
 pub static LAYERS: &[Layer] = &[
-    many("cat", "torch.cat", &[long_or("dim", 0)], (2, 2), |m, _, x| {
-        Ok(Out::Tensor(Tensor::f_cat(&[&x[0], &x[1]], m.long("dim"))?))
-    }),
-    layer("expand", "torch.Tensor.expand", &[size("size", 0)], |m, _, x| {
-        Ok(x.f_expand(m.longs("size"), false)?)
-    }),
+    many(
+        "cat",
+        "torch.cat",
+        &[long_or("dim", 0)],
+        (2, 2),
+        |m, _, x| Ok(Out::Tensor(Tensor::f_cat(&[&x[0], &x[1]], m.long("dim"))?)),
+    ),
+    layer(
+        "expand",
+        "torch.Tensor.expand",
+        &[size("size", 0)],
+        |m, _, x| Ok(x.f_expand(m.longs("size"), false)?),
+    ),
     many("matmul", "torch.matmul", &[], (2, 2), |_, _, x| {
         Ok(Out::Tensor(x[0].f_matmul(&x[1])?))
     }),
@@ -25,7 +34,10 @@ pub static LAYERS: &[Layer] = &[
         ..layer(
             "onehot",
             "torch.nn.functional.one_hot",
-            &[long_or("classes", -1), opt("dtype", Ty::Sym(&[]), Def::Null)],
+            &[
+                long_or("classes", -1),
+                opt("dtype", Ty::Sym(&[]), Def::Null),
+            ],
             onehot,
         )
     },
@@ -142,8 +154,7 @@ fn onehot_init(m: &mut Module) -> Result<()> {
 }
 
 fn onehot(m: &Module, _: &Run, x: &Tensor) -> Result<Tensor> {
-    Ok(x.f_one_hot(m.long("classes"))?
-        .f_to_kind(onehot_kind(m)?)?)
+    Ok(x.f_one_hot(m.long("classes"))?.f_to_kind(onehot_kind(m)?)?)
 }
 
 fn indexselect_init(m: &mut Module) -> Result<()> {
@@ -154,10 +165,16 @@ fn indexselect_init(m: &mut Module) -> Result<()> {
 
 fn randomcrop_init(m: &mut Module) -> Result<()> {
     if m.longs("size").iter().any(|&n| n <= 0) {
-        bail!("randomcrop: positive crop size(s) required, given {:?}", m.longs("size"));
+        bail!(
+            "randomcrop: positive crop size(s) required, given {:?}",
+            m.longs("size")
+        );
     }
     if m.longs("pad").iter().any(|&n| n < 0) {
-        bail!("randomcrop: nonnegative padding required, given {:?}", m.longs("pad"));
+        bail!(
+            "randomcrop: nonnegative padding required, given {:?}",
+            m.longs("pad")
+        );
     }
     Ok(())
 }

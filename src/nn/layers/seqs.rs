@@ -1,5 +1,6 @@
 //! ktorch's containers of kmodules.rst (knn/fork.cpp, residual.cpp, seq.cpp, seqdict.h,
-//! seqlist.h, recur.cpp, nbeats.cpp, transform.cpp) and PyTorch's ModuleDict and ModuleList.
+//! seqlist.h, recur.cpp, nbeats.cpp, transform.cpp) and PyTorch's ModuleDict, ModuleList and
+//! ParameterDict (no children: its parameters, named as given, are made by `nn::api::parmdict`).
 //! Each fixes which children it takes, in which order, and the keys unnamed children get
 //! (`fork`'s `qa`/`qb`, `residual`'s `q1`/`q2`/`fn`, ...), as ktorch's `push_back` methods do.
 use anyhow::{anyhow, bail, Result};
@@ -45,6 +46,14 @@ pub static LAYERS: &[Layer] = &[
     ),
     container("moduledict", "torch.nn.ModuleDict", &[], (1, 1), no_forward),
     container("modulelist", "torch.nn.ModuleList", &[], (1, 1), no_forward),
+    // parameters only, given as a q dictionary (see `nn::api::parmdict`)
+    super::many(
+        "parmdict",
+        "torch.nn.ParameterDict",
+        &[],
+        (1, 1),
+        no_forward,
+    ),
 ];
 
 /// Is `m` a sequential block (`sequential` or `seqnest`)?
@@ -81,7 +90,7 @@ fn child<'a>(m: &'a Module, k: &str) -> Option<&'a Module> {
 }
 
 fn no_forward(m: &Module, _: &Run, _: &[Tensor]) -> Result<Out> {
-    bail!("{}: container has no forward calculation", m.layer.name)
+    bail!("{}: no forward calculation", m.layer.name)
 }
 
 fn seq_only(p: &Module, c: &Module) -> Result<Option<String>> {
@@ -126,7 +135,9 @@ fn residual_adopt(p: &Module, c: &Module) -> Result<Option<String>> {
     let has_fn = p.children.len() > seqs;
     if is_seq(c) {
         if has_fn {
-            bail!("residual: activation function already defined, cannot add a 2nd sequential module");
+            bail!(
+                "residual: activation function already defined, cannot add a 2nd sequential module"
+            );
         }
         if seqs == 2 {
             bail!("residual: both sequential modules already defined");
@@ -225,7 +236,10 @@ fn seqlist(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
 const RECURRENT: [&str; 3] = ["lstm", "gru", "rnn"];
 
 fn recur_adopt(p: &Module, c: &Module) -> Result<Option<String>> {
-    let has_rnn = p.children.iter().any(|(_, c)| RECURRENT.contains(&c.layer.name));
+    let has_rnn = p
+        .children
+        .iter()
+        .any(|(_, c)| RECURRENT.contains(&c.layer.name));
     if is_seq(c) {
         if !has_rnn {
             if child(p, "in").is_some() {
@@ -245,7 +259,10 @@ fn recur_adopt(p: &Module, c: &Module) -> Result<Option<String>> {
         );
     }
     if has_rnn {
-        bail!("recur: cannot add {} module, recurrent module already defined", c.layer.name);
+        bail!(
+            "recur: cannot add {} module, recurrent module already defined",
+            c.layer.name
+        );
     }
     Ok(Some(c.layer.name.into()))
 }
@@ -284,7 +301,10 @@ fn recur(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
 // blocks) takes x to x - b and adds f to the result
 fn nbeats_adopt(_: &Module, c: &Module) -> Result<Option<String>> {
     if !is_seq(c) && c.layer.name != "modulelist" {
-        bail!("nbeats: cannot add {} module, expecting sequential or modulelist", c.layer.name);
+        bail!(
+            "nbeats: cannot add {} module, expecting sequential or modulelist",
+            c.layer.name
+        );
     }
     Ok(None)
 }
@@ -301,7 +321,10 @@ fn nbeats_block(q: &Module, run: &Run, x: &mut Tensor, y: &mut Option<Tensor>) -
     }
     let v = run_child(q, run, std::slice::from_ref(x))?.into_vec();
     let [b, f] = v.as_slice() else {
-        bail!("nbeats: block gives {} tensor(s), expecting backcast and forecast", v.len())
+        bail!(
+            "nbeats: block gives {} tensor(s), expecting backcast and forecast",
+            v.len()
+        )
     };
     *x = x.f_sub(b)?;
     *y = Some(match y.take() {
