@@ -428,6 +428,11 @@ table! {
     "pad"         => nn::functional::conv::pad,
     // functional forms: recurrent, attention and embedding family (layers-rnn.md)
     "bilinear"    => nn::functional::rnn::bilinear,
+    // k api modules (kmodules.rst): functional forms
+    "onehot"      => nn::functional::shape::onehot,
+    "randomcrop"  => nn::functional::shape::randomcrop,
+    "randomflip"  => nn::functional::shape::randomflip,
+    "zscore"      => nn::functional::shape::zscore,
     // losses (loss.rst): functional forms
     "loss"        => loss::object::loss,
     "bce"         => loss::bce,

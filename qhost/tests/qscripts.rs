@@ -55,6 +55,7 @@ qscripts!(
     ktorch_nn_attrs,
     ktorch_nn_conv,
     ktorch_nn_rnn,
+    ktorch_nn_shape,
     ktorch_optim,
     ktorch_pointwise,
     ktorch_reduce,

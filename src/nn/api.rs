@@ -39,6 +39,9 @@ pub fn module(x: K) -> KResult {
     if registry::is_handle(x) {
         bail!("expecting a module, given {}", describe(x));
     }
+    if let Some(m) = parmdict(x)? {
+        return Ok(registry::add(Obj::Module(ModRef::new(m))));
+    }
     let m = spec::with_pool(|| -> Result<Module> {
         let mut q = Stack::default();
         if let Some(rows) = state_rows(x)? {
@@ -82,7 +85,7 @@ fn add(h: K, depth: i64, d: K) -> KResult {
                 parent.layer.name
             );
         }
-        parent.push(c);
+        parent.push(c)?;
         Ok(make::null())
     })
 }
@@ -121,6 +124,29 @@ pub fn module_mut(o: &mut Obj) -> Result<&mut Module> {
     }
 }
 
+/// `` module(`parmdict;dict) ``, `` module(`parmdict;`name;dict) ``: a parameter dictionary made
+/// from a q dictionary of names to values (ktorch's `parmdict`), None for any other definition.
+/// Its parameters have no fixed names, so it is read here rather than from options.
+fn parmdict(x: K) -> Result<Option<Module>> {
+    let Some(v) = read::items(x) else {
+        return Ok(None);
+    };
+    let (name, d) = match v {
+        [t, d] if read::symbol(*t) == Some("parmdict") => (None, *d),
+        [t, n, d] if read::symbol(*t) == Some("parmdict") && read::symbol(*n).is_some() => {
+            (read::symbol(*n), *d)
+        }
+        _ => return Ok(None),
+    };
+    if read::dict_parts(d).is_none() {
+        return Ok(None);
+    }
+    let l = layers::find("parmdict").ok_or_else(|| anyhow::anyhow!("no parmdict layer"))?;
+    let mut m = Module::new(l, name.map(str::to_string), vec![])?;
+    spec::with_pool(|| restore(&mut m, d, false))?;
+    Ok(Some(m))
+}
+
 type Row = (
     i64,
     &'static str,
@@ -144,6 +170,20 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
     let keys = read::symbols(k).unwrap_or_default();
     let vals = spec::exploded(v, keys.len())?;
     let name = m.layer.name;
+    if name == "parmdict" && !buffers {
+        // a parameter dictionary takes the parameters given, whatever their names
+        m.parms = keys
+            .iter()
+            .zip(vals)
+            .map(|(k, v)| {
+                let t = crate::tensor::convert::to_tensor(v)?
+                    .f_detach()?
+                    .f_set_requires_grad(true)?;
+                Ok((k.to_string(), t))
+            })
+            .collect::<Result<_>>()?;
+        return Ok(());
+    }
     let slots = if buffers {
         &mut m.buffers
     } else {

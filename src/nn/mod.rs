@@ -181,13 +181,17 @@ impl Module {
             .ok_or_else(|| anyhow!("{}: no buffer `{name}", self.layer.name))
     }
 
-    /// Add a child: its key is its name, else its position (as PyTorch's Sequential).
-    pub fn push(&mut self, child: Module) {
+    /// Add a child: its key is its name, else the key this container gives it (`fork`'s `qa`),
+    /// else its position (as PyTorch's Sequential). The container may refuse the child.
+    pub fn push(&mut self, child: Module) -> Result<()> {
+        let given = (self.layer.adopt)(self, &child)?;
         let key = child
             .name
             .clone()
+            .or(given)
             .unwrap_or_else(|| self.children.len().to_string());
         self.children.push((key, child));
+        Ok(())
     }
 
     /// Every parameter with its full name, this module's own first, then each child's in order

@@ -307,7 +307,7 @@ impl Stack {
         while self.0.len() > n {
             let m = self.0.pop().unwrap();
             match self.0.last_mut() {
-                Some(p) => p.push(m),
+                Some(p) => p.push(m)?,
                 None => {
                     self.0.push(m);
                     break;
@@ -340,7 +340,7 @@ impl Stack {
         if m.layer.container || self.0.is_empty() {
             self.0.push(m);
         } else {
-            self.0.last_mut().unwrap().push(m);
+            self.0.last_mut().unwrap().push(m)?;
         }
         Ok(())
     }

@@ -13,6 +13,8 @@ use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, options, result};
 
+pub mod shape;
+
 /// The input tensor, whether it came from a handle, and the remaining arguments.
 pub fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {
     if opargs::is_tensor(x) {

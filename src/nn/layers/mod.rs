@@ -19,6 +19,8 @@ pub mod upsample;
 pub mod embed;
 pub mod recurrent;
 pub mod transformer;
+pub mod kmodules;
+pub mod seqs;
 
 /// Every family's table.
 static FAMILIES: &[&[Layer]] = &[
@@ -33,6 +35,8 @@ static FAMILIES: &[&[Layer]] = &[
     attention::LAYERS,
     transformer::LAYERS,
     embed::LAYERS,
+    kmodules::LAYERS,
+    seqs::LAYERS,
 ];
 
 /// The layer of a ktorch module name.
@@ -299,10 +303,20 @@ pub struct Layer {
     /// The least and most inputs the forward takes.
     pub inputs: (usize, usize),
     pub forward: Fwd,
+    /// A container's check of a child being added (`parent`, `child`): an error when the child
+    /// doesn't fit, else the key the child gets when it has no name (None: its position).
+    pub adopt: AdoptFn,
 }
+
+pub type AdoptFn = fn(&Module, &Module) -> Result<Option<String>>;
 
 pub fn no_init(_: &mut Module) -> Result<()> {
     Ok(())
+}
+
+/// Any child, keyed by its position.
+pub fn adopt_any(_: &Module, _: &Module) -> Result<Option<String>> {
+    Ok(None)
 }
 
 /// A layer of one input and one output.
@@ -320,6 +334,7 @@ pub const fn layer(
         init: no_init,
         inputs: (1, 1),
         forward: Fwd::One(forward),
+        adopt: adopt_any,
     }
 }
 
@@ -339,6 +354,7 @@ pub const fn many(
         init: no_init,
         inputs,
         forward: Fwd::Many(forward),
+        adopt: adopt_any,
     }
 }
 
@@ -358,6 +374,7 @@ pub const fn container(
         init: no_init,
         inputs,
         forward: Fwd::Many(forward),
+        adopt: adopt_any,
     }
 }
 
