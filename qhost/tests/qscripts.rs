@@ -49,6 +49,7 @@ qscripts!(
     ktorch_linalg,
     ktorch_loss,
     ktorch_nn,
+    ktorch_nn_act,
     ktorch_pointwise,
     ktorch_reduce,
     ktorch_session,

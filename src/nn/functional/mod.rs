@@ -10,6 +10,10 @@ use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, options, result};
 
+pub mod act;
+pub mod distance;
+pub mod norm;
+
 /// The input tensor, whether it came from a handle, and the remaining arguments.
 pub fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {
     if opargs::is_tensor(x) {

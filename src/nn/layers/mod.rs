@@ -9,11 +9,23 @@ use tch::Tensor;
 
 use super::Module;
 
+pub mod act;
 pub mod basic;
 pub mod containers;
+pub mod cxx;
+pub mod distance;
+pub mod dropout;
+pub mod norm;
 
 /// Every family's table.
-static FAMILIES: &[&[Layer]] = &[basic::LAYERS, containers::LAYERS];
+static FAMILIES: &[&[Layer]] = &[
+    basic::LAYERS,
+    containers::LAYERS,
+    act::LAYERS,
+    norm::LAYERS,
+    dropout::LAYERS,
+    distance::LAYERS,
+];
 
 /// The layer of a ktorch module name.
 pub fn find(name: &str) -> Option<&'static Layer> {
