@@ -32,6 +32,11 @@ free m
 m:module .d.threshold2
 .t.eq["threshold options";(module(m;0b))`options;`threshold`value!0.1 20]
 free m
+/ the C++ shim's activations and crossmap2d keep autograd's graph
+t:tensor(-1 2e;`grad)
+r:forward(m:module enlist(`elu;0.5);t)
+.t.eq["elu gradient";gradfn r;`EluBackward0]
+free(r;m;t)
 m:module`softmax2d
 .t.ok["softmax2d";near[evaluate(m;.i.x3);.e.softmax2d]]
 .t.eq["softmax2d on 2 dimensions";err[evaluate;(m;.i.x)];"evaluate: softmax2d: expected input to be 3D or 4D, got 2D instead"]
@@ -170,6 +175,10 @@ free m
 m:module enlist(`crossmap2d;3;0.01)
 .t.eq["crossmap2d options";(module(m;1b))`options;`size`alpha`beta`k!(3;0.01;0.75;1)]
 .t.ok["crossmap2d";near[evaluate(m;.i.C);.e.crossmap]]
+t:tensor(.i.C;`grad)
+r:forward(m;t)
+.t.ok["crossmap2d gradient";not null gradfn r]
+free(r;t)
 free m
 m:module`normalize
 .t.ok["normalize module";near[evaluate(m;.i.x);.e.normalize]]
