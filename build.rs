@@ -39,6 +39,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/autograd_device.cpp");
     println!("cargo:rerun-if-changed=src/cxx/attempt.h");
     println!("cargo:rerun-if-changed=src/cxx/linalg.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/nn_act.cpp");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
@@ -50,6 +51,7 @@ fn main() {
         .file("src/cxx/tensor_info.cpp")
         .file("src/cxx/autograd_device.cpp")
         .file("src/cxx/linalg.cpp")
+        .file("src/cxx/nn_act.cpp")
         .include(root.join("include"))
         .include(root.join("include/torch/csrc/api/include"))
         .flag("-std=c++17")

@@ -52,6 +52,7 @@ qscripts!(
     ktorch_loss,
     ktorch_model,
     ktorch_nn,
+    ktorch_nn_act,
     ktorch_nn_attrs,
     ktorch_nn_conv,
     ktorch_nn_rnn,

@@ -3,17 +3,17 @@
 //! `flatten x`, `flatten(x;start)`, `flatten(x;start;end)`, `linear(x;w)`, `linear(x;w;b)`.
 //! x is a tensor handle (result a new handle; null after an in-place call) or q data (result q
 //! data). Options may also be given by name, as in module definitions: `` softmax(x;`dim,1) ``.
+pub mod act;
 pub mod conv;
+pub mod distance;
+pub mod norm;
 pub mod rnn;
-
+pub mod shape;
 use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
-
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, options, result};
-
-pub mod shape;
 
 /// The input tensor, whether it came from a handle, and the remaining arguments.
 pub fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {

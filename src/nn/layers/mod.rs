@@ -9,18 +9,23 @@ use tch::Tensor;
 
 use super::Module;
 
+pub mod act;
 pub mod attention;
 pub mod basic;
 pub mod containers;
 pub mod conv;
+pub mod cxx;
+pub mod distance;
+pub mod dropout;
+pub mod embed;
+pub mod kmodules;
+pub mod norm;
 pub mod pad;
 pub mod pool;
-pub mod upsample;
-pub mod embed;
 pub mod recurrent;
-pub mod transformer;
-pub mod kmodules;
 pub mod seqs;
+pub mod transformer;
+pub mod upsample;
 
 /// Every family's table.
 static FAMILIES: &[&[Layer]] = &[
@@ -37,6 +42,10 @@ static FAMILIES: &[&[Layer]] = &[
     embed::LAYERS,
     kmodules::LAYERS,
     seqs::LAYERS,
+    act::LAYERS,
+    norm::LAYERS,
+    dropout::LAYERS,
+    distance::LAYERS,
 ];
 
 /// The layer of a ktorch module name.
