@@ -59,6 +59,7 @@ table! {
     "class"       => objects::class,
     "free"        => objects::free,
     "mapped"      => objects::mapped,
+    "resolve"     => objects::resolve,
     "obj"         => objects::obj,
     "tensorcount" => objects::tensorcount,
     // tensors
@@ -377,6 +378,7 @@ table! {
     "moduletypes" => nn::attrs::moduletypes,
     "inputmodule" => nn::attrs::inputmodule,
     "outputmodule"=> nn::attrs::outputmodule,
+    "result"      => nn::attrs::result,
     "freeze"      => nn::freeze::freeze,
     "unfreeze"    => nn::freeze::unfreeze,
     // initialisation (init.rst): heuristics, distributions, reset

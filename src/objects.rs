@@ -135,3 +135,18 @@ pub fn obj(_: K) -> KResult {
     );
     Ok(unsafe { crate::k::native::xT(d) })
 }
+
+/// `resolve x`: `x` through q's own serialisation (`-9!-8!x`): the canonical form q itself would
+/// hold, e.g. a general list of atoms of one type made a simple list.
+pub fn resolve(x: K) -> KResult {
+    let b = unsafe { crate::k::native::b9(-1, x) };
+    if b.is_null() {
+        anyhow::bail!("b9: failed to serialize {}", crate::tensor::opargs::describe(x));
+    }
+    let z = unsafe { crate::k::native::d9(b) };
+    unsafe { crate::k::native::r0(b) };
+    if z.is_null() {
+        anyhow::bail!("d9: failed to deserialize {}", crate::tensor::opargs::describe(x));
+    }
+    Ok(z)
+}

@@ -282,3 +282,20 @@ fn end(x: K, first: bool) -> KResult {
     let r = modref(x)?;
     Ok(make::symbol(end_module(r.get(), first).unwrap_or("")))
 }
+
+/// `result m`: the form of a module's forward result, in ktorch's words: `tensor`, `tuple`
+/// (rnn, gru: output and hidden state; attention: output and weights), `nested` (lstm: output
+/// and (h;c)); a container's is its output module's.
+pub fn result(x: K) -> KResult {
+    if !is_module(x) {
+        bail!("expecting a module, given {}", describe(x));
+    }
+    let r = modref(x)?;
+    let m = r.get();
+    let out = end_module(m, false).unwrap_or(m.layer.name);
+    Ok(make::symbol(match out {
+        "rnn" | "gru" | "attention" => "tuple",
+        "lstm" => "nested",
+        _ => "tensor",
+    }))
+}
