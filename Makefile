@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test example bench clean
+.PHONY: build test example example-digits bench clean
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so.
 build:
@@ -24,6 +24,10 @@ test: build
 
 example: build
 	$(RELEASE)/qhost examples/spirals.q
+
+# The digits CNN (scikit-learn's 8x8 digits, exported by scripts/digits.sh).
+example-digits: build
+	$(RELEASE)/qhost examples/digits.q $$(scripts/digits.sh)
 
 # Prints one table (conversion vs memcpy, add overhead vs tch / PyTorch / the qhost interpreter) and
 # PASS/FAIL target lines; see docs/performance.md. About a minute.

@@ -21,11 +21,9 @@ fn main() {
 }
 
 fn run(args: Vec<String>) -> i32 {
-    // scripts are the leading *.q arguments; what follows is for .z.x
-    let n = args
-        .iter()
-        .take_while(|a| a.ends_with(".q") || a.ends_with(".k"))
-        .count();
+    // as q: the first argument is the script when it is one; everything after it is for .z.x
+    // (even a file name ending .q, e.g. a data script the program loads itself)
+    let n = args.iter().take(1).take_while(|a| a.ends_with(".q") || a.ends_with(".k")).count();
     let (scripts, rest) = args.split_at(n);
     let first = scripts.first().cloned().unwrap_or_default();
     system::set_args(&first, rest.to_vec());

@@ -20,3 +20,12 @@ fn linear_fits() {
 fn spirals_trains() {
     example("examples/spirals.q 30 0", "training accuracy after 30 epochs");
 }
+
+#[test]
+fn digits_cnn_trains() {
+    // the data set comes from scikit-learn through the set-up script (cached after the first run)
+    let out = std::process::Command::new("bash").arg("scripts/digits.sh").current_dir(qhome::repo_root()).output().expect("scripts/digits.sh runs");
+    assert!(out.status.success(), "scripts/digits.sh failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let data = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    example(&format!("examples/digits.q {data} 3 0"), "held-out accuracy after 3 epochs");
+}

@@ -51,6 +51,7 @@ qscripts!(
     ktorch_loss,
     ktorch_model,
     ktorch_nn,
+    ktorch_nn_conv,
     ktorch_optim,
     ktorch_pointwise,
     ktorch_reduce,

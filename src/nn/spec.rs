@@ -159,6 +159,13 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
         Ty::Size(n) if matches!(t, 5..=7) => {
             read::longs(x).filter(|v| count(n, v.len())).map(Val::Longs)
         }
+        Ty::SizeOrSym(_, c) if t == -11 => read::symbol(x).filter(|s| c.contains(s)).map(Val::Sym),
+        Ty::SizeOrSym(_, _) if matches!(t, -7..=-5) => {
+            read::long(x).map(|j| Val::Longs(layers::expand(&[j], ty)))
+        }
+        Ty::SizeOrSym(n, _) if matches!(t, 5..=7) => {
+            read::longs(x).filter(|v| count(n, v.len())).map(Val::Longs)
+        }
         Ty::Floats(_) if matches!(t, -9..=-5) => {
             float(x).map(|f| Val::Floats(layers::expand(&[f], ty)))
         }
@@ -185,6 +192,10 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
             Ty::Float => "double".to_string(),
             Ty::Size(0) => "long(s)".to_string(),
             Ty::Size(n) => format!("long scalar or list of {n} longs"),
+            Ty::SizeOrSym(n, c) => format!(
+                "long scalar or list of {n} longs, or one of `{}",
+                c.join("`")
+            ),
             Ty::Floats(0) => "double(s)".to_string(),
             Ty::Floats(n) => format!("double scalar or list of {n} doubles"),
             Ty::Sym(c) if c.is_empty() => "symbol".to_string(),

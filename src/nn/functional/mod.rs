@@ -3,6 +3,8 @@
 //! `flatten x`, `flatten(x;start)`, `flatten(x;start;end)`, `linear(x;w)`, `linear(x;w;b)`.
 //! x is a tensor handle (result a new handle; null after an in-place call) or q data (result q
 //! data). Options may also be given by name, as in module definitions: `` softmax(x;`dim,1) ``.
+pub mod conv;
+
 use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 

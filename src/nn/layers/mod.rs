@@ -11,9 +11,20 @@ use super::Module;
 
 pub mod basic;
 pub mod containers;
+pub mod conv;
+pub mod pad;
+pub mod pool;
+pub mod upsample;
 
 /// Every family's table.
-static FAMILIES: &[&[Layer]] = &[basic::LAYERS, containers::LAYERS];
+static FAMILIES: &[&[Layer]] = &[
+    basic::LAYERS,
+    containers::LAYERS,
+    conv::LAYERS,
+    pool::LAYERS,
+    pad::LAYERS,
+    upsample::LAYERS,
+];
 
 /// The layer of a ktorch module name.
 pub fn find(name: &str) -> Option<&'static Layer> {
@@ -56,6 +67,9 @@ pub enum Ty {
     Size(usize),
     /// A double or a list of n doubles (0: any count), expanded like `Size`.
     Floats(usize),
+    /// A `Size(n)`, or instead one symbol of the choices (a convolution's padding: sizes, or
+    /// `same or `valid).
+    SizeOrSym(usize, &'static [&'static str]),
     /// A symbol from the given choices (any symbol when empty).
     Sym(&'static [&'static str]),
     /// A list of symbols from the given choices (any when empty).
@@ -101,7 +115,9 @@ impl Def {
 /// A single value repeated to the count of a `Size`/`Floats` option.
 pub fn expand<T: Copy>(v: &[T], ty: Ty) -> Vec<T> {
     match ty {
-        Ty::Size(n) | Ty::Floats(n) if n > 1 && v.len() == 1 => vec![v[0]; n],
+        Ty::Size(n) | Ty::Floats(n) | Ty::SizeOrSym(n, _) if n > 1 && v.len() == 1 => {
+            vec![v[0]; n]
+        }
         _ => v.to_vec(),
     }
 }
