@@ -63,7 +63,7 @@ fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job) -> Result<(), St
     if let Ok(k) = &ktorch {
         cases.push(Case::new("ktorch", || {
             for _ in 0..epochs {
-                k.epoch();
+                std::hint::black_box(k.epoch());
             }
         }));
     }
@@ -90,13 +90,18 @@ fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job) -> Result<(), St
         Ok(_) => stats.next(),
         Err(_) => None,
     };
+    // one more epoch each shows that both Rust sides did train (not a comparison: initial
+    // weights differ)
+    let mut trained = format!("{} after training: mean batch loss tch {:.3}", job.name, tch.epoch());
     let kt_err = match ktorch {
         Ok(k) => {
+            trained += &format!(", ktorch {:.3}", k.epoch());
             k.free()?;
             None
         }
         Err(e) => Some(e),
     };
+    rep.notes.push(trained);
     drop(data);
 
     let n = job.samples() as f64;
@@ -205,10 +210,15 @@ impl KtorchSide {
         }
     }
 
-    /// One epoch: `run bm` (its answer, the mean batch loss, is dropped).
-    fn epoch(&self) {
+    /// One epoch: `run bm`; answers the mean batch loss.
+    fn epoch(&self) -> f32 {
         let mut fr = eval::Frame::default();
-        std::hint::black_box(eval::done(eval::eval(&self.run, &mut fr)).expect("run bm"));
+        let loss = eval::done(eval::eval(&self.run, &mut fr)).expect("run bm");
+        if loss.t() == -KE {
+            loss.get_real()
+        } else {
+            f32::NAN
+        }
     }
 
     fn free(self) -> Result<(), String> {
