@@ -47,7 +47,10 @@ impl Peer {
         batch: i64,
         epochs: u64,
     ) -> Result<Duration, String> {
-        self.ask(&format!("train {net} {} {n} {batch} {epochs}", data.display()))
+        self.ask(&format!(
+            "train {net} {} {n} {batch} {epochs}",
+            data.display()
+        ))
     }
     /// One request line, one reply line: seconds, or the peer's error.
     fn ask(&mut self, request: &str) -> Result<Duration, String> {

@@ -52,7 +52,10 @@ fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job) -> Result<(), St
         true => py
             .train(job.net, &data.0, job.samples(), job.batch, 1)
             .map(drop),
-        false => Err(py.error.clone().unwrap_or_else(|| "peer not running".into())),
+        false => Err(py
+            .error
+            .clone()
+            .unwrap_or_else(|| "peer not running".into())),
     };
     let epochs = job.epochs;
     let mut cases = vec![Case::new("tch", || {
@@ -79,7 +82,9 @@ fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job) -> Result<(), St
         rounds: ctx.plan.rounds,
         min_sample: Duration::ZERO,
     };
-    let mut stats = interleaved(&mut cases, plan).into_iter().map(|s| per_epoch(s, epochs));
+    let mut stats = interleaved(&mut cases, plan)
+        .into_iter()
+        .map(|s| per_epoch(s, epochs));
     drop(cases);
     let tch_s = stats.next().expect("tch measured");
     let kt_s = match &ktorch {
@@ -92,7 +97,11 @@ fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job) -> Result<(), St
     };
     // one more epoch each shows that both Rust sides did train (not a comparison: initial
     // weights differ)
-    let mut trained = format!("{} after training: mean batch loss tch {:.3}", job.name, tch.epoch());
+    let mut trained = format!(
+        "{} after training: mean batch loss tch {:.3}",
+        job.name,
+        tch.epoch()
+    );
     let kt_err = match ktorch {
         Ok(k) => {
             trained += &format!(", ktorch {:.3}", k.epoch());
@@ -132,7 +141,14 @@ fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job) -> Result<(), St
     }
     let py_case = format!("PyTorch eager: nn.Sequential, {opt_py}");
     match (&pyt, py_s) {
-        (Ok(_), Some(p)) => rep.row(&bench, &py_case, &size, Some(p), rate(&p), speed(&p, &tch_s, "tch")),
+        (Ok(_), Some(p)) => rep.row(
+            &bench,
+            &py_case,
+            &size,
+            Some(p),
+            rate(&p),
+            speed(&p, &tch_s, "tch"),
+        ),
         (Err(e), _) => not_measured(rep, &bench, &py_case, &size, e.clone()),
         (Ok(_), None) => not_measured(rep, &bench, &py_case, &size, "?".into()),
     }
@@ -182,7 +198,10 @@ impl KtorchSide {
             "seed 42".to_string(),
             job.q_module.to_string(),
             format!("bm:model(bq;loss`ce;{})", job.q_opt),
-            format!("train(bm;`batchsize`shuffle`metrics;({};0b;`loss))", job.batch),
+            format!(
+                "train(bm;`batchsize`shuffle`metrics;({};0b;`loss))",
+                job.batch
+            ),
             format!("train(bm;({})#bx;by)", dims.join(" ")),
         ];
         let mut made = "";
@@ -242,8 +261,12 @@ impl DataFile {
             job.net
         ));
         let mut bytes = Vec::with_capacity(job.x.len() * 4 + job.y.len() * 8);
-        job.x.iter().for_each(|v| bytes.extend_from_slice(&v.to_ne_bytes()));
-        job.y.iter().for_each(|v| bytes.extend_from_slice(&v.to_ne_bytes()));
+        job.x
+            .iter()
+            .for_each(|v| bytes.extend_from_slice(&v.to_ne_bytes()));
+        job.y
+            .iter()
+            .for_each(|v| bytes.extend_from_slice(&v.to_ne_bytes()));
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(DataFile(path))
     }
