@@ -29,8 +29,8 @@ example: build
 example-digits: build
 	$(RELEASE)/qhost examples/digits.q $$(scripts/digits.sh)
 
-# Prints one table (conversion vs memcpy, add overhead vs tch / PyTorch / the qhost interpreter) and
-# PASS/FAIL target lines; see docs/performance.md. About a minute.
+# Prints one table (conversion vs memcpy, add overhead and training throughput vs tch / PyTorch /
+# the qhost interpreter) and PASS/FAIL target lines; see docs/performance.md. About 75 seconds.
 bench: build
 	cargo build --release -p ktorch-bench
 	$(RELEASE)/ktorch-bench

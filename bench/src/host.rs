@@ -43,6 +43,18 @@ impl Ktorch {
         })
     }
 
+    /// ktorch's functions as globals of qhost's interpreter, as a q session loads them
+    /// (`` `$":path" `` since a path may hold characters a symbol literal cannot, such as `-`).
+    pub fn q_globals(&self) -> Result<(), String> {
+        let stem = self.path.with_extension("");
+        qhost::q::eval::eval_text(&format!(
+            "{{key[x]set'x}}((`$\":{}\") 2:`fns,1)[]",
+            stem.display()
+        ))
+        .map(drop)
+        .map_err(|e| format!("q: '{}", e.0))
+    }
+
     /// The C entry point of a one-argument q function.
     pub fn f1(&self, name: &str) -> F1 {
         match self.fns.get(name) {

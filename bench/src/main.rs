@@ -6,15 +6,17 @@
 //! `ktorch-bench [--quick] [--lib path/ktorch.so]`: --quick is a smoke run with small sizes
 //! (tests/smoke.rs), not figures to quote.
 //!
-//! Adding a benchmark: a module with `run(&Ctx, &mut Report)` that times its cases with
-//! `measure::interleaved` (the floor and the contenders in the same rounds) and adds rows and
-//! targets; call it from `main` below.
+//! Adding a benchmark: a module with `run(&Ctx, &mut Report)` (and `&mut Peer` when PyTorch
+//! takes part) that times its cases with `measure::interleaved` (the floor and the contenders in
+//! the same rounds) and adds rows and targets; call it from `main` below.
 mod conv;
 mod host;
 mod measure;
+mod nets;
 mod ops;
 mod peer;
 mod report;
+mod train;
 
 use std::time::{Duration, Instant};
 
@@ -82,6 +84,7 @@ fn run(quick: bool, lib: Option<&str>) -> Result<(), String> {
     header(&ctx, &py);
     let mut rep = Report::default();
     ops::run(&ctx, &mut rep, &mut py)?;
+    train::run(&ctx, &mut rep, &mut py)?;
     drop(py);
     conv::run(&ctx, &mut rep)?;
 

@@ -19,14 +19,7 @@ pub const SIZES: [i64; 2] = [1, 1000];
 
 pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut crate::peer::Peer) -> Result<(), String> {
     let kt = &ctx.ktorch;
-    // the interpreter: ktorch's functions as q globals, as a q session does (`$":path" since
-    // a path may hold characters a symbol literal cannot, such as `-`)
-    let stem = kt.path.with_extension("");
-    eval::eval_text(&format!(
-        "{{key[x]set'x}}((`$\":{}\") 2:`fns,1)[]",
-        stem.display()
-    ))
-    .map_err(|e| format!("q: '{}", e.0))?;
+    kt.q_globals()?;
     for n in SIZES {
         let qv = |v: f64| {
             let x = KObj::vector(KF, n);

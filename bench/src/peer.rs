@@ -3,7 +3,7 @@
 //! the Rust cases round by round. It times its own timeit loop and reports seconds per batch. If
 //! it cannot start, the rows say why and the targets against it FAIL (not measured).
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
@@ -33,17 +33,39 @@ impl Peer {
     }
     /// Seconds for `iters` calls of torch.add on tensors of `n` elements.
     pub fn add(&mut self, n: i64, iters: u64) -> Duration {
-        let (_, w, r) = self.io.as_mut().expect("peer running");
-        writeln!(w, "add {n} {iters}")
+        self.ask(&format!("add {n} {iters}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+    /// Seconds for `epochs` training epochs of network `net` (bench/peer.py builds it) on the
+    /// data in file `data` (n samples: float32 inputs, then int64 classes) in batches of `batch`.
+    /// The peer keeps the model and optimizer from one request to the next: training goes on.
+    pub fn train(
+        &mut self,
+        net: &str,
+        data: &Path,
+        n: i64,
+        batch: i64,
+        epochs: u64,
+    ) -> Result<Duration, String> {
+        self.ask(&format!(
+            "train {net} {} {n} {batch} {epochs}",
+            data.display()
+        ))
+    }
+    /// One request line, one reply line: seconds, or the peer's error.
+    fn ask(&mut self, request: &str) -> Result<Duration, String> {
+        let (_, w, r) = self.io.as_mut().ok_or("peer not running")?;
+        writeln!(w, "{request}")
             .and_then(|_| w.flush())
-            .expect("peer.py request");
+            .map_err(|e| format!("peer.py request: {e}"))?;
         let mut line = String::new();
-        r.read_line(&mut line).expect("peer.py reply");
+        r.read_line(&mut line)
+            .map_err(|e| format!("peer.py reply: {e}"))?;
         let secs: f64 = line
             .trim()
             .parse()
-            .unwrap_or_else(|_| panic!("peer.py replied {line:?}"));
-        Duration::from_secs_f64(secs)
+            .map_err(|_| format!("peer.py replied {:?} to {request:?}", line.trim()))?;
+        Ok(Duration::from_secs_f64(secs))
     }
 }
 

@@ -36,9 +36,21 @@ fn quick_run_prints_the_table() {
         "targets:",
         "vs memcpy (fresh)",
         "vs PyTorch Python",
+        "training spirals MLP",
+        "samples/s vs PyTorch eager",
+        "samples/s vs tch direct",
     ] {
         assert!(text.contains(want), "no `{want}` in:\n{text}");
     }
+    // the spirals model needs only layers that ktorch has had from the start: it must train
+    let spirals = text
+        .lines()
+        .find(|l| l.starts_with("training spirals MLP") && l.contains("ktorch:"))
+        .unwrap_or_else(|| panic!("no ktorch row for the spirals MLP in:\n{text}"));
+    assert!(
+        !spirals.contains("not measured"),
+        "ktorch did not train the spirals MLP:\n{spirals}"
+    );
     assert!(
         !text.contains("tensors still allocated"),
         "the harness leaked tensors:\n{text}"
