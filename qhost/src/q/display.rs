@@ -80,11 +80,8 @@ fn cells(col: &KObj) -> Vec<String> {
         col.items()
             .iter()
             .map(|i| {
-                if i.t() < 0 {
-                    atom_text(i, false)
-                } else {
-                    one_line(i)
-                }
+                // an item of a general list, atom or not, shows as q writes it (`x, "a")
+                one_line(i)
             })
             .collect()
     } else if col.t() > 0 && col.t() < XT {

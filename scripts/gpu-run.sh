@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The GPU run, on the device machine, from files built here: every q test script, the CUDA
+# checks of tests/q/gpu/, and the spirals and digits examples with their models on cuda.
+# Carry .carry/ with qhost, ktorch.so and digits.q (scripts/gpu-prepare.sh puts them there);
+# the machine's own torch 2.11 (+cu130) supplies libtorch and its CUDA libraries.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export LD_LIBRARY_PATH="$(python3 -c 'import torch,os;print(os.path.dirname(torch.__file__))')/lib:${LD_LIBRARY_PATH:-}"
+Q=.carry/qhost
+status=0
+run() { # name, command..: print the last line, remember a failure
+  local out; out=$("${@:2}" 2>&1); local rc=$?
+  echo "$1 (exit $rc): $(echo "$out" | tail -n "${TAIL:-1}")"
+  [ $rc -eq 0 ] || { status=1; echo "$out" | tail -20; }
+}
+for s in tests/q/ktorch_*.q tests/q/gpu/*.q; do
+  QHOST_LEAKCHECK=1 run "$s" $Q "$s"
+done
+TAIL=3 run spirals-cuda $Q examples/spirals.q 200 0 cuda
+TAIL=2 run digits-cuda $Q examples/digits.q .carry/digits.q 30 0 cuda
+exit $status

@@ -1,0 +1,48 @@
+/ On a CUDA machine (scripts/gpu-run.sh): modules, optimizers and models on `cuda give the CPU's
+/ results. Each module is built on the CPU, copied through its state, moved to cuda, and both
+/ are run on the same input.
+\l tests/q/lib/assert.q
+{key[x]set'x}(`ktorch 2:`fns,1)[];
+free[];
+near:{[r;e] r:"f"$raze over r; e:"f"$raze over e; (count[r]=count e) and all (1e-3*1|abs e)>abs r-e}
+/ evaluate definition d on input x on the cpu and on cuda
+both:{[d;x] c:module d; g:module state c; to(g;`cuda);
+  r:(evaluate(c;x);evaluate(g;x)); dev:device g; free(c;g); (dev;r)}
+check:{[name;d;x] r:both[d;x]; .t.eq[name," on cuda";r 0;`cuda:0]; .t.ok[name," cuda = cpu";near . r 1]}
+seed 1
+X:"e"$2 3 8 8#(2*3*64)?1f
+check["mlp";seq(`sequential;(`linear;8;16);`relu;(`linear;16;4));"e"$5 8#40?1f]
+check["conv2d";enlist(`conv2d;3;4;3;`pad,1);X]
+check["maxpool2d";enlist(`maxpool2d;2);X]
+check["batchnorm2d";enlist(`batchnorm2d;3);X]
+check["layernorm";enlist(`layernorm;8);X]
+check["gelu";`gelu;X]
+check["embed";enlist(`embed;10;4);2 5#til 10]
+check["transpose";enlist(`transpose;1;2);X]
+r:both[enlist(`lstm;8;6);"e"$4 2 8#64?1f]
+.t.ok["lstm cuda = cpu";near . r 1]
+r:both[enlist(`attention;8;2);("e"$3 2 8#48?1f;"e"$3 2 8#48?1f;"e"$3 2 8#48?1f)]
+/ a model trained on cuda from the same start as on the cpu ends with the same parameters
+q1:module seq(`sequential;(`linear;2;8);`tanh;(`linear;8;3))
+q2:module state q1
+to(q2;`cuda)
+m1:model(q1;loss`ce;opt(`adam;q1;.01))
+m2:model(q2;loss`ce;opt(`adam;q2;.01))
+XY:("e"$20 2#40?1f;20?3)
+{[m;xy] train(m;`batchsize`metrics;(5;`loss`accuracy)); train(m;xy 0;xy 1)}[;XY] each (m1;m2);
+r1:{run m1} each til 5
+r2:{run m2} each til 5
+.t.ok["model losses cuda = cpu";near[r1[;0];r2[;0]]]
+p1:parms m1; p2:parms m2
+.t.ok["model parameters cuda = cpu after 5 epochs";near[dict p1;dict p2]]
+.t.eq["parameters stayed on cuda";device p2;`cuda:0]
+free(p1;p2;m1;m2)
+/ a callback module on cuda
+c:module seq((`callback;`cb;`f);(`linear;`a;4;2))
+to(c;`cuda)
+f:{[m;x] kforward(m;`a;x)}
+y:forward(c;"e"$3 4#til 12)
+.t.eq["callback output on cuda";device y;`cuda:0]
+free(c;y)
+.t.eq["nothing left";count obj[];0]
+.t.done[]
