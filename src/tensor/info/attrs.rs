@@ -73,6 +73,13 @@ pub fn dtype(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::symbol(options::kind_name(options::default_kind())));
     }
+    if let Some(m) = module_of(x)? {
+        let m = m.get();
+        let p = m.named_parameters();
+        let b = m.named_buffers();
+        let k = p.first().or(b.first()).map_or(options::default_kind(), |(_, t)| t.kind());
+        return Ok(make::symbol(options::kind_name(k)));
+    }
     if let Some(s) = read::symbol(x) {
         let k =
             options::kind_from_name(s).ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
@@ -96,7 +103,19 @@ pub fn device(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::symbol(default_device()));
     }
+    if let Some(m) = module_of(x)? {
+        return Ok(make::symbol(&options::device_name(m.get().device())));
+    }
     query(x, Attr::Sym(&device_of), true)
+}
+
+/// The module of a module or model handle: `device` and `dtype` answer for its parameters, as
+/// ktorch does (the first parameter's or buffer's; cpu and the default type when none).
+fn module_of(x: K) -> Result<Option<crate::nn::ModRef>> {
+    match registry::class_of(x) {
+        Some("module" | "model") => Ok(Some(crate::nn::api::modref(x)?)),
+        _ => Ok(None),
+    }
 }
 pub fn layout(x: K) -> KResult {
     query(x, Attr::Sym(&layout_of), true)
