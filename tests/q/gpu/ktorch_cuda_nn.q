@@ -5,10 +5,14 @@
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 free[];
 near:{[r;e] r:"f"$raze over r; e:"f"$raze over e; (count[r]=count e) and all (1e-3*1|abs e)>abs r-e}
-/ evaluate definition d on input x on the cpu and on cuda
-both:{[d;x] c:module d; g:module state c; to(g;`cuda);
-  r:(evaluate(c;x);evaluate(g;x)); dev:device g; free(c;g); (dev;r)}
-check:{[name;d;x] r:both[d;x]; .t.eq[name," on cuda";r 0;`cuda:0]; .t.ok[name," cuda = cpu";near . r 1]}
+/ evaluate definition d on inputs x (a list) on the cpu and on cuda; a module without parameters
+/ stays on the cpu (inputs of q data go where its parameters are), so give those a cuda tensor
+oncuda:{(string device x) like "cuda*"}
+both:{[d;x] c:module d; g:module state c; to(g;`cuda); p:oncuda g;
+  xg:$[p;x;{tensor(x;`cuda)} each x];
+  r:(evaluate (enlist c),x;evaluate (enlist g),xg); dev:$[p;device g;device first xg];
+  if[not p; free each xg]; free(c;g); (dev;r)}
+check:{[name;d;x] r:both[d;enlist x]; .t.eq[name," on cuda";r 0;`cuda:0]; .t.ok[name," cuda = cpu";near . r 1]}
 seed 1
 X:"e"$2 3 8 8#(2*3*64)?1f
 check["mlp";seq(`sequential;(`linear;8;16);`relu;(`linear;16;4));"e"$5 8#40?1f]
@@ -19,9 +23,10 @@ check["layernorm";enlist(`layernorm;8);X]
 check["gelu";`gelu;X]
 check["embed";enlist(`embed;10;4);2 5#til 10]
 check["transpose";enlist(`transpose;1;2);X]
-r:both[enlist(`lstm;8;6);"e"$4 2 8#64?1f]
+r:both[enlist(`lstm;8;6);enlist "e"$4 2 8#64?1f]
 .t.ok["lstm cuda = cpu";near . r 1]
 r:both[enlist(`attention;8;2);("e"$3 2 8#48?1f;"e"$3 2 8#48?1f;"e"$3 2 8#48?1f)]
+.t.ok["attention cuda = cpu";near . r 1]
 / a model trained on cuda from the same start as on the cpu ends with the same parameters
 q1:module seq(`sequential;(`linear;2;8);`tanh;(`linear;8;3))
 q2:module state q1
@@ -35,7 +40,7 @@ r2:{run m2} each til 5
 .t.ok["model losses cuda = cpu";near[r1[;0];r2[;0]]]
 p1:parms m1; p2:parms m2
 .t.ok["model parameters cuda = cpu after 5 epochs";near[dict p1;dict p2]]
-.t.eq["parameters stayed on cuda";device p2;`cuda:0]
+.t.eq["parameters stayed on cuda";distinct value device p2;enlist`cuda:0]
 free(p1;p2;m1;m2)
 / a callback module on cuda
 c:module seq((`callback;`cb;`f);(`linear;`a;4;2))
