@@ -29,3 +29,13 @@ fn digits_cnn_trains() {
     let data = String::from_utf8_lossy(&out.stdout).trim().to_string();
     example(&format!("examples/digits.q {data} 3 0"), "held-out accuracy after 3 epochs");
 }
+
+#[test]
+fn logistic_regression_fits() {
+    example("examples/logistic.q 100", "training accuracy");
+}
+
+#[test]
+fn table_regression_writes_predictions_back() {
+    example("examples/table.q 200", "rmse");
+}

@@ -31,8 +31,8 @@ pub fn buffer(x: K) -> KResult {
 fn tensor_attr(x: K, buffers: bool) -> KResult {
     let what = if buffers { "buffer" } else { "parameter" };
     let v = opargs::list(x)
-        .filter(|v| !v.is_empty() && is_module(v[0]))
-        .ok_or_else(|| anyhow!("first arg must be a module"))?;
+        .filter(|v| !v.is_empty() && (is_module(v[0]) || crate::registry::class_of(v[0]) == Some("model")))
+        .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
     if !(2..=3).contains(&v.len()) {
         bail!("expecting 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
     }

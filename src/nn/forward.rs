@@ -25,7 +25,8 @@ struct Mode {
 /// Run the module of `x[0]` (or its child named by `x[1]`) on the inputs that follow.
 fn run(x: K, mode: Mode) -> Result<Out> {
     let v = match read::items(x) {
-        Some(v) if v.len() >= 2 && is_module(v[0]) && !registry::is_handle(x) => v,
+        // a model's module runs as well (ktorch's forward on models)
+        Some(v) if v.len() >= 2 && (is_module(v[0]) || registry::class_of(v[0]) == Some("model")) && !registry::is_handle(x) => v,
         _ => bail!("requires a module and at least one input"),
     };
     let h = modref(v[0])?;

@@ -157,7 +157,7 @@ free(t;v)
 / ---------------------------------------------------------------------------------------------
 / errors
 .t.eq["parm not found";err[parm;(q;`nope)];"parm: parameter `nope not found"]
-.t.eq["parm of a tensor";err[parm;(1 2;`a)];"parm: first arg must be a module"]
+.t.eq["parm of a tensor";err[parm;(1 2;`a)];"parm: first arg must be a module or model"]
 .t.eq["parm name not symbol";err[parm;(q;1)];"parm: second arg is parameter name, expecting symbol given long scalar"]
 .t.eq["buffer not found";err[buffer;(q;`a.weight)];"buffer: buffer `a.weight not found"]
 .t.eq["parm size mismatch";err[parm;(q;`a.bias;1 2 3e)] like "parm: *";1b]
