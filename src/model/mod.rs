@@ -3,10 +3,12 @@
 //! `testrun`): q pays nothing per batch.
 //!
 //! Files: `settings` (the train/test options and their q forms), `api` (`model`, `train`, `test`,
-//! `datasize`, `testsize`), `run` (the epoch loops and their metrics).
+//! `datasize`, `testsize`), `run` (the epoch loops and their metrics), `steps` (backward, step,
+//! backstep on a model; clip, clipv).
 pub mod api;
 pub mod run;
 pub mod settings;
+pub mod steps;
 
 use tch::Tensor;
 

@@ -288,6 +288,9 @@ pub fn state(o: K, all: bool) -> KResult {
 
 /// `step o`: one update.
 pub fn step(x: K) -> KResult {
+    if crate::model::api::is_model(x) {
+        return crate::model::steps::step(x);
+    }
     if !is_optimizer(x) {
         bail!("expecting an optimizer, given {}", registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) { "stale pointer" } else { "q data" }));
     }

@@ -36,6 +36,9 @@ fn graph_flags(s: &str) -> anyhow::Result<(bool, bool)> {
 }
 
 pub fn backward(x: K) -> KResult {
+    if crate::model::steps::is_model_call(x) {
+        return crate::model::steps::backward(x);
+    }
     let (h, rest) = if registry::is_handle(x) {
         (x, &[][..])
     } else {

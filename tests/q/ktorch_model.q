@@ -90,5 +90,33 @@ p1:parms m; p2:parms q2
 .t.ok["parameters agree after 3 epochs";near[dict p1;dict p2]]
 free(p1;p2)
 free(m;q2;o2)
+/ ---- steps one at a time: backward, step, backstep, clip, clipv
+q1:module seq(`sequential;(`linear;2;4);`tanh;(`linear;4;3))
+q2:module state q1
+m:model(q1;loss`ce;opt(`sgd;q1;.5))
+o2:opt(`sgd;q2;.5)
+l1:backward(m;X;Y)
+y:forward(q2;X); z:ce(y;Y); backward z; l2:tensor z; free(y;z)
+.t.ok["backward(m;x;y) = forward, loss, backward by hand";near[l1;l2]]
+p1:parms m; p2:parms q2
+g:{[p;k] t:tensor(p;k); r:grad t; free t; r}
+.t.ok["same gradients";near[g[p1] each parmnames m;g[p2] each parmnames q2]]
+step m; step o2
+.t.ok["step m = step of its optimizer";near[dict p1;dict p2]]
+zerograd o2
+l3:backstep(m;X;Y)
+y:forward(q2;X); z:ce(y;Y); backward z; l4:tensor z; step o2; free(y;z)
+.t.ok["backstep = zero, backward, step";near[l3;l4] and near[dict p1;dict p2]]
+/ clip: PyTorch's clip_grad_norm_ (total 2-norm, scale by max/(norm+1e-6) when above)
+n0:sqrt sum {x wsum x} each raze each g[p2] each parmnames q2
+r:clip(o2;0.1)
+.t.ok["clip returns the norm before";near[r;n0]]
+n1:sqrt sum {x wsum x} each raze each g[p2] each parmnames q2
+.t.ok["clipped to the max norm";near[n1;0.1]]
+clipv(o2;0.01)
+.t.ok["clipv bounds every gradient";all 0.01>=abs raze over g[p2] each parmnames q2]
+.t.eq["clip by group: one norm per group";count clip(o2;1;1b);1]
+.t.eq["clip bad arg";err[clip;(o2;`x)];"clip: max norm: expected a number, given symbol scalar"]
+free(p1;p2;m;q2;o2)
 .t.eq["nothing left";count obj[];0]
 .t.done[]

@@ -1,0 +1,142 @@
+//! A model's steps one at a time (train.rst "Training steps"), for loops written in q:
+//! `backward m` / `backward(m;x;y)` (forward, loss and backward on the training data or on x;y:
+//! the loss as a q scalar), `step m` (the optimizer's step), `backstep m` / `backstep(m;x;y)`
+//! (gradients zeroed, then backward and step), and gradient clipping of any object's parameters:
+//! `clip(obj;max)`, `clip(obj;max;p)`, `clip(obj;max;group flag)`, `clip(obj;max;p;flag)` (the
+//! total norm before clipping; per optimizer group with the flag) and `clipv(obj;value)`.
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::api::{is_model, of};
+use super::run::clip_norm;
+use crate::k::{make, read, KResult, K};
+use crate::nn::Run;
+use crate::registry::{self, Obj};
+use crate::tensor::autograd::{backward_of, reset_grads};
+use crate::tensor::{convert, opargs::{describe, number, Num}};
+
+/// Forward, loss and backward on x;y (or the training data): the loss tensor.
+fn loss_backward(m: &mut super::Model, xy: Option<(K, K)>) -> Result<Tensor> {
+    let (x, y) = match xy {
+        Some((x, y)) => {
+            let dev = m.module.get().device();
+            let get = |a: K| -> Result<Tensor> {
+                let t = if registry::is_handle(a) { registry::tensor(a)? } else { convert::to_tensor(a)? };
+                Ok(t.f_to_device(dev)?)
+            };
+            (get(x)?, get(y)?)
+        }
+        None => {
+            let d = m.data.as_ref().ok_or_else(|| anyhow!("no training data defined"))?;
+            (d.x.shallow_clone(), d.y.shallow_clone())
+        }
+    };
+    let module = m.module.get();
+    let run = Run { training: true, root: Some(m.module.root().clone()) };
+    tch::with_grad(|| -> Result<Tensor> {
+        let out = module.forward(&run, &[x])?.tensor(module.layer.name)?;
+        let l = m.loss.calc(&[out, y])?;
+        backward_of(&l)?;
+        Ok(l)
+    })
+}
+
+/// The model and optional inputs/targets of `backward`/`backstep`.
+fn model_args(x: K) -> Result<(K, Option<(K, K)>)> {
+    if is_model(x) {
+        return Ok((x, None));
+    }
+    match read::items(x) {
+        Some([m, a, b]) if is_model(*m) => Ok((*m, Some((*a, *b)))),
+        _ => bail!("expecting model, or (model;inputs;targets), given {}", describe(x)),
+    }
+}
+
+/// `backward` on a model (called from tensor::autograd::backward).
+pub fn backward(x: K) -> KResult {
+    let (h, xy) = model_args(x)?;
+    let l = registry::lease(h, |o| loss_backward(of(o)?, xy))?;
+    convert::to_q(&l.f_detach()?)
+}
+
+pub fn is_model_call(x: K) -> bool {
+    is_model(x) || matches!(read::items(x), Some([m, _, _]) if is_model(*m))
+}
+
+/// `step m`.
+pub fn step(x: K) -> KResult {
+    registry::lease(x, |o| of(o)?.opt.step())?;
+    Ok(make::null())
+}
+
+pub fn backstep(x: K) -> KResult {
+    let (h, xy) = model_args(x)?;
+    let l = registry::lease(h, |o| {
+        let m = of(o)?;
+        let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
+        reset_grads(&parms, true)?;
+        let l = loss_backward(m, xy)?;
+        m.opt.step()?;
+        Ok(l)
+    })?;
+    convert::to_q(&l.f_detach()?)
+}
+
+fn num(x: K, what: &str) -> Result<f64> {
+    match number(x) {
+        Some(Num::Int(i)) => Ok(i as f64),
+        Some(Num::Float(f)) => Ok(f),
+        None => bail!("{what}: expected a number, given {}", describe(x)),
+    }
+}
+
+/// The parameters of an object, by optimizer group when it has them.
+fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
+    registry::with(h, |o| {
+        let opt = match o {
+            Obj::Optimizer(z) => Some(&*z),
+            Obj::Model(m) => Some(&m.opt),
+            _ => None,
+        };
+        Ok(match opt {
+            Some(z) => z.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect(),
+            None => vec![o.tensors().into_iter().filter(|t| t.requires_grad()).map(|t| t.shallow_clone()).collect()],
+        })
+    })
+}
+
+/// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
+/// norm before clipping (one per group with the flag).
+pub fn clip(x: K) -> KResult {
+    let v = read::items(x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
+    let max = num(v[1], "max norm")?;
+    let (mut p, mut group) = (2.0, false);
+    for a in &v[2..] {
+        match read::boolean(*a) {
+            Some(b) => group = b,
+            None => p = num(*a, "norm type")?,
+        }
+    }
+    let gs = groups(v[0])?;
+    if group {
+        let norms = gs.iter().map(|g| clip_norm(g, max, p)?.f_double_value(&[]).map_err(Into::into)).collect::<Result<Vec<f64>>>()?;
+        let k = unsafe { crate::k::native::ktn(9, norms.len() as i64) };
+        unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), norms.len()) }.copy_from_slice(&norms);
+        return Ok(k);
+    }
+    let all: Vec<Tensor> = gs.into_iter().flatten().collect();
+    Ok(make::float(clip_norm(&all, max, p)?.f_double_value(&[])?))
+}
+
+/// `clipv(obj;value)`: every gradient clamped to -value..value.
+pub fn clipv(x: K) -> KResult {
+    let Some([h, v]) = read::items(x) else { bail!("expecting (object;value), given {}", describe(x)) };
+    let c = num(*v, "clip value")?;
+    for t in groups(*h)?.into_iter().flatten() {
+        let g = t.grad();
+        if g.defined() {
+            let _ = g.shallow_clone().f_clamp_(-c, c)?;
+        }
+    }
+    Ok(make::null())
+}
