@@ -41,6 +41,9 @@ free m
 m:module((`encoder;1);enlist(`layernorm;4);enlist(`encoderlayer;4;2;8))
 .t.eq["encoder: norm first, layers still first";childnames m;`layers`norm]
 free m
+m:module((`encoder;2);enlist(`encoderlayer;`mylayer;4;2;8);enlist(`layernorm;`mynorm;4))
+.t.eq["encoder: children named, keys still PyTorch's";names m;`layers`layers.0`layers.1`norm]
+free m
 
 / ---------------------------------------------------------------------------------------------
 / decoder

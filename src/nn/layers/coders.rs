@@ -123,11 +123,13 @@ fn coder_adopt(p: &Module, c: &Module) -> Result<Option<String>> {
     Ok(Some(key.into()))
 }
 
-fn coder_place(p: &mut Module, key: String, c: Module) -> Result<()> {
-    if key != "layers" {
-        p.children.push((key, c));
+/// Keys are PyTorch's whatever the child is named: `norm`, and `layers` for the copies.
+fn coder_place(p: &mut Module, _: String, c: Module) -> Result<()> {
+    if c.layer.name == "layernorm" {
+        p.children.push(("norm".into(), c));
         return Ok(());
     }
+    let key = "layers".to_string();
     let list = if c.layer.name == "modulelist" {
         c
     } else {
