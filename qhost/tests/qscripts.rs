@@ -57,6 +57,7 @@ qscripts!(
     ktorch_nn_conv,
     ktorch_nn_rnn,
     ktorch_nn_shape,
+    ktorch_nn_transformer,
     ktorch_optim,
     ktorch_pointwise,
     ktorch_reduce,

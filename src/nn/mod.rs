@@ -182,7 +182,8 @@ impl Module {
     }
 
     /// Add a child: its key is its name, else the key this container gives it (`fork`'s `qa`),
-    /// else its position (as PyTorch's Sequential). The container may refuse the child.
+    /// else its position (as PyTorch's Sequential). The container may refuse the child, and
+    /// stores it as its layer's `place` says.
     pub fn push(&mut self, child: Module) -> Result<()> {
         let given = (self.layer.adopt)(self, &child)?;
         let key = child
@@ -190,8 +191,7 @@ impl Module {
             .clone()
             .or(given)
             .unwrap_or_else(|| self.children.len().to_string());
-        self.children.push((key, child));
-        Ok(())
+        (self.layer.place)(self, key, child)
     }
 
     /// Every parameter with its full name, this module's own first, then each child's in order

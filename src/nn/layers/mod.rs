@@ -12,6 +12,7 @@ use super::Module;
 pub mod act;
 pub mod attention;
 pub mod basic;
+pub mod coders;
 pub mod containers;
 pub mod conv;
 pub mod cxx;
@@ -39,6 +40,7 @@ static FAMILIES: &[&[Layer]] = &[
     recurrent::LAYERS,
     attention::LAYERS,
     transformer::LAYERS,
+    coders::LAYERS,
     embed::LAYERS,
     kmodules::LAYERS,
     seqs::LAYERS,
@@ -315,9 +317,19 @@ pub struct Layer {
     /// A container's check of a child being added (`parent`, `child`): an error when the child
     /// doesn't fit, else the key the child gets when it has no name (None: its position).
     pub adopt: AdoptFn,
+    /// How a container stores a child it adopted, under its key: most append it; `encoder`
+    /// makes its repeated layers from the one layer given.
+    pub place: PlaceFn,
 }
 
 pub type AdoptFn = fn(&Module, &Module) -> Result<Option<String>>;
+pub type PlaceFn = fn(&mut Module, String, Module) -> Result<()>;
+
+/// Append the child under its key.
+pub fn place_last(p: &mut Module, key: String, c: Module) -> Result<()> {
+    p.children.push((key, c));
+    Ok(())
+}
 
 pub fn no_init(_: &mut Module) -> Result<()> {
     Ok(())
@@ -344,6 +356,7 @@ pub const fn layer(
         inputs: (1, 1),
         forward: Fwd::One(forward),
         adopt: adopt_any,
+        place: place_last,
     }
 }
 
@@ -364,6 +377,7 @@ pub const fn many(
         inputs,
         forward: Fwd::Many(forward),
         adopt: adopt_any,
+        place: place_last,
     }
 }
 
@@ -384,6 +398,7 @@ pub const fn container(
         inputs,
         forward: Fwd::Many(forward),
         adopt: adopt_any,
+        place: place_last,
     }
 }
 
