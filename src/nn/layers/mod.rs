@@ -340,66 +340,24 @@ pub fn adopt_any(_: &Module, _: &Module) -> Result<Option<String>> {
     Ok(None)
 }
 
+/// Every maker's layer: no init, any child accepted and added last.
+const fn made(name: &'static str, pytorch: &'static str, container: bool, opts: &'static [Opt], inputs: (usize, usize), forward: Fwd) -> Layer {
+    Layer { name, pytorch, container, opts, init: no_init, inputs, forward, adopt: adopt_any, place: place_last }
+}
+
 /// A layer of one input and one output.
-pub const fn layer(
-    name: &'static str,
-    pytorch: &'static str,
-    opts: &'static [Opt],
-    forward: OneFn,
-) -> Layer {
-    Layer {
-        name,
-        pytorch,
-        container: false,
-        opts,
-        init: no_init,
-        inputs: (1, 1),
-        forward: Fwd::One(forward),
-        adopt: adopt_any,
-        place: place_last,
-    }
+pub const fn layer(name: &'static str, pytorch: &'static str, opts: &'static [Opt], forward: OneFn) -> Layer {
+    made(name, pytorch, false, opts, (1, 1), Fwd::One(forward))
 }
 
 /// A layer of `inputs` (least, most) inputs and one or more outputs.
-pub const fn many(
-    name: &'static str,
-    pytorch: &'static str,
-    opts: &'static [Opt],
-    inputs: (usize, usize),
-    forward: ManyFn,
-) -> Layer {
-    Layer {
-        name,
-        pytorch,
-        container: false,
-        opts,
-        init: no_init,
-        inputs,
-        forward: Fwd::Many(forward),
-        adopt: adopt_any,
-        place: place_last,
-    }
+pub const fn many(name: &'static str, pytorch: &'static str, opts: &'static [Opt], inputs: (usize, usize), forward: ManyFn) -> Layer {
+    made(name, pytorch, false, opts, inputs, Fwd::Many(forward))
 }
 
 /// A container.
-pub const fn container(
-    name: &'static str,
-    pytorch: &'static str,
-    opts: &'static [Opt],
-    inputs: (usize, usize),
-    forward: ManyFn,
-) -> Layer {
-    Layer {
-        name,
-        pytorch,
-        container: true,
-        opts,
-        init: no_init,
-        inputs,
-        forward: Fwd::Many(forward),
-        adopt: adopt_any,
-        place: place_last,
-    }
+pub const fn container(name: &'static str, pytorch: &'static str, opts: &'static [Opt], inputs: (usize, usize), forward: ManyFn) -> Layer {
+    made(name, pytorch, true, opts, inputs, Fwd::Many(forward))
 }
 
 /// A new leaf parameter: uniform on (-bound, bound), requiring gradients.
