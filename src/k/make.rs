@@ -123,6 +123,11 @@ pub fn char(c: u8) -> K {
     unsafe { native::kc(c as i32) }
 }
 /// A long vector.
+pub fn floats(v: &[f64]) -> K {
+    let k = unsafe { native::ktn(9, v.len() as i64) };
+    unsafe { std::slice::from_raw_parts_mut(data::<f64>(k), v.len()) }.copy_from_slice(v);
+    k
+}
 pub fn longs(v: &[i64]) -> K {
     let x = unsafe { native::ktn(qtype::LONG_LIST as i32, v.len() as i64) };
     unsafe { std::slice::from_raw_parts_mut(data::<i64>(x), v.len()) }.copy_from_slice(v);

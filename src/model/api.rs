@@ -82,7 +82,7 @@ fn definition(m: &Model, all: bool) -> KResult {
 }
 
 /// Inputs and targets as tensors on the module's device.
-fn data(m: &Model, x: K, y: K) -> Result<Data> {
+pub(super) fn data(m: &Model, x: K, y: K) -> Result<Data> {
     let dev = m.module.get().device();
     let get = |a: K, what: &str| -> Result<Tensor> {
         let t = if registry::is_handle(a) { registry::tensor(a)? } else { convert::to_tensor(a).map_err(|e| anyhow!("{what}: {e}"))? };
@@ -105,17 +105,25 @@ fn batches(d: &Data, s: &Settings) -> i64 {
     }
 }
 
+/// The training or the test settings.
+fn pick(m: &mut Model, training: bool) -> &mut Settings {
+    if training {
+        &mut m.train
+    } else {
+        &mut m.test
+    }
+}
+
 /// `train`/`test`: options or data.
 fn settings(x: K, training: bool) -> KResult {
-    let pick = |m: &mut Model| -> *mut Settings { if training { &mut m.train } else { &mut m.test } };
     if is_model(x) {
-        return registry::with(x, |o| unsafe { (*pick(of(o)?)).dict(training) });
+        return registry::with(x, |o| pick(of(o)?, training).dict(training));
     }
     let v = read::items(x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model and options or data, given {}", describe(x)))?;
     let names = read::symbols(v[1]).or_else(|| read::symbol(v[1]).map(|s| vec![s]));
     match (v.len(), names) {
         (2, Some(n)) => registry::with(v[0], |o| {
-            let s = unsafe { &*pick(of(o)?) };
+            let s = pick(of(o)?, training);
             if read::symbol(v[1]).is_some() {
                 return s.get(n[0]);
             }
@@ -127,7 +135,7 @@ fn settings(x: K, training: bool) -> KResult {
             let names = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
             let e = make::explode(vals);
             let r = registry::with(v[0], |o| {
-                let s = unsafe { &mut *pick(of(o)?) };
+                let s = pick(of(o)?, training);
                 let mut new = s.clone();
                 for (n, x) in names.iter().zip(read::items(e).unwrap()) {
                     new.set(n, *x, training)?;
@@ -145,7 +153,7 @@ fn settings(x: K, training: bool) -> KResult {
                 if items.len() != n.len() {
                     bail!("{} option name(s) but {} value(s)", n.len(), items.len());
                 }
-                let s = unsafe { &mut *pick(of(o)?) };
+                let s = pick(of(o)?, training);
                 let mut new = s.clone();
                 for (k, x) in n.iter().zip(items) {
                     new.set(k, *x, training)?;

@@ -53,7 +53,7 @@ impl Settings {
             "dictionary" => make::boolean(self.dictionary),
             "metrics" => make::symbols(&self.metrics),
             "clipnorm" => match self.clipnorm {
-                Some((n, p)) => floats(&[n, p]),
+                Some((n, p)) => make::floats(&[n, p]),
                 None => make::null(),
             },
             "clipvalue" => match self.clipvalue {
@@ -123,10 +123,4 @@ impl Settings {
         let vals = names.iter().map(|n| self.get(n)).collect::<Result<Vec<K>>>()?;
         Ok(make::dict(names, vals))
     }
-}
-
-fn floats(v: &[f64]) -> K {
-    let k = unsafe { crate::k::native::ktn(9, v.len() as i64) };
-    unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) }.copy_from_slice(v);
-    k
 }

@@ -19,12 +19,8 @@ use crate::tensor::{convert, opargs::{describe, number, Num}};
 fn loss_backward(m: &mut super::Model, xy: Option<(K, K)>) -> Result<Tensor> {
     let (x, y) = match xy {
         Some((x, y)) => {
-            let dev = m.module.get().device();
-            let get = |a: K| -> Result<Tensor> {
-                let t = if registry::is_handle(a) { registry::tensor(a)? } else { convert::to_tensor(a)? };
-                Ok(t.f_to_device(dev)?)
-            };
-            (get(x)?, get(y)?)
+            let d = super::api::data(m, x, y)?;
+            (d.x, d.y)
         }
         None => {
             let d = m.data.as_ref().ok_or_else(|| anyhow!("no training data defined"))?;
@@ -120,9 +116,7 @@ pub fn clip(x: K) -> KResult {
     let gs = groups(v[0])?;
     if group {
         let norms = gs.iter().map(|g| clip_norm(g, max, p)?.f_double_value(&[]).map_err(Into::into)).collect::<Result<Vec<f64>>>()?;
-        let k = unsafe { crate::k::native::ktn(9, norms.len() as i64) };
-        unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), norms.len()) }.copy_from_slice(&norms);
-        return Ok(k);
+        return Ok(make::floats(&norms));
     }
     let all: Vec<Tensor> = gs.into_iter().flatten().collect();
     Ok(make::float(clip_norm(&all, max, p)?.f_double_value(&[])?))

@@ -318,41 +318,9 @@ fn state_rows(x: K) -> Result<Option<Vec<Row>>> {
 /// A list of option values as q data: a simple list when all are atoms of one type (ktorch's
 /// `resolvedict`), else a general list.
 fn values(v: &[Val]) -> K {
-    let all = |f: fn(&Val) -> bool| !v.is_empty() && v.iter().all(f);
-    if all(|x| matches!(x, Val::Long(_))) {
-        make::longs(
-            &v.iter()
-                .map(|x| if let Val::Long(j) = x { *j } else { 0 })
-                .collect::<Vec<_>>(),
-        )
-    } else if all(|x| matches!(x, Val::Bool(_))) {
-        make::booleans(
-            &v.iter()
-                .map(|x| matches!(x, Val::Bool(true)))
-                .collect::<Vec<_>>(),
-        )
-    } else if all(|x| matches!(x, Val::Float(_))) {
-        floats(
-            &v.iter()
-                .map(|x| if let Val::Float(f) = x { *f } else { 0.0 })
-                .collect::<Vec<_>>(),
-        )
-    } else if all(|x| matches!(x, Val::Sym(_))) {
-        make::symbols(
-            &v.iter()
-                .map(|x| if let Val::Sym(s) = x { *s } else { "" })
-                .collect::<Vec<_>>(),
-        )
-    } else {
-        make::list(v.iter().map(atom).collect())
-    }
+    make::uniform(v.iter().map(atom).collect())
 }
 
-fn floats(v: &[f64]) -> K {
-    let k = unsafe { native::ktn(9, v.len() as i64) };
-    unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) }.copy_from_slice(v);
-    k
-}
 
 /// One option's value as q data (`::` for an unset option).
 pub fn atom(v: &Val) -> K {
@@ -362,7 +330,7 @@ pub fn atom(v: &Val) -> K {
         Val::Bool(b) => make::boolean(*b),
         Val::Float(f) => make::float(*f),
         Val::Longs(v) => make::longs(v),
-        Val::Floats(v) => floats(v),
+        Val::Floats(v) => make::floats(v),
         Val::Sym(s) => make::symbol(s),
         Val::Syms(s) => make::symbols(s),
         Val::Str(s) => make::string(s),

@@ -249,26 +249,13 @@ pub fn definition(o: &Optimizer, all: bool, state: bool) -> KResult {
     Ok(dict(&["optimizer", "options", "parms"], vec![make::symbol(o.kind.name), options, ptable]))
 }
 
-/// A column of option values: a simple list when all are atoms of one type.
+/// A column of option values: a simple list when all are atoms of one type (an empty column of
+/// no groups is an empty float list).
 fn column(v: Vec<&crate::nn::Val>) -> K {
-    use crate::nn::Val;
-    if v.iter().all(|x| matches!(x, Val::Float(_))) && !v.is_empty() {
-        let k = unsafe { native::ktn(9, v.len() as i64) };
-        let d = unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) };
-        for (s, x) in d.iter_mut().zip(&v) {
-            if let Val::Float(f) = x {
-                *s = *f;
-            }
-        }
-        return k;
-    }
-    if v.iter().all(|x| matches!(x, Val::Bool(_))) && !v.is_empty() {
-        return make::booleans(&v.iter().map(|x| matches!(x, Val::Bool(true))).collect::<Vec<_>>());
-    }
     if v.is_empty() {
-        return unsafe { native::ktn(9, 0) };
+        return make::floats(&[]);
     }
-    make::list(v.into_iter().map(atom).collect())
+    make::uniform(v.into_iter().map(atom).collect())
 }
 
 /// A parameter's buffers as a dictionary of name to q data.
@@ -304,9 +291,7 @@ pub fn lr(x: K) -> KResult {
         return registry::with(x, |o| {
             let o = optimizer(o)?;
             let v: Vec<f64> = (0..o.groups.len()).map(|g| o.settings(g).float("lr")).collect();
-            let k = unsafe { native::ktn(9, v.len() as i64) };
-            unsafe { std::slice::from_raw_parts_mut(make::data::<f64>(k), v.len()) }.copy_from_slice(&v);
-            Ok(k)
+            Ok(make::floats(&v))
         });
     }
     let Some([h, r]) = read::items(x) else { bail!("expecting optimizer or (optimizer;rate(s)), given {}", describe(x)) };
