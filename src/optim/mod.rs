@@ -124,6 +124,20 @@ impl Optimizer {
         tch::no_grad(|| (kind.step)(self))
     }
 
+    /// One update given a closure that evaluates the loss with fresh gradients: LBFGS calls it
+    /// as often as its line search needs; the others call it once and step. Answers the loss of
+    /// the first evaluation.
+    pub fn step_with(&mut self, closure: &mut dyn FnMut() -> Result<Tensor>) -> Result<Tensor> {
+        match self.kind.closure {
+            Some(f) => f(self, closure),
+            None => {
+                let l = closure()?;
+                self.step()?;
+                Ok(l)
+            }
+        }
+    }
+
     /// Run `f` on each group's settings and its parameters that have gradients.
     pub fn each(&mut self, mut f: impl FnMut(&Settings, &mut Parm, &Tensor) -> Result<()>) -> Result<()> {
         let kind = self.kind;
