@@ -24,6 +24,12 @@ impl Loss {
     pub fn calc(&self, inputs: &[Tensor]) -> Result<Tensor> {
         (self.spec.calc)(inputs, &self.opts)
     }
+    /// The loss of a module's output against its target(s).
+    pub fn output(&self, out: Tensor, targets: &[Tensor]) -> Result<Tensor> {
+        let mut v = vec![out];
+        v.extend(targets.iter().map(Tensor::shallow_clone));
+        self.calc(&v)
+    }
     pub fn name(&self) -> &'static str {
         self.spec.name
     }
@@ -73,8 +79,8 @@ pub fn loss(x: K) -> KResult {
     if let Some(s) = read::symbol(v[0]) {
         return Ok(registry::add(Obj::Loss(make_loss(s, &v[1..])?)));
     }
-    if !is_loss(v[0]) {
-        bail!("expecting loss name or loss object as 1st arg, given {}", describe(v[0]));
+    if !is_loss(v[0]) && registry::class_of(v[0]) != Some("model") {
+        bail!("expecting loss name, loss object or model as 1st arg, given {}", describe(v[0]));
     }
     if v.len() == 2 && read::boolean(v[1]).is_some() {
         return registry::with(v[0], |o| definition(of(o)?));
@@ -91,9 +97,11 @@ pub fn loss(x: K) -> KResult {
     Ok(registry::add(Obj::Tensor(r)))
 }
 
+/// The loss object, or a model's loss (`loss(m;x;y)`).
 pub fn of(o: &mut Obj) -> Result<&mut Loss> {
     match o {
         Obj::Loss(l) => Ok(l),
+        Obj::Model(m) => Ok(&mut m.loss),
         other => bail!("expected a loss, given {}", other.class()),
     }
 }

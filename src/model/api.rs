@@ -8,14 +8,14 @@
 //! - `datasize m`, `testsize m`: the number of samples;
 //! - `run m`, `run(m;x;y)`: one training epoch; `testrun m`, `testrun(m;x;y)`: one test pass.
 use anyhow::{anyhow, bail, Result};
-use tch::Tensor;
 
 use super::run::{epoch, results};
+use super::data::define;
 use super::{Data, Model, Settings};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
-use crate::tensor::{convert, opargs::describe};
+use crate::tensor::opargs::describe;
 
 pub fn is_model(x: K) -> bool {
     registry::class_of(x) == Some("model")
@@ -69,7 +69,7 @@ pub fn model(x: K) -> KResult {
         }
     }
     let (Obj::Module(module), Obj::Loss(loss), Obj::Optimizer(opt)) = (registry::take(*q)?, registry::take(*l)?, registry::take(*o)?) else { unreachable!() };
-    let m = Model { module, loss, opt, train: Settings::train(), test: Settings::test(), data: None, testdata: None };
+    let m = Model { module, loss, opt, train: Settings::train(), test: Settings::test(), data: Data::default(), testdata: Data::default() };
     Ok(registry::add(Obj::Model(Box::new(m))))
 }
 
@@ -79,30 +79,6 @@ fn definition(m: &Model, all: bool) -> KResult {
     let loss = crate::loss::object::definition(&m.loss)?;
     let opt = crate::optim::api::definition(&m.opt, all, false)?;
     Ok(make::dict(&["module", "loss", "optimizer", "train", "test"], vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?]))
-}
-
-/// Inputs and targets as tensors on the module's device.
-pub(super) fn data(m: &Model, x: K, y: K) -> Result<Data> {
-    let dev = m.module.get().device();
-    let get = |a: K, what: &str| -> Result<Tensor> {
-        let t = if registry::is_handle(a) { registry::tensor(a)? } else { convert::to_tensor(a).map_err(|e| anyhow!("{what}: {e}"))? };
-        Ok(t.f_to_device(dev)?)
-    };
-    let d = Data { x: get(x, "inputs")?, y: get(y, "targets")? };
-    let ny = d.y.size().first().copied().unwrap_or(0);
-    if d.size() != ny {
-        bail!("{} inputs but {ny} targets", d.size());
-    }
-    Ok(d)
-}
-
-fn batches(d: &Data, s: &Settings) -> i64 {
-    let (n, b) = (d.size(), s.batchsize);
-    if s.droplast {
-        n / b
-    } else {
-        (n + b - 1) / b
-    }
 }
 
 /// The training or the test settings.
@@ -130,6 +106,7 @@ fn settings(x: K, training: bool) -> KResult {
             let vals = n.iter().map(|k| s.get(k)).collect::<Result<Vec<K>>>()?;
             Ok(make::dict(&n, vals))
         }),
+        (2, None) if read::dict_parts(v[1]).is_none() => registry::with(v[0], |o| Ok(make::long(define(of(o)?, training, Some(&v[1..2]), None)?))),
         (2, None) => {
             let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expecting option name(s) or a dictionary, given {}", describe(v[1])))?;
             let names = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
@@ -164,18 +141,7 @@ fn settings(x: K, training: bool) -> KResult {
             unsafe { crate::k::native::r0(e) };
             r
         }
-        (3, None) => registry::with(v[0], |o| {
-            let m = of(o)?;
-            let d = data(m, v[1], v[2])?;
-            let s = if training { &m.train } else { &m.test };
-            let b = batches(&d, s);
-            if training {
-                m.data = Some(d);
-            } else {
-                m.testdata = Some(d);
-            }
-            Ok(make::long(b))
-        }),
+        (3, None) => registry::with(v[0], |o| Ok(make::long(define(of(o)?, training, Some(&v[1..2]), Some(&v[2..3]))?))),
         _ => bail!("expecting (model;names), (model;dictionary), (model;names;values) or (model;inputs;targets)"),
     }
 }
@@ -191,8 +157,7 @@ pub fn test(x: K) -> KResult {
 fn size(x: K, training: bool) -> KResult {
     registry::with(x, |o| {
         let m = of(o)?;
-        let d = if training { &m.data } else { &m.testdata };
-        Ok(make::long(d.as_ref().map_or(0, |d| d.size())))
+        Ok(make::long(if training { &m.data } else { &m.testdata }.current()))
     })
 }
 
@@ -211,16 +176,7 @@ fn go(x: K, training: bool) -> KResult {
     } else {
         match read::items(x) {
             Some([m, xs, ys]) if is_model(*m) => {
-                registry::with(*m, |o| {
-                    let m = of(o)?;
-                    let d = data(m, *xs, *ys)?;
-                    if training {
-                        m.data = Some(d);
-                    } else {
-                        m.testdata = Some(d);
-                    }
-                    Ok(())
-                })?;
+                registry::with(*m, |o| define(of(o)?, training, Some(std::slice::from_ref(xs)), Some(std::slice::from_ref(ys))))?;
                 *m
             }
             _ => bail!("expecting model, or (model;inputs;targets), given {}", describe(x)),

@@ -24,48 +24,55 @@ pub struct Epoch {
     pub output: Vec<Tensor>,
 }
 
-/// One pass through the training (`training`) or test data.
+/// One pass through the training (`training`) or test data, batch by batch from where batching
+/// stands (as ktorch: a pass begun with `batch m` goes on from there). On an error the data is
+/// left at full size.
 pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     let s = if training { m.train.clone() } else { m.test.clone() };
-    let data = if training { m.data.as_ref() } else { m.testdata.as_ref() };
-    let data = data.ok_or_else(|| anyhow!("no {} data defined", if training { "training" } else { "test" }))?;
-    let (x, y) = (data.x.shallow_clone(), data.y.shallow_clone());
-    let n = data.size();
-    let bs = s.batchsize;
-    let batches = if s.droplast { n / bs } else { (n + bs - 1) / bs };
-    let module = m.module.get();
-    let run = Run { training, root: Some(m.module.root().clone()) };
-    let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
+    let Model { module, loss, opt, data, testdata, .. } = m;
+    let d = if training { data } else { testdata };
+    if d.size < 0 {
+        bail!("no {} data defined", if training { "training" } else { "test" });
+    }
+    let root = module.root().clone();
+    let module = module.get();
+    let run = Run { training, root: Some(root) };
+    let parms: Vec<Tensor> = opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
+    let groups: Vec<Vec<Tensor>> = opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
     let want = |k: &str| s.metrics.contains(&k);
     let mut e = Epoch::default();
-    for b in 0..batches {
-        let start = b * bs;
-        let len = bs.min(n - start);
-        let (xb, yb) = (x.f_narrow(0, start, len)?, y.f_narrow(0, start, len)?);
+    let mut batch = |d: &Data| -> Result<()> {
+        let (xb, yb) = (d.x.cloned(), d.y.cloned());
+        let forward_loss = || -> Result<(Tensor, Tensor)> {
+            let out = module.forward(&run, &xb)?.tensor(module.layer.name)?;
+            let l = loss.output(out.shallow_clone(), &yb)?;
+            Ok((out, l))
+        };
         let (out, l) = if training {
-            reset_grads(&parms, true)?;
-            let (out, l) = tch::with_grad(|| -> Result<(Tensor, Tensor)> {
-                let out = module.forward(&run, &[xb])?.tensor(module.layer.name)?;
-                let l = m.loss.calc(&[out.shallow_clone(), yb.shallow_clone()])?;
-                backward_of(&l)?;
-                Ok((out, l))
+            // the optimizer may evaluate more than once (LBFGS): metrics use the first output
+            let mut first: Option<Tensor> = None;
+            let l = opt.step_with(&mut || {
+                reset_grads(&parms, true)?;
+                let (out, l) = tch::with_grad(|| -> Result<(Tensor, Tensor)> {
+                    let (out, l) = forward_loss()?;
+                    backward_of(&l)?;
+                    Ok((out, l))
+                })?;
+                clip(&s, &parms, &groups)?;
+                first.get_or_insert(out);
+                Ok(l)
             })?;
-            clip(&s, m, &parms)?;
-            m.opt.step()?;
-            (out, l)
+            (first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?, l)
         } else {
-            tch::no_grad(|| -> Result<(Tensor, Tensor)> {
-                let out = module.forward(&run, &[xb])?.tensor(module.layer.name)?;
-                let l = m.loss.calc(&[out.shallow_clone(), yb.shallow_clone()])?;
-                Ok((out, l))
-            })?
+            tch::no_grad(forward_loss)?
         };
         e.losses.push(l.f_detach()?);
-        e.samples += len;
+        e.samples += d.current();
         if want("accuracy") || want("predict") {
-            let p = out.f_detach()?.f_argmax(1, false)?;
+            let p = out.f_detach()?.f_argmax(-1, false)?;
             if want("accuracy") {
-                let c = p.f_eq_tensor(&yb.f_to_device(p.device())?)?.f_sum(Kind::Int64)?;
+                let y = yb.first().ok_or_else(|| anyhow!("accuracy: no targets"))?;
+                let c = p.f_eq_tensor(&y.f_to_device(p.device())?)?.f_sum(Kind::Int64)?;
                 e.correct = Some(match e.correct.take() {
                     Some(a) => a.f_add(&c)?,
                     None => c,
@@ -78,18 +85,23 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         if want("output") {
             e.output.push(out.f_detach()?);
         }
+        Ok(())
+    };
+    let r = (|| -> Result<()> {
+        while d.next(&s, training)? {
+            batch(d)?;
+        }
+        Ok(())
+    })();
+    if r.is_err() {
+        let _ = d.fullsize();
     }
-    // ktorch reshuffles the training data at the end of an epoch
-    if training && s.shuffle && n > 1 {
-        let d = m.data.as_mut().unwrap();
-        let perm = Tensor::f_randperm(n, (Kind::Int64, d.x.device()))?;
-        *d = Data { x: d.x.f_index_select(0, &perm)?, y: d.y.f_index_select(0, &perm.f_to_device(d.y.device())?)? };
-    }
+    r?;
     Ok(e)
 }
 
 /// Gradient clipping by value, then by norm (all parameters, or each optimizer group).
-fn clip(s: &Settings, m: &Model, parms: &[Tensor]) -> Result<()> {
+fn clip(s: &Settings, parms: &[Tensor], groups: &[Vec<Tensor>]) -> Result<()> {
     if let Some(v) = s.clipvalue {
         for p in parms {
             let g = p.grad();
@@ -100,9 +112,8 @@ fn clip(s: &Settings, m: &Model, parms: &[Tensor]) -> Result<()> {
     }
     if let Some((max, p)) = s.clipnorm {
         if s.clipgroup {
-            for g in &m.opt.groups {
-                let ts: Vec<Tensor> = g.parms.iter().map(|x| x.t.shallow_clone()).collect();
-                let _ = clip_norm(&ts, max, p)?;
+            for g in groups {
+                let _ = clip_norm(g, max, p)?;
             }
         } else {
             let _ = clip_norm(parms, max, p)?;

@@ -8,6 +8,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::api::{is_model, of};
+use super::data::side;
 use super::run::clip_norm;
 use crate::k::{make, read, KResult, K};
 use crate::nn::Run;
@@ -15,23 +16,27 @@ use crate::registry::{self, Obj};
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::{convert, opargs::{describe, number, Num}};
 
-/// Forward, loss and backward on x;y (or the training data): the loss tensor.
-fn loss_backward(m: &mut super::Model, xy: Option<(K, K)>) -> Result<Tensor> {
-    let (x, y) = match xy {
+/// The inputs and targets of a step: x;y given, or the training data (its current batch).
+fn step_data(m: &super::Model, xy: Option<(K, K)>) -> Result<(Vec<Tensor>, Vec<Tensor>)> {
+    match xy {
         Some((x, y)) => {
-            let d = super::api::data(m, x, y)?;
-            (d.x, d.y)
+            let dev = m.module.get().device();
+            let xs = side(&[x], dev).map_err(|e| anyhow!("inputs: {e}"))?;
+            let ys = side(&[y], dev).map_err(|e| anyhow!("targets: {e}"))?;
+            Ok((xs.cloned(), ys.cloned()))
         }
-        None => {
-            let d = m.data.as_ref().ok_or_else(|| anyhow!("no training data defined"))?;
-            (d.x.shallow_clone(), d.y.shallow_clone())
-        }
-    };
+        None if m.data.size < 0 => bail!("no training data defined"),
+        None => Ok((m.data.x.cloned(), m.data.y.cloned())),
+    }
+}
+
+/// Forward and loss on x;y with gradients, then backward: the loss tensor.
+fn loss_backward(m: &super::Model, x: &[Tensor], y: &[Tensor]) -> Result<Tensor> {
     let module = m.module.get();
     let run = Run { training: true, root: Some(m.module.root().clone()) };
     tch::with_grad(|| -> Result<Tensor> {
-        let out = module.forward(&run, &[x])?.tensor(module.layer.name)?;
-        let l = m.loss.calc(&[out, y])?;
+        let out = module.forward(&run, x)?.tensor(module.layer.name)?;
+        let l = m.loss.output(out, &y)?;
         backward_of(&l)?;
         Ok(l)
     })
@@ -51,7 +56,11 @@ fn model_args(x: K) -> Result<(K, Option<(K, K)>)> {
 /// `backward` on a model (called from tensor::autograd::backward).
 pub fn backward(x: K) -> KResult {
     let (h, xy) = model_args(x)?;
-    let l = registry::lease(h, |o| loss_backward(of(o)?, xy))?;
+    let l = registry::lease(h, |o| {
+        let m = of(o)?;
+        let (x, y) = step_data(m, xy)?;
+        loss_backward(m, &x, &y)
+    })?;
     convert::to_q(&l.f_detach()?)
 }
 
@@ -69,11 +78,21 @@ pub fn backstep(x: K) -> KResult {
     let (h, xy) = model_args(x)?;
     let l = registry::lease(h, |o| {
         let m = of(o)?;
+        let (x, y) = step_data(m, xy)?;
         let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
-        reset_grads(&parms, true)?;
-        let l = loss_backward(m, xy)?;
-        m.opt.step()?;
-        Ok(l)
+        let super::Model { module, loss, opt, .. } = m;
+        let (module, loss) = (&*module, &*loss);
+        opt.step_with(&mut || {
+            reset_grads(&parms, true)?;
+            let q = module.get();
+            let run = Run { training: true, root: Some(module.root().clone()) };
+            tch::with_grad(|| -> Result<Tensor> {
+                let out = q.forward(&run, &x)?.tensor(q.layer.name)?;
+                let l = loss.output(out, &y)?;
+                backward_of(&l)?;
+                Ok(l)
+            })
+        })
     })?;
     convert::to_q(&l.f_detach()?)
 }

@@ -24,6 +24,9 @@ struct Mode {
 
 /// Run the module of `x[0]` (or its child named by `x[1]`) on the inputs that follow.
 fn run(x: K, mode: Mode) -> Result<Out> {
+    if registry::class_of(x) == Some("model") {
+        return run_model(x, mode);
+    }
     let v = match read::items(x) {
         // a model's module runs as well (ktorch's forward on models)
         Some(v) if v.len() >= 2 && (is_module(v[0]) || registry::class_of(v[0]) == Some("model")) && !registry::is_handle(x) => v,
@@ -41,7 +44,6 @@ fn run(x: K, mode: Mode) -> Result<Out> {
     if rest.is_empty() {
         bail!("requires a module and at least one input");
     }
-    let device = m.device();
     let mut inputs = vec![];
     for (i, a) in rest.iter().enumerate() {
         match registry::class_of(*a) {
@@ -55,6 +57,27 @@ fn run(x: K, mode: Mode) -> Result<Out> {
             ),
         }
     }
+    go(&h, m, inputs, mode)
+}
+
+/// `forward m` and the like: the model's inputs, training data for the training-mode forms and
+/// test data for the evaluation forms (its current batch when batching).
+fn run_model(x: K, mode: Mode) -> Result<Out> {
+    let training = mode.train.unwrap_or(true);
+    let inputs = registry::with(x, |o| {
+        let m = crate::model::api::of(o)?;
+        Ok(if training { &m.data } else { &m.testdata }.x.cloned())
+    })?;
+    if inputs.is_empty() {
+        bail!("model has no {} inputs", if training { "training" } else { "test" });
+    }
+    let h = modref(x)?;
+    go(&h, h.get(), inputs, mode)
+}
+
+/// Run module `m` of tree `h` on the inputs (moved to its device) in the given mode.
+fn go(h: &super::ModRef, m: &super::Module, inputs: Vec<Tensor>, mode: Mode) -> Result<Out> {
+    let device = m.device();
     let inputs = inputs
         .into_iter()
         .map(|t| {

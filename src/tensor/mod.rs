@@ -1,6 +1,7 @@
 //! Tensors: q data ⇄ tensors (`convert`), options (`options`), creation and retrieval
 //! (`create`), handle operations (`handles`), properties (`info`), gradients (`autograd`).
 pub mod autograd;
+pub mod batch;
 pub mod convert;
 pub mod create;
 pub mod dict;

@@ -1,0 +1,367 @@
+//! A model's training and test data (train.rst "Data", "Shuffling data", "Batching data"):
+//! inputs and targets (one tensor, several, or none yet), batched in place along the first
+//! dimension as ktorch does (tensor::batch), so `input m` inside a batch loop is that batch.
+//!
+//! q functions: `data m` / `data(m;x;y)` (q data out, or new data in: the number of batches),
+//! `input m` / `input(m;x..)`, `target m` / `target(m;y..)` (tensor handles out, or one side
+//! in), `batch m` (next batch: true, or false and the full size after the last), `restore m`,
+//! `batchinit m` (full size, shuffled if the settings say so: the number of batches), `shuffle
+//! m`, `unshuffle m` (the original order); the test forms `testdata testinput testtarget
+//! testbatch testrestore testinit` work on the test data.
+use anyhow::{anyhow, bail, Result};
+use tch::{Device, Tensor};
+
+use super::api::{is_model, of};
+use super::{Model, Settings};
+use crate::k::{make, read, KResult, K};
+use crate::registry::{self, Obj};
+use crate::tensor::batch::{count, fullsize, maxsize_all, perm, reindex, select};
+use crate::tensor::{convert, opargs::describe};
+
+/// One side of the data: no tensor yet, one, or several (a module of several inputs, a loss
+/// of several targets).
+#[derive(Default)]
+pub enum Side {
+    #[default]
+    Empty,
+    One(Tensor),
+    Many(Vec<Tensor>),
+}
+
+impl Side {
+    pub fn tensors(&self) -> Vec<&Tensor> {
+        match self {
+            Side::Empty => vec![],
+            Side::One(t) => vec![t],
+            Side::Many(v) => v.iter().collect(),
+        }
+    }
+    /// Shallow copies (the same tensors) to pass to a module or loss.
+    pub fn cloned(&self) -> Vec<Tensor> {
+        self.tensors().into_iter().map(Tensor::shallow_clone).collect()
+    }
+    fn push(&mut self, t: Tensor) {
+        *self = match std::mem::take(self) {
+            Side::Empty => Side::One(t),
+            Side::One(a) => Side::Many(vec![a, t]),
+            Side::Many(mut v) => {
+                v.push(t);
+                Side::Many(v)
+            }
+        };
+    }
+    fn map(&self, f: impl Fn(&Tensor) -> Result<Tensor>) -> Result<Side> {
+        Ok(match self {
+            Side::Empty => Side::Empty,
+            Side::One(t) => Side::One(f(t)?),
+            Side::Many(v) => Side::Many(v.iter().map(f).collect::<Result<_>>()?),
+        })
+    }
+    /// As q data: an array, a list of arrays, or `::`.
+    fn q(&self) -> KResult {
+        match self {
+            Side::Empty => Ok(make::null()),
+            Side::One(t) => convert::to_q(t),
+            Side::Many(v) => make::try_list(v.iter().map(convert::to_q)),
+        }
+    }
+    /// As an object sharing the tensors (a tensor or a vector), none when empty; added to the
+    /// registry by the caller, outside its lock.
+    fn object(&self) -> Option<Obj> {
+        match self {
+            Side::Empty => None,
+            Side::One(t) => Some(Obj::Tensor(t.shallow_clone())),
+            Side::Many(v) => Some(Obj::Vector(v.iter().map(Tensor::shallow_clone).collect())),
+        }
+    }
+}
+
+/// Inputs and targets with their batching state.
+pub struct Data {
+    pub x: Side,
+    pub y: Side,
+    /// Samples along the first dimension at full size; -1 before any data.
+    pub size: i64,
+    /// The current batch, -1 when none is selected (full size).
+    pub batch: i64,
+    /// The order shuffling has made, to undo it (`unshuffle`).
+    perm: Option<Tensor>,
+}
+
+impl Default for Data {
+    fn default() -> Data {
+        Data { x: Side::Empty, y: Side::Empty, size: -1, batch: -1, perm: None }
+    }
+}
+
+impl Data {
+    fn all(&self) -> Vec<&Tensor> {
+        self.x.tensors().into_iter().chain(self.y.tensors()).collect()
+    }
+    /// The batch size in effect: the setting, at most the data size.
+    fn width(&self, s: &Settings) -> i64 {
+        s.batchsize.min(self.size)
+    }
+    /// Batches per pass (-1 before any data).
+    pub fn batches(&self, s: &Settings) -> i64 {
+        if self.size < 0 {
+            -1
+        } else {
+            count(self.width(s), self.size, s.droplast)
+        }
+    }
+    /// Samples now: the current batch's, or all.
+    pub fn current(&self) -> i64 {
+        self.x.tensors().first().map_or(0, |t| if t.dim() == 0 { 1 } else { t.size()[0] })
+    }
+    /// Back to full size, no batch selected; answers the size.
+    pub fn fullsize(&mut self) -> Result<i64> {
+        self.batch = -1;
+        let n = self.size.max(0);
+        for t in self.all() {
+            fullsize(t, 0, n)?;
+        }
+        Ok(n)
+    }
+    /// Full size, then one random order for inputs and targets together.
+    pub fn reshuffle(&mut self) -> Result<()> {
+        let n = self.fullsize()?;
+        let Some(first) = self.all().first().map(|t| t.shallow_clone()) else { return Ok(()) };
+        if n > 1 {
+            let i = perm(n, &first)?;
+            self.x = self.x.map(|t| reindex(t, &i, 0))?;
+            self.y = self.y.map(|t| reindex(t, &i, 0))?;
+            self.perm = Some(match self.perm.take() {
+                Some(p) => p.f_index_select(0, &i.f_to_device(p.device())?)?,
+                None => i,
+            });
+        }
+        Ok(())
+    }
+    fn unshuffle(&mut self) -> Result<()> {
+        self.fullsize()?;
+        if let Some(p) = self.perm.take() {
+            let i = p.f_argsort(0, false)?;
+            self.x = self.x.map(|t| reindex(t, &i, 0))?;
+            self.y = self.y.map(|t| reindex(t, &i, 0))?;
+        }
+        Ok(())
+    }
+    /// Ready for a pass: full size, shuffled when training asks for it; the number of batches.
+    pub fn init(&mut self, s: &Settings, training: bool) -> Result<i64> {
+        if training && s.shuffle {
+            self.reshuffle()?;
+        } else {
+            self.fullsize()?;
+        }
+        Ok(self.batches(s))
+    }
+    /// Select the next batch (the first one starts a pass: `init`); false and full size after
+    /// the last.
+    pub fn next(&mut self, s: &Settings, training: bool) -> Result<bool> {
+        let first = self.batch < 0;
+        let i = if first { 0 } else { self.batch + 1 };
+        if i < self.batches(s) {
+            if first {
+                self.init(s, training)?;
+            }
+            let (w, n) = (self.width(s), self.size);
+            for t in self.all() {
+                select(t, i, w, 0, n)?;
+            }
+            self.batch = i;
+            Ok(true)
+        } else {
+            self.fullsize()?;
+            Ok(false)
+        }
+    }
+    /// New inputs and targets.
+    pub fn set(&mut self, x: Side, y: Side) -> Result<()> {
+        self.fullsize()?;
+        let nx = maxsize_all(&x.tensors(), 0).map_err(|e| anyhow!("inputs: {e}"))?;
+        let ny = maxsize_all(&y.tensors(), 0).map_err(|e| anyhow!("targets: {e}"))?;
+        if !x.tensors().is_empty() && !y.tensors().is_empty() && nx != ny {
+            bail!("{nx} inputs but {ny} targets");
+        }
+        let size = nx.max(ny);
+        *self = Data { x, y, size, batch: -1, perm: None };
+        Ok(())
+    }
+    /// New inputs (or targets), checked against the other side.
+    pub fn set_side(&mut self, inputs: bool, z: Side) -> Result<()> {
+        self.fullsize()?;
+        let (x, y) = if inputs { (z, std::mem::take(&mut self.y)) } else { (std::mem::take(&mut self.x), z) };
+        self.set(x, y)
+    }
+}
+
+/// Tensors from q arguments: tensor, vector (or `(vector;indices)`) and dictionary handles, q
+/// arrays, or general lists of those; on the module's device.
+pub fn side(args: &[K], device: Device) -> Result<Side> {
+    let mut s = Side::Empty;
+    for a in args {
+        add(&mut s, *a, device)?;
+    }
+    Ok(s)
+}
+
+fn add(s: &mut Side, a: K, device: Device) -> Result<()> {
+    let to = |t: Tensor| -> Result<Tensor> { Ok(if t.defined() && t.device() != device { t.f_to_device(device)? } else { t }) };
+    match registry::class_of(a) {
+        Some("tensor") => s.push(to(registry::tensor(a)?)?),
+        Some("vector" | "dictionary") => {
+            for t in registry::tensors(a)? {
+                s.push(to(t)?);
+            }
+        }
+        Some(c) => bail!("unrecognized arg, {c}"),
+        None if registry::is_handle(a) => bail!("stale pointer"),
+        None => {
+            if let Some([v, i]) = read::items(a) {
+                if registry::class_of(*v) == Some("vector") {
+                    let ts = registry::tensors(*v)?;
+                    let ix = read::longs(*i).or_else(|| read::long(*i).map(|j| vec![j])).ok_or_else(|| anyhow!("vector paired with {}, expecting long index or indices", describe(*i)))?;
+                    for j in ix {
+                        let t = ts.get(usize::try_from(j).unwrap_or(usize::MAX)).ok_or_else(|| anyhow!("vector[{j}] invalid for {}-element vector", ts.len()))?;
+                        s.push(to(t.shallow_clone())?);
+                    }
+                    return Ok(());
+                }
+            }
+            match convert::to_tensor(a) {
+                Ok(t) => s.push(to(t)?),
+                Err(e) => match read::items(a) {
+                    Some(v) if read::ktype(a) == 0 && !v.is_empty() => {
+                        for i in v {
+                            add(s, *i, device)?;
+                        }
+                    }
+                    _ => bail!("{}: {e}", describe(a)),
+                },
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The training or the test data and settings.
+fn pick(m: &mut Model, training: bool) -> (&mut Data, &Settings) {
+    if training {
+        (&mut m.data, &m.train)
+    } else {
+        (&mut m.testdata, &m.test)
+    }
+}
+
+/// `data(m;x;y)` and the like: new data, answering the number of batches.
+pub fn define(m: &mut Model, training: bool, x: Option<&[K]>, y: Option<&[K]>) -> Result<i64> {
+    let device = m.module.get().device();
+    let xs = x.map(|a| side(a, device)).transpose().map_err(|e| anyhow!("inputs: {e}"))?;
+    let ys = y.map(|a| side(a, device)).transpose().map_err(|e| anyhow!("targets: {e}"))?;
+    let (d, s) = pick(m, training);
+    match (xs, ys) {
+        (Some(x), Some(y)) => d.set(x, y)?,
+        (Some(x), None) => d.set_side(true, x)?,
+        (None, Some(y)) => d.set_side(false, y)?,
+        (None, None) => {}
+    }
+    Ok(d.batches(s))
+}
+
+/// Run `f` on the model of handle `h` with its training or test data.
+fn with_data<R>(h: K, training: bool, f: impl FnOnce(&mut Data, &Settings) -> Result<R>) -> Result<R> {
+    registry::with(h, |o| {
+        let (d, s) = pick(of(o)?, training);
+        f(d, s)
+    })
+}
+
+fn model_arg(x: K) -> Result<K> {
+    if is_model(x) {
+        Ok(x)
+    } else {
+        bail!("expecting a model, given {}", describe(x))
+    }
+}
+
+/// `data`/`testdata`.
+fn data_(x: K, training: bool) -> KResult {
+    if is_model(x) {
+        return with_data(x, training, |d, _| Ok(make::list(vec![d.x.q()?, d.y.q()?])));
+    }
+    let v = read::items(x).filter(|v| (2..=3).contains(&v.len()) && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;inputs;targets), given {}", describe(x)))?;
+    let n = registry::with(v[0], |o| define(of(o)?, training, Some(&v[1..2]), v.get(2).map(std::slice::from_ref)))?;
+    Ok(make::long(n))
+}
+
+/// `input`/`target` and their test forms.
+fn side_(x: K, training: bool, inputs: bool) -> KResult {
+    if is_model(x) {
+        let o = with_data(x, training, |d, _| Ok(if inputs { d.x.object() } else { d.y.object() }))?;
+        return Ok(o.map_or_else(make::null, registry::add));
+    }
+    let v = read::items(x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;{}..), given {}", if inputs { "inputs" } else { "targets" }, describe(x)))?;
+    let n = registry::with(v[0], |o| {
+        let m = of(o)?;
+        if inputs {
+            define(m, training, Some(&v[1..]), None)
+        } else {
+            define(m, training, None, Some(&v[1..]))
+        }
+    })?;
+    Ok(make::long(n))
+}
+
+pub fn data(x: K) -> KResult {
+    data_(x, true)
+}
+pub fn testdata(x: K) -> KResult {
+    data_(x, false)
+}
+pub fn input(x: K) -> KResult {
+    side_(x, true, true)
+}
+pub fn target(x: K) -> KResult {
+    side_(x, true, false)
+}
+pub fn testinput(x: K) -> KResult {
+    side_(x, false, true)
+}
+pub fn testtarget(x: K) -> KResult {
+    side_(x, false, false)
+}
+
+/// `batch m` (from tensor::batch::batch, which also batches tensors).
+pub fn batch(x: K) -> KResult {
+    Ok(make::boolean(with_data(x, true, |d, s| d.next(s, true))?))
+}
+pub fn testbatch(x: K) -> KResult {
+    Ok(make::boolean(with_data(model_arg(x)?, false, |d, s| d.next(s, false))?))
+}
+
+/// `restore m` (from tensor::batch::restore).
+pub fn restore(x: K) -> KResult {
+    Ok(make::long(with_data(x, true, |d, _| d.fullsize())?))
+}
+pub fn testrestore(x: K) -> KResult {
+    Ok(make::long(with_data(model_arg(x)?, false, |d, _| d.fullsize())?))
+}
+
+pub fn batchinit(x: K) -> KResult {
+    Ok(make::long(with_data(model_arg(x)?, true, |d, s| d.init(s, true))?))
+}
+pub fn testinit(x: K) -> KResult {
+    Ok(make::long(with_data(model_arg(x)?, false, |d, s| d.init(s, false))?))
+}
+
+/// `shuffle m` (from tensor::batch::shuffle): the training data, always (the setting is for runs).
+pub fn shuffle(x: K) -> KResult {
+    with_data(x, true, |d, _| d.reshuffle())?;
+    Ok(make::null())
+}
+
+pub fn unshuffle(x: K) -> KResult {
+    with_data(model_arg(x).map_err(|_| anyhow!("requires model argument, given {}", describe(x)))?, true, |d, _| d.unshuffle())?;
+    Ok(make::null())
+}
