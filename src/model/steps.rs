@@ -10,28 +10,40 @@ use tch::Tensor;
 use super::api::{is_model, of};
 use super::run::clip_norm;
 use crate::k::{make, read, KResult, K};
-use crate::nn::Run;
+use crate::loss::object::Loss;
+use crate::nn::{ModRef, Run};
 use crate::registry::{self, Obj};
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::{convert, opargs::{describe, number, Num}};
 
-/// Forward, loss and backward on x;y (or the training data): the loss tensor.
-fn loss_backward(m: &mut super::Model, xy: Option<(K, K)>) -> Result<Tensor> {
-    let (x, y) = match xy {
+/// Inputs and targets: x;y given, or the training data.
+fn inputs(m: &super::Model, xy: Option<(K, K)>) -> Result<(Tensor, Tensor)> {
+    match xy {
         Some((x, y)) => {
             let d = super::api::data(m, x, y)?;
-            (d.x, d.y)
+            Ok((d.x, d.y))
         }
         None => {
             let d = m.data.as_ref().ok_or_else(|| anyhow!("no training data defined"))?;
-            (d.x.shallow_clone(), d.y.shallow_clone())
+            Ok((d.x.shallow_clone(), d.y.shallow_clone()))
         }
-    };
-    let module = m.module.get();
-    let run = Run { training: true, root: Some(m.module.root().clone()) };
+    }
+}
+
+/// Forward, loss and backward on x;y (or the training data): the loss tensor.
+fn loss_backward(m: &mut super::Model, xy: Option<(K, K)>) -> Result<Tensor> {
+    let (x, y) = inputs(m, xy)?;
+    forward_loss(&m.module, &m.loss, &x, &y)
+}
+
+/// Forward, loss and backward with gradients tracked: the loss tensor.
+fn forward_loss(module: &ModRef, loss: &Loss, x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let root = module.root().clone();
+    let module = module.get();
+    let run = Run { training: true, root: Some(root) };
     tch::with_grad(|| -> Result<Tensor> {
-        let out = module.forward(&run, &[x])?.tensor(module.layer.name)?;
-        let l = m.loss.calc(&[out, y])?;
+        let out = module.forward(&run, &[x.shallow_clone()])?.tensor(module.layer.name)?;
+        let l = loss.calc(&[out, y.shallow_clone()])?;
         backward_of(&l)?;
         Ok(l)
     })
@@ -69,11 +81,14 @@ pub fn backstep(x: K) -> KResult {
     let (h, xy) = model_args(x)?;
     let l = registry::lease(h, |o| {
         let m = of(o)?;
+        let (x, y) = inputs(m, xy)?;
         let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
-        reset_grads(&parms, true)?;
-        let l = loss_backward(m, xy)?;
-        m.opt.step()?;
-        Ok(l)
+        let (module, loss) = (&m.module, &m.loss);
+        // the optimizer evaluates as often as it needs (LBFGS: several times a step)
+        m.opt.step_with(&mut || {
+            reset_grads(&parms, true)?;
+            forward_loss(module, loss, &x, &y)
+        })
     })?;
     convert::to_q(&l.f_detach()?)
 }
