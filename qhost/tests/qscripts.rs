@@ -48,6 +48,7 @@ qscripts!(
     ktorch_device,
     ktorch_info,
     ktorch_init,
+    ktorch_lbfgs,
     ktorch_linalg,
     ktorch_loss,
     ktorch_model,

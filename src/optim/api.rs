@@ -10,7 +10,7 @@
 //! `(d;keys)`), a module (or `(m;child index)`, `(m;child names)`).
 use anyhow::{anyhow, bail, Result};
 
-use super::{kinds, Group, Optimizer, Parm};
+use super::{kinds, Group, Optimizer, Parm, Settings};
 use crate::k::{make, native, read, KResult, K};
 use crate::nn::api::{atom, modref};
 use crate::nn::spec;
@@ -99,14 +99,18 @@ fn add(o: &mut Optimizer, g: Option<i64>, parms: Vec<Parm>, opts: Opts) -> Resul
     if g < 0 || g > n {
         bail!("group {g} invalid, cannot be greater than number of groups({n})");
     }
+    let vals = match (&opts, o.groups.get(g as usize), o.groups.first()) {
+        (Some(v), _, _) => Some(v.clone()),
+        (None, Some(_), _) => None,
+        (None, None, Some(first)) => Some(first.opts.clone()),
+        (None, None, None) => Some(kinds_defaults(o.kind)),
+    };
+    if let (Some(check), Some(v)) = (o.kind.check, &vals) {
+        check(g as usize, &Settings { kind: o.kind, vals: v })?;
+    }
     if g == n {
-        let defaults = match (&opts, o.groups.first()) {
-            (Some(v), _) => v.clone(),
-            (None, Some(first)) => first.opts.clone(),
-            (None, None) => kinds_defaults(o.kind),
-        };
-        o.groups.push(Group { opts: defaults, parms: vec![] });
-    } else if let Some(v) = opts {
+        o.groups.push(Group { opts: vals.unwrap_or_default(), parms: vec![] });
+    } else if let Some(v) = vals {
         o.groups[g as usize].opts = v;
     }
     for p in parms {

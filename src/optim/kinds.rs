@@ -3,8 +3,8 @@
 use anyhow::Result;
 use tch::Tensor;
 
-use super::Optimizer;
-use crate::nn::layers::{flag, float, Opt};
+use super::{Optimizer, Settings};
+use crate::nn::layers::{flag, float, long_null, long_or, opt, Def, Opt, Ty};
 
 pub struct Kind {
     pub name: &'static str,
@@ -14,6 +14,9 @@ pub struct Kind {
     /// A step that re-evaluates the loss through a closure (LBFGS); None: `step` after one
     /// call of the closure.
     pub closure: Option<Closure>,
+    /// Checks a group's options as `opt` sets them, given the group's number (LBFGS: one group,
+    /// sizes that make sense); None: any values of the right types.
+    pub check: Option<fn(usize, &Settings) -> Result<()>>,
 }
 
 /// A step given a closure that zeroes gradients, runs forward, loss and backward, and answers
@@ -27,6 +30,7 @@ pub static KINDS: &[Kind] = &[
         opts: &[float("lr", 0.01), float("lrdecay", 0.0), float("decay", 0.0), float("init", 0.0), float("eps", 1e-10)],
         step: super::adagrad::step,
         closure: None,
+        check: None,
     },
     Kind {
         name: "adam",
@@ -34,6 +38,7 @@ pub static KINDS: &[Kind] = &[
         opts: &[float("lr", 0.001), float("beta1", 0.9), float("beta2", 0.999), float("eps", 1e-8), float("decay", 0.0), flag("amsgrad", false)],
         step: super::adam::adam,
         closure: None,
+        check: None,
     },
     Kind {
         name: "adamw",
@@ -41,6 +46,7 @@ pub static KINDS: &[Kind] = &[
         opts: &[float("lr", 0.001), float("beta1", 0.9), float("beta2", 0.999), float("eps", 1e-8), float("decay", 0.01), flag("amsgrad", false)],
         step: super::adam::adamw,
         closure: None,
+        check: None,
     },
     Kind {
         name: "lamb",
@@ -59,6 +65,23 @@ pub static KINDS: &[Kind] = &[
         ],
         step: super::lamb::step,
         closure: None,
+        check: None,
+    },
+    Kind {
+        name: "lbfgs",
+        pytorch: "torch.optim.LBFGS",
+        opts: &[
+            float("lr", 1.0),
+            long_or("iter", 20),
+            long_null("eval"),
+            float("gradtol", 1e-7),
+            float("changetol", 1e-9),
+            long_or("history", 100),
+            opt("search", Ty::Sym(&["strong_wolfe"]), Def::Null),
+        ],
+        step: super::lbfgs::step,
+        closure: Some(super::lbfgs::closure),
+        check: Some(super::lbfgs::check),
     },
     Kind {
         name: "rmsprop",
@@ -66,6 +89,7 @@ pub static KINDS: &[Kind] = &[
         opts: &[float("lr", 0.01), float("alpha", 0.99), float("eps", 1e-8), float("decay", 0.0), float("momentum", 0.0), flag("centered", false)],
         step: super::rmsprop::step,
         closure: None,
+        check: None,
     },
     Kind {
         name: "sgd",
@@ -73,6 +97,7 @@ pub static KINDS: &[Kind] = &[
         opts: &[float("lr", 0.01), float("momentum", 0.0), float("dampening", 0.0), float("decay", 0.0), flag("nesterov", false)],
         step: super::sgd::step,
         closure: None,
+        check: None,
     },
 ];
 

@@ -13,6 +13,7 @@ pub mod adam;
 pub mod api;
 pub mod kinds;
 pub mod lamb;
+pub mod lbfgs;
 pub mod rmsprop;
 pub mod sgd;
 
@@ -42,6 +43,16 @@ impl Parm {
         let t = init(&self.t)?;
         self.state.push((name, t.shallow_clone()));
         Ok(t)
+    }
+    /// Set buffer `name`, replacing it where it is, else adding it last.
+    pub fn set(&mut self, name: &'static str, t: Tensor) {
+        match self.state.iter_mut().find(|(k, _)| *k == name) {
+            Some(slot) => slot.1 = t,
+            None => self.state.push((name, t)),
+        }
+    }
+    pub fn get(&self, name: &str) -> Option<&Tensor> {
+        self.state.iter().find(|(k, _)| *k == name).map(|(_, t)| t)
     }
     pub fn has(&self, name: &str) -> bool {
         self.state.iter().any(|(k, _)| *k == name)
@@ -100,6 +111,14 @@ impl Settings<'_> {
     }
     pub fn flag(&self, name: &str) -> bool {
         matches!(self.val(name), Val::Bool(true))
+    }
+    /// A symbol option, None when unset.
+    pub fn sym_opt(&self, name: &str) -> Option<&str> {
+        match self.val(name) {
+            Val::Sym(s) => Some(s),
+            Val::None => None,
+            v => panic!("{}: option `{name} is not a symbol: {v:?}", self.kind.name),
+        }
     }
 }
 
