@@ -32,12 +32,19 @@ pub fn makegrid(x: K) -> KResult {
         }
     };
     let rows = count(1, "rows")?;
-    let cols = if v.len() > 2 { count(2, "columns")? } else { None };
+    let cols = if v.len() > 2 {
+        count(2, "columns")?
+    } else {
+        None
+    };
     let padding = match v.get(3) {
         None => DEFAULT_PADDING,
         Some(&p) => match long(p) {
             Some(p) if p >= 0 => p,
-            _ => bail!("padding must be a non-negative long, given {}", opargs::describe(p)),
+            _ => bail!(
+                "padding must be a non-negative long, given {}",
+                opargs::describe(p)
+            ),
         },
     };
     let fill = match v.get(4) {
@@ -53,16 +60,28 @@ pub fn makegrid(x: K) -> KResult {
 
 /// The grid of `images` (n x h x w or n x c x h x w). With rows or columns null the other is
 /// taken from the image count, as torchvision's `make_grid` (ktorch needs both).
-fn grid(images: &Tensor, rows: Option<i64>, cols: Option<i64>, pad: i64, fill: Num) -> anyhow::Result<Tensor> {
+fn grid(
+    images: &Tensor,
+    rows: Option<i64>,
+    cols: Option<i64>,
+    pad: i64,
+    fill: Num,
+) -> anyhow::Result<Tensor> {
     let d = images.dim();
     if d != 3 && d != 4 {
         bail!("expecting 3 or 4-dimensional input, {d} dimension(s) given");
     }
-    let mut t = if d == 3 { images.f_unsqueeze(1)? } else { images.shallow_clone() };
+    let mut t = if d == 3 {
+        images.f_unsqueeze(1)?
+    } else {
+        images.shallow_clone()
+    };
     if t.size()[1] == 1 {
         t = Tensor::f_cat(&[&t, &t, &t], 1)?; // gray shown as RGB, as torchvision
     }
-    let [n, c, h, w] = t.size()[..] else { bail!("expecting 4 dimensions after adding channels") };
+    let [n, c, h, w] = t.size()[..] else {
+        bail!("expecting 4 dimensions after adding channels")
+    };
     let per = |k: i64| ((n + k - 1) / k).max(1);
     let (rows, cols) = match (rows, cols) {
         (Some(r), Some(c)) => (r, c),
@@ -71,7 +90,11 @@ fn grid(images: &Tensor, rows: Option<i64>, cols: Option<i64>, pad: i64, fill: N
         (None, None) => bail!("both rows & columns cannot be null"),
     };
     let (ch, cw) = (h + pad, w + pad); // one cell: an image and the padding before it
-    let g = Tensor::f_full([c, rows * ch + pad, cols * cw + pad], fill, (t.kind(), t.device()))?;
+    let g = Tensor::f_full(
+        [c, rows * ch + pad, cols * cw + pad],
+        fill,
+        (t.kind(), t.device()),
+    )?;
     // Images fill the grid row by row; images beyond rows x cols are left out, as in ktorch.
     for k in 0..n.min(rows * cols) {
         let (i, j) = (k / cols, k % cols);
@@ -83,10 +106,13 @@ fn grid(images: &Tensor, rows: Option<i64>, cols: Option<i64>, pad: i64, fill: N
 }
 
 pub fn png(x: K) -> KResult {
-    let usage = "expects (PNG file name; image array/tensor)";
+    let usage = "(PNG file name; image array/tensor)";
     let v = items(x, 2..=2, usage)?;
     let Some(name) = read::symbol(v[0]) else {
-        bail!("{usage}, file name a symbol, given {}", opargs::describe(v[0]))
+        bail!(
+            "expects {usage}, file name a symbol, given {}",
+            opargs::describe(v[0])
+        )
     };
     let (t, _) = arg(v[1])?;
     write_png(name.strip_prefix(':').unwrap_or(name), &t)?;
@@ -103,10 +129,10 @@ fn write_png(path: &str, image: &Tensor) -> anyhow::Result<()> {
         )
     };
     let color = match c {
-        1 => png::ColorType::Grayscale,
-        2 => png::ColorType::GrayscaleAlpha,
-        3 => png::ColorType::Rgb,
-        4 => png::ColorType::Rgba,
+        1 => ::png::ColorType::Grayscale,
+        2 => ::png::ColorType::GrayscaleAlpha,
+        3 => ::png::ColorType::Rgb,
+        4 => ::png::ColorType::Rgba,
         _ => bail!("expecting 1-4 channels (gray, gray+alpha, RGB, RGBA), given {c}"),
     };
     let dim = |n: i64, what: &str| {
@@ -128,15 +154,23 @@ fn write_png(path: &str, image: &Tensor) -> anyhow::Result<()> {
         .f_contiguous()?
         .f_flatten(0, -1)?;
     let bytes = Vec::<u8>::try_from(&pixels)?;
-    if let Some(dir) = Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("unable to create directory {}", dir.display()))?;
+    if let Some(dir) = Path::new(path)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("unable to create directory {}", dir.display()))?;
     }
     let file = File::create(path).with_context(|| format!("unable to create {path}"))?;
-    let mut encoder = png::Encoder::new(BufWriter::new(file), width, height);
+    let mut encoder = ::png::Encoder::new(BufWriter::new(file), width, height);
     encoder.set_color(color);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().with_context(|| format!("writing {path}"))?;
-    writer.write_image_data(&bytes).with_context(|| format!("writing {path}"))?;
+    encoder.set_depth(::png::BitDepth::Eight);
+    let mut writer = encoder
+        .write_header()
+        .with_context(|| format!("writing {path}"))?;
+    writer
+        .write_image_data(&bytes)
+        .with_context(|| format!("writing {path}"))?;
     writer.finish().with_context(|| format!("writing {path}"))?;
     Ok(())
 }
@@ -146,9 +180,9 @@ mod tests {
     use super::*;
 
     /// Decode a file written by `write_png`: its size, color type and pixel bytes.
-    fn decode(path: &str) -> (u32, u32, png::ColorType, Vec<u8>) {
+    fn decode(path: &str) -> (u32, u32, ::png::ColorType, Vec<u8>) {
         let file = std::io::BufReader::new(File::open(path).expect("open"));
-        let mut reader = png::Decoder::new(file).read_info().expect("png header");
+        let mut reader = ::png::Decoder::new(file).read_info().expect("png header");
         let mut buf = vec![0; reader.output_buffer_size().expect("buffer size")];
         let info = reader.next_frame(&mut buf).expect("png frame");
         buf.truncate(info.buffer_size());
@@ -164,7 +198,7 @@ mod tests {
         let path = dir.join("sub/rgb.png");
         write_png(path.to_str().unwrap(), &rgb).expect("write rgb");
         let (w, h, color, bytes) = decode(path.to_str().unwrap());
-        assert_eq!((w, h, color), (4, 2, png::ColorType::Rgb));
+        assert_eq!((w, h, color), (4, 2, ::png::ColorType::Rgb));
         // pixel (row r, col c) channel k is v[k*8 + r*4 + c], interleaved row-major.
         let expected: Vec<u8> = (0..2)
             .flat_map(|r| (0..4).flat_map(move |c| (0..3).map(move |k| (k * 8 + r * 4 + c) as f32)))
@@ -176,10 +210,26 @@ mod tests {
         let gray = Tensor::from_slice(&[0i64, 50, 100, 150, 200, 255]).reshape([1, 3, 2]);
         let path = dir.join("gray.png");
         write_png(path.to_str().unwrap(), &gray).expect("write gray");
-        assert_eq!(decode(path.to_str().unwrap()), (2, 3, png::ColorType::Grayscale, vec![0, 50, 100, 150, 200, 255]));
+        assert_eq!(
+            decode(path.to_str().unwrap()),
+            (
+                2,
+                3,
+                ::png::ColorType::Grayscale,
+                vec![0, 50, 100, 150, 200, 255]
+            )
+        );
 
-        assert!(write_png("/tmp/x.png", &Tensor::zeros([2, 2], (Kind::Float, Device::Cpu))).is_err());
-        assert!(write_png("/tmp/x.png", &Tensor::zeros([5, 2, 2], (Kind::Float, Device::Cpu))).is_err());
+        assert!(write_png(
+            "/tmp/x.png",
+            &Tensor::zeros([2, 2], (Kind::Float, Device::Cpu))
+        )
+        .is_err());
+        assert!(write_png(
+            "/tmp/x.png",
+            &Tensor::zeros([5, 2, 2], (Kind::Float, Device::Cpu))
+        )
+        .is_err());
         let _ = std::fs::remove_dir_all(dir);
     }
 }

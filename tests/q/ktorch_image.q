@@ -43,6 +43,8 @@ dir:`:/tmp/ktorch_image_test
 f:` sv dir,`sub`gray.png
 header:{[f] b:read1 f; (8#b;16_26#b)}
 sig:0x89504e470d0a1a0a
+.t.eq["file name";f;`:/tmp/ktorch_image_test/sub/gray.png]
+@[hdel;;::]each(f;` sv dir,`sub;dir);
 .t.eq["png returns the file name";png(f;1 3 4#til 12);f]
 .t.eq["gray header";header f;(sig;0x00000004000000030800)]
 .t.ok["file size";(hcount[f]=count read1 f) and hcount[f]>57]
@@ -55,12 +57,14 @@ free t
 png(f;4 1 2#255)
 .t.eq["RGBA header";header f;(sig;0x00000002000000010806)]
 png(f;makegrid(.e.a;2;3))
-.t.eq["a grid written: 3 x 17 x 8 RGB";header f;(sig;0x00000011000000080802)]
+.t.eq["a grid written: 3 x 10 x 17 RGB";header f;(sig;0x000000110000000a0802)]
 
 / png errors
 .t.eq["2-dimensional image";err[png;(f;3 4#0)];"png: expecting 3-dimensional image, channels x height x width, given 2-dimensional input"]
 .t.eq["5 channels";err[png;(f;5 2 2#0)];"png: expecting 1-4 channels (gray, gray+alpha, RGB, RGBA), given 5"]
-.t.eq["empty image";err[png;(f;3 0 2#0)];"png: image height of 0 cannot be written"]
+e:reshape(t:tensor 0#0;1 0 2)
+.t.eq["empty image";err[png;(f;e)];"png: image height of 0 cannot be written"]
+free(t;e)
 .t.eq["file name a string";err[png;("x.png";1 2 2#0)];"png: expects (PNG file name; image array/tensor), file name a symbol, given char list"]
 .t.eq["one arg";err[png;f];"png: expects (PNG file name; image array/tensor), given symbol scalar"]
 hdel f; hdel ` sv dir,`sub; hdel dir
