@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
 use crate::k::{guard::guard, make, native, KResult, K};
-use crate::{device, loss, math, model, nn, objects, optim, session, tensor};
+use crate::{device, io, loss, math, model, nn, objects, optim, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -497,6 +497,9 @@ table! {
     "smoothl1"    => loss::smoothl1,
     "softmargin"  => loss::softmargin,
     "triplet"     => loss::triplet,
+    // images (the digits example)
+    "makegrid"    => io::image::makegrid,
+    "png"         => io::image::png,
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

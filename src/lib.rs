@@ -3,9 +3,10 @@
 //!
 //! Layout: `k` is the kdb+ ABI (values in and out, the guard), `fns` the table of q names, and one
 //! module per domain: `session` (version/config/setting), `registry` (the handles) and
-//! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`.
+//! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`, `io` (images and files).
 pub mod device;
 pub mod fns;
+pub mod io;
 pub mod k;
 pub mod loss;
 pub mod math;

@@ -247,6 +247,7 @@ fn strings() {
         ("\",\" vs \"a,bc\"", ",\"a\"\n\"bc\""),
         ("\",\" sv (\"a\";\"bc\")", "\"a,bc\""),
         ("` sv `a`b", "`a.b"),
+        ("` sv `:dir`sub`f.png", "`:dir/sub/f.png"),
         ("` vs `a.b", "`a`b"),
         ("10 sv 1 2 3", "123"),
         ("string 42", "\"42\""),

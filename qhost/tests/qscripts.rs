@@ -46,6 +46,7 @@ qscripts!(
     ktorch_collections,
     ktorch_complex,
     ktorch_device,
+    ktorch_image,
     ktorch_info,
     ktorch_init,
     ktorch_lbfgs,

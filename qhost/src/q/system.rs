@@ -182,6 +182,23 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             request_exit(code as i32)
         }
         ("read0", 1) => read0(a0),
+        ("read1", 1) => read1(a0),
+        ("hcount", 1) => {
+            let p = path_of(a0)?;
+            let m = std::fs::metadata(&p).map_err(|e| os_err(&p, &e))?;
+            Ok(KObj::long(m.len() as i64))
+        }
+        ("hdel", 1) => {
+            let p = path_of(a0)?;
+            // as q: a file, or an empty directory
+            let gone = if std::path::Path::new(&p).is_dir() {
+                std::fs::remove_dir(&p)
+            } else {
+                std::fs::remove_file(&p)
+            };
+            gone.map_err(|e| os_err(&p, &e))?;
+            Ok(a0.clone())
+        }
         ("getenv", 1) => {
             if a0.t() != -KS {
                 return Err(err("type"));
@@ -227,6 +244,17 @@ fn read0(x: &KObj) -> QResult {
         .map(|l| KObj::from_slice(KC, l.strip_suffix(b"\r").unwrap_or(l)))
         .collect();
     Ok(KObj::list(items))
+}
+
+/// `read1 file`: the file's bytes.
+fn read1(x: &KObj) -> QResult {
+    let p = path_of(x)?;
+    let bytes = std::fs::read(&p).map_err(|e| os_err(&p, &e))?;
+    Ok(KObj::from_slice(KG, &bytes))
+}
+
+fn os_err(p: &str, e: &std::io::Error) -> QErr {
+    QErr(format!("{p}. OS reports: {}", os_msg(e)))
 }
 
 fn os_msg(e: &std::io::Error) -> String {

@@ -270,7 +270,14 @@ fn vs(x: &KObj, y: &KObj) -> QResult {
 /// `sep sv strings` joins; `` ` sv `a`b `` dots symbols; `base sv digits`; `0b sv bits`.
 fn sv(x: &KObj, y: &KObj) -> QResult {
     if x.t() == -KS && x.get_sym().is_empty() && y.t() == KS {
-        return Ok(KObj::sym(&y.sym_list().join(".")));
+        // as q: a file handle first joins a path with "/", else names join with "."
+        let parts = y.sym_list();
+        let sep = if parts.first().is_some_and(|p| p.starts_with(':')) {
+            "/"
+        } else {
+            "."
+        };
+        return Ok(KObj::sym(&parts.join(sep)));
     }
     if let Some(sep) = text(x).filter(|_| x.t() != -KS) {
         if y.t() == 0 || y.t() == KC {
