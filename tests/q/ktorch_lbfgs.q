@@ -16,12 +16,12 @@ net:{m:module seq(`sequential;(`linear;3;4);`tanh;(`linear;4;1)); s:flip state m
   c:s`parms; c[1]:`weight`bias!"e"$.p.net`0.weight`0.bias; c[3]:`weight`bias!"e"$.p.net`2.weight`2.bias; s[`parms]:c; dbl module flip s}
 / three backsteps of a model of module q and an lbfgs optimizer with options opts:
 / (losses; parameters after each step)
-run:{[q;x;y;opts]
+steps:{[q;x;y;opts]
   m:model(q;loss`mse;opt[(`lbfgs;q),opts]);
   r:{[m;x;y;r;i] l:backstep(m;x;y); p:parms m; v:raze over value dict p; free p; r,enlist(l;v)}[m;x;y]/[();til 3];
   free m; (r[;0];r[;1])}
 check:{[case;q;x;y;opts]
-  r:run[q;x;y;opts];
+  r:steps[q;x;y;opts];
   .t.ok[string[case]," losses";near[r 0;L case]];
   .t.ok[string[case]," parameters after each step";near[r 1;P case]]}
 check[`lin;lin[];.d.X;.d.Y;()]
@@ -29,6 +29,14 @@ check[`linh;lin[];.d.X;.d.Y;(.5;4;`history,2)]
 check[`linw;lin[];.d.X;.d.Y;(1;5;`history`search!(2;`strong_wolfe))]
 check[`net;net[];.d.X2;.d.Y2;(1;5;`history,3)]
 check[`netw;net[];.d.X2;.d.Y2;(2;8;12;`history`search!(3;`strong_wolfe))]
+/ the same steps as whole-batch epochs of `run m`, which gives the optimizer the same closure
+runm:{[q;x;y;opts]
+  m:model(q;loss`mse;opt[(`lbfgs;q),opts]); train(m;`batchsize;count x); train(m;x;y);
+  r:{[m;r;i] l:run m; p:parms m; v:raze over value dict p; free p; r,enlist(l;v)}[m]/[();til 3];
+  free m; (r[;0];r[;1])}
+r:runm[net[];.d.X2;.d.Y2;(2;8;12;`history`search!(3;`strong_wolfe))]
+.t.ok["run m: losses";near[r 0;L`netw]]
+.t.ok["run m: parameters after each epoch";near[r 1;P`netw]]
 
 / options: ktorch's names and defaults; eval and search unset (::) until given
 q:lin[]
