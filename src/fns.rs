@@ -371,6 +371,11 @@ table! {
     "testinit"    => model::data::testinit,
     "shuffle"     => tensor::batch::shuffle,
     "unshuffle"   => model::data::unshuffle,
+    // copies and averages of parameters (swa.rst)
+    "clone"       => model::parms::clone,
+    "copyparms"   => model::parms::copyparms,
+    "avgparms"    => model::parms::avgparms,
+    "batchnorm"   => model::parms::batchnorm,
     "dv"          => nn::tree::dv,
     "tree"        => nn::tree::tree,
     "forward"     => nn::forward::forward,

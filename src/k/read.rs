@@ -89,6 +89,10 @@ pub fn longs(x: K) -> Option<Vec<i64>> {
         }
     }
 }
+/// A float vector as f64s (None for other types).
+pub fn floats(x: K) -> Option<Vec<f64>> {
+    (ktype(x) == 9).then(|| unsafe { std::slice::from_raw_parts(data::<f64>(x), len(x) as usize).to_vec() })
+}
 /// Keys and values of a q dictionary (type 99), borrowed.
 pub fn dict_parts(x: K) -> Option<(K, K)> {
     if ktype(x) != 99 {

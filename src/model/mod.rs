@@ -8,6 +8,7 @@
 //! (clone, copyparms, avgparms, batchnorm: weight averaging).
 pub mod api;
 pub mod data;
+pub mod parms;
 pub mod run;
 pub mod settings;
 pub mod steps;

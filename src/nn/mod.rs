@@ -61,6 +61,9 @@ pub struct Module {
     /// Children, each with its key in this module: its name, else its position.
     pub children: Vec<(String, Module)>,
     training: AtomicBool,
+    /// Batch norm statistics as a cumulative average (momentum None) whatever the option says:
+    /// set by `batchnorm` for weight averaging, on a tree that may be shared.
+    cumulative: AtomicBool,
 }
 
 // A tree is read by several threads at once (q's peach, a forward running while a callback
@@ -82,9 +85,35 @@ impl Module {
             buffers: vec![],
             children: vec![],
             training: AtomicBool::new(true),
+            cumulative: AtomicBool::new(false),
         };
         (layer.init)(&mut m)?;
         Ok(m)
+    }
+
+    /// An independent copy (libtorch's `clone`): the same definition, training flag and names,
+    /// parameters and buffers copied (detached; parameters keep their gradient requirement).
+    pub fn deep_clone(&self) -> Result<Module> {
+        let copy = |v: &Vec<(String, Tensor)>| -> Result<Vec<(String, Tensor)>> {
+            v.iter().map(|(k, t)| Ok((k.clone(), if t.defined() { t.f_detach_copy()?.set_requires_grad(t.requires_grad()) } else { t.shallow_clone() }))).collect()
+        };
+        Ok(Module {
+            layer: self.layer,
+            name: self.name.clone(),
+            opts: self.opts.clone(),
+            parms: copy(&self.parms)?,
+            buffers: copy(&self.buffers)?,
+            children: self.children.iter().map(|(k, c)| Ok((k.clone(), c.deep_clone()?))).collect::<Result<_>>()?,
+            training: AtomicBool::new(self.training()),
+            cumulative: AtomicBool::new(self.cumulative()),
+        })
+    }
+
+    pub fn cumulative(&self) -> bool {
+        self.cumulative.load(Ordering::Relaxed)
+    }
+    pub fn set_cumulative(&self, b: bool) {
+        self.cumulative.store(b, Ordering::Relaxed);
     }
 
     /// The value of option `name`. The tables and their layers' code name the same options, so

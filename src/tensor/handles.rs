@@ -142,9 +142,15 @@ pub fn use_(x: K) -> KResult {
     Ok(make::null())
 }
 
+/// A second handle to the same object: a tensor, or a module (one tree under both handles, as
+/// ktorch's shared module pointer: a model made from one keeps the other usable).
 pub fn addref(x: K) -> KResult {
-    let t = registry::tensor(x)?;
-    Ok(registry::add(Obj::Tensor(t)))
+    let o = registry::with(x, |o| match o {
+        Obj::Tensor(t) => Ok(Obj::Tensor(t.shallow_clone())),
+        Obj::Module(m) => Ok(Obj::Module(m.share())),
+        other => anyhow::bail!("not implemented for {}", other.class()),
+    })?;
+    Ok(registry::add(o))
 }
 
 pub fn return_(x: K) -> KResult {

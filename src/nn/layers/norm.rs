@@ -194,7 +194,7 @@ fn batchnorm(m: &Module, r: &Run, x: &Tensor, dims: i64) -> Result<Tensor> {
         let want = if dims == 2 { "2D or 3D".to_string() } else { format!("{dims}D") };
         bail!("{}: expected {want} input (got {d}D input)", m.layer.name);
     }
-    let momentum = m.float("momentum");
+    let momentum = if m.cumulative() { f64::NAN } else { m.float("momentum") };
     let mut factor = if momentum.is_nan() { 0.0 } else { momentum };
     let track = m.flag("track");
     if r.training && track {

@@ -1,0 +1,225 @@
+//! Copies and averages of parameters (swa.rst, kmodel.cpp): `clone` (an independent copy of a
+//! tensor, or of the module of a module or model), `copyparms m` (a dictionary of detached
+//! copies of the parameters), `copyparms(m;d)` (the dictionary's values copied back, by name:
+//! a q dictionary of which names were found), `avgparms(m;d)` (the running average of the
+//! parameters kept in d, counted in d's `.n`), and `batchnorm` (batch norm statistics made again
+//! as a plain average for averaged weights: over the model's training data, or by the caller).
+//! Objects: a module, a model (its module) or an optimizer (its parameters, named as in their
+//! modules).
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use super::api::of;
+use crate::k::{make, read, KResult, K};
+use crate::nn::{ModRef, Run};
+use crate::registry::{self, Obj};
+use crate::tensor::opargs::describe;
+
+/// The parameters of a module, model or optimizer by name (shallow copies: the same tensors).
+fn named_parms(h: K, what: &str) -> Result<Vec<(String, Tensor)>> {
+    registry::with(h, |o| {
+        let shallow = |v: Vec<(String, &Tensor)>| v.into_iter().map(|(k, t)| (k, t.shallow_clone())).collect();
+        Ok(match o {
+            Obj::Module(m) => shallow(m.get().named_parameters()),
+            Obj::Model(m) => shallow(m.module.get().named_parameters()),
+            Obj::Optimizer(z) => z
+                .groups
+                .iter()
+                .flat_map(|g| g.parms.iter())
+                .enumerate()
+                .map(|(i, p)| (if p.name.is_empty() { i.to_string() } else { p.name.clone() }, p.t.shallow_clone()))
+                .collect(),
+            other => bail!("expecting model, module or optimizer{what}, given {}", other.class()),
+        })
+    })
+}
+
+fn is_object(x: K) -> bool {
+    matches!(registry::class_of(x), Some("module" | "model" | "optimizer"))
+}
+
+/// `clone t`: a detached copy of a tensor; `clone m`: a new module, a copy of a module's or a
+/// model's module.
+pub fn clone(x: K) -> KResult {
+    let o = registry::with(x, |o| {
+        Ok(match o {
+            Obj::Tensor(t) => Obj::Tensor(t.f_detach_copy()?),
+            Obj::Module(m) => Obj::Module(ModRef::new(m.get().deep_clone()?)),
+            Obj::Model(m) => Obj::Module(ModRef::new(m.module.get().deep_clone()?)),
+            other => bail!("expecting tensor, module or model, not implemented for {}", other.class()),
+        })
+    })?;
+    Ok(registry::add(o))
+}
+
+/// The parameters of `h` with a dictionary handle `d`'s tensors, for `f`.
+fn with_dict<R>(h: K, d: K, f: impl FnOnce(&[(String, Tensor)], &mut Vec<(String, Tensor)>) -> Result<R>) -> Result<R> {
+    if registry::class_of(d) != Some("dictionary") {
+        bail!("expecting dictionary of parameters for 2nd arg, given {}", registry::class_of(d).map_or_else(|| describe(d), str::to_string));
+    }
+    let p = named_parms(h, " for 1st arg")?;
+    registry::with(d, |o| match o {
+        Obj::Dict(v) => f(&p, v),
+        _ => unreachable!(),
+    })
+}
+
+fn args(x: K) -> Result<(K, Option<K>)> {
+    if is_object(x) {
+        return Ok((x, None));
+    }
+    match read::items(x) {
+        Some([h, d]) => Ok((*h, Some(*d))),
+        _ => bail!("expecting model, module or optimizer, or (object;dictionary), given {}", describe(x)),
+    }
+}
+
+pub fn copyparms(x: K) -> KResult {
+    match args(x)? {
+        (h, None) => {
+            let p = named_parms(h, "")?;
+            let copies = p.iter().map(|(k, t)| Ok((k.clone(), t.f_detach_copy()?))).collect::<Result<Vec<_>>>()?;
+            Ok(registry::add(Obj::Dict(copies)))
+        }
+        (h, Some(d)) => {
+            let found = with_dict(h, d, |p, dict| {
+                tch::no_grad(|| {
+                    p.iter()
+                        .map(|(k, t)| match dict.iter().find(|(n, _)| n == k) {
+                            Some((_, v)) => {
+                                let _ = t.shallow_clone().f_copy_(v).map_err(|e| anyhow!("{k}: {e}"))?;
+                                Ok(true)
+                            }
+                            None => Ok(false),
+                        })
+                        .collect::<Result<Vec<bool>>>()
+                })
+            })?;
+            let names = named_parms(h, "")?;
+            Ok(make::dict(&names.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), found.into_iter().map(make::boolean).collect()))
+        }
+    }
+}
+
+pub fn avgparms(x: K) -> KResult {
+    let (h, Some(d)) = args(x)? else { bail!("expects 2 args, model/module/optimizer & dictionary of parameters w'averaged weights") };
+    let n = with_dict(h, d, |p, dict| {
+        tch::no_grad(|| -> Result<i64> {
+            // every parameter must be there before anything changes
+            let mut avg = vec![];
+            for (k, _) in p {
+                let a = dict.iter().find(|(n, _)| n == k).ok_or_else(|| anyhow!("parameter {k} not found, unable to compute average"))?;
+                avg.push(a.1.shallow_clone());
+            }
+            if !dict.iter().any(|(k, _)| k == ".n") {
+                dict.push((".n".into(), Tensor::f_from_slice(&[1.0f64])?.f_reshape([])?));
+            }
+            let count = dict.iter().find(|(k, _)| k == ".n").map(|(_, t)| t.shallow_clone()).unwrap();
+            let f = 1.0 / (1.0 + count.f_double_value(&[])?);
+            for ((_, t), a) in p.iter().zip(avg) {
+                let step = t.f_detach()?.f_to_device(a.device())?.f_to_kind(a.kind())?.f_sub(&a)?.f_mul_scalar(f)?;
+                let _ = a.shallow_clone().f_add_(&step)?;
+            }
+            let _ = count.shallow_clone().f_add_scalar_(1.0)?;
+            Ok(count.f_double_value(&[])? as i64)
+        })
+    })?;
+    Ok(make::long(n))
+}
+
+const BATCHNORMS: &[&str] = &["batchnorm1d", "batchnorm2d", "batchnorm3d"];
+
+/// The module tree of a module or model handle.
+fn tree(h: K) -> Result<ModRef> {
+    registry::with(h, |o| match o {
+        Obj::Module(m) => Ok(m.share()),
+        Obj::Model(m) => Ok(m.module.share()),
+        other => bail!("expecting model or module, given {}", other.class()),
+    })
+}
+
+/// `batchnorm m`: each batch norm layer's statistics reset (mean 0, variance 1, no batches)
+/// and averaged cumulatively from now on (momentum None); given a model with training data,
+/// the statistics are then made from one pass over it (no gradients, training mode) and the
+/// momentum restored. Answers each layer's name and momentum. `batchnorm(m;d)`: momentum back
+/// as before (from that answer).
+pub fn batchnorm(x: K) -> KResult {
+    let (h, d) = if registry::is_handle(x) {
+        (x, None)
+    } else {
+        match read::items(x) {
+            Some([h, d]) => (*h, Some(*d)),
+            _ => bail!("expecting model or module, or (model/module;dictionary of momentum settings), given {}", describe(x)),
+        }
+    };
+    let q = tree(h)?;
+    let norms: Vec<(String, &crate::nn::Module)> = q.get().named_modules().into_iter().filter(|(_, m)| BATCHNORMS.contains(&m.layer.name)).collect();
+    if let Some(d) = d {
+        let (k, v) = read::dict_parts(d).ok_or_else(|| anyhow!("expecting k dictionary of momentum settings for 2nd arg, given {}", describe(d)))?;
+        let keys = read::symbols(k).ok_or_else(|| anyhow!("momentum settings: expecting symbol keys"))?;
+        let vals = read::floats(v).ok_or_else(|| anyhow!("dictionary of previous momentum settings expected as double(s), given {}", describe(v)))?;
+        for (name, f) in keys.iter().zip(vals) {
+            let (_, m) = norms.iter().find(|(n, _)| n == name).ok_or_else(|| anyhow!("unable to locate batch norm module '{name}' to restore momentum"))?;
+            let own = m.float("momentum");
+            if !(f.is_nan() && own.is_nan()) && f != own && !f.is_nan() {
+                bail!("'{name}': momentum {f} differs from the module's {own}");
+            }
+            m.set_cumulative(f.is_nan());
+        }
+        return Ok(make::null());
+    }
+    let mut momentum = vec![];
+    for (_, m) in &norms {
+        momentum.push(if m.cumulative() { f64::NAN } else { m.float("momentum") });
+        m.set_cumulative(true);
+        tch::no_grad(|| -> Result<()> {
+            for (b, v) in [("running_mean", 0.0), ("running_var", 1.0), ("num_batches_tracked", 0.0)] {
+                if let Ok(t) = m.buffer(b) {
+                    let _ = t.shallow_clone().f_fill_(v)?;
+                }
+            }
+            Ok(())
+        })?;
+    }
+    let names: Vec<&str> = norms.iter().map(|(n, _)| n.as_str()).collect();
+    let answer = make::dict(&names, momentum.iter().map(|f| make::float(*f)).collect());
+    if registry::class_of(h) == Some("model") && !norms.is_empty() {
+        let r = recalc(h, &q);
+        for ((_, m), f) in norms.iter().zip(&momentum) {
+            m.set_cumulative(f.is_nan());
+        }
+        if let Err(e) = r {
+            unsafe { crate::k::native::r0(answer) };
+            return Err(e);
+        }
+    }
+    Ok(answer)
+}
+
+/// One pass over a model's training data in training mode without gradients.
+fn recalc(h: K, q: &ModRef) -> Result<()> {
+    registry::lease(h, |o| {
+        let m = of(o)?;
+        if m.data.batches(&m.train) < 1 {
+            bail!("no training data loaded for the model");
+        }
+        let module = q.get();
+        let was = module.training();
+        module.train(true);
+        let run = Run { training: true, root: Some(q.root().clone()) };
+        let s = m.train.clone();
+        let r = tch::no_grad(|| -> Result<()> {
+            // plain batches in order: no shuffle for this pass
+            let s = super::Settings { shuffle: false, ..s };
+            while m.data.next(&s, true)? {
+                module.forward(&run, &m.data.x.cloned())?;
+            }
+            Ok(())
+        });
+        if r.is_err() {
+            let _ = m.data.fullsize();
+        }
+        module.train(was);
+        r
+    })
+}
