@@ -53,6 +53,7 @@ qscripts!(
     ktorch_linalg,
     ktorch_loss,
     ktorch_model,
+    ktorch_model_data,
     ktorch_nn,
     ktorch_nn_act,
     ktorch_nn_attrs,

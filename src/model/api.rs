@@ -106,7 +106,7 @@ fn settings(x: K, training: bool) -> KResult {
             let vals = n.iter().map(|k| s.get(k)).collect::<Result<Vec<K>>>()?;
             Ok(make::dict(&n, vals))
         }),
-        (2, None) if read::dict_parts(v[1]).is_none() => registry::with(v[0], |o| Ok(make::long(define(of(o)?, training, Some(&v[1..2]), None)?))),
+        (2, None) if read::dict_parts(v[1]).is_none() => Ok(make::long(define(v[0], training, Some(&v[1..2]), None)?)),
         (2, None) => {
             let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expecting option name(s) or a dictionary, given {}", describe(v[1])))?;
             let names = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
@@ -141,7 +141,7 @@ fn settings(x: K, training: bool) -> KResult {
             unsafe { crate::k::native::r0(e) };
             r
         }
-        (3, None) => registry::with(v[0], |o| Ok(make::long(define(of(o)?, training, Some(&v[1..2]), Some(&v[2..3]))?))),
+        (3, None) => Ok(make::long(define(v[0], training, Some(&v[1..2]), Some(&v[2..3]))?)),
         _ => bail!("expecting (model;names), (model;dictionary), (model;names;values) or (model;inputs;targets)"),
     }
 }
@@ -176,7 +176,7 @@ fn go(x: K, training: bool) -> KResult {
     } else {
         match read::items(x) {
             Some([m, xs, ys]) if is_model(*m) => {
-                registry::with(*m, |o| define(of(o)?, training, Some(std::slice::from_ref(xs)), Some(std::slice::from_ref(ys))))?;
+                define(*m, training, Some(std::slice::from_ref(xs)), Some(std::slice::from_ref(ys)))?;
                 *m
             }
             _ => bail!("expecting model, or (model;inputs;targets), given {}", describe(x)),

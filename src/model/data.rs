@@ -176,23 +176,34 @@ impl Data {
             Ok(false)
         }
     }
-    /// New inputs and targets.
-    pub fn set(&mut self, x: Side, y: Side) -> Result<()> {
-        self.fullsize()?;
+    /// The full size of inputs and targets together, checked to agree.
+    fn size_of(x: &Side, y: &Side) -> Result<i64> {
         let nx = maxsize_all(&x.tensors(), 0).map_err(|e| anyhow!("inputs: {e}"))?;
         let ny = maxsize_all(&y.tensors(), 0).map_err(|e| anyhow!("targets: {e}"))?;
         if !x.tensors().is_empty() && !y.tensors().is_empty() && nx != ny {
             bail!("{nx} inputs but {ny} targets");
         }
-        let size = nx.max(ny);
+        Ok(nx.max(ny))
+    }
+    /// New inputs and targets (nothing changes on an error).
+    pub fn set(&mut self, x: Side, y: Side) -> Result<()> {
+        let size = Data::size_of(&x, &y)?;
+        self.fullsize()?;
         *self = Data { x, y, size, batch: -1, perm: None };
         Ok(())
     }
     /// New inputs (or targets), checked against the other side.
     pub fn set_side(&mut self, inputs: bool, z: Side) -> Result<()> {
+        let size = if inputs { Data::size_of(&z, &self.y)? } else { Data::size_of(&self.x, &z)? };
         self.fullsize()?;
-        let (x, y) = if inputs { (z, std::mem::take(&mut self.y)) } else { (std::mem::take(&mut self.x), z) };
-        self.set(x, y)
+        if inputs {
+            self.x = z;
+        } else {
+            self.y = z;
+        }
+        self.size = size;
+        self.perm = None;
+        Ok(())
     }
 }
 
@@ -254,19 +265,22 @@ fn pick(m: &mut Model, training: bool) -> (&mut Data, &Settings) {
     }
 }
 
-/// `data(m;x;y)` and the like: new data, answering the number of batches.
-pub fn define(m: &mut Model, training: bool, x: Option<&[K]>, y: Option<&[K]>) -> Result<i64> {
-    let device = m.module.get().device();
+/// `data(m;x;y)` and the like for model handle `h`: new data, answering the number of batches.
+/// The arguments are read before the model is taken from the registry (they may be handles).
+pub fn define(h: K, training: bool, x: Option<&[K]>, y: Option<&[K]>) -> Result<i64> {
+    let device = registry::with(h, |o| Ok(of(o)?.module.get().device()))?;
     let xs = x.map(|a| side(a, device)).transpose().map_err(|e| anyhow!("inputs: {e}"))?;
     let ys = y.map(|a| side(a, device)).transpose().map_err(|e| anyhow!("targets: {e}"))?;
-    let (d, s) = pick(m, training);
-    match (xs, ys) {
-        (Some(x), Some(y)) => d.set(x, y)?,
-        (Some(x), None) => d.set_side(true, x)?,
-        (None, Some(y)) => d.set_side(false, y)?,
-        (None, None) => {}
-    }
-    Ok(d.batches(s))
+    registry::with(h, |o| {
+        let (d, s) = pick(of(o)?, training);
+        match (xs, ys) {
+            (Some(x), Some(y)) => d.set(x, y)?,
+            (Some(x), None) => d.set_side(true, x)?,
+            (None, Some(y)) => d.set_side(false, y)?,
+            (None, None) => {}
+        }
+        Ok(d.batches(s))
+    })
 }
 
 /// Run `f` on the model of handle `h` with its training or test data.
@@ -291,7 +305,7 @@ fn data_(x: K, training: bool) -> KResult {
         return with_data(x, training, |d, _| Ok(make::list(vec![d.x.q()?, d.y.q()?])));
     }
     let v = read::items(x).filter(|v| (2..=3).contains(&v.len()) && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;inputs;targets), given {}", describe(x)))?;
-    let n = registry::with(v[0], |o| define(of(o)?, training, Some(&v[1..2]), v.get(2).map(std::slice::from_ref)))?;
+    let n = define(v[0], training, Some(&v[1..2]), v.get(2).map(std::slice::from_ref))?;
     Ok(make::long(n))
 }
 
@@ -302,14 +316,7 @@ fn side_(x: K, training: bool, inputs: bool) -> KResult {
         return Ok(o.map_or_else(make::null, registry::add));
     }
     let v = read::items(x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;{}..), given {}", if inputs { "inputs" } else { "targets" }, describe(x)))?;
-    let n = registry::with(v[0], |o| {
-        let m = of(o)?;
-        if inputs {
-            define(m, training, Some(&v[1..]), None)
-        } else {
-            define(m, training, None, Some(&v[1..]))
-        }
-    })?;
+    let n = if inputs { define(v[0], training, Some(&v[1..]), None)? } else { define(v[0], training, None, Some(&v[1..]))? };
     Ok(make::long(n))
 }
 
