@@ -53,6 +53,23 @@ pub fn make_loss(name: &str, opts: &[K]) -> Result<Loss> {
     Ok(Loss { spec, opts })
 }
 
+/// The loss of a definition dictionary (`module`options), None for other arguments.
+fn from_definition(x: K) -> Result<Option<Loss>> {
+    let Some((k, v)) = read::dict_parts(x) else { return Ok(None) };
+    if read::symbols(k).as_deref() != Some(&["module", "options"][..]) {
+        return Ok(None);
+    }
+    let e = make::explode(v);
+    let items = read::items(e).unwrap();
+    let r = match read::symbol(items[0]) {
+        Some(name) if read::dict_parts(items[1]).is_some_and(|(k, _)| read::len(k) > 0) => make_loss(name, &items[1..2]),
+        Some(name) => make_loss(name, &[]),
+        None => Err(anyhow!("definition: module expected as a symbol, given {}", describe(items[0]))),
+    };
+    unsafe { crate::k::native::r0(e) };
+    r.map(Some)
+}
+
 pub fn definition(l: &Loss) -> KResult {
     let given = l.opts.given(l.spec.slots)?;
     let keys: Vec<&str> = given.iter().map(|(k, _)| *k).collect();
@@ -66,6 +83,10 @@ pub fn loss(x: K) -> KResult {
     }
     if is_loss(x) {
         return registry::with(x, |o| definition(of(o)?));
+    }
+    // a definition, as `loss l` answers it: `module`options!(name;options)
+    if let Some(l) = from_definition(x)? {
+        return Ok(registry::add(Obj::Loss(l)));
     }
     // `(`mse;`none)` is a symbol list: its items as atoms
     if read::symbols(x).is_some_and(|s| !s.is_empty()) {

@@ -73,6 +73,19 @@ pub fn model(x: K) -> KResult {
     Ok(registry::add(Obj::Model(Box::new(m))))
 }
 
+/// `state m`: the state of each part (module with parameters and buffers, loss, optimizer with
+/// its buffers) and the settings; each rebuilds its part (`module`, `loss`, `opt(state;module)`,
+/// `train(m;dict)`).
+pub fn state(x: K, all: bool) -> KResult {
+    registry::with(x, |o| {
+        let m = of(o)?;
+        let module = crate::nn::api::definition(m.module.get(), all, true)?;
+        let loss = crate::loss::object::definition(&m.loss)?;
+        let opt = crate::optim::api::definition(&m.opt, all, true)?;
+        Ok(make::dict(&["module", "loss", "optimizer", "train", "test"], vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?]))
+    })
+}
+
 /// `model m`: the definitions of its parts and its settings.
 fn definition(m: &Model, all: bool) -> KResult {
     let module = crate::nn::api::definition(m.module.get(), all, false)?;

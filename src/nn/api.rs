@@ -431,6 +431,9 @@ pub fn state(x: K) -> KResult {
     if crate::optim::api::is_optimizer(x) {
         return crate::optim::api::state(x, alloptions());
     }
+    if crate::model::api::is_model(x) {
+        return crate::model::api::state(x, alloptions());
+    }
     if let Some([o, f]) = read::items(x) {
         if crate::optim::api::is_optimizer(*o) && read::boolean(*f).is_some() {
             return crate::optim::api::state(*o, read::boolean(*f).unwrap());

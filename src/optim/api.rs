@@ -4,6 +4,8 @@
 //! - `opt name`, `opt(name;parms;options..)`, `opt(name;group;parms;options..)`: a new optimizer;
 //! - `opt(o;parms)`, `opt(o;group;parms;options..)`: add parameters (and set a group's options;
 //!   groups are numbered consecutively from 0);
+//! - `opt(state;module)`: an optimizer rebuilt from `state o` onto a module's parameters of the
+//!   same names (optim::restore);
 //! - `opt o`, `opt(o;flag)`: the definition: type, a table of options (a row per group) and a
 //!   table of parameters (group, pointer, module, name, size).
 //! Parameters: `()` for none, a tensor, a vector (or `(v;indices)`), a dictionary (or
@@ -46,6 +48,10 @@ fn opt_(x: K) -> KResult {
         let (parms, opts) = read_args(kind, rest, v.len() > 2 || group.is_some())?;
         registry::with(v[0], |o| add(optimizer(o)?, group, parms, opts))?;
         return Ok(make::null());
+    }
+    if super::restore::is_state_call(v) {
+        let o = super::restore::rebuild(v[0], v[1])?;
+        return Ok(registry::add(Obj::Optimizer(o)));
     }
     let s = read::symbol(v[0]).ok_or_else(|| anyhow!("expecting optimizer name or pointer as 1st arg, given {}", describe(v[0])))?;
     let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;

@@ -13,6 +13,7 @@ pub mod adam;
 pub mod api;
 pub mod kinds;
 pub mod lamb;
+pub mod restore;
 pub mod lbfgs;
 pub mod rmsprop;
 pub mod sgd;

@@ -225,5 +225,29 @@ m:model(q;loss`mse;opt`sgd)
 .t.eq["model without data";err[batchnorm;m];"batchnorm: no training data loaded for the model"]
 free m
 
+/ ---- state m rebuilds each part; training goes on exactly where it stopped
+seed 3
+q:module seq(`sequential;(`linear;3;4);`relu;(`linear;4;2))
+m:model(q;loss(`ce;`smoothing,.1);opt(`adam;q;.01))
+X:"e"$0.1*20 3#til 60; Y:20#0 1
+train(m;`batchsize`shuffle;(5;0b)); train(m;X;Y)
+run m; run m
+s:state m
+.t.eq["state m: parts";key s;`module`loss`optimizer`train`test]
+q2:module s`module
+m2:model(q2;loss s`loss;opt(s`optimizer;q2))
+train(m2;s`train); train(m2;X;Y)
+f:{(x`optimizer;x`options;x[`parms]`name;x[`parms]`buffers)}
+.t.eq["rebuilt optimizer: same options and buffers";f state[m2]`optimizer;f s`optimizer]
+.t.eq["the next epoch: same loss";run m2;run m]
+.t.eq["the next epoch: same parameters";state[m2]`module;state[m]`module]
+o:s`optimizer
+q3:module enlist(`linear;3;4)
+.t.eq["rebuild onto other parameters";err[opt;(o;q3)];"opt: parameter `0.weight not found in the module"]
+free q3
+q3:module seq(`sequential;(`linear;3;5);`relu;(`linear;5;2))
+.t.eq["rebuild onto other sizes";err[opt;(o;q3)];"opt: parameter `0.weight: size [4, 3] in the state, [5, 3] in the module"]
+free(q3;m;m2)
+
 .t.eq["all freed";count obj[];0]
 .t.done[]
