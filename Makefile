@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test example example-digits bench clean
+.PHONY: build test example example-digits bench bench-build clean
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so.
 build:
@@ -31,9 +31,11 @@ example-digits: build
 
 # Prints one table (conversion vs memcpy, add overhead and training throughput vs tch / PyTorch /
 # the qhost interpreter) and PASS/FAIL target lines; see docs/performance.md. About 75 seconds.
-bench: build
-	cargo build --release -p ktorch-bench
+bench: bench-build
 	$(RELEASE)/ktorch-bench
+
+bench-build: build
+	cargo build --release -p ktorch-bench
 
 clean:
 	cargo clean

@@ -41,9 +41,21 @@ def network(name):
     raise ValueError(f"unknown network {name}")
 
 
+DEVICE = torch.device(sys.argv[1] if len(sys.argv) > 1 else "cpu")
+
+
+def network_opt(name, model):
+    if name == "mlp":
+        return torch.optim.SGD(model.parameters(), lr=0.2, momentum=0.9)
+    return torch.optim.Adam(model.parameters(), lr=0.005)
+
+
 class Trainer:
     def __init__(self, name, path, n):
-        self.model, self.opt, shape = network(name)
+        model, _, shape = network(name)
+        self.model = model.to(DEVICE)
+        # the optimizer after the move, on the parameters where they live
+        self.opt = network_opt(name, self.model)
         with open(path, "rb") as f:
             raw = f.read()
         size = n
@@ -53,6 +65,7 @@ class Trainer:
         self.y = torch.frombuffer(bytearray(raw[4 * size:]), dtype=torch.int64)
         if self.y.numel() != n:
             raise ValueError(f"{path}: {self.y.numel()} classes for {n} samples")
+        self.x, self.y = self.x.to(DEVICE), self.y.to(DEVICE)
 
     def epoch(self, batch):
         model, opt, x, y = self.model, self.opt, self.x, self.y

@@ -3,8 +3,10 @@
 //! and ratios with pass/fail lines for the targets. Benchmarks only print: a missed target is a
 //! FAIL line, not a failed exit.
 //!
-//! `ktorch-bench [--quick] [--lib path/ktorch.so]`: --quick is a smoke run with small sizes
-//! (tests/smoke.rs), not figures to quote.
+//! `ktorch-bench [--quick] [--lib path/ktorch.so] [--device cuda]`: --quick is a smoke run with
+//! small sizes (tests/smoke.rs), not figures to quote; --device puts the training benchmarks'
+//! models and data on that device for every side (scripts/gpu-bench.sh on the GPU machine; the
+//! add and conversion cases stay on the CPU, where q's data lives).
 //!
 //! Adding a benchmark: a module with `run(&Ctx, &mut Report)` (and `&mut Peer` when PyTorch
 //! takes part) that times its cases with `measure::interleaved` (the floor and the contenders in
@@ -34,6 +36,8 @@ pub struct Ctx {
     pub plan_big: Plan,
     pub conv_sizes: Vec<i64>,
     pub quick: bool,
+    /// Where the training benchmarks run: `cpu` or `cuda`.
+    pub device: String,
 }
 
 fn main() {
@@ -44,13 +48,19 @@ fn main() {
         .position(|a| a == "--lib")
         .and_then(|i| args.get(i + 1))
         .map(String::as_str);
-    if let Err(e) = run(quick, lib) {
+    let device = args
+        .iter()
+        .position(|a| a == "--device")
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .unwrap_or_else(|| "cpu".into());
+    if let Err(e) = run(quick, lib, device) {
         eprintln!("ktorch-bench: {e}");
         std::process::exit(1);
     }
 }
 
-fn run(quick: bool, lib: Option<&str>) -> Result<(), String> {
+fn run(quick: bool, lib: Option<&str>, device: String) -> Result<(), String> {
     let start = Instant::now();
     let path = host::find_lib(lib)?;
     let ktorch = host::Ktorch::load(&path)?;
@@ -79,8 +89,12 @@ fn run(quick: bool, lib: Option<&str>) -> Result<(), String> {
             vec![1_000, 1_000_000, 100_000_000]
         },
         quick,
+        device,
     };
-    let mut py = peer::Peer::start();
+    if ctx.device != "cpu" && tch::Device::cuda_if_available() == tch::Device::Cpu {
+        return Err(format!("--device {}: no CUDA device found", ctx.device));
+    }
+    let mut py = peer::Peer::start(&ctx.device);
     header(&ctx, &py);
     let mut rep = Report::default();
     ops::run(&ctx, &mut rep, &mut py)?;
@@ -130,5 +144,6 @@ fn header(ctx: &Ctx, py: &peer::Peer) {
         ctx.plan.min_sample.as_millis()
     );
     println!("library: {}", ctx.ktorch.path.display());
+    println!("training on: {}", ctx.device);
     println!();
 }

@@ -110,9 +110,14 @@ pub struct TchSide {
 }
 
 impl TchSide {
-    pub fn new(job: &Job) -> Result<TchSide, String> {
+    pub fn new(job: &Job, device: &str) -> Result<TchSide, String> {
         tch::manual_seed(42);
-        let vs = nn::VarStore::new(Device::Cpu);
+        let device = match device {
+            "cpu" => Device::Cpu,
+            "cuda" => Device::Cuda(0),
+            other => return Err(format!("unknown device `{other}`")),
+        };
+        let vs = nn::VarStore::new(device);
         let p = vs.root();
         let (net, opt) = match job.net {
             "mlp" => (
@@ -144,8 +149,8 @@ impl TchSide {
             other => return Err(format!("no tch network `{other}`")),
         };
         let opt = opt.map_err(|e| e.to_string())?;
-        let x = Tensor::from_slice(&job.x).view(job.dims().as_slice());
-        let y = Tensor::from_slice(&job.y);
+        let x = Tensor::from_slice(&job.x).view(job.dims().as_slice()).to_device(device);
+        let y = Tensor::from_slice(&job.y).to_device(device);
         Ok(TchSide {
             _vs: vs,
             net,

@@ -14,8 +14,9 @@ pub struct Peer {
 }
 
 impl Peer {
-    pub fn start() -> Peer {
-        match start() {
+    /// The peer with its training on `device` (cpu or cuda).
+    pub fn start(device: &str) -> Peer {
+        match start(device) {
             Ok((torch, io)) => Peer {
                 torch: Some(torch),
                 error: None,
@@ -80,7 +81,7 @@ impl Drop for Peer {
 
 type Io = (Child, ChildStdin, BufReader<ChildStdout>);
 
-fn start() -> Result<(String, Io), String> {
+fn start(device: &str) -> Result<(String, Io), String> {
     let python = match std::env::var("VIRTUAL_ENV") {
         Ok(v) => PathBuf::from(v).join("bin/python"),
         Err(_) => PathBuf::from("python3"),
@@ -95,6 +96,7 @@ fn start() -> Result<(String, Io), String> {
     };
     let mut child = Command::new(&python)
         .arg(&script)
+        .arg(device)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null()) // torch warns about numpy's absence

@@ -32,7 +32,7 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut Peer) -> Result<(), String> {
         [nets::spirals(20), nets::digits(1500, 1)]
     };
     for job in &jobs {
-        bench(ctx, rep, py, job)?;
+        bench(ctx, rep, py, job, &ctx.device)?;
     }
     rep.notes.push(
         "training rows: a call is one epoch (rounds×calls: rounds × epochs per round); rate in samples/s, ratios of samples/s"
@@ -42,10 +42,11 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut Peer) -> Result<(), String> {
 }
 
 /// One job, three sides, interleaved rounds; rows and targets.
-fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job) -> Result<(), String> {
-    let bench = format!("training {}", job.name);
-    let mut tch = TchSide::new(job)?;
-    let ktorch = KtorchSide::new(job);
+fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job, device: &str) -> Result<(), String> {
+    let on = if device == "cpu" { String::new() } else { format!(" ({device})") };
+    let bench = format!("training {}{on}", job.name);
+    let mut tch = TchSide::new(job, device)?;
+    let ktorch = KtorchSide::new(job, device);
     let data = DataFile::write(job)?;
     // the peer's first request makes its model; a failure leaves PyTorch out, with the reason
     let pyt = match py.running() {
@@ -153,12 +154,12 @@ fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job) -> Result<(), St
         (Ok(_), None) => not_measured(rep, &bench, &py_case, &size, "?".into()),
     }
     rep.target(
-        format!("ktorch training {}: samples/s vs PyTorch eager", job.name),
+        format!("ktorch training {}{on}: samples/s vs PyTorch eager", job.name),
         kt_s.zip(py_s).map(|(k, p)| p.median / k.median),
         Bound::AtLeast(1.0),
     );
     rep.target(
-        format!("ktorch training {}: samples/s vs tch direct", job.name),
+        format!("ktorch training {}{on}: samples/s vs tch direct", job.name),
         kt_s.map(|k| tch_s.median / k.median),
         Bound::AtLeast(0.9),
     );
@@ -190,13 +191,15 @@ struct KtorchSide {
 }
 
 impl KtorchSide {
-    fn new(job: &Job) -> Result<KtorchSide, String> {
+    fn new(job: &Job, device: &str) -> Result<KtorchSide, String> {
         eval::set_global("bx", KObj::from_slice(KE, &job.x));
         eval::set_global("by", KObj::from_slice(KJ, &job.y));
         let dims: Vec<String> = job.dims().iter().map(i64::to_string).collect();
         let steps = [
             "seed 42".to_string(),
             job.q_module.to_string(),
+            // the data follows the module to its device at train(bm;x;y)
+            format!("to(bq;`{device})"),
             format!("bm:model(bq;loss`ce;{})", job.q_opt),
             format!(
                 "train(bm;`batchsize`shuffle`metrics;({};0b;`loss))",
