@@ -40,6 +40,21 @@ int ktorch_reset_grad(at::Tensor* t, int none) {
   });
 }
 
+// self += alpha * other in one kernel (ATen's add_ with alpha, which tch does not wrap): the
+// optimizers' updates, one launch instead of a multiply and an add.
+int ktorch_add_alpha_(at::Tensor* self, const at::Tensor* other, double alpha) {
+  return attempt([&] { self->add_(*other, alpha); });
+}
+
+// self += value * t1 * t2 and self += value * t1 / t2, one kernel each (tch wraps them without
+// the value): Adam's and the others' moment updates.
+int ktorch_addcmul_value_(at::Tensor* self, const at::Tensor* t1, const at::Tensor* t2, double value) {
+  return attempt([&] { self->addcmul_(*t1, *t2, value); });
+}
+int ktorch_addcdiv_value_(at::Tensor* self, const at::Tensor* t1, const at::Tensor* t2, double value) {
+  return attempt([&] { self->addcdiv_(*t1, *t2, value); });
+}
+
 // The current CUDA device's index.
 int ktorch_cuda_current(long* r) {
   return attempt([&] {

@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use super::{Optimizer, Parm, Settings};
+use crate::tensor::autograd::{addcdiv_, addcmul_};
 use tch::Tensor;
 
 pub fn adam(o: &mut Optimizer) -> Result<()> {
@@ -36,7 +37,8 @@ fn update(s: &Settings, p: &mut Parm, grad: &Tensor, decoupled: bool) -> Result<
         grad.shallow_clone()
     };
     let _ = m.shallow_clone().f_lerp_(&g, 1.0 - b1)?;
-    let _ = v.shallow_clone().f_mul_scalar_(b2)?.f_addcmul_(&g, &g.f_mul_scalar(1.0 - b2)?)?;
+    let _ = v.shallow_clone().f_mul_scalar_(b2)?;
+    addcmul_(&v, &g, &g, 1.0 - b2)?;
     let bc1 = 1.0 - b1.powf(step);
     let bc2 = 1.0 - b2.powf(step);
     let second = match vmax {
@@ -46,7 +48,7 @@ fn update(s: &Settings, p: &mut Parm, grad: &Tensor, decoupled: bool) -> Result<
         }
         None => v,
     };
-    let denom = second.f_sqrt()?.f_div_scalar(bc2.sqrt())?.f_add_scalar(eps)?;
-    let _ = w.f_addcdiv_(&m.f_mul_scalar(-lr / bc1)?, &denom)?;
+    let denom = second.f_sqrt()?.f_div_scalar(bc2.sqrt())?.f_add_scalar_(eps)?;
+    addcdiv_(&w, &m, &denom, -lr / bc1)?;
     Ok(())
 }

@@ -58,10 +58,10 @@ impl Parm {
     pub fn has(&self, name: &str) -> bool {
         self.state.iter().any(|(k, _)| *k == name)
     }
-    /// Count the step in buffer `step` (a scalar float tensor, as PyTorch keeps it) and return
-    /// the new count.
+    /// Count the step in buffer `step` (a scalar float tensor on the CPU, as PyTorch keeps it
+    /// unless `capturable`: reading it back never waits for the GPU) and return the new count.
     pub fn count_step(&mut self) -> Result<f64> {
-        let s = self.buffer("step", |p| Ok(Tensor::f_zeros([], (tch::Kind::Float, p.device()))?))?;
+        let s = self.buffer("step", |_| Ok(Tensor::f_zeros([], (tch::Kind::Float, tch::Device::Cpu))?))?;
         let _ = s.shallow_clone().f_add_scalar_(1.0)?;
         Ok(s.f_double_value(&[])?)
     }

@@ -99,7 +99,9 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
                 let e = make::explode(vs);
                 spec::keep(e);
                 for (k, v) in keys.iter().zip(read::items(e).unwrap_or(&[])) {
-                    let b = convert::to_tensor(*v).map_err(|e| anyhow!("parameter `{n}, buffer `{k}: {e}"))?.f_to_device(t.device())?;
+                    let b = convert::to_tensor(*v).map_err(|e| anyhow!("parameter `{n}, buffer `{k}: {e}"))?;
+                    // step counts stay on the CPU (optim::Parm::count_step)
+                    let b = if *k == "step" { b } else { b.f_to_device(t.device())? };
                     state.push((intern(k), b));
                 }
             }

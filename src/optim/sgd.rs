@@ -3,6 +3,7 @@
 use anyhow::Result;
 
 use super::Optimizer;
+use crate::tensor::autograd::add_alpha_;
 
 pub fn step(o: &mut Optimizer) -> Result<()> {
     o.each(|s, p, grad| {
@@ -11,14 +12,15 @@ pub fn step(o: &mut Optimizer) -> Result<()> {
         if momentum != 0.0 {
             let buf = if p.has("momentum_buffer") {
                 let b = p.buffer("momentum_buffer", |_| unreachable!())?;
-                let _ = b.shallow_clone().f_mul_scalar_(momentum)?.f_add_(&g.f_mul_scalar(1.0 - dampening)?)?;
+                let _ = b.shallow_clone().f_mul_scalar_(momentum)?;
+                add_alpha_(&b, &g, 1.0 - dampening)?;
                 b
             } else {
                 p.buffer("momentum_buffer", |_| Ok(g.f_detach_copy()?))?
             };
             g = if s.flag("nesterov") { g.f_add(&buf.f_mul_scalar(momentum)?)? } else { buf };
         }
-        let _ = p.t.shallow_clone().f_sub_(&g.f_mul_scalar(lr)?)?;
+        add_alpha_(&p.t, &g, -lr)?;
         Ok(())
     })
 }

@@ -20,6 +20,33 @@ extern "C" {
         create: libc::c_int,
     ) -> libc::c_int;
     fn ktorch_reset_grad(t: *mut c_void, none: libc::c_int) -> libc::c_int;
+    fn ktorch_add_alpha_(t: *mut c_void, other: *const c_void, alpha: f64) -> libc::c_int;
+    fn ktorch_addcmul_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> libc::c_int;
+    fn ktorch_addcdiv_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> libc::c_int;
+}
+
+/// `t += value * a * b` in place, one kernel.
+pub fn addcmul_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
+    if unsafe { ktorch_addcmul_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) } != 0 {
+        return Err(crate::device::shim_error());
+    }
+    Ok(())
+}
+
+/// `t += value * a / b` in place, one kernel.
+pub fn addcdiv_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
+    if unsafe { ktorch_addcdiv_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) } != 0 {
+        return Err(crate::device::shim_error());
+    }
+    Ok(())
+}
+
+/// `t += alpha * other` in place, one kernel (ATen's `add_(other, alpha)`).
+pub fn add_alpha_(t: &Tensor, other: &Tensor, alpha: f64) -> anyhow::Result<()> {
+    if unsafe { ktorch_add_alpha_(t.as_ptr() as *mut c_void, other.as_ptr() as *const c_void, alpha) } != 0 {
+        return Err(crate::device::shim_error());
+    }
+    Ok(())
 }
 
 /// ktorch's graph symbols: (retain_graph, create_graph).
