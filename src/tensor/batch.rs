@@ -169,6 +169,17 @@ fn is_model(h: K) -> bool {
     registry::class_of(h) == Some("model")
 }
 
+/// A model handle (its data is batched along dimension 0 only), or false for other objects.
+fn model_dim0(h: K, d: i64) -> Result<bool> {
+    if !is_model(h) {
+        return Ok(false);
+    }
+    if d != 0 {
+        bail!("model data is only batched on dimension 0, but given dimension {d}");
+    }
+    Ok(true)
+}
+
 pub fn batch(x: K) -> KResult {
     if is_model(x) {
         return crate::model::data::batch(x);
@@ -197,10 +208,7 @@ pub fn batch(x: K) -> KResult {
 
 pub fn restore(x: K) -> KResult {
     let (h, d) = handle_dim(x, "restore")?;
-    if is_model(h) {
-        if d != 0 {
-            bail!("model data is only batched on dimension 0, but given dimension {d}");
-        }
+    if model_dim0(h, d)? {
         return crate::model::data::restore(h);
     }
     let n = with_tensors(h, |ts| restore_all(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), d))?;
@@ -209,10 +217,7 @@ pub fn restore(x: K) -> KResult {
 
 pub fn shuffle(x: K) -> KResult {
     let (h, d) = handle_dim(x, "shuffle")?;
-    if is_model(h) {
-        if d != 0 {
-            bail!("model data is only batched on dimension 0, but given dimension {d}");
-        }
+    if model_dim0(h, d)? {
         return crate::model::data::shuffle(h);
     }
     with_tensors(h, |mut ts| {
