@@ -3,8 +3,9 @@
 //! and ratios with pass/fail lines for the targets. Benchmarks only print: a missed target is a
 //! FAIL line, not a failed exit.
 //!
-//! `ktorch-bench [--quick] [--lib path/ktorch.so]`: --quick is a smoke run with small sizes
-//! (tests/smoke.rs), not figures to quote.
+//! `ktorch-bench [--quick] [--lib path/ktorch.so] [--only conversion]`: --quick is a smoke run
+//! with small sizes (tests/smoke.rs), not figures to quote; --only conversion runs the conversion
+//! cases alone (no PyTorch peer), for work on the copy paths.
 //!
 //! Adding a benchmark: a module with `run(&Ctx, &mut Report)` (and `&mut Peer` when PyTorch
 //! takes part) that times its cases with `measure::interleaved` (the floor and the contenders in
@@ -44,13 +45,22 @@ fn main() {
         .position(|a| a == "--lib")
         .and_then(|i| args.get(i + 1))
         .map(String::as_str);
-    if let Err(e) = run(quick, lib) {
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    if let Some(o) = only.filter(|o| *o != "conversion") {
+        eprintln!("ktorch-bench: --only takes `conversion`, not `{o}`");
+        std::process::exit(2);
+    }
+    if let Err(e) = run(quick, lib, only.is_some()) {
         eprintln!("ktorch-bench: {e}");
         std::process::exit(1);
     }
 }
 
-fn run(quick: bool, lib: Option<&str>) -> Result<(), String> {
+fn run(quick: bool, lib: Option<&str>, conversion_only: bool) -> Result<(), String> {
     let start = Instant::now();
     let path = host::find_lib(lib)?;
     let ktorch = host::Ktorch::load(&path)?;
@@ -80,11 +90,17 @@ fn run(quick: bool, lib: Option<&str>) -> Result<(), String> {
         },
         quick,
     };
-    let mut py = peer::Peer::start();
+    let mut py = if conversion_only {
+        peer::Peer::not_run("--only conversion")
+    } else {
+        peer::Peer::start()
+    };
     header(&ctx, &py);
     let mut rep = Report::default();
-    ops::run(&ctx, &mut rep, &mut py)?;
-    train::run(&ctx, &mut rep, &mut py)?;
+    if !conversion_only {
+        ops::run(&ctx, &mut rep, &mut py)?;
+        train::run(&ctx, &mut rep, &mut py)?;
+    }
     drop(py);
     conv::run(&ctx, &mut rep)?;
 

@@ -14,6 +14,14 @@ pub struct Peer {
 }
 
 impl Peer {
+    /// No peer: its cases are left out (`why` says so where the peer's error would show).
+    pub fn not_run(why: &str) -> Peer {
+        Peer {
+            torch: None,
+            error: Some(format!("not run ({why})")),
+            io: None,
+        }
+    }
     pub fn start() -> Peer {
         match start() {
             Ok((torch, io)) => Peer {
