@@ -9,8 +9,9 @@
 //! memcpy into a fresh 64-byte-aligned buffer, as libtorch allocates a tensor's storage (glibc's
 //! memcpy slows down by about half when the destination sits a few bytes *after* the source
 //! modulo 4096, "4K aliasing": q's data at offset 32 of a page and a tensor's at offset 64 are
-//! such a pair); and calloc + memcpy, the floor of tensor → q *on qhost*: qhost's ktn allocates with calloc,
-//! which zeroes memory that malloc reuses (a fresh mmap is zero already); kdb+'s ktn does not.
+//! such a pair; ktorch copies those backward, see src/tensor/memcopy.rs); and calloc + memcpy, what
+//! tensor → q would cost with a ktn that zeroes (qhost's did until it was made to allocate as
+//! kdb+'s does: calloc zeroes memory that malloc reuses, a fresh mmap is zero already).
 use std::hint::black_box;
 
 use qhost::kapi::*;
@@ -105,7 +106,7 @@ fn one(ctx: &Ctx, n: i64, rep: &mut Report) -> Result<(), String> {
         "memcpy, fresh buffer (floor)",
         "memcpy, pre-touched buffer",
         "memcpy, fresh 64-aligned buffer (as libtorch)",
-        "calloc + memcpy (qhost's ktn zeroes)",
+        "calloc + memcpy (as a zeroing ktn)",
         "q→tensor: tensor x, then free",
         "tensor→q: tensor h, then r0",
     ];

@@ -3,10 +3,11 @@
 //! and ratios with pass/fail lines for the targets. Benchmarks only print: a missed target is a
 //! FAIL line, not a failed exit.
 //!
-//! `ktorch-bench [--quick] [--lib path/ktorch.so] [--device cuda]`: --quick is a smoke run with
-//! small sizes (tests/smoke.rs), not figures to quote; --device puts the training benchmarks'
-//! models and data on that device for every side (scripts/gpu-bench.sh on the GPU machine; the
-//! add and conversion cases stay on the CPU, where q's data lives).
+//! `ktorch-bench [--quick] [--lib path/ktorch.so] [--device cuda] [--only conversion]`: --quick
+//! is a smoke run with small sizes (tests/smoke.rs), not figures to quote; --device puts the
+//! training benchmarks' models and data on that device for every side (scripts/gpu-bench.sh on
+//! the GPU machine; the add and conversion cases stay on the CPU, where q's data lives); --only
+//! conversion runs the conversion cases alone (no PyTorch peer), for work on the copy paths.
 //!
 //! Adding a benchmark: a module with `run(&Ctx, &mut Report)` (and `&mut Peer` when PyTorch
 //! takes part) that times its cases with `measure::interleaved` (the floor and the contenders in
@@ -54,13 +55,22 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .cloned()
         .unwrap_or_else(|| "cpu".into());
-    if let Err(e) = run(quick, lib, device) {
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    if let Some(o) = only.filter(|o| *o != "conversion") {
+        eprintln!("ktorch-bench: --only takes `conversion`, not `{o}`");
+        std::process::exit(2);
+    }
+    if let Err(e) = run(quick, lib, device, only.is_some()) {
         eprintln!("ktorch-bench: {e}");
         std::process::exit(1);
     }
 }
 
-fn run(quick: bool, lib: Option<&str>, device: String) -> Result<(), String> {
+fn run(quick: bool, lib: Option<&str>, device: String, conversion_only: bool) -> Result<(), String> {
     let start = Instant::now();
     let path = host::find_lib(lib)?;
     let ktorch = host::Ktorch::load(&path)?;
@@ -94,11 +104,17 @@ fn run(quick: bool, lib: Option<&str>, device: String) -> Result<(), String> {
     if ctx.device != "cpu" && tch::Device::cuda_if_available() == tch::Device::Cpu {
         return Err(format!("--device {}: no CUDA device found", ctx.device));
     }
-    let mut py = peer::Peer::start(&ctx.device);
+    let mut py = if conversion_only {
+        peer::Peer::not_run("--only conversion")
+    } else {
+        peer::Peer::start(&ctx.device)
+    };
     header(&ctx, &py);
     let mut rep = Report::default();
-    ops::run(&ctx, &mut rep, &mut py)?;
-    train::run(&ctx, &mut rep, &mut py)?;
+    if !conversion_only {
+        ops::run(&ctx, &mut rep, &mut py)?;
+        train::run(&ctx, &mut rep, &mut py)?;
+    }
     drop(py);
     conv::run(&ctx, &mut rep)?;
 

@@ -14,6 +14,14 @@ pub struct Peer {
 }
 
 impl Peer {
+    /// No peer: its cases are left out (`why` says so where the peer's error would show).
+    pub fn not_run(why: &str) -> Peer {
+        Peer {
+            torch: None,
+            error: Some(format!("not run ({why})")),
+            io: None,
+        }
+    }
     /// The peer with its training on `device` (cpu or cuda).
     pub fn start(device: &str) -> Peer {
         match start(device) {

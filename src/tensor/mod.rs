@@ -7,6 +7,7 @@ pub mod create;
 pub mod dict;
 pub mod handles;
 pub mod info;
+pub mod memcopy;
 pub mod modes;
 pub mod options;
 pub mod retrieve;

@@ -174,7 +174,8 @@ pub unsafe extern "C" fn kt(t: c_int) -> K {
 
 // ---- vectors and lists -------------------------------------------------------------------
 
-/// A vector of n items of type t; a general list's items are (K)0 until the caller fills them.
+/// A vector of n items of type t; a general list's items are (K)0 until the caller fills them,
+/// a simple vector's data is not zeroed (as kdb+'s ktn): the caller writes every item.
 #[no_mangle]
 pub unsafe extern "C" fn ktn(t: c_int, n: i64) -> K {
     alloc(t as i8, n.max(0))

@@ -106,7 +106,10 @@ pub fn elem_size(t: i8) -> usize {
 }
 
 /// Allocate an object of type `t`: an atom when `t < 0` (or a function/dict/table header),
-/// otherwise a vector of `n` zeroed elements.
+/// otherwise a vector of `n` elements. A simple vector's data is not zeroed, as in kdb+'s ktn
+/// (zeroing costs as much as the copy that fills a converted vector): whoever makes one writes
+/// every element. General lists (and dictionaries, atoms, headers) are zeroed, so a list's
+/// items are (K)0 until filled and r0 of a part-filled one is safe.
 pub fn alloc(t: i8, n: i64) -> K {
     let bytes = match t {
         t if t == -UU => 32, // a guid atom keeps its 16 bytes at offset 16
@@ -116,12 +119,25 @@ pub fn alloc(t: i8, n: i64) -> K {
     };
     // Never malloc(0); round to 16 so data is always aligned for any element type.
     let bytes = (bytes + 15) & !15;
-    let p = unsafe { libc::calloc(1, bytes) } as K;
+    let simple_vector = (1..XT).contains(&t);
+    let p = unsafe {
+        if simple_vector {
+            libc::malloc(bytes)
+        } else {
+            libc::calloc(1, bytes)
+        }
+    } as K;
     if p.is_null() {
         eprintln!("qhost: out of memory allocating {bytes} bytes");
         std::process::abort();
     }
     unsafe {
+        if simple_vector {
+            // the header calloc would have zeroed: attribute and flags
+            (*p).m = 0;
+            (*p).a = 0;
+            (*p).u = 0;
+        }
         (*p).t = t;
         (*p).r = 0;
         if (0..XT).contains(&t) {

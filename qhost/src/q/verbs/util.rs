@@ -106,7 +106,9 @@ pub fn set_null(x: &KObj, i: usize) {
         KC => x.slice_mut::<u8>()[i] = b' ',
         KS => x.slice_mut::<*const libc::c_char>()[i] = crate::kapi::sym::intern(b""),
         UU => x.slice_mut::<[u8; 16]>()[i] = [0; 16],
-        _ => {} // boolean and byte have no null: 0b, 0x00
+        // boolean and byte have no null: 0b, 0x00 (written: a new vector is not zeroed)
+        KB | KG => x.slice_mut::<u8>()[i] = 0,
+        _ => {}
     }
 }
 
