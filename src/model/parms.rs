@@ -87,7 +87,7 @@ pub fn copyparms(x: K) -> KResult {
                     p.iter()
                         .map(|(k, t)| match dict.iter().find(|(n, _)| n == k) {
                             Some((_, v)) => {
-                                let _ = t.shallow_clone().f_copy_(v).map_err(|e| anyhow!("{k}: {e}"))?;
+                                t.shallow_clone().f_copy_(v).map_err(|e| anyhow!("{k}: {e}"))?;
                                 Ok(true)
                             }
                             None => Ok(false),
