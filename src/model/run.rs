@@ -9,7 +9,8 @@ use tch::{Kind, Tensor};
 
 use super::{Data, Model, Settings};
 use crate::k::{make, KResult, K};
-use crate::nn::Run;
+use crate::loss::object::Loss;
+use crate::nn::{Module, Run};
 use crate::registry::{self, Obj};
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::convert;
@@ -43,11 +44,7 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     let mut e = Epoch::default();
     let mut batch = |d: &Data| -> Result<()> {
         let (xb, yb) = (d.x.cloned(), d.y.cloned());
-        let forward_loss = || -> Result<(Tensor, Tensor)> {
-            let out = module.forward(&run, &xb)?.tensor(module.layer.name)?;
-            let l = loss.output(out.shallow_clone(), &yb)?;
-            Ok((out, l))
-        };
+        let forward_loss = || forward_loss(module, &run, loss, &xb, &yb);
         let (out, l) = if training {
             // the optimizer may evaluate more than once (LBFGS): metrics use the first output
             let mut first: Option<Tensor> = None;
@@ -98,6 +95,13 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     }
     r?;
     Ok(e)
+}
+
+/// The module's output for inputs `x` and its loss against targets `y`.
+pub(super) fn forward_loss(module: &Module, run: &Run, loss: &Loss, x: &[Tensor], y: &[Tensor]) -> Result<(Tensor, Tensor)> {
+    let out = module.forward(run, x)?.tensor(module.layer.name)?;
+    let l = loss.output(out.shallow_clone(), y)?;
+    Ok((out, l))
 }
 
 /// Gradient clipping by value, then by norm (all parameters, or each optimizer group).

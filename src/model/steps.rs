@@ -9,6 +9,9 @@ use tch::Tensor;
 
 use super::api::{is_model, of};
 use super::data::side;
+use super::run::forward_loss;
+use crate::loss::object::Loss;
+use crate::nn::ModRef;
 use super::run::clip_norm;
 use crate::k::{make, read, KResult, K};
 use crate::nn::Run;
@@ -30,13 +33,11 @@ fn step_data(m: &super::Model, xy: Option<(K, K)>) -> Result<(Vec<Tensor>, Vec<T
     }
 }
 
-/// Forward and loss on x;y with gradients, then backward: the loss tensor.
-fn loss_backward(m: &super::Model, x: &[Tensor], y: &[Tensor]) -> Result<Tensor> {
-    let module = m.module.get();
-    let run = Run { training: true, root: Some(m.module.root().clone()) };
+/// Forward and loss on x;y in training mode with gradients, then backward: the loss tensor.
+fn loss_backward(module: &ModRef, loss: &Loss, x: &[Tensor], y: &[Tensor]) -> Result<Tensor> {
+    let run = Run { training: true, root: Some(module.root().clone()) };
     tch::with_grad(|| -> Result<Tensor> {
-        let out = module.forward(&run, x)?.tensor(module.layer.name)?;
-        let l = m.loss.output(out, &y)?;
+        let (_, l) = forward_loss(module.get(), &run, loss, x, y)?;
         backward_of(&l)?;
         Ok(l)
     })
@@ -59,7 +60,7 @@ pub fn backward(x: K) -> KResult {
     let l = registry::lease(h, |o| {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
-        loss_backward(m, &x, &y)
+        loss_backward(&m.module, &m.loss, &x, &y)
     })?;
     convert::to_q(&l.f_detach()?)
 }
@@ -81,17 +82,9 @@ pub fn backstep(x: K) -> KResult {
         let (x, y) = step_data(m, xy)?;
         let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
         let super::Model { module, loss, opt, .. } = m;
-        let (module, loss) = (&*module, &*loss);
         opt.step_with(&mut || {
             reset_grads(&parms, true)?;
-            let q = module.get();
-            let run = Run { training: true, root: Some(module.root().clone()) };
-            tch::with_grad(|| -> Result<Tensor> {
-                let out = q.forward(&run, &x)?.tensor(q.layer.name)?;
-                let l = loss.output(out, &y)?;
-                backward_of(&l)?;
-                Ok(l)
-            })
+            loss_backward(module, loss, &x, &y)
         })
     })?;
     convert::to_q(&l.f_detach()?)
