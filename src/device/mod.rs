@@ -1,6 +1,8 @@
 //! Devices from q, as ktorch: `cudadevice` gets or sets the CUDA device that `` `cuda `` means,
 //! `cudadevices` counts or names the CUDA devices, `sync` waits for a device's queued work.
 //! (`device` itself, the device of a tensor or of the session, is with the tensor information.)
+pub mod context;
+
 use std::ffi::c_char;
 
 use anyhow::{anyhow, bail};
