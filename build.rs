@@ -30,6 +30,45 @@ fn libtorch_root() -> Option<PathBuf> {
     Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
 }
 
+/// The CUDA headers beside the wheel's torch package (nvidia/cu13/include, completed with crt/ and
+/// CCCL by scripts/torch-venv.sh), if all that ATen's CUDA headers include is there.
+fn cuda_include(root: &std::path::Path) -> Option<PathBuf> {
+    let inc = root.parent()?.join("nvidia/cu13/include");
+    [
+        "cuda_runtime_api.h",
+        "crt/host_config.h",
+        "cccl/nv/target",
+    ]
+    .iter()
+    .all(|f| inc.join(f).exists())
+    .then_some(inc)
+}
+
+/// src/cxx/cuda.cpp: streams, events, graphs and device memory through ATen's CUDA API. Without
+/// the CUDA headers it compiles to entry points that each report CUDA support missing.
+fn cuda_shim(root: &std::path::Path) {
+    let mut b = cc::Build::new();
+    b.cpp(true)
+        .file("src/cxx/cuda.cpp")
+        .include(root.join("include"))
+        .include(root.join("include/torch/csrc/api/include"))
+        .flag("-std=c++17")
+        .flag("-w");
+    match cuda_include(root) {
+        Some(inc) if root.join("lib/libtorch_cuda.so").exists() => {
+            b.define("KTORCH_CUDA", None).include(&inc).include(inc.join("cccl"));
+            // c10_cuda (streams, the caching allocator) is in torch/lib beside libtorch_cuda;
+            // the CUDA runtime's own symbols are left to resolve through libtorch_cuda's
+            // dependency on libcudart, so that ktorch.so names no library outside torch/lib.
+            println!("cargo:rustc-link-arg=-Wl,--no-as-needed");
+            println!("cargo:rustc-link-arg=-lc10_cuda");
+            println!("cargo:rustc-link-arg=-Wl,--as-needed");
+        }
+        _ => println!("cargo:warning=ktorch: CUDA headers not found beside libtorch; streams, events and graphs will report CUDA support missing"),
+    }
+    b.compile("ktorch_cuda_shim");
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=LIBTORCH");
     println!("cargo:rerun-if-env-changed=VIRTUAL_ENV");
@@ -40,6 +79,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/attempt.h");
     println!("cargo:rerun-if-changed=src/cxx/linalg.cpp");
     println!("cargo:rerun-if-changed=src/cxx/nn_act.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/cuda.cpp");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
@@ -57,6 +97,7 @@ fn main() {
         .flag("-std=c++17")
         .flag("-w")
         .compile("ktorch_cxx");
+    cuda_shim(&root);
     println!("cargo:rustc-link-search=native={}", lib.display());
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib.display());
     if lib.join("libtorch_cuda.so").exists() {

@@ -20,4 +20,15 @@ if ! have; then
   # torch-sys needs (it runs python -c to find include and lib dirs).
   have || { echo "torch $TORCH_VERSION is not importable from $VENV" >&2; exit 1; }
 fi
+# The CUDA headers ATen's CUDA API (streams, events, graphs: src/cxx/cuda.cpp) includes beyond
+# what the wheel's runtime package ships: crt/ (nvcc's host headers) and CCCL (nv/target). Small
+# header-only wheels of the CUDA 13.0 the torch wheel is built with.
+CUDA_HEADERS="nvidia-cuda-crt==13.0.88 nvidia-cuda-cccl==13.0.85"
+if ls -d "$VENV"/lib/python3*/site-packages/nvidia/cu13 >/dev/null 2>&1; then
+  if ! ls "$VENV"/lib/python3*/site-packages/nvidia/cu13/include/crt/host_config.h >/dev/null 2>&1 ||
+     ! ls -d "$VENV"/lib/python3*/site-packages/nvidia/cu13/include/cccl >/dev/null 2>&1; then
+    echo "adding CUDA headers to $VENV: $CUDA_HEADERS" >&2
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check $CUDA_HEADERS >&2
+  fi
+fi
 echo "$VENV"

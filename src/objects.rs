@@ -87,8 +87,10 @@ pub fn obj(_: K) -> KResult {
                 Obj::Module(m) => vec![m.get().named_parameters().len() as i64],
                 // an optimizer's count of parameters
                 Obj::Optimizer(o) => vec![o.parameters().len() as i64],
-                Obj::Loss(_) => vec![],
+                Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) => vec![],
                 Obj::Model(m) => vec![m.module.get().named_parameters().len() as i64],
+                // a graph: its count of input and output tensors
+                Obj::Graph(g) => vec![g.tensors().len() as i64],
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
             ts.iter()

@@ -28,6 +28,12 @@ pub enum Obj {
     Loss(crate::loss::object::Loss),
     /// An optimizer: ktorch's `opt`.
     Optimizer(crate::optim::Optimizer),
+    /// A CUDA stream.
+    Stream(crate::device::stream::Stream),
+    /// A CUDA event.
+    Event(crate::device::event::Event),
+    /// A recorded CUDA graph: a forward or a training step.
+    Graph(Box<crate::device::graph::Graph>),
 }
 
 impl Obj {
@@ -40,6 +46,9 @@ impl Obj {
             Obj::Optimizer(_) => "optimizer",
             Obj::Loss(_) => "loss",
             Obj::Model(_) => "model",
+            Obj::Stream(_) => "stream",
+            Obj::Event(_) => "event",
+            Obj::Graph(_) => "graph",
         }
     }
 
@@ -60,7 +69,8 @@ impl Obj {
             }
             // its buffers (ktorch's tensorcount, elements and bytes of an optimizer)
             Obj::Optimizer(o) => o.buffers(),
-            Obj::Loss(_) => vec![],
+            Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) => vec![],
+            Obj::Graph(g) => g.tensors(),
             Obj::Model(m) => m.module.get().named_parameters().into_iter().chain(m.module.get().named_buffers()).map(|(_, t)| t).chain(m.opt.buffers()).collect(),
         }
     }
@@ -126,6 +136,13 @@ pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::R
         .objs
         .get_mut(&id)
         .ok_or_else(|| anyhow!("stale pointer"))?;
+    f(obj)
+}
+
+/// Run `f` on the live object with id `id` (an object a graph refers to by id).
+pub fn with_id<R>(id: i64, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::Result<R> {
+    let mut r = lock();
+    let obj = r.objs.get_mut(&id).ok_or_else(|| anyhow!("stale pointer"))?;
     f(obj)
 }
 

@@ -1,7 +1,15 @@
 //! Devices from q, as ktorch: `cudadevice` gets or sets the CUDA device that `` `cuda `` means,
 //! `cudadevices` counts or names the CUDA devices, `sync` waits for a device's queued work.
 //! (`device` itself, the device of a tensor or of the session, is with the tensor information.)
+//! `sync` and `query` also take streams and events; the CUDA control beyond devices is in
+//! memory.rs (properties, memory), stream.rs, event.rs and graph.rs, through the C++ shim in
+//! shim.rs.
 pub mod context;
+pub mod event;
+pub mod graph;
+pub mod memory;
+mod shim;
+pub mod stream;
 
 use std::ffi::c_char;
 
@@ -47,6 +55,41 @@ pub fn check_cuda(i: usize) -> anyhow::Result<()> {
         bail!("CUDA device {i} not available ({n} device(s))");
     }
     Ok(())
+}
+
+/// An error unless CUDA is present: what the CUDA-only functions say on a CPU-only machine.
+pub fn need_cuda() -> anyhow::Result<()> {
+    if cuda_count() == 0 {
+        bail!("no CUDA device available");
+    }
+    Ok(())
+}
+
+/// The CUDA device named by `x`: () the current one, `cuda or `cuda:n, or an index n.
+pub fn cuda_arg(x: K) -> anyhow::Result<usize> {
+    need_cuda()?;
+    let i = if read::is_nil(x) || read::is_unset(x) {
+        current_cuda()
+    } else if let Some(s) = read::symbol(x) {
+        return cuda_named(s);
+    } else if let Some(i) = read::long(x).filter(|_| read::ktype(x) != -1) {
+        usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?
+    } else {
+        bail!("expects a CUDA device: (), `cuda, `cuda:n or an index");
+    };
+    check_cuda(i)?;
+    Ok(i)
+}
+
+/// The CUDA device of a name: `cuda (the current one) or `cuda:n.
+pub fn cuda_named(s: &str) -> anyhow::Result<usize> {
+    need_cuda()?;
+    let i = match options::device_from_name(s) {
+        Some(Device::Cuda(i)) => i,
+        _ => bail!("unrecognized CUDA device `{s}, expecting `cuda or `cuda:n"),
+    };
+    check_cuda(i)?;
+    Ok(i)
 }
 
 /// `cudadevice()` the current CUDA device; `` cudadevice`cuda:n `` makes device n current.
@@ -102,6 +145,14 @@ pub fn sync(x: K) -> KResult {
         Some(Device::Cuda(
             usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?,
         ))
+    } else if matches!(registry::class_of(x), Some("stream")) {
+        return stream::with_stream(x, |s| s.sync()).map(|_| make::null());
+    } else if matches!(registry::class_of(x), Some("event")) {
+        return registry::with(x, |o| match o {
+            registry::Obj::Event(e) => e.sync(),
+            _ => unreachable!(),
+        })
+        .map(|_| make::null());
     } else if registry::is_handle(x) {
         registry::tensors(x)?
             .iter()
@@ -116,4 +167,15 @@ pub fn sync(x: K) -> KResult {
         tch::Cuda::synchronize(i as i64);
     }
     Ok(make::null())
+}
+
+/// `query s` / `query e`: 1b when all work queued on stream s, or recorded by event e, is done
+/// (an event never recorded counts as done, as in CUDA); never blocks.
+pub fn query(x: K) -> KResult {
+    let done = registry::with(x, |o| match o {
+        registry::Obj::Stream(s) => s.done(),
+        registry::Obj::Event(e) => e.done(),
+        o => bail!("expected a stream or event, given {}", o.class()),
+    })?;
+    Ok(make::boolean(done))
 }

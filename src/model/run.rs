@@ -46,20 +46,7 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         let (xb, yb) = (d.x.cloned(), d.y.cloned());
         let forward_loss = || forward_loss(module, &run, loss, &xb, &yb);
         let (out, l) = if training {
-            // the optimizer may evaluate more than once (LBFGS): metrics use the first output
-            let mut first: Option<Tensor> = None;
-            let l = opt.step_with(&mut || {
-                reset_grads(&parms, true)?;
-                let (out, l) = tch::with_grad(|| -> Result<(Tensor, Tensor)> {
-                    let (out, l) = forward_loss()?;
-                    backward_of(&l)?;
-                    Ok((out, l))
-                })?;
-                clip(&s, &parms, &groups)?;
-                first.get_or_insert(out);
-                Ok(l)
-            })?;
-            (first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?, l)
+            train_batch(module, &run, loss, opt, &s, &parms, &groups, &xb, &yb)?
         } else {
             tch::no_grad(forward_loss)?
         };
@@ -95,6 +82,30 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     }
     r?;
     Ok(e)
+}
+
+/// One training step on a batch: gradients dropped, forward, loss, backward, clipping as the
+/// settings say, the optimizer's step. Answers the output and the loss. Also what a CUDA graph
+/// of a training step records (device/graph.rs), so both run the same step.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn train_batch(
+    module: &Module, run: &Run, loss: &Loss, opt: &mut crate::optim::Optimizer, s: &Settings,
+    parms: &[Tensor], groups: &[Vec<Tensor>], xb: &[Tensor], yb: &[Tensor],
+) -> Result<(Tensor, Tensor)> {
+    // the optimizer may evaluate more than once (LBFGS): metrics use the first output
+    let mut first: Option<Tensor> = None;
+    let l = opt.step_with(&mut || {
+        reset_grads(parms, true)?;
+        let (out, l) = tch::with_grad(|| -> Result<(Tensor, Tensor)> {
+            let (out, l) = forward_loss(module, run, loss, xb, yb)?;
+            backward_of(&l)?;
+            Ok((out, l))
+        })?;
+        clip(s, parms, groups)?;
+        first.get_or_insert(out);
+        Ok(l)
+    })?;
+    Ok((first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?, l))
 }
 
 /// The module's output for inputs `x` and its loss against targets `y`.

@@ -147,7 +147,8 @@ pub fn objtype(x: K) -> KResult {
         Obj::Module(m) => Ok(make::symbol(m.get().layer.name)),
         Obj::Optimizer(o) => Ok(make::symbol(o.kind.name)),
         Obj::Loss(l) => Ok(make::symbol(l.name())),
-        Obj::Model(_) => Ok(make::symbol("model")),
+        // a model, stream, event or graph: its class
+        o => Ok(make::symbol(o.class())),
     })
 }
 

@@ -1,0 +1,319 @@
+//! Recorded sequences: a module's forward, or a model's whole training step, captured once into a
+//! CUDA graph and replayed many times from q (the GPU analogue of the seed's reusable recorded
+//! Sequence; PyTorch's torch.cuda.CUDAGraph). One replay launches every kernel of the step at
+//! once, so a small model no longer pays a kernel launch, and ktorch's own work, per operation.
+//!
+//! - `graph(m;x)`: the forward of module (or model) m on inputs x, recorded as `eforward` runs it
+//!   (evaluation mode, no gradients).
+//! - `graph(m;x;y)`: one training step of model m (gradients dropped, forward, loss, backward,
+//!   clipping, optimizer step: what `run` does per batch) on inputs x and targets y.
+//! - `replay g` runs the recorded work again on the same inputs; `replay(g;x)` / `replay(g;x;y)`
+//!   first copies new inputs (same shapes and types) into the graph's own input tensors. It
+//!   returns the graph's output tensor (the forward's output, or the step's loss) as a handle that
+//!   shares the graph's memory: the next replay overwrites it (copy it to keep it).
+//!
+//! Recording runs the work three times eagerly on a side stream first (libtorch's lazy set-up,
+//! optimizer buffers), as PyTorch's own recipe does: a step graph so trains three steps. What a
+//! graph cannot see is refused: CUDA missing, tensors off the GPU, q callbacks, optimizers
+//! that keep counts on the CPU, and at replay, inputs of another shape or type, parameters moved
+//! since recording, or optimizer/clipping settings changed since recording.
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail, Result};
+use tch::{Device, Tensor};
+
+use super::event::Event;
+use super::shim;
+use super::stream::{Stream, StreamGuard};
+use crate::k::{read, KResult, K};
+use crate::model::data::side;
+use crate::model::{Model, Settings};
+use crate::nn::{Module, Out, Run};
+use crate::registry::{self, Obj};
+
+/// Eager runs before capture, as in PyTorch's CUDA graph examples.
+const WARMUP: usize = 3;
+
+/// at::cuda::CUDAGraph, freed with the graph object.
+struct GraphPtr(*mut c_void);
+
+impl Drop for GraphPtr {
+    fn drop(&mut self) {
+        unsafe { shim::ktorch_graph_free(self.0) }
+    }
+}
+
+/// What a step graph checks its model against before each replay.
+struct StepCheck {
+    model: i64,
+    opts: Vec<Vec<crate::nn::Val>>,
+    clip: (Option<(f64, f64)>, Option<f64>, bool),
+}
+
+pub struct Graph {
+    // declared first: dropped before the tensors whose memory it uses
+    ptr: GraphPtr,
+    /// The graph's own inputs (x's, then y's for a step): replay copies new inputs into them.
+    inputs: Vec<Tensor>,
+    /// The recorded outputs: the forward's output(s), or the step's loss.
+    outputs: Vec<Tensor>,
+    /// Was the forward's output a vector (several tensors)?
+    many: bool,
+    /// Parameters and buffers with the data address each had when recorded.
+    held: Vec<(Tensor, usize)>,
+    /// Aliases of the recorded tensors' storage: kept so that the graph never writes to memory
+    /// given back to the allocator, even if a parameter is later moved elsewhere.
+    _keep: Vec<Tensor>,
+    step: Option<StepCheck>,
+    device: usize,
+    _root: Arc<Module>,
+}
+
+// SAFETY: the CUDA graph is used only under the registry's lock, from one thread at a time.
+unsafe impl Send for Graph {}
+
+impl Graph {
+    pub fn tensors(&self) -> Vec<&Tensor> {
+        self.inputs.iter().chain(self.outputs.iter()).collect()
+    }
+}
+
+/// The CUDA device of a module's parameters, or why it cannot be recorded.
+fn cuda_of(m: &Module) -> Result<usize> {
+    super::need_cuda().map_err(|e| anyhow!("CUDA graphs need a GPU: {e}"))?;
+    if has_callback(m) {
+        bail!("a module with a callback layer calls q, which a graph cannot record");
+    }
+    match m.device() {
+        Device::Cuda(i) => Ok(i),
+        d => bail!("module is on {}, CUDA graphs record work on a CUDA device", crate::tensor::options::device_name(d)),
+    }
+}
+
+fn has_callback(m: &Module) -> bool {
+    m.layer.name == "callback" || m.children.iter().any(|(_, c)| has_callback(c))
+}
+
+/// A module's tensors with their data addresses, and aliases holding their storage.
+fn hold(m: &Module) -> (Vec<(Tensor, usize)>, Vec<Tensor>) {
+    let ts: Vec<Tensor> = m
+        .named_parameters()
+        .into_iter()
+        .chain(m.named_buffers())
+        .map(|(_, t)| t.shallow_clone())
+        .collect();
+    let keep = ts.iter().filter_map(|t| t.f_detach().ok()).collect();
+    (ts.into_iter().map(|t| { let p = t.data_ptr() as usize; (t, p) }).collect(), keep)
+}
+
+/// Run `work` WARMUP times on a side stream, then once more under capture. Answers the graph
+/// and what the captured run returned (tensors in the graph's memory).
+fn capture(device: usize, work: &mut dyn FnMut() -> Result<Vec<Tensor>>) -> Result<(GraphPtr, Vec<Tensor>)> {
+    let current = Stream::current(device)?;
+    let side = Stream::new(device, false)?;
+    // the side stream first waits for what q queued (the inputs), q's stream later for the side
+    let queued = Event::new(false)?;
+    queued.record(&current)?;
+    queued.block(&side)?;
+    let r = (|| {
+        let _on_side = StreamGuard::new(&side)?;
+        for _ in 0..WARMUP {
+            work()?;
+        }
+        let g = GraphPtr(shim::graph_new()?);
+        shim::graph_begin(g.0)?;
+        let out = match work() {
+            Ok(out) => out,
+            Err(e) => {
+                let _ = shim::graph_abort(g.0);
+                return Err(anyhow!("while recording: {e}"));
+            }
+        };
+        if let Err(e) = shim::graph_end(g.0) {
+            let _ = shim::graph_abort(g.0);
+            return Err(anyhow!("while recording: {e}"));
+        }
+        Ok((g, out))
+    })();
+    let done = Event::new(false)?;
+    done.record(&side)?;
+    done.block(&current)?;
+    r
+}
+
+/// The inputs given to `graph`/`replay`, as tensors on `dev` (handles or q data).
+fn tensors_on(x: K, dev: Device, what: &str) -> Result<Vec<Tensor>> {
+    side(&[x], dev).map(|s| s.cloned()).map_err(|e| anyhow!("{what}: {e}"))
+}
+
+/// Own copies of inputs, on the device: the graph reads these, never the caller's tensors.
+fn own(ts: Vec<Tensor>) -> Result<Vec<Tensor>> {
+    ts.iter().map(|t| Ok(t.f_detach_copy()?)).collect()
+}
+
+/// `graph(m;x)` or `graph(model;x;y)`.
+pub fn graph(x: K) -> KResult {
+    let args = match read::items(x) {
+        Some(a) if !registry::is_handle(x) => a.to_vec(),
+        _ => bail!("expects (module;inputs) or (model;inputs;targets)"),
+    };
+    match args.as_slice() {
+        [m, x] => forward_graph(*m, *x),
+        [m, x, y] => step_graph(*m, *x, *y),
+        _ => bail!("expects (module;inputs) or (model;inputs;targets), given {} arguments", args.len()),
+    }
+}
+
+/// The module of a module or model handle (shared, as a second handle would share it).
+fn module_of(o: &Obj) -> Result<crate::nn::ModRef> {
+    match o {
+        Obj::Module(m) => Ok(m.share()),
+        Obj::Model(m) => Ok(m.module.share()),
+        o => bail!("expected a module or model, given {}", o.class()),
+    }
+}
+
+fn forward_graph(h: K, x: K) -> KResult {
+    let m = registry::with(h, |o| module_of(o))?;
+    let module = m.get();
+    let root = m.root().clone();
+    let device = cuda_of(module)?;
+    let inputs = own(tensors_on(x, Device::Cuda(device), "inputs")?)?;
+    let (held, keep) = hold(module);
+    let run = Run { training: false, root: Some(root.clone()) };
+    let mut many = false;
+    let (ptr, outputs) = capture(device, &mut || {
+        let out = tch::no_grad(|| crate::nn::callback::with_mode(false, || module.forward(&run, &inputs)))?;
+        Ok(match out {
+            Out::Tensor(t) => vec![t],
+            Out::Tensors(v) => {
+                many = true;
+                v
+            }
+        })
+    })?;
+    let g = Graph { ptr, inputs, outputs, many, held, _keep: keep, step: None, device, _root: root.clone() };
+    Ok(registry::add(Obj::Graph(Box::new(g))))
+}
+
+fn settings_of(m: &Model) -> StepCheck {
+    StepCheck {
+        model: 0,
+        opts: m.opt.groups.iter().map(|g| g.opts.clone()).collect(),
+        clip: clip_of(&m.train),
+    }
+}
+
+fn clip_of(s: &Settings) -> (Option<(f64, f64)>, Option<f64>, bool) {
+    (s.clipnorm, s.clipvalue, s.clipgroup)
+}
+
+/// Optimizers whose step is all tensor work on the device: a graph replays them faithfully.
+/// (The others count steps on the CPU for bias corrections, which a graph would freeze.)
+const CAPTURABLE: &[&str] = &["sgd"];
+
+fn step_graph(h: K, x: K, y: K) -> KResult {
+    let id = registry::id_of(h).ok_or_else(|| anyhow!("expected a model as first argument"))?;
+    if registry::class_of(h) != Some("model") {
+        bail!("a training step graph needs a model, given {}", registry::class_of(h).unwrap_or("no object"));
+    }
+    let g = registry::lease(h, |o| {
+        let Obj::Model(m) = o else { unreachable!() };
+        let name = m.opt.kind.name;
+        if !CAPTURABLE.contains(&name) {
+            bail!("the {name} optimizer keeps its step count on the CPU, which a graph would freeze; training steps can be recorded with: {}", CAPTURABLE.join(", "));
+        }
+        let device = cuda_of(m.module.get())?;
+        let dev = Device::Cuda(device);
+        let xs = own(tensors_on(x, dev, "inputs")?)?;
+        let ys = own(tensors_on(y, dev, "targets")?)?;
+        let mut check = settings_of(m);
+        check.model = id;
+        let (held, mut keep) = hold(m.module.get());
+        let root = m.module.root().clone();
+        let run = Run { training: true, root: Some(root.clone()) };
+        let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
+        let groups: Vec<Vec<Tensor>> = m.opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
+        let settings = m.train.clone();
+        let Model { module, loss, opt, .. } = &mut **m;
+        let (ptr, outputs) = capture(device, &mut || {
+            let (_, l) = crate::model::run::train_batch(module.get(), &run, loss, opt, &settings, &parms, &groups, &xs, &ys)?;
+            Ok(vec![l])
+        })?;
+        // the optimizer's buffers (momentum) are written by the graph too
+        keep.extend(opt.buffers().into_iter().filter_map(|t| t.f_detach().ok()));
+        let inputs = xs.into_iter().chain(ys).collect();
+        Ok(Graph { ptr, inputs, outputs, many: false, held, _keep: keep, step: Some(check), device, _root: root })
+    })?;
+    Ok(registry::add(Obj::Graph(Box::new(g))))
+}
+
+/// `replay g`, `replay(g;x)`, `replay(g;x;y)`.
+pub fn replay(x: K) -> KResult {
+    let (h, new) = if registry::is_handle(x) {
+        (x, vec![])
+    } else {
+        match read::items(x) {
+            Some([h, rest @ ..]) if registry::is_handle(*h) && !rest.is_empty() => (*h, rest.to_vec()),
+            _ => bail!("expects graph, (graph;inputs) or (graph;inputs;targets)"),
+        }
+    };
+    // the model a step graph trains, checked before the graph runs
+    let (check, device) = registry::with(h, |o| match o {
+        Obj::Graph(g) => Ok((g.step.as_ref().map(|c| (c.model, c.opts.clone(), c.clip)), g.device)),
+        o => bail!("expected a graph, given {}", o.class()),
+    })?;
+    if let Some((model, opts, clip)) = check {
+        registry::with_id(model, |o| {
+            let Obj::Model(m) = o else { bail!("the graph's model was freed") };
+            let now = settings_of(m);
+            if now.opts != opts || now.clip != clip {
+                bail!("the model's optimizer or clipping settings changed since recording; record the step again");
+            }
+            Ok(())
+        })
+        .map_err(|e| if e.to_string() == "stale pointer" { anyhow!("the graph's model was freed") } else { e })?;
+    }
+    // new inputs as tensors on the graph's device before the graph is locked
+    let given: Vec<Vec<Tensor>> = new
+        .iter()
+        .enumerate()
+        .map(|(i, a)| tensors_on(*a, Device::Cuda(device), if i == 0 { "inputs" } else { "targets" }))
+        .collect::<Result<_>>()?;
+    let (outs, many) = registry::with(h, |o| {
+        let Obj::Graph(g) = o else { unreachable!() };
+        g.replay(given)?;
+        Ok((g.outputs.iter().map(|t| t.shallow_clone()).collect::<Vec<_>>(), g.many))
+    })?;
+    let mut outs = outs;
+    Ok(if many { registry::add(Obj::Vector(outs)) } else { registry::add(Obj::Tensor(outs.remove(0))) })
+}
+
+impl Graph {
+    fn replay(&mut self, given: Vec<Vec<Tensor>>) -> Result<()> {
+        for (t, p) in &self.held {
+            if t.data_ptr() as usize != *p {
+                bail!("the module's parameters or buffers moved since recording (by to, or set); record again");
+            }
+        }
+        let given: Vec<Tensor> = given.into_iter().flatten().collect();
+        if !given.is_empty() {
+            if given.len() != self.inputs.len() {
+                bail!("graph recorded with {} input tensor(s), given {}", self.inputs.len(), given.len());
+            }
+            for (i, (mine, new)) in self.inputs.iter().zip(&given).enumerate() {
+                if mine.size() != new.size() || mine.kind() != new.kind() {
+                    bail!(
+                        "input {i}: graph recorded {:?} {:?}, given {:?} {:?}; shapes and types are fixed when recorded",
+                        mine.kind(), mine.size(), new.kind(), new.size()
+                    );
+                }
+            }
+            for (mine, new) in self.inputs.iter_mut().zip(&given) {
+                mine.f_copy_(new)?;
+            }
+        }
+        shim::graph_replay(self.ptr.0)
+    }
+}

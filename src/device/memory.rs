@@ -1,0 +1,67 @@
+//! Device facts and the CUDA caching allocator from q: `cudainfo` (name, capability, memory,
+//! multiprocessors of each device), `cudamemory` (bytes held by tensors, reserved by libtorch's
+//! cache, their peaks, and the device's free and total memory), `emptycache` (give cached
+//! blocks back to the device, as torch.cuda.empty_cache) and `resetpeak` (start peaks afresh).
+use anyhow::Result;
+
+use super::{cuda_arg, cuda_count, shim};
+use crate::k::{make, read, KResult, K};
+
+const INFO: &[&str] = &["device", "name", "capability", "memory", "processors", "threads", "warp", "l2cache"];
+
+/// One device's facts as q values in INFO's order.
+fn info_row(d: usize) -> Result<Vec<K>> {
+    let (name, v) = shim::props(d)?;
+    Ok(vec![
+        make::symbol(&format!("cuda:{d}")),
+        make::string(&name),
+        make::float(v[1] as f64 + v[2] as f64 / 10.0),
+        make::long(v[0]),
+        make::long(v[3]),
+        make::long(v[4]),
+        make::long(v[5]),
+        make::long(v[6]),
+    ])
+}
+
+/// `cudainfo()`: a table, a row per device; `cudainfo device`: a dictionary for one device.
+pub fn cudainfo(x: K) -> KResult {
+    if read::is_nil(x) {
+        super::need_cuda()?;
+        let rows = (0..cuda_count()).map(info_row).collect::<Result<Vec<_>>>()?;
+        // rows to columns, each value moved once
+        let mut cols: Vec<Vec<K>> = vec![Vec::new(); INFO.len()];
+        for r in rows {
+            for (c, k) in r.into_iter().enumerate() {
+                cols[c].push(k);
+            }
+        }
+        let cols = cols.into_iter().map(make::uniform).collect();
+        return Ok(make::table(INFO, cols));
+    }
+    Ok(make::dict(INFO, info_row(cuda_arg(x)?)?))
+}
+
+/// `cudamemory()` for the current device, `cudamemory device` for another: a dictionary of bytes.
+pub fn cudamemory(x: K) -> KResult {
+    let v = shim::memory(cuda_arg(x)?)?;
+    Ok(make::dict(
+        &["allocated", "reserved", "maxallocated", "maxreserved", "free", "total"],
+        v.iter().map(|b| make::long(*b)).collect(),
+    ))
+}
+
+/// `emptycache[]`: cached, unused device memory back to the driver. Without CUDA nothing is
+/// cached, so it does nothing.
+pub fn emptycache(_x: K) -> KResult {
+    if cuda_count() > 0 {
+        shim::empty_cache()?;
+    }
+    Ok(make::null())
+}
+
+/// `resetpeak()` / `resetpeak device`: peaks of `cudamemory` restart from the current values.
+pub fn resetpeak(x: K) -> KResult {
+    shim::reset_peak(cuda_arg(x)?)?;
+    Ok(make::null())
+}

@@ -1,0 +1,130 @@
+//! CUDA streams as registry objects (the seeds' stream control, PyTorch's torch.cuda.Stream):
+//! `stream()` a new stream from libtorch's pool on the current device (`` stream`cuda:1 ``,
+//! `stream(device;`high)` for a high-priority one), `setstream s` makes it current so that the
+//! work ktorch queues next goes there (`setstream()` back to the device's default stream),
+//! `getstream()` the current stream as a handle. `sync s` waits for a stream, `query s` tells
+//! whether its work is done (see sync and query in mod.rs).
+use std::ffi::c_void;
+
+use anyhow::{bail, Result};
+
+use super::{cuda_arg, cuda_named, shim};
+use crate::k::{make, read, KResult, K};
+use crate::registry::{self, Obj};
+
+/// One CUDA stream (libtorch's CUDAStream, a view of a pooled or default stream).
+pub struct Stream {
+    ptr: *mut c_void,
+}
+
+// SAFETY: a CUDAStream is a plain value (device, id) usable from any thread.
+unsafe impl Send for Stream {}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        unsafe { shim::ktorch_stream_free(self.ptr) }
+    }
+}
+
+impl Stream {
+    pub fn new(device: usize, high: bool) -> Result<Stream> {
+        Ok(Stream { ptr: shim::stream_new(device, high)? })
+    }
+    /// The calling thread's current stream on `device`.
+    pub fn current(device: usize) -> Result<Stream> {
+        Ok(Stream { ptr: shim::stream_current(device)? })
+    }
+    pub fn default(device: usize) -> Result<Stream> {
+        Ok(Stream { ptr: shim::stream_default(device)? })
+    }
+    /// A second value for the same CUDA stream.
+    pub fn dup(&self) -> Result<Stream> {
+        Ok(Stream { ptr: shim::stream_copy(self.ptr)? })
+    }
+    pub fn ptr(&self) -> *mut c_void {
+        self.ptr
+    }
+    /// Make this its device's current stream on the calling thread.
+    pub fn set(&self) -> Result<()> {
+        shim::stream_set(self.ptr)
+    }
+    pub fn sync(&self) -> Result<()> {
+        shim::stream_sync(self.ptr)
+    }
+    pub fn done(&self) -> Result<bool> {
+        shim::stream_query(self.ptr)
+    }
+    pub fn device(&self) -> Result<usize> {
+        Ok(shim::stream_info(self.ptr)?.1)
+    }
+    /// The stream's id: 0 for the device's default stream.
+    pub fn id(&self) -> Result<i64> {
+        Ok(shim::stream_info(self.ptr)?.0)
+    }
+    pub fn same(&self, other: &Stream) -> Result<bool> {
+        shim::stream_same(self.ptr, other.ptr)
+    }
+}
+
+/// Make `s` current for the life of the guard, then restore the stream that was current.
+pub struct StreamGuard {
+    before: Stream,
+}
+
+impl StreamGuard {
+    pub fn new(s: &Stream) -> Result<StreamGuard> {
+        let before = Stream::current(s.device()?)?;
+        s.set()?;
+        Ok(StreamGuard { before })
+    }
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        let _ = self.before.set();
+    }
+}
+
+/// Run `f` on the stream of handle `x` (an error for any other object).
+pub fn with_stream<R>(x: K, f: impl FnOnce(&Stream) -> Result<R>) -> Result<R> {
+    registry::with(x, |o| match o {
+        Obj::Stream(s) => f(s),
+        o => bail!("expected a stream, given {}", o.class()),
+    })
+}
+
+/// `stream()`, `stream device`, `stream(device;priority)`: a new stream handle.
+pub fn stream(x: K) -> KResult {
+    // (device;priority): a general list, or two symbols (`cuda:0`high)
+    let (device, priority) = match (read::ktype(x), read::items(x)) {
+        (0, Some([d, p])) if !registry::is_handle(x) => (cuda_arg(*d)?, Some(read::symbol(*p))),
+        (11, _) => match read::symbols(x).as_deref() {
+            Some([d, p]) => (cuda_named(d)?, Some(Some(*p))),
+            _ => bail!("expects (), a device, or (device;priority)"),
+        },
+        _ => (cuda_arg(x)?, None),
+    };
+    let high = match priority {
+        None | Some(Some("low")) | Some(Some("normal")) => false,
+        Some(Some("high")) => true,
+        Some(Some(s)) => bail!("priority: unrecognized `{s}, expected `high or `low"),
+        Some(None) => bail!("priority: expected `high or `low"),
+    };
+    Ok(registry::add(Obj::Stream(Stream::new(device, high)?)))
+}
+
+/// `setstream s` makes stream s current on its device; `setstream()` or `setstream device`
+/// makes the device's default stream current again.
+pub fn setstream(x: K) -> KResult {
+    if registry::is_handle(x) {
+        with_stream(x, |s| s.set())?;
+    } else {
+        Stream::default(cuda_arg(x)?)?.set()?;
+    }
+    Ok(make::null())
+}
+
+/// `getstream()` or `getstream device`: the current stream as a new handle.
+pub fn getstream(x: K) -> KResult {
+    Ok(registry::add(Obj::Stream(Stream::current(cuda_arg(x)?)?)))
+}
