@@ -13,6 +13,7 @@
 //! takes part) that times its cases with `measure::interleaved` (the floor and the contenders in
 //! the same rounds) and adds rows and targets; call it from `main` below.
 mod conv;
+mod graph;
 mod host;
 mod measure;
 mod nets;
@@ -114,6 +115,7 @@ fn run(quick: bool, lib: Option<&str>, device: String, conversion_only: bool) ->
     if !conversion_only {
         ops::run(&ctx, &mut rep, &mut py)?;
         train::run(&ctx, &mut rep, &mut py)?;
+        graph::run(&ctx, &mut rep)?;
     }
     drop(py);
     conv::run(&ctx, &mut rep)?;
