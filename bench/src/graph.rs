@@ -68,9 +68,11 @@ pub fn run(ctx: &Ctx, rep: &mut Report) -> Result<(), String> {
     rep.row(BENCH, graph_case, &size, Some(g), per_step(&g), format!("{:.2}× eager", e.median / g.median));
     rep.target(format!("{BENCH} ({dev}): replayed vs eager speed"), Some(e.median / g.median), Bound::AtLeast(1.0));
     // both sides trained: their losses after the run, as a check that the graph side learns
-    let losses = eval::eval_text("(run bm; {l:replay(bg;x;y); r:first tensor l; free l; r}[first bxs;first bys])")
-        .map_err(|e| format!("losses: '{}", e.0))?;
-    let l: Vec<f64> = losses.items().iter().map(|k| if k.t() == -KE { k.get_real() as f64 } else { f64::NAN }).collect();
+    let real = |text: &str| -> Result<f64, String> {
+        let k = eval::eval_text(text).map_err(|e| format!("{text}: '{}", e.0))?;
+        Ok(if k.t() == -KE { k.get_real() as f64 } else { f64::NAN })
+    };
+    let l = [real("run bm")?, real("{l:replay(bg;x;y); r:first tensor l; free l; r}[first bxs;first bys]")?];
     rep.notes.push(format!("graph bench after training: eager mean batch loss {:.3}, replayed step loss {:.3}", l[0], l[1]));
     eval::eval_text("free bg; free each bxs,bys; free bm; free gm").map_err(|e| format!("free: '{}", e.0))?;
     for g in ["gx", "gy", "bxs", "bys", "bm", "gm", "bg"] {

@@ -61,17 +61,18 @@ fn main() {
         .position(|a| a == "--only")
         .and_then(|i| args.get(i + 1))
         .map(String::as_str);
-    if let Some(o) = only.filter(|o| *o != "conversion") {
-        eprintln!("ktorch-bench: --only takes `conversion`, not `{o}`");
+    if let Some(o) = only.filter(|o| !["conversion", "graph"].contains(o)) {
+        eprintln!("ktorch-bench: --only takes `conversion` or `graph`, not `{o}`");
         std::process::exit(2);
     }
-    if let Err(e) = run(quick, lib, device, only.is_some()) {
+    if let Err(e) = run(quick, lib, device, only) {
         eprintln!("ktorch-bench: {e}");
         std::process::exit(1);
     }
 }
 
-fn run(quick: bool, lib: Option<&str>, device: String, conversion_only: bool) -> Result<(), String> {
+/// The whole bench, or one part of it (`--only conversion`, `--only graph`).
+fn run(quick: bool, lib: Option<&str>, device: String, only: Option<&str>) -> Result<(), String> {
     let start = Instant::now();
     let path = host::find_lib(lib)?;
     let ktorch = host::Ktorch::load(&path)?;
@@ -105,20 +106,24 @@ fn run(quick: bool, lib: Option<&str>, device: String, conversion_only: bool) ->
     if ctx.device != "cpu" && tch::Device::cuda_if_available() == tch::Device::Cpu {
         return Err(format!("--device {}: no CUDA device found", ctx.device));
     }
-    let mut py = if conversion_only {
-        peer::Peer::not_run("--only conversion")
+    let mut py = if let Some(o) = only {
+        peer::Peer::not_run(&format!("--only {o}"))
     } else {
         peer::Peer::start(&ctx.device)
     };
     header(&ctx, &py);
     let mut rep = Report::default();
-    if !conversion_only {
+    if only.is_none() {
         ops::run(&ctx, &mut rep, &mut py)?;
         train::run(&ctx, &mut rep, &mut py)?;
+    }
+    if only.is_none() || only == Some("graph") {
         graph::run(&ctx, &mut rep)?;
     }
     drop(py);
-    conv::run(&ctx, &mut rep)?;
+    if only.is_none() || only == Some("conversion") {
+        conv::run(&ctx, &mut rep)?;
+    }
 
     let left = ctx
         .ktorch
