@@ -241,6 +241,6 @@ pub fn set(route: Route) {
 }
 
 /// Wrap a q function value for the route (taking a new reference to it).
-pub fn function(f: K) -> Route {
+pub(crate) fn function(f: K) -> Route {
     Route::Function(QFn(unsafe { native::r1(f) }))
 }

@@ -19,9 +19,13 @@ pub fn install() {
     unsafe { ktorch_install_warning_handler() };
 }
 
-/// Called by the C++ handler with a level (0-4) and the warning's text; never unwinds into C++.
+/// Called by the C++ handler with a level (0-4) and the warning's text (a C string, or null);
+/// never unwinds into C++.
+///
+/// # Safety
+/// `text` is null or points to a NUL-terminated string valid for the call.
 #[no_mangle]
-pub extern "C" fn ktorch_log_from_cxx(level: libc::c_int, text: *const libc::c_char) {
+pub unsafe extern "C" fn ktorch_log_from_cxx(level: libc::c_int, text: *const libc::c_char) {
     let _ = catch_unwind(AssertUnwindSafe(|| {
         if text.is_null() {
             return;
