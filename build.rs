@@ -80,11 +80,13 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/linalg.cpp");
     println!("cargo:rerun-if-changed=src/cxx/nn_act.cpp");
     println!("cargo:rerun-if-changed=src/cxx/cuda.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/warnings.cpp");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
     let lib = root.join("lib");
-    // Small C++ files for what tch does not wrap (build config, Context flags; tensor facts).
+    // Small C++ files for what tch does not wrap (build config, Context flags; tensor facts;
+    // libtorch's warnings into the log).
     cc::Build::new()
         .cpp(true)
         .file("src/cxx/config.cpp")
@@ -92,6 +94,7 @@ fn main() {
         .file("src/cxx/autograd_device.cpp")
         .file("src/cxx/linalg.cpp")
         .file("src/cxx/nn_act.cpp")
+        .file("src/cxx/warnings.cpp")
         .include(root.join("include"))
         .include(root.join("include/torch/csrc/api/include"))
         .flag("-std=c++17")

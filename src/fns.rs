@@ -55,6 +55,9 @@ table! {
     "seed"        => session::seed::seed,
     "setting"     => session::setting::setting,
     "version"     => session::version::version,
+    // the log (issue #9)
+    "loglevel"    => session::log::api::loglevel,
+    "logto"       => session::log::api::logto,
     // objects
     "class"       => objects::class,
     "free"        => objects::free,
@@ -527,6 +530,7 @@ table! {
 #[no_mangle]
 pub extern "C" fn fns(x: K) -> K {
     crate::k::guard::install_panic_hook();
+    session::log::init();
     guard("fns", x, dictionary)
 }
 

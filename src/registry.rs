@@ -11,6 +11,8 @@ use once_cell::sync::Lazy;
 use tch::Tensor;
 
 use crate::k::{make, read, K};
+use crate::klog;
+use crate::session::log::Level;
 
 /// What a handle can refer to.
 pub enum Obj {
@@ -103,10 +105,15 @@ fn lock() -> std::sync::MutexGuard<'static, Registry> {
 
 /// Store `obj`; returns its q handle.
 pub fn add(obj: Obj) -> K {
-    let mut r = lock();
-    let id = r.next;
-    r.next += 1;
-    r.objs.insert(id, obj);
+    let class = obj.class();
+    let id = {
+        let mut r = lock();
+        let id = r.next;
+        r.next += 1;
+        r.objs.insert(id, obj);
+        id
+    };
+    klog!(Level::Debug, "made {class} {id}");
     handle(id)
 }
 
@@ -207,23 +214,32 @@ pub fn lease<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::
 /// a module, loss or optimizer given to a model.
 pub fn take(x: K) -> anyhow::Result<Obj> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
-    lock().objs.remove(&id).ok_or_else(|| anyhow!("stale pointer"))
+    let obj = lock().objs.remove(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    klog!(Level::Debug, "moved {} {id} into another object", obj.class());
+    Ok(obj)
 }
 
 /// Free one handle.
 pub fn free(x: K) -> anyhow::Result<()> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
-    lock()
-        .objs
-        .remove(&id)
-        .map(drop)
-        .ok_or_else(|| anyhow!("stale pointer"))
+    let obj = lock().objs.remove(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    dropped(id, obj);
+    Ok(())
 }
 
 /// Free every object.
 pub fn free_all() {
     let objs = std::mem::take(&mut lock().objs);
-    drop(objs);
+    for (id, obj) in objs {
+        dropped(id, obj);
+    }
+}
+
+/// Drop an object taken out of the registry (outside its lock) and log it.
+fn dropped(id: i64, obj: Obj) {
+    let class = obj.class();
+    drop(obj);
+    klog!(Level::Debug, "freed {class} {id}");
 }
 
 /// Replace the object of handle `x` in place (the handle stays valid).

@@ -51,6 +51,7 @@ qscripts!(
     ktorch_init,
     ktorch_lbfgs,
     ktorch_linalg,
+    ktorch_log,
     ktorch_loss,
     ktorch_model,
     ktorch_model_data,

@@ -193,6 +193,7 @@ fn forward_graph(h: K, x: K) -> KResult {
             }
         })
     })?;
+    crate::klog!(crate::session::log::Level::Info, "graph: recorded the forward of {} on cuda:{device}", module.layer.name);
     let g = Graph { ptr, inputs, outputs, many, held, _keep: keep, step: None, device, _root: root.clone() };
     Ok(registry::add(Obj::Graph(Box::new(g))))
 }
@@ -243,6 +244,7 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         })?;
         // the optimizer's buffers (momentum) are written by the graph too
         keep.extend(opt.buffers().into_iter().filter_map(|t| t.f_detach().ok()));
+        crate::klog!(crate::session::log::Level::Info, "graph: recorded a training step ({name}) on cuda:{device}, after {WARMUP} eager steps");
         let inputs = xs.into_iter().chain(ys).collect();
         Ok(Graph { ptr, inputs, outputs, many: false, held, _keep: keep, step: Some(check), device, _root: root })
     })?;

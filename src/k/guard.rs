@@ -7,6 +7,7 @@ use std::ffi::CString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::{native, KResult, K};
+use crate::session::log;
 
 thread_local! {
     /// The last panic's message, recorded by our hook for the guard to report.
@@ -33,9 +34,15 @@ pub fn install_panic_hook() {
 }
 
 /// Run `f` on the argument `x` as function `name`; any error or panic becomes `'name: message`.
+/// The log sees the call (trace) and its error (error); messages queued for a q route function
+/// are delivered here, at the call's edges, where ktorch holds no lock (see session::log::route).
 pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
+    log::enter(name);
     match catch_unwind(AssertUnwindSafe(|| f(x))) {
-        Ok(Ok(r)) => r,
+        Ok(Ok(r)) => {
+            log::deliver();
+            r
+        }
         Ok(Err(e)) => signal(name, &format!("{e:#}")),
         Err(_) => {
             let msg = PANIC_MSG
@@ -46,8 +53,10 @@ pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
     }
 }
 
-/// Signal `'name: msg` to q. libtorch messages carry a C++ backtrace after the first line:
-/// keep only the first unless the `stackframe` setting is on.
+/// Signal `'name: msg` to q, logged at debug first (q gets the error itself, so the log keeps it
+/// only when asked for detail; a route function runs before krr, so the pending error is q's
+/// last word). libtorch messages carry a C++ backtrace after the first
+/// line: keep only the first unless the `stackframe` setting is on.
 pub fn signal(name: &str, msg: &str) -> K {
     let msg = if crate::session::setting::stackframe() {
         msg
@@ -61,6 +70,8 @@ pub fn signal(name: &str, msg: &str) -> K {
     } else {
         format!("{name}: {msg}")
     };
+    log::debug(&text);
+    log::deliver();
     let c = CString::new(text.replace('\0', " ")).unwrap_or_default();
     unsafe { native::krr(native::ss(c.as_ptr() as *mut _)) }
 }

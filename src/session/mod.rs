@@ -1,6 +1,7 @@
-//! The session: versions, libtorch's build configuration, and session-wide settings.
+//! The session: versions, libtorch's build configuration, session-wide settings, the log.
 pub mod config;
 pub mod ffi;
+pub mod log;
 pub mod seed;
 pub mod setting;
 pub mod version;

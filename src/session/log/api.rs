@@ -1,0 +1,77 @@
+//! The q functions of the log: `loglevel` (get or set the level) and `logto` (get or set the route).
+use anyhow::{anyhow, bail};
+use std::ffi::CString;
+
+use super::route::{self, Route};
+use super::{Level, LEVELS};
+use crate::k::{make, native, read, KResult, K};
+
+/// `loglevel[]`: the current level as a symbol; `` loglevel`debug `` or `loglevel 1` sets it.
+pub fn loglevel(x: K) -> KResult {
+    if read::is_nil(x) {
+        return Ok(make::symbol(super::level().name()));
+    }
+    let names = || {
+        LEVELS
+            .iter()
+            .map(|l| format!("`{}", l.name()))
+            .collect::<String>()
+    };
+    let level = if let Some(s) = read::symbol(x) {
+        Level::from_name(s)
+            .ok_or_else(|| anyhow!("unrecognized level `{s}, expecting one of {}", names()))?
+    } else if matches!(read::ktype(x), -7..=-5) {
+        let n = read::long(x).unwrap_or(-1);
+        Level::from_number(n)
+            .ok_or_else(|| anyhow!("level {n} out of range, expecting 0-4 ({})", names()))?
+    } else {
+        bail!("expects a level: one of {} or 0-4", names())
+    };
+    super::set_level(level);
+    Ok(make::null())
+}
+
+/// `logto[]`: the current route; `` logto`stderr ``, `` logto` `` or `` logto`none ``, a q
+/// function, or a symbol naming one sets it.
+pub fn logto(x: K) -> KResult {
+    if read::is_nil(x) {
+        return Ok(route::current());
+    }
+    const USAGE: &str = "expects `stderr, `none (or `), or a q function or its name";
+    let route = if let Some(s) = read::symbol(x) {
+        match s {
+            "stderr" => Route::Stderr,
+            "" | "none" => Route::None,
+            name => {
+                check_function_name(name)?;
+                Route::Name(name.to_string())
+            }
+        }
+    } else if is_function(x) {
+        route::function(x)
+    } else {
+        bail!("{USAGE}, given {}", crate::tensor::opargs::describe(x))
+    };
+    route::set(route);
+    Ok(make::null())
+}
+
+/// q's function types: lambda 100 up to the dynamic-library function 112.
+fn is_function(x: K) -> bool {
+    (100..=112).contains(&read::ktype(x)) && read::ktype(x) != 101
+}
+
+/// A symbol route must name a q function now (it is looked up again for each message).
+fn check_function_name(name: &str) -> anyhow::Result<()> {
+    let c = CString::new(name).map_err(|_| anyhow!("name holds a null byte"))?;
+    let v = unsafe { native::k(0, c.as_ptr(), std::ptr::null_mut::<std::ffi::c_void>()) };
+    if v.is_null() {
+        bail!("`{name} is not a q function");
+    }
+    let ok = is_function(v);
+    unsafe { native::r0(v) };
+    if !ok {
+        bail!("`{name} is not a q function");
+    }
+    Ok(())
+}
