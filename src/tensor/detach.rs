@@ -86,7 +86,7 @@ pub fn detach(x: K) -> KResult {
             }
             Ok(None)
         }
-        Obj::Module(_) | Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) => bail!("not implemented for {}", o.class()),
+        Obj::Module(_) | Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) | Obj::Future(_) => bail!("not implemented for {}", o.class()),
     })?;
     Ok(match new {
         Some(t) => registry::add(Obj::Tensor(t)),

@@ -122,7 +122,7 @@ pub fn fill(x: K) -> KResult {
             }
             Ok(())
         }
-        Obj::Module(_) | Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) => bail!("not implemented for {}", o.class()),
+        Obj::Module(_) | Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) | Obj::Future(_) => bail!("not implemented for {}", o.class()),
     })?;
     Ok(make::null())
 }
@@ -200,7 +200,7 @@ pub fn amend(x: K) -> KResult {
             let i = dict_picks(d, &[k])?[0];
             Ok(d[i].1.f_copy_(&src)?)
         }
-        Obj::Module(_) | Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) => bail!("not implemented for {}", o.class()),
+        Obj::Module(_) | Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) | Obj::Future(_) => bail!("not implemented for {}", o.class()),
     })?;
     Ok(make::null())
 }

@@ -102,7 +102,7 @@ pub fn to(x: K) -> KResult {
             Obj::Vector(v) => v.iter_mut().collect(),
             Obj::Dict(d) => d.iter_mut().map(|(_, t)| t).collect(),
             Obj::Module(_) => unreachable!("modules are changed in place above"),
-            Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) => bail!("not implemented for {}", obj.class()),
+            Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) | Obj::Future(_) => bail!("not implemented for {}", obj.class()),
         };
         for (slot, n) in slots.into_iter().zip(new) {
             if let Some(n) = n {

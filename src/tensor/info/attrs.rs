@@ -148,6 +148,7 @@ pub fn objtype(x: K) -> KResult {
         Obj::Optimizer(o) => Ok(make::symbol(o.kind.name)),
         Obj::Loss(l) => Ok(make::symbol(l.name())),
         Obj::Model(_) => Ok(make::symbol("model")),
+        Obj::Future(_) => Ok(make::symbol("future")),
     })
 }
 

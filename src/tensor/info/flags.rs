@@ -121,7 +121,7 @@ pub fn gradflag(x: K) -> KResult {
             Obj::Tensor(_) => {
                 bail!("2nd argument of key(s) or index/indices not valid with a tensor")
             }
-            Obj::Module(_) | Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) => bail!("not implemented for {}", o.class()),
+            Obj::Module(_) | Obj::Optimizer(_) | Obj::Loss(_) | Obj::Model(_) | Obj::Future(_) => bail!("not implemented for {}", o.class()),
         };
         if let Some(b) = flag {
             set(ts, b)?;

@@ -98,7 +98,7 @@ pub fn query(x: K, attr: Attr, data: bool) -> KResult {
                         .map(|k| k.to_string())
                         .collect(),
                 ),
-                registry::Obj::Module(_) | registry::Obj::Optimizer(_) | registry::Obj::Loss(_) | registry::Obj::Model(_) => anyhow::bail!("not implemented for {}", o.class()),
+                registry::Obj::Module(_) | registry::Obj::Optimizer(_) | registry::Obj::Loss(_) | registry::Obj::Model(_) | registry::Obj::Future(_) => anyhow::bail!("not implemented for {}", o.class()),
             };
             Ok((from, attr.eval(&o.tensors())?))
         })?
