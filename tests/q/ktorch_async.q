@@ -70,6 +70,7 @@ free qa
 / ---- errors: at await, with the module given back
 f:async(`forward;q;2 3#0e)
 .t.eq["error at await";err[await;f];"await: forward: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x8)"]
+.t.eq["the sync call's error";err[forward;(q;2 3#0e)];"forward: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x8)"]
 .t.eq["the future is freed";err[await;f];"await: stale pointer"]
 .t.eq["the module is given back";class q;`module]
 .t.eq["unknown name";err[async;(`backward;q)];"async: expecting (name;args..), name one of forward, nforward, eforward, evaluate, run, given `backward"]
@@ -100,7 +101,9 @@ l:await f
 .t.eq["run: the sync run's parameters";pv[m1] each .a.names;pv[m2] each .a.names]
 .t.eq["run with data";await async(`run;m1;.a.X;.a.Y);run(m2;.a.X;.a.Y)]
 .t.eq["forward of a model";val await async(`nforward;m1);val nforward m2]
-.t.eq["run: error at await";err[await;async(`run;m1;.a.X;6#5)];"await: run: Target 5 is out of bounds."]
+/ float targets for ce: caught before any kernel runs, on every device
+.t.eq["run: error at await";err[await;async(`run;m1;.a.X;6#1.5e)];"await: run: expected scalar type Long but found Float"]
+.t.eq["run: the sync run's error";err[run;(m2;.a.X;6#1.5e)];"run: expected scalar type Long but found Float"]
 .t.eq["run: bad model";err[async;(`run;1 2)];"async: expecting model, or (model;inputs;targets), given long list"]
 f:async(`run;m1)
 free f
