@@ -10,8 +10,10 @@ err:{[f;a] @[{x y;""}[f];a;{x}]}
 near:{[r;e] r:"f"$raze over r; e:"f"$raze over e; (count[r]=count e) and all (1e-5*1|abs e)>abs r-e}
 val:{r:tensor x; free x; r}
 busy:{x," busy: an async call is running on it (await it first)"}
+/ modules run on cuda where there is one (q inputs follow the module's device)
+ondev:$[version`cuda;`cuda;`cpu]
 / the test network with PyTorch's parameters
-net:{q:module seq(`sequential;(`linear;4;8);`relu;(`linear;8;3)); {parm(x;y;z)}[q]'[.a.names;.a.parms]; q}
+net:{q:module seq(`sequential;(`linear;4;8);`relu;(`linear;8;3)); {parm(x;y;z)}[q]'[.a.names;.a.parms]; to(q;ondev); q}
 pv:{[m;n] val parm(m;n)}
 
 / ---- forward forms: the sync call's result, and PyTorch's
@@ -25,6 +27,7 @@ r:await f
 .t.eq["stale after await";err[await;f];"await: stale pointer"]
 t:await async(`forward;q;.a.X)
 .t.eq["forward: a tensor";class t;`tensor]
+.t.eq["forward: on the module's device";device[t] like string[ondev],"*";1b]
 .t.eq["forward: with gradients";gradflag t;1b]
 .t.ok["forward: values";near[tensor t;.a.out]]
 free t
@@ -42,7 +45,7 @@ free x
 
 / ---- several at once, ready once finished
 q2:net[]
-q3:module seq(`sequential;(`linear;4;2))
+q3:module seq(`sequential;(`linear;4;2)); to(q3;ondev)
 fs:(async(`evaluate;q;.a.X);async(`evaluate;q2;2#.a.X);async(`evaluate;q3;.a.X))
 .t.eq["three futures";count select from obj[] where class=`future;3]
 wait:{while[not ready x;];ready x}
