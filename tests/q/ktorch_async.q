@@ -69,6 +69,17 @@ f:async(`evaluate;q;.a.X)
 .t.ok["await";near[await f;.a.out]]
 .t.eq["usable after await";class each(q;qa);`module`module]
 free qa
+/ a model made from a second handle to the tree: busy while the module runs, and the other way
+m:model(addref q;loss`ce;opt(`sgd;q;.1))
+f:async(`evaluate;q;.a.X)
+.t.eq["a model sharing the tree is busy";err[train;m];"train: ",busy"model"]
+r:await f
+.t.eq["await";r;evaluate(q;.a.X)]
+f:async(`nforward;m;.a.X)
+.t.eq["the module of a running model is busy";err[evaluate;(q;.a.X)];"evaluate: ",busy"module"]
+free f
+.t.eq["both given back";class each(q;m);`module`model]
+free m
 
 / ---- errors: at await, with the module given back
 f:async(`forward;q;2 3#0e)
