@@ -3,6 +3,8 @@
 //! q sees ktorch's pointer form, a one-element general list holding a long (`,12`), but the long
 //! is an id looked up here, never an address: a freed, forged or wrong-class handle is an error,
 //! never undefined behaviour. Ids are never reused, so a freed handle stays stale for good.
+//! An object lent to an async call (`lend`, `give_back`) is out of the map and its id is busy: any
+//! use of the handle is the error `<class> busy: ..` until the call's future is awaited or freed.
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
