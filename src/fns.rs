@@ -394,6 +394,10 @@ table! {
     "copyparms"   => model::parms::copyparms,
     "avgparms"    => model::parms::avgparms,
     "batchnorm"   => model::parms::batchnorm,
+    // calls that run without waiting (issue #9)
+    "async"       => model::asynccall::async_,
+    "await"       => model::asynccall::await_,
+    "ready"       => model::asynccall::ready,
     "dv"          => nn::tree::dv,
     "tree"        => nn::tree::tree,
     "forward"     => nn::forward::forward,

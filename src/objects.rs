@@ -30,6 +30,9 @@ pub fn free(x: K) -> KResult {
             if !registry::is_handle(*h) {
                 bail!("expecting a ktorch object but {} is not one", at(i));
             }
+            if let Some(e) = registry::busy(*h) {
+                bail!("{e}, {}", at(i));
+            }
             if registry::class_of(*h).is_none() {
                 bail!("stale pointer, {}", at(i));
             }
@@ -87,7 +90,7 @@ pub fn obj(_: K) -> KResult {
                 Obj::Module(m) => vec![m.get().named_parameters().len() as i64],
                 // an optimizer's count of parameters
                 Obj::Optimizer(o) => vec![o.parameters().len() as i64],
-                Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) => vec![],
+                Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) | Obj::Future(_) => vec![],
                 Obj::Model(m) => vec![m.module.get().named_parameters().len() as i64],
                 // a graph: its count of input and output tensors
                 Obj::Graph(g) => vec![g.tensors().len() as i64],
@@ -98,6 +101,10 @@ pub fn obj(_: K) -> KResult {
                 .sum::<i64>(),
         )
     });
+    // objects lent to an async call: their class only, their tensors are in use
+    let mut rows = rows;
+    rows.extend(registry::busy_list().into_iter().map(|(id, c)| (id, c, String::new(), "", vec![], 0, 0)));
+    rows.sort_by_key(|r| r.0);
     let longs = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> i64| {
         let v = unsafe { crate::k::native::ktn(7, rows.len() as i64) };
         let d = unsafe { std::slice::from_raw_parts_mut(make::data::<i64>(v), rows.len()) };

@@ -3,6 +3,8 @@
 //! q sees ktorch's pointer form, a one-element general list holding a long (`,12`), but the long
 //! is an id looked up here, never an address: a freed, forged or wrong-class handle is an error,
 //! never undefined behaviour. Ids are never reused, so a freed handle stays stale for good.
+//! An object lent to an async call (`lend`, `give_back`) is out of the map and its id is busy: any
+//! use of the handle is the error `<class> busy: ..` until the call's future is awaited or freed.
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -36,6 +38,8 @@ pub enum Obj {
     Event(crate::device::event::Event),
     /// A recorded CUDA graph: a forward or a training step.
     Graph(Box<crate::device::graph::Graph>),
+    /// An asynchronous call (`async`), answered by `await`.
+    Future(crate::model::asynccall::Future),
 }
 
 impl Obj {
@@ -51,6 +55,7 @@ impl Obj {
             Obj::Stream(_) => "stream",
             Obj::Event(_) => "event",
             Obj::Graph(_) => "graph",
+            Obj::Future(_) => "future",
         }
     }
 
@@ -71,7 +76,7 @@ impl Obj {
             }
             // its buffers (ktorch's tensorcount, elements and bytes of an optimizer)
             Obj::Optimizer(o) => o.buffers(),
-            Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) => vec![],
+            Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) | Obj::Future(_) => vec![],
             Obj::Graph(g) => g.tensors(),
             Obj::Model(m) => m.module.get().named_parameters().into_iter().chain(m.module.get().named_buffers()).map(|(_, t)| t).chain(m.opt.buffers()).collect(),
         }
@@ -89,12 +94,26 @@ impl Obj {
 struct Registry {
     next: i64,
     objs: BTreeMap<i64, Obj>,
+    /// Handles whose objects are lent to an async call (taken out of `objs`), with their class:
+    /// every use of them is an error until the call's future is awaited or freed.
+    busy: BTreeMap<i64, &'static str>,
+}
+
+impl Registry {
+    /// The error for a handle that is not in `objs`: busy or stale.
+    fn missing(&self, id: i64) -> anyhow::Error {
+        match self.busy.get(&id) {
+            Some(c) => anyhow!("{c} busy: an async call is running on it (await it first)"),
+            None => anyhow!("stale pointer"),
+        }
+    }
 }
 
 static REGISTRY: Lazy<Mutex<Registry>> = Lazy::new(|| {
     Mutex::new(Registry {
         next: 1,
         objs: BTreeMap::new(),
+        busy: BTreeMap::new(),
     })
 });
 
@@ -139,11 +158,10 @@ pub fn is_handle(x: K) -> bool {
 pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::Result<R> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
     let mut r = lock();
-    let obj = r
-        .objs
-        .get_mut(&id)
-        .ok_or_else(|| anyhow!("stale pointer"))?;
-    f(obj)
+    if !r.objs.contains_key(&id) {
+        return Err(r.missing(id));
+    }
+    f(r.objs.get_mut(&id).unwrap())
 }
 
 /// Run `f` on the live object with id `id` (an object a graph refers to by id).
@@ -161,10 +179,19 @@ pub fn tensor(x: K) -> anyhow::Result<Tensor> {
     })
 }
 
-/// The class of the live object of handle `x`, if `x` is one.
+/// The class of the live object of handle `x`, if `x` is one (a busy one included: using it
+/// then fails with the busy error, not as a wrong class).
 pub fn class_of(x: K) -> Option<&'static str> {
     let id = id_of(x)?;
-    lock().objs.get(&id).map(|o| o.class())
+    let r = lock();
+    r.objs.get(&id).map(|o| o.class()).or_else(|| r.busy.get(&id).copied())
+}
+
+/// The error of a busy handle, None when `x` is not busy.
+pub fn busy(x: K) -> Option<anyhow::Error> {
+    let id = id_of(x)?;
+    let r = lock();
+    r.busy.contains_key(&id).then(|| r.missing(id))
 }
 
 /// The tensors whose gradients an object's `zerograd`/`nograd` reset: an optimizer's
@@ -197,7 +224,10 @@ pub fn take_tensor(x: K) -> anyhow::Result<Tensor> {
 /// object goes back when `f` returns or unwinds; meanwhile its handle reads as stale.
 pub fn lease<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::Result<R> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
-    let obj = lock().objs.remove(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    let obj = {
+        let mut r = lock();
+        r.objs.remove(&id).ok_or_else(|| r.missing(id))?
+    };
     struct Back(i64, Option<Obj>);
     impl Drop for Back {
         fn drop(&mut self) {
@@ -214,32 +244,112 @@ pub fn lease<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::
 /// a module, loss or optimizer given to a model.
 pub fn take(x: K) -> anyhow::Result<Obj> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
-    let obj = lock().objs.remove(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    let obj = {
+        let mut r = lock();
+        r.objs.remove(&id).ok_or_else(|| r.missing(id))?
+    };
     klog!(Level::Debug, "moved {} {id} into another object", obj.class());
     Ok(obj)
 }
 
-/// Free one handle.
+/// Free one handle. The object is dropped outside the lock: a future waits for its call there
+/// and gives back what the call had lent, which takes the lock.
 pub fn free(x: K) -> anyhow::Result<()> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
-    let obj = lock().objs.remove(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    let obj = {
+        let mut r = lock();
+        r.objs.remove(&id).ok_or_else(|| r.missing(id))?
+    };
     dropped(id, obj);
     Ok(())
 }
 
-/// Free every object.
+/// Free every object. Running async calls are waited for (dropping a future joins its worker),
+/// and what they had lent is freed with them.
 pub fn free_all() {
-    let objs = std::mem::take(&mut lock().objs);
+    let objs = {
+        let mut r = lock();
+        r.busy.clear();
+        std::mem::take(&mut r.objs)
+    };
     for (id, obj) in objs {
         dropped(id, obj);
     }
 }
 
-/// Drop an object taken out of the registry (outside its lock) and log it.
+/// Drop an object taken out of the registry (outside its lock) and log it. A future waits for
+/// its call and gives back what the call was lent.
 fn dropped(id: i64, obj: Obj) {
     let class = obj.class();
-    drop(obj);
+    match obj {
+        Obj::Future(f) => f.discard(),
+        o => drop(o),
+    }
     klog!(Level::Debug, "freed {class} {id}");
+}
+
+/// Lend objects to an async call: the object of handle `x` and every other object holding a
+/// module of the same tree (`root`, compared by pointer: handles from `addref`, `child`, a
+/// model made from a shared module) leave the registry, each id marked busy, all under one
+/// lock. Fails, lending nothing, when `x` is stale or already busy.
+pub fn lend(
+    x: K,
+    root: Option<&std::sync::Arc<crate::nn::Module>>,
+) -> anyhow::Result<Vec<(i64, Obj)>> {
+    let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
+    let mut r = lock();
+    if !r.objs.contains_key(&id) {
+        return Err(r.missing(id));
+    }
+    let shares = |o: &Obj| {
+        let m = match o {
+            Obj::Module(m) => m,
+            Obj::Model(m) => &m.module,
+            _ => return false,
+        };
+        root.is_some_and(|a| std::sync::Arc::ptr_eq(m.root(), a))
+    };
+    let ids: Vec<i64> = r
+        .objs
+        .iter()
+        .filter(|(i, o)| **i == id || shares(o))
+        .map(|(i, _)| *i)
+        .collect();
+    let mut lent = Vec::with_capacity(ids.len());
+    for i in ids {
+        let o = r.objs.remove(&i).unwrap();
+        r.busy.insert(i, o.class());
+        lent.push((i, o));
+    }
+    Ok(lent)
+}
+
+/// Give back what `lend` took: each object returns to its id, which stops being busy. An id no
+/// longer marked busy (everything was freed meanwhile) does not take its object back: it is
+/// dropped, outside the lock.
+pub fn give_back(lent: Vec<(i64, Obj)>) {
+    let mut gone = vec![];
+    {
+        let mut r = lock();
+        for (i, o) in lent {
+            if r.busy.remove(&i).is_some() {
+                r.objs.insert(i, o);
+            } else {
+                gone.push(o);
+            }
+        }
+    }
+    drop(gone);
+}
+
+/// Clear the busy mark of an id whose object will not come back.
+pub fn unmark(id: i64) {
+    lock().busy.remove(&id);
+}
+
+/// The handles lent to async calls, with their classes (for `obj[]`).
+pub fn busy_list() -> Vec<(i64, &'static str)> {
+    lock().busy.iter().map(|(i, c)| (*i, *c)).collect()
 }
 
 /// Replace the object of handle `x` in place (the handle stays valid).

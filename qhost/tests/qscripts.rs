@@ -42,6 +42,7 @@ macro_rules! qscripts {
 
 qscripts!(
     capi,
+    ktorch_async,
     ktorch_callback,
     ktorch_collections,
     ktorch_complex,

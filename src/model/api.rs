@@ -182,19 +182,23 @@ pub fn testsize(x: K) -> KResult {
     size(x, false)
 }
 
+/// The model of `run m`/`testrun m`, or of `run(m;x;y)` with its new data defined first.
+pub fn model_to_run(x: K, training: bool) -> Result<K> {
+    if is_model(x) {
+        return Ok(x);
+    }
+    match read::items(x) {
+        Some([m, xs, ys]) if is_model(*m) => {
+            define(*m, training, Some(std::slice::from_ref(xs)), Some(std::slice::from_ref(ys)))?;
+            Ok(*m)
+        }
+        _ => bail!("expecting model, or (model;inputs;targets), given {}", describe(x)),
+    }
+}
+
 /// `run m`/`testrun m`, or with new data first.
 fn go(x: K, training: bool) -> KResult {
-    let h = if is_model(x) {
-        x
-    } else {
-        match read::items(x) {
-            Some([m, xs, ys]) if is_model(*m) => {
-                define(*m, training, Some(std::slice::from_ref(xs)), Some(std::slice::from_ref(ys)))?;
-                *m
-            }
-            _ => bail!("expecting model, or (model;inputs;targets), given {}", describe(x)),
-        }
-    };
+    let h = model_to_run(x, training)?;
     // the model leaves the registry while it runs: a callback inside can call ktorch freely
     registry::lease(h, |o| {
         let m = of(o)?;

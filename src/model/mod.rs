@@ -5,8 +5,10 @@
 //! Files: `settings` (the train/test options and their q forms), `api` (`model`, `train`, `test`,
 //! `datasize`, `testsize`), `data` (inputs, targets, batching and shuffling), `run` (the epoch
 //! loops and their metrics), `steps` (backward, step, backstep on a model; clip, clipv), `parms`
-//! (clone, copyparms, avgparms, batchnorm: weight averaging).
+//! (clone, copyparms, avgparms, batchnorm: weight averaging), `asynccall` (`async`, `await`,
+//! `ready`: forward calls and `run` on a worker thread).
 pub mod api;
+pub mod asynccall;
 pub mod data;
 pub mod parms;
 pub mod run;

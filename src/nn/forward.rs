@@ -17,15 +17,46 @@ use crate::tensor::{convert, opargs::describe};
 
 /// How a forward call runs: training mode, and gradients on/off (None: as they are).
 #[derive(Clone, Copy)]
-struct Mode {
+pub struct Mode {
     train: Option<bool>,
     grad: Option<bool>,
 }
 
+/// `forward`: training mode with gradients.
+pub const FORWARD: Mode = Mode { train: Some(true), grad: Some(true) };
+/// `nforward`: training mode without gradients.
+pub const NFORWARD: Mode = Mode { train: Some(true), grad: Some(false) };
+/// `eforward` and `evaluate`: evaluation mode without gradients.
+pub const EFORWARD: Mode = Mode { train: Some(false), grad: Some(false) };
+
+/// A forward call read from its q arguments, ready to run on any thread: the module (the
+/// handle's, or the child named), its inputs as tensors and the mode. Holds no K value.
+pub struct Call {
+    module: super::ModRef,
+    inputs: Vec<Tensor>,
+    mode: Mode,
+}
+
+impl Call {
+    /// The module the call runs (its tree's root is what an async call lends).
+    pub fn module(&self) -> &super::ModRef {
+        &self.module
+    }
+
+    pub fn run(self) -> Result<Out> {
+        go(&self.module, self.module.get(), self.inputs, self.mode)
+    }
+}
+
 /// Run the module of `x[0]` (or its child named by `x[1]`) on the inputs that follow.
 fn run(x: K, mode: Mode) -> Result<Out> {
+    prepare(x, mode)?.run()
+}
+
+/// Read the arguments of a forward call (on the q thread: they may be q data or handles).
+pub fn prepare(x: K, mode: Mode) -> Result<Call> {
     if registry::class_of(x) == Some("model") {
-        return run_model(x, mode);
+        return prepare_model(x, mode);
     }
     let v = match read::items(x) {
         // a model's module runs as well (ktorch's forward on models)
@@ -37,9 +68,9 @@ fn run(x: K, mode: Mode) -> Result<Out> {
         Some(s) => (Some(s), &v[2..]),
         None => (None, &v[1..]),
     };
-    let m = match child {
-        Some(s) => h.get().find(Ok(s))?,
-        None => h.get(),
+    let module = match child {
+        Some(s) => super::ModRef::inside(h.root(), h.get().find(Ok(s))?),
+        None => h,
     };
     if rest.is_empty() {
         bail!("requires a module and at least one input");
@@ -57,12 +88,12 @@ fn run(x: K, mode: Mode) -> Result<Out> {
             ),
         }
     }
-    go(&h, m, inputs, mode)
+    Ok(Call { module, inputs, mode })
 }
 
 /// `forward m` and the like: the model's inputs, training data for the training-mode forms and
 /// test data for the evaluation forms (its current batch when batching).
-fn run_model(x: K, mode: Mode) -> Result<Out> {
+fn prepare_model(x: K, mode: Mode) -> Result<Call> {
     let training = mode.train.unwrap_or(true);
     let inputs = registry::with(x, |o| {
         let m = crate::model::api::of(o)?;
@@ -71,8 +102,7 @@ fn run_model(x: K, mode: Mode) -> Result<Out> {
     if inputs.is_empty() {
         bail!("model has no {} inputs", if training { "training" } else { "test" });
     }
-    let h = modref(x)?;
-    go(&h, h.get(), inputs, mode)
+    Ok(Call { module: modref(x)?, inputs, mode })
 }
 
 /// Run module `m` of tree `h` on the inputs (moved to its device) in the given mode.
@@ -105,7 +135,7 @@ fn go(h: &super::ModRef, m: &super::Module, inputs: Vec<Tensor>, mode: Mode) -> 
 }
 
 /// A forward result as a handle: a tensor, or a vector of several.
-fn handle(o: Out) -> K {
+pub fn handle(o: Out) -> K {
     match o {
         Out::Tensor(t) => registry::add(Obj::Tensor(t)),
         Out::Tensors(v) => registry::add(Obj::Vector(v)),
@@ -113,43 +143,24 @@ fn handle(o: Out) -> K {
 }
 
 pub fn forward(x: K) -> KResult {
-    Ok(handle(run(
-        x,
-        Mode {
-            train: Some(true),
-            grad: Some(true),
-        },
-    )?))
+    Ok(handle(run(x, FORWARD)?))
 }
 
 pub fn nforward(x: K) -> KResult {
-    Ok(handle(run(
-        x,
-        Mode {
-            train: Some(true),
-            grad: Some(false),
-        },
-    )?))
+    Ok(handle(run(x, NFORWARD)?))
 }
 
 pub fn eforward(x: K) -> KResult {
-    Ok(handle(run(
-        x,
-        Mode {
-            train: Some(false),
-            grad: Some(false),
-        },
-    )?))
+    Ok(handle(run(x, EFORWARD)?))
 }
 
 pub fn evaluate(x: K) -> KResult {
-    match run(
-        x,
-        Mode {
-            train: Some(false),
-            grad: Some(false),
-        },
-    )? {
+    qdata(run(x, EFORWARD)?)
+}
+
+/// A forward result as q data (`evaluate`): an array, or a list of several.
+pub fn qdata(o: Out) -> KResult {
+    match o {
         Out::Tensor(t) => convert::to_q(&t),
         Out::Tensors(v) => make::try_list(v.iter().map(convert::to_q)),
     }

@@ -1,0 +1,291 @@
+//! Calls that run without waiting (issue #9): `` async(`forward;m;x) `` runs what `forward(m;x)`
+//! would on a worker thread and answers at once with a handle of class `future`; `await f` waits
+//! and answers what the call would have answered; `ready f` says whether it has finished.
+//! Supported: `forward`, `nforward`, `eforward`, `evaluate` (module or model, the forms of the
+//! sync functions) and `run` (a model's training pass).
+//!
+//! Thread rules: only the q thread uses the k API. The arguments are read (q data made tensors)
+//! before the worker starts, and the q result (a handle, q data, run's metrics) is made at
+//! `await`; the worker sees tensors and modules only. The worker runs on the q thread's CUDA
+//! device (`ThreadContext`) and in the mode the sync call sets (training flag and gradients are
+//! explicit in each forward form and in the epoch loop). A panic in the worker is caught there
+//! and becomes the error of `await`.
+//!
+//! While a call runs, the module or model it uses is lent to it: the object leaves the registry
+//! and its handle, with every other handle holding the same module tree (`addref`, `child`, a
+//! model made from a shared module), is busy, an error to use or free until the future is
+//! awaited or freed. Input tensors are shallow copies: changing one in place while the call runs
+//! is the caller's race, as in PyTorch. Modules with a `callback` layer call q from their forward
+//! and are refused.
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use anyhow::{anyhow, bail, Result};
+
+use super::run::{epoch, results, Epoch};
+use super::Model;
+use crate::device::context::ThreadContext;
+use crate::k::{make, native, read, KResult, K};
+use crate::nn::forward::{self, Call};
+use crate::nn::{Module, Out};
+use crate::registry::{self, Obj};
+use crate::tensor::opargs::describe;
+
+/// The q functions `async` runs.
+const NAMES: [&str; 5] = ["forward", "nforward", "eforward", "evaluate", "run"];
+
+/// What a worker runs.
+enum Work {
+    Forward(Call),
+    /// A model's training pass; the model goes to the worker and comes back with the result.
+    Run(Box<Model>),
+}
+
+/// What a worker computed.
+enum Done {
+    Out(Out),
+    Epoch(Epoch),
+}
+
+/// What a worker hands back: run's model, and the result or the error's text.
+struct Finished {
+    model: Option<Box<Model>>,
+    result: Result<Done, String>,
+}
+
+/// A running or finished async call (class `future`).
+pub struct Future {
+    /// The q function it runs (its errors are that function's at `await`).
+    name: &'static str,
+    worker: Option<JoinHandle<Finished>>,
+    /// The objects taken from the registry for the call, given back when it is awaited or freed.
+    lent: Vec<(i64, Obj)>,
+    /// Run's model: its id, its object being with the worker.
+    model: Option<i64>,
+}
+
+impl Future {
+    /// Has the worker finished? (Never blocks.)
+    fn ready(&self) -> bool {
+        self.worker.as_ref().is_none_or(|w| w.is_finished())
+    }
+
+    /// Wait for the worker; what it hands back (a worker cannot unwind, but a lost thread is
+    /// reported rather than trusted).
+    fn join(&mut self) -> Finished {
+        match self.worker.take().map(JoinHandle::join) {
+            Some(Ok(f)) => f,
+            Some(Err(_)) | None => Finished {
+                model: None,
+                result: Err("async worker thread failed".into()),
+            },
+        }
+    }
+
+    /// Give back what the call was lent (run's model too, when it came back).
+    fn give_back(&mut self, model: Option<Box<Model>>) {
+        let mut lent = std::mem::take(&mut self.lent);
+        match (self.model.take(), model) {
+            (Some(id), Some(m)) => lent.push((id, Obj::Model(m))),
+            (Some(id), None) => registry::unmark(id),
+            _ => {}
+        }
+        registry::give_back(lent);
+    }
+
+    /// `free f`: wait for the call, drop its result, give back what it was lent.
+    pub fn discard(mut self) {
+        let f = self.join();
+        if let Err(e) = &f.result {
+            // freed unawaited: its error has no one to reach but the log
+            crate::session::log::error(&format!("async {}: freed before its await, its error was: {e}", self.name));
+        }
+        self.give_back(f.model);
+    }
+
+    /// `await f`: wait for the call and make its q result; what it was lent is given back
+    /// whether it worked or not.
+    fn finish(mut self) -> KResult {
+        let f = self.join();
+        let r = match (f.result, &f.model) {
+            (Ok(Done::Out(o)), _) if self.name == "evaluate" => forward::qdata(o),
+            (Ok(Done::Out(o)), _) => Ok(forward::handle(o)),
+            (Ok(Done::Epoch(e)), Some(m)) => results(e, &m.train),
+            (Ok(Done::Epoch(_)), None) => Err(anyhow!("model lost by the async worker")),
+            (Err(e), _) => Err(anyhow!(e)),
+        };
+        self.give_back(f.model);
+        r.map_err(|e| anyhow!("{}: {e:#}", self.name))
+    }
+}
+
+impl Drop for Future {
+    /// Freed with everything (`free[]`): wait for the worker, as it may be using what was lent,
+    /// which is dropped with the future.
+    fn drop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+/// `` async(`name;args..) ``: start `name` on `args` (as `name args` would take them) and answer
+/// a future.
+pub fn async_(x: K) -> KResult {
+    let usage = || format!("expecting (name;args..), name one of {}", NAMES.join(", "));
+    let v = read::items(x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
+    let Some(v) = v else {
+        let given = read::symbol(x).map_or_else(|| describe(x), |s| format!("`{s}"));
+        bail!("{}, given {given}", usage())
+    };
+    let Some(name) = read::symbol(v[0]).and_then(|s| NAMES.iter().find(|n| **n == s)) else {
+        let given = read::symbol(v[0]).map_or_else(|| describe(v[0]), |s| format!("`{s}"));
+        bail!("{}, given {given}", usage())
+    };
+    // the arguments as the sync function gets them: one value, or a list of several
+    if v.len() == 2 {
+        start(name, v[1])
+    } else {
+        let args = make::list(v[1..].iter().map(|a| unsafe { native::r1(*a) }).collect());
+        let r = start(name, args);
+        unsafe { native::r0(args) };
+        r
+    }
+}
+
+/// Read the arguments, lend the module or model, start the worker.
+fn start(name: &'static str, args: K) -> KResult {
+    let (work, h) = if name == "run" {
+        let h = super::api::model_to_run(args, true)?;
+        (None, h)
+    } else {
+        let mode = match name {
+            "forward" => forward::FORWARD,
+            "nforward" => forward::NFORWARD,
+            _ => forward::EFORWARD,
+        };
+        let call = forward::prepare(args, mode)?;
+        // the handle whose object is lent: the model or module given
+        let h = match read::items(args) {
+            Some(v) if !registry::is_handle(args) => v[0],
+            _ => args,
+        };
+        (Some(call), h)
+    };
+    let root = registry::with(h, |o| match o {
+        Obj::Module(m) => Ok(m.root().clone()),
+        Obj::Model(m) => Ok(m.module.root().clone()),
+        other => bail!("expected a module or model, given {}", other.class()),
+    })?;
+    refuse_callbacks(&root)?;
+    let mut lent = registry::lend(h, Some(&root))?;
+    let (work, model) = match work {
+        Some(call) => (Work::Forward(call), None),
+        None => {
+            let id = registry::id_of(h).unwrap_or_default();
+            let at = lent.iter().position(|(i, _)| *i == id);
+            match at.map(|i| lent.remove(i)) {
+                Some((_, Obj::Model(m))) => (Work::Run(m), Some(id)),
+                other => {
+                    // cannot happen: `model_to_run` checked the class; keep nothing lost
+                    lent.extend(other);
+                    registry::give_back(lent);
+                    bail!("expected a model");
+                }
+            }
+        }
+    };
+    let ctx = ThreadContext::capture();
+    let spawned = std::thread::Builder::new()
+        .name(format!("ktorch-{name}"))
+        .spawn(move || {
+            ctx.enter();
+            work_on(work)
+        });
+    let mut f = Future { name, worker: None, lent, model };
+    match spawned {
+        Ok(w) => {
+            f.worker = Some(w);
+            Ok(registry::add(Obj::Future(f)))
+        }
+        Err(e) => {
+            // the work was dropped with the closure: run's model is lost (the system could not
+            // make a thread at all)
+            f.give_back(None);
+            bail!("cannot start a worker thread: {e}")
+        }
+    }
+}
+
+/// The worker's body: the call, with any panic caught and made an error.
+fn work_on(work: Work) -> Finished {
+    match work {
+        Work::Forward(call) => Finished {
+            model: None,
+            result: caught(move || call.run().map(Done::Out)),
+        },
+        Work::Run(mut m) => {
+            let result = caught(|| epoch(&mut m, true).map(Done::Epoch));
+            Finished {
+                model: Some(m),
+                result,
+            }
+        }
+    }
+}
+
+/// Run `f`; its error or panic as text.
+fn caught(f: impl FnOnce() -> Result<Done>) -> Result<Done, String> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(d)) => Ok(d),
+        // libtorch's words as the sync call's guard shows them
+        Ok(Err(e)) => Err(format!("{e:#}").replacen("Internal torch error: ", "", 1)),
+        Err(p) => Err(p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "internal error".into())),
+    }
+}
+
+/// A `callback` layer calls q from its forward, which only the q thread may do.
+fn refuse_callbacks(root: &Arc<Module>) -> Result<()> {
+    if let Some((k, _)) = root
+        .named_modules()
+        .into_iter()
+        .find(|(_, m)| m.layer.name == "callback")
+    {
+        let at = if k.is_empty() { String::new() } else { format!(" (`{k})") };
+        bail!("module has a callback layer{at}, which calls q: it cannot run asynchronously");
+    }
+    Ok(())
+}
+
+/// The future of handle `x`, taken out of the registry (its handle goes stale).
+fn take_future(x: K) -> Result<Future> {
+    match registry::class_of(x) {
+        Some("future") => {}
+        Some(c) => bail!("expected a future, given {c}"),
+        None if registry::is_handle(x) => bail!("stale pointer"),
+        None => bail!("expected a future, given {}", describe(x)),
+    }
+    match registry::take(x)? {
+        Obj::Future(f) => Ok(f),
+        _ => unreachable!("class checked above"),
+    }
+}
+
+/// `await f`: the result of the call (a tensor or vector handle, q data for `evaluate`, run's
+/// metrics), or its error; the future is freed either way.
+pub fn await_(x: K) -> KResult {
+    take_future(x)?.finish()
+}
+
+/// `ready f`: 1b when the call has finished (never waits).
+pub fn ready(x: K) -> KResult {
+    registry::with(x, |o| match o {
+        Obj::Future(f) => Ok(make::boolean(f.ready())),
+        other => bail!("expected a future, given {}", other.class()),
+    })
+}
