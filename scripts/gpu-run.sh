@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU run, on the device machine, from files built here: every q test script, the CUDA
-# checks of tests/q/gpu/, and the spirals and digits examples with their models on cuda.
+# checks of tests/q/gpu/, the docs' examples with their `q cuda` blocks, and the spirals and
+# digits examples with their models on cuda.
 # Carry .carry/ with qhost, ktorch.so and digits.q (scripts/gpu-prepare.sh puts them there);
 # the machine's own torch 2.11 (+cu130) supplies libtorch and its CUDA libraries.
 set -uo pipefail
@@ -16,6 +17,8 @@ run() { # name, command..: print the last line, remember a failure
 for s in tests/q/ktorch_*.q tests/q/gpu/*.q; do
   QHOST_LEAKCHECK=1 run "$s" $Q "$s"
 done
+# the docs' examples, `q cuda` blocks included (the test binary reads docs/ from this checkout)
+KTORCH_DOCS_CUDA=1 TAIL=3 run docs-cuda .carry/deps/docs --test-threads 1
 TAIL=3 run spirals-cuda $Q examples/spirals.q 200 0 cuda
 TAIL=2 run digits-cuda $Q examples/digits.q .carry/digits.q 30 0 cuda
 exit $status

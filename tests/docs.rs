@@ -1,6 +1,8 @@
 //! Runs every example in docs/*.md through qhost with ktorch loaded: in each ```q block, lines
 //! starting `q)` are input and the lines after them are what q's console prints for it (an error
-//! as `'message`, without the console's location lines).
+//! as `'message`, without the console's location lines). Blocks fenced ```q cuda need a GPU:
+//! KTORCH_DOCS_CUDA=1 runs those alone (scripts/gpu-run.sh runs this test's binary so on the GPU
+//! machine), otherwise they are skipped (the plain blocks show a machine without a GPU).
 
 mod common;
 use common::manifest_dir;
@@ -18,13 +20,16 @@ struct Example {
     expected: Vec<String>,
 }
 
-fn blocks(md: &str) -> Vec<Vec<Example>> {
+/// The example blocks of a doc: (needs CUDA, examples).
+fn blocks(md: &str) -> Vec<(bool, Vec<Example>)> {
     let mut out = vec![];
     let mut cur: Option<Vec<Example>> = None;
+    let mut cuda = false;
     for line in md.lines() {
         match (&mut cur, line.trim_end()) {
-            (None, "```q") => cur = Some(vec![]),
-            (Some(_), "```") => out.push(cur.take().unwrap()),
+            (None, "```q") => (cur, cuda) = (Some(vec![]), false),
+            (None, "```q cuda") => (cur, cuda) = (Some(vec![]), true),
+            (Some(_), "```") => out.push((cuda, cur.take().unwrap())),
             (Some(b), l) => match l.strip_prefix("q)") {
                 Some(input) => b.push(Example {
                     input: input.to_string(),
@@ -134,12 +139,16 @@ fn every_doc_example_runs_as_written() {
     );
     let mut failures = vec![];
     let mut count = 0;
+    let with_cuda = std::env::var("KTORCH_DOCS_CUDA").is_ok_and(|v| v == "1");
     for entry in std::fs::read_dir(&docs).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().map_or(true, |e| e != "md") {
             continue;
         }
-        for block in blocks(&std::fs::read_to_string(&path).unwrap()) {
+        for (cuda, block) in blocks(&std::fs::read_to_string(&path).unwrap()) {
+            if cuda != with_cuda {
+                continue;
+            }
             count += block.len();
             if let Err(e) = run_block(&path, &block) {
                 failures.push(e);
