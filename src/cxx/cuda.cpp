@@ -74,6 +74,12 @@ int ktorch_cuda_memory(int d, long* v) {
   });
 }
 
+// Make device d current on a fresh thread with its context bound (cudaSetDevice even when d is
+// already the index CUDA reports: a new thread has no context until then, which cuBLAS warns of).
+int ktorch_cuda_thread_device(int d) {
+  return attempt([&] { c10::cuda::set_device(index(d), /*force=*/true); });
+}
+
 int ktorch_cuda_empty_cache() {
   return attempt([] {
     at::globalContext().lazyInitDevice(c10::DeviceType::CUDA);
@@ -218,7 +224,14 @@ int absent() {
 extern "C" {
 int ktorch_cuda_props(int, char*, int, long*) { return absent(); }
 int ktorch_cuda_memory(int, long*) { return absent(); }
+// Make device d current on a fresh thread with its context bound (cudaSetDevice even when d is
+// already the index CUDA reports: a new thread has no context until then, which cuBLAS warns of).
+int ktorch_cuda_thread_device(int d) {
+  return attempt([&] { c10::cuda::set_device(index(d), /*force=*/true); });
+}
+
 int ktorch_cuda_empty_cache() { return absent(); }
+int ktorch_cuda_thread_device(int) { return absent(); }
 int ktorch_cuda_reset_peak(int) { return absent(); }
 int ktorch_stream_new(int, int, void**) { return absent(); }
 int ktorch_stream_current(int, void**) { return absent(); }

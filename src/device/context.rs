@@ -3,7 +3,7 @@
 //! async forward) must run on the device and stream q has chosen, and warn into ktorch's log,
 //! not with the defaults of a fresh thread.
 use super::stream::Stream;
-use super::{current_cuda, cuda_count, ktorch_cuda_set};
+use super::{current_cuda, cuda_count, shim};
 
 pub struct ThreadContext {
     /// The q thread's current CUDA device and its current stream, None without CUDA.
@@ -26,7 +26,7 @@ impl ThreadContext {
         crate::session::log::warnings::install();
         if let Some((i, s)) = &self.cuda {
             // neither can fail for a device and stream that were current on the q thread
-            unsafe { ktorch_cuda_set(*i as libc::c_int) };
+            let _ = shim::thread_device(*i);
             if let Some(s) = s {
                 let _ = s.set();
             }

@@ -11,6 +11,7 @@ extern "C" {
     fn ktorch_cuda_props(d: i32, name: *mut libc::c_char, n: i32, v: *mut libc::c_long) -> i32;
     fn ktorch_cuda_memory(d: i32, v: *mut libc::c_long) -> i32;
     fn ktorch_cuda_empty_cache() -> i32;
+    fn ktorch_cuda_thread_device(d: i32) -> i32;
     fn ktorch_cuda_reset_peak(d: i32) -> i32;
 
     fn ktorch_stream_new(d: i32, high: i32, out: *mut *mut c_void) -> i32;
@@ -64,6 +65,11 @@ pub fn memory(d: usize) -> Result<[i64; 6]> {
     let mut v = [0 as libc::c_long; 6];
     ok(unsafe { ktorch_cuda_memory(d as i32, v.as_mut_ptr()) })?;
     Ok(v.map(|x| x as i64))
+}
+
+/// Device `d` current on this (worker) thread, its CUDA context bound.
+pub fn thread_device(d: usize) -> Result<()> {
+    ok(unsafe { ktorch_cuda_thread_device(d as i32) })
 }
 
 pub fn empty_cache() -> Result<()> {

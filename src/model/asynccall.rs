@@ -99,7 +99,8 @@ impl Future {
         let f = self.join();
         if let Err(e) = &f.result {
             // freed unawaited: its error has no one to reach but the log
-            crate::session::log::error(&format!("async {}: freed before its await, its error was: {e}", self.name));
+            let first = e.lines().next().unwrap_or(""); // libtorch's C++ backtrace follows
+            crate::session::log::error(&format!("async {}: freed before its await, its error was: {first}", self.name));
         }
         self.give_back(f.model);
     }
