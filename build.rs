@@ -63,6 +63,14 @@ fn cuda_shim(root: &std::path::Path) {
             println!("cargo:rustc-link-arg=-Wl,--no-as-needed");
             println!("cargo:rustc-link-arg=-lc10_cuda");
             println!("cargo:rustc-link-arg=-Wl,--as-needed");
+            // Test executables link the rlib, and an executable must resolve every symbol at
+            // link time: name the CUDA runtime for them (the cdylib leaves it to libtorch_cuda).
+            // Their rpath finds it here; on the GPU machine scripts/gpu-run.sh adds its folder.
+            if let Some(rt) = root.parent().map(|p| p.join("nvidia/cu13/lib")).filter(|d| d.join("libcudart.so.13").exists()) {
+                println!("cargo:rustc-link-arg-tests=-L{}", rt.display());
+                println!("cargo:rustc-link-arg-tests=-l:libcudart.so.13");
+                println!("cargo:rustc-link-arg-tests=-Wl,-rpath,{}", rt.display());
+            }
         }
         _ => println!("cargo:warning=ktorch: CUDA headers not found beside libtorch; streams, events and graphs will report CUDA support missing"),
     }

@@ -6,7 +6,9 @@
 # the machine's own torch 2.11 (+cu130) supplies libtorch and its CUDA libraries.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export LD_LIBRARY_PATH="$(python3 -c 'import torch,os;print(os.path.dirname(torch.__file__))')/lib:${LD_LIBRARY_PATH:-}"
+torch_lib="$(python3 -c 'import torch,os;print(os.path.dirname(torch.__file__))')/lib"
+# the CUDA runtime beside it, for the docs test binary (linked to it directly, see build.rs)
+export LD_LIBRARY_PATH="$torch_lib:$torch_lib/../../nvidia/cu13/lib:${LD_LIBRARY_PATH:-}"
 Q=.carry/qhost
 status=0
 run() { # name, command..: print the last line, remember a failure
