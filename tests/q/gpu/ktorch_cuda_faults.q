@@ -9,9 +9,11 @@ near:{[r;e] r:"f"$raze over r; e:"f"$raze over e; (count[r]=count e) and all (r=
 oom:{x like "*out of memory*"}
 alloc:{cudamemory[][`allocated]}
 
-/ warm up: cuBLAS's workspace is taken from the caching allocator on the first matrix product
-/ and kept, so take it before measuring
+/ warm up: cuBLAS's workspaces are taken from the caching allocator on first use and kept, so
+/ take them before measuring: a matrix product, and a small model's training step on cuda
 a:tensor(`randn;64 64;`cuda); b:mm(a;a); free(a;b)
+w:module enlist(`linear;2;3); to(w;`cuda)
+wm:model(w;loss`ce;opt(`sgd;w;.1)); run(wm;"e"$4 2#til 8;0 1 2 0); free wm
 emptycache[]
 a0:alloc[]
 t:tensor(1 2 3e;`cuda)
@@ -30,8 +32,8 @@ emptycache[]
 .t.ok["emptycache: reserved still covers what is allocated";cudamemory[][`reserved]>=alloc[]]
 .t.eq["the earlier tensor is intact";tensor t;1 2 3e]
 u:tensor(`ones;1000 1000;`cuda)
-.t.eq["a new cuda tensor works";`long$tensor Sum u;1000000]
-free(t;u)
+.t.eq["a new cuda tensor works";`long$tensor r:Sum u;1000000]
+free(t;u;r)
 .t.eq["all given back";alloc[];a0]
 
 / a model on cuda whose one batch is too big: 50,000 rows through a linear layer of 2,000,000
