@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test example example-digits bench bench-build clean
+.PHONY: build test soak example example-digits bench bench-build clean
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so.
 build:
@@ -21,6 +21,11 @@ build:
 # Release profile for tests too: one build of tch's C++ wrapper serves build, test and example.
 test: build
 	cargo test --release --workspace --no-fail-fast
+
+# The soak alone, with its measures (a million tensor cycles, module and model cycles, resident
+# memory before and after): tests/soak.rs.
+soak: build
+	cargo test --release -p ktorch --test soak -- --nocapture
 
 example: build
 	$(RELEASE)/qhost examples/spirals.q

@@ -58,9 +58,23 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
     if registry::class_of(x) == Some("model") {
         return prepare_model(x, mode);
     }
+    // a handle alone that is not a model: say what it is (stale, or its class)
+    if registry::is_handle(x) {
+        match registry::class_of(x) {
+            Some(c) if c != "module" => bail!("expecting a model, or a module and inputs, given {c}"),
+            None => bail!("stale pointer"),
+            _ => {}
+        }
+    }
     let v = match read::items(x) {
         // a model's module runs as well (ktorch's forward on models)
-        Some(v) if v.len() >= 2 && (is_module(v[0]) || registry::class_of(v[0]) == Some("model")) && !registry::is_handle(x) => v,
+        Some(v) if v.len() >= 2 && (is_module(v[0]) || registry::class_of(v[0]) == Some("model")) => v,
+        // a handle first that is no module: stale, or of another class
+        Some(v) if !v.is_empty() && registry::is_handle(v[0]) => match registry::class_of(v[0]) {
+            Some(c) if c != "module" && c != "model" => bail!("expecting a module or model, given {c}"),
+            None => bail!("stale pointer"),
+            _ => bail!("requires a module and at least one input"),
+        },
         _ => bail!("requires a module and at least one input"),
     };
     let h = modref(v[0])?;

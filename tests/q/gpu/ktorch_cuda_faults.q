@@ -1,0 +1,64 @@
+/ On a CUDA machine (scripts/gpu-run.sh): running out of GPU memory (issue #10 faults) is a q
+/ error; afterwards no memory is held for it, the cache can be emptied, and cuda tensors and a
+/ cuda model whose batch was too big work again (the CPU counterpart: tests/q/ktorch_faults.q).
+\l tests/q/lib/assert.q
+{key[x]set'x}(`ktorch 2:`fns,1)[];
+free[];
+err:{[f;a] @[{x y;""}[f];a;{x}]}
+near:{[r;e] r:"f"$raze over r; e:"f"$raze over e; (count[r]=count e) and all (r=e) or (1e-4*1|abs e)>abs r-e}
+oom:{x like "*out of memory*"}
+alloc:{cudamemory[][`allocated]}
+
+/ warm up: cuBLAS's workspaces are taken from the caching allocator on first use and kept, so
+/ take them before measuring: a matrix product, and a small model's training step on cuda
+a:tensor(`randn;64 64;`cuda); b:mm(a;a); free(a;b)
+w:module enlist(`linear;2;3); to(w;`cuda)
+wm:model(w;loss`ce;opt(`sgd;w;.1)); run(wm;"e"$4 2#til 8;0 1 2 0); free wm
+emptycache[]
+a0:alloc[]
+t:tensor(1 2 3e;`cuda)
+.t.eq["a cuda tensor";device t;`cuda:0]
+a1:alloc[]
+
+/ requests far beyond the device (4 TB, 40 TB): errors naming the failure; nothing held after
+e:err[tensor;(`empty;1000000000000;`cuda)]
+.t.ok["empty, 4TB: out of memory";oom e]
+.t.ok["the error names the function";e like "tensor: *"]
+.t.eq["nothing held after it";alloc[];a1]
+.t.ok["zeros, 40TB: out of memory";oom err[tensor;(`zeros;100000 100000 1000;`cuda)]]
+.t.ok["ones, 40TB, two dimensions";oom err[tensor;(`ones;1000000 10000000;`cuda)]]
+.t.eq["still nothing held";alloc[];a1]
+emptycache[]
+.t.ok["emptycache: reserved still covers what is allocated";cudamemory[][`reserved]>=alloc[]]
+.t.eq["the earlier tensor is intact";tensor t;1 2 3e]
+u:tensor(`ones;1000 1000;`cuda)
+.t.eq["a new cuda tensor works";`long$tensor r:Sum u;1000000]
+free(t;u;r)
+.t.eq["all given back";alloc[];a0]
+
+/ a model on cuda whose one batch is too big: 50,000 rows through a linear layer of 2,000,000
+/ outputs is 400 GB. `run` gives the error, nothing more is held, the data is back at full
+/ size; with a small batch size the same model trains
+seed 1
+q:module enlist(`linear;2;2000000)
+to(q;`cuda)
+m:model(q;loss`ce;opt(`sgd;q;.1))
+X:"e"$50000 2#100000?1f; Y:50000?3
+train(m;`batchsize;50000)
+.t.eq["one batch";train(m;X;Y);1]
+a2:alloc[]
+.t.ok["run: out of memory";oom e:err[run;m]]
+.t.ok["named run";e like "run: *"]
+.t.eq["nothing held after the failed run";alloc[];a2]
+.t.eq["data back at full size";datasize m;50000]
+emptycache[]
+train(m;`batchsize;10)
+train(m;10#X;10#Y)
+r:run m
+.t.ok["with small batches it trains: a finite loss";not null r]
+.t.ok["and its loss decreases";r>last {run m} each til 5]
+free m
+emptycache[]
+.t.eq["all given back at the end";alloc[];a0]
+.t.eq["nothing left";count obj[];0]
+.t.done[]
