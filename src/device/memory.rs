@@ -56,7 +56,7 @@ pub fn cudamemory(x: K) -> KResult {
 pub fn emptycache(_x: K) -> KResult {
     if cuda_count() > 0 {
         shim::empty_cache()?;
-        crate::klog!(crate::session::log::Level::Info, "emptycache: cached CUDA memory given back");
+        crate::klog!(crate::session::log::Level::Debug, "emptycache: cached CUDA memory given back");
     }
     Ok(make::null())
 }

@@ -52,8 +52,15 @@ fn number(x: K) -> anyhow::Result<(f64, bool)> {
     }
 }
 
+/// The dtype and device a tensor is made with: on the device it will live on, so a CUDA tensor
+/// is neither made twice nor copied from the host, and a request too big for the GPU fails there
+/// rather than as a huge host allocation; pinned memory starts on the CPU (options pin it).
 fn opts(o: &Options, default: Kind) -> (Kind, Device) {
-    (o.kind.unwrap_or(default), Device::Cpu)
+    let device = match o.pin {
+        Some(true) => Device::Cpu,
+        _ => o.device.unwrap_or(Device::Cpu),
+    };
+    (o.kind.unwrap_or(default), device)
 }
 
 /// Make the tensor of `mode` from its arguments (after the mode symbol): options or an output
@@ -140,7 +147,7 @@ fn make(
             let kind = explicit.unwrap_or(fill.kind());
             let s = size_or(*s, &like)?;
             // fill_ with a 0-dim tensor keeps longs exact (a double scalar would round them)
-            Tensor::f_zeros(&s, (kind, Device::Cpu))?.f_fill_tensor_(&fill.f_to_kind(kind)?)?
+            Tensor::f_zeros(&s, (kind, opts(&o, kind).1))?.f_fill_tensor_(&fill.f_to_kind(kind)?.f_to_device(opts(&o, kind).1)?)?
         }
         "arange" | "range" => {
             let nums = args
@@ -174,7 +181,7 @@ fn make(
                 ("range", false) => end + step,
                 _ => end,
             };
-            Tensor::f_arange_start_step(start, end, step, (kind, Device::Cpu))?
+            Tensor::f_arange_start_step(start, end, step, (kind, opts(&o, kind).1))?
         }
         "linspace" | "logspace" => {
             let (s, e, k, base) = match args {

@@ -5,7 +5,7 @@
 //!
 //! What ktorch logs: `trace` every q call by name and `debug` every error signalled to q (the
 //! guard, src/k/guard.rs: q has the error itself), `debug` objects made and freed
-//! (src/registry.rs), `info` CUDA streams, events and graphs made (src/device), `warn`
+//! (src/registry.rs), `info` CUDA graphs recorded (src/device), `warn`
 //! libtorch's warnings, `error` failures q cannot be told of; other modules log through
 //! [`klog!`](crate::klog) or [`info`] and its siblings.
 use std::sync::atomic::{AtomicU8, Ordering};
