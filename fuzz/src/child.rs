@@ -159,7 +159,15 @@ fn fuzz_one(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, log: &mut Log) {
             fx: &mut fx,
         }
         .args(f.rank);
-        let text = call_text(&f.name, &args);
+        let mut text = call_text(&f.name, &args);
+        if !fx.described.is_empty() {
+            let d: Vec<String> = fx
+                .described
+                .iter()
+                .map(|(id, w)| format!("{id}: {w}"))
+                .collect();
+            text.push_str(&format!("   / handles {}", d.join(", ")));
+        }
         log.call(&format!("{n} {text}"));
         let mut returned = Vec::new();
         match f.call(&args) {
@@ -171,7 +179,8 @@ fn fuzz_one(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, log: &mut Log) {
                 errors += 1;
                 if PANIC_TEXTS.iter().any(|p| e.0.contains(p)) {
                     panics += 1;
-                    log.line(&format!("panic {} {n} {text} -> '{}", f.name, e.0));
+                    let first = e.0.lines().next().unwrap_or("");
+                    log.line(&format!("panic {} {n} {text} -> '{first}", f.name));
                 }
             }
         }

@@ -25,6 +25,8 @@ pub struct Fixtures<'a> {
     /// The live handles of each class made so far for this call (a second request may reuse one:
     /// the same object twice in an argument is a case worth trying).
     by_class: Vec<(&'static str, KObj)>,
+    /// What each handle given out is, for the log: `3288 module(linear 2 3)`.
+    pub described: Vec<(i64, String)>,
 }
 
 pub fn handle(id: i64) -> KObj {
@@ -48,12 +50,44 @@ fn sym(s: &str) -> KObj {
     KObj::sym(s)
 }
 
+/// The q that makes fixture `class` of `variant` (as `fresh` makes it).
+fn describe(class: &str, variant: u64) -> String {
+    match class {
+        "tensor" => [
+            "tensor 1 2 3e",
+            "tensor(1 2 3e;4 5 6e)",
+            "tensor 3 1 2",
+            "tensor(3 4f;`grad)",
+            "tensor 2f",
+            "tensor 101b",
+        ][(variant % 6) as usize]
+            .into(),
+        "vector" => "vector(1 2e;3 4 5e)".into(),
+        "dictionary" => "dict `a`b!(1 2e;3 4)".into(),
+        "module" => [
+            "module enlist(`linear;2;3)",
+            "module`relu",
+            "module seq(`sequential;(`linear;2;2);`relu)",
+        ][(variant % 3) as usize]
+            .into(),
+        "loss" => ["loss`mse", "loss`ce"][(variant % 2) as usize].into(),
+        "optimizer" => format!(
+            "opt(`{};module enlist(`linear;2;3))",
+            ["sgd", "adam", "lbfgs"][(variant % 3) as usize]
+        ),
+        "model" => "model(q;loss`mse;opt(`sgd;q)) where q:module enlist(`linear;2;1)".into(),
+        "future" => "async(`forward;module enlist(`linear;2;3);(1 2e;3 4e))".into(),
+        _ => class.into(),
+    }
+}
+
 impl<'a> Fixtures<'a> {
     pub fn new(lib: &'a Ktorch) -> Fixtures<'a> {
         Fixtures {
             lib,
             made: Vec::new(),
             by_class: Vec::new(),
+            described: Vec::new(),
         }
     }
 
@@ -107,14 +141,18 @@ impl<'a> Fixtures<'a> {
             "module" => match variant % 3 {
                 0 => self.linear(2, 3),
                 1 => self.make("module", sym("relu")),
-                _ => self.make(
-                    "module",
-                    list(vec![
+                _ => {
+                    // module seq(`sequential;(`linear;2;2);`relu)
+                    let spec = list(vec![
                         sym("sequential"),
                         list(vec![sym("linear"), KObj::long(2), KObj::long(2)]),
                         sym("relu"),
-                    ]),
-                ),
+                    ]);
+                    match self.lib.call1("seq", spec) {
+                        Ok(tree) => self.make("module", tree),
+                        Err(e) => panic!("fixture `seq failed: {}", e.0),
+                    }
+                }
             },
             "loss" => self.make("loss", sym(if variant % 2 == 0 { "mse" } else { "ce" })),
             "optimizer" => {
@@ -136,6 +174,9 @@ impl<'a> Fixtures<'a> {
             _ => unreachable!("no fixture for {class}"),
         };
         self.by_class.push((class, h.clone()));
+        if let Some(id) = id_of(&h) {
+            self.described.push((id, describe(class, variant)));
+        }
         h
     }
 
@@ -153,6 +194,9 @@ impl<'a> Fixtures<'a> {
     pub fn freed(&mut self) -> KObj {
         let h = self.fresh("tensor", 0);
         self.by_class.pop();
+        if let Some(d) = self.described.last_mut() {
+            d.1 = "freed tensor".into();
+        }
         let _ = self.lib.call1("free", h.clone());
         h
     }
