@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test soak example example-digits bench bench-build clean
+.PHONY: build test soak example example-digits bench bench-build fuzz fuzz-build clean
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so.
 build:
@@ -41,6 +41,15 @@ bench: bench-build
 
 bench-build: build
 	cargo build --release -p ktorch-bench
+
+# Every function of the fns table called with generated arguments (2000 calls each, in child
+# processes): crashes, hangs and leaks fail it; see fuzz/src/main.rs. A few minutes on 2 cores.
+# FUZZ_ARGS passes more, e.g. `make fuzz FUZZ_ARGS="--seed 7 --only tensor,cat"`.
+fuzz: fuzz-build
+	$(RELEASE)/ktorch-fuzz --calls 2000 $(FUZZ_ARGS)
+
+fuzz-build: build
+	cargo build --release -p ktorch-fuzz
 
 clean:
 	cargo clean

@@ -117,9 +117,48 @@ static REGISTRY: Lazy<Mutex<Registry>> = Lazy::new(|| {
     })
 });
 
-fn lock() -> std::sync::MutexGuard<'static, Registry> {
+thread_local! {
+    /// Whether this thread holds the registry's lock. std's Mutex is not re-entrant: code that
+    /// reached the registry again while inside `with` (an error message naming another handle's
+    /// class, say) waited for itself forever. It fails instead (see `lock`).
+    static HELD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The registry, locked for the life of this value.
+struct Locked(std::sync::MutexGuard<'static, Registry>);
+
+impl std::ops::Deref for Locked {
+    type Target = Registry;
+    fn deref(&self) -> &Registry {
+        &self.0
+    }
+}
+impl std::ops::DerefMut for Locked {
+    fn deref_mut(&mut self) -> &mut Registry {
+        &mut self.0
+    }
+}
+impl Drop for Locked {
+    fn drop(&mut self) {
+        HELD.with(|h| h.set(false));
+    }
+}
+
+fn lock() -> Locked {
+    // A second lock on this thread would deadlock: panic instead, which the guard turns into a
+    // q error (the fuzzer found `xnormal(dict;future)` hanging this way).
+    if HELD.with(|h| h.get()) {
+        panic!("internal error: the object registry was re-entered while in use");
+    }
     // A panic while holding the lock leaves the map consistent (no partial updates), so recover.
-    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+    let g = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
+    HELD.with(|h| h.set(true));
+    Locked(g)
+}
+
+/// Is the registry locked by this thread (inside `with`)? Then it cannot be asked again.
+pub fn in_use_here() -> bool {
+    HELD.with(|h| h.get())
 }
 
 /// Store `obj`; returns its q handle.

@@ -49,6 +49,7 @@ qscripts!(
     ktorch_cuda_control,
     ktorch_device,
     ktorch_faults,
+    ktorch_fuzz_regress,
     ktorch_image,
     ktorch_info,
     ktorch_init,

@@ -130,6 +130,10 @@ pub fn vector(x: K) -> anyhow::Result<Vec<Tensor>> {
 /// A short description of a q argument for error messages, as ktorch's `kname`.
 pub fn describe(x: K) -> String {
     if registry::is_handle(x) {
+        // inside `registry::with` the registry cannot be asked for the class
+        if registry::in_use_here() {
+            return "ktorch object".to_string();
+        }
         return match registry::class_of(x) {
             Some(c) => c.to_string(),
             None => "stale pointer".to_string(),

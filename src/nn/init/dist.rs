@@ -29,8 +29,9 @@ fn prob(x: K, d: Dist) -> KResult {
     let (target, opts) = if registry::is_handle(x) {
         (shared(x, None)?, &[][..])
     } else if let Some(v) = handle_list(x) {
-        let t = read::ktype(v[1]);
-        if t == -11 || t == 11 || t == 7 || v.len() > 3 {
+        // `enlist h` has no second item (the fuzzer found `normal enlist h` indexing past it)
+        let t = v.get(1).map_or(0, |y| read::ktype(*y));
+        if v.len() > 1 && (t == -11 || t == 11 || t == 7 || v.len() > 3) {
             (shared(v[0], Some(v[1]))?, &v[2..])
         } else {
             (shared(v[0], None)?, &v[1..])

@@ -63,6 +63,13 @@ fn is_function(x: K) -> bool {
 
 /// A symbol route must name a q function now (it is looked up again for each message).
 fn check_function_name(name: &str) -> anyhow::Result<()> {
+    // Only a name is looked up: k(0,..) evaluates q text, and `` logto`$"a:1" `` must not assign
+    // a global (the fuzzer's `` logto`cuda:99 `` did).
+    let ident = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+    if !ident {
+        bail!("`{name} is not a q function name");
+    }
     let c = CString::new(name).map_err(|_| anyhow!("name holds a null byte"))?;
     let v = unsafe { native::k(0, c.as_ptr(), std::ptr::null_mut::<std::ffi::c_void>()) };
     if v.is_null() {

@@ -1,0 +1,83 @@
+//! Link the fuzz binary as qhost's own binary is linked (see bench/build.rs): ktorch.so,
+//! dlopen'ed with RTLD_NOW, finds the k.h functions in this executable. Also write the
+//! generator's vocabulary: every identifier-like string literal in ktorch's source and every
+//! symbol in the docs' q examples, so generated arguments carry real option names and get past
+//! the first check of most functions (kept current with the source by construction).
+use std::path::Path;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    let dynlist = std::env::var("DEP_QHOST_KAPI_DYNLIST")
+        .expect("qhost's build script gives its export list");
+    let exports = std::env::var("DEP_QHOST_KAPI_EXPORTS")
+        .expect("qhost's build script gives its export names");
+    println!("cargo:rustc-link-arg-bins=-Wl,--dynamic-list={dynlist}");
+    for name in exports.split(',') {
+        println!("cargo:rustc-link-arg-bins=-Wl,-u,{name}");
+    }
+    vocabulary();
+}
+
+fn vocabulary() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut words = std::collections::BTreeSet::new();
+    let mut files = Vec::new();
+    collect(&root.join("src"), "rs", &mut files);
+    collect(&root.join("docs"), "md", &mut files);
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        if f.extension().is_some_and(|e| e == "rs") {
+            // "name" literals: option names, dtypes, module kinds, settings...
+            for (i, piece) in text.split('"').enumerate() {
+                if i % 2 == 1 && ident(piece) {
+                    words.insert(piece.to_string());
+                }
+            }
+        } else {
+            // `name symbols of the q examples
+            for line in text.lines().filter(|l| l.starts_with("q)")) {
+                for piece in line.split('`').skip(1) {
+                    let w: String = piece
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+                        .collect();
+                    if ident(&w) {
+                        words.insert(w);
+                    }
+                }
+            }
+        }
+    }
+    let body: Vec<String> = words.iter().map(|w| format!("{w:?}")).collect();
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("vocab.rs");
+    std::fs::write(
+        out,
+        format!("pub const VOCAB: &[&str] = &[{}];\n", body.join(",")),
+    )
+    .expect("write vocab.rs");
+}
+
+fn ident(s: &str) -> bool {
+    (2..=24).contains(&s.len())
+        && s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+fn collect(dir: &Path, ext: &str, out: &mut Vec<std::path::PathBuf>) {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e == ext) {
+            println!("cargo:rerun-if-changed={}", p.display());
+            out.push(p);
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Live ktorch objects for the generator's handles, made fresh for each call through the library
+//! itself (as a q session makes them), and freed after the call, so that each call starts from
+//! an empty `obj[]` and a call that frees, moves or changes an object harms nothing after it.
+use qhost::kapi::*;
+
+use crate::host::Ktorch;
+
+/// The classes the generator makes live handles of.
+pub const CLASSES: &[&str] = &[
+    "tensor",
+    "vector",
+    "dictionary",
+    "module",
+    "loss",
+    "optimizer",
+    "model",
+    "future",
+];
+
+pub struct Fixtures<'a> {
+    lib: &'a Ktorch,
+    /// Ids made for the current call, in the order made (freed in reverse: a future before the
+    /// module it borrowed).
+    made: Vec<i64>,
+    /// The live handles of each class made so far for this call (a second request may reuse one:
+    /// the same object twice in an argument is a case worth trying).
+    by_class: Vec<(&'static str, KObj)>,
+    /// What each handle given out is, for the log: `3288 module(linear 2 3)`.
+    pub described: Vec<(i64, String)>,
+}
+
+pub fn handle(id: i64) -> KObj {
+    KObj::list(vec![KObj::long(id)])
+}
+
+/// The id of a handle-shaped value (a one-item general list holding a long).
+pub fn id_of(x: &KObj) -> Option<i64> {
+    (x.t() == 0 && x.len() == 1 && x.item(0).t() == -KJ).then(|| x.item(0).get_long())
+}
+
+fn reals(v: &[f32]) -> KObj {
+    KObj::from_slice(KE, v)
+}
+
+fn list(items: Vec<KObj>) -> KObj {
+    KObj::list(items)
+}
+
+fn sym(s: &str) -> KObj {
+    KObj::sym(s)
+}
+
+/// The q that makes fixture `class` of `variant` (as `fresh` makes it).
+fn describe(class: &str, variant: u64) -> String {
+    match class {
+        "tensor" => [
+            "tensor 1 2 3e",
+            "tensor(1 2 3e;4 5 6e)",
+            "tensor 3 1 2",
+            "tensor(3 4f;`grad)",
+            "tensor 2f",
+            "tensor 101b",
+        ][(variant % 6) as usize]
+            .into(),
+        "vector" => "vector(1 2e;3 4 5e)".into(),
+        "dictionary" => "dict `a`b!(1 2e;3 4)".into(),
+        "module" => [
+            "module enlist(`linear;2;3)",
+            "module`relu",
+            "module seq(`sequential;(`linear;2;2);`relu)",
+        ][(variant % 3) as usize]
+            .into(),
+        "loss" => ["loss`mse", "loss`ce"][(variant % 2) as usize].into(),
+        "optimizer" => format!(
+            "opt(`{};module enlist(`linear;2;3))",
+            ["sgd", "adam", "lbfgs"][(variant % 3) as usize]
+        ),
+        "model" => "model(q;loss`mse;opt(`sgd;q)) where q:module enlist(`linear;2;1)".into(),
+        "future" => "async(`forward;module enlist(`linear;2;3);(1 2e;3 4e))".into(),
+        _ => class.into(),
+    }
+}
+
+impl<'a> Fixtures<'a> {
+    pub fn new(lib: &'a Ktorch) -> Fixtures<'a> {
+        Fixtures {
+            lib,
+            made: Vec::new(),
+            by_class: Vec::new(),
+            described: Vec::new(),
+        }
+    }
+
+    /// Call a library function to make an object; its handle, recorded for freeing.
+    fn make(&mut self, f: &str, x: KObj) -> KObj {
+        match self.lib.call1(f, x) {
+            Ok(h) => {
+                if let Some(id) = id_of(&h) {
+                    self.made.push(id);
+                }
+                h
+            }
+            // a fixture that cannot be made is a harness bug, not a finding: say so loudly
+            Err(e) => panic!("fixture `{f} failed: {}", e.0),
+        }
+    }
+
+    fn linear(&mut self, i: i64, o: i64) -> KObj {
+        self.make(
+            "module",
+            list(vec![list(vec![
+                sym("linear"),
+                KObj::long(i),
+                KObj::long(o),
+            ])]),
+        )
+    }
+
+    /// A fresh live object of `class`; `variant` picks among a few shapes of it.
+    pub fn fresh(&mut self, class: &'static str, variant: u64) -> KObj {
+        let h = match class {
+            "tensor" => {
+                let x = match variant % 6 {
+                    0 => reals(&[1., 2., 3.]),
+                    1 => list(vec![reals(&[1., 2., 3.]), reals(&[4., 5., 6.])]),
+                    2 => KObj::from_slice(KJ, &[3i64, 1, 2]),
+                    3 => list(vec![KObj::from_slice(KF, &[3., 4.]), sym("grad")]),
+                    4 => KObj::float(2.0),
+                    _ => KObj::from_slice(KB, &[1u8, 0, 1]),
+                };
+                self.make("tensor", x)
+            }
+            "vector" => self.make("vector", list(vec![reals(&[1., 2.]), reals(&[3., 4., 5.])])),
+            "dictionary" => self.make(
+                "dict",
+                KObj::dict(
+                    KObj::syms(&["a", "b"]),
+                    list(vec![reals(&[1., 2.]), KObj::from_slice(KJ, &[3i64, 4])]),
+                ),
+            ),
+            "module" => match variant % 3 {
+                0 => self.linear(2, 3),
+                1 => self.make("module", sym("relu")),
+                _ => {
+                    // module seq(`sequential;(`linear;2;2);`relu)
+                    let spec = list(vec![
+                        sym("sequential"),
+                        list(vec![sym("linear"), KObj::long(2), KObj::long(2)]),
+                        sym("relu"),
+                    ]);
+                    match self.lib.call1("seq", spec) {
+                        Ok(tree) => self.make("module", tree),
+                        Err(e) => panic!("fixture `seq failed: {}", e.0),
+                    }
+                }
+            },
+            "loss" => self.make("loss", sym(if variant % 2 == 0 { "mse" } else { "ce" })),
+            "optimizer" => {
+                let q = self.linear(2, 3);
+                let kind = ["sgd", "adam", "lbfgs"][(variant % 3) as usize];
+                self.make("opt", list(vec![sym(kind), q]))
+            }
+            "model" => {
+                let q = self.linear(2, 1);
+                let l = self.make("loss", sym("mse"));
+                let o = self.make("opt", list(vec![sym("sgd"), q.clone()]));
+                self.make("model", list(vec![q, l, o]))
+            }
+            "future" => {
+                let q = self.linear(2, 3);
+                let x = list(vec![reals(&[1., 2.]), reals(&[3., 4.])]);
+                self.make("async", list(vec![sym("forward"), q, x]))
+            }
+            _ => unreachable!("no fixture for {class}"),
+        };
+        self.by_class.push((class, h.clone()));
+        if let Some(id) = id_of(&h) {
+            self.described.push((id, describe(class, variant)));
+        }
+        h
+    }
+
+    /// A live object of `class`: half the time one already made for this call, if any.
+    pub fn live(&mut self, class: &'static str, variant: u64) -> KObj {
+        if variant % 2 == 1 {
+            if let Some((_, h)) = self.by_class.iter().find(|(c, _)| *c == class) {
+                return h.clone();
+            }
+        }
+        self.fresh(class, variant / 2)
+    }
+
+    /// A handle to an object made and freed: "stale pointer" territory.
+    pub fn freed(&mut self) -> KObj {
+        let h = self.fresh("tensor", 0);
+        self.by_class.pop();
+        if let Some(d) = self.described.last_mut() {
+            d.1 = "freed tensor".into();
+        }
+        let _ = self.lib.call1("free", h.clone());
+        h
+    }
+
+    /// Free what this call made (and what it returned: `extra`, freed first), ignoring errors
+    /// (the call may have freed or moved it already).
+    pub fn free_all(&mut self, extra: &[i64]) {
+        self.by_class.clear();
+        let made = std::mem::take(&mut self.made);
+        for id in extra.iter().chain(made.iter().rev()) {
+            let _ = self.lib.call1("free", handle(*id));
+        }
+    }
+}

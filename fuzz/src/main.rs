@@ -1,0 +1,75 @@
+//! `make fuzz`: every function of ktorch.so's `fns` table called with generated K arguments.
+//!
+//! `ktorch-fuzz [--calls N] [--seed S] [--only f,g] [--timeout SECS] [--jobs J] [--mem MB]
+//! [--lib path/ktorch.so]`. The parent splits the function list among J workers; each worker
+//! runs its functions in a child process (this executable with `--child`), which calls each
+//! function N times (a generated argument each time), frees what the call returned and what the
+//! generator made, and checks `obj[]` and qhost's K object count after every call. A child that
+//! dies (signal, abort) or makes no progress for SECS seconds on one function is a crash or hang
+//! of the call it logged last; the next child goes on with the following function. The summary
+//! gives calls made, functions covered, q errors and values returned, caught panics, crashes,
+//! hangs and leaks; the exit is non-zero on any crash, hang, leak or function never called.
+//! The same seed makes the same calls (per function: a crash does not shift what follows).
+mod child;
+mod fixtures;
+mod gen;
+mod host;
+mod parent;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--child") {
+        std::process::exit(child_main(&args[1..]));
+    }
+    std::process::exit(parent::main(&args));
+}
+
+/// `--child LIB SEED CALLS MEM_MB LOG name...`
+fn child_main(a: &[String]) -> i32 {
+    let [lib, seed, calls, mem, log, names @ ..] = a else {
+        eprintln!("ktorch-fuzz --child: LIB SEED CALLS MEM_MB LOG name...");
+        return 2;
+    };
+    let (Ok(seed), Ok(calls), Ok(mem)) = (seed.parse(), calls.parse(), mem.parse::<u64>()) else {
+        eprintln!("ktorch-fuzz --child: bad numbers");
+        return 2;
+    };
+    let lib = match host::Ktorch::load(std::path::Path::new(lib)) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("ktorch-fuzz: cannot load {lib}: {e}");
+            return 2;
+        }
+    };
+    limit_memory(mem);
+    let mut log = match child::Log::open(log) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("ktorch-fuzz: log {log}: {e}");
+            return 2;
+        }
+    };
+    child::run(&lib, names, seed, calls, &mut log)
+}
+
+/// Cap the child's address space at what it has mapped now plus `mb`: a call asked for a huge
+/// tensor then fails to allocate (a q error) instead of taking the machine's memory.
+fn limit_memory(mb: u64) {
+    if mb == 0 {
+        return;
+    }
+    let now = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmSize:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .unwrap_or(0)
+        * 1024;
+    let lim = libc::rlimit {
+        rlim_cur: now + mb * 1024 * 1024,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) };
+}
