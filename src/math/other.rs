@@ -320,6 +320,11 @@ pub fn tensordot(x: K) -> KResult {
                 Some(d) => opargs::long(*d).ok_or_else(|| anyhow!(usage))?,
                 None => 2,
             };
+            // checked before the lists are built: a dim like 1e12 would ask for terabytes (an
+            // allocation failure aborts the process, it is not an error to catch)
+            if !(0..=64).contains(&d) {
+                bail!("dim {d} out of range: contracts 0 to 64 dimensions");
+            }
             ((0..d).map(|k| k - d).collect(), (0..d).collect())
         }
         4 => match (opargs::longs(v[2]), opargs::longs(v[3])) {

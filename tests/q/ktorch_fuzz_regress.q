@@ -42,5 +42,13 @@ m:model(q;loss`mse;opt(`sgd;q))
 .t.eq["model enlist m";model enlist m;::]
 free m
 
+/ tensordot(x;y;1e12) built its dimension lists before any check: a terabyte allocation, and
+/ Rust aborts on allocation failure (ktorch-fuzz --calls 2000 --seed 11 found it)
+.t.eq["tensordot huge dim";err[tensordot;(`multimargin;`fftshift;1000000000000)];"tensordot: dim 1000000000000 out of range: contracts 0 to 64 dimensions"]
+.t.eq["tensordot negative dim";err[tensordot;(1 2f;1 2f;-1)];"tensordot: dim -1 out of range: contracts 0 to 64 dimensions"]
+a:tensor 2 3#til 6
+.t.eq["tensordot still works";tensor r:tensordot(a;a;2);55]
+free(a;r)
+
 .t.eq["nothing left";count obj[];0]
 .t.done[]
