@@ -13,10 +13,12 @@ RELEASE := target/release
 
 .PHONY: build test soak example example-digits bench bench-build fuzz fuzz-build clean
 
-# q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so.
+# q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so. The copy is renamed into
+# place: a q process (or fuzz run) that has the old one mapped keeps it, where cp over it would
+# truncate the mapped file (SIGBUS in that process).
 build:
 	cargo build --release -p ktorch -p qhost -p testext
-	cp -f $(RELEASE)/libktorch.so $(RELEASE)/ktorch.so
+	cp $(RELEASE)/libktorch.so $(RELEASE)/ktorch.so.new && mv -f $(RELEASE)/ktorch.so.new $(RELEASE)/ktorch.so
 
 # Release profile for tests too: one build of tch's C++ wrapper serves build, test and example.
 test: build

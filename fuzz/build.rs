@@ -19,7 +19,13 @@ fn main() {
 }
 
 fn vocabulary() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // the manifest folder as cargo gives it now (`env!` would bake in the folder this script was
+    // first compiled in: a shared target folder then reads a clone that is gone)
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("..");
+    for dir in ["src", "docs"] {
+        println!("cargo:rerun-if-changed={}", root.join(dir).display());
+    }
     let mut words = std::collections::BTreeSet::new();
     let mut files = Vec::new();
     collect(&root.join("src"), "rs", &mut files);
@@ -50,6 +56,12 @@ fn vocabulary() {
             }
         }
     }
+    assert!(
+        words.len() > 100,
+        "fuzz vocabulary: only {} words from {}",
+        words.len(),
+        root.display()
+    );
     let body: Vec<String> = words.iter().map(|w| format!("{w:?}")).collect();
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("vocab.rs");
     std::fs::write(

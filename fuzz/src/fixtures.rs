@@ -50,33 +50,57 @@ fn sym(s: &str) -> KObj {
     KObj::sym(s)
 }
 
+/// Tensors of every common kind: 1-d, 2-d, long, with gradient, 0-d, boolean, empty,
+/// non-contiguous, half, 4-d, sparse, complex, byte.
+const TENSORS: &[&str] = &[
+    "tensor 1 2 3e",
+    "tensor(1 2 3e;4 5 6e)",
+    "tensor 3 1 2",
+    "tensor(3 4f;`grad)",
+    "tensor 2f",
+    "tensor 101b",
+    "tensor 0#0e",
+    "transpose tensor(1 2 3e;4 5 6e)",
+    "tensor(1 2 3e;`half)",
+    "tensor(`randn;1 1 3 3)",
+    "sparse tensor(1 0 0e;0 2 0e)",
+    "tensor(1 2e;`cfloat)",
+    "tensor(3 2 1;`byte)",
+];
+/// Modules: single layers of several kinds and a container.
+const MODULES: &[&str] = &[
+    "module enlist(`linear;2;3)",
+    "module`relu",
+    "module seq(`sequential;(`linear;2;2);`relu)",
+    "module enlist(`conv2d;1;2;3)",
+    "module enlist(`batchnorm1d;2)",
+    "module enlist(`embed;10;3)",
+];
+const LOSSES: &[&str] = &["mse", "ce", "bce", "nll"];
+const OPTIMIZERS: &[&str] = &["sgd", "adam", "lbfgs", "rmsprop", "adamw"];
+
 /// The q that makes fixture `class` of `variant` (as `fresh` makes it).
 fn describe(class: &str, variant: u64) -> String {
     match class {
-        "tensor" => [
-            "tensor 1 2 3e",
-            "tensor(1 2 3e;4 5 6e)",
-            "tensor 3 1 2",
-            "tensor(3 4f;`grad)",
-            "tensor 2f",
-            "tensor 101b",
-        ][(variant % 6) as usize]
-            .into(),
-        "vector" => "vector(1 2e;3 4 5e)".into(),
+        "tensor" => TENSORS[(variant % TENSORS.len() as u64) as usize].into(),
+        "vector" => ["vector(1 2e;3 4 5e)", "vector()"][(variant % 2) as usize].into(),
         "dictionary" => "dict `a`b!(1 2e;3 4)".into(),
-        "module" => [
-            "module enlist(`linear;2;3)",
-            "module`relu",
-            "module seq(`sequential;(`linear;2;2);`relu)",
-        ][(variant % 3) as usize]
-            .into(),
-        "loss" => ["loss`mse", "loss`ce"][(variant % 2) as usize].into(),
+        "module" => MODULES[(variant % MODULES.len() as u64) as usize].into(),
+        "loss" => format!("loss`{}", LOSSES[(variant % LOSSES.len() as u64) as usize]),
         "optimizer" => format!(
             "opt(`{};module enlist(`linear;2;3))",
-            ["sgd", "adam", "lbfgs"][(variant % 3) as usize]
+            OPTIMIZERS[(variant % OPTIMIZERS.len() as u64) as usize]
         ),
-        "model" => "model(q;loss`mse;opt(`sgd;q)) where q:module enlist(`linear;2;1)".into(),
-        "future" => "async(`forward;module enlist(`linear;2;3);(1 2e;3 4e))".into(),
+        "model" => [
+            "model(q;loss`mse;opt(`sgd;q)) where q:module enlist(`linear;2;1)",
+            "model(q;loss`ce;opt(`adam;q)) where q:module enlist(`linear;2;3), with data (1 2e;3 4e);0 2",
+        ][(variant % 2) as usize]
+            .into(),
+        "future" => [
+            "async(`forward;module enlist(`linear;2;3);(1 2e;3 4e))",
+            "async(`run;m) where m:model(..) with data (1 2e;3 4e);1 2e",
+        ][(variant % 2) as usize]
+            .into(),
         _ => class.into(),
     }
 }
@@ -116,20 +140,83 @@ impl<'a> Fixtures<'a> {
         )
     }
 
+    /// A tensor as TENSORS[`v`] describes it.
+    fn tensor(&mut self, v: u64) -> KObj {
+        let t2 = || list(vec![reals(&[1., 2., 3.]), reals(&[4., 5., 6.])]);
+        let x = match v {
+            0 => reals(&[1., 2., 3.]),
+            1 => t2(),
+            2 => KObj::from_slice(KJ, &[3i64, 1, 2]),
+            3 => list(vec![KObj::from_slice(KF, &[3., 4.]), sym("grad")]),
+            4 => KObj::float(2.0),
+            5 => KObj::from_slice(KB, &[1u8, 0, 1]),
+            6 => reals(&[]),
+            7 => {
+                let t = self.make("tensor", t2());
+                return self.make("transpose", t);
+            }
+            8 => list(vec![reals(&[1., 2., 3.]), sym("half")]),
+            9 => list(vec![sym("randn"), KObj::from_slice(KJ, &[1i64, 1, 3, 3])]),
+            10 => {
+                let d = list(vec![reals(&[1., 0., 0.]), reals(&[0., 2., 0.])]);
+                let t = self.make("tensor", d);
+                return self.make("sparse", t);
+            }
+            11 => list(vec![reals(&[1., 2.]), sym("cfloat")]),
+            _ => list(vec![KObj::from_slice(KJ, &[3i64, 2, 1]), sym("byte")]),
+        };
+        self.make("tensor", x)
+    }
+
+    /// A module as MODULES[`v`] describes it.
+    fn module(&mut self, v: u64) -> KObj {
+        let layer = |name: &str, args: &[i64]| {
+            let mut l = vec![sym(name)];
+            l.extend(args.iter().map(|a| KObj::long(*a)));
+            list(vec![list(l)])
+        };
+        match v {
+            0 => self.linear(2, 3),
+            1 => self.make("module", sym("relu")),
+            2 => {
+                // module seq(`sequential;(`linear;2;2);`relu)
+                let spec = list(vec![
+                    sym("sequential"),
+                    list(vec![sym("linear"), KObj::long(2), KObj::long(2)]),
+                    sym("relu"),
+                ]);
+                match self.lib.call1("seq", spec) {
+                    Ok(tree) => self.make("module", tree),
+                    Err(e) => panic!("fixture `seq failed: {}", e.0),
+                }
+            }
+            3 => self.make("module", layer("conv2d", &[1, 2, 3])),
+            4 => self.make("module", layer("batchnorm1d", &[2])),
+            _ => self.make("module", layer("embed", &[10, 3])),
+        }
+    }
+
+    /// `model(q;loss`mse;opt(`sgd;q)) where q:module enlist(`linear;2;1)`
+    fn sgd_model(&mut self) -> KObj {
+        let q = self.linear(2, 1);
+        let l = self.make("loss", sym("mse"));
+        let o = self.make("opt", list(vec![sym("sgd"), q.clone()]));
+        self.make("model", list(vec![q, l, o]))
+    }
+
+    /// `train(m;(1 2e;3 4e);y)`: training data for a model.
+    fn train_data(&mut self, m: &KObj, y: KObj) {
+        let x = list(vec![reals(&[1., 2.]), reals(&[3., 4.])]);
+        if let Err(e) = self.lib.call1("train", list(vec![m.clone(), x, y])) {
+            panic!("fixture `train failed: {}", e.0);
+        }
+    }
+
     /// A fresh live object of `class`; `variant` picks among a few shapes of it.
     pub fn fresh(&mut self, class: &'static str, variant: u64) -> KObj {
         let h = match class {
-            "tensor" => {
-                let x = match variant % 6 {
-                    0 => reals(&[1., 2., 3.]),
-                    1 => list(vec![reals(&[1., 2., 3.]), reals(&[4., 5., 6.])]),
-                    2 => KObj::from_slice(KJ, &[3i64, 1, 2]),
-                    3 => list(vec![KObj::from_slice(KF, &[3., 4.]), sym("grad")]),
-                    4 => KObj::float(2.0),
-                    _ => KObj::from_slice(KB, &[1u8, 0, 1]),
-                };
-                self.make("tensor", x)
-            }
+            "tensor" => self.tensor(variant % TENSORS.len() as u64),
+            "vector" if variant % 2 == 1 => self.make("vector", list(vec![])),
             "vector" => self.make("vector", list(vec![reals(&[1., 2.]), reals(&[3., 4., 5.])])),
             "dictionary" => self.make(
                 "dict",
@@ -138,33 +225,27 @@ impl<'a> Fixtures<'a> {
                     list(vec![reals(&[1., 2.]), KObj::from_slice(KJ, &[3i64, 4])]),
                 ),
             ),
-            "module" => match variant % 3 {
-                0 => self.linear(2, 3),
-                1 => self.make("module", sym("relu")),
-                _ => {
-                    // module seq(`sequential;(`linear;2;2);`relu)
-                    let spec = list(vec![
-                        sym("sequential"),
-                        list(vec![sym("linear"), KObj::long(2), KObj::long(2)]),
-                        sym("relu"),
-                    ]);
-                    match self.lib.call1("seq", spec) {
-                        Ok(tree) => self.make("module", tree),
-                        Err(e) => panic!("fixture `seq failed: {}", e.0),
-                    }
-                }
-            },
-            "loss" => self.make("loss", sym(if variant % 2 == 0 { "mse" } else { "ce" })),
+            "module" => self.module(variant % MODULES.len() as u64),
+            "loss" => self.make("loss", sym(LOSSES[(variant % LOSSES.len() as u64) as usize])),
             "optimizer" => {
                 let q = self.linear(2, 3);
-                let kind = ["sgd", "adam", "lbfgs"][(variant % 3) as usize];
+                let kind = OPTIMIZERS[(variant % OPTIMIZERS.len() as u64) as usize];
                 self.make("opt", list(vec![sym(kind), q]))
             }
-            "model" => {
-                let q = self.linear(2, 1);
-                let l = self.make("loss", sym("mse"));
-                let o = self.make("opt", list(vec![sym("sgd"), q.clone()]));
-                self.make("model", list(vec![q, l, o]))
+            "model" if variant % 2 == 1 => {
+                let q = self.linear(2, 3);
+                let l = self.make("loss", sym("ce"));
+                let o = self.make("opt", list(vec![sym("adam"), q.clone()]));
+                let m = self.make("model", list(vec![q, l, o]));
+                let y = KObj::from_slice(KJ, &[0i64, 2]);
+                self.train_data(&m, y);
+                m
+            }
+            "model" => self.sgd_model(),
+            "future" if variant % 2 == 1 => {
+                let m = self.sgd_model();
+                self.train_data(&m, reals(&[1., 2.]));
+                self.make("async", list(vec![sym("run"), m]))
             }
             "future" => {
                 let q = self.linear(2, 3);

@@ -85,18 +85,34 @@ fn parse(args: &[String]) -> Result<Opts, String> {
 }
 
 pub fn main(args: &[String]) -> i32 {
-    let o = match parse(args) {
+    let mut o = match parse(args) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("ktorch-fuzz: {e}");
             return 2;
         }
     };
+    let dir = std::env::temp_dir().join(format!("ktorch-fuzz-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("ktorch-fuzz: {}: {e}", dir.display());
+        return 2;
+    }
+    // The children load a private copy: `make build` during a long run replaces ktorch.so, and
+    // a library changed under a running child (truncated, then rewritten) is a SIGBUS there,
+    // not a finding.
+    let copy = dir.join("ktorch.so");
+    if let Err(e) = std::fs::copy(&o.lib, &copy) {
+        eprintln!("ktorch-fuzz: copying {} to {}: {e}", o.lib.display(), copy.display());
+        let _ = std::fs::remove_dir_all(&dir);
+        return 2;
+    }
+    o.lib = copy;
     // The function list, from the library's own table.
     let all: Vec<String> = match Ktorch::load(&o.lib) {
         Ok(l) => l.fns.iter().map(|e| e.name.clone()).collect(),
         Err(e) => {
             eprintln!("ktorch-fuzz: cannot load {}: {e}", o.lib.display());
+            let _ = std::fs::remove_dir_all(&dir);
             return 2;
         }
     };
@@ -104,6 +120,7 @@ pub fn main(args: &[String]) -> i32 {
         Some(only) => {
             if let Some(bad) = only.iter().find(|n| !all.contains(n)) {
                 eprintln!("ktorch-fuzz: ktorch has no function `{bad}");
+                let _ = std::fs::remove_dir_all(&dir);
                 return 2;
             }
             only.clone()
@@ -118,11 +135,6 @@ pub fn main(args: &[String]) -> i32 {
         o.jobs,
         o.seed
     );
-    let dir = std::env::temp_dir().join(format!("ktorch-fuzz-{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("ktorch-fuzz: {}: {e}", dir.display());
-        return 2;
-    }
     let start = Instant::now();
     // Round-robin shards keep neighbours of the table (often alike in cost) on different workers.
     let shards: Vec<Vec<String>> = (0..o.jobs)
@@ -150,6 +162,7 @@ pub fn main(args: &[String]) -> i32 {
     }
     let bad = report(&o, &names, &f, start.elapsed());
     if bad {
+        let _ = std::fs::remove_file(&o.lib); // the copy: big, and the logs name the build
         println!("logs kept in {}", dir.display());
     } else {
         let _ = std::fs::remove_dir_all(&dir);

@@ -135,6 +135,9 @@ pub fn transpose(x: K) -> KResult {
             Some(b) => (&v[..v.len() - 1], b),
             None => (v, false),
         };
+        if v.is_empty() {
+            bail!("expects {usage}, given only a flag");
+        }
         let (t, h, rest) = if registry::is_handle(v[0]) {
             (registry::tensor(v[0])?, true, &v[1..])
         } else if let Some(t) = array(x) {
