@@ -16,6 +16,54 @@ fn main() {
         println!("cargo:rustc-link-arg-bins=-Wl,-u,{name}");
     }
     vocabulary();
+    doc_blocks();
+}
+
+/// The docs' example blocks (```q, not ```q cuda): each block's `q)` input lines, with where it
+/// is, for the fuzzer's calls seeded from valid ones (fuzz/src/docs.rs).
+fn doc_blocks() {
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("..");
+    let mut files = Vec::new();
+    collect(&root.join("docs"), "md", &mut files);
+    files.sort();
+    let mut blocks = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read a doc");
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let mut cur: Option<(usize, Vec<String>)> = None;
+        for (i, line) in text.lines().enumerate() {
+            match (&mut cur, line.trim_end()) {
+                (None, "```q") => cur = Some((i + 1, vec![])),
+                (Some(_), "```") => {
+                    let (at, lines) = cur.take().unwrap();
+                    if !lines.is_empty() {
+                        blocks.push((format!("docs/{name}:{at}"), lines));
+                    }
+                }
+                (Some((_, b)), l) => {
+                    if let Some(input) = l.strip_prefix("q)") {
+                        b.push(input.to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(blocks.len() > 50, "fuzz: only {} doc blocks", blocks.len());
+    let body: Vec<String> = blocks
+        .iter()
+        .map(|(at, lines)| format!("({at:?}, &{lines:?})"))
+        .collect();
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("doc_blocks.rs");
+    std::fs::write(
+        out,
+        format!(
+            "pub const BLOCKS: &[(&str, &[&str])] = &[{}];\n",
+            body.join(",\n")
+        ),
+    )
+    .expect("write doc_blocks.rs");
 }
 
 fn vocabulary() {
@@ -23,9 +71,6 @@ fn vocabulary() {
     // first compiled in: a shared target folder then reads a clone that is gone)
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let root = Path::new(&manifest).join("..");
-    for dir in ["src", "docs"] {
-        println!("cargo:rerun-if-changed={}", root.join(dir).display());
-    }
     let mut words = std::collections::BTreeSet::new();
     let mut files = Vec::new();
     collect(&root.join("src"), "rs", &mut files);

@@ -137,19 +137,86 @@ fn reset_globals(lib: &Ktorch, name: &str) {
     }
 }
 
+/// Put back every global setting a doc block may have changed.
+pub fn reset_all(lib: &Ktorch) {
+    reset_globals(lib, "logto");
+    reset_globals(lib, "setting");
+}
+
 /// Rows of `obj[]`.
-fn live_rows(lib: &Ktorch) -> Vec<i64> {
+pub fn live_rows(lib: &Ktorch) -> Vec<i64> {
     match lib.call1("obj", KObj::identity()) {
         Ok(t) if t.t() == XT => t.table_dict().dict_values().item(0).slice::<i64>().to_vec(),
         _ => vec![-1],
     }
 }
 
-/// One function's calls; their counts go to the log's `done` line.
+/// What one function's calls came to (the log's `done` line).
+#[derive(Default)]
+pub struct Counts {
+    pub calls: u64,
+    pub errors: u64,
+    pub values: u64,
+    pub kleaks: u64,
+    pub objleaks: u64,
+    pub panics: u64,
+    /// Calls seeded from doc examples, and their values (within the counts above).
+    pub docs: u64,
+    pub docs_values: u64,
+}
+
+/// One call of `f` with `args` (`fx` made the handles among them): logged before it is made,
+/// its outcome counted, what it returned and what `fx` made freed after it. Its text, for a leak
+/// line.
+#[allow(clippy::too_many_arguments)]
+pub fn call_once(
+    lib: &Ktorch,
+    f: &Entry,
+    args: &[KObj],
+    n: u64,
+    note: &str,
+    fx: &mut Fixtures,
+    c: &mut Counts,
+    log: &mut Log,
+) -> String {
+    let mut text = call_text(&f.name, args);
+    if !note.is_empty() {
+        text.push_str(&format!("   / {note}"));
+    }
+    if !fx.described.is_empty() {
+        let d: Vec<String> = fx
+            .described
+            .iter()
+            .map(|(id, w)| format!("{id}: {w}"))
+            .collect();
+        text.push_str(&format!("   / handles {}", d.join(", ")));
+    }
+    log.call(&format!("{n} {text}"));
+    let mut returned = Vec::new();
+    match f.call(args) {
+        Ok(v) => {
+            c.values += 1;
+            handles_in(&v, &mut returned);
+        }
+        Err(e) => {
+            c.errors += 1;
+            if PANIC_TEXTS.iter().any(|p| e.0.contains(p)) {
+                c.panics += 1;
+                let first = e.0.lines().next().unwrap_or("");
+                log.line(&format!("panic {} {n} {text} -> '{first}", f.name));
+            }
+        }
+    }
+    reset_globals(lib, &f.name);
+    fx.free_all(&returned);
+    text
+}
+
+/// One function's calls: `calls` with generated arguments, each checked for leaks, then half as
+/// many seeded from its doc examples (docs.rs); their counts go to the log's `done` line.
 fn fuzz_one(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, log: &mut Log) {
     log.line(&format!("fn {}", f.name));
-    let (mut errors, mut values, mut kleaks, mut objleaks) = (0u64, 0u64, 0u64, 0u64);
-    let mut panics = 0u64;
+    let mut c = Counts::default();
     for n in 0..calls {
         let k0 = live_objects();
         let mut fx = Fixtures::new(lib);
@@ -159,53 +226,25 @@ fn fuzz_one(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, log: &mut Log) {
             fx: &mut fx,
         }
         .args(f.rank);
-        let mut text = call_text(&f.name, &args);
-        if !fx.described.is_empty() {
-            let d: Vec<String> = fx
-                .described
-                .iter()
-                .map(|(id, w)| format!("{id}: {w}"))
-                .collect();
-            text.push_str(&format!("   / handles {}", d.join(", ")));
-        }
-        log.call(&format!("{n} {text}"));
-        let mut returned = Vec::new();
-        match f.call(&args) {
-            Ok(v) => {
-                values += 1;
-                handles_in(&v, &mut returned);
-            }
-            Err(e) => {
-                errors += 1;
-                if PANIC_TEXTS.iter().any(|p| e.0.contains(p)) {
-                    panics += 1;
-                    let first = e.0.lines().next().unwrap_or("");
-                    log.line(&format!("panic {} {n} {text} -> '{first}", f.name));
-                }
-            }
-        }
-        reset_globals(lib, &f.name);
-        fx.free_all(&returned);
+        let text = call_once(lib, f, &args, n, "", &mut fx, &mut c, log);
         drop(args);
         let rows = live_rows(lib);
         if !rows.is_empty() {
-            objleaks += 1;
+            c.objleaks += 1;
             log.line(&format!("leak obj {} {n} {text} -> ids {rows:?}", f.name));
             let _ = lib.call1("free", KObj::identity());
         }
         let k1 = live_objects();
         if k1 != k0 {
-            kleaks += 1;
-            log.line(&format!(
-                "leak k {} {n} {text} -> {} K objects",
-                f.name,
-                k1 - k0
-            ));
+            c.kleaks += 1;
+            log.line(&format!("leak k {} {n} {text} -> {} K objects", f.name, k1 - k0));
         }
     }
+    c.calls += calls;
+    crate::docs::fuzz(lib, f, seed, calls / 2, &mut c, log);
     log.line(&format!(
-        "done {} {calls} {errors} {values} {kleaks} {objleaks} {panics}",
-        f.name
+        "done {} {} {} {} {} {} {} {} {}",
+        f.name, c.calls, c.errors, c.values, c.kleaks, c.objleaks, c.panics, c.docs, c.docs_values
     ));
 }
 

@@ -245,14 +245,14 @@ impl Gen<'_, '_, '_> {
         KObj::list(items)
     }
 
-    fn symbol(&mut self) -> KObj {
+    pub fn symbol(&mut self) -> KObj {
         if self.rng.chance(5) {
             return KObj::sym(*self.rng.pick(&["", "nosuch", "cuda:99", "x y"]));
         }
         KObj::sym(*self.rng.pick(VOCAB))
     }
 
-    fn handle(&mut self) -> KObj {
+    pub fn handle(&mut self) -> KObj {
         match self.rng.below(20) {
             0..=13 => {
                 let c = *self.rng.pick(CLASSES);
@@ -267,7 +267,7 @@ impl Gen<'_, '_, '_> {
         }
     }
 
-    fn atom(&mut self, t: i8) -> KObj {
+    pub fn atom(&mut self, t: i8) -> KObj {
         let j = *self.rng.pick(LONGS);
         let f = *self.rng.pick(FLOATS);
         match t {

@@ -23,6 +23,10 @@ impl Entry {
     pub fn call(&self, args: &[KObj]) -> QResult {
         call_dl(self.ptr, self.rank, args)
     }
+    /// The C entry point.
+    pub fn ptr(&self) -> *const libc::c_void {
+        self.ptr
+    }
 }
 
 pub struct Ktorch {

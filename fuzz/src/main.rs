@@ -11,9 +11,11 @@
 //! hangs and leaks; the exit is non-zero on any crash, hang, leak or function never called.
 //! The same seed makes the same calls (per function: a crash does not shift what follows).
 mod child;
+mod docs;
 mod fixtures;
 mod gen;
 mod host;
+mod mutate;
 mod parent;
 
 fn main() {

@@ -27,6 +27,9 @@ struct Outcome {
     kleaks: u64,
     objleaks: u64,
     panics: u64,
+    /// Of the calls, those seeded from doc examples, and the values they returned.
+    docs: u64,
+    docs_values: u64,
     done: bool,
 }
 
@@ -290,7 +293,7 @@ fn absorb(text: &str, f: &mut Findings) {
             Some("done") => {
                 let name = w.next().unwrap_or("").to_string();
                 let n: Vec<u64> = w.filter_map(|x| x.parse().ok()).collect();
-                if let [calls, errors, values, kleaks, objleaks, panics] = n[..] {
+                if let [calls, errors, values, kleaks, objleaks, panics, docs, docs_values] = n[..] {
                     f.outcomes.insert(
                         name,
                         Outcome {
@@ -300,6 +303,8 @@ fn absorb(text: &str, f: &mut Findings) {
                             kleaks,
                             objleaks,
                             panics,
+                            docs,
+                            docs_values,
                             done: true,
                         },
                     );
@@ -351,11 +356,31 @@ fn report(o: &Opts, names: &[String], f: &Findings, took: Duration) -> bool {
                 .join(" ")
         );
     }
+    // Functions that only ever signalled: their inner code was reached by no generated call
+    // (informational: some take forms the generator rarely makes, e.g. a file of a format).
+    let errors_only: Vec<&str> = names
+        .iter()
+        .filter(|n| f.outcomes.get(*n).is_some_and(|x| x.done && x.values == 0))
+        .map(|s| s.as_str())
+        .collect();
+    if !errors_only.is_empty() {
+        println!("only errors from:     {}", errors_only.join(" "));
+    }
     println!("seed:                 {}", o.seed);
     println!("calls made:           {calls}");
     println!("functions covered:    {covered}/{}", names.len());
     println!("q errors returned:    {}", sum(|x| x.errors));
     println!("values returned:      {}", sum(|x| x.values));
+    println!(
+        "  of them from docs:   {} calls, {} values (valid calls changed in one part)",
+        sum(|x| x.docs),
+        sum(|x| x.docs_values)
+    );
+    println!(
+        "functions with values: {}/{}",
+        covered - errors_only.len(),
+        names.len()
+    );
     println!("caught panics:        {panics}");
     println!("crashes:              {crashes}");
     println!("hangs:                {hangs}");

@@ -59,6 +59,9 @@ fn from_definition(x: K) -> Result<Option<Loss>> {
     if read::symbols(k).as_deref() != Some(&["module", "options"][..]) {
         return Ok(None);
     }
+    if read::len(v) != 2 {
+        bail!("definition: expecting `module`options!(name;options), given {} value(s)", read::len(v));
+    }
     let e = make::explode(v);
     let items = read::items(e).unwrap();
     let r = match read::symbol(items[0]) {

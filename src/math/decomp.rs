@@ -233,6 +233,32 @@ pub fn lux(x: K) -> KResult {
 
 /// The LU matrix and pivots given as one argument: a vector of at least 2 tensors, or a q list
 /// or argument list of two.
+/// lu_unpack and lu_solve index rows by the pivots without checking them: a short pivot list or
+/// one out of range reads and writes outside the matrix (a segfault found by ktorch-fuzz). The
+/// pivots must be as `lu` makes them: int, one per min(rows, cols), each in 1..rows.
+fn check_pivots(m: &Tensor, p: &Tensor) -> Result<()> {
+    let (ms, ps) = (m.size(), p.size());
+    if ms.len() < 2 {
+        bail!("LU matrix must have at least 2 dimensions, given {}", ms.len());
+    }
+    let (r, c) = (ms[ms.len() - 2], ms[ms.len() - 1]);
+    let want: Vec<i64> = ms[..ms.len() - 2].iter().copied().chain([r.min(c)]).collect();
+    if ps != want {
+        bail!("pivots of size {ps:?} do not fit an LU matrix of size {ms:?}: expecting size {want:?}");
+    }
+    if p.kind() != tch::Kind::Int {
+        bail!("pivots must be int, as lu makes them, given {}", crate::tensor::options::kind_name(p.kind()));
+    }
+    if p.numel() > 0 {
+        let lo = p.f_min()?.f_int64_value(&[])?;
+        let hi = p.f_max()?.f_int64_value(&[])?;
+        if lo < 1 || hi > r {
+            bail!("pivots must be in 1..{r}, given values from {lo} to {hi}");
+        }
+    }
+    Ok(())
+}
+
 fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
     if opargs::is_vector(x) {
         let v = opargs::vector(x)?;
@@ -261,6 +287,7 @@ pub fn lun(x: K) -> KResult {
         "(lu vector;dataflag;pivotflag;output) or (lu matrix;pivots;dataflag;pivotflag;output)";
     if opargs::is_vector(x) {
         let (m, p, h) = lu_pair(x, usage)?;
+        check_pivots(&m, &p)?;
         return multi(triple(Tensor::f_lu_unpack(&m, &p, true, true)?), h, None);
     }
     let mut a = Tail::list(x, 1, 5, usage)?;
@@ -277,6 +304,7 @@ pub fn lun(x: K) -> KResult {
         }
         n => bail!("unrecognized inputs, expecting a single input vector or 2 arrays/tensors, but {n} inputs given"),
     };
+    check_pivots(&m, &p)?;
     multi(triple(Tensor::f_lu_unpack(&m, &p, data, pivots)?), h, out)
 }
 
@@ -317,6 +345,7 @@ pub fn lusolve(x: K) -> KResult {
         let (b, hb) = args::input(a.v[0])?;
         (b, m, p, hl || hb, a.v.get(2).copied())
     };
+    check_pivots(&m, &p)?;
     one(
         out,
         h,

@@ -163,6 +163,10 @@ pub fn power(x: K) -> KResult {
     let n = a
         .take(1, opargs::long)
         .ok_or_else(|| anyhow!("2nd argument of long integer n-th power expected"))?;
+    if n == i64::MIN {
+        // libtorch negates n for a negative power: -0N overflows and its loop never ends
+        bail!("n-th power: n is null (0N)");
+    }
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     match out {
         Some(o) => {

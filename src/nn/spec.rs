@@ -185,6 +185,14 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
             .or_else(|| read::string(x).map(Val::Str)),
         _ => None,
     };
+    // Sizes (kernels, strides, padding, dilation, output sizes) past 2^31 make libtorch's
+    // output-size arithmetic overflow: a pooling loop over a kernel of 0W never ends (found by
+    // ktorch-fuzz). No real layer comes near the bound.
+    if let Some(Val::Longs(l)) = &v {
+        if let Some(j) = l.iter().find(|j| j.unsigned_abs() > i32::MAX as u64) {
+            bail!("{owner} {name}: size {j} out of range (at most {} either side of 0)", i32::MAX);
+        }
+    }
     v.ok_or_else(|| {
         let want = match ty {
             Ty::Long => "long scalar".to_string(),
