@@ -151,6 +151,12 @@ pub fn live_rows(lib: &Ktorch) -> Vec<i64> {
     }
 }
 
+/// KTORCH_FUZZ_TRACE=1: every call and its outcome go to the log (kept with --keep).
+fn trace() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("KTORCH_FUZZ_TRACE").is_ok_and(|v| v == "1"))
+}
+
 /// What one function's calls came to (the log's `done` line).
 #[derive(Default)]
 pub struct Counts {
@@ -193,7 +199,15 @@ pub fn call_once(
     }
     log.call(&format!("{n} {text}"));
     let mut returned = Vec::new();
-    match f.call(args) {
+    let r = f.call(args);
+    if trace() {
+        let out = match &r {
+            Ok(v) => one_line(v),
+            Err(e) => format!("'{}", e.0.lines().next().unwrap_or("")),
+        };
+        log.line(&format!("call {n} {text} -> {out}"));
+    }
+    match r {
         Ok(v) => {
             c.values += 1;
             handles_in(&v, &mut returned);

@@ -104,6 +104,15 @@ fn run_block(lib: &Ktorch, f: &Entry, lines: &[&str]) -> Vec<Vec<KObj>> {
     TARGET.with(|t| t.set((f.ptr(), f.rank)));
     CAPTURED.with(|c| c.borrow_mut().clear());
     for line in lines {
+        // examples end by freeing what they made (`free`, `return`): keep it, for the calls made
+        // with its handles
+        // (`clean` frees everything after)
+        if ["free", "return"]
+            .iter()
+            .any(|w| f.name != *w && mentions(line, w))
+        {
+            continue;
+        }
         qhost::q::eval::set_step_limit(Some(STEPS));
         // each line as the console runs it: an error (some examples show one) ends that line
         let _ = qhost::q::eval_text(line);

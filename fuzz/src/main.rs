@@ -1,7 +1,7 @@
 //! `make fuzz`: every function of ktorch.so's `fns` table called with generated K arguments.
 //!
 //! `ktorch-fuzz [--calls N] [--seed S] [--only f,g] [--timeout SECS] [--jobs J] [--mem MB]
-//! [--lib path/ktorch.so]`. The parent splits the function list among J workers; each worker
+//! [--lib path/ktorch.so] [--keep]`. The parent splits the function list among J workers; each worker
 //! runs its functions in a child process (this executable with `--child`), which calls each
 //! function N times (a generated argument each time), frees what the call returned and what the
 //! generator made, and checks `obj[]` and qhost's K object count after every call. A child that

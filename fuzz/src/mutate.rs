@@ -12,7 +12,7 @@ use crate::gen::Gen;
 /// state earlier calls left).
 pub fn args(args: &[KObj], g: &mut Gen) -> Vec<KObj> {
     let mut out: Vec<KObj> = args.to_vec();
-    if out.is_empty() || g.rng.chance(8) {
+    if out.is_empty() || g.rng.chance(20) {
         return out;
     }
     let i = g.rng.below(out.len() as u64) as usize;

@@ -16,6 +16,9 @@ struct Opts {
     jobs: usize,
     mem_mb: u64,
     lib: PathBuf,
+    /// Keep the logs when nothing failed too (`--keep`; with KTORCH_FUZZ_TRACE=1 they hold every
+    /// call and its outcome).
+    keep: bool,
 }
 
 /// What happened to one function.
@@ -63,6 +66,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         jobs: 2,
         mem_mb: 3072,
         lib: PathBuf::new(),
+        keep: false,
     };
     let mut lib = None;
     let mut it = args.iter();
@@ -80,6 +84,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--mem" => o.mem_mb = num(val()?)?,
             "--only" => o.only = Some(val()?.split(',').map(String::from).collect()),
             "--lib" => lib = Some(val()?),
+            "--keep" => o.keep = true,
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -164,7 +169,7 @@ pub fn main(args: &[String]) -> i32 {
         f.klive += r.klive;
     }
     let bad = report(&o, &names, &f, start.elapsed());
-    if bad {
+    if bad || o.keep {
         let _ = std::fs::remove_file(&o.lib); // the copy: big, and the logs name the build
         println!("logs kept in {}", dir.display());
     } else {
