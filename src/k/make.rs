@@ -85,6 +85,11 @@ pub fn explode(x: K) -> K {
     if t == 0 {
         return unsafe { native::r1(x) };
     }
+    if !(1..=19).contains(&t) {
+        // an atom, dictionary, table or function: a one-item list of it (as `count` says 1;
+        // its header's bytes are no item count)
+        return list(vec![unsafe { native::r1(x) }]);
+    }
     let n = super::read::len(x) as usize;
     let size = match t {
         1 | 4 | 10 => 1,

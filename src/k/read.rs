@@ -5,8 +5,24 @@ use super::{make::data, qtype, K};
 pub fn ktype(x: K) -> i8 {
     unsafe { *(x as *const i8).add(2) }
 }
+/// q's `count`: a list's length, 1 for an atom or function, a table's rows. (The header's `n` is
+/// only a count for lists: in an atom the same bytes are its value, in a table the dictionary's
+/// pointer, so reading it raw made a symbol atom "count" like a pointer: a 700 TB allocation
+/// that Rust aborts on, found by ktorch-fuzz.)
 pub fn len(x: K) -> i64 {
-    unsafe { *((x as *const u8).add(8) as *const i64) }
+    let n = |y: K| unsafe { *((y as *const u8).add(8) as *const i64) };
+    match ktype(x) {
+        t if t < 0 || t >= 100 => 1,
+        98 => {
+            // a table's header holds its column dictionary: rows are the first column's length
+            let d = unsafe { *((x as *const u8).add(8) as *const K) };
+            match dict_parts(d) {
+                Some((_, v)) if ktype(v) == 0 && n(v) > 0 => len(unsafe { *data::<K>(v) }),
+                _ => 0,
+            }
+        }
+        _ => n(x),
+    }
 }
 /// `::` or `()` (an empty general list): ktorch's "no argument".
 pub fn is_nil(x: K) -> bool {

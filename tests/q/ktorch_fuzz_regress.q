@@ -73,5 +73,15 @@ v:lu x
 .t.eq["pooling layer kernel 0W";err[module;enlist(`avgpool2d;0W)];"module: avgpool2d size: size 9223372036854775807 out of range (at most 2147483647 either side of 0)"]
 .t.eq["maxpool1d still works";maxpool1d((1 5 2 0 3 4f;0 1 2 3 4 5f);3;1);(5 5 3 4f;2 3 4 5f)]
 
+/ an atom where a list of option values goes: its header's bytes (a symbol's pointer) were read
+/ as a count, a 700 TB allocation that Rust aborts on (ktorch-fuzz --calls 2000 --seed 11)
+q:module enlist(`linear;2;1)
+m:model(q;loss`mse;opt(`sgd;q))
+.t.eq["train names and an atom";err[train;(m;`batchsize`metrics;`norm.weight)];"train: 2 option name(s) but 1 value(s)"]
+.t.eq["train names and a table";err[train;(m;`batchsize`metrics;([]a:1 2))];"train: 2 option name(s) but 1 value(s)"]
+.t.eq["train names and values";train(m;`batchsize`shuffle;(7;1b));::]
+.t.eq["train setting kept";train(m;`batchsize);7]
+free m
+
 .t.eq["nothing left";count obj[];0]
 .t.done[]
