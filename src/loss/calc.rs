@@ -54,7 +54,65 @@ pub fn cosineloss(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     )?)
 }
 
+/// libtorch's CPU ctc_loss indexes the log-probabilities by target class and the targets by
+/// the lengths without checking them (a target of 999999 was a segfault, found by ktorch-fuzz):
+/// each length in range, and each target read (the first `length` of each row, or of the
+/// concatenated list) a class index other than blank.
+fn check_ctc(t: &[Tensor], blank: i64) -> Result<()> {
+    let host = |x: &Tensor| -> Result<Vec<i64>> {
+        let x = x.f_to_device(tch::Device::Cpu)?.f_to_kind(Kind::Int64)?.f_flatten(0, -1)?;
+        Ok(Vec::<i64>::try_from(&x)?)
+    };
+    let (lp, tg) = (t[0].size(), t[1].size());
+    if lp.len() < 2 || lp.len() > 3 {
+        bail!("input must be (time;batch;classes) or (time;classes) log-probabilities, given {}-d", lp.len());
+    }
+    let (steps, classes) = (lp[0], lp[lp.len() - 1]);
+    let (xl, yl, y) = (host(&t[2])?, host(&t[3])?, host(&t[1])?);
+    if let Some(n) = xl.iter().find(|n| **n < 0 || **n > steps) {
+        bail!("input length {n} out of range 0..{steps}");
+    }
+    let rows: Vec<&[i64]> = if tg.len() == 2 {
+        // padded (batch;max target length): row i's first yl[i] are read
+        let width = tg[1];
+        if yl.len() as i64 > tg[0] {
+            bail!("{} target lengths for {} target rows", yl.len(), tg[0]);
+        }
+        let mut v = vec![];
+        for (i, n) in yl.iter().enumerate() {
+            if *n < 0 || *n > width {
+                bail!("target length {n} out of range 0..{width}");
+            }
+            let at = i * width as usize;
+            v.push(&y[at..at + *n as usize]);
+        }
+        v
+    } else {
+        // concatenated: the lengths partition the list
+        if let Some(n) = yl.iter().find(|n| **n < 0) {
+            bail!("target length {n} is negative");
+        }
+        let total: i64 = yl.iter().sum();
+        if total > y.len() as i64 {
+            bail!("target lengths sum to {total}, but {} targets given", y.len());
+        }
+        vec![&y[..total as usize]]
+    };
+    for c in rows.into_iter().flatten() {
+        if *c < 0 || *c >= classes || *c == blank {
+            bail!("target {c} is not a class index in 0..{} other than blank ({blank})", classes - 1);
+        }
+    }
+    Ok(())
+}
+
 pub fn ctc(t: &[Tensor], o: &Opts) -> Result<Tensor> {
+    let blank = o.long("blank", 0);
+    let classes = t[0].size().last().copied().unwrap_or(0);
+    if blank < 0 || blank >= classes {
+        bail!("blank {blank} out of range 0..{}", classes - 1);
+    }
+    check_ctc(t, blank)?;
     let (nx, ny) = (t[2].f_to_kind(Kind::Int64)?, t[3].f_to_kind(Kind::Int64)?);
     Ok(Tensor::f_ctc_loss_tensor(
         &t[0],

@@ -83,5 +83,16 @@ m:model(q;loss`mse;opt(`sgd;q))
 .t.eq["train setting kept";train(m;`batchsize);7]
 free m
 
+/ libtorch's CPU ctc_loss reads log-probabilities at each target class unchecked: a target of
+/ 999999 was a segfault (ktorch-fuzz --calls 2000 --seed 11, a doc example changed in one part)
+lp:{x-log sum exp x}each'(2 1 3#.1 .5 .2 .3 .2 .9)
+.t.eq["ctc target past the classes";err[ctc;(lp;enlist enlist 999999;enlist 2;enlist 1;`none)];"ctc: target 999999 is not a class index in 0..2 other than blank (0)"]
+.t.eq["ctc target blank";err[ctc;(lp;enlist enlist 0;enlist 2;enlist 1;`none)];"ctc: target 0 is not a class index in 0..2 other than blank (0)"]
+.t.eq["ctc input length past the steps";err[ctc;(lp;enlist enlist 1;enlist 3;enlist 1;`none)];"ctc: input length 3 out of range 0..2"]
+.t.eq["ctc target length past the row";err[ctc;(lp;enlist enlist 1;enlist 2;enlist 2;`none)];"ctc: target length 2 out of range 0..1"]
+.t.eq["ctc target lengths past the list";err[ctc;(lp;enlist 1;enlist 2;enlist 2;`none)];"ctc: target lengths sum to 2, but 1 targets given"]
+.t.eq["ctc blank past the classes";err[ctc;(lp;enlist enlist 1;enlist 2;enlist 1;5;`none)];"ctc: blank 5 out of range 0..2"]
+.t.eq["ctc still works";ctc(lp;enlist enlist 1;enlist 2;enlist 1;`none);ctc(lp;enlist 1;enlist 2;enlist 1;`none)]
+
 .t.eq["nothing left";count obj[];0]
 .t.done[]
