@@ -19,8 +19,8 @@ fn main() {
     doc_blocks();
 }
 
-/// The docs' example blocks (```q, not ```q cuda): each block's `q)` input lines, with where it
-/// is, for the fuzzer's calls seeded from valid ones (fuzz/src/docs.rs).
+/// The docs' example blocks: each block's `q)` input lines, with where it is and whether it
+/// needs a GPU (```q cuda), for the fuzzer's calls seeded from valid ones (fuzz/src/docs.rs).
 fn doc_blocks() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let root = Path::new(&manifest).join("..");
@@ -31,17 +31,18 @@ fn doc_blocks() {
     for f in &files {
         let text = std::fs::read_to_string(f).expect("read a doc");
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let mut cur: Option<(usize, Vec<String>)> = None;
+        let mut cur: Option<(usize, bool, Vec<String>)> = None;
         for (i, line) in text.lines().enumerate() {
             match (&mut cur, line.trim_end()) {
-                (None, "```q") => cur = Some((i + 1, vec![])),
+                (None, "```q") => cur = Some((i + 1, false, vec![])),
+                (None, "```q cuda") => cur = Some((i + 1, true, vec![])),
                 (Some(_), "```") => {
-                    let (at, lines) = cur.take().unwrap();
+                    let (at, cuda, lines) = cur.take().unwrap();
                     if !lines.is_empty() {
-                        blocks.push((format!("docs/{name}:{at}"), lines));
+                        blocks.push((format!("docs/{name}:{at}"), cuda, lines));
                     }
                 }
-                (Some((_, b)), l) => {
+                (Some((_, _, b)), l) => {
                     if let Some(input) = l.strip_prefix("q)") {
                         b.push(input.to_string());
                     }
@@ -53,13 +54,13 @@ fn doc_blocks() {
     assert!(blocks.len() > 50, "fuzz: only {} doc blocks", blocks.len());
     let body: Vec<String> = blocks
         .iter()
-        .map(|(at, lines)| format!("({at:?}, &{lines:?})"))
+        .map(|(at, cuda, lines)| format!("({at:?}, {cuda}, &{lines:?})"))
         .collect();
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("doc_blocks.rs");
     std::fs::write(
         out,
         format!(
-            "pub const BLOCKS: &[(&str, &[&str])] = &[{}];\n",
+            "pub const BLOCKS: &[(&str, bool, &[&str])] = &[{}];\n",
             body.join(",\n")
         ),
     )

@@ -75,10 +75,12 @@ fn mentions(line: &str, name: &str) -> bool {
 }
 
 /// The blocks to seed `name`'s calls from: those that call it, a few picked by the seed.
-fn blocks_for(name: &str, rng: &mut Rng) -> Vec<&'static (&'static str, &'static [&'static str])> {
+fn blocks_for(name: &str, rng: &mut Rng) -> Vec<(&'static str, &'static [&'static str])> {
+    let gpu = crate::fixtures::cuda();
     let mut all: Vec<_> = BLOCKS
         .iter()
-        .filter(|(_, lines)| lines.iter().any(|l| mentions(l, name)))
+        .filter(|(_, cuda, lines)| (gpu || !cuda) && lines.iter().any(|l| mentions(l, name)))
+        .map(|(at, _, lines)| (*at, *lines))
         .collect();
     while all.len() > MAX_BLOCKS {
         let i = rng.below(all.len() as u64) as usize;
@@ -153,6 +155,7 @@ pub fn fuzz(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, c: &mut Counts, log:
         if captured.is_empty() {
             continue; // the block's own calls all failed before reaching f (or never reached it)
         }
+        let k_call = live_objects();
         let mut rng = Rng::for_call(seed ^ 0xD0C5, &f.name, n + 1);
         let mut fx = Fixtures::new(lib);
         let base = rng.below(captured.len() as u64) as usize;
@@ -165,9 +168,17 @@ pub fn fuzz(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, c: &mut Counts, log:
         );
         let note = format!("after running {at}");
         let v0 = c.values;
-        crate::child::call_once(lib, f, &args, n, &note, &mut fx, c, log);
+        let text = crate::child::call_once(lib, f, &args, n, &note, &mut fx, c, log);
         c.docs_values += c.values - v0;
         made += 1;
+        drop(args);
+        drop(fx);
+        // the block's objects stay; what this call made must be gone
+        let k1 = live_objects();
+        if k1 != k_call {
+            c.kleaks += 1;
+            log.line(&format!("leak k {} {n} {text} -> {} K objects", f.name, k1 - k_call));
+        }
     }
     drop(captured);
     clean(lib);

@@ -16,6 +16,26 @@ pub const CLASSES: &[&str] = &[
     "model",
     "future",
 ];
+/// With a GPU (`--cuda`) also these: CUDA tensors and modules come as variants of their class.
+pub const CUDA_CLASSES: &[&str] = &["stream", "event", "graph"];
+
+/// Is this a `--cuda` run (the parent sets KTORCH_FUZZ_CUDA=1 for its children)?
+pub fn cuda() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("KTORCH_FUZZ_CUDA").is_ok_and(|v| v == "1"))
+}
+
+/// The classes of this run.
+pub fn classes() -> &'static [&'static str] {
+    static ALL: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v = CLASSES.to_vec();
+        if cuda() {
+            v.extend_from_slice(CUDA_CLASSES);
+        }
+        v
+    })
+}
 
 pub struct Fixtures<'a> {
     lib: &'a Ktorch,
@@ -27,6 +47,18 @@ pub struct Fixtures<'a> {
     by_class: Vec<(&'static str, KObj)>,
     /// What each handle given out is, for the log: `3288 module(linear 2 3)`.
     pub described: Vec<(i64, String)>,
+}
+
+/// A fixture that cannot be made is a harness bug, not a finding: said loudly (a panic, which
+/// the parent reports as a crash of the child). On a GPU, though, an earlier call may have ended
+/// the process's CUDA context (a device-side assert, as in PyTorch), after which every CUDA
+/// fixture fails: that is said on stderr, and the call goes on with a forged handle.
+fn fixture_failed(f: &str, e: &str) {
+    if cuda() {
+        eprintln!("ktorch-fuzz: fixture `{f} failed: {e}");
+    } else {
+        panic!("fixture `{f} failed: {e}");
+    }
 }
 
 pub fn handle(id: i64) -> KObj {
@@ -67,6 +99,8 @@ const TENSORS: &[&str] = &[
     "tensor(1 2e;`cfloat)",
     "tensor(3 2 1;`byte)",
 ];
+/// On a GPU, a quarter of the tensors are CUDA tensors.
+const CUDA_TENSORS: &[&str] = &["tensor(1 2 3e;`cuda)", "tensor(`randn;2 3;`cuda)"];
 /// Modules: single layers of several kinds and a container.
 const MODULES: &[&str] = &[
     "module enlist(`linear;2;3)",
@@ -82,7 +116,12 @@ const OPTIMIZERS: &[&str] = &["sgd", "adam", "lbfgs", "rmsprop", "adamw"];
 /// The q that makes fixture `class` of `variant` (as `fresh` makes it).
 fn describe(class: &str, variant: u64) -> String {
     match class {
+        "tensor" if cuda() && variant % 4 == 3 => CUDA_TENSORS[(variant / 4 % 2) as usize].into(),
         "tensor" => TENSORS[(variant % TENSORS.len() as u64) as usize].into(),
+        "module" if cuda() && variant % 4 == 3 => "to(module enlist(`linear;2;3);`cuda)".into(),
+        "stream" => "stream()".into(),
+        "event" => "event()".into(),
+        "graph" => "graph(q;\"e\"$4 2#til 8) where q:to(module enlist(`linear;2;3);`cuda)".into(),
         "vector" => ["vector(1 2e;3 4 5e)", "vector()"][(variant % 2) as usize].into(),
         "dictionary" => "dict `a`b!(1 2e;3 4)".into(),
         "module" => MODULES[(variant % MODULES.len() as u64) as usize].into(),
@@ -124,8 +163,10 @@ impl<'a> Fixtures<'a> {
                 }
                 h
             }
-            // a fixture that cannot be made is a harness bug, not a finding: say so loudly
-            Err(e) => panic!("fixture `{f} failed: {}", e.0),
+            Err(e) => {
+                fixture_failed(f, &e.0);
+                handle(-1) // a forged handle in its place
+            }
         }
     }
 
@@ -168,6 +209,15 @@ impl<'a> Fixtures<'a> {
         self.make("tensor", x)
     }
 
+    /// `to(module enlist(`linear;2;3);`cuda)`: `to` moves the module and answers null.
+    fn cuda_linear(&mut self) -> KObj {
+        let q = self.linear(2, 3);
+        if let Err(e) = self.lib.call1("to", list(vec![q.clone(), sym("cuda")])) {
+            fixture_failed("to", &e.0);
+        }
+        q
+    }
+
     /// A module as MODULES[`v`] describes it.
     fn module(&mut self, v: u64) -> KObj {
         let layer = |name: &str, args: &[i64]| {
@@ -187,7 +237,10 @@ impl<'a> Fixtures<'a> {
                 ]);
                 match self.lib.call1("seq", spec) {
                     Ok(tree) => self.make("module", tree),
-                    Err(e) => panic!("fixture `seq failed: {}", e.0),
+                    Err(e) => {
+                        fixture_failed("seq", &e.0);
+                        handle(-1)
+                    }
                 }
             }
             3 => self.make("module", layer("conv2d", &[1, 2, 3])),
@@ -208,14 +261,31 @@ impl<'a> Fixtures<'a> {
     fn train_data(&mut self, m: &KObj, y: KObj) {
         let x = list(vec![reals(&[1., 2.]), reals(&[3., 4.])]);
         if let Err(e) = self.lib.call1("train", list(vec![m.clone(), x, y])) {
-            panic!("fixture `train failed: {}", e.0);
+            fixture_failed("train", &e.0);
         }
     }
 
     /// A fresh live object of `class`; `variant` picks among a few shapes of it.
     pub fn fresh(&mut self, class: &'static str, variant: u64) -> KObj {
         let h = match class {
+            "tensor" if cuda() && variant % 4 == 3 => {
+                let x = if variant / 4 % 2 == 0 {
+                    list(vec![reals(&[1., 2., 3.]), sym("cuda")])
+                } else {
+                    list(vec![sym("randn"), KObj::from_slice(KJ, &[2i64, 3]), sym("cuda")])
+                };
+                self.make("tensor", x)
+            }
             "tensor" => self.tensor(variant % TENSORS.len() as u64),
+            "module" if cuda() && variant % 4 == 3 => self.cuda_linear(),
+            "stream" => self.make("stream", KObj::identity()),
+            "event" => self.make("event", KObj::identity()),
+            "graph" => {
+                let q = self.cuda_linear();
+                let x: Vec<f32> = (0..8).map(|i| i as f32).collect();
+                let x = KObj::list((0..4).map(|r| reals(&x[2 * r..2 * r + 2])).collect());
+                self.make("graph", list(vec![q, x]))
+            }
             "vector" if variant % 2 == 1 => self.make("vector", list(vec![])),
             "vector" => self.make("vector", list(vec![reals(&[1., 2.]), reals(&[3., 4., 5.])])),
             "dictionary" => self.make(

@@ -7,7 +7,7 @@
 //! ktorch functions take.
 use qhost::kapi::*;
 
-use crate::fixtures::{handle, Fixtures, CLASSES};
+use crate::fixtures::{classes, handle, Fixtures};
 
 include!(concat!(env!("OUT_DIR"), "/vocab.rs"));
 
@@ -255,7 +255,7 @@ impl Gen<'_, '_, '_> {
     pub fn handle(&mut self) -> KObj {
         match self.rng.below(20) {
             0..=13 => {
-                let c = *self.rng.pick(CLASSES);
+                let c = *self.rng.pick(classes());
                 let v = self.rng.next();
                 self.fx.live(c, v)
             }

@@ -1,7 +1,7 @@
 //! `make fuzz`: every function of ktorch.so's `fns` table called with generated K arguments.
 //!
 //! `ktorch-fuzz [--calls N] [--seed S] [--only f,g] [--timeout SECS] [--jobs J] [--mem MB]
-//! [--lib path/ktorch.so] [--keep]`. The parent splits the function list among J workers; each worker
+//! [--lib path/ktorch.so] [--keep] [--cuda]`. The parent splits the function list among J workers; each worker
 //! runs its functions in a child process (this executable with `--child`), which calls each
 //! function N times (a generated argument each time), frees what the call returned and what the
 //! generator made, and checks `obj[]` and qhost's K object count after every call. A child that
@@ -55,16 +55,23 @@ fn child_main(a: &[String]) -> i32 {
 }
 
 /// Cap the child's address space at what it has mapped now plus `mb`: a call asked for a huge
-/// tensor then fails to allocate (a q error) instead of taking the machine's memory.
+/// tensor then fails to allocate (a q error) instead of taking the machine's memory. With a GPU
+/// the cap is on data (private writable memory) instead: CUDA reserves address space in tens of
+/// GB that it never writes, which no address-space cap would leave room for.
 fn limit_memory(mb: u64) {
     if mb == 0 {
         return;
     }
+    let (field, resource) = if fixtures::cuda() {
+        ("VmData:", libc::RLIMIT_DATA)
+    } else {
+        ("VmSize:", libc::RLIMIT_AS)
+    };
     let now = std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmSize:"))
+                .find(|l| l.starts_with(field))
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
         })
         .unwrap_or(0)
@@ -73,5 +80,5 @@ fn limit_memory(mb: u64) {
         rlim_cur: now + mb * 1024 * 1024,
         rlim_max: libc::RLIM_INFINITY,
     };
-    unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) };
+    unsafe { libc::setrlimit(resource, &lim) };
 }

@@ -19,6 +19,9 @@ struct Opts {
     /// Keep the logs when nothing failed too (`--keep`; with KTORCH_FUZZ_TRACE=1 they hold every
     /// call and its outcome).
     keep: bool,
+    /// A GPU run (`--cuda`): CUDA fixtures and doc blocks too, and the children's memory cap on
+    /// their data (CUDA reserves address space far past any cap on it).
+    cuda: bool,
 }
 
 /// What happened to one function.
@@ -67,6 +70,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         mem_mb: 3072,
         lib: PathBuf::new(),
         keep: false,
+        cuda: false,
     };
     let mut lib = None;
     let mut it = args.iter();
@@ -85,6 +89,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--only" => o.only = Some(val()?.split(',').map(String::from).collect()),
             "--lib" => lib = Some(val()?),
             "--keep" => o.keep = true,
+            "--cuda" => o.cuda = true,
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -201,6 +206,7 @@ fn worker(o: &Opts, dir: &Path, j: usize, shard: &[String]) -> Findings {
             .env("OMP_NUM_THREADS", "1")
             .env("MKL_NUM_THREADS", "1")
             .env("MALLOC_ARENA_MAX", "2")
+            .env("KTORCH_FUZZ_CUDA", if o.cuda { "1" } else { "0" })
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr)

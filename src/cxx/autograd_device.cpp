@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <ATen/Context.h>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -19,6 +20,13 @@ char* ktorch_ad_error() {
   char* p = static_cast<char*>(std::malloc(last_error.size() + 1));
   if (p) std::memcpy(p, last_error.c_str(), last_error.size() + 1);
   return p;
+}
+
+// at::manual_seed (what torch::manual_seed calls): the CPU generator and every CUDA device's.
+// After a device-side assert the CUDA generators throw, and tch's at_manual_seed lets that
+// escape into Rust (an abort, found by ktorch-fuzz on the GPU machine): here it is an error.
+int ktorch_manual_seed(int64_t seed) {
+  return attempt([&] { at::manual_seed(static_cast<uint64_t>(seed)); });
 }
 
 // t.backward(g, retain_graph, create_graph); g may be null (an implicit gradient of 1).

@@ -109,6 +109,11 @@ pub fn explode(x: K) -> K {
 /// A general list of fallible items: on the first error, the items made so far are freed, so a
 /// failing call leaks nothing.
 pub fn try_list(items: impl IntoIterator<Item = anyhow::Result<K>>) -> anyhow::Result<K> {
+    try_vec(items).map(list)
+}
+/// Fallible K values collected: on the first error, those made so far are freed (a plain
+/// `collect::<Result<Vec<K>>>` drops them unfreed: a K leak per failing call).
+pub fn try_vec(items: impl IntoIterator<Item = anyhow::Result<K>>) -> anyhow::Result<Vec<K>> {
     let mut made = Vec::new();
     for item in items {
         match item {
@@ -121,7 +126,7 @@ pub fn try_list(items: impl IntoIterator<Item = anyhow::Result<K>>) -> anyhow::R
             }
         }
     }
-    Ok(list(made))
+    Ok(made)
 }
 /// A char atom.
 pub fn char(c: u8) -> K {

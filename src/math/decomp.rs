@@ -162,6 +162,11 @@ fn eigen(x: K, sym: bool, both: bool) -> KResult {
     };
     let (ts, h) = args::inputs(a.done(1, &usage)?)?;
     let (t, uplo) = (&ts[0], if upper { "U" } else { "L" });
+    if !both && !sym && !bool::try_from(t.f_isfinite()?.f_all()?)? {
+        // linalg_eig checks this, linalg_eigvals does not: MKL's geev then rejects its
+        // balancing step's input and went on to a segfault (ktorch-fuzz on the GPU machine)
+        bail!("input tensor should not contain infs or NaNs");
+    }
     match (both, sym) {
         (true, true) => multi(pair(t.f_linalg_eigh(uplo)?), h, out),
         (true, false) => multi(pair(t.f_linalg_eig()?), h, out),
@@ -447,6 +452,13 @@ pub fn lstsq(x: K) -> KResult {
     let d = driver(a.sym(2), &["gels", "gelsd", "gelss", "gelsy"], "driver")?;
     let rcond = a.take(2, args::double).flatten();
     let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    for t in &ts[..2] {
+        // MKL's least-squares drivers reject a NaN input as a bad parameter (libtorch then
+        // fails an internal assert): say what is wrong instead
+        if t.is_floating_point() && !bool::try_from(t.f_isfinite()?.f_all()?)? {
+            bail!("input tensors should not contain infs or NaNs");
+        }
+    }
     let mut r = [std::ptr::null_mut(); 4];
     let rc = unsafe {
         ktorch_lstsq(

@@ -118,7 +118,7 @@ fn settings(x: K, training: bool) -> KResult {
             if read::symbol(v[1]).is_some() {
                 return s.get(n[0]);
             }
-            let vals = n.iter().map(|k| s.get(k)).collect::<Result<Vec<K>>>()?;
+            let vals = make::try_vec(n.iter().map(|k| s.get(k)))?;
             Ok(make::dict(&n, vals))
         }),
         (2, None) if read::dict_parts(v[1]).is_none() => Ok(make::long(define(v[0], training, Some(&v[1..2]), None)?)),

@@ -177,7 +177,7 @@ pub fn results(e: Epoch, s: &Settings) -> KResult {
     let ks: Vec<K> = if s.tensor {
         vals.into_iter().map(|t| registry::add(Obj::Tensor(t))).collect()
     } else {
-        vals.iter().map(|t| convert::to_q(&t.f_to_device(tch::Device::Cpu)?)).collect::<Result<Vec<K>>>()?
+        make::try_vec(vals.iter().map(|t| convert::to_q(&t.f_to_device(tch::Device::Cpu)?)))?
     };
     Ok(if s.dictionary {
         make::dict(&s.metrics, ks)

@@ -120,7 +120,7 @@ impl Settings {
     /// All options as a dictionary.
     pub fn dict(&self, training: bool) -> Result<K> {
         let names = Settings::names(training);
-        let vals = names.iter().map(|n| self.get(n)).collect::<Result<Vec<K>>>()?;
+        let vals = make::try_vec(names.iter().map(|n| self.get(n)))?;
         Ok(make::dict(names, vals))
     }
 }

@@ -7,6 +7,13 @@ pub fn seed(x: K) -> KResult {
     let n = read::long(x)
         .filter(|_| read::ktype(x) != -1)
         .ok_or_else(|| anyhow!("expects a long seed"))?;
-    tch::manual_seed(n);
+    // not tch::manual_seed: its C++ exception (a broken CUDA context) is not caught
+    if unsafe { ktorch_manual_seed(n) } != 0 {
+        return Err(crate::device::shim_error());
+    }
     Ok(make::null())
+}
+
+extern "C" {
+    fn ktorch_manual_seed(seed: i64) -> libc::c_int;
 }

@@ -108,10 +108,7 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
 
 pub fn setting(x: K) -> KResult {
     if read::is_nil(x) {
-        let values = NAMES
-            .iter()
-            .map(|n| get(n))
-            .collect::<anyhow::Result<Vec<K>>>()?;
+        let values = make::try_vec(NAMES.iter().map(|n| get(n)))?;
         return Ok(make::dict(&NAMES, values));
     }
     if let Some(name) = read::symbol(x) {
