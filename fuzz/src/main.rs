@@ -44,6 +44,7 @@ fn child_main(a: &[String]) -> i32 {
         }
     };
     limit_memory(mem);
+    crash_backtrace();
     let mut log = match child::Log::open(log) {
         Ok(l) => l,
         Err(e) => {
@@ -81,4 +82,36 @@ fn limit_memory(mb: u64) {
         rlim_max: libc::RLIM_INFINITY,
     };
     unsafe { libc::setrlimit(resource, &lim) };
+}
+
+/// On a fatal signal, print where (the device machine has no debugger): the parent keeps the
+/// child's stderr and shows its last lines with the crash. glibc's backtrace writes the frames
+/// (library and offset) without allocating. Then die of the same signal.
+fn crash_backtrace() {
+    extern "C" {
+        fn backtrace(buf: *mut *mut libc::c_void, size: libc::c_int) -> libc::c_int;
+        fn backtrace_symbols_fd(buf: *const *mut libc::c_void, size: libc::c_int, fd: libc::c_int);
+    }
+    extern "C" fn on_fatal(sig: libc::c_int) {
+        let msg = b"ktorch-fuzz: fatal signal, frames:\n";
+        unsafe {
+            libc::write(2, msg.as_ptr() as *const libc::c_void, msg.len());
+            let mut frames = [std::ptr::null_mut(); 48];
+            let n = backtrace(frames.as_mut_ptr(), frames.len() as libc::c_int);
+            backtrace_symbols_fd(frames.as_ptr(), n, 2);
+            libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
+        }
+    }
+    // backtrace loads libgcc_s on first use: do that now, not in the handler
+    let mut warm = [std::ptr::null_mut(); 2];
+    unsafe { backtrace(warm.as_mut_ptr(), 2) };
+    for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL, libc::SIGFPE] {
+        unsafe {
+            let mut a: libc::sigaction = std::mem::zeroed();
+            a.sa_sigaction = on_fatal as *const () as usize;
+            a.sa_flags = libc::SA_ONSTACK | libc::SA_RESETHAND;
+            libc::sigaction(sig, &a, std::ptr::null_mut());
+        }
+    }
 }

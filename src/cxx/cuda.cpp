@@ -178,26 +178,47 @@ int ktorch_event_elapsed(void* a, void* b, double* ms) {
 
 // ---- graphs: at::cuda::CUDAGraph; capture runs on the caller's current stream, which must not
 // be the default (legacy) stream: the Rust side switches to a side stream first.
+//
+// capture_begin points the caching allocator at the graph's private pool, with a filter that
+// holds the graph's `this`; only a capture_end that gets past cudaStreamEndCapture points it
+// back. After a failed capture the filter stayed, and the next CUDA allocation called it on the
+// freed graph: a segfault (found by ktorch-fuzz --cuda). So each graph gets its pool id from us
+// (a fresh graph_pool_handle, not shared), and abort ends the allocation to it.
+namespace {
+struct Captured {
+  at::cuda::CUDAGraph graph;
+  at::cuda::MempoolId_t pool = at::cuda::graph_pool_handle();
+  c10::DeviceIndex device = -1;  // set when capture begins
+};
+Captured* captured(void* g) { return static_cast<Captured*>(g); }
+}  // namespace
+
 int ktorch_graph_new(void** out) {
-  return attempt([&] { *out = new at::cuda::CUDAGraph(); });
+  return attempt([&] { *out = new Captured(); });
 }
 void ktorch_graph_free(void* g) {
   // a graph whose capture failed may throw in its destructor's cleanup: never let it escape
-  attempt([&] { delete static_cast<at::cuda::CUDAGraph*>(g); });
+  attempt([&] { delete captured(g); });
 }
 int ktorch_graph_begin(void* g) {
-  return attempt([&] { static_cast<at::cuda::CUDAGraph*>(g)->capture_begin(); });
+  return attempt([&] {
+    auto* c = captured(g);
+    c->device = c10::cuda::current_device();
+    c->graph.capture_begin(c->pool);
+  });
 }
 int ktorch_graph_end(void* g) {
-  return attempt([&] { static_cast<at::cuda::CUDAGraph*>(g)->capture_end(); });
+  return attempt([&] { captured(g)->graph.capture_end(); });
 }
 int ktorch_graph_replay(void* g) {
-  return attempt([&] { static_cast<at::cuda::CUDAGraph*>(g)->replay(); });
+  return attempt([&] { captured(g)->graph.replay(); });
 }
 // After a failed capture: end the stream's capture if it is still going (discarding the
-// partial graph) so the stream and the allocator are usable again.
+// partial graph) and the allocator's use of the graph's pool, so the stream and the allocator
+// are usable again.
 int ktorch_graph_abort(void* g) {
   return attempt([&] {
+    auto* c = captured(g);
     auto s = c10::cuda::getCurrentCUDAStream();
     cudaStreamCaptureStatus st;
     check(cudaStreamIsCapturing(s.stream(), &st), "cudaStreamIsCapturing");
@@ -207,8 +228,12 @@ int ktorch_graph_abort(void* g) {
       if (partial) cudaGraphDestroy(partial);
       cudaGetLastError();
     }
+    // not found when capture_end got that far: then there is nothing to end
+    if (c->device >= 0) {
+      try { c10::cuda::CUDACachingAllocator::endAllocateToPool(c->device, c->pool); } catch (...) {}
+    }
     // let the graph release its private memory pool state
-    try { static_cast<at::cuda::CUDAGraph*>(g)->reset(); } catch (...) {}
+    try { c->graph.reset(); } catch (...) {}
   });
 }
 }

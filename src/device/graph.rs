@@ -35,6 +35,29 @@ use crate::registry::{self, Obj};
 /// Eager runs before capture, as in PyTorch's CUDA graph examples.
 const WARMUP: usize = 3;
 
+thread_local! {
+    /// Is this thread recording a graph now? (Checks that synchronize must not run then.)
+    static CAPTURING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+pub fn capturing() -> bool {
+    CAPTURING.with(|c| c.get())
+}
+
+/// Marks the thread as recording while it lives.
+struct Recording;
+impl Recording {
+    fn new() -> Recording {
+        CAPTURING.with(|c| c.set(true));
+        Recording
+    }
+}
+impl Drop for Recording {
+    fn drop(&mut self) {
+        CAPTURING.with(|c| c.set(false));
+    }
+}
+
 /// at::cuda::CUDAGraph, freed with the graph object.
 struct GraphPtr(*mut c_void);
 
@@ -47,6 +70,10 @@ impl Drop for GraphPtr {
 /// What a step graph checks its model against before each replay.
 struct StepCheck {
     model: i64,
+    /// Class count and ignore index of a class-target loss (ce, nll), seen in the warm-up
+    /// steps: new targets given to replay are checked against it (a CUDA device-side assert
+    /// would end the process's CUDA context).
+    classes: Option<(i64, i64)>,
     opts: Vec<Vec<crate::nn::Val>>,
     clip: (Option<(f64, f64)>, Option<f64>, bool),
 }
@@ -123,7 +150,10 @@ fn capture(device: usize, work: &mut dyn FnMut() -> Result<Vec<Tensor>>) -> Resu
         }
         let g = GraphPtr(shim::graph_new()?);
         shim::graph_begin(g.0)?;
-        let out = match work() {
+        let recording = Recording::new();
+        let out = work();
+        drop(recording);
+        let out = match out {
             Ok(out) => out,
             Err(e) => {
                 let _ = shim::graph_abort(g.0);
@@ -201,6 +231,7 @@ fn forward_graph(h: K, x: K) -> KResult {
 fn settings_of(m: &Model) -> StepCheck {
     StepCheck {
         model: 0,
+        classes: None,
         opts: m.opt.groups.iter().map(|g| g.opts.clone()).collect(),
         clip: clip_of(&m.train),
     }
@@ -238,10 +269,12 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         let groups: Vec<Vec<Tensor>> = m.opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
         let settings = m.train.clone();
         let Model { module, loss, opt, .. } = &mut **m;
+        let _ = crate::loss::calc::classes_seen();
         let (ptr, outputs) = capture(device, &mut || {
             let (_, l) = crate::model::run::train_batch(module.get(), &run, loss, opt, &settings, &parms, &groups, &xs, &ys)?;
             Ok(vec![l])
         })?;
+        check.classes = crate::loss::calc::classes_seen();
         // the optimizer's buffers (momentum) are written by the graph too
         keep.extend(opt.buffers().into_iter().filter_map(|t| t.f_detach().ok()));
         crate::klog!(crate::session::log::Level::Info, "graph: recorded a training step ({name}) on cuda:{device}, after {WARMUP} eager steps");
@@ -263,10 +296,11 @@ pub fn replay(x: K) -> KResult {
     };
     // the model a step graph trains, checked before the graph runs
     let (check, device) = registry::with(h, |o| match o {
-        Obj::Graph(g) => Ok((g.step.as_ref().map(|c| (c.model, c.opts.clone(), c.clip)), g.device)),
+        Obj::Graph(g) => Ok((g.step.as_ref().map(|c| (c.model, c.opts.clone(), c.clip, c.classes)), g.device)),
         o => bail!("expected a graph, given {}", o.class()),
     })?;
-    if let Some((model, opts, clip)) = check {
+    let classes = check.as_ref().and_then(|c| c.3);
+    if let Some((model, opts, clip, _)) = check {
         registry::with_id(model, |o| {
             let Obj::Model(m) = o else { bail!("the graph's model was freed") };
             let now = settings_of(m);
@@ -283,6 +317,11 @@ pub fn replay(x: K) -> KResult {
         .enumerate()
         .map(|(i, a)| tensors_on(*a, Device::Cuda(device), if i == 0 { "inputs" } else { "targets" }))
         .collect::<Result<_>>()?;
+    if let (Some((n, ignore)), Some(ys)) = (classes, given.get(1)) {
+        for y in ys.iter().filter(|y| !y.is_floating_point()) {
+            crate::loss::calc::targets_within(y, n, ignore).map_err(|e| anyhow!("targets: {e}"))?;
+        }
+    }
     let (outs, many) = registry::with(h, |o| {
         let Obj::Graph(g) = o else { unreachable!() };
         g.replay(given)?;

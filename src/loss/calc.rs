@@ -33,7 +33,46 @@ pub fn bcelogits(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     Ok(t[0].f_binary_cross_entropy_with_logits(&t[1], t.get(2), pos.as_ref(), o.reduce.tch())?)
 }
 
+/// On CUDA a class index out of range is a device-side assert, which ends the process's CUDA
+/// context (every later CUDA call fails; libtorch's allocator has crashed after one: found by
+/// ktorch-fuzz --cuda). So class targets of a CUDA input are checked first: one
+/// synchronization. Not on the CPU, where libtorch's own check is an error, and not while a CUDA
+/// graph records (no synchronizing then: `graph` checks in its eager warm-up steps, and `replay`
+/// checks new targets against the class count seen then, `classes_seen`).
+fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
+    if !x.device().is_cuda() || y.is_floating_point() || y.numel() == 0 {
+        return Ok(());
+    }
+    let classes = if x.dim() == 1 { x.size()[0] } else { x.size()[1] };
+    CLASSES.with(|c| c.set(Some((classes, ignore))));
+    if crate::device::graph::capturing() {
+        return Ok(());
+    }
+    targets_within(y, classes, ignore)
+}
+
+/// Every target a class index below `classes`, or `ignore`.
+pub fn targets_within(y: &Tensor, classes: i64, ignore: i64) -> Result<()> {
+    let out = y.f_lt(0)?.f_logical_or(&y.f_ge(classes)?)?.f_logical_and(&y.f_ne(ignore)?)?;
+    if bool::try_from(out.f_any()?)? {
+        let v = y.f_masked_select(&out)?.f_get(0)?.f_int64_value(&[])?;
+        bail!("target {v} is not a class index for {classes} classes");
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// The class count and ignore index of this thread's last CUDA class-target check.
+    static CLASSES: std::cell::Cell<Option<(i64, i64)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Take the class count and ignore index the last check saw (cleared).
+pub fn classes_seen() -> Option<(i64, i64)> {
+    CLASSES.with(|c| c.take())
+}
+
 pub fn ce(t: &[Tensor], o: &Opts) -> Result<Tensor> {
+    check_classes(&t[0], &t[1], o.long("ignore", -100))?;
     let w = o.tensor("weight", &t[0])?;
     Ok(t[0].f_cross_entropy_loss(
         &t[1],
@@ -242,6 +281,7 @@ pub fn multisoft(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 
 pub fn nll(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     let w = o.tensor("weight", &t[0])?;
+    check_classes(&t[0], &t[1], o.long("ignore", -100))?;
     Ok(t[0].f_nll_loss_nd(&t[1], w, o.reduce.tch(), o.long("ignore", -100))?)
 }
 

@@ -25,9 +25,20 @@ impl Loss {
         (self.spec.calc)(inputs, &self.opts)
     }
     /// The loss of a module's output against its target(s).
+    /// The loss of a model's output against its targets (a training step's loss).
     pub fn output(&self, out: Tensor, targets: &[Tensor]) -> Result<Tensor> {
         let mut v = vec![out];
         v.extend(targets.iter().map(Tensor::shallow_clone));
+        // the calculations index their inputs: the count is checked here as `loss` checks it
+        let (lo, hi) = self.inputs();
+        if v.len() < lo || v.len() > hi {
+            bail!(
+                "{}: expects the output and {} target tensor(s), given {}",
+                self.name(),
+                if lo == hi { (lo - 1).to_string() } else { format!("{}-{}", lo - 1, hi - 1) },
+                targets.len()
+            );
+        }
         self.calc(&v)
     }
     pub fn name(&self) -> &'static str {

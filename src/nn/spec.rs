@@ -120,15 +120,21 @@ pub fn keep(k: K) {
     POOL.with(|p| p.borrow_mut().push(k));
 }
 
-/// Run `f`, then free the values made while reading.
+/// Run `f`, then free the values made while reading, also when `f` panics (tch panics with
+/// libtorch's error from some `f_` methods taking a Scalar: the pool was left unfreed, a K leak
+/// per call found by ktorch-fuzz in `normalize`).
 pub fn with_pool<R>(f: impl FnOnce() -> R) -> R {
-    let r = f();
-    POOL.with(|p| {
-        for k in p.borrow_mut().drain(..) {
-            unsafe { crate::k::native::r0(k) };
+    struct Drain;
+    impl Drop for Drain {
+        fn drop(&mut self) {
+            let made: Vec<K> = POOL.with(|p| p.borrow_mut().drain(..).collect());
+            for k in made {
+                unsafe { crate::k::native::r0(k) };
+            }
         }
-    });
-    r
+    }
+    let _drain = Drain;
+    f()
 }
 
 /// A value of option type `ty` from `x`, else an error naming the module and option.

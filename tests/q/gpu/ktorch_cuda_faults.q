@@ -60,5 +60,28 @@ r:run m
 free m
 emptycache[]
 .t.eq["all given back at the end";alloc[];a0]
+/ A class target out of range on CUDA is a device-side assert in libtorch, which ends the
+/ process's CUDA context (and libtorch's allocator has crashed after one: ktorch-fuzz --cuda).
+/ ce and nll check class targets of CUDA inputs first; graph checks in its eager warm-up, and
+/ replay checks new targets against the class count seen then. CUDA stays usable after each.
+x:tensor(`randn;4 3;`cuda)
+.t.eq["ce: target past the classes";err[ce;(x;0 1 2 3)];"ce: target 3 is not a class index for 3 classes"]
+.t.eq["nll: negative target";err[nll;(x;0 1 -1 2)];"nll: target -1 is not a class index for 3 classes"]
+r:ce(x;0 1 -100 2)
+.t.ok["ce: ignore index allowed";not null first tensor r]
+free r
+.t.eq["cuda still works";tensor r:mul(tensor(1 2 3e;`cuda);2);2 4 6e]
+free(x;r)
+q:module enlist(`linear;2;3); to(q;`cuda)
+m:model(q;loss`ce;opt(`sgd;q;.1))
+X:"e"$8 2#16?1f
+.t.eq["graph: bad targets";err[graph;(m;X;0 1 2 3 0 1 2 5)];"graph: target 5 is not a class index for 3 classes"]
+g:graph(m;X;8#0 1 2)
+.t.eq["replay: bad targets";err[replay;(g;X;0 1 2 3 0 1 2 0)];"replay: targets: target 3 is not a class index for 3 classes"]
+.t.ok["replay with good targets";not null first tensor l:replay(g;X;8#2 1 0)]
+free(l;g;m)
+.t.eq["cuda still works after";tensor r:mul(tensor(1 2 3e;`cuda);2);2 4 6e]
+free r
+
 .t.eq["nothing left";count obj[];0]
 .t.done[]
