@@ -193,9 +193,10 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
     };
     // Sizes (kernels, strides, padding, dilation, output sizes) past 2^31 make libtorch's
     // output-size arithmetic overflow: a pooling loop over a kernel of 0W never ends (found by
-    // ktorch-fuzz). No real layer comes near the bound.
+    // ktorch-fuzz). No real layer comes near the bound. A null (0N) is kept: in adaptive pooling's
+    // output sizes it means "as the input".
     if let Some(Val::Longs(l)) = &v {
-        if let Some(j) = l.iter().find(|j| j.unsigned_abs() > i32::MAX as u64) {
+        if let Some(j) = l.iter().find(|j| **j != i64::MIN && j.unsigned_abs() > i32::MAX as u64) {
             bail!("{owner} {name}: size {j} out of range (at most {} either side of 0)", i32::MAX);
         }
     }

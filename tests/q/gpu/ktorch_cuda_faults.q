@@ -70,18 +70,20 @@ x:tensor(`randn;4 3;`cuda)
 r:ce(x;0 1 -100 2)
 .t.ok["ce: ignore index allowed";not null first tensor r]
 free r
-.t.eq["cuda still works";tensor r:mul(tensor(1 2 3e;`cuda);2);2 4 6e]
-free(x;r)
+t:tensor(1 2 3e;`cuda)
+.t.eq["cuda still works";tensor r:mul(t;2);2 4 6e]
+free(x;t;r)
 q:module enlist(`linear;2;3); to(q;`cuda)
 m:model(q;loss`ce;opt(`sgd;q;.1))
 X:"e"$8 2#16?1f
-.t.eq["graph: bad targets";err[graph;(m;X;0 1 2 3 0 1 2 5)];"graph: target 5 is not a class index for 3 classes"]
+.t.eq["graph: bad targets";err[graph;(m;X;0 1 2 5 0 1 2 3)];"graph: target 5 is not a class index for 3 classes"]
 g:graph(m;X;8#0 1 2)
 .t.eq["replay: bad targets";err[replay;(g;X;0 1 2 3 0 1 2 0)];"replay: targets: target 3 is not a class index for 3 classes"]
 .t.ok["replay with good targets";not null first tensor l:replay(g;X;8#2 1 0)]
 free(l;g;m)
-.t.eq["cuda still works after";tensor r:mul(tensor(1 2 3e;`cuda);2);2 4 6e]
-free r
+t:tensor(1 2 3e;`cuda)
+.t.eq["cuda still works after";tensor r:mul(t;2);2 4 6e]
+free(t;r)
 
 .t.eq["nothing left";count obj[];0]
 .t.done[]
