@@ -318,8 +318,24 @@ pub fn replay(x: K) -> KResult {
         .map(|(i, a)| tensors_on(*a, Device::Cuda(device), if i == 0 { "inputs" } else { "targets" }))
         .collect::<Result<_>>()?;
     if let (Some((n, ignore)), Some(ys)) = (classes, given.get(1)) {
-        for y in ys.iter().filter(|y| !y.is_floating_point()) {
-            crate::loss::calc::targets_within(y, n, ignore).map_err(|e| anyhow!("targets: {e}"))?;
+        // q data is checked on the host, CPU tensors there too. CUDA tensors are the caller's,
+        // as in PyTorch: checking them would synchronize every replay, which is what a graph
+        // is there to avoid.
+        match read::longs(new[1]) {
+            Some(v) => {
+                if let Some(c) = v.iter().find(|c| **c != ignore && (**c < 0 || **c >= n)) {
+                    bail!("targets: target {c} is not a class index for {n} classes");
+                }
+            }
+            None => {
+                let on_cuda = registry::is_handle(new[1])
+                    && registry::with(new[1], |o| Ok(o.tensors().iter().any(|t| t.device().is_cuda())))?;
+                if !on_cuda {
+                    for y in ys.iter().filter(|y| !y.is_floating_point()) {
+                        crate::loss::calc::targets_within(y, n, ignore).map_err(|e| anyhow!("targets: {e}"))?;
+                    }
+                }
+            }
         }
     }
     let (outs, many) = registry::with(h, |o| {

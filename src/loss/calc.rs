@@ -45,7 +45,7 @@ fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
     }
     let classes = if x.dim() == 1 { x.size()[0] } else { x.size()[1] };
     CLASSES.with(|c| c.set(Some((classes, ignore))));
-    if crate::device::graph::capturing() {
+    if crate::device::graph::capturing() || TRUSTED.with(|t| t.get()) {
         return Ok(());
     }
     targets_within(y, classes, ignore)
@@ -64,6 +64,21 @@ pub fn targets_within(y: &Tensor, classes: i64, ignore: i64) -> Result<()> {
 thread_local! {
     /// The class count and ignore index of this thread's last CUDA class-target check.
     static CLASSES: std::cell::Cell<Option<(i64, i64)>> = const { std::cell::Cell::new(None) };
+    /// Targets already checked as a whole (`run`'s batches of checked data): no per-call check.
+    static TRUSTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `f` with class targets taken as checked (the caller checked the data they come from).
+pub fn trusted<R>(f: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            TRUSTED.with(|t| t.set(false));
+        }
+    }
+    TRUSTED.with(|t| t.set(true));
+    let _reset = Reset;
+    f()
 }
 
 /// Take the class count and ignore index the last check saw (cleared).

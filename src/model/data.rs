@@ -86,11 +86,14 @@ pub struct Data {
     pub batch: i64,
     /// The order shuffling has made, to undo it (`unshuffle`).
     perm: Option<Tensor>,
+    /// Class count and ignore index the CUDA targets were checked against (`run`: a class-target
+    /// loss then skips the per-batch check, see loss::calc::check_classes); new data clears it.
+    pub checked: Option<(i64, i64)>,
 }
 
 impl Default for Data {
     fn default() -> Data {
-        Data { x: Side::Empty, y: Side::Empty, size: -1, batch: -1, perm: None }
+        Data { x: Side::Empty, y: Side::Empty, size: -1, batch: -1, perm: None, checked: None }
     }
 }
 
@@ -189,7 +192,7 @@ impl Data {
     pub fn set(&mut self, x: Side, y: Side) -> Result<()> {
         let size = Data::size_of(&x, &y)?;
         self.fullsize()?;
-        *self = Data { x, y, size, batch: -1, perm: None };
+        *self = Data { x, y, size, batch: -1, perm: None, checked: None };
         Ok(())
     }
     /// New inputs (or targets), checked against the other side.

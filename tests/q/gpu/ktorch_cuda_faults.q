@@ -81,6 +81,17 @@ g:graph(m;X;8#0 1 2)
 .t.eq["replay: bad targets";err[replay;(g;X;0 1 2 3 0 1 2 0)];"replay: targets: target 3 is not a class index for 3 classes"]
 .t.ok["replay with good targets";not null first tensor l:replay(g;X;8#2 1 0)]
 free(l;g;m)
+/ run checks the targets once an epoch (the first batch, then the whole set): a bad target in a
+/ later batch is still an error
+q:module enlist(`linear;2;3); to(q;`cuda)
+m:model(q;loss`ce;opt(`sgd;q;.1))
+train(m;`batchsize;4)
+train(m;X;0 1 2 0 1 2 0 7)
+.t.eq["run: bad target in the 2nd batch";err[run;m];"run: target 7 is not a class index for 3 classes"]
+train(m;X;0 1 2 0 1 2 0 1)
+.t.ok["run: good targets";not null run m]
+.t.ok["run again (checked once)";not null run m]
+free m
 t:tensor(1 2 3e;`cuda)
 .t.eq["cuda still works after";tensor r:mul(t;2);2 4 6e]
 free(t;r)
