@@ -143,6 +143,26 @@ pub fn reset_all(lib: &Ktorch) {
     reset_globals(lib, "setting");
 }
 
+/// After `what` (a call, or a function's docs-seeded calls) of `name`: anything left in `obj[]`
+/// is a leak, counted, logged and freed.
+pub fn obj_leak(lib: &Ktorch, name: &str, what: &str, c: &mut Counts, log: &mut Log) {
+    let rows = live_rows(lib);
+    if !rows.is_empty() {
+        c.objleaks += 1;
+        log.line(&format!("leak obj {name} {what} -> ids {rows:?}"));
+        let _ = lib.call1("free", KObj::identity());
+    }
+}
+
+/// After `what`: K objects live beyond the `k0` there were before it are a leak.
+pub fn k_leak(k0: i64, name: &str, what: &str, c: &mut Counts, log: &mut Log) {
+    let k1 = live_objects();
+    if k1 != k0 {
+        c.kleaks += 1;
+        log.line(&format!("leak k {name} {what} -> {} K objects", k1 - k0));
+    }
+}
+
 /// Rows of `obj[]`.
 pub fn live_rows(lib: &Ktorch) -> Vec<i64> {
     match lib.call1("obj", KObj::identity()) {
@@ -242,17 +262,9 @@ fn fuzz_one(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, log: &mut Log) {
         .args(f.rank);
         let text = call_once(lib, f, &args, n, "", &mut fx, &mut c, log);
         drop(args);
-        let rows = live_rows(lib);
-        if !rows.is_empty() {
-            c.objleaks += 1;
-            log.line(&format!("leak obj {} {n} {text} -> ids {rows:?}", f.name));
-            let _ = lib.call1("free", KObj::identity());
-        }
-        let k1 = live_objects();
-        if k1 != k0 {
-            c.kleaks += 1;
-            log.line(&format!("leak k {} {n} {text} -> {} K objects", f.name, k1 - k0));
-        }
+        let what = format!("{n} {text}");
+        obj_leak(lib, &f.name, &what, &mut c, log);
+        k_leak(k0, &f.name, &what, &mut c, log);
     }
     c.calls += calls;
     crate::docs::fuzz(lib, f, seed, calls / 2, &mut c, log);

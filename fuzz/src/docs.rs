@@ -174,27 +174,14 @@ pub fn fuzz(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, c: &mut Counts, log:
         drop(args);
         drop(fx);
         // the block's objects stay; what this call made must be gone
-        let k1 = live_objects();
-        if k1 != k_call {
-            c.kleaks += 1;
-            log.line(&format!("leak k {} {n} {text} -> {} K objects", f.name, k1 - k_call));
-        }
+        crate::child::k_leak(k_call, &f.name, &format!("{n} {text}"), c, log);
     }
     drop(captured);
     clean(lib);
     c.calls += made;
     c.docs += made;
     // everything the runs made is freed: what is left is a leak of the calls above
-    let rows = crate::child::live_rows(lib);
-    if !rows.is_empty() {
-        c.objleaks += 1;
-        log.line(&format!("leak obj {} (docs calls) -> ids {rows:?}", f.name));
-        let _ = lib.call1("free", KObj::identity());
-    }
-    let k1 = live_objects();
-    if k1 != k0 {
-        c.kleaks += 1;
-        log.line(&format!("leak k {} (docs calls) -> {} K objects", f.name, k1 - k0));
-    }
+    crate::child::obj_leak(lib, &f.name, "(docs calls)", c, log);
+    crate::child::k_leak(k0, &f.name, "(docs calls)", c, log);
     true
 }
