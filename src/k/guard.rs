@@ -1,7 +1,7 @@
 //! The guard around every exported function: nothing unwinds across the FFI boundary. Rust
 //! panics and libtorch errors (tch's `f_` methods return them; the others panic) become q errors
-//! through `krr`, with text that names the function and outlives the call (interned with `ss`,
-//! which q never frees).
+//! through `krr`, with text that names the function and outlives the call (`krr` keeps only the
+//! pointer: the text lives in a per-thread ring of buffers, see `error_text`).
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -43,6 +43,8 @@ pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
             log::deliver();
             r
         }
+        // q's own interrupt error, named as q names it: no function before it
+        Ok(Err(e)) if super::interrupt::is_stop(&e) => stop(),
         Ok(Err(e)) => signal(name, &format!("{e:#}")),
         Err(_) => {
             let msg = PANIC_MSG
@@ -90,6 +92,41 @@ pub fn signal(name: &str, msg: &str) -> K {
     };
     log::debug(&text);
     log::deliver();
+    unsafe { native::krr(error_text(&text)) }
+}
+
+/// `'stop`: a call ended by SIGINT (k::interrupt).
+fn stop() -> K {
+    log::debug("stop");
+    log::deliver();
+    unsafe { native::krr(c"stop".as_ptr() as *mut _) }
+}
+
+/// How many error texts a thread keeps alive at once. q reads an error's text when the C call
+/// returns (to signal it, or to hand it to a trap's handler as a string), before that thread can
+/// make another ktorch call; the ring only adds margin for a host that reads late.
+const ERROR_SLOTS: usize = 8;
+
+thread_local! {
+    static ERRORS: RefCell<(usize, Vec<CString>)> = const { RefCell::new((0, Vec::new())) };
+}
+
+/// A pointer to `text` (nul-terminated) that stays valid until this thread has signalled
+/// `ERROR_SLOTS` more errors. Not interned with `ss`: symbols are never freed, so a loop trapping
+/// errors of changing text (sizes, names, values) would grow q's symbol table without bound.
+fn error_text(text: &str) -> *mut libc::c_char {
     let c = CString::new(text.replace('\0', " ")).unwrap_or_default();
-    unsafe { native::krr(native::ss(c.as_ptr() as *mut _)) }
+    ERRORS.with(|e| {
+        let mut e = e.borrow_mut();
+        let (next, slots) = &mut *e;
+        let i = *next;
+        *next = (i + 1) % ERROR_SLOTS;
+        if slots.len() < ERROR_SLOTS {
+            slots.push(c);
+            slots.last().unwrap().as_ptr() as *mut _
+        } else {
+            slots[i] = c;
+            slots[i].as_ptr() as *mut _
+        }
+    })
 }

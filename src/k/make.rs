@@ -12,9 +12,13 @@ pub fn float(f: f64) -> K {
 pub fn boolean(b: bool) -> K {
     unsafe { native::kb(b as i32) }
 }
-/// The generic null `::` (what a function with nothing to return gives q).
+/// The generic null `::` (what a function with nothing to return gives q). KX's recipe: `ka(101)`
+/// then the value byte set to 0; q's memory pool does not zero new atoms, and a type-101 atom
+/// with another value byte is some other unary primitive.
 pub fn null() -> K {
-    unsafe { native::ka(101) }
+    let x = unsafe { native::ka(101) };
+    unsafe { (*x).value.byte = 0 };
+    x
 }
 /// An interned symbol pointer (q never frees symbols).
 pub fn intern(s: &str) -> *mut libc::c_char {

@@ -1,8 +1,10 @@
 //! The k ABI in one place: kdb+ types (from kdbplus, k.h layout), making q values (`make`),
-//! reading q arguments (`read`), and the guard every exported function runs inside (`guard`).
+//! reading q arguments (`read`), which thread may call q (`thread`), and the guard every exported function runs inside (`guard`).
 pub mod guard;
+pub mod interrupt;
 pub mod make;
 pub mod read;
+pub mod thread;
 
 pub use kdbplus::api::native;
 pub use kdbplus::api::K;

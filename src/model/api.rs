@@ -201,11 +201,14 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
 /// `run m`/`testrun m`, or with new data first.
 fn go(x: K, training: bool) -> KResult {
     let h = model_to_run(x, training)?;
-    // the model leaves the registry while it runs: a callback inside can call ktorch freely
-    registry::lease(h, |o| {
-        let m = of(o)?;
-        let e = epoch(m, training)?;
-        results(e, if training { &m.train } else { &m.test })
+    // the model leaves the registry while it runs: a callback inside can call ktorch freely;
+    // Ctrl-C ends it between batches with 'stop (k::interrupt)
+    crate::k::interrupt::scope(|| {
+        registry::lease(h, |o| {
+            let m = of(o)?;
+            let e = epoch(m, training)?;
+            results(e, if training { &m.train } else { &m.test })
+        })
     })
 }
 

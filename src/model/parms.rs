@@ -198,7 +198,7 @@ pub fn batchnorm(x: K) -> KResult {
 
 /// One pass over a model's training data in training mode without gradients.
 fn recalc(h: K, q: &ModRef) -> Result<()> {
-    registry::lease(h, |o| {
+    crate::k::interrupt::scope(|| registry::lease(h, |o| {
         let m = of(o)?;
         if m.data.batches(&m.train) < 1 {
             bail!("no training data loaded for the model");
@@ -212,6 +212,7 @@ fn recalc(h: K, q: &ModRef) -> Result<()> {
             // plain batches in order: no shuffle for this pass
             let s = super::Settings { shuffle: false, ..s };
             while m.data.next(&s, true)? {
+                crate::k::interrupt::check()?;
                 module.forward(&run, &m.data.x.cloned())?;
             }
             Ok(())
@@ -221,5 +222,5 @@ fn recalc(h: K, q: &ModRef) -> Result<()> {
         }
         module.train(was);
         r
-    })
+    }))
 }

@@ -80,6 +80,8 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     let r = (|| -> Result<()> {
         let mut first = true;
         while d.next(&s, training)? {
+            // Ctrl-C ends the pass here, between batches (the data goes back to full size below)
+            crate::k::interrupt::check()?;
             if !first && trust.is_some() && seen == trust {
                 crate::loss::calc::trusted(|| batch(d))?;
                 continue;

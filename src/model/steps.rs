@@ -71,13 +71,14 @@ pub fn is_model_call(x: K) -> bool {
 
 /// `step m`.
 pub fn step(x: K) -> KResult {
-    registry::lease(x, |o| of(o)?.opt.step())?;
+    crate::k::interrupt::scope(|| registry::lease(x, |o| of(o)?.opt.step()))?;
     Ok(make::null())
 }
 
 pub fn backstep(x: K) -> KResult {
     let (h, xy) = model_args(x)?;
-    let l = registry::lease(h, |o| {
+    // an LBFGS step iterates: Ctrl-C ends it between iterations (k::interrupt)
+    let l = crate::k::interrupt::scope(|| registry::lease(h, |o| {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
         let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
@@ -86,7 +87,7 @@ pub fn backstep(x: K) -> KResult {
             reset_grads(&parms, true)?;
             loss_backward(module, loss, &x, &y)
         })
-    })?;
+    }))?;
     convert::to_q(&l.f_detach()?)
 }
 

@@ -54,6 +54,14 @@ pub fn init(m: &mut Module) -> Result<()> {
 
 /// Call the q function with (module; inputs..) and take the tensor it returns.
 pub fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
+    // k(0,..) from a secondary thread (peach) is forbidden by q and may corrupt its state.
+    if !crate::k::thread::on_q_thread() {
+        bail!(
+            "callback: module{} calls q function `{}, which only q's main thread may do (not inside peach or another thread)",
+            m.name.as_ref().map(|n| format!(" `{n}")).unwrap_or_default(),
+            m.text("fn")
+        );
+    }
     let n = match m.opt("in") {
         super::Val::Syms(s) => s.len(),
         _ => 1,

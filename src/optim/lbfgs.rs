@@ -259,6 +259,10 @@ fn iterate(o: &Options, flat: &Flat, state: &mut State, closure: &mut dyn FnMut(
     }
     let mut n_iter = 0;
     while n_iter < o.max_iter {
+        // Ctrl-C between iterations: parameters stay as the last full iteration left them
+        if n_iter > 0 {
+            crate::k::interrupt::check()?;
+        }
         n_iter += 1;
         state.n_iter += 1;
         // the descent direction

@@ -15,8 +15,7 @@ use std::collections::VecDeque;
 use std::ffi::CString;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
-use std::thread::ThreadId;
+use std::sync::{Mutex, MutexGuard};
 
 use super::Level;
 use crate::k::{make, native, read, K};
@@ -52,8 +51,6 @@ static PENDING: AtomicBool = AtomicBool::new(false);
 const QUEUE_MAX: usize = 10_000;
 static DROPPED: AtomicUsize = AtomicUsize::new(0);
 
-static Q_THREAD: OnceLock<ThreadId> = OnceLock::new();
-
 thread_local! {
     /// Set while this thread runs the route function.
     static IN_ROUTE: Cell<bool> = const { Cell::new(false) };
@@ -64,14 +61,7 @@ fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Record the calling thread as q's (at load; the first record stands).
-pub fn set_q_thread() {
-    let _ = Q_THREAD.set(std::thread::current().id());
-}
-
-fn on_q_thread() -> bool {
-    Q_THREAD.get() == Some(&std::thread::current().id())
-}
+pub use crate::k::thread::{on_q_thread, set_q_thread};
 
 fn in_route() -> bool {
     IN_ROUTE.with(|f| f.get())
