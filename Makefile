@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test soak example example-digits bench bench-build fuzz fuzz-build clean
+.PHONY: build test soak example example-digits bench bench-build fuzz fuzz-build install clean
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so. The copy is renamed into
 # place: a q process (or fuzz run) that has the old one mapped keeps it, where cp over it would
@@ -52,6 +52,13 @@ fuzz: fuzz-build
 
 fuzz-build: build
 	cargo build --release -p ktorch-fuzz
+
+# ktorch.so into $(QHOME)/l64 and the loader q/ktorch.q into $(QHOME) (default ~/q), the library's
+# run path set to a torch 2.11 lib folder (KTORCH_TORCH_LIB, else this virtualenv's) so that q
+# loads it with no LD_LIBRARY_PATH: scripts/install.sh.
+QHOME ?= $(HOME)/q
+install: build
+	scripts/install.sh "$(QHOME)"
 
 clean:
 	cargo clean
