@@ -11,13 +11,15 @@
 //!
 //! The integration tests get the same flags: tests/capi.rs dlopens the test extension in-process.
 
-/// Every function kdbplus 0.3.9 (feature `api`) can reference, plus the rest of k.h's API.
-/// Keep in step with src/kapi/exports.rs and shim.c (`nm -D` on the binary checks it).
+/// Every k.h function q exports to a shared library, as KX's capiref lists them: not those only
+/// in the c.o client library (khp, khpu, khpun, khpunc, kclose: "Standalone applications"), but
+/// q's own vi and vk. Keep in step with src/kapi/exports.rs and shim.c (`nm -D` on the binary
+/// checks it; tests/capi.rs checks the list).
 const EXPORTS: &[&str] = &[
     "ka", "kb", "ku", "kg", "kh", "ki", "kj", "ke", "kf", "kc", "ks", "ktj", "kd", "kz", "kt",
     "knk", "ktn", "kp", "kpn", "ktd", "knt", "krr", "orr", "ja", "jv", "jk", "js", "sn", "ss",
     "ee", "k", "b9", "d9", "sd0", "sd0x", "sd1", "r0", "r1", "dot", "m9", "setm", "dl", "ymd",
-    "dj", "xD", "xT", "vak", "vaknk", "khpunc", "khpun", "khpu", "khp", "kclose", "okx", "ver",
+    "dj", "xD", "xT", "vak", "vaknk", "okx", "ver", "vi", "vk",
 ];
 
 fn main() {

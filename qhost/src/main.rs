@@ -1,10 +1,13 @@
-//! `qhost [script.q ...] [-- args]`: run the scripts in order, then exit 0; with no script, a
-//! REPL on stdin. An uncaught error in a script prints `'error` and the failing statement to
-//! stderr and exits 1. The interpreter runs on a thread with a large stack so that deep q
-//! recursion ends in 'stack rather than a crash.
-use std::io::{BufRead, Write};
+//! `qhost [script.q] [-s N] [args]`: run the script, then keep q's main loop going while the
+//! timer (`\t N`, `.z.ts`) is on or an extension's `sd1` callback is registered, then exit 0;
+//! with no script, a REPL on stdin (ticks and callbacks run while it waits). An uncaught error
+//! in a script prints `'error` and the failing statement to stderr and exits 1. `-s N` gives
+//! peach N secondary threads (q's option; not part of `.z.x`). `.z.exit` runs before any exit.
+//! The interpreter runs on a thread with a large stack so that deep q recursion ends in 'stack
+//! rather than a crash; it is q's main thread for the C API.
+use std::io::Write;
 
-use qhost::q::{eval, parser, system};
+use qhost::q::{eval, parser, session, system};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,7 +23,27 @@ fn main() {
     system::exit(code)
 }
 
-fn run(args: Vec<String>) -> i32 {
+/// q's own option `-s N` (secondary threads) anywhere after the script: taken out of the
+/// arguments, as q leaves its single-letter options out of `.z.x`.
+fn take_secondary_option(args: &mut Vec<String>) -> Result<(), String> {
+    while let Some(i) = args.iter().position(|a| a == "-s") {
+        let n = args.get(i + 1).and_then(|v| v.parse::<i64>().ok());
+        match n {
+            Some(n) if n >= 0 => qhost::q::peach::set_secondary_threads(n),
+            Some(_) => return Err("-s: negative (secondary processes) is nyi".into()),
+            None => return Err("-s needs a number of secondary threads".into()),
+        }
+        args.drain(i..i + 2);
+    }
+    Ok(())
+}
+
+fn run(mut args: Vec<String>) -> i32 {
+    session::init();
+    if let Err(e) = take_secondary_option(&mut args) {
+        eprintln!("qhost: {e}");
+        return 1;
+    }
     // as q: the first argument is the script when it is one; everything after it is for .z.x
     // (even a file name ending .q, e.g. a data script the program loads itself)
     let n = args.iter().take(1).take_while(|a| a.ends_with(".q") || a.ends_with(".k")).count();
@@ -29,17 +52,23 @@ fn run(args: Vec<String>) -> i32 {
     system::set_args(&first, rest.to_vec());
     if scripts.is_empty() && !rest.is_empty() {
         // an argument that is not a script: load it as q does
-        return load(&rest[0]).unwrap_or(1);
+        let c = load(&rest[0]).unwrap_or(1);
+        session::run_exit_hook(c);
+        return c;
     }
     for s in scripts {
         if let Err(c) = load(s) {
+            session::run_exit_hook(c);
             system::exit(c);
         }
     }
     if !scripts.is_empty() {
+        session::run_after_scripts();
+        session::run_exit_hook(0);
         return 0;
     }
     repl();
+    session::run_exit_hook(0);
     0
 }
 
@@ -57,20 +86,17 @@ fn load(path: &str) -> Result<i32, i32> {
 
 /// Read-eval-print: results are shown as q's console shows them, except assignments and `::`.
 fn repl() {
-    let stdin = std::io::stdin();
-    let mut buf = String::new();
+    let mut input = session::Input::new();
     loop {
         print!("q)");
         let _ = std::io::stdout().flush();
-        buf.clear();
-        match stdin.lock().read_line(&mut buf) {
-            Ok(0) | Err(_) => break,
-            _ => {}
-        }
-        let line = buf.trim_end_matches(['\n', '\r']);
+        let Some(buf) = input.line() else { break };
+        let line = buf.as_str();
         if line.trim().is_empty() {
             continue;
         }
+        // an interrupt at the prompt stops nothing
+        qhost::q::interrupt::clear();
         let shown = if let Some(cmd) = line.strip_prefix('\\') {
             system::command(cmd).map(|v| (v, true))
         } else {

@@ -2,11 +2,15 @@
 //!
 //! Ownership as in k.h: arguments are borrowed unless the function consumes them (knk, xD, xT,
 //! ktd, knt, jk, k's and dot's arguments are noted below); results are new references.
-//! Errors: `krr`/`orr` record a message (interned, so it outlives the call) and answer (K)0;
-//! `ee` turns that pending error into an error object (t = -128, s = message).
+//! Errors: `krr` records only the pointer it is given (as q: the text must outlive the call;
+//! nothing is interned), `orr` formats into a thread-local 256-byte buffer (255 characters at
+//! most), and both answer (K)0; `ee` turns that pending error into an error object (t = -128,
+//! s = its own copy of the message). The pending error is per thread, as q's.
+//! Strict mode (QHOST_STRICT=1, see `strict`) makes every rule KX documents loud.
 //!
 //! What an extension may rely on (and nothing more):
-//! - it is called on q's main thread, with borrowed arguments that live for the call;
+//! - it is called on q's main thread (or a peach secondary thread), with borrowed arguments
+//!   that live for the call; which thread may call what is `threads`' job;
 //! - a call back into q (`k(0,..)`, `dot`) never unwinds or longjmps through its frames: q errors
 //!   come back as an error object (`k`) or (K)0 with the error pending (`dot`), and a Rust
 //!   panic inside the interpreter is caught at this boundary and turned into an error;
@@ -18,45 +22,68 @@
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
 mod fdloop;
+mod incoming;
 mod ipc;
 
+use std::cell::{Cell, RefCell};
 use std::ffi::CStr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
+use std::sync::atomic::Ordering;
 
 use libc::{c_char, c_int, c_void};
 
 use super::kobj::*;
 use super::sym;
+use super::{strict, threads};
 use crate::q::func::Func;
 use crate::q::{err, QErr, QResult};
 
-pub use fdloop::{immortal_objects, poll_fds, registered_fds};
+pub use fdloop::{poll_fds, registered_fds};
+pub use incoming::check_incoming;
 pub use ipc::{deserialize, serialize};
 
 type S = *mut c_char;
 
 // ---- the pending error (krr/orr, read by ee and by the caller of an extension) --------------
 
-/// The message of the last krr/orr not yet taken; interned, so never freed.
-static PENDING: AtomicPtr<c_char> = AtomicPtr::new(std::ptr::null_mut());
+thread_local! {
+    /// The pointer the last krr/orr (or a failed API call) recorded on this thread, not yet
+    /// taken: q keeps only the pointer.
+    static PENDING: Cell<*const c_char> = const { Cell::new(std::ptr::null()) };
+    /// Where qhost's own messages (a failed xD, dot's q error...) live until the next one on
+    /// this thread, as orr's static thread-local buffer does in q.
+    static OWN_TEXT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// orr's buffer: 255 characters and a NUL.
+    static ORR_TEXT: RefCell<[u8; 256]> = const { RefCell::new([0; 256]) };
+}
 
-/// Record `msg` as the pending error.
+/// Record `msg` (qhost's own text) as the pending error.
 pub fn set_error(msg: &str) {
-    PENDING.store(sym::intern(msg.as_bytes()) as *mut c_char, Ordering::SeqCst);
+    let p = OWN_TEXT.with(|b| {
+        let mut b = b.borrow_mut();
+        b.clear();
+        b.extend(msg.bytes().take_while(|&c| c != 0));
+        b.push(0);
+        b.as_ptr() as *const c_char
+    });
+    PENDING.with(|c| c.set(p));
 }
 
-/// Take (and clear) the pending error message, if any.
+/// Whether an error is pending on this thread.
+pub fn error_pending() -> bool {
+    PENDING.with(|c| !c.get().is_null())
+}
+
+/// Take (and clear) the pending error message, if any: the text is read now, from the pointer
+/// krr was given.
 pub fn take_error() -> Option<String> {
-    let p = PENDING.swap(std::ptr::null_mut(), Ordering::SeqCst);
-    (!p.is_null()).then(|| sym::text(p).to_string())
+    let p = PENDING.with(|c| c.replace(std::ptr::null()));
+    (!p.is_null()).then(|| unsafe { String::from_utf8_lossy(cstr(p)).into_owned() })
 }
 
-/// A new error object (t = -128) whose `s` is the interned message.
+/// A new error object (t = -128) whose `s` is its own copy of the message.
 pub fn error_object(msg: &str) -> K {
-    let x = alloc(ERR, 0);
-    unsafe { *atom::<*const c_char>(x) = sym::intern(msg.as_bytes()) };
-    x
+    alloc_error(msg.as_bytes())
 }
 
 /// Text of a C string argument ("" for null).
@@ -97,14 +124,12 @@ fn atom_with<T: Copy>(t: i8, v: T) -> K {
     x
 }
 
-/// An atom of type t (value zero); the caller fills it.
+/// An atom of type t, its value unset (as from q's pool; poisoned in strict mode): the caller
+/// fills it. A guid atom is laid out as a one-item vector (value at offset 16); `ka(101)` is a
+/// unary primitive numbered by `->g` (0: the generic null `::`).
 #[no_mangle]
 pub unsafe extern "C" fn ka(t: c_int) -> K {
-    let x = alloc(t as i8, 0);
-    if t as i8 == -UU {
-        (*x).n = 1; // a guid atom is laid out as a one-item vector (value at offset 16)
-    }
-    x
+    alloc_uninit(t as i8, 0)
 }
 #[no_mangle]
 pub unsafe extern "C" fn kb(b: c_int) -> K {
@@ -152,7 +177,16 @@ pub unsafe extern "C" fn kc(c: c_int) -> K {
 }
 #[no_mangle]
 pub unsafe extern "C" fn ks(s: *const c_char) -> K {
-    atom_with(-KS, sym::intern(cstr(s)))
+    atom_with(-KS, intern_checked("ks", cstr(s)))
+}
+
+/// Intern for an API call, refusing threads that may not (see `threads::interning`).
+fn intern_checked(what: &str, text: &[u8]) -> *const c_char {
+    if let Err(e) = threads::interning(what) {
+        // not fatal outside strict mode: intern anyway (qhost's table is locked), but say so
+        eprintln!("qhost: {e}");
+    }
+    sym::intern(text)
 }
 /// Timestamp (t = -12) or timespan (t = -16) from nanoseconds.
 #[no_mangle]
@@ -174,11 +208,12 @@ pub unsafe extern "C" fn kt(t: c_int) -> K {
 
 // ---- vectors and lists -------------------------------------------------------------------
 
-/// A vector of n items of type t; a general list's items are (K)0 until the caller fills them,
-/// a simple vector's data is not zeroed (as kdb+'s ktn): the caller writes every item.
+/// A vector of n items of type t, its items unset as from q's pool (poisoned in strict mode):
+/// "For a mixed or symbol list, all elements must be initialized prior to returning the list or
+/// passing it to other API functions" (KX, capiref).
 #[no_mangle]
 pub unsafe extern "C" fn ktn(t: c_int, n: i64) -> K {
-    alloc(t as i8, n.max(0))
+    alloc_uninit(t as i8, n.max(0))
 }
 /// Called by knk/vaknk in shim.c: a general list that takes ownership of the n items.
 #[no_mangle]
@@ -222,7 +257,7 @@ pub unsafe extern "C" fn ja(x: *mut K, y: *const c_void) -> K {
 /// Append a symbol (interned here, so any C string may be passed) to a symbol vector.
 #[no_mangle]
 pub unsafe extern "C" fn js(x: *mut K, s: *const c_char) -> K {
-    let p = sym::intern(cstr(s));
+    let p = intern_checked("js", cstr(s));
     ja(x, &p as *const *const c_char as *const c_void)
 }
 /// Append `y` to the general list `*x`; consumes `y`.
@@ -381,47 +416,69 @@ pub unsafe extern "C" fn knt(n: i64, x: K) -> K {
 
 // ---- errors ------------------------------------------------------------------------------
 
-/// Signal an error: record the message and answer (K)0, which the caller returns to q.
+/// Signal an error: record the pointer (only the pointer, as q: "As krr records only the passed
+/// pointer, you should ensure that the string remains valid after the return from your code
+/// into kdb+") and answer (K)0, which the caller returns to q.
 #[no_mangle]
 pub unsafe extern "C" fn krr(s: *const c_char) -> K {
-    set_error(&String::from_utf8_lossy(cstr(s)));
+    if strict::on() && matches!(cstr(s), b"stop" | b"abort" | b"stack") {
+        // KX: "The strings "stop", "abort" and "stack" are reserved values and krr must not be
+        // called with those."
+        eprintln!(
+            "qhost strict: krr(\"{}\"): a value KX reserves for q itself",
+            String::from_utf8_lossy(cstr(s))
+        );
+    }
+    PENDING.with(|c| c.set(s));
     std::ptr::null_mut()
 }
-/// As krr, with the system error text: q's form `msg. OS reports: text`.
+/// As krr, with the system error text: q's form `msg. OS reports: text`, copied into a static
+/// thread-local buffer "valid until the next call to orr from that thread", the whole message
+/// "limited to 255 characters and truncated if it exceeds this limit" (KX, capiref).
 #[no_mangle]
 pub unsafe extern "C" fn orr(s: *const c_char) -> K {
     let e = std::io::Error::last_os_error();
     let text = e.to_string();
     // io::Error's Display appends " (os error N)"; q prints strerror's text only.
     let text = text.split(" (os error").next().unwrap_or("").to_string();
-    set_error(&format!(
-        "{}. OS reports: {}",
-        String::from_utf8_lossy(cstr(s)),
-        text
-    ));
+    let mut msg = cstr(s).to_vec();
+    msg.extend_from_slice(b". OS reports: ");
+    msg.extend_from_slice(text.as_bytes());
+    msg.truncate(255);
+    let p = ORR_TEXT.with(|b| {
+        let mut b = b.borrow_mut();
+        b[..msg.len()].copy_from_slice(&msg);
+        b[msg.len()] = 0;
+        b.as_ptr() as *const c_char
+    });
+    PENDING.with(|c| c.set(p));
     std::ptr::null_mut()
 }
-/// Trap: a null result becomes an error object carrying (and clearing) the pending error.
+/// Trap: a null result becomes an error object carrying (and clearing) the pending error; with
+/// none pending its `s` is NULL (KX: "the error string pointer (x->s) may also be NULL").
 #[no_mangle]
 pub unsafe extern "C" fn ee(x: K) -> K {
     if !x.is_null() {
         return x;
     }
-    error_object(&take_error().unwrap_or_default())
+    match take_error() {
+        Some(m) => error_object(&m),
+        None => alloc(ERR, 0),
+    }
 }
 
 // ---- symbols -----------------------------------------------------------------------------
 
 #[no_mangle]
 pub unsafe extern "C" fn ss(s: *const c_char) -> S {
-    sym::intern(cstr(s)) as S
+    intern_checked("ss", cstr(s)) as S
 }
 #[no_mangle]
 pub unsafe extern "C" fn sn(s: *const c_char, n: c_int) -> S {
     if s.is_null() || n <= 0 {
-        return sym::intern(b"") as S;
+        return intern_checked("sn", b"") as S;
     }
-    sym::intern(std::slice::from_raw_parts(s as *const u8, n as usize)) as S
+    intern_checked("sn", std::slice::from_raw_parts(s as *const u8, n as usize)) as S
 }
 
 // ---- reference counts --------------------------------------------------------------------
@@ -447,8 +504,14 @@ pub unsafe extern "C" fn qhost_k(h: c_int, s: *const c_char, args: *const K, n: 
     if h != 0 {
         return error_object("nyi: qhost has no IPC handles");
     }
+    if let Err(e) = threads::main_only("k") {
+        return error_object(&e);
+    }
     if args.len() > 8 {
         return error_object("rank");
+    }
+    if let Some(e) = args.iter().find_map(|a| check_incoming(a).err()) {
+        return error_object(&e);
     }
     let text = String::from_utf8_lossy(cstr(s)).into_owned();
     let r = guarded(|| {
@@ -482,6 +545,10 @@ pub unsafe extern "C" fn dot(f: K, x: K) -> K {
         set_error("type");
         return std::ptr::null_mut();
     };
+    if let Err(e) = threads::evaluating("dot").and(check_incoming(&f)).and(check_incoming(&x)) {
+        set_error(&e);
+        return std::ptr::null_mut();
+    }
     match guarded(|| crate::q::apply(&f, arg_list(&x))) {
         Ok(v) => v.into_raw(),
         Err(e) => {
@@ -498,16 +565,26 @@ pub unsafe extern "C" fn dl(f: *const c_void, n: i64) -> K {
 }
 
 /// Call C function `ptr` with the n borrowed arguments (q's application of a `2:`/dl function).
-/// (K)0 answers the pending krr message as the error (or 'nyi if none was set); an error object
-/// answers its message (and is released). `ptr` comes from a `Func::Dl` (dlsym or dl), whose
-/// maker vouched for it, so this stays a safe fn as the evaluator expects.
+/// (K)0 answers the pending krr message as the error, or with none pending the generic null
+/// (KX: "If your C function, called from q, has nothing to return to q, it can return (K)0");
+/// an error object answers its message (and is released). `ptr` comes from a `Func::Dl` (dlsym
+/// or dl), whose maker vouched for it, so this stays a safe fn as the evaluator expects.
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn call_dl(ptr: *const c_void, n: i64, args: &[KObj]) -> QResult {
     if args.len() as i64 != n || !(0..=8).contains(&n) {
         return Err(err("rank"));
     }
     let a: Vec<K> = args.iter().map(|x| x.as_ptr()).collect();
-    take_error(); // a stale message must not be blamed on this call
+    if let Some(stale) = take_error() {
+        // left by an earlier API call nobody took with ee: q would signal it "incorrectly
+        // elsewhere"; strict mode says so, otherwise it must not be blamed on this call
+        if strict::on() {
+            return Err(QErr(format!(
+                "qhost strict: stale error '{stale}' was pending (a krr/orr or failed API call \
+                 whose error no ee took) before this call"
+            )));
+        }
+    }
     type F0 = unsafe extern "C" fn() -> K;
     type F1 = unsafe extern "C" fn(K) -> K;
     type F2 = unsafe extern "C" fn(K, K) -> K;
@@ -534,14 +611,39 @@ pub fn call_dl(ptr: *const c_void, n: i64, args: &[KObj]) -> QResult {
     result_of(r)
 }
 
-/// An extension's result as a QResult: (K)0 is the pending error, t = -128 its message.
+/// An extension's result as a QResult: (K)0 is the pending error (or, with none, nothing to
+/// return: `::`), t = -128 its message.
 pub fn result_of(r: K) -> QResult {
+    if strict::on() && error_pending() {
+        // overwrite what the extension left on the stack and freed, so that a krr text that
+        // did not outlive the call shows garbled instead of passing by luck
+        strict::scribble();
+    }
     match KObj::from_raw(r) {
-        None => Err(QErr(take_error().unwrap_or_else(|| "nyi".into()))),
-        Some(v) if v.t() == ERR => Err(QErr(sym::text(v.get_sym_ptr()).to_string())),
-        Some(v) => Ok(v),
+        None => match take_error() {
+            Some(m) => Err(QErr(m)),
+            None => Ok(KObj::identity()),
+        },
+        Some(v) if v.t() == ERR => {
+            let p = v.get_sym_ptr();
+            Err(QErr(unsafe { String::from_utf8_lossy(cstr(p)).into_owned() }))
+        }
+        Some(v) => {
+            if let Some(m) = take_error() {
+                if strict::on() {
+                    // KX: "Do not call krr() and then return a valid pointer!"
+                    return Err(QErr(format!(
+                        "qhost strict: a value was returned with error '{m}' pending \
+                         (krr then a valid pointer)"
+                    )));
+                }
+            }
+            check_incoming(&v).map_err(QErr)?;
+            Ok(v)
+        }
     }
 }
+
 
 // ---- serialization -----------------------------------------------------------------------
 
@@ -578,20 +680,28 @@ pub unsafe extern "C" fn okx(x: K) -> c_int {
 
 // ---- event loop: sd1/sd0 -------------------------------------------------------------------
 
-/// Call f(d) from the main loop whenever descriptor d is readable. Answers (K)0 with the error
-/// pending if d is bad, else an object the caller may ignore (never freed: see fdloop).
+/// Call f(d) from the main loop whenever descriptor d is readable. "On success, sd1 returns a K
+/// object of type integer, containing d. On error, NULL is returned and d is closed" (KX).
 #[no_mangle]
 pub unsafe extern "C" fn sd1(d: c_int, f: Option<unsafe extern "C" fn(c_int) -> K>) -> K {
+    if let Err(e) = threads::main_only("sd1") {
+        set_error(&e);
+        return std::ptr::null_mut();
+    }
     fdloop::register(d, f)
 }
 #[no_mangle]
 pub unsafe extern "C" fn sd0(d: c_int) {
-    fdloop::unregister(d, true)
+    if threads::main_only("sd0").is_ok() {
+        fdloop::unregister(d, true)
+    }
 }
 /// sd0x(d, 0) removes the callback but leaves d open.
 #[no_mangle]
 pub unsafe extern "C" fn sd0x(d: c_int, close: c_int) {
-    fdloop::unregister(d, close != 0)
+    if threads::main_only("sd0x").is_ok() {
+        fdloop::unregister(d, close != 0)
+    }
 }
 
 // ---- memory, threads, dates, version --------------------------------------------------------
@@ -600,11 +710,11 @@ pub unsafe extern "C" fn sd0x(d: c_int, close: c_int) {
 #[no_mangle]
 pub unsafe extern "C" fn m9() {}
 
-static SETM: AtomicI32 = AtomicI32::new(0);
-/// Whether objects may be shared between threads; answers the previous setting.
+/// "Set whether interning symbols uses a lock" (threads other than q's may intern only after
+/// setm(1)); answers the previous setting.
 #[no_mangle]
 pub unsafe extern "C" fn setm(f: c_int) -> c_int {
-    SETM.swap(f, Ordering::SeqCst)
+    threads::SETM.swap(f, Ordering::SeqCst)
 }
 
 /// Days from 2000.01.01 to y.m.d (proleptic Gregorian).
@@ -634,43 +744,98 @@ pub extern "C" fn dj(days: c_int) -> c_int {
     (y * 10000 + m * 100 + d) as c_int
 }
 
-/// The release date qhost reports (as q's .z.k), as days from 2000.01.01.
-pub const RELEASE: (i32, i32, i32) = (2024, 1, 1);
+/// The release date qhost reports (q's .z.k, 2024.10.01).
+pub const RELEASE: (i32, i32, i32) = (2024, 10, 1);
+/// KX: "Returns an int as yyyymmdd."
 #[no_mangle]
 pub extern "C" fn ver() -> c_int {
-    ymd(RELEASE.0, RELEASE.1, RELEASE.2)
+    RELEASE.0 * 10000 + RELEASE.1 * 100 + RELEASE.2
 }
 
-// ---- IPC connections: qhost has no network --------------------------------------------------
+// ---- vi, vk: q's own (not in c.o) -----------------------------------------------------------
 
-/// Connecting answers -1 (q's "error" handle) with errno ECONNREFUSED: qhost does no IPC.
+/// Item j of x as a new reference. KX documents it for types 77..97 (anymap and nested
+/// homogeneous vectors, which qhost never makes) "akin to kK(x)[j] for x of type 0"; qhost
+/// answers it for general lists (r1 of the item) and simple vectors (the item as an atom).
+/// "If j is out of bounds, i.e. j>=xn, a null object for the first element's type is returned."
 #[no_mangle]
-pub unsafe extern "C" fn khpunc(_h: S, _p: c_int, _u: S, _t: c_int, _c: c_int) -> c_int {
-    *libc::__errno_location() = libc::ECONNREFUSED;
-    -1
+pub unsafe extern "C" fn vi(x: K, j: u64) -> K {
+    let Some(x) = KObj::from_borrowed(x) else {
+        set_error("type");
+        return std::ptr::null_mut();
+    };
+    let t = x.t();
+    if !(0..=19).contains(&t) || (t == 0 && x.is_empty()) {
+        set_error("type");
+        return std::ptr::null_mut();
+    }
+    let n = x.len() as u64;
+    if j < n {
+        return x.elem(j as i64).into_raw();
+    }
+    let ft = if t == 0 { x.item(0).t() } else { -t };
+    if ft < 0 && ft >= -KT {
+        crate::q::verbs::util::null_atom(-ft).into_raw()
+    } else {
+        KObj::vector(ft.clamp(0, KT), 0).into_raw()
+    }
 }
+
+/// Collapse a general list of atoms of one type into a simple vector, or of conforming
+/// dictionaries into a table; anything else is answered as is. Takes ownership of x.
 #[no_mangle]
-pub unsafe extern "C" fn khpun(h: *const c_char, p: c_int, u: *const c_char, t: c_int) -> c_int {
-    khpunc(h as S, p, u as S, t, 0)
+pub unsafe extern "C" fn vk(x: K) -> K {
+    let Some(x) = KObj::from_raw(x) else {
+        set_error("type");
+        return std::ptr::null_mut();
+    };
+    match guarded(|| Ok(collapse(x))) {
+        Ok(v) => v.into_raw(),
+        Err(e) => {
+            set_error(&e.0);
+            std::ptr::null_mut()
+        }
+    }
 }
-#[no_mangle]
-pub unsafe extern "C" fn khpu(h: *const c_char, p: c_int, u: *const c_char) -> c_int {
-    khpunc(h as S, p, u as S, 0, 0)
+
+/// vk's work: atoms of one type to a vector; dictionaries with the same symbol keys to a table.
+fn collapse(x: KObj) -> KObj {
+    if x.t() != 0 || x.is_empty() {
+        return x;
+    }
+    let items = x.items();
+    let t = items[0].t();
+    if t < 0 && t >= -KT && items.iter().all(|a| a.t() == t) {
+        return crate::q::values::from_items(items);
+    }
+    if t == XD {
+        let keys = items[0].dict_keys();
+        let same = |d: &KObj| {
+            d.t() == XD && {
+                let k = d.dict_keys();
+                k.t() == KS && k.sym_list() == keys.sym_list()
+            }
+        };
+        if keys.t() == KS && items.iter().all(same) {
+            let cols: Vec<KObj> = (0..keys.len())
+                .map(|c| {
+                    crate::q::values::from_items(
+                        items.iter().map(|d| crate::q::values::elem(&d.dict_values(), c as i64)).collect(),
+                    )
+                })
+                .collect();
+            return KObj::table(KObj::dict(keys, KObj::list(cols)));
+        }
+    }
+    x
 }
-#[no_mangle]
-pub unsafe extern "C" fn khp(h: *const c_char, p: c_int) -> c_int {
-    khpunc(h as S, p, std::ptr::null_mut(), 0, 0)
-}
-#[no_mangle]
-pub unsafe extern "C" fn kclose(_d: c_int) {}
 
 // ---- leak check ----------------------------------------------------------------------------
 
 /// For QHOST_LEAKCHECK=1: call after every global is dropped. Prints the count of live K
-/// objects to stderr when there are any and answers it (0: no leak). Objects qhost keeps for
-/// the whole process on purpose (sd1's answer) are not counted.
+/// objects to stderr when there are any and answers it (0: no leak).
 pub fn leak_report() -> i64 {
-    let n = live_objects() - fdloop::immortal_objects();
+    let n = live_objects();
     if n != 0 {
         eprintln!("qhost: leak check: {n} K objects still live at exit");
     }

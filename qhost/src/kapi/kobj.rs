@@ -152,6 +152,78 @@ pub fn alloc(t: i8, n: i64) -> K {
     p
 }
 
+/// Allocate as q's pool does for `ka`/`ktn`: the header set, nothing else. Atoms and vectors of
+/// any type, general lists included, come back with their value or items unset (filled with
+/// the poison pattern in strict mode). A function type's payload is the exception: it is one
+/// byte `g` (q's primitive number; `ka(101)` then `->g=0` is the generic null) followed by
+/// bytes that q never reads, zeroed here so that the payload reads as that number.
+pub fn alloc_uninit(t: i8, n: i64) -> K {
+    let bytes = match t {
+        t if t == -UU => 32,
+        XD => 32,
+        t if t < 0 || t >= XT => 16,
+        _ => 16 + elem_size(t) * (n.max(0) as usize),
+    };
+    let bytes = (bytes + 15) & !15;
+    let p = unsafe { libc::malloc(bytes) } as K;
+    if p.is_null() {
+        eprintln!("qhost: out of memory allocating {bytes} bytes");
+        std::process::abort();
+    }
+    unsafe {
+        if super::strict::on() {
+            super::strict::poison((p as *mut u8).add(8), bytes - 8);
+        }
+        (*p).m = 0;
+        (*p).a = 0;
+        (*p).u = 0;
+        (*p).t = t;
+        (*p).r = 0;
+        if (0..XT).contains(&t) {
+            (*p).n = n;
+        } else if t == XD {
+            (*p).n = 2;
+        } else if t == -UU {
+            (*p).n = 1;
+        } else if t >= FN_LAMBDA {
+            // g (offset 8) stays as allocated; the 7 bytes after it are not q's
+            std::ptr::write_bytes((p as *mut u8).add(9), 0, 7);
+        }
+    }
+    LIVE.fetch_add(1, Ordering::SeqCst);
+    p
+}
+
+/// An error object (t = -128) whose `s` points at its own copy of `msg`, stored after the
+/// header in the same block: the text lives exactly as long as the object and is never
+/// interned (q's symbol table does not grow with error texts).
+pub fn alloc_error(msg: &[u8]) -> K {
+    let msg = match msg.iter().position(|&b| b == 0) {
+        Some(i) => &msg[..i],
+        None => msg,
+    };
+    let bytes = (16 + msg.len() + 1 + 15) & !15;
+    let p = unsafe { libc::calloc(1, bytes) } as K;
+    if p.is_null() {
+        eprintln!("qhost: out of memory allocating {bytes} bytes");
+        std::process::abort();
+    }
+    unsafe {
+        (*p).t = ERR;
+        let text = (p as *mut u8).add(16);
+        std::ptr::copy_nonoverlapping(msg.as_ptr(), text, msg.len());
+        *atom::<*const u8>(p) = text;
+    }
+    LIVE.fetch_add(1, Ordering::SeqCst);
+    p
+}
+
+/// A function object's payload that is not a boxed `Func`: q's primitive number from `ka`.
+#[inline]
+pub fn is_prim_number(payload: usize) -> bool {
+    payload < 256
+}
+
 /// Pointer to a vector's data (offset 16).
 #[inline]
 pub unsafe fn data<T>(x: K) -> *mut T {
@@ -167,9 +239,18 @@ pub unsafe fn atom<T>(x: K) -> *mut T {
 /// q's r1: one more reference.
 pub unsafe fn incref(x: K) -> K {
     if !x.is_null() {
-        (*x).r += 1;
+        if super::threads::PARALLEL.load(Ordering::Relaxed) {
+            refcount_atomic(x).fetch_add(1, Ordering::SeqCst);
+        } else {
+            (*x).r += 1;
+        }
     }
     x
+}
+
+/// The `r` field as an atomic, for when peach's threads share objects.
+unsafe fn refcount_atomic<'a>(x: K) -> &'a std::sync::atomic::AtomicI32 {
+    &*(std::ptr::addr_of_mut!((*x).r) as *const std::sync::atomic::AtomicI32)
 }
 
 /// q's r0: drop one reference, freeing children (general lists, dict, table) and function
@@ -178,7 +259,27 @@ pub unsafe fn decref(x: K) {
     if x.is_null() {
         return;
     }
-    if (*x).r > 0 {
+    if x as usize == super::strict::POISON_PTR {
+        super::strict::fatal(
+            "r0 of a list item never set (ktn(0,n) or ktn(KS,n) items must all be set first, \
+             as KX's C API documents)",
+        );
+    }
+    if super::threads::PARALLEL.load(Ordering::Relaxed) {
+        // another thread may drop the same object at once: only the one that takes the
+        // count from 0 frees it
+        let r = refcount_atomic(x);
+        let mut cur = r.load(Ordering::SeqCst);
+        loop {
+            if cur == 0 {
+                break;
+            }
+            match r.compare_exchange(cur, cur - 1, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(_) => return,
+                Err(c) => cur = c,
+            }
+        }
+    } else if (*x).r > 0 {
         (*x).r -= 1;
         return;
     }
@@ -193,7 +294,7 @@ pub unsafe fn decref(x: K) {
         decref(*atom::<K>(x));
     } else if (FN_LAMBDA..=FN_DL).contains(&t) {
         let f = *atom::<*mut Func>(x);
-        if !f.is_null() {
+        if !is_prim_number(f as usize) {
             drop(Box::from_raw(f));
         }
     }

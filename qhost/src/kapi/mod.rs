@@ -4,6 +4,8 @@
 pub mod dynload;
 pub mod exports;
 pub mod kobj;
+pub mod strict;
 pub mod sym;
+pub mod threads;
 
 pub use kobj::*;

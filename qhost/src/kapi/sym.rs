@@ -37,3 +37,10 @@ pub fn text(p: *const libc::c_char) -> &'static str {
     let c = unsafe { CStr::from_ptr(p) };
     std::str::from_utf8(c.to_bytes()).unwrap_or("")
 }
+
+/// How many symbols are interned, and the bytes their texts take (each with its NUL): what
+/// q reports as `.Q.w[]`'s syms and symw (q's own symw also counts its table's overhead).
+pub fn stats() -> (usize, usize) {
+    let t = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+    (t.0.len(), t.0.keys().map(|k| k.len() + 1).sum())
+}

@@ -34,6 +34,7 @@ pub fn amend(op: &str, args: Vec<KObj>) -> QResult {
         let name = d.get_sym();
         let cur = get_global(name).ok_or_else(|| err(name))?;
         let v = amend_path(cur, &path, fun.as_ref(), y)?;
+        super::peach::may_update()?;
         set_global(name, v);
         return Ok(d);
     }

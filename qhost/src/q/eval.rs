@@ -2,7 +2,8 @@
 //! application (functions, projections, indexing), and the `@`/`.` family.
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::rc::Rc;
+// Arc: lambdas are shared with peach's secondary threads
+use std::sync::Arc as Rc;
 
 use super::builtins;
 use super::func::{self, Func, Lambda};
@@ -57,7 +58,14 @@ thread_local! {
 }
 
 pub fn get_global(n: &str) -> Option<KObj> {
-    GLOBALS.with(|g| g.borrow().get(n).cloned())
+    GLOBALS
+        .with(|g| g.borrow().get(n).cloned())
+        .or_else(|| super::peach::main_global(n))
+}
+
+/// This thread's globals, for peach's secondary threads to read while it waits.
+pub fn globals_ptr() -> *mut HashMap<String, KObj> {
+    GLOBALS.with(|g| g.as_ptr())
 }
 
 pub fn set_global(n: &str, v: KObj) {
@@ -92,6 +100,7 @@ pub fn set_step_limit(n: Option<u64>) {
 }
 
 fn step() -> Result<(), QErr> {
+    super::interrupt::check()?;
     STEPS_LEFT.with(|c| match c.get() {
         0 => Ok(()),
         1 => Err(err("stop")),
@@ -413,6 +422,7 @@ fn assign(
         if !global && is_reserved(name) {
             return Err(err("assign").into());
         }
+        super::peach::may_update()?;
         set_global(name, newv);
     }
     Ok(v)

@@ -1,6 +1,7 @@
 //! What a function object (K types 100..112) holds. Owned by the evaluator; `kapi` only needs
 //! the `Dl` variant (functions from shared libraries, made by `dl` and `2:`).
-use std::rc::Rc;
+// Arc: lambdas are shared with peach's secondary threads
+use std::sync::Arc as Rc;
 
 use super::parser::Node;
 use crate::kapi::KObj;

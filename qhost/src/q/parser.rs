@@ -1,7 +1,8 @@
 //! Tokens to a syntax tree. An expression is parsed as a run of terms (nouns and verbs, each
 //! with its brackets and adverbs) and folded right to left: `noun verb rest` is infix,
 //! `verb rest` a monadic application, `noun rest` juxtaposition (apply or index).
-use std::rc::Rc;
+// Arc: lambdas are shared with peach's secondary threads
+use std::sync::Arc as Rc;
 
 use super::func::Lambda;
 use super::lexer::{lex, Tok, Token};

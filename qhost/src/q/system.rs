@@ -27,6 +27,7 @@ pub fn set_args(script: &str, args: Vec<String>) {
 pub struct ExitRequest(pub i32);
 
 pub fn request_exit(code: i32) -> ! {
+    super::session::run_exit_hook(code);
     std::panic::resume_unwind(Box::new(ExitRequest(code)))
 }
 
@@ -159,6 +160,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             if name.starts_with(':') {
                 return Err(err("nyi"));
             }
+            super::peach::may_update()?;
             set_global(name, args[1].clone());
             Ok(a0.clone())
         }
@@ -214,7 +216,8 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             std::env::set_var(a0.get_sym(), args[1].as_string());
             Ok(KObj::identity())
         }
-        ("each", 2) | ("peach", 2) => super::adverbs::apply_derived(a0, "'", vec![args[1].clone()]),
+        ("each", 2) => super::adverbs::apply_derived(a0, "'", vec![args[1].clone()]),
+        ("peach", 2) => super::peach::peach(a0, &args[1]),
         ("over", 2) => super::adverbs::apply_derived(a0, "/", vec![args[1].clone()]),
         ("scan", 2) => super::adverbs::apply_derived(a0, "\\", vec![args[1].clone()]),
         ("prior", 2) => super::adverbs::apply_derived(a0, "':", vec![args[1].clone()]),
@@ -377,6 +380,9 @@ pub fn command(cmd: &str) -> QResult {
         Some((a, n)) => (a, Some(n)),
         None => (word, None),
     };
+    if let Some(r) = super::session::command(name, count, rest) {
+        return r;
+    }
     match name {
         "\\" => request_exit(0),
         "l" => {

@@ -1,42 +1,23 @@
 //! sd1/sd0: callbacks on readable file descriptors, as q's main loop runs them. qhost's main
 //! loop (the REPL, and after a script) calls `poll_fds`; a callback runs on the main thread
 //! between inputs, never inside another evaluation, as in q.
-use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
 use libc::c_int;
 
 use super::{set_error, K};
-use crate::kapi::kobj::{alloc, decref};
+use crate::kapi::kobj::{alloc, atom, decref, KI};
 
 type Callback = unsafe extern "C" fn(c_int) -> K;
 
 static FDS: Mutex<Vec<(c_int, Callback)>> = Mutex::new(Vec::new());
 
-/// sd1's success answer: one `::` object made once and never freed (its count is too high for
-/// any r0 to reach zero), so an extension that ignores sd1's result leaks nothing.
-static ANSWER: AtomicPtr<crate::kapi::kobj::K0> = AtomicPtr::new(std::ptr::null_mut());
-
-fn answer() -> K {
-    let p = ANSWER.load(Ordering::SeqCst);
-    if !p.is_null() {
-        return p;
-    }
-    let x = alloc(101, 0);
-    unsafe { (*x).r = i32::MAX / 2 };
-    ANSWER.store(x, Ordering::SeqCst);
-    x
-}
-
-/// How many objects qhost keeps alive on purpose (the leak check subtracts them).
-pub fn immortal_objects() -> i64 {
-    (!ANSWER.load(Ordering::SeqCst).is_null()) as i64
-}
-
 pub(super) unsafe fn register(d: c_int, f: Option<Callback>) -> K {
     // q: a negative descriptor asks for the socket to be made non-blocking.
     let fd = d.abs();
     let Some(f) = f else {
+        // KX: "On error, NULL is returned and d is closed."
+        libc::close(fd);
         set_error("sd1: null callback");
         return std::ptr::null_mut();
     };
@@ -51,7 +32,10 @@ pub(super) unsafe fn register(d: c_int, f: Option<Callback>) -> K {
     let mut t = FDS.lock().unwrap_or_else(|e| e.into_inner());
     t.retain(|(x, _)| *x != fd);
     t.push((fd, f));
-    answer()
+    // KX: "On success, sd1 returns a K object of type integer, containing d."
+    let x = alloc(-KI, 0);
+    *atom::<c_int>(x) = d;
+    x
 }
 
 pub(super) unsafe fn unregister(d: c_int, close: bool) {
@@ -106,6 +90,11 @@ pub fn poll_fds(timeout_ms: i32) -> usize {
         if !r.is_null() && unsafe { (*r).t } == crate::kapi::kobj::ERR {
             let m = unsafe { *crate::kapi::kobj::atom::<*const libc::c_char>(r) };
             eprintln!("'{}", crate::kapi::sym::text(m));
+        } else if r.is_null() {
+            // a (K)0 with krr pending is an error q prints; without, nothing to return
+            if let Some(m) = super::take_error() {
+                eprintln!("'{m}");
+            }
         }
         unsafe { decref(r) };
         ran += 1;
