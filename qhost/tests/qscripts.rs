@@ -48,6 +48,7 @@ qscripts!(
     ktorch_complex,
     ktorch_cuda_control,
     ktorch_device,
+    ktorch_error_text,
     ktorch_faults,
     ktorch_fuzz_regress,
     ktorch_image,
