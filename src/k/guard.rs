@@ -43,8 +43,9 @@ pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
             log::deliver();
             r
         }
-        // q's own interrupt error, named as q names it: no function before it
-        Ok(Err(e)) if super::interrupt::is_stop(&e) => stop(),
+        // an interrupt reads `'name: stop`: KX reserves krr("stop") (and "abort", "stack") for q
+        // itself, so ktorch may not signal q's own 'stop
+        Ok(Err(e)) if super::interrupt::is_stop(&e) => signal(name, "stop"),
         Ok(Err(e)) => signal(name, &format!("{e:#}")),
         Err(_) => {
             let msg = PANIC_MSG
@@ -93,13 +94,6 @@ pub fn signal(name: &str, msg: &str) -> K {
     log::debug(&text);
     log::deliver();
     unsafe { native::krr(error_text(&text)) }
-}
-
-/// `'stop`: a call ended by SIGINT (k::interrupt).
-fn stop() -> K {
-    log::debug("stop");
-    log::deliver();
-    unsafe { native::krr(c"stop".as_ptr() as *mut _) }
 }
 
 /// How many error texts a thread keeps alive at once. q reads an error's text when the C call

@@ -2,14 +2,15 @@
 //! so a training call of an hour could not be stopped without killing q and losing the session.
 //! Around such a call (`scope`) ktorch puts its own SIGINT handler, which only sets a flag; the
 //! call looks at the flag where it can stop cleanly (`check`, at batch and iteration boundaries)
-//! and ends with q's own interrupt error, `'stop`. Outside those calls q's handler is untouched:
-//! the scope restores it, and hands on a SIGINT that arrived too late for a check.
+//! and ends with the error `'name: stop` (`'run: stop`): the word q uses for its own interrupt,
+//! after the function's name, since KX reserves `krr("stop")` itself for q. Outside those calls
+//! q's handler is untouched: the scope restores it, and hands on a SIGINT that arrived too late
+//! for a check.
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-/// The error of an interrupted call: the guard signals it as `'stop`, with no function name
-/// before it, as q signals its own interrupt.
+/// The error of an interrupted call: the guard signals it as `'name: stop`.
 #[derive(Debug)]
 pub struct Stop;
 

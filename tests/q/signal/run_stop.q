@@ -1,5 +1,5 @@
 / SIGINT during a long `run` (qhost/tests/interrupt.rs sends it once this script prints "go"):
-/ the call ends with q's interrupt error 'stop, the model's data is back to full size, and the
+/ the call ends with 'run: stop (KX reserves krr("stop") for q), the model's data is back to full size, and the
 / model trains on. Valid q: in kdb+, Ctrl-C does what the test's SIGINT does.
 \l tests/q/lib/assert.q
 {key[x]set'x}(`ktorch 2:`fns,1)[];
@@ -13,7 +13,7 @@ train(m;`batchsize`shuffle;(10;0b))
 train(m;X;Y)
 -1 "go";
 e:@[run;m;{x}]
-.t.eq["run ends with q's interrupt error";e;"stop"]
+.t.eq["run ends with 'run: stop";e;"run: stop"]
 .t.eq["the data is back to full size";datasize m;n]
 train(m;1000#X;1000#Y)
 r:run m
