@@ -631,10 +631,12 @@ pub fn result_of(r: K) -> QResult {
         Some(v) => {
             if let Some(m) = take_error() {
                 if strict::on() {
-                    // KX: "Do not call krr() and then return a valid pointer!"
+                    // KX: "Do not call krr() and then return a valid pointer!"; a failed
+                    // API call's error must be taken with ee ("Otherwise the error status
+                    // within the interpreter may still be set")
                     return Err(QErr(format!(
-                        "qhost strict: a value was returned with error '{m}' pending \
-                         (krr then a valid pointer)"
+                        "qhost strict: a value was returned with error '{m}' pending (krr \
+                         then a valid pointer, or a failed API call's error no ee took)"
                     )));
                 }
             }
