@@ -87,6 +87,7 @@ fn memory_stats() {
         "-1 .Q.s1 key w;\n",
         "-1 .Q.s1 type value w;\n",
         "-1 .Q.s1 (count system\"w\";type system\"w\";count system\"w 0\");\n",
+        "`$\"warm up\";\n",
         "s:.Q.w[]`syms\n",
         "-1 .Q.s1 0&(.Q.w[]`syms)-s;\n",
         "s:.Q.w[]`syms\n",
