@@ -405,9 +405,9 @@ fn check_fd_loop() {
 fn run_script(script: &str, leakcheck: bool) -> qhome::Run {
     testext_dir();
     let env: &[(&str, &str)] = if leakcheck {
-        &[("QHOST_LEAKCHECK", "1")]
+        &[("QHOST_LEAKCHECK", "1"), ("QHOST_STRICT", "1")]
     } else {
-        &[]
+        &[("QHOST_STRICT", "1")]
     };
     qhome::run_qhost(script, env, Duration::from_secs(300))
 }
@@ -442,4 +442,33 @@ fn leak_check_reports_a_leak() {
         r.stderr
     );
     assert!(r.stderr.contains("leak check: 1 K objects"), "{}", r.stderr);
+}
+
+/// The qhost binary exports exactly q's k.h functions: KX's capiref lists khp, khpu, khpun,
+/// khpunc and kclose under "Standalone applications" (c.o only, so an extension using them does
+/// not load into q), and vi, vk as q's own ("Available within shared library only").
+#[test]
+fn exports_are_qs() {
+    let out = std::process::Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(env!("CARGO_BIN_EXE_qhost"))
+        .output()
+        .expect("nm runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .filter(|n| !n.starts_with('_') && !n.contains('@'))
+        .collect();
+    let expected: std::collections::BTreeSet<&str> = [
+        "ka", "kb", "ku", "kg", "kh", "ki", "kj", "ke", "kf", "kc", "ks", "ktj", "kd", "kz", "kt",
+        "knk", "ktn", "kp", "kpn", "ktd", "knt", "krr", "orr", "ja", "jv", "jk", "js", "sn", "ss",
+        "ee", "k", "b9", "d9", "sd0", "sd0x", "sd1", "r0", "r1", "dot", "m9", "setm", "dl", "ymd",
+        "dj", "xD", "xT", "vak", "vaknk", "okx", "ver", "vi", "vk",
+    ]
+    .into_iter()
+    .collect();
+    let stray: Vec<_> = names.difference(&expected).collect();
+    let missing: Vec<_> = expected.difference(&names).collect();
+    assert!(stray.is_empty() && missing.is_empty(), "stray {stray:?}, missing {missing:?}");
 }

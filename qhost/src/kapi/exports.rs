@@ -182,10 +182,8 @@ pub unsafe extern "C" fn ks(s: *const c_char) -> K {
 
 /// Intern for an API call, refusing threads that may not (see `threads::interning`).
 fn intern_checked(what: &str, text: &[u8]) -> *const c_char {
-    if let Err(e) = threads::interning(what) {
-        // not fatal outside strict mode: intern anyway (qhost's table is locked), but say so
-        eprintln!("qhost: {e}");
-    }
+    // fatal in strict mode; otherwise intern anyway (qhost's table is locked)
+    let _ = threads::interning(what);
     sym::intern(text)
 }
 /// Timestamp (t = -12) or timespan (t = -16) from nanoseconds.
