@@ -164,3 +164,37 @@ fn wait(mut child: std::process::Child, limit: Duration) -> (String, String) {
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }
+
+/// peach with `-s 4` (KX basics/peach): "The result of m':[x] is exactly the same as m'[x]",
+/// globals are read on the secondary threads, the first error in item order is peach's error,
+/// lambdas with locals run there; `\s` shows the threads, `\s n` lowers them "within the limit
+/// set by the -s command-line option" (above it: 'limit).
+#[test]
+fn peach_matches_each() {
+    qhome::testext();
+    let f = script(concat!(
+        "v:til 1000\n",
+        "f:{sum v+x*til count v}\n",
+        "-1 .Q.s1 (f peach til 2000)~f each til 2000;\n",
+        "-1 .Q.s1 @[{{$[x=7;'`seven;x=3;'`three;x]} peach x};til 20;{x}];\n",
+        "g:{[x] d:`a`b!(x;x*2); d`b}\n",
+        "-1 .Q.s1 g peach til 5;\n",
+        "-1 .Q.s1 system\"s\";\n",
+        "\\s 1\n",
+        "-1 .Q.s1 system\"s\";\n",
+        "-1 .Q.s1 @[system;\"s 9\";{x}];\n",
+        "exit 0\n",
+    ));
+    let r = qhome::run_qhost(
+        &format!("{} -s 4", f.display()),
+        &[("QHOST_STRICT", "1"), ("QHOST_LEAKCHECK", "1")],
+        Duration::from_secs(120),
+    );
+    assert_eq!(
+        r.stdout,
+        "1b\n\"three\"\n0 2 4 6 8\n4i\n1i\n\"limit\"\n",
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
