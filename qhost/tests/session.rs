@@ -116,7 +116,7 @@ fn sigint_stops_the_running_expression() {
         "-1 r;\n",
         "exit 0\n",
     ));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qhost"))
+    let child = Command::new(env!("CARGO_BIN_EXE_qhost"))
         .arg(&f)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -197,4 +197,24 @@ fn peach_matches_each() {
         r.stderr
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+/// At the REPL the timer ticks while q waits for input (.z.ts runs between inputs).
+#[test]
+fn timer_ticks_at_the_repl() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qhost"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"n:0\n.z.ts:{n::n+1;if[n=3;system\"t 0\"]}\n\\t 10\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    stdin.write_all(b"-1 \"ticks \",string n;\n").unwrap();
+    drop(stdin);
+    let out = wait(child, Duration::from_secs(20));
+    assert!(out.0.contains("ticks 3\n"), "{}\n{}", out.0, out.1);
 }

@@ -65,17 +65,19 @@ fn unset_list_item_is_fatal() {
 }
 
 /// "As krr records only the passed pointer, you should ensure that the string remains valid
-/// after the return from your code into kdb+": a freed buffer's text comes out garbled in
-/// strict mode; a buffer that outlives the call comes out whole.
+/// after the return from your code into kdb+": a freed heap buffer's or a dead stack frame's
+/// text comes out garbled in strict mode (without it, qhost reads the dead frame's text as it
+/// was: the check is strict mode's); a buffer that outlives the call comes out whole.
 #[test]
 fn krr_keeps_only_the_pointer() {
     let r = q(
-        "-1 .t.catch[{L[`krrtemp;1] 0}];-1 @[L[`krrbuf;1];7;{x}];exit 0",
+        "-1 .t.catch[{L[`krrtemp;1] 0}];-1 .t.catch[{L[`krrstack;1] 0}];-1 @[L[`krrbuf;1];7;{x}];exit 0",
         true,
         "",
     );
     assert!(
-        !r.stdout.contains("a temporary message that dies with the call"),
+        !r.stdout.contains("a temporary message that dies with the call")
+            && !r.stdout.contains("a message on the stack"),
         "{}",
         r.stdout
     );

@@ -606,17 +606,18 @@ pub fn call_dl(ptr: *const c_void, n: i64, args: &[KObj]) -> QResult {
             _ => tr::<*const c_void, F8>(ptr)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]),
         }
     };
+    if strict::on() && error_pending() {
+        // overwrite what the extension left on the stack (scribble's frame lies where the
+        // extension's frames were, just below this one) and the chunks it freed, so that a krr
+        // text that did not outlive the call shows garbled instead of passing by luck
+        strict::scribble();
+    }
     result_of(r)
 }
 
 /// An extension's result as a QResult: (K)0 is the pending error (or, with none, nothing to
 /// return: `::`), t = -128 its message.
 pub fn result_of(r: K) -> QResult {
-    if strict::on() && error_pending() {
-        // overwrite what the extension left on the stack and freed, so that a krr text that
-        // did not outlive the call shows garbled instead of passing by luck
-        strict::scribble();
-    }
     match KObj::from_raw(r) {
         None => match take_error() {
             Some(m) => Err(QErr(m)),

@@ -487,3 +487,15 @@ pub unsafe extern "C" fn kcall(x: K) -> K {
 pub unsafe extern "C" fn sq(x: K) -> K {
     kj((*x).value.long * (*x).value.long)
 }
+/// krr with a message in this call's stack frame (gone when it returns): another way to break
+/// "the string remains valid after the return"; strict mode overwrites the stack it was on.
+#[no_mangle]
+#[inline(never)]
+pub unsafe extern "C" fn krrstack(_: K) -> K {
+    let mut buf = [0u8; 64];
+    let m = b"a message on the stack of the call";
+    buf[..m.len()].copy_from_slice(m);
+    let r = krr(std::hint::black_box(&mut buf).as_mut_ptr() as S);
+    std::hint::black_box(&buf);
+    r
+}
