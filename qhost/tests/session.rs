@@ -79,7 +79,8 @@ fn sd1_callback_runs_from_the_main_loop() {
 }
 
 /// .Q.w[] is the dictionary used heap peak wmax mmap mphy syms symw of longs (KX dotq); `\w`
-/// six longs, `\w 0` two (syms symw); a new symbol adds one to syms.
+/// six longs, `\w 0` two (syms symw); a new symbol adds one to syms. What qhost does not do
+/// answers 'nyi: a workspace limit (`\w n`), secondary processes (`\s -n`).
 #[test]
 fn memory_stats() {
     let r = run(concat!(
@@ -93,11 +94,12 @@ fn memory_stats() {
         "s:.Q.w[]`syms\n",
         "`$\"a symbol never seen before\";\n",
         "-1 .Q.s1 (.Q.w[]`syms)-s;\n",
+        "-1 .Q.s1 (@[system;\"w 100\";{x}];@[system;\"s -2\";{x}]);\n",
         "exit 0\n",
     ));
     assert_eq!(
         r.stdout,
-        "`used`heap`peak`wmax`mmap`mphy`syms`symw\n7h\n(6;7h;2)\n0\n1\n",
+        "`used`heap`peak`wmax`mmap`mphy`syms`symw\n7h\n(6;7h;2)\n0\n1\n(\"nyi\";\"nyi\")\n",
         "{}",
         r.stderr
     );

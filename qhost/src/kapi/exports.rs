@@ -775,7 +775,7 @@ pub unsafe extern "C" fn vi(x: K, j: u64) -> K {
         return x.elem(j as i64).into_raw();
     }
     let ft = if t == 0 { x.item(0).t() } else { -t };
-    if ft < 0 && ft >= -KT {
+    if (-KT..0).contains(&ft) {
         crate::q::verbs::util::null_atom(-ft).into_raw()
     } else {
         KObj::vector(ft.clamp(0, KT), 0).into_raw()
@@ -806,7 +806,7 @@ fn collapse(x: KObj) -> KObj {
     }
     let items = x.items();
     let t = items[0].t();
-    if t < 0 && t >= -KT && items.iter().all(|a| a.t() == t) {
+    if (-KT..0).contains(&t) && items.iter().all(|a| a.t() == t) {
         return crate::q::values::from_items(items);
     }
     if t == XD {
@@ -821,7 +821,7 @@ fn collapse(x: KObj) -> KObj {
             let cols: Vec<KObj> = (0..keys.len())
                 .map(|c| {
                     crate::q::values::from_items(
-                        items.iter().map(|d| crate::q::values::elem(&d.dict_values(), c as i64)).collect(),
+                        items.iter().map(|d| crate::q::values::elem(&d.dict_values(), c)).collect(),
                     )
                 })
                 .collect();

@@ -307,7 +307,7 @@ pub unsafe extern "C" fn watch(_: K) -> K {
         return r;
     }
     // KX: "On success, sd1 returns a K object of type integer, containing d."
-    let ok = t(r) == -(qtype::INT_LIST as i8) && (*r).value.int == p[0];
+    let ok = t(r) == -qtype::INT_LIST && (*r).value.int == p[0];
     r0(r);
     if !ok {
         return krr(s!("sd1's answer is not the int d"));
