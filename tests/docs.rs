@@ -89,8 +89,11 @@ fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("doc.q");
     std::fs::write(&path, script(block)).unwrap();
+    // strict mode (QHOST_STRICT=1): the C API as strict as KX documents it, so that no
+    // example passes by relying on what real q does not promise (zeroed memory, krr's text)
     let out = Command::new(bin_dir().join("qhost"))
         .arg(&path)
+        .env("QHOST_STRICT", "1")
         .output()
         .map_err(|e| format!("qhost: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);

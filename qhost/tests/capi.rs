@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use qhost::kapi::dynload::load;
-use qhost::kapi::exports::{call_dl, immortal_objects, poll_fds, registered_fds};
+use qhost::kapi::exports::{call_dl, poll_fds, registered_fds};
 use qhost::kapi::*;
 use qhost::q::func::Func;
 
@@ -47,6 +47,8 @@ fn ints(x: &KObj) -> Vec<i32> {
 /// Everything in one test: the pending error and the live-object count are process-wide.
 #[test]
 fn api_in_process() {
+    // this test's thread is q's main thread for the API (k(0,..) is allowed only there)
+    qhost::kapi::threads::claim_main();
     let base = live_objects();
     check_loader_errors();
     check_atoms();
@@ -58,9 +60,8 @@ fn api_in_process() {
     check_misc();
     check_fd_loop();
     unsafe { check_direct() };
-    // sd1's answer lives on purpose (see exports/fdloop.rs).
     assert_eq!(
-        live_objects() - immortal_objects(),
+        live_objects(),
         base,
         "K objects leaked by the checks"
     );
@@ -304,7 +305,8 @@ fn check_misc() {
         ints(&call0("dates")),
         [0, 8825, -1, 20000101, 20240229, 19991231]
     );
-    assert_eq!(ints(&call0("misc")), [0, 1, 1, -1, -1, -1, -1]);
+    // KX: ver "Returns an int as yyyymmdd" (qhost's release date, its .z.k 2024.10.01)
+    assert_eq!(ints(&call0("misc")), [0, 1, 20241001]);
     let f = call0("mkdl");
     assert_eq!(f.t(), FN_DL);
     let r = call(&f, &[KObj::long(1), KObj::long(2), KObj::long(3)]).unwrap();
@@ -341,19 +343,28 @@ unsafe fn check_direct() {
     assert_eq!(t2, t);
     assert!(x::knt(5, t2).is_null());
     assert_eq!(x::take_error().as_deref(), Some("length"));
-    // ee passes a value through; krr answers (K)0; the message is interned (pointer-stable).
+    // ee passes a value through; krr answers (K)0 and keeps only the pointer (nothing is
+    // interned: the symbol count stays); ee's error object holds the text.
     let j = x::kj(3);
     assert_eq!(x::ee(j), j);
     x::r0(j);
-    assert!(x::krr(c"m1".as_ptr()).is_null());
+    let syms = qhost::kapi::sym::stats().0;
+    let msg = c"m1 never interned";
+    assert!(x::krr(msg.as_ptr()).is_null());
     let e = x::ee(std::ptr::null_mut());
     assert_eq!((*e).t, ERR);
     assert_eq!(
-        *atom::<*const libc::c_char>(e),
-        x::ss(c"m1".as_ptr()) as *const libc::c_char
+        std::ffi::CStr::from_ptr(*atom::<*const libc::c_char>(e)),
+        msg
     );
     x::r0(e);
+    assert_eq!(qhost::kapi::sym::stats().0, syms, "krr/ee intern nothing");
     assert_eq!(x::take_error(), None, "ee clears the error");
+    // ee of (K)0 with nothing pending: an error object whose s is NULL (KX: "the error string
+    // pointer (x->s) may also be NULL")
+    let e = x::ee(std::ptr::null_mut());
+    assert_eq!(((*e).t, (*atom::<*const libc::c_char>(e)).is_null()), (ERR, true));
+    x::r0(e);
     // k on a handle other than 0 (IPC) answers an error object and releases the arguments.
     let e = x::qhost_k(5, c"f".as_ptr(), [x::kj(1)].as_ptr(), 1);
     assert_eq!((*e).t, ERR);
@@ -362,6 +373,7 @@ unsafe fn check_direct() {
     extern "C" fn cb(_: i32) -> K {
         std::ptr::null_mut()
     }
+    // KX: "On error, NULL is returned and d is closed."
     assert!(x::sd1(1_000_000, Some(cb)).is_null());
     assert!(x::take_error()
         .unwrap()
@@ -393,9 +405,9 @@ fn check_fd_loop() {
 fn run_script(script: &str, leakcheck: bool) -> qhome::Run {
     testext_dir();
     let env: &[(&str, &str)] = if leakcheck {
-        &[("QHOST_LEAKCHECK", "1")]
+        &[("QHOST_LEAKCHECK", "1"), ("QHOST_STRICT", "1")]
     } else {
-        &[]
+        &[("QHOST_STRICT", "1")]
     };
     qhome::run_qhost(script, env, Duration::from_secs(300))
 }
@@ -430,4 +442,33 @@ fn leak_check_reports_a_leak() {
         r.stderr
     );
     assert!(r.stderr.contains("leak check: 1 K objects"), "{}", r.stderr);
+}
+
+/// The qhost binary exports exactly q's k.h functions: KX's capiref lists khp, khpu, khpun,
+/// khpunc and kclose under "Standalone applications" (c.o only, so an extension using them does
+/// not load into q), and vi, vk as q's own ("Available within shared library only").
+#[test]
+fn exports_are_qs() {
+    let out = std::process::Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(env!("CARGO_BIN_EXE_qhost"))
+        .output()
+        .expect("nm runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .filter(|n| !n.starts_with('_') && !n.contains('@'))
+        .collect();
+    let expected: std::collections::BTreeSet<&str> = [
+        "ka", "kb", "ku", "kg", "kh", "ki", "kj", "ke", "kf", "kc", "ks", "ktj", "kd", "kz", "kt",
+        "knk", "ktn", "kp", "kpn", "ktd", "knt", "krr", "orr", "ja", "jv", "jk", "js", "sn", "ss",
+        "ee", "k", "b9", "d9", "sd0", "sd0x", "sd1", "r0", "r1", "dot", "m9", "setm", "dl", "ymd",
+        "dj", "xD", "xT", "vak", "vaknk", "okx", "ver", "vi", "vk",
+    ]
+    .into_iter()
+    .collect();
+    let stray: Vec<_> = names.difference(&expected).collect();
+    let missing: Vec<_> = expected.difference(&names).collect();
+    assert!(stray.is_empty() && missing.is_empty(), "stray {stray:?}, missing {missing:?}");
 }

@@ -1,6 +1,6 @@
 //! One test per q script in tests/q/ (from the repository root): each runs through qhost and
 //! must exit 0 (tests/q/lib/assert.q's `.t.done[]` exits 1 on a failed check), with no K object
-//! left live at exit (QHOST_LEAKCHECK=1). A script that
+//! left live at exit (QHOST_LEAKCHECK=1), in strict mode (QHOST_STRICT=1). A script that
 //! loads `` `testext `` gets qhost/testext built; one that loads `` `ktorch `` needs
 //! target/release/ktorch.so (the test fails saying so when it is missing). Both are found in
 //! the QHOME that qhome/mod.rs sets up.
@@ -22,8 +22,14 @@ fn run(name: &str) {
     if text.contains("`ktorch") || text.contains("ktorch.q") {
         qhome::ktorch();
     }
-    // Every script also runs under the leak check: a K object left live at exit fails it.
-    let r = qhome::run_qhost(&rel, &[("QHOST_LEAKCHECK", "1")], Duration::from_secs(600));
+    // Every script also runs under the leak check (a K object left live at exit fails it) and
+    // in strict mode: new K memory poisoned, krr's text read after the call returned, stale
+    // errors and k.h calls from the wrong thread reported (src/kapi/strict.rs).
+    let r = qhome::run_qhost(
+        &rel,
+        &[("QHOST_LEAKCHECK", "1"), ("QHOST_STRICT", "1")],
+        Duration::from_secs(600),
+    );
     assert!(
         r.code == Some(0),
         "{rel}: exit {:?}\n--- stdout\n{}--- stderr\n{}",

@@ -61,8 +61,8 @@ vals:(1;`x;"G"$"00010203-0405-0607-0809-0a0b0c0d0e0f";"hello";`a`bc;(1;"xy";());
 .t.eq[`dates;dates[];0 8825 -1 20000101 20240229 19991231i]
 .t.eq[`ymd;(dates[])1;"i"$2024.02.29]
 
-/ setm m9 ver, and no IPC: khp khpu khpun khpunc answer -1, kclose
-.t.eq[`misc;misc[];0 1 1 -1 -1 -1 -1i]
+/ setm m9 ver (KX: "Returns an int as yyyymmdd", the release date .z.k)
+.t.eq[`misc;misc[];0 1i,"I"$string[.z.k] except "."]
 
 / dl and 2: with rank 3
 g:mkdl[]
@@ -71,5 +71,35 @@ g:mkdl[]
 .t.eq[`rank3;add3[10;20;30];60]
 .t.ok[`nolib;.t.catch[{`nosuchlib 2:(`f;1)}] like "*nosuchlib*"]
 .t.ok[`nofn;.t.catch[{`testext 2:(`nosuchfn;1)}] like "*nosuchfn*"]
+
+/ KX, C client for q: "If your C function, called from q, has nothing to return to q, it can
+/ return (K)0"; the generic null is "K id=ka(101); id->g=0;"
+nothing:L[`nothing;1]; identity:L[`identity;1]
+.t.ok[`nothing;(::)~nothing[]]
+.t.ok[`identity;(::)~identity[]]
+
+/ orr: "the total message size (including both user and system error) is limited to 255
+/ characters and is truncated if it exceeds this limit"
+.t.eq[`orr255;.t.catch {L[`orrlong;1] 0};255#"x"]
+
+/ krr keeps the pointer; a message in a buffer reused per error (as KX recommends) outlives
+/ the call; 10^5 trapped errors with distinct texts, from C and from q, intern no symbol
+/ (.Q.w[]`syms, the count of internalized symbols, does not grow)
+krrbuf:L[`krrbuf;1]
+.t.eq[`krrbuf;@[krrbuf;42;{x}];"error number 42"]
+s0:s1:s2:s3:0
+s0:.Q.w[]`syms
+{@[krrbuf;x;{x}]} each til 100000;
+s1:.Q.w[]`syms
+{@[{'x};"q error ",string x;{x}]} each til 100000;
+s2:.Q.w[]`syms
+`$"capi new sym ",/:string 1 2;
+s3:.Q.w[]`syms
+.t.eq[`symsC;s1;s0]
+.t.eq[`symsq;s2;s0]
+.t.eq[`symscount;s3;s0+2]
+
+/ vi (item j as a new reference; out of range the first item's type's null) and vk (collapse)
+.t.eq[`vivk;L[`vivk;1] 10 20 30;(20;0N;1 2 3;([]a:1 2))]
 
 .t.done[]

@@ -182,10 +182,8 @@ pub unsafe extern "C" fn ks(s: *const c_char) -> K {
 
 /// Intern for an API call, refusing threads that may not (see `threads::interning`).
 fn intern_checked(what: &str, text: &[u8]) -> *const c_char {
-    if let Err(e) = threads::interning(what) {
-        // not fatal outside strict mode: intern anyway (qhost's table is locked), but say so
-        eprintln!("qhost: {e}");
-    }
+    // fatal in strict mode; otherwise intern anyway (qhost's table is locked)
+    let _ = threads::interning(what);
     sym::intern(text)
 }
 /// Timestamp (t = -12) or timespan (t = -16) from nanoseconds.
@@ -608,17 +606,18 @@ pub fn call_dl(ptr: *const c_void, n: i64, args: &[KObj]) -> QResult {
             _ => tr::<*const c_void, F8>(ptr)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]),
         }
     };
+    if strict::on() && error_pending() {
+        // overwrite what the extension left on the stack (scribble's frame lies where the
+        // extension's frames were, just below this one) and the chunks it freed, so that a krr
+        // text that did not outlive the call shows garbled instead of passing by luck
+        strict::scribble();
+    }
     result_of(r)
 }
 
 /// An extension's result as a QResult: (K)0 is the pending error (or, with none, nothing to
 /// return: `::`), t = -128 its message.
 pub fn result_of(r: K) -> QResult {
-    if strict::on() && error_pending() {
-        // overwrite what the extension left on the stack and freed, so that a krr text that
-        // did not outlive the call shows garbled instead of passing by luck
-        strict::scribble();
-    }
     match KObj::from_raw(r) {
         None => match take_error() {
             Some(m) => Err(QErr(m)),
@@ -631,10 +630,12 @@ pub fn result_of(r: K) -> QResult {
         Some(v) => {
             if let Some(m) = take_error() {
                 if strict::on() {
-                    // KX: "Do not call krr() and then return a valid pointer!"
+                    // KX: "Do not call krr() and then return a valid pointer!"; a failed
+                    // API call's error must be taken with ee ("Otherwise the error status
+                    // within the interpreter may still be set")
                     return Err(QErr(format!(
-                        "qhost strict: a value was returned with error '{m}' pending \
-                         (krr then a valid pointer)"
+                        "qhost strict: a value was returned with error '{m}' pending (krr \
+                         then a valid pointer, or a failed API call's error no ee took)"
                     )));
                 }
             }
@@ -774,7 +775,7 @@ pub unsafe extern "C" fn vi(x: K, j: u64) -> K {
         return x.elem(j as i64).into_raw();
     }
     let ft = if t == 0 { x.item(0).t() } else { -t };
-    if ft < 0 && ft >= -KT {
+    if (-KT..0).contains(&ft) {
         crate::q::verbs::util::null_atom(-ft).into_raw()
     } else {
         KObj::vector(ft.clamp(0, KT), 0).into_raw()
@@ -805,7 +806,7 @@ fn collapse(x: KObj) -> KObj {
     }
     let items = x.items();
     let t = items[0].t();
-    if t < 0 && t >= -KT && items.iter().all(|a| a.t() == t) {
+    if (-KT..0).contains(&t) && items.iter().all(|a| a.t() == t) {
         return crate::q::values::from_items(items);
     }
     if t == XD {
@@ -820,7 +821,7 @@ fn collapse(x: KObj) -> KObj {
             let cols: Vec<KObj> = (0..keys.len())
                 .map(|c| {
                     crate::q::values::from_items(
-                        items.iter().map(|d| crate::q::values::elem(&d.dict_values(), c as i64)).collect(),
+                        items.iter().map(|d| crate::q::values::elem(&d.dict_values(), c)).collect(),
                     )
                 })
                 .collect();

@@ -161,7 +161,7 @@ pub fn alloc_uninit(t: i8, n: i64) -> K {
     let bytes = match t {
         t if t == -UU => 32,
         XD => 32,
-        t if t < 0 || t >= XT => 16,
+        t if !(0..XT).contains(&t) => 16,
         _ => 16 + elem_size(t) * (n.max(0) as usize),
     };
     let bytes = (bytes + 15) & !15;

@@ -64,18 +64,20 @@ pub unsafe fn poison(p: *mut u8, n: usize) {
 /// recently freed chunk of a size back first). A `krr` text in either comes out garbled.
 #[inline(never)]
 pub fn scribble() {
-    let mut stack = [0u8; 64 * 1024];
+    // 16 KiB of stack covers the frames of the call that just returned; tcache keeps up to 7
+    // freed chunks per size class and hands back the last freed first, so one allocation per
+    // class up to 256 bytes (a message's size) takes the chunk a freed text was in
+    let mut stack = [0u8; 16 * 1024];
     unsafe { poison(stack.as_mut_ptr(), stack.len()) };
     std::hint::black_box(&mut stack);
-    let mut held = Vec::new();
-    for size in (16..=512).step_by(16) {
-        for _ in 0..2 {
-            let p = unsafe { libc::malloc(size) } as *mut u8;
-            if !p.is_null() {
-                unsafe { poison(p, size) };
-                held.push(p);
-            }
+    let mut held = [std::ptr::null_mut::<u8>(); 16];
+    for (i, slot) in held.iter_mut().enumerate() {
+        let size = 16 * (i + 1);
+        let p = unsafe { libc::malloc(size) } as *mut u8;
+        if !p.is_null() {
+            unsafe { poison(p, size) };
         }
+        *slot = p;
     }
     for p in held {
         unsafe { libc::free(p as *mut libc::c_void) };

@@ -1,7 +1,7 @@
 //! Which thread may call which part of the k.h API, as KX documents it (capiref, "C client for
 //! q", peach):
-//! - q's main thread (here: the interpreter thread, claimed by main.rs or by the first caller)
-//!   may call everything;
+//! - q's main thread (here: the interpreter thread, claimed by main.rs at start) may call
+//!   everything;
 //! - a secondary thread (peach under `-s N`) evaluates q but may not call `k(0,..)`, `sd1`,
 //!   `sd0`/`sd0x` ("Should only be called from main thread") nor update globals ('noupdate);
 //! - any other thread (one an extension started) may make and free K objects in its own pool
@@ -43,17 +43,19 @@ pub fn set_secondary() {
     ROLE.with(|r| r.set(Some(Role::Secondary)));
 }
 
-/// The calling thread's role; the first thread to ask when no main thread is claimed becomes it.
+/// The calling thread's role. Until a host claims q's main thread (qhost's main.rs does, at
+/// start) every thread counts as main: qhost used as a library in-process (tests that call the
+/// API from their own threads, each its own q session) is not policed.
 pub fn role() -> Role {
     if let Some(r) = ROLE.with(|r| r.get()) {
         return r;
     }
+    let main = MAIN.load(Ordering::SeqCst);
+    if main == 0 {
+        return Role::Main;
+    }
     let me = unsafe { libc::pthread_self() } as u64;
-    let r = match MAIN.compare_exchange(0, me, Ordering::SeqCst, Ordering::SeqCst) {
-        Ok(_) => Role::Main,
-        Err(m) if m == me => Role::Main,
-        Err(_) => Role::Other,
-    };
+    let r = if main == me { Role::Main } else { Role::Other };
     ROLE.with(|c| c.set(Some(r)));
     r
 }

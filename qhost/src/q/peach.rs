@@ -123,6 +123,7 @@ pub fn peach(f: &KObj, x: &KObj) -> QResult {
     });
     threads::PARALLEL.store(false, Ordering::SeqCst);
     MAIN_GLOBALS.store(std::ptr::null_mut(), Ordering::SeqCst);
+    #[allow(clippy::drop_non_drop)] // ends the borrow of `results` before they are read
     drop(shared);
     let mut out = Vec::with_capacity(count);
     for (i, r) in results.into_iter().enumerate() {

@@ -17,16 +17,14 @@ macro_rules! s {
     };
 }
 
-// Declared by k.h but left out of kdbplus 0.3.9's bindings.
+// Declared by k.h but left out of kdbplus 0.3.9's bindings. (khp, khpu, khpun, khpunc and
+// kclose are c.o's, not q's: a library that references them does not load into q.)
 extern "C" {
-    fn khp(host: *const C, port: I) -> I;
-    fn khpu(host: *const C, port: I, cred: *const C) -> I;
-    fn khpun(host: *const C, port: I, cred: *const C, timeout: I) -> I;
-    fn khpunc(host: S, port: I, cred: S, timeout: I, cap: I) -> I;
-    fn kclose(h: I);
     fn okx(x: K) -> I;
     fn ver() -> I;
     fn sd0x(d: I, close: I);
+    fn vi(x: K, j: u64) -> K;
+    fn vk(x: K) -> K;
 }
 
 unsafe fn t(x: K) -> i8 {
@@ -262,25 +260,14 @@ pub unsafe extern "C" fn dates(_: K) -> K {
     v
 }
 
-/// setm answers the previous setting; m9 does nothing visible; ver is positive; no IPC:
-/// each khp* answers -1 and kclose is harmless (q: 0 1 1 -1 -1 -1 -1i).
+/// setm answers the previous setting; m9 does nothing visible; ver is the release date as
+/// yyyymmdd (KX: "Returns an int as yyyymmdd"), q's .z.k (q: 0 1i, then .z.k as yyyymmdd).
 #[no_mangle]
 pub unsafe extern "C" fn misc(_: K) -> K {
     let prev = setm(1);
     let now = setm(prev);
     m9();
-    let h = s!("localhost");
-    let u = s!("user:pass");
-    let r = [
-        prev,
-        now,
-        (ver() > 0) as I,
-        khp(h, 1),
-        khpu(h, 1, u),
-        khpun(h, 1, u, 10),
-        khpunc(h, 1, u, 10, 1),
-    ];
-    kclose(-1);
+    let r = [prev, now, ver()];
     let v = ktn(qtype::INT_LIST as I, r.len() as J);
     v.as_mut_slice::<I>().copy_from_slice(&r);
     v
@@ -319,6 +306,12 @@ pub unsafe extern "C" fn watch(_: K) -> K {
     if r.is_null() {
         return r;
     }
+    // KX: "On success, sd1 returns a K object of type integer, containing d."
+    let ok = t(r) == -qtype::INT_LIST && (*r).value.int == p[0];
+    r0(r);
+    if !ok {
+        return krr(s!("sd1's answer is not the int d"));
+    }
     libc::write(p[1], b"x".as_ptr() as *const libc::c_void, 1);
     sd0x(p[1], 0); // never registered: must be harmless and leave it open
     libc::close(p[1]);
@@ -334,4 +327,175 @@ pub unsafe extern "C" fn fired(_: K) -> K {
 pub unsafe extern "C" fn leak(_: K) -> K {
     ktn(qtype::LONG_LIST as I, 3);
     kb(1)
+}
+
+// ---- what KX documents that a lenient host would hide (tests/q/capi_strict.q, tests/capi.rs) --
+
+/// Returns (K)0 with no error set: "If your C function, called from q, has nothing to return to
+/// q, it can return (K)0" (KX, C client for q). q: `::`.
+#[no_mangle]
+pub unsafe extern "C" fn nothing(_: K) -> K {
+    KNULL
+}
+/// KX's recipe for the generic null: `K id=ka(101); id->g=0;` (q: `::`).
+#[no_mangle]
+pub unsafe extern "C" fn identity(_: K) -> K {
+    let x = ka(101);
+    (*x).value.byte = 0;
+    x
+}
+/// ka(101) with ->g never set: in strict mode the poisoned g is fatal.
+#[no_mangle]
+pub unsafe extern "C" fn badnull(_: K) -> K {
+    ka(101)
+}
+/// ktn(0,2) with one item never set: in strict mode fatal when q reads it.
+#[no_mangle]
+pub unsafe extern "C" fn halflist(_: K) -> K {
+    let x = ktn(0, 2);
+    *(x.as_mut_slice::<K>().as_mut_ptr()) = kj(1);
+    x
+}
+/// Whether ka/ktn hand out poisoned memory (strict) : the first byte of an atom's value and of a
+/// vector's data, before they are set (q's pool gives whatever was there).
+#[no_mangle]
+pub unsafe extern "C" fn fresh(_: K) -> K {
+    let a = ka(-(qtype::LONG_LIST as I));
+    let v = ktn(qtype::LONG_LIST as I, 1);
+    let l = ktn(0, 1);
+    let r = ktn(qtype::BYTE_LIST as I, 3);
+    let out = r.as_mut_slice::<G>();
+    out[0] = (*a).value.byte;
+    out[1] = *(v.as_mut_slice::<G>().as_ptr());
+    out[2] = *(l.as_mut_slice::<G>().as_ptr());
+    // set before r0, as KX asks
+    *(l.as_mut_slice::<K>().as_mut_ptr()) = kj(0);
+    r0(a);
+    r0(v);
+    r0(l);
+    r
+}
+
+/// krr with a message in a buffer freed before the return: KX "As krr records only the passed
+/// pointer, you should ensure that the string remains valid after the return" - this breaks it
+/// on purpose (strict mode makes the text come out garbled).
+#[no_mangle]
+pub unsafe extern "C" fn krrtemp(_: K) -> K {
+    let m = std::ffi::CString::new("a temporary message that dies with the call").unwrap();
+    let r = krr(m.as_ptr() as S);
+    drop(m);
+    r
+}
+/// krr with a message that outlives the call, distinct per call (x: a long), in a thread-local
+/// buffer reused by the next error, as KX recommends: q's symbol table must not grow with it.
+#[no_mangle]
+pub unsafe extern "C" fn krrbuf(x: K) -> K {
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let p = BUF.with(|b| {
+        let mut b = b.borrow_mut();
+        b.clear();
+        b.extend_from_slice(format!("error number {}", (*x).value.long).as_bytes());
+        b.push(0);
+        b.as_ptr()
+    });
+    krr(p as S)
+}
+/// orr with a 300-character message: "the total message size (including both user and system
+/// error) is limited to 255 characters and is truncated" (q: a 255-character error).
+#[no_mangle]
+pub unsafe extern "C" fn orrlong(_: K) -> K {
+    libc::open(s!("/nonexistent/qhost-testext"), libc::O_RDONLY);
+    let m = std::ffi::CString::new("x".repeat(300)).unwrap();
+    let r = orr(m.as_ptr() as S);
+    drop(m); // orr copied it: "copied to a static, thread-local buffer"
+    r
+}
+/// krr then a valid pointer: KX "Do not call krr() and then return a valid pointer!" (strict:
+/// an error saying so).
+#[no_mangle]
+pub unsafe extern "C" fn krrvalue(_: K) -> K {
+    krr(s!("left behind"));
+    kj(1)
+}
+/// dot fails and the error is never taken with ee: it stays pending (strict: the next call of
+/// an extension reports it).
+#[no_mangle]
+pub unsafe extern "C" fn dotnoee(f: K, x: K) -> K {
+    let args = knk(1, r1(x));
+    let r = dot(f, args);
+    r0(args);
+    kb(r.is_null() as I)
+}
+/// vi: item j as a new reference (out of range: the null of the first item's type); vk:
+/// collapse a general list. (q: (20;0N;1 2 3;([]a:1 2)))
+#[no_mangle]
+pub unsafe extern "C" fn vivk(x: K) -> K {
+    let a = vi(x, 1);
+    let b = vi(x, 99);
+    let c = vk(knk(3, kj(1), kj(2), kj(3)));
+    let d1 = xD(knk(1, ks(s!("a"))).pipe_syms(), knk(1, kj(1)).pipe_longs());
+    let d2 = xD(knk(1, ks(s!("a"))).pipe_syms(), knk(1, kj(2)).pipe_longs());
+    let d = vk(knk(2, d1, d2));
+    knk(4, a, b, c, d)
+}
+trait Pipe {
+    unsafe fn pipe_syms(self) -> K;
+    unsafe fn pipe_longs(self) -> K;
+}
+impl Pipe for K {
+    /// a one-item general list of a symbol atom as a symbol vector
+    unsafe fn pipe_syms(self) -> K {
+        let v = ktn(qtype::SYMBOL_LIST as I, 1);
+        v.as_mut_slice::<S>()[0] = (*self.as_mut_slice::<K>()[0]).value.symbol;
+        r0(self);
+        v
+    }
+    unsafe fn pipe_longs(self) -> K {
+        let v = ktn(qtype::LONG_LIST as I, 1);
+        v.as_mut_slice::<J>()[0] = (*self.as_mut_slice::<K>()[0]).value.long;
+        r0(self);
+        v
+    }
+}
+
+/// k(0,..) from a thread q did not start: "only q's main thread" (strict: fatal). Answers the
+/// error text the call got.
+#[no_mangle]
+pub unsafe extern "C" fn kthread(_: K) -> K {
+    let text = std::thread::spawn(|| unsafe {
+        let r = k(0, s!("1+1"), KNULL);
+        let m = if t(r) == qtype::ERROR { text(r) } else { String::from("no error") };
+        r0(r);
+        m
+    })
+    .join()
+    .unwrap();
+    let c = std::ffi::CString::new(text).unwrap();
+    kp(c.as_ptr() as S)
+}
+/// k(0,"x+1",x): on a peach secondary thread q forbids it (strict: fatal); on the main thread it
+/// answers x+1.
+#[no_mangle]
+pub unsafe extern "C" fn kcall(x: K) -> K {
+    let r = k(0, s!("{x+1}"), r1(x), KNULL);
+    err_text(r)
+}
+/// Atoms made and freed on a peach secondary thread (allowed: each thread has its own pool).
+#[no_mangle]
+pub unsafe extern "C" fn sq(x: K) -> K {
+    kj((*x).value.long * (*x).value.long)
+}
+/// krr with a message in this call's stack frame (gone when it returns): another way to break
+/// "the string remains valid after the return"; strict mode overwrites the stack it was on.
+#[no_mangle]
+#[inline(never)]
+pub unsafe extern "C" fn krrstack(_: K) -> K {
+    let mut buf = [0u8; 64];
+    let m = b"a message on the stack of the call";
+    buf[..m.len()].copy_from_slice(m);
+    let r = krr(std::hint::black_box(&mut buf).as_mut_ptr() as S);
+    std::hint::black_box(&buf);
+    r
 }
