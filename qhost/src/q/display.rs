@@ -8,15 +8,42 @@ use crate::q::func::Func;
 use crate::q::verbs::cast::civil_from_days;
 use crate::q::verbs::util::{elem, is_identity, is_null_at, table_cols};
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 /// Console width (\c): longer lines are cut to width-2 characters and "..".
-const WIDTH: usize = 80;
-/// Significant digits of floats (\P).
-const PRECISION: usize = 7;
+static WIDTH: AtomicUsize = AtomicUsize::new(80);
+/// Console height (\c): q's default 25 lines.
+static HEIGHT: AtomicUsize = AtomicUsize::new(25);
+/// Significant digits of floats (\P; 0 is q's "all", 17 digits).
+static PRECISION: AtomicUsize = AtomicUsize::new(7);
+
+/// `\P n`: significant digits of floats, 0..17 (0 shows all 17).
+pub fn set_precision(p: usize) {
+    PRECISION.store(p, Ordering::Relaxed)
+}
+
+pub fn precision() -> usize {
+    PRECISION.load(Ordering::Relaxed)
+}
+
+/// `\c h w`: console height and width (q keeps them within 10..2000).
+pub fn set_console(h: usize, w: usize) {
+    HEIGHT.store(h.clamp(10, 2000), Ordering::Relaxed);
+    WIDTH.store(w.clamp(10, 2000), Ordering::Relaxed);
+}
+
+pub fn console_size() -> (usize, usize) {
+    (HEIGHT.load(Ordering::Relaxed), WIDTH.load(Ordering::Relaxed))
+}
 
 /// The console text of `x` as q shows it (one or more lines, each ending in a newline).
 pub fn show_text(x: &KObj) -> String {
     let mut out = String::new();
-    for line in console_lines(x) {
+    // a value qhost cannot lay out (a bug) shows as q's one-line form rather than panicking
+    let lines = crate::q::error::guard(|| Ok(console_lines(x)))
+        .or_else(|_| crate::q::error::guard(|| Ok(vec![one_line(x)])))
+        .unwrap_or_else(|_| vec!["'nyi".into()]);
+    for line in lines {
         out.push_str(&clip(&line));
         out.push('\n');
     }
@@ -55,8 +82,9 @@ fn paren_if_keyed(k: &KObj, s: String) -> String {
 }
 
 fn clip(line: &str) -> String {
-    if line.chars().count() > WIDTH {
-        let cut: String = line.chars().take(WIDTH - 2).collect();
+    let width = WIDTH.load(Ordering::Relaxed);
+    if line.chars().count() > width {
+        let cut: String = line.chars().take(width - 2).collect();
         format!("{cut}..")
     } else {
         line.to_string()
@@ -65,12 +93,88 @@ fn clip(line: &str) -> String {
 
 fn console_lines(x: &KObj) -> Vec<String> {
     match x.t() {
-        0 if x.len() > 1 => x.items().iter().map(one_line).collect(),
+        0 if x.len() > 1 => list_lines(x),
         XT => table_lines(x),
         XD if x.dict_keys().t() == XT && x.dict_values().t() == XT => keyed_lines(x),
         XD => dict_lines(x),
         _ if is_identity(x) => vec![],
         _ => vec![one_line(x)],
+    }
+}
+
+/// Whether a general list shows as a matrix: every item a list (a vector or a general list),
+/// none a dictionary, table or function.
+fn is_matrix(x: &KObj) -> bool {
+    x.t() == 0 && x.items().iter().all(|i| (0..XT).contains(&i.t()))
+}
+
+/// The lines of a general list: a matrix's rows with aligned columns (each cell as a table
+/// cell shows it: no type suffix, nulls blank, strings quoted as one cell), else each item in
+/// one-line form.
+fn list_lines(x: &KObj) -> Vec<String> {
+    if !is_matrix(x) || x.items().iter().all(|i| i.t() == KC) {
+        return x.items().iter().map(one_line).collect();
+    }
+    let rows: Vec<Vec<String>> = x.items().iter().map(row_cells).collect();
+    align_rows(&rows)
+}
+
+/// Rows of cells padded so that each column is as wide as its widest cell, one space apart.
+fn align_rows(rows: &[Vec<String>]) -> Vec<String> {
+    let ncol = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+    let mut widths = vec![0usize; ncol];
+    for r in rows {
+        for (k, c) in r.iter().enumerate() {
+            widths[k] = widths[k].max(c.chars().count());
+        }
+    }
+    rows.iter()
+        .map(|r| {
+            let cells: Vec<String> = r
+                .iter()
+                .enumerate()
+                .map(|(k, c)| pad_right(c, widths[k]))
+                .collect();
+            cells.join(" ")
+        })
+        .collect()
+}
+
+/// A matrix row's cells: a string is one quoted cell, a vector its elements' bare texts, a
+/// general list its items as nested cells.
+fn row_cells(r: &KObj) -> Vec<String> {
+    match r.t() {
+        KC => vec![one_line(r)],
+        0 => r.items().iter().map(nested_cell).collect(),
+        _ => (0..r.len()).map(|i| atom_text(&elem(r, i), false)).collect(),
+    }
+}
+
+/// An item of a matrix row that is itself a list or an atom: a vector's elements space-joined
+/// without suffix (`0.1 1.1`), an atom as the console writes it (`` `a ``), deeper lists
+/// their one-line form.
+fn nested_cell(x: &KObj) -> String {
+    match x.t() {
+        t if t < 0 => atom_console(x),
+        KC => one_line(x),
+        t if (1..XT).contains(&t) => (0..x.len())
+            .map(|i| atom_text(&elem(x, i), false))
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => one_line(x),
+    }
+}
+
+/// Left-justify s in w characters (`format!` widths are limited to u16).
+fn pad_right(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n >= w {
+        s.to_string()
+    } else {
+        let mut o = String::with_capacity(s.len() + w - n);
+        o.push_str(s);
+        o.extend(std::iter::repeat_n(' ', w - n));
+        o
     }
 }
 
@@ -109,7 +213,7 @@ fn grid(names: &[String], cols: &[Vec<String>]) -> (Vec<String>, Vec<usize>) {
         })
         .collect();
     let n = cols.first().map(|c| c.len()).unwrap_or(0);
-    let pad = |s: &str, w: usize| format!("{s:<w$}");
+    let pad = |s: &str, w: usize| pad_right(s, w);
     let mut lines = vec![names
         .iter()
         .zip(&widths)
@@ -171,13 +275,17 @@ fn dict_lines(d: &KObj) -> Vec<String> {
             .iter()
             .map(one_line)
             .collect()
+    } else if v.t() == 0 && is_matrix(&v) {
+        // values that are all lists line up as a matrix's rows
+        let rows: Vec<Vec<String>> = v.items().iter().map(row_cells).collect();
+        align_rows(&rows)
     } else {
         cells(&v)
     };
     let w = ks.iter().map(|s| s.chars().count()).max().unwrap_or(0);
     ks.iter()
         .zip(vs.iter())
-        .map(|(a, b)| format!("{a:<w$}| {b}"))
+        .map(|(a, b)| format!("{}| {b}", pad_right(a, w)))
         .collect()
 }
 
@@ -219,7 +327,10 @@ fn float_text(v: f64) -> String {
             "-0w".into()
         }
     } else {
-        fmt_g(v, PRECISION)
+        match precision() {
+            0 => fmt_g(v, 17),
+            p => fmt_g(v, p),
+        }
     }
 }
 
@@ -567,6 +678,6 @@ pub fn fmt_width(w: usize, d: usize, v: f64) -> String {
     if s.len() > w {
         "*".repeat(w)
     } else {
-        format!("{s:>w$}")
+        format!("{}{s}", " ".repeat(w - s.len()))
     }
 }

@@ -685,7 +685,7 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         (".Q.s", 1) => Ok(KObj::string(&super::display::show_text(&args[0]))),
         (".Q.s1", 1) => Ok(KObj::string(&super::display::one_line(&args[0]))),
         (".Q.fmt", 3) | (".Q.f", 2) => super::system::qfmt(op, &args),
-        _ => super::verbs::apply_prim(op, args),
+        _ => super::error::guard(|| super::verbs::apply_prim(op, args)),
     }
 }
 

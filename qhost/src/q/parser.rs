@@ -609,6 +609,43 @@ impl<'a> P<'a> {
     }
 }
 
+/// Whether a term is a verb that can end a train: a glyph (not `::`), a q keyword, or a
+/// derived function (`f'`, `+/`).
+fn ends_train(t: &Term) -> bool {
+    match &t.node {
+        Node::Prim(p) => p != "::",
+        Node::Name(n) => super::builtins::is_builtin(n),
+        Node::Derived(..) => t.verb,
+        _ => false,
+    }
+}
+
+/// An expression whose last term is a verb with nothing to its right is a function, as in q:
+/// `x f` is the projection `f[x;]`, and what stands before it composes onto it (`(neg sum)`
+/// is `'[neg;sum]`, `(sum 2*)` is `'[sum;*[2;]]`, `(f where f like)` `'[f;'[where;like[f;]]]`).
+fn train(mut terms: Vec<Term>) -> Node {
+    let last = terms.pop().unwrap();
+    let g = if terms.last().is_some_and(|t| !t.verb) && !matches!(&last.node, Node::Name(n) if !INFIX_WORDS.contains(&n.as_str())) {
+        let x = terms.pop().unwrap();
+        Node::Apply(Box::new(last.node), vec![x.node, Node::Elide])
+    } else {
+        last.node
+    };
+    if terms.is_empty() {
+        return g;
+    }
+    let f = if terms.len() >= 2 || terms[0].verb || ends_train(&terms[0]) {
+        if ends_train(terms.last().unwrap()) {
+            train(terms)
+        } else {
+            fold(terms)
+        }
+    } else {
+        terms.pop().unwrap().node
+    };
+    Node::Apply(Box::new(Node::Prim("'".into())), vec![f, g])
+}
+
 /// Fold terms right to left into one node.
 fn fold(mut terms: Vec<Term>) -> Node {
     if terms.is_empty() {
@@ -616,6 +653,9 @@ fn fold(mut terms: Vec<Term>) -> Node {
     }
     if terms.len() == 1 {
         return terms.pop().unwrap().node;
+    }
+    if ends_train(terms.last().unwrap()) && !(terms.len() == 2 && terms[0].verb) {
+        return train(terms);
     }
     let rest = terms.split_off(1);
     let first = terms.pop().unwrap();

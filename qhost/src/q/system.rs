@@ -408,6 +408,34 @@ pub fn command(cmd: &str) -> QResult {
                 Ok(KObj::from_slice(KJ, &[ms, 0]))
             }
         }
+        "P" => {
+            // \P shows the precision, \P n sets it (0..17)
+            if rest.is_empty() {
+                return Ok(KObj::int(super::display::precision() as i32));
+            }
+            let p: i64 = rest.parse().map_err(|_| err("type"))?;
+            if !(0..=17).contains(&p) {
+                return Err(err("domain"));
+            }
+            super::display::set_precision(p as usize);
+            Ok(KObj::identity())
+        }
+        "c" => {
+            // \c shows console height and width, \c h w sets them
+            let (h, w) = super::display::console_size();
+            if rest.is_empty() {
+                return Ok(KObj::from_slice(KI, &[h as i32, w as i32]));
+            }
+            let v: Vec<i64> = rest
+                .split_whitespace()
+                .map(|x| x.parse::<i64>().map_err(|_| err("type")))
+                .collect::<Result<_, _>>()?;
+            if v.len() != 2 || v.iter().any(|&x| x < 0) {
+                return Err(err("type"));
+            }
+            super::display::set_console(v[0] as usize, v[1] as usize);
+            Ok(KObj::identity())
+        }
         _ if name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name.len() <= 2 => {
             Err(err("nyi"))
         }
@@ -506,11 +534,13 @@ pub fn statements(text: &str) -> Vec<String> {
             }
             continue;
         }
+        if trimmed.is_empty() {
+            // a blank line inside a multi-line definition does not end it: the statement
+            // ends at the next line that starts in column 1
+            continue;
+        }
         if let Some(c) = cur.take() {
             out.push(c);
-        }
-        if trimmed.is_empty() {
-            continue;
         }
         cur = Some(line.to_string());
     }
@@ -523,7 +553,14 @@ pub fn statements(text: &str) -> Vec<String> {
 fn run_script_text(text: &str) -> Result<(), ScriptErr> {
     for st in statements(text) {
         let r = if let Some(cmd) = st.strip_prefix('\\') {
-            command(cmd)
+            // q prints the result of \t and \ts run from a script (not of other commands)
+            let timed = matches!(cmd.split([' ', ':']).next(), Some("t" | "ts"))
+                && cmd.split_once(' ').is_some_and(|(_, e)| !e.trim().is_empty());
+            let r = command(cmd);
+            if let (true, Ok(v)) = (timed, &r) {
+                print_stdout(&super::display::show_text(v));
+            }
+            r.map(|_| KObj::identity())
         } else {
             eval::eval_text(&st)
         };

@@ -42,6 +42,9 @@ pub fn from_items(v: Vec<KObj>) -> KObj {
         }
         return out;
     }
+    if let Some(t) = crate::q::verbs::util::dicts_as_table(&v) {
+        return t;
+    }
     KObj::list(v)
 }
 

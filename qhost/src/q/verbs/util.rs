@@ -67,7 +67,35 @@ pub fn from_items(v: Vec<KObj>) -> KObj {
         }
         return out;
     }
+    if let Some(t) = dicts_as_table(&v) {
+        return t;
+    }
     KObj::list(v)
+}
+
+/// q makes a list of dictionaries with the same symbol keys (in the same order) a table: one
+/// row per dictionary (code.kx.com/q/kb/faq "a list of conforming dictionaries is a table").
+pub fn dicts_as_table(v: &[KObj]) -> Option<KObj> {
+    let k0 = v.first()?;
+    if k0.t() != XD || k0.dict_keys().t() != KS {
+        return None;
+    }
+    let keys = k0.dict_keys();
+    let names = keys.sym_list();
+    if names.is_empty() {
+        return None;
+    }
+    let mut vals: Vec<Vec<KObj>> = Vec::with_capacity(v.len());
+    for d in v {
+        if d.t() != XD || d.dict_keys().t() != KS || d.dict_keys().sym_list() != names {
+            return None;
+        }
+        vals.push(items(&d.dict_values()));
+    }
+    let cols = (0..names.len())
+        .map(|c| from_items(vals.iter().map(|r| r[c].clone()).collect()))
+        .collect();
+    Some(make_table(keys, cols))
 }
 
 /// A typed vector of `n` copies of atom `a` (a general list for non-simple `a`).
