@@ -102,19 +102,31 @@ fn console_lines(x: &KObj) -> Vec<String> {
     }
 }
 
-/// Whether a general list shows as a matrix: every item a list (a vector or a general list),
-/// none a dictionary, table or function.
+/// Whether a general list shows as a matrix (its items split into aligned cells): every item
+/// a list of one count, none of them a boolean, byte or char vector (those show whole, as
+/// `011b`), no dictionary, table or function. Lists of different counts show each item in
+/// one-line form (ktorch's docs, printed by q, show both layouts).
 fn is_matrix(x: &KObj) -> bool {
-    x.t() == 0 && x.items().iter().all(|i| (0..XT).contains(&i.t()))
+    if x.t() != 0 || x.len() == 0 {
+        return false;
+    }
+    let it = x.items();
+    let n = it[0].len();
+    it.iter()
+        .all(|i| (0..XT).contains(&i.t()) && !matches!(i.t(), KB | KG | KC) && i.len() == n)
 }
 
-/// The lines of a general list: a matrix's rows with aligned columns (each cell as a table
-/// cell shows it: no type suffix, nulls blank, strings quoted as one cell), else each item in
+/// The lines of a general list: a matrix's rows with aligned columns, else each item in
 /// one-line form.
 fn list_lines(x: &KObj) -> Vec<String> {
-    if !is_matrix(x) || x.items().iter().all(|i| i.t() == KC) {
+    if !is_matrix(x) {
         return x.items().iter().map(one_line).collect();
     }
+    matrix_rows(x)
+}
+
+/// A matrix's rows, cells aligned.
+fn matrix_rows(x: &KObj) -> Vec<String> {
     let rows: Vec<Vec<String>> = x.items().iter().map(row_cells).collect();
     align_rows(&rows)
 }
@@ -140,28 +152,16 @@ fn align_rows(rows: &[Vec<String>]) -> Vec<String> {
         .collect()
 }
 
-/// A matrix row's cells: a string is one quoted cell, a vector its elements' bare texts, a
-/// general list its items as nested cells.
+/// A matrix row's cells: a vector's elements as table cells show them (no type suffix, nulls
+/// blank, symbols bare), a general list's items as the console writes them (`` `a ``, `01b`).
 fn row_cells(r: &KObj) -> Vec<String> {
     match r.t() {
-        KC => vec![one_line(r)],
-        0 => r.items().iter().map(nested_cell).collect(),
+        0 => r
+            .items()
+            .iter()
+            .map(|i| if i.t() < 0 { atom_console(i) } else { one_line(i) })
+            .collect(),
         _ => (0..r.len()).map(|i| atom_text(&elem(r, i), false)).collect(),
-    }
-}
-
-/// An item of a matrix row that is itself a list or an atom: a vector's elements space-joined
-/// without suffix (`0.1 1.1`), an atom as the console writes it (`` `a ``), deeper lists
-/// their one-line form.
-fn nested_cell(x: &KObj) -> String {
-    match x.t() {
-        t if t < 0 => atom_console(x),
-        KC => one_line(x),
-        t if (1..XT).contains(&t) => (0..x.len())
-            .map(|i| atom_text(&elem(x, i), false))
-            .collect::<Vec<_>>()
-            .join(" "),
-        _ => one_line(x),
     }
 }
 
@@ -180,7 +180,9 @@ fn pad_right(s: &str, w: usize) -> String {
 
 /// Cells of a column: bare texts for a vector, one-line forms for a general list's items.
 fn cells(col: &KObj) -> Vec<String> {
-    if col.t() == 0 {
+    if col.t() == 0 && is_matrix(col) {
+        matrix_rows(col)
+    } else if col.t() == 0 {
         col.items()
             .iter()
             .map(|i| {
@@ -276,9 +278,8 @@ fn dict_lines(d: &KObj) -> Vec<String> {
             .map(one_line)
             .collect()
     } else if v.t() == 0 && is_matrix(&v) {
-        // values that are all lists line up as a matrix's rows
-        let rows: Vec<Vec<String>> = v.items().iter().map(row_cells).collect();
-        align_rows(&rows)
+        // values that are all lists of one count line up as a matrix's rows
+        matrix_rows(&v)
     } else {
         cells(&v)
     };

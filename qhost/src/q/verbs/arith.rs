@@ -55,11 +55,9 @@ fn rank(t: i8) -> u8 {
     }
 }
 
-/// The wider numeric type of two (long with real gives float, as in q).
+/// The wider numeric type of two: real beats long, as q's promotion table has it
+/// (code.kx.com/q/basics/datatypes: `1+2e` is `3e`).
 fn promote(a: i8, b: i8) -> i8 {
-    if (a == KJ && b == KE) || (a == KE && b == KJ) {
-        return KF;
-    }
     if rank(a) >= rank(b) {
         a
     } else {
