@@ -143,8 +143,8 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
     let a0 = &args[0];
     match (op, args.len()) {
         ("value", 1) | ("get", 1) | ("eval", 1) => {
-            if op == "get" && a0.t() == -KS && a0.get_sym().starts_with(':') {
-                return Err(err("nyi"));
+            if (op == "get" || op == "value") && a0.t() == -KS && a0.get_sym().starts_with(':') {
+                return read_object(a0);
             }
             if op == "eval" && a0.t() != 0 {
                 return Ok(a0.clone());
@@ -157,7 +157,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             }
             let name = a0.get_sym();
             if name.starts_with(':') {
-                return Err(err("nyi"));
+                return write_object(a0, &args[1]);
             }
             set_global(name, args[1].clone());
             Ok(a0.clone())
@@ -181,6 +181,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             let code = int_of(a0).ok_or_else(|| err("type"))?;
             request_exit(code as i32)
         }
+        ("save", 1) => save(a0),
         ("read0", 1) => read0(a0),
         ("read1", 1) => read1(a0),
         ("hcount", 1) => {
@@ -221,6 +222,51 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
         (_, _) if args.len() > super::builtins::valence(op) => Err(err("rank")),
         _ => Err(err("nyi")),
     }
+}
+
+/// `` `:path set x ``: x in kdb+'s single-object file form (0xff01, then the object as IPC
+/// writes it); a path ending in `/` (a splayed table) is 'nyi.
+fn write_object(h: &KObj, x: &KObj) -> QResult {
+    let p = path_of(h)?;
+    if p.ends_with('/') {
+        return Err(err("nyi"));
+    }
+    let msg = crate::kapi::exports::serialize(x, 3)?;
+    let mut bytes = vec![0xffu8, 0x01];
+    bytes.extend_from_slice(&msg.slice::<u8>()[8..]);
+    std::fs::write(&p, &bytes).map_err(|e| QErr(format!("{p}. OS reports: {}", os_msg(&e))))?;
+    Ok(h.clone())
+}
+
+/// `` get `:path ``: an object `set` wrote in the single-object form; q's other on-disk
+/// layouts (0xfe20 vectors, 0xfd20 lists, splayed folders) are 'nyi.
+fn read_object(h: &KObj) -> QResult {
+    let p = path_of(h)?;
+    if std::path::Path::new(&p).is_dir() {
+        return Err(err("nyi"));
+    }
+    let bytes = std::fs::read(&p).map_err(|e| QErr(format!("{p}. OS reports: {}", os_msg(&e))))?;
+    if bytes.len() < 3 || bytes[0] != 0xff || bytes[1] != 0x01 {
+        return Err(err("nyi"));
+    }
+    let n = bytes.len() - 2 + 8;
+    let mut msg = vec![1u8, 0, 0, 0];
+    msg.extend_from_slice(&(n as u32).to_le_bytes());
+    msg.extend_from_slice(&bytes[2..]);
+    crate::kapi::exports::deserialize(&KObj::from_slice(KG, &msg))
+}
+
+/// `` save `:path/name ``: the global `name` to the file (binary; a name with an extension,
+/// which q writes as text, is 'nyi).
+fn save(h: &KObj) -> QResult {
+    let p = path_of(h)?;
+    let name = p.rsplit('/').next().unwrap_or(&p).to_string();
+    if name.contains('.') {
+        return Err(err("nyi"));
+    }
+    let v = get_global(&name).ok_or_else(|| err(&name))?;
+    let handle = if h.t() == -KS { h.clone() } else { KObj::sym(&format!(":{p}")) };
+    write_object(&handle, &v)
 }
 
 /// A file path from a symbol (`` `:path `` or `` `path ``) or string.
