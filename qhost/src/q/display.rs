@@ -74,7 +74,8 @@ pub fn one_line(x: &KObj) -> String {
 
 /// Keys that are a table or a one-item list need parentheses before `!`.
 fn paren_if_keyed(k: &KObj, s: String) -> String {
-    if k.t() == XT || s.starts_with(',') {
+    // an empty typed vector (`` `symbol$() ``) too: q writes `` (`symbol$())!() ``
+    if k.t() == XT || s.starts_with(',') || (k.t() > 0 && k.len() == 0 && k.t() != KC) {
         format!("({s})")
     } else {
         s
@@ -94,6 +95,8 @@ fn clip(line: &str) -> String {
 fn console_lines(x: &KObj) -> Vec<String> {
     match x.t() {
         0 if x.len() > 1 => list_lines(x),
+        // a one-row matrix shows its row without the enlist comma (`1 2#0 2` is `0 2`)
+        0 if x.len() == 1 && is_matrix(x) => matrix_rows(x),
         XT => table_lines(x),
         XD if x.dict_keys().t() == XT && x.dict_values().t() == XT => keyed_lines(x),
         XD => dict_lines(x),
@@ -156,6 +159,18 @@ fn align_rows(rows: &[Vec<String>]) -> Vec<String> {
 /// blank, symbols bare), a general list's items as the console writes them (`` `a ``, `01b`).
 fn row_cells(r: &KObj) -> Vec<String> {
     match r.t() {
+        // a row of vectors of one numeric type (a layer of a 3-d array): each vector's
+        // elements space-joined without suffix or comma (`1 2 3    4 5 6`, code.kx.com/phrases/shape)
+        0 if uniform_vectors(r) => r
+            .items()
+            .iter()
+            .map(|v| {
+                (0..v.len())
+                    .map(|i| atom_text(&elem(v, i), false))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect(),
         0 => r
             .items()
             .iter()
@@ -163,6 +178,16 @@ fn row_cells(r: &KObj) -> Vec<String> {
             .collect(),
         _ => (0..r.len()).map(|i| atom_text(&elem(r, i), false)).collect(),
     }
+}
+
+/// Whether every item of a general list is a vector of one type other than boolean, byte or
+/// char.
+fn uniform_vectors(r: &KObj) -> bool {
+    let it = r.items();
+    let Some(t) = it.first().map(|i| i.t()) else {
+        return false;
+    };
+    (1..XT).contains(&t) && !matches!(t, KB | KG | KC) && it.iter().all(|i| i.t() == t)
 }
 
 /// Left-justify s in w characters (`format!` widths are limited to u16).
