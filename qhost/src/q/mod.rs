@@ -11,6 +11,7 @@ pub mod literal;
 pub mod parser;
 pub mod qsql;
 pub mod system;
+pub mod textfile;
 pub mod values;
 pub mod verbs;
 

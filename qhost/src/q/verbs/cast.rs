@@ -273,7 +273,7 @@ fn parse_text(t: i8, y: &KObj) -> QResult {
     }
 }
 
-fn parse_one(t: i8, s: &str) -> QResult {
+pub fn parse_one(t: i8, s: &str) -> QResult {
     let s = s.trim();
     if t == KS {
         return Ok(KObj::sym(s));

@@ -235,7 +235,8 @@ fn vs(x: &KObj, y: &KObj) -> QResult {
         let h = y.get_sym();
         return Ok(match h.rfind('/') {
             Some(i) => KObj::syms(&[h[..i].to_string(), h[i + 1..].to_string()]),
-            None => KObj::syms(&["".to_string(), h.to_string()]),
+            // no folder in the handle: what q answers is not documented
+            None => return Err(nyi()),
         });
     }
     if x.t() == -KS && x.get_sym().is_empty() && y.t() == KC {
