@@ -459,7 +459,32 @@ fn assign(
         None => match &opf {
             None => v.clone(),
             Some(f) => {
-                let cur = current(fr)?;
+                let cur = match current(fr) {
+                    Ok(c) => c,
+                    Err(e) if !local => {
+                        // `i+:1` / `l,:x` on a global not yet defined start it from the value
+                        // (ktorch's examples, run in q, count with `i+:1` from nothing); other
+                        // operators on nothing are 'nyi
+                        return match op {
+                            Some(Node::Prim(p)) if p == "+" => {
+                                set_global(name, v.clone());
+                                Ok(v)
+                            }
+                            Some(Node::Prim(p)) if p == "," => {
+                                let nv = if v.is_atom() {
+                                    super::verbs::structure::enlist(vec![v.clone()])
+                                } else {
+                                    v.clone()
+                                };
+                                set_global(name, nv);
+                                Ok(v)
+                            }
+                            _ if matches!(&e, Flow::Err(_)) => Err(err("nyi").into()),
+                            _ => Err(e),
+                        };
+                    }
+                    Err(e) => return Err(e),
+                };
                 apply_opt(f, vec![Some(cur), Some(v.clone())])?
             }
         },
