@@ -219,6 +219,9 @@ fn cells(col: &KObj) -> Vec<String> {
         (0..col.len())
             .map(|i| atom_text(&elem(col, i), false))
             .collect()
+    } else if col.t() == XT {
+        // a table as a column: each row in one-line form
+        crate::q::verbs::util::rows_of(col).iter().map(one_line).collect()
     } else if col.t() < 0 {
         vec![atom_text(col, false)]
     } else {

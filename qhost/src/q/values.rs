@@ -51,6 +51,9 @@ pub fn from_items(v: Vec<KObj>) -> KObj {
 /// Rows `idx` of a list, keeping its type (indices must be in range).
 pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
     let t = x.t();
+    if t == XT {
+        return crate::q::verbs::util::take_rows(x, idx);
+    }
     if t == 0 {
         return KObj::list(idx.iter().map(|&i| x.item(i)).collect());
     }

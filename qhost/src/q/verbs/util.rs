@@ -24,6 +24,11 @@ pub fn is_simple(x: &KObj) -> bool {
 
 /// Item `i` of a list: an atom for a typed vector, the item itself for a general list.
 pub fn elem(x: &KObj, i: i64) -> KObj {
+    if x.t() == XT {
+        // a table's item is its row, a dictionary (a table nested as a column included)
+        let (names, cols) = table_cols(x);
+        return KObj::dict(names, from_items(cols.iter().map(|c| elem(c, i)).collect()));
+    }
     x.elem(i)
 }
 
@@ -366,6 +371,10 @@ pub fn int_list(x: &KObj) -> Option<Vec<i64>> {
 /// Items `idx` of a list keeping its type; an index out of range gives the null of the item
 /// type (for a general list, of its first item's type, as q does).
 pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
+    if x.t() == XT {
+        // a table nested as a column: its rows
+        return take_rows(x, idx);
+    }
     let n = x.len();
     let t = x.t();
     if t == 0 {
