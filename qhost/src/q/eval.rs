@@ -376,10 +376,9 @@ fn dotted(s: &str, fr: &mut Frame) -> Result<Option<KObj>, Flow> {
         if rest.is_empty() || head.ends_with('.') {
             continue;
         }
-        let base = match fr.slot(head) {
-            Some(i) if !head.contains('.') => fr.vals[i].clone(),
-            _ => get_global(head),
-        };
+        // q reads dotted names as globals (a local dictionary is not searched)
+        let _ = &fr;
+        let base = get_global(head);
         let Some(mut v) = base else { continue };
         for k in rest.split('.') {
             if v.t() != XD || v.dict_keys().t() != KS {
