@@ -472,7 +472,11 @@ impl<'a> P<'a> {
             }
             params = Some(ps);
         }
-        let body = self.statements()?;
+        // a parameter named like a keyword (`{[name;got;exp]..}`) is a noun in the body
+        let outer = PARAMS.with(|p| p.replace(params.clone().unwrap_or_default()));
+        let body = self.statements();
+        PARAMS.with(|p| p.replace(outer));
+        let body = body?;
         match self.peek() {
             Some(Tok::RBrace) => self.pos += 1,
             _ => return Err(err("{")),
@@ -609,12 +613,19 @@ impl<'a> P<'a> {
     }
 }
 
+thread_local! {
+    /// The parameters of the lambda being parsed: names that are nouns there.
+    static PARAMS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Whether a term is a verb that can end a train: a glyph (not `::`), a q keyword, or a
 /// derived function (`f'`, `+/`).
 fn ends_train(t: &Term) -> bool {
     match &t.node {
         Node::Prim(p) => p != "::",
-        Node::Name(n) => super::builtins::is_builtin(n),
+        Node::Name(n) => {
+            super::builtins::is_builtin(n) && !PARAMS.with(|p| p.borrow().iter().any(|x| x == n))
+        }
         Node::Derived(..) => t.verb,
         _ => false,
     }
