@@ -179,6 +179,20 @@ fn text_files() {
     assert_eq!(out, "\"ab\"\n\"cd\"\n`f.txt`sub\n()\na| 1 2\nb| \"xy\"\n0 1 2\n");
 }
 
+#[test]
+fn timespans_booleans_and_dictionary_folds() {
+    // code.kx.com/q/basics/arith-integer/ and /ref/add/: a timespan plus a timespan, times an
+    // integer; code.kx.com/q/ref/divide/: % answers a float
+    assert_eq!(q("0D01:00*2"), "0D02:00:00.000000000");
+    assert_eq!(q("2000.01.01D0+0D01"), "2000.01.01D01:00:00.000000000");
+    assert_eq!(q("0D01%0D00:30"), "2f");
+    // code.kx.com/q/ref/apply/#index: booleans index as 0 and 1
+    assert_eq!(q("(1 2 3)101b"), "2 1 2");
+    // code.kx.com/q/ref/over/: a dictionary reduces over its values; scan keeps the keys
+    assert_eq!(q("+/[`a`b!1 2]"), "3");
+    assert_eq!(q("+\\[`a`b!1 2]"), "a| 1\nb| 3");
+}
+
 // ---- evaluation ---------------------------------------------------------------------------
 
 #[test]

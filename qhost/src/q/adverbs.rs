@@ -203,6 +203,11 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
     match args.len() {
         1 => {
             let x = &args[0];
+            if x.t() == XD {
+                // over a dictionary goes through its values; scan keeps the keys
+                let r = over(f, vec![x.dict_values()], scan)?;
+                return Ok(if scan { KObj::dict(x.dict_keys(), r) } else { r });
+            }
             if !is_list(x) {
                 return Ok(x.clone());
             }
