@@ -10,7 +10,7 @@ use crate::q::verbs::util::{elem, is_identity, is_null_at, table_cols};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Console width (\c): longer lines are cut to width-2 characters and "..".
+/// Console width (\c): lines longer than width-1 are cut to width-3 characters and "..".
 static WIDTH: AtomicUsize = AtomicUsize::new(80);
 /// Console height (\c): q's default 25 lines.
 static HEIGHT: AtomicUsize = AtomicUsize::new(25);
@@ -82,10 +82,12 @@ fn paren_if_keyed(k: &KObj, s: String) -> String {
     }
 }
 
+/// q keeps a console line within width-1 characters: a longer one is cut to width-3 and ".."
+/// (every cut line q printed in ktorch's docs at \c 25 80 is 79 characters long).
 fn clip(line: &str) -> String {
     let width = WIDTH.load(Ordering::Relaxed);
-    if line.chars().count() > width {
-        let cut: String = line.chars().take(width - 2).collect();
+    if line.chars().count() > width - 1 {
+        let cut: String = line.chars().take(width - 3).collect();
         format!("{cut}..")
     } else {
         line.to_string()
