@@ -115,7 +115,8 @@ fn apply_index_trap() {
     assert_eq!(q("@[{'`custom};0;{x}]"), "\"custom\"");
     assert_eq!(q("@[1 2 3;1;+;10]"), "1 12 3");
     assert_eq!(q("@[1 2 3;1;neg]"), "1 -2 3");
-    assert_eq!(q(".[(1 2;3 4);(1;0);*;10]"), "1 2\n30 4");
+    // a matrix shows with aligned columns (code.kx.com/phrases/shape prints 2 3 3#1+til 18 so)
+    assert_eq!(q(".[(1 2;3 4);(1;0);*;10]"), "1  2\n30 4");
     assert_eq!(q("@[`a`b!1 2;`a;+;1]"), "a| 2\nb| 2");
     assert_eq!(q("v::1 2 3; @[`v;0;:;7]; v"), "7 2 3");
     assert_eq!(q("'[neg;+][1;2]"), "-3");

@@ -146,7 +146,10 @@ fn structure() {
         ("1 2 cross 3 4", "1 3\n1 4\n2 3\n2 4"),
         ("0^1 0N 3", "1 0 3"),
         ("enlist 1", ",1"),
-        ("enlist 1 2", ",1 2"),
+        // the console shows a one-row matrix as its row (q printed `0 2` for `1 2#0 2` in
+        // ktorch's docs, sparse.rst:211); its one-line form keeps the comma
+        ("enlist 1 2", "1 2"),
+        (".Q.s1 enlist 1 2", "\",1 2\""),
     ]);
     check_err(&[("`a`b!1 2 3", "length")]);
 }

@@ -109,7 +109,8 @@ free(n;nest)
 s:state q
 .t.eq["state columns";cols s;`depth`module`name`options`parms`buffers]
 P:pv q
-.t.eq["state parms";s[`parms]1 3;(`weight`bias!P`0.weight`0.bias;`weight`bias!P`2.weight`2.bias)]
+/ (q makes a list of conforming dictionaries a table: compare row by row)
+.t.eq["state parms";s[`parms][1 3]~'(`weight`bias!P`0.weight`0.bias;`weight`bias!P`2.weight`2.bias);11b]
 t1:module s
 .t.eq["module from state";state t1;s]
 .t.eq["same forward";evaluate(t1;X4);evaluate(q;X4)]

@@ -29,20 +29,34 @@ pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
                 return Ok(KObj::dict(side.dict_keys(), apply_derived(f, adv, args)?));
             }
             if adv == "/:" {
-                if !is_list(y) {
+                if !iterable(y) {
                     return apply(f, vec![x.clone(), y.clone()]);
                 }
-                map(values::items(y), |yi| apply(f, vec![x.clone(), yi]))
+                map(list_items(y), |yi| apply(f, vec![x.clone(), yi]))
             } else {
-                if !is_list(x) {
+                if !iterable(x) {
                     return apply(f, vec![x.clone(), y.clone()]);
                 }
-                map(values::items(x), |xi| apply(f, vec![xi, y.clone()]))
+                map(list_items(x), |xi| apply(f, vec![xi, y.clone()]))
             }
         }
         "':" => prior(f, args),
         "/" => over(f, args, false),
         _ => over(f, args, true),
+    }
+}
+
+/// Whether an iterator goes through x's items: lists, and tables (by rows, as q does).
+fn iterable(x: &KObj) -> bool {
+    is_list(x) || x.t() == XT
+}
+
+/// The items an iterator takes: a list's items, a table's rows (dictionaries).
+fn list_items(x: &KObj) -> Vec<KObj> {
+    if x.t() == XT {
+        crate::q::verbs::util::rows_of(x)
+    } else {
+        values::items(x)
     }
 }
 
@@ -62,13 +76,10 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
             let v = each(f, vec![x.dict_values()])?;
             return Ok(KObj::dict(x.dict_keys(), v));
         }
-        if x.t() == XT {
-            return Err(err("nyi"));
-        }
-        if !is_list(x) {
+        if !iterable(x) {
             return apply(f, args);
         }
-        return map(values::items(x), |xi| apply(f, vec![xi]));
+        return map(list_items(x), |xi| apply(f, vec![xi]));
     }
     // a dict among the arguments takes part by its values; the answer keeps its keys
     if let Some(d) = args.iter().find(|a| a.t() == XD).cloned() {
@@ -87,10 +98,7 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
     }
     let mut n: Option<i64> = None;
     for a in &args {
-        if a.t() == XT {
-            return Err(err("nyi"));
-        }
-        if is_list(a) {
+        if iterable(a) {
             match n {
                 None => n = Some(a.len()),
                 Some(m) if m != a.len() => return Err(err("length")),
@@ -102,8 +110,8 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
     let cols: Vec<Option<Vec<KObj>>> = args
         .iter()
         .map(|a| {
-            if is_list(a) {
-                Some(values::items(a))
+            if iterable(a) {
+                Some(list_items(a))
             } else {
                 None
             }
@@ -195,6 +203,11 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
     match args.len() {
         1 => {
             let x = &args[0];
+            if x.t() == XD {
+                // over a dictionary goes through its values; scan keeps the keys
+                let r = over(f, vec![x.dict_values()], scan)?;
+                return Ok(if scan { KObj::dict(x.dict_keys(), r) } else { r });
+            }
             if !is_list(x) {
                 return Ok(x.clone());
             }

@@ -161,7 +161,18 @@ fn amend_dict(d: KObj, i: &KObj, y: Option<KObj>, g: &mut Step) -> QResult {
     let mut kitems = values::items(&keys);
     let mut vitems = values::items(&vals);
     for (k, key) in targets.into_iter().enumerate() {
-        let pos = int_of(&find(&keys, &key)?).ok_or_else(|| err("type"))? as usize;
+        let mut pos = int_of(&find(&keys, &key)?).ok_or_else(|| err("type"))? as usize;
+        if pos >= keys.len() as usize {
+            // a key added earlier in this same amend (d[`a`b]:(x;y) with both new)
+            if let Some(j) = kitems[keys.len() as usize..]
+                .iter()
+                .position(|k| super::verbs::compare::matches(k, &key))
+            {
+                pos = keys.len() as usize + j;
+            } else {
+                pos = kitems.len();
+            }
+        }
         let yk = if m == 1 && !i.is_vector() {
             y.clone()
         } else {

@@ -7,7 +7,7 @@ use super::parser::INFIX_WORDS;
 pub const EVAL_WORDS: &[&str] = &[
     "value", "get", "set", "show", "system", "exit", "read0", "each", "over", "scan", "prior",
     "peach", "getenv", "setenv", "eval", "parse", "hopen", "hclose", "load", "read1", "tables",
-    "views", "hcount", "hdel",
+    "views", "hcount", "hdel", "save",
 ];
 
 /// Monadic keywords on data (verbs::apply_prim).
@@ -117,7 +117,7 @@ pub fn valence(op: &str) -> usize {
         ".Q.fmt" => 3,
         ".Q.f" => 2,
         "value" | "get" | "show" | "system" | "exit" | "read0" | "getenv" | "eval" | "parse"
-        | "hopen" | "hclose" | "load" | "read1" | "tables" | "views" | "hcount" | "hdel" => 1,
+        | "hopen" | "hclose" | "load" | "read1" | "tables" | "views" | "hcount" | "hdel" | "save" => 1,
         "setenv" => 2,
         _ if INFIX_WORDS.contains(&op) => 2,
         _ => 1,

@@ -8,15 +8,42 @@ use crate::q::func::Func;
 use crate::q::verbs::cast::civil_from_days;
 use crate::q::verbs::util::{elem, is_identity, is_null_at, table_cols};
 
-/// Console width (\c): longer lines are cut to width-2 characters and "..".
-const WIDTH: usize = 80;
-/// Significant digits of floats (\P).
-const PRECISION: usize = 7;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Console width (\c): lines longer than width-1 are cut to width-3 characters and "..".
+static WIDTH: AtomicUsize = AtomicUsize::new(80);
+/// Console height (\c): q's default 25 lines.
+static HEIGHT: AtomicUsize = AtomicUsize::new(25);
+/// Significant digits of floats (\P; 0 is q's "all", 17 digits).
+static PRECISION: AtomicUsize = AtomicUsize::new(7);
+
+/// `\P n`: significant digits of floats, 0..17 (0 shows all 17).
+pub fn set_precision(p: usize) {
+    PRECISION.store(p, Ordering::Relaxed)
+}
+
+pub fn precision() -> usize {
+    PRECISION.load(Ordering::Relaxed)
+}
+
+/// `\c h w`: console height and width (q keeps them within 10..2000).
+pub fn set_console(h: usize, w: usize) {
+    HEIGHT.store(h.clamp(10, 2000), Ordering::Relaxed);
+    WIDTH.store(w.clamp(10, 2000), Ordering::Relaxed);
+}
+
+pub fn console_size() -> (usize, usize) {
+    (HEIGHT.load(Ordering::Relaxed), WIDTH.load(Ordering::Relaxed))
+}
 
 /// The console text of `x` as q shows it (one or more lines, each ending in a newline).
 pub fn show_text(x: &KObj) -> String {
     let mut out = String::new();
-    for line in console_lines(x) {
+    // a value qhost cannot lay out (a bug) shows as q's one-line form rather than panicking
+    let lines = crate::q::error::guard(|| Ok(console_lines(x)))
+        .or_else(|_| crate::q::error::guard(|| Ok(vec![one_line(x)])))
+        .unwrap_or_else(|_| vec!["'nyi".into()]);
+    for line in lines {
         out.push_str(&clip(&line));
         out.push('\n');
     }
@@ -47,16 +74,20 @@ pub fn one_line(x: &KObj) -> String {
 
 /// Keys that are a table or a one-item list need parentheses before `!`.
 fn paren_if_keyed(k: &KObj, s: String) -> String {
-    if k.t() == XT || s.starts_with(',') {
+    // an empty typed vector (`` `symbol$() ``) too: q writes `` (`symbol$())!() ``
+    if k.t() == XT || s.starts_with(',') || (k.t() > 0 && k.len() == 0 && k.t() != KC) {
         format!("({s})")
     } else {
         s
     }
 }
 
+/// q keeps a console line within width-1 characters: a longer one is cut to width-3 and ".."
+/// (every cut line q printed in ktorch's docs at \c 25 80 is 79 characters long).
 fn clip(line: &str) -> String {
-    if line.chars().count() > WIDTH {
-        let cut: String = line.chars().take(WIDTH - 2).collect();
+    let width = WIDTH.load(Ordering::Relaxed);
+    if line.chars().count() > width - 1 {
+        let cut: String = line.chars().take(width - 3).collect();
         format!("{cut}..")
     } else {
         line.to_string()
@@ -65,7 +96,9 @@ fn clip(line: &str) -> String {
 
 fn console_lines(x: &KObj) -> Vec<String> {
     match x.t() {
-        0 if x.len() > 1 => x.items().iter().map(one_line).collect(),
+        0 if x.len() > 1 => list_lines(x),
+        // a one-row matrix shows its row without the enlist comma (`1 2#0 2` is `0 2`)
+        0 if x.len() == 1 && is_matrix(x) => matrix_rows(x),
         XT => table_lines(x),
         XD if x.dict_keys().t() == XT && x.dict_values().t() == XT => keyed_lines(x),
         XD => dict_lines(x),
@@ -74,9 +107,109 @@ fn console_lines(x: &KObj) -> Vec<String> {
     }
 }
 
+/// Whether a general list shows as a matrix (its items split into aligned cells): every item
+/// a list of one count, none of them a boolean, byte or char vector (those show whole, as
+/// `011b`), no dictionary, table or function. Lists of different counts show each item in
+/// one-line form (ktorch's docs, printed by q, show both layouts).
+fn is_matrix(x: &KObj) -> bool {
+    if x.t() != 0 || x.len() == 0 {
+        return false;
+    }
+    let it = x.items();
+    let n = it[0].len();
+    it.iter()
+        .all(|i| (0..XT).contains(&i.t()) && !matches!(i.t(), KB | KG | KC) && i.len() == n)
+}
+
+/// The lines of a general list: a matrix's rows with aligned columns, else each item in
+/// one-line form.
+fn list_lines(x: &KObj) -> Vec<String> {
+    if !is_matrix(x) {
+        return x.items().iter().map(one_line).collect();
+    }
+    matrix_rows(x)
+}
+
+/// A matrix's rows, cells aligned.
+fn matrix_rows(x: &KObj) -> Vec<String> {
+    let rows: Vec<Vec<String>> = x.items().iter().map(row_cells).collect();
+    align_rows(&rows)
+}
+
+/// Rows of cells padded so that each column is as wide as its widest cell, one space apart.
+fn align_rows(rows: &[Vec<String>]) -> Vec<String> {
+    let ncol = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+    let mut widths = vec![0usize; ncol];
+    for r in rows {
+        for (k, c) in r.iter().enumerate() {
+            widths[k] = widths[k].max(c.chars().count());
+        }
+    }
+    rows.iter()
+        .map(|r| {
+            let cells: Vec<String> = r
+                .iter()
+                .enumerate()
+                .map(|(k, c)| pad_right(c, widths[k]))
+                .collect();
+            cells.join(" ")
+        })
+        .collect()
+}
+
+/// A matrix row's cells: a vector's elements as table cells show them (no type suffix, nulls
+/// blank, symbols bare), a general list's items as the console writes them (`` `a ``, `01b`).
+fn row_cells(r: &KObj) -> Vec<String> {
+    match r.t() {
+        // a row of vectors of one numeric type (a layer of a 3-d array): each vector's
+        // elements space-joined without suffix or comma (`1 2 3    4 5 6`, code.kx.com/phrases/shape)
+        0 if uniform_vectors(r) => r
+            .items()
+            .iter()
+            .map(|v| {
+                (0..v.len())
+                    .map(|i| atom_text(&elem(v, i), false))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect(),
+        0 => r
+            .items()
+            .iter()
+            .map(|i| if i.t() < 0 { atom_console(i) } else { one_line(i) })
+            .collect(),
+        _ => (0..r.len()).map(|i| atom_text(&elem(r, i), false)).collect(),
+    }
+}
+
+/// Whether every item of a general list is a vector of one type other than boolean, byte or
+/// char.
+fn uniform_vectors(r: &KObj) -> bool {
+    let it = r.items();
+    let Some(t) = it.first().map(|i| i.t()) else {
+        return false;
+    };
+    (1..XT).contains(&t) && !matches!(t, KB | KG | KC) && it.iter().all(|i| i.t() == t)
+}
+
+/// Left-justify s in w characters (`format!` widths are limited to u16).
+fn pad_right(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n >= w {
+        s.to_string()
+    } else {
+        let mut o = String::with_capacity(s.len() + w - n);
+        o.push_str(s);
+        o.extend(std::iter::repeat_n(' ', w - n));
+        o
+    }
+}
+
 /// Cells of a column: bare texts for a vector, one-line forms for a general list's items.
 fn cells(col: &KObj) -> Vec<String> {
-    if col.t() == 0 {
+    if col.t() == 0 && is_matrix(col) {
+        matrix_rows(col)
+    } else if col.t() == 0 {
         col.items()
             .iter()
             .map(|i| {
@@ -88,6 +221,9 @@ fn cells(col: &KObj) -> Vec<String> {
         (0..col.len())
             .map(|i| atom_text(&elem(col, i), false))
             .collect()
+    } else if col.t() == XT {
+        // a table as a column: each row in one-line form
+        crate::q::verbs::util::rows_of(col).iter().map(one_line).collect()
     } else if col.t() < 0 {
         vec![atom_text(col, false)]
     } else {
@@ -109,7 +245,7 @@ fn grid(names: &[String], cols: &[Vec<String>]) -> (Vec<String>, Vec<usize>) {
         })
         .collect();
     let n = cols.first().map(|c| c.len()).unwrap_or(0);
-    let pad = |s: &str, w: usize| format!("{s:<w$}");
+    let pad = |s: &str, w: usize| pad_right(s, w);
     let mut lines = vec![names
         .iter()
         .zip(&widths)
@@ -171,13 +307,16 @@ fn dict_lines(d: &KObj) -> Vec<String> {
             .iter()
             .map(one_line)
             .collect()
+    } else if v.t() == 0 && is_matrix(&v) {
+        // values that are all lists of one count line up as a matrix's rows
+        matrix_rows(&v)
     } else {
         cells(&v)
     };
     let w = ks.iter().map(|s| s.chars().count()).max().unwrap_or(0);
     ks.iter()
         .zip(vs.iter())
-        .map(|(a, b)| format!("{a:<w$}| {b}"))
+        .map(|(a, b)| format!("{}| {b}", pad_right(a, w)))
         .collect()
 }
 
@@ -219,7 +358,10 @@ fn float_text(v: f64) -> String {
             "-0w".into()
         }
     } else {
-        fmt_g(v, PRECISION)
+        match precision() {
+            0 => fmt_g(v, 17),
+            p => fmt_g(v, p),
+        }
     }
 }
 
@@ -567,6 +709,6 @@ pub fn fmt_width(w: usize, d: usize, v: f64) -> String {
     if s.len() > w {
         "*".repeat(w)
     } else {
-        format!("{s:>w$}")
+        format!("{}{s}", " ".repeat(w - s.len()))
     }
 }

@@ -23,3 +23,33 @@ impl std::fmt::Display for QErr {
 pub fn err(s: &str) -> QErr {
     QErr(s.to_string())
 }
+
+thread_local! {
+    /// Depth of `guard` calls on this thread: a panic inside one is answered, not printed.
+    static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Run interpreter work so that a panic (a bug in qhost) is answered as the q error 'nyi
+/// (qhost cannot give q's answer there) instead of killing the process. `exit` unwinds through
+/// here untouched. With QHOST_DEBUG set, the panic's message and place go to stderr.
+pub fn guard<T>(f: impl FnOnce() -> Result<T, QErr>) -> Result<T, QErr> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if GUARDED.with(|g| g.get()) == 0 {
+                prev(info)
+            } else if std::env::var_os("QHOST_DEBUG").is_some() {
+                eprintln!("qhost: internal error answered 'nyi: {info}");
+            }
+        }));
+    });
+    GUARDED.with(|g| g.set(g.get() + 1));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    GUARDED.with(|g| g.set(g.get() - 1));
+    match r {
+        Ok(v) => v,
+        Err(e) if e.is::<crate::q::system::ExitRequest>() => std::panic::resume_unwind(e),
+        Err(_) => Err(err("nyi")),
+    }
+}

@@ -369,7 +369,54 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     if builtins::is_builtin(s) || matches!(s, ".Q.s" | ".Q.fmt" | ".Q.s1" | ".Q.f") {
         return Ok(prim_value(s));
     }
+    if let Some(v) = dotted(s, fr)? {
+        return Ok(v);
+    }
     Err(err(s).into())
+}
+
+/// `d.k` / `.ns.d.k`: a dotted name whose leading part names a dictionary (a local or global)
+/// indexes it by the remaining parts, as q does for dictionaries with symbol keys
+/// (code.kx.com/q/basics/namespaces). None when no leading part names a dictionary.
+fn dotted(s: &str, fr: &mut Frame) -> Result<Option<KObj>, Flow> {
+    let dots: Vec<usize> = s.match_indices('.').map(|(i, _)| i).filter(|&i| i > 0).collect();
+    for &cut in dots.iter().rev() {
+        let (head, rest) = (&s[..cut], &s[cut + 1..]);
+        if rest.is_empty() || head.ends_with('.') {
+            continue;
+        }
+        // q reads dotted names as globals (a local dictionary is not searched)
+        let _ = &fr;
+        let base = get_global(head);
+        let Some(mut v) = base else { continue };
+        for k in rest.split('.') {
+            if v.t() != XD || v.dict_keys().t() != KS {
+                return Err(err("type").into());
+            }
+            v = super::verbs::index::at(&v, &KObj::sym(k))?;
+        }
+        return Ok(Some(v));
+    }
+    Ok(None)
+}
+
+/// `d.k:v` where `d` is a global dictionary (or `.ns.d` a dictionary in a namespace):
+/// the dictionary is amended at key `k`. None when no leading part names a dictionary.
+fn dotted_target(name: &str) -> Option<(String, Vec<KObj>)> {
+    let dots: Vec<usize> = name.match_indices('.').map(|(i, _)| i).filter(|&i| i > 0).collect();
+    for &cut in dots.iter().rev() {
+        let (head, rest) = (&name[..cut], &name[cut + 1..]);
+        if rest.is_empty() {
+            continue;
+        }
+        if let Some(v) = get_global(head) {
+            if v.t() == XD && v.dict_keys().t() == KS {
+                return Some((head.to_string(), rest.split('.').map(KObj::sym).collect()));
+            }
+            return None;
+        }
+    }
+    None
 }
 
 fn assign(
@@ -381,6 +428,25 @@ fn assign(
     fr: &mut Frame,
 ) -> R {
     let v = eval(val, fr)?;
+    if name.contains('.') && get_global(name).is_none() && (global || fr.slot(name).is_none()) {
+        if let Some((head, mut keys)) = dotted_target(name) {
+            // d.k:v, d.k[i]:v, d.k+:v amend the dictionary d (a global) at its key path
+            let opf = match op {
+                Some(Node::Prim(p)) => Some(prim_value(p)),
+                Some(other) => Some(eval(other, fr)?),
+                None => None,
+            };
+            if let Some(ix) = idx {
+                for x in eval_args(ix, fr)? {
+                    keys.push(x.unwrap_or_else(KObj::identity));
+                }
+            }
+            let cur = get_global(&head).unwrap();
+            let newv = super::amend::amend_path(cur, &keys, opf.as_ref(), Some(v.clone()))?;
+            set_global(&head, newv);
+            return Ok(v);
+        }
+    }
     let local = !global && fr.slot(name).is_some();
     let current = |fr: &Frame| -> R {
         if local {
@@ -401,7 +467,32 @@ fn assign(
         None => match &opf {
             None => v.clone(),
             Some(f) => {
-                let cur = current(fr)?;
+                let cur = match current(fr) {
+                    Ok(c) => c,
+                    Err(e) if !local => {
+                        // `i+:1` / `l,:x` on a global not yet defined start it from the value
+                        // (ktorch's examples, run in q, count with `i+:1` from nothing); other
+                        // operators on nothing are 'nyi
+                        return match op {
+                            Some(Node::Prim(p)) if p == "+" => {
+                                set_global(name, v.clone());
+                                Ok(v)
+                            }
+                            Some(Node::Prim(p)) if p == "," => {
+                                let nv = if v.is_atom() {
+                                    super::verbs::structure::enlist(vec![v.clone()])
+                                } else {
+                                    v.clone()
+                                };
+                                set_global(name, nv);
+                                Ok(v)
+                            }
+                            _ if matches!(&e, Flow::Err(_)) => Err(err("nyi").into()),
+                            _ => Err(e),
+                        };
+                    }
+                    Err(e) => return Err(e),
+                };
                 apply_opt(f, vec![Some(cur), Some(v.clone())])?
             }
         },
@@ -521,6 +612,22 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
         return Err(err("stack").into());
     }
     step()?;
+    if f.t() == -KS {
+        // a symbol applied applies what the global it names holds (`` `f@x ``, `` `f`g@\:x ``)
+        let name = f.get_sym();
+        let target = match get_global(name) {
+            Some(v) => v,
+            None if builtins::is_builtin(name) => prim_value(name),
+            None => {
+                let mut fr = Frame::default();
+                match dotted(name, &mut fr)? {
+                    Some(v) => v,
+                    None => return Err(err(name).into()),
+                }
+            }
+        };
+        return apply_opt(&target, args);
+    }
     if !f.is_func() {
         return Ok(index(f, args)?);
     }
@@ -662,6 +769,11 @@ pub fn arg_items(x: &KObj) -> Vec<KObj> {
 /// A primitive by name: the evaluator's own first, then the data verbs.
 pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
     match (op, args.len()) {
+        ("@", 2) | (".", 2) if args[0].t() == -KS && !args[0].get_sym().starts_with(':') => {
+            // a symbol applies the global it names
+            let xs = if op == "@" { vec![args[1].clone()] } else { arg_items(&args[1]) };
+            done(apply_opt(&args[0], xs.into_iter().map(Some).collect()))
+        }
         ("@", 2) => {
             if args[0].is_func() {
                 return apply(&args[0], vec![args[1].clone()]);
@@ -687,7 +799,11 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         ("'", _) => compose_or_signal(args),
         ("!", 2) if is_internal(&args[0]) => super::system::internal(&args[0], &args[1]),
         ("2:", 2) => crate::kapi::dynload::load(&args[0], &args[1]),
+        ("0:", 2) => super::textfile::zero_colon(&args[0], &args[1]),
         ("0:", _) | ("1:", _) => Err(err("nyi")),
+        ("key", 1) | ("!", 1) if args[0].t() == -KS && args[0].get_sym().starts_with(':') => {
+            super::textfile::key_path(&args[0])
+        }
         (":", 2) => Ok(args[1].clone()),
         (":", 1) => Ok(args[0].clone()),
         ("::", 1) => Ok(args[0].clone()),
@@ -695,7 +811,7 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         (".Q.s", 1) => Ok(KObj::string(&super::display::show_text(&args[0]))),
         (".Q.s1", 1) => Ok(KObj::string(&super::display::one_line(&args[0]))),
         (".Q.fmt", 3) | (".Q.f", 2) => super::system::qfmt(op, &args),
-        _ => super::verbs::apply_prim(op, args),
+        _ => super::error::guard(|| super::verbs::apply_prim(op, args)),
     }
 }
 

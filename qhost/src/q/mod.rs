@@ -15,6 +15,7 @@ pub mod peach;
 pub mod qsql;
 pub mod session;
 pub mod system;
+pub mod textfile;
 pub mod values;
 pub mod verbs;
 

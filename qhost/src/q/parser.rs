@@ -473,7 +473,11 @@ impl<'a> P<'a> {
             }
             params = Some(ps);
         }
-        let body = self.statements()?;
+        // a parameter named like a keyword (`{[name;got;exp]..}`) is a noun in the body
+        let outer = PARAMS.with(|p| p.replace(params.clone().unwrap_or_default()));
+        let body = self.statements();
+        PARAMS.with(|p| p.replace(outer));
+        let body = body?;
         match self.peek() {
             Some(Tok::RBrace) => self.pos += 1,
             _ => return Err(err("{")),
@@ -610,6 +614,50 @@ impl<'a> P<'a> {
     }
 }
 
+thread_local! {
+    /// The parameters of the lambda being parsed: names that are nouns there.
+    static PARAMS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether a term is a verb that can end a train: a glyph (not `::`), a q keyword, or a
+/// derived function (`f'`, `+/`).
+fn ends_train(t: &Term) -> bool {
+    match &t.node {
+        Node::Prim(p) => p != "::",
+        Node::Name(n) => {
+            super::builtins::is_builtin(n) && !PARAMS.with(|p| p.borrow().iter().any(|x| x == n))
+        }
+        Node::Derived(..) => t.verb,
+        _ => false,
+    }
+}
+
+/// An expression whose last term is a verb with nothing to its right is a function, as in q:
+/// `x f` is the projection `f[x;]`, and what stands before it composes onto it (`(neg sum)`
+/// is `'[neg;sum]`, `(sum 2*)` is `'[sum;*[2;]]`, `(f where f like)` `'[f;'[where;like[f;]]]`).
+fn train(mut terms: Vec<Term>) -> Node {
+    let last = terms.pop().unwrap();
+    let g = if terms.last().is_some_and(|t| !t.verb) && !matches!(&last.node, Node::Name(n) if !INFIX_WORDS.contains(&n.as_str())) {
+        let x = terms.pop().unwrap();
+        Node::Apply(Box::new(last.node), vec![x.node, Node::Elide])
+    } else {
+        last.node
+    };
+    if terms.is_empty() {
+        return g;
+    }
+    let f = if terms.len() >= 2 || terms[0].verb || ends_train(&terms[0]) {
+        if ends_train(terms.last().unwrap()) {
+            train(terms)
+        } else {
+            fold(terms)
+        }
+    } else {
+        terms.pop().unwrap().node
+    };
+    Node::Apply(Box::new(Node::Prim("'".into())), vec![f, g])
+}
+
 /// Fold terms right to left into one node.
 fn fold(mut terms: Vec<Term>) -> Node {
     if terms.is_empty() {
@@ -617,6 +665,9 @@ fn fold(mut terms: Vec<Term>) -> Node {
     }
     if terms.len() == 1 {
         return terms.pop().unwrap().node;
+    }
+    if ends_train(terms.last().unwrap()) && !(terms.len() == 2 && terms[0].verb) {
+        return train(terms);
     }
     let rest = terms.split_off(1);
     let first = terms.pop().unwrap();

@@ -18,9 +18,82 @@ struct Tab {
 
 pub fn eval(s: &Sql, outer: &mut Frame) -> QResult {
     let t = done(eval_node(&s.from, outer))?;
+    if t.t() == XD && t.dict_keys().t() == XT && t.dict_values().t() == XT {
+        return keyed(s, &t, outer);
+    }
+    if t.t() == XD && t.dict_keys().t() == KS {
+        return on_dict(s, &t, outer);
+    }
     if t.t() != XT {
         return Err(err(if t.t() == XD { "nyi" } else { "type" }));
     }
+    on_table(s, &t, outer)
+}
+
+/// `exec c from d` on a dictionary with symbol keys: the keys name the values, as columns
+/// name a table's (`exec options from module m` in ktorch's docs, printed by q). Other
+/// queries on dictionaries are 'nyi.
+fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
+    if s.kind != "exec" || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty() {
+        return Err(err("nyi"));
+    }
+    let mut fr = Frame {
+        names: Vec::new(),
+        vals: Vec::new(),
+        this: outer.this.clone(),
+    };
+    for (k, v) in d.dict_keys().sym_list().iter().zip(values::items(&d.dict_values())) {
+        fr.names.push(k.to_string());
+        fr.vals.push(Some(v));
+    }
+    for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
+        if !fr.names.contains(n) {
+            fr.names.push(n.clone());
+            fr.vals.push(v.clone());
+        }
+    }
+    if s.cols.len() == 1 && s.cols[0].0.is_none() {
+        return done(eval_node(&s.cols[0].1, &mut fr));
+    }
+    let mut names = Vec::new();
+    let mut vals = Vec::new();
+    for (k, (n, e)) in s.cols.iter().enumerate() {
+        names.push(name_of(k, n, e));
+        vals.push(done(eval_node(e, &mut fr))?);
+    }
+    Ok(KObj::dict(KObj::syms(&names), from_items(vals)))
+}
+
+/// A keyed table: `exec` runs on its rows (key and value columns together), `update` too and
+/// keeps the keys; `select` and `delete` on keyed tables are 'nyi.
+fn keyed(s: &Sql, kt: &KObj, outer: &mut Frame) -> QResult {
+    if !matches!(s.kind.as_str(), "exec" | "update") {
+        return Err(err("nyi"));
+    }
+    let (kn, kc) = table_parts(&kt.dict_keys());
+    let (vn, vc) = table_parts(&kt.dict_values());
+    let names: Vec<String> = kn.iter().chain(vn.iter()).map(|s| s.to_string()).collect();
+    let flat = make_table(&names, kc.into_iter().chain(vc).collect());
+    let r = on_table(s, &flat, outer)?;
+    if s.kind == "exec" {
+        return Ok(r);
+    }
+    // re-key on the same leading columns
+    let (rn, rc) = table_parts(&r);
+    let nk = kn.len();
+    if rn.len() < nk || rn[..nk] != kn[..] {
+        return Err(err("nyi"));
+    }
+    let keys = make_table(&kn.iter().map(|s| s.to_string()).collect::<Vec<_>>(), rc[..nk].to_vec());
+    let vals = make_table(
+        &rn[nk..].iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        rc[nk..].to_vec(),
+    );
+    Ok(KObj::dict(keys, vals))
+}
+
+fn on_table(s: &Sql, t: &KObj, outer: &mut Frame) -> QResult {
+    let t = t.clone();
     let (names, cols) = table_parts(&t);
     let tab = Tab {
         names: names.iter().map(|s| s.to_string()).collect(),

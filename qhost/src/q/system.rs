@@ -144,8 +144,8 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
     let a0 = &args[0];
     match (op, args.len()) {
         ("value", 1) | ("get", 1) | ("eval", 1) => {
-            if op == "get" && a0.t() == -KS && a0.get_sym().starts_with(':') {
-                return Err(err("nyi"));
+            if (op == "get" || op == "value") && a0.t() == -KS && a0.get_sym().starts_with(':') {
+                return read_object(a0);
             }
             if op == "eval" && a0.t() != 0 {
                 return Ok(a0.clone());
@@ -158,7 +158,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             }
             let name = a0.get_sym();
             if name.starts_with(':') {
-                return Err(err("nyi"));
+                return write_object(a0, &args[1]);
             }
             super::peach::may_update()?;
             set_global(name, args[1].clone());
@@ -183,6 +183,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             let code = int_of(a0).ok_or_else(|| err("type"))?;
             request_exit(code as i32)
         }
+        ("save", 1) => save(a0),
         ("read0", 1) => read0(a0),
         ("read1", 1) => read1(a0),
         ("hcount", 1) => {
@@ -224,6 +225,51 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
         (_, _) if args.len() > super::builtins::valence(op) => Err(err("rank")),
         _ => Err(err("nyi")),
     }
+}
+
+/// `` `:path set x ``: x in kdb+'s single-object file form (0xff01, then the object as IPC
+/// writes it); a path ending in `/` (a splayed table) is 'nyi.
+fn write_object(h: &KObj, x: &KObj) -> QResult {
+    let p = path_of(h)?;
+    if p.ends_with('/') {
+        return Err(err("nyi"));
+    }
+    let msg = crate::kapi::exports::serialize(x, 3)?;
+    let mut bytes = vec![0xffu8, 0x01];
+    bytes.extend_from_slice(&msg.slice::<u8>()[8..]);
+    std::fs::write(&p, &bytes).map_err(|e| QErr(format!("{p}. OS reports: {}", os_msg(&e))))?;
+    Ok(h.clone())
+}
+
+/// `` get `:path ``: an object `set` wrote in the single-object form; q's other on-disk
+/// layouts (0xfe20 vectors, 0xfd20 lists, splayed folders) are 'nyi.
+fn read_object(h: &KObj) -> QResult {
+    let p = path_of(h)?;
+    if std::path::Path::new(&p).is_dir() {
+        return Err(err("nyi"));
+    }
+    let bytes = std::fs::read(&p).map_err(|e| QErr(format!("{p}. OS reports: {}", os_msg(&e))))?;
+    if bytes.len() < 3 || bytes[0] != 0xff || bytes[1] != 0x01 {
+        return Err(err("nyi"));
+    }
+    let n = bytes.len() - 2 + 8;
+    let mut msg = vec![1u8, 0, 0, 0];
+    msg.extend_from_slice(&(n as u32).to_le_bytes());
+    msg.extend_from_slice(&bytes[2..]);
+    crate::kapi::exports::deserialize(&KObj::from_slice(KG, &msg))
+}
+
+/// `` save `:path/name ``: the global `name` to the file (binary; a name with an extension,
+/// which q writes as text, is 'nyi).
+fn save(h: &KObj) -> QResult {
+    let p = path_of(h)?;
+    let name = p.rsplit('/').next().unwrap_or(&p).to_string();
+    if name.contains('.') {
+        return Err(err("nyi"));
+    }
+    let v = get_global(&name).ok_or_else(|| err(&name))?;
+    let handle = if h.t() == -KS { h.clone() } else { KObj::sym(&format!(":{p}")) };
+    write_object(&handle, &v)
 }
 
 /// A file path from a symbol (`` `:path `` or `` `path ``) or string.
@@ -414,6 +460,34 @@ pub fn command(cmd: &str) -> QResult {
                 Ok(KObj::from_slice(KJ, &[ms, 0]))
             }
         }
+        "P" => {
+            // \P shows the precision, \P n sets it (0..17)
+            if rest.is_empty() {
+                return Ok(KObj::int(super::display::precision() as i32));
+            }
+            let p: i64 = rest.parse().map_err(|_| err("type"))?;
+            if !(0..=17).contains(&p) {
+                return Err(err("domain"));
+            }
+            super::display::set_precision(p as usize);
+            Ok(KObj::identity())
+        }
+        "c" => {
+            // \c shows console height and width, \c h w sets them
+            let (h, w) = super::display::console_size();
+            if rest.is_empty() {
+                return Ok(KObj::from_slice(KI, &[h as i32, w as i32]));
+            }
+            let v: Vec<i64> = rest
+                .split_whitespace()
+                .map(|x| x.parse::<i64>().map_err(|_| err("type")))
+                .collect::<Result<_, _>>()?;
+            if v.len() != 2 || v.iter().any(|&x| x < 0) {
+                return Err(err("type"));
+            }
+            super::display::set_console(v[0] as usize, v[1] as usize);
+            Ok(KObj::identity())
+        }
         _ if name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name.len() <= 2 => {
             Err(err("nyi"))
         }
@@ -512,11 +586,13 @@ pub fn statements(text: &str) -> Vec<String> {
             }
             continue;
         }
+        if trimmed.is_empty() {
+            // a blank line inside a multi-line definition does not end it: the statement
+            // ends at the next line that starts in column 1
+            continue;
+        }
         if let Some(c) = cur.take() {
             out.push(c);
-        }
-        if trimmed.is_empty() {
-            continue;
         }
         cur = Some(line.to_string());
     }
@@ -529,7 +605,14 @@ pub fn statements(text: &str) -> Vec<String> {
 fn run_script_text(text: &str) -> Result<(), ScriptErr> {
     for st in statements(text) {
         let r = if let Some(cmd) = st.strip_prefix('\\') {
-            command(cmd)
+            // q prints the result of \t and \ts run from a script (not of other commands)
+            let timed = matches!(cmd.split([' ', ':']).next(), Some("t" | "ts"))
+                && cmd.split_once(' ').is_some_and(|(_, e)| !e.trim().is_empty());
+            let r = command(cmd);
+            if let (true, Ok(v)) = (timed, &r) {
+                print_stdout(&super::display::show_text(v));
+            }
+            r.map(|_| KObj::identity())
         } else {
             eval::eval_text(&st)
         };

@@ -42,12 +42,18 @@ pub fn from_items(v: Vec<KObj>) -> KObj {
         }
         return out;
     }
+    if let Some(t) = crate::q::verbs::util::dicts_as_table(&v) {
+        return t;
+    }
     KObj::list(v)
 }
 
 /// Rows `idx` of a list, keeping its type (indices must be in range).
 pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
     let t = x.t();
+    if t == XT {
+        return crate::q::verbs::util::take_rows(x, idx);
+    }
     if t == 0 {
         return KObj::list(idx.iter().map(|&i| x.item(i)).collect());
     }

@@ -55,11 +55,9 @@ fn rank(t: i8) -> u8 {
     }
 }
 
-/// The wider numeric type of two (long with real gives float, as in q).
+/// The wider numeric type of two: real beats long, as q's promotion table has it
+/// (code.kx.com/q/basics/datatypes: `1+2e` is `3e`).
 fn promote(a: i8, b: i8) -> i8 {
-    if (a == KJ && b == KE) || (a == KE && b == KJ) {
-        return KF;
-    }
     if rank(a) >= rank(b) {
         a
     } else {
@@ -138,6 +136,8 @@ fn temporal_type(op: Op, a: i8, b: i8) -> Result<i8, QErr> {
         Op::Mul if a == KN && (int(b) || b == KF) => KN,
         Op::Mul if b == KN && (int(a) || a == KF) => KN,
         Op::Div if plain(a) && (int(b) || matches!(b, KE | KF)) => KF,
+        // a ratio of timespans is a float (0D01%0D00:30 is 2f)
+        Op::Div if a == KN && b == KN => KF,
         Op::Min | Op::Max if a == b => a,
         Op::IDiv | Op::Mod if plain(a) && int(b) => a,
         Op::Xbar if plain(b) && (int(a) || a == b) => b,

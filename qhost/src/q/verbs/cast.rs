@@ -50,6 +50,20 @@ fn name_type(s: &str) -> Option<i8> {
 
 /// `x $ y`.
 fn cast(x: &KObj, y: &KObj) -> QResult {
+    // a list of types (`"ej"$(x;y)`), or of widths (`3 -4$("a";"b")`): pairwise with y's items
+    if matches!(x.t(), KC | KH | KI | KJ) {
+        let xs = items(x);
+        let ys = if y.is_atom() { vec![y.clone(); xs.len()] } else { items(y) };
+        if xs.len() != ys.len() {
+            return Err(len_err());
+        }
+        let out: Vec<KObj> = xs
+            .iter()
+            .zip(ys.iter())
+            .map(|(a, b)| cast(a, b))
+            .collect::<Result<_, _>>()?;
+        return Ok(from_items(out));
+    }
     let (t, parse) = match x.t() {
         t if t == -KC => char_type(x.get_byte()).ok_or_else(|| err("domain"))?,
         t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("domain"))?, false),
@@ -259,7 +273,7 @@ fn parse_text(t: i8, y: &KObj) -> QResult {
     }
 }
 
-fn parse_one(t: i8, s: &str) -> QResult {
+pub fn parse_one(t: i8, s: &str) -> QResult {
     let s = s.trim();
     if t == KS {
         return Ok(KObj::sym(s));
@@ -278,11 +292,63 @@ fn parse_one(t: i8, s: &str) -> QResult {
             .map(KObj::guid)
             .unwrap_or_else(|| null_atom(UU)));
     }
+    if matches!(t, KD | KM) {
+        return parse_date(t, s);
+    }
     let lit = crate::q::literal::parse_word(s).and_then(|l| crate::q::literal::make(&[l]));
     match lit {
         Some(v) if v.t() < 0 && v.t() != -KS => to_type(t, &v),
         _ => Ok(null_atom(t)),
     }
+}
+
+/// `"D"$` and `"M"$` (code.kx.com/q/ref/tok): dates as yyyy.mm.dd, yyyy-mm-dd or yyyymmdd,
+/// months as yyyy.mm, yyyy-mm or yyyymm; text that is no date is null. Other layouts q reads
+/// (mm/dd/yyyy by \z) are 'nyi.
+fn parse_date(t: i8, s: &str) -> QResult {
+    if s.contains('/') {
+        return Err(err("nyi"));
+    }
+    let digits = |p: &str| -> Option<i64> {
+        if !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) {
+            p.parse().ok()
+        } else {
+            None
+        }
+    };
+    let parts: Vec<&str> = if s.contains('.') {
+        s.split('.').collect()
+    } else if s.contains('-') {
+        s.split('-').collect()
+    } else if t == KD && s.len() == 8 {
+        vec![&s[0..4], &s[4..6], &s[6..8]]
+    } else if t == KM && s.len() == 6 {
+        vec![&s[0..4], &s[4..6]]
+    } else {
+        vec![]
+    };
+    let want = if t == KD { 3 } else { 2 };
+    let ok = parts.len() == want
+        && parts[0].len() == 4
+        && parts[1..].iter().all(|p| p.len() == 2);
+    let v: Option<Vec<i64>> = if ok { parts.iter().map(|p| digits(p)).collect() } else { None };
+    let Some(v) = v else {
+        return Ok(null_atom(t));
+    };
+    let (y, m) = (v[0], v[1]);
+    if !(1..=12).contains(&m) {
+        return Ok(null_atom(t));
+    }
+    if t == KM {
+        return Ok(build_i(KM, true, &[(y - 2000) * 12 + m - 1]));
+    }
+    let d = v[2];
+    let days = crate::q::literal::days_from_civil(y, m, d);
+    // a day past the month's end (2001.02.30) is null, as q answers
+    if d < 1 || civil_from_days(days) != (y, m, d) {
+        return Ok(null_atom(t));
+    }
+    Ok(build_i(KD, true, &[days]))
 }
 
 /// `n$string`: pad on the right (negative n: on the left) or truncate.

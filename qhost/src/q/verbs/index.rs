@@ -21,10 +21,11 @@ pub fn at(x: &KObj, i: &KObj) -> QResult {
 
 /// A list by index atom, vector, or nested list of indices (result shaped like the index).
 fn list_at(x: &KObj, i: &KObj) -> QResult {
+    if i.t() == KB {
+        // booleans index as 0 and 1 (issue 19: boolean indexing)
+        return Ok(rows(x, &ivals(i).unwrap()));
+    }
     if let Some(k) = int_atom(i) {
-        if i.t() == -KB {
-            return Err(type_err());
-        }
         return Ok(if (0..x.len()).contains(&k) {
             elem(x, k)
         } else if x.t() == 0 {

@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod cast;
 pub mod compare;
 pub mod index;
+pub mod linalg;
 pub mod search_sort;
 pub mod strings;
 pub mod structure;
@@ -46,7 +47,7 @@ fn monad_name(op: &str) -> &str {
 /// `$[c;t;f]`, `@`/`.` apply and amend are the evaluator's; "?" with 3 arguments is the vector
 /// conditional, "ssr" takes 3, "enlist" any number.
 pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
-    if op == "enlist" {
+    if op == "enlist" || (op == "," && args.len() == 1) {
         return Ok(structure::enlist(args));
     }
     match (op, args.len()) {
@@ -73,6 +74,7 @@ pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
 
 fn monad(op: &str, x: &KObj) -> QResult {
     arith::monad(op, x)
+        .or_else(|| linalg::monad(op, x))
         .or_else(|| types::monad(op, x))
         .or_else(|| structure::monad(op, x))
         .or_else(|| aggregate::monad(op, x))
@@ -92,7 +94,8 @@ fn dyad(op: &str, x: &KObj, y: &KObj) -> QResult {
     if let Some(o) = arith::Op::from_name(op) {
         return arith::dyad(o, x, y);
     }
-    compare::dyad(op, x, y)
+    linalg::dyad(op, x, y)
+        .or_else(|| compare::dyad(op, x, y))
         .or_else(|| structure::dyad(op, x, y))
         .or_else(|| aggregate::dyad(op, x, y))
         .or_else(|| search_sort::dyad(op, x, y))
@@ -184,6 +187,7 @@ const MONADS: &[&str] = &[
     "rank",
     "keys",
     "hsym",
+    "inv",
 ];
 
 /// Keywords taking two arguments (usable infix).
@@ -191,7 +195,7 @@ const DYADS: &[&str] = &[
     "div", "mod", "xbar", "xexp", "xlog", "and", "or", "within", "in", "except", "inter", "union",
     "cross", "sublist", "cut", "rotate", "like", "vs", "sv", "ss", "xprev", "bin", "binr", "wsum",
     "wavg", "cov", "cor", "mavg", "msum", "mmax", "mmin", "mcount", "xasc", "xdesc", "xkey",
-    "xcol",
+    "xcol", "mmu",
 ];
 
 /// Whether `name` is a primitive this module applies.

@@ -229,6 +229,19 @@ pub fn ssr(x: &KObj, y: &KObj, z: &KObj) -> QResult {
 
 /// `sep vs text` splits; `` ` vs `a.b `` splits a symbol on dots; `0b vs n` bits, `0x0 vs n` bytes.
 fn vs(x: &KObj, y: &KObj) -> QResult {
+    if x.t() == -KS && x.get_sym().is_empty() && y.t() == -KS && y.get_sym().starts_with(':') {
+        // a file handle splits into folder and file (code.kx.com/q/ref/vs):
+        // ` vs `:/home/kdb/data/mytable is `:/home/kdb/data`mytable
+        let h = y.get_sym();
+        return Ok(match h.rfind('/') {
+            Some(i) => KObj::syms(&[h[..i].to_string(), h[i + 1..].to_string()]),
+            // no folder in the handle: what q answers is not documented
+            None => return Err(nyi()),
+        });
+    }
+    if x.t() == -KS && x.get_sym().is_empty() && y.t() == KC {
+        return Err(nyi());
+    }
     if x.t() == -KS && x.get_sym().is_empty() {
         let s = text(y).ok_or_else(type_err)?;
         return Ok(KObj::syms(
@@ -264,7 +277,59 @@ fn vs(x: &KObj, y: &KObj) -> QResult {
         let b: Vec<u8> = (0..bits).rev().map(|k| ((v >> k) & 1) as u8).collect();
         return Ok(KObj::from_slice(KB, &b));
     }
+    if matches!(x.t().abs(), KH | KI | KJ) && matches!(y.t().abs(), KH | KI | KJ) {
+        return base_vs(x, y);
+    }
     Err(nyi())
+}
+
+/// Integer-base `vs` (code.kx.com/q/ref/vs "Encode"): `10 vs 1234` is `1 2 3 4`, mixed radix
+/// `24 60 60 vs 3805` is `1 3 25` (every digit reduced by its base); with a vector y the
+/// result has a row per digit and a column per number (`10 vs 1 10 100`). Negative values and
+/// bases below 2 are 'nyi.
+fn base_vs(x: &KObj, y: &KObj) -> QResult {
+    let bases = int_list(x).or_else(|| int_atom(x).map(|b| vec![b])).ok_or_else(type_err)?;
+    let ys = int_list(y).or_else(|| int_atom(y).map(|v| vec![v])).ok_or_else(type_err)?;
+    if bases.iter().any(|&b| b < 2) || ys.iter().any(|&v| v < 0) {
+        return Err(nyi());
+    }
+    let digits_of = |v: i64, n: usize| -> Vec<i64> {
+        let mut d = vec![0i64; n];
+        let mut v = v;
+        for k in (0..n).rev() {
+            let b = if x.is_atom() { bases[0] } else { bases[k] };
+            d[k] = v % b;
+            v /= b;
+        }
+        d
+    };
+    let n = if x.is_atom() {
+        // as many digits as the largest number needs (at least one)
+        let b = bases[0];
+        let m = ys.iter().copied().max().unwrap_or(0);
+        let mut n = 1;
+        let mut p = m / b;
+        while p > 0 {
+            n += 1;
+            p /= b;
+        }
+        if ys.iter().all(|&v| v == 0) && y.is_atom() {
+            return Err(nyi());
+        }
+        n
+    } else {
+        bases.len()
+    };
+    let t = if y.t().abs() == KJ || x.t().abs() == KJ { KJ } else { y.t().abs() };
+    if y.is_atom() {
+        return Ok(build_i(t, false, &digits_of(ys[0], n)));
+    }
+    let cols: Vec<Vec<i64>> = ys.iter().map(|&v| digits_of(v, n)).collect();
+    Ok(KObj::list(
+        (0..n)
+            .map(|r| build_i(t, false, &cols.iter().map(|c| c[r]).collect::<Vec<_>>()))
+            .collect(),
+    ))
 }
 
 /// `sep sv strings` joins; `` ` sv `a`b `` dots symbols; `base sv digits`; `0b sv bits`.
@@ -278,6 +343,15 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
             "."
         };
         return Ok(KObj::sym(&parts.join(sep)));
+    }
+    if x.t() == -KS && x.get_sym().is_empty() && y.t() == 0 && y.items().iter().all(|i| i.t() == KC) {
+        // ` sv strings: lines joined, each ended by a newline (code.kx.com/q/ref/sv)
+        let mut out = Vec::new();
+        for i in y.items() {
+            out.extend_from_slice(i.slice::<u8>());
+            out.push(b'\n');
+        }
+        return Ok(KObj::from_slice(KC, &out));
     }
     if let Some(sep) = text(x).filter(|_| x.t() != -KS) {
         if y.t() == 0 || y.t() == KC {
@@ -298,6 +372,47 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
         } else {
             KObj::long(v)
         });
+    }
+    if let (Some(b), Some(d)) = (
+        int_list(x).filter(|_| !x.is_atom()),
+        int_list(y).filter(|_| !y.is_atom()),
+    ) {
+        // mixed radix: 24 60 60 sv 1 3 25 is 3805
+        if b.len() != d.len() {
+            return Err(len_err());
+        }
+        return Ok(KObj::long(
+            b.iter()
+                .zip(&d)
+                .fold(0i64, |a, (&r, &v)| a.wrapping_mul(r).wrapping_add(v)),
+        ));
+    }
+    if y.t() == 0 && y.len() > 0 && (int_atom(x).is_some() || int_list(x).is_some()) {
+        // a matrix of digits (a row per digit) decodes column by column
+        let rows: Vec<Vec<i64>> = y
+            .items()
+            .iter()
+            .map(|r| int_list(r).ok_or_else(type_err))
+            .collect::<Result<_, _>>()?;
+        let n = rows[0].len();
+        if rows.iter().any(|r| r.len() != n) {
+            return Err(len_err());
+        }
+        let bases: Vec<i64> = match int_atom(x) {
+            Some(b) => vec![b; rows.len()],
+            None => int_list(x).unwrap(),
+        };
+        if bases.len() != rows.len() {
+            return Err(len_err());
+        }
+        let v: Vec<i64> = (0..n)
+            .map(|c| {
+                rows.iter()
+                    .zip(&bases)
+                    .fold(0i64, |a, (r, &b)| a.wrapping_mul(b).wrapping_add(r[c]))
+            })
+            .collect();
+        return Ok(KObj::from_slice(KJ, &v));
     }
     if let (Some(b), Some(d)) = (int_atom(x), int_list(y)) {
         return Ok(KObj::long(

@@ -414,6 +414,9 @@ fn take(x: &KObj, y: &KObj) -> QResult {
         };
     }
     if let Some(shape) = int_list(x) {
+        if shape.len() == 2 && shape.iter().filter(|&&d| d == NJ).count() == 1 && !y.is_atom() {
+            return reshape_null(shape[0], shape[1], y);
+        }
         if shape.len() < 2 || shape.iter().any(|&d| d < 0) {
             return Err(nyi());
         }
@@ -421,6 +424,32 @@ fn take(x: &KObj, y: &KObj) -> QResult {
         return Ok(reshape(&flat, &shape));
     }
     Err(type_err())
+}
+
+/// `0N c#y` and `r 0N#y` (code.kx.com/q/ref/take "0N"): all of y's items in rows; with c
+/// columns the rows are c long and the last holds what is left (`0N 3#til 10` ends `,9`);
+/// with r rows each row is `count[y] div r` long and the last takes the remainder.
+fn reshape_null(r: i64, c: i64, y: &KObj) -> QResult {
+    let n = y.len();
+    let fixed = if r == NJ { c } else { r };
+    if fixed < 0 {
+        return Err(err("domain"));
+    }
+    let starts: Vec<i64> = if r == NJ {
+        if c == 0 {
+            return Err(err("domain"));
+        }
+        (0..n).step_by(c as usize).collect()
+    } else {
+        let w = if r == 0 { 0 } else { n / r };
+        (0..r).map(|i| i * w).collect()
+    };
+    let mut out = Vec::with_capacity(starts.len());
+    for (k, &b) in starts.iter().enumerate() {
+        let e = starts.get(k + 1).copied().unwrap_or(n);
+        out.push(rows(y, &(b..e).collect::<Vec<_>>()));
+    }
+    Ok(KObj::list(out))
 }
 
 /// Nest the items of `flat` (exactly the product of `shape` of them) as `shape`.

@@ -24,6 +24,11 @@ pub fn is_simple(x: &KObj) -> bool {
 
 /// Item `i` of a list: an atom for a typed vector, the item itself for a general list.
 pub fn elem(x: &KObj, i: i64) -> KObj {
+    if x.t() == XT {
+        // a table's item is its row, a dictionary (a table nested as a column included)
+        let (names, cols) = table_cols(x);
+        return KObj::dict(names, from_items(cols.iter().map(|c| elem(c, i)).collect()));
+    }
     x.elem(i)
 }
 
@@ -67,7 +72,35 @@ pub fn from_items(v: Vec<KObj>) -> KObj {
         }
         return out;
     }
+    if let Some(t) = dicts_as_table(&v) {
+        return t;
+    }
     KObj::list(v)
+}
+
+/// q makes a list of dictionaries with the same symbol keys (in the same order) a table: one
+/// row per dictionary (code.kx.com/q/kb/faq "a list of conforming dictionaries is a table").
+pub fn dicts_as_table(v: &[KObj]) -> Option<KObj> {
+    let k0 = v.first()?;
+    if k0.t() != XD || k0.dict_keys().t() != KS {
+        return None;
+    }
+    let keys = k0.dict_keys();
+    let names = keys.sym_list();
+    if names.is_empty() {
+        return None;
+    }
+    let mut vals: Vec<Vec<KObj>> = Vec::with_capacity(v.len());
+    for d in v {
+        if d.t() != XD || d.dict_keys().t() != KS || d.dict_keys().sym_list() != names {
+            return None;
+        }
+        vals.push(items(&d.dict_values()));
+    }
+    let cols = (0..names.len())
+        .map(|c| from_items(vals.iter().map(|r| r[c].clone()).collect()))
+        .collect();
+    Some(make_table(keys, cols))
 }
 
 /// A typed vector of `n` copies of atom `a` (a general list for non-simple `a`).
@@ -338,6 +371,10 @@ pub fn int_list(x: &KObj) -> Option<Vec<i64>> {
 /// Items `idx` of a list keeping its type; an index out of range gives the null of the item
 /// type (for a general list, of its first item's type, as q does).
 pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
+    if x.t() == XT {
+        // a table nested as a column: its rows
+        return take_rows(x, idx);
+    }
     let n = x.len();
     let t = x.t();
     if t == 0 {
