@@ -141,6 +141,9 @@ pub fn objtype(x: K) -> KResult {
             super::qtype_name(x)
         );
     }
+    if let Some(t) = registry::objtype_tag(x) {
+        return Ok(make::symbol(t));
+    }
     registry::with(x, |o| match o {
         Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
         // a module's type, as ktorch: `sequential, `linear, ..
@@ -187,7 +190,10 @@ pub fn options(x: K) -> KResult {
         return Ok(default_options());
     }
     if read::symbol(x).is_some() {
-        return super::summary::help(x);
+        return super::summary::topic(x, false);
+    }
+    if let Some(r) = super::summary::object_help(x, false)? {
+        return Ok(r);
     }
     if !registry::is_handle(x) {
         bail!("{}", super::expected(x, false));
