@@ -43,6 +43,10 @@ pub fn module(x: K) -> KResult {
             ),
         };
     }
+    // a model's module: a handle sharing it (ktorch's `module m` of a model)
+    if crate::model::api::is_model(x) {
+        return Ok(registry::add(Obj::Module(modref(x)?)));
+    }
     if registry::is_handle(x) {
         bail!("expecting a module, given {}", describe(x));
     }

@@ -94,4 +94,23 @@ bn:buffers(m;`bnorm)
 .t.eq["names bn";names bn;`running_mean`running_var`num_batches_tracked]
 free each(p;b;bn;m);
 
+/ train.rst:1123: return of a vector gives its arrays (and frees it)
+v:vector(1 2 3e;4 5)
+.t.eq["return v";return v;(1 2 3e;4 5)]
+.t.eq["vector freed";@[class;v;{x}];"class: stale pointer"]
+d:dict(`a`b;(1 2;3e))
+.t.eq["return d";return d;`a`b!(1 2;3e)]
+/ train.rst:535: clipv answers a float null
+x:tensor(1 2 3e;`grad); z:mean y:mul(x;x); backward z
+.t.eq["clipv";clipv(x;1.2);0n]
+.t.eq["clipped";grad x;0.6666667 1.2 1.2e]
+free each(x;y;z);
+/ model.rst:272: the module of a model, shared
+q:module enlist(`linear;2;1)
+m:model(q;loss`mse;opt(`sgd;q))
+q:module m
+.t.eq["module of a model";class q;`module]
+.t.eq["shared by the model and q";ref q;2]
+free each(q;m);
+
 .t.done[]
