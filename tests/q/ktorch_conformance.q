@@ -113,4 +113,12 @@ q:module m
 .t.eq["shared by the model and q";ref q;2]
 free each(q;m);
 
+/ str in the classes and labels ktorch prints (kmodules.rst:733, 771, 806; knn/*.cpp pretty_print)
+q:module(`recur; enlist(`lstm;100;512))
+.t.eq["str recur";str q;"knn::Recur(\n  (lstm): torch::nn::LSTM(input_size=100, hidden_size=512, num_layers=1, bias=true, batch_first=false, dropout=0, bidirectional=false)\n)"]
+free q
+m:module seq(`sequential; `mul; (`cat;0); (`embed;8;12); (`transpose;0;1))
+.t.eq["str knn modules";str m;"\n" sv ("torch::nn::Sequential(";"  (0): knn::Mul()";"  (1): knn::Cat(dim=0)";"  (2): torch::nn::Embedding(num_embeddings=8, embedding_dim=12)";"  (3): knn::Transpose(dim0=0, dim1=1)";")")]
+free m
+
 .t.done[]
