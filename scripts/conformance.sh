@@ -17,10 +17,15 @@ out="$root/target/conformance"
 rm -rf "$out" && mkdir -p "$out"
 OUT="$out" "$run" "$root/target/release" | tee "$out/summary.txt"
 python3 "$shared/conformance/ktorch-docs/report.py" "$out/results.json" > "$out/report.md"
+# the failures by cause, as docs/conformance.md lists them; a failure no cause explains is named
+if ! python3 "$root/scripts/conformance-causes.py" "$out/results.json" > "$out/causes.md"; then
+    echo "conformance: failures no cause in scripts/conformance-causes.py explains: see $out/causes.md" >&2
+fi
+sed -n '3,/^$/p' "$out/causes.md" | sed -n '/^|/p' 
 floor=$(grep -v '^#' "$root/tests/data/conformance_floor.txt" | head -1)
 read -r passed failed < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$out/summary.txt")
 pct=$(python3 -c "print(f'{100*$passed/($passed+$failed):.1f}')")
-echo "conformance: $passed of $((passed+failed)) checkable inputs match ($pct%), floor $floor; failures by cause: $out/report.md"
+echo "conformance: $passed of $((passed+failed)) checkable inputs match ($pct%), floor $floor; failures by cause: $out/causes.md, by the replay's classes: $out/report.md"
 if (( passed < floor )); then
     echo "conformance: FAIL: $passed matches, below the floor of $floor" >&2
     exit 1

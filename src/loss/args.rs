@@ -54,7 +54,19 @@ pub enum Val {
     Flag(bool),
 }
 
+impl Clone for Val {
+    fn clone(&self) -> Val {
+        match self {
+            Val::Tensor(t) => Val::Tensor(t.as_ref().map(Tensor::shallow_clone)),
+            Val::Long(j) => Val::Long(*j),
+            Val::Double(f) => Val::Double(*f),
+            Val::Flag(b) => Val::Flag(*b),
+        }
+    }
+}
+
 /// The options given to one call; options not given take PyTorch's defaults in the getters.
+#[derive(Clone)]
 pub struct Opts {
     pub reduce: Red,
     vals: HashMap<&'static str, Val>,

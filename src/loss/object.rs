@@ -14,6 +14,7 @@ use crate::math::pointwise;
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
+#[derive(Clone)]
 pub struct Loss {
     pub spec: &'static Spec,
     pub opts: args::Opts,
@@ -98,6 +99,12 @@ pub fn loss(x: K) -> KResult {
     }
     if is_loss(x) {
         return registry::with(x, |o| definition(of(o)?, crate::session::setting::alloptions()));
+    }
+    // a model's loss (ktorch's `loss m`): a loss object of its own with the same options (a
+    // loss object never changes, so it answers as the model's does)
+    if registry::class_of(x) == Some("model") {
+        let l = registry::with(x, |o| Ok(of(o)?.clone()))?;
+        return Ok(registry::add(Obj::Loss(l)));
     }
     // a definition, as `loss l` answers it: `module`options!(name;options)
     if let Some(l) = from_definition(x)? {

@@ -111,7 +111,10 @@ m:model(q;loss`mse;opt(`sgd;q))
 q:module m
 .t.eq["module of a model";class q;`module]
 .t.eq["shared by the model and q";ref q;2]
-free each(q;m);
+/ model.rst:273: the loss of a model
+l:loss m
+.t.eq["loss of a model";loss l;`module`options!(`mse;(enlist`reduce)!enlist`mean)]
+free each(l;q;m);
 
 / str in the classes and labels ktorch prints (kmodules.rst:733, 771, 806; knn/*.cpp pretty_print)
 q:module(`recur; enlist(`lstm;100;512))

@@ -232,12 +232,12 @@ pub fn object_help(x: K, full: bool) -> Result<Option<K>> {
     Ok(None)
 }
 
-/// Data types and the k type their values come back as.
+/// Data types and the k type their values come back as, in ktorch's order (ktorch.h `dtype`),
+/// then bfloat16, which ktorch 2.3 lacks.
 const DTYPES: [Kind; 13] = [
     Kind::Float,
     Kind::Double,
     Kind::Half,
-    Kind::BFloat16,
     Kind::Bool,
     Kind::Uint8,
     Kind::Int8,
@@ -247,6 +247,7 @@ const DTYPES: [Kind; 13] = [
     Kind::ComplexHalf,
     Kind::ComplexFloat,
     Kind::ComplexDouble,
+    Kind::BFloat16,
 ];
 
 /// `help[]` the topics; `` help`dtype `` dtypes to k type letters; `` help`ktype `` k types to the
@@ -288,24 +289,12 @@ pub fn topic(x: K, full: bool) -> KResult {
                 .collect();
             unsafe { native::xD(make::symbols(&k), make::chars(&v)) }
         }
+        // ktorch's table as it prints it (ktorch.cpp `ktypes`): the k type letter of each of
+        // its first 8 dtypes, so `e` shows for float and for half
         "ktype" => {
-            // k type letter and q type of the arrays `tensor` takes
-            let pairs = [
-                (b'e', 8),
-                (b'f', 9),
-                (b'j', 7),
-                (b'i', 6),
-                (b'h', 5),
-                (b'b', 1),
-                (b'x', 4),
-                (b'c', 10),
-            ];
-            let mut v = Vec::new();
-            for (_, t) in pairs {
-                v.push(options::kind_name(convert::kind_of_qtype(t)?));
-            }
-            let c: Vec<u8> = pairs.iter().map(|p| p.0).collect();
-            unsafe { native::xD(make::chars(&c), make::symbols(&v)) }
+            let k: Vec<u8> = DTYPES[..8].iter().map(|d| attrs::ktype_letter(*d).unwrap_or(b' ')).collect();
+            let v: Vec<&str> = DTYPES[..8].iter().map(|d| options::kind_name(*d)).collect();
+            unsafe { native::xD(make::chars(&k), make::symbols(&v)) }
         }
         "device" => {
             let n = tch::Cuda::device_count().max(0) as usize;
