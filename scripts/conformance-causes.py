@@ -26,13 +26,13 @@ CAUSES = [
   "n, args, options; `options` of the name gives the options alone, which the page shows), ktorch's own "
   "modules print as `knn::Residual`, `knn::SeqJoin`, `knn::Transform((`, an optimizer's options are a "
   "table (one row per group), `input m` answers a tensor handle (kmodel.cpp `modelinput` -> `kin` -> "
-  "`kten`), `help`module` has the forward/result/n/args columns.",
+  "`kten`), `` help`module `` has the forward/result/n/args columns.",
   places('config:359 kmodules:90,173,207,248,269,294,412,448,480,515,771,806,847,875,1071 '
          'modules:57,558,571,576 opt:43,56 train:896,905,931,1281,1310,1316')),
  ('session', "State left by an earlier block of the same page",
   "The replay runs each page as one q session; the docs ran many. A setting or variable changed "
-  "earlier on the page changes the later result: `setting`complexfirst,0b` (math-spectral.rst:108) "
-  "flips the (real;imag) layout of every later transform; `dtype`double` (tensors.rst:81) makes "
+  "earlier on the page changes the later result: `` setting`complexfirst,0b `` (math-spectral.rst:108) "
+  "flips the (real;imag) layout of every later transform; `` dtype`double `` (tensors.rst:81) makes "
   "later empty tensors double; `y` is a q array where the page had a tensor (math-reduce.rst:406); "
   "`q` redefined by a later block printed before (model.rst:119), an `m` of a block the page does not show (modules.rst:660, a linear 784x10 is the page's last `m`); objects from earlier blocks "
   "still listed by `obj[]` (pointers.rst).",
@@ -53,7 +53,7 @@ CAUSES = [
   "call shows none.",
   lambda r: 'warning' in r['why']),
  ('bfloat', "Deliberate: bfloat16 is a data type here",
-  "ktorch 2.3 has no bfloat16; `help`dtype` lists it last.",
+  "ktorch 2.3 has no bfloat16; `` help`dtype `` lists it last.",
   places('types:115')),
  ('libtorch', "libtorch 2.11 differs from the 1.x/2.0 builds the docs were printed with",
   "Same call, libtorch's newer answer: matrix products check the dtypes before the shapes (`mat1 and "
