@@ -26,9 +26,10 @@ CAUSES = [
   "n, args, options; `options` of the name gives the options alone, which the page shows), ktorch's own "
   "modules print as `knn::Residual`, `knn::SeqJoin`, `knn::Transform((`, an optimizer's options are a "
   "table (one row per group), `input m` answers a tensor handle (kmodel.cpp `modelinput` -> `kin` -> "
-  "`kten`), `` help`module `` has the forward/result/n/args columns.",
+  "`kten`), `` help`module `` has the forward/result/n/args columns, `dtype` of a module gives each "
+  "parameter's data type (ktorch.cpp `moduleattr`; the page shows an error).",
   places('config:359 kmodules:90,173,207,248,269,294,412,448,480,515,771,806,847,875,1071 '
-         'modules:57,558,571,576 opt:43,56 train:896,905,931,1281,1310,1316')),
+         'modules:57,558,571,576 opt:43,56 train:896,905,931,1281,1310,1316 pointers:298')),
  ('session', "State left by an earlier block of the same page",
   "The replay runs each page as one q session; the docs ran many. A setting or variable changed "
   "earlier on the page changes the later result: `` setting`complexfirst,0b `` (math-spectral.rst:108) "
@@ -89,13 +90,13 @@ CAUSES = [
   "Open: optimizer parameter names with the prefix of the module in the optimizer's container "
   "(`0.weight`, `A.fc.weight`) and a parameter dictionary's module `parmdict`; `loss m`/`opt m` of a "
   "model; the transformer layers as child modules (`self_attn`, `linear1`, ...: `names`, `children`, "
-  "`child` into them) and `selfattention`'s children; `dtype` of a module as an error; a sequential "
+  "`child` into them) and `selfattention`'s children; a sequential "
   "refused as the child of a sequential (libtorch's type-erased modules); the batch-index error's "
   "range and wording (tensorop.rst:176/196); `train`'s size-mismatch wording (train.rst:967), `eforward` "
   "of a model without test data (train.rst:272), `class` of a non-handle (pointers.rst:34); "
   "`module d` of (depth;value) pairs made by q's `0N 2#` (modules.rst:302, after qhost's `nyi`);.",
   places('opt:201,262,432,618 model:149,273,274 modules:889,1075,1119,1149,1151,302,303 '
-         'pointers:34,165,298,423 kmodules:1034,1043,1385 tensorop:176,196 train:272,967 '
+         'pointers:34,165,423 kmodules:1034,1043,1385 tensorop:176,196 train:272,967 '
          'swa:318,325,340')),
  ('qhost', "qhost, not ktorch (branch qhost-lang)",
   "q that qhost lacks ('nyi, 'type, dotted lookups, \\P, `save`, list projections like `diag(;1)`, "

@@ -68,6 +68,14 @@ m:module enlist(`conv2d; 16; 32; 3)
 .t.ok["ptr of a module";0<ptr m]
 free m
 
+/ dtype and ktype of a module: each parameter's (ktorch.cpp moduleattr)
+q:module seq(`sequential; (`linear;`a;2;3); `relu)
+.t.eq["dtype of a module";dtype q;`a.weight`a.bias!`float`float]
+.t.eq["ktype of a module";ktype q;`a.weight`a.bias!"ee"]
+to(q;`double)
+.t.eq["dtype after to";dtype q;`a.weight`a.bias!`double`double]
+free q
+
 / freeze.rst:71, 78: gradflag of a module, its parameter names to flags
 q:module seq(`sequential; (`conv2d;`a;3;64;3); (`batchnorm2d;`b;64); `relu)
 .t.eq["gradflag q";gradflag q;`a.weight`a.bias`b.weight`b.bias!1111b]
