@@ -5,7 +5,7 @@
 //! `` options`conv2d `` the example options alone; the same for losses (`` help`loss ``).
 //! The example options are ktorch's, made through the same option reader as `module` uses, so
 //! they show every option with its default where the example sets none.
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 
 use super::layers::{self, Layer};
 use super::spec;
@@ -247,16 +247,4 @@ pub fn table(rows: impl Iterator<Item = Result<Vec<K>>>) -> KResult {
         }
     }
     Ok(make::table(&KEYS, cols.into_iter().map(make::uniform).collect()))
-}
-
-/// Every ktorch module type has a row here and an example that the option reader accepts.
-pub fn check() -> Result<()> {
-    for l in layers::all() {
-        if module_row(l.name).is_none() {
-            bail!("{}: no help row", l.name);
-        }
-        let o = module_example(l.name)?.unwrap();
-        unsafe { crate::k::native::r0(o) };
-    }
-    Ok(())
 }
