@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test soak example example-digits bench bench-build fuzz fuzz-build install clean
+.PHONY: build test conformance soak example example-digits bench bench-build fuzz fuzz-build install clean
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so. The copy is renamed into
 # place: a q process (or fuzz run) that has the old one mapped keeps it, where cp over it would
@@ -23,6 +23,12 @@ build:
 # Release profile for tests too: one build of tch's C++ wrapper serves build, test and example.
 test: build
 	cargo test --release --workspace --no-fail-fast
+
+# ktorch's documentation replayed (every q) input of its .rst pages, from shared/ beside the
+# clone or $KTORCH_SHARED): fails when fewer inputs match than tests/data/conformance_floor.txt
+# says; the failures by cause land in target/conformance/report.md. About a minute.
+conformance: build
+	scripts/conformance.sh
 
 # The soak alone, with its measures (a million tensor cycles, module and model cycles, resident
 # memory before and after): tests/soak.rs.

@@ -538,9 +538,13 @@ pub extern "C" fn fns(x: K) -> K {
     guard("fns", x, dictionary)
 }
 
+/// In ktorch's order (`exports::NAMES`: ktorch's, then ours), then any entry not listed there.
 fn dictionary(_: K) -> KResult {
-    let names: Vec<&str> = TABLE.iter().map(|e| e.name).collect();
-    let funcs = TABLE
+    let listed = crate::exports::NAMES.iter().filter_map(|(q, _)| TABLE.iter().find(|e| e.name == *q));
+    let rest = TABLE.iter().filter(|e| !crate::exports::NAMES.iter().any(|(q, _)| *q == e.name));
+    let entries: Vec<&Entry> = listed.chain(rest).collect();
+    let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
+    let funcs = entries
         .iter()
         .map(|e| unsafe { native::dl(e.call as *mut _, e.arity) })
         .collect();

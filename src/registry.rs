@@ -97,6 +97,10 @@ struct Registry {
     /// Handles whose objects are lent to an async call (taken out of `objs`), with their class:
     /// every use of them is an error until the call's future is awaited or freed.
     busy: BTreeMap<i64, &'static str>,
+    /// ktorch's `objtype` of dictionaries made by `parms` (`parameter) and `buffers` (`buffer);
+    /// other objects answer from their content. Ids are never reused, so a freed id's tag is
+    /// never read again.
+    tags: BTreeMap<i64, &'static str>,
 }
 
 impl Registry {
@@ -114,6 +118,7 @@ static REGISTRY: Lazy<Mutex<Registry>> = Lazy::new(|| {
         next: 1,
         objs: BTreeMap::new(),
         busy: BTreeMap::new(),
+        tags: BTreeMap::new(),
     })
 });
 
@@ -173,6 +178,20 @@ pub fn add(obj: Obj) -> K {
     };
     klog!(Level::Debug, "made {class} {id}");
     handle(id)
+}
+
+/// `add`, recording the object's `objtype` (`parms`' dictionary is a `parameter one).
+pub fn add_as(obj: Obj, objtype: &'static str) -> K {
+    let h = add(obj);
+    if let Some(id) = id_of(h) {
+        lock().tags.insert(id, objtype);
+    }
+    h
+}
+
+/// The `objtype` recorded by `add_as`, if any.
+pub fn objtype_tag(x: K) -> Option<&'static str> {
+    id_of(x).and_then(|id| lock().tags.get(&id).copied())
 }
 
 /// The q form of a handle: `enlist id`.

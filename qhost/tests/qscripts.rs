@@ -52,6 +52,7 @@ qscripts!(
     ktorch_callback,
     ktorch_collections,
     ktorch_complex,
+    ktorch_conformance,
     ktorch_cuda_control,
     ktorch_device,
     ktorch_error_text,

@@ -27,8 +27,9 @@ int ktorch_has_cudnn() { try { return at::globalContext().hasCuDNN(); } catch (.
 long ktorch_cudnn_version() { try { return at::globalContext().hasCuDNN() ? at::globalContext().versionCuDNN() : 0; } catch (...) { return -1; } }
 int ktorch_get_benchmark() { try { return at::globalContext().benchmarkCuDNN(); } catch (...) { return -1; } }
 int ktorch_set_benchmark(int b) { try { at::globalContext().setBenchmarkCuDNN(b); return 0; } catch (...) { return -1; } }
-int ktorch_get_deterministic() { try { return at::globalContext().deterministicAlgorithms(); } catch (...) { return -1; } }
-int ktorch_set_deterministic(int b) { try { at::globalContext().setDeterministicAlgorithms(b, false); return 0; } catch (...) { return -1; } }
+// ktorch's levels: 0 off, 1 warn only, 2 error on an algorithm without a deterministic form
+int ktorch_get_deterministic() { try { auto& c = at::globalContext(); return c.deterministicAlgorithms() ? (c.deterministicAlgorithmsWarnOnly() ? 1 : 2) : 0; } catch (...) { return -1; } }
+int ktorch_set_deterministic(int n) { try { at::globalContext().setDeterministicAlgorithms(n > 0, n == 1); return 0; } catch (...) { return -1; } }
 int ktorch_get_cudnn_deterministic() { try { return at::globalContext().deterministicCuDNN(); } catch (...) { return -1; } }
 int ktorch_set_cudnn_deterministic(int b) { try { at::globalContext().setDeterministicCuDNN(b); return 0; } catch (...) { return -1; } }
 }

@@ -84,8 +84,10 @@ pub fn signal(name: &str, msg: &str) -> K {
     } else {
         msg.lines().next().unwrap_or("")
     };
-    // tch prefixes libtorch's own message; q users see libtorch's words as ktorch shows them.
-    let msg = msg.strip_prefix("Internal torch error: ").unwrap_or(msg);
+    // tch prefixes libtorch's own message, also where ours wraps it (`copyparms: weight: ...`);
+    // q users see libtorch's words as ktorch shows them.
+    let msg = msg.replacen("Internal torch error: ", "", 1);
+    let msg = msg.as_str();
     let text = if msg.starts_with(&format!("{name}:")) {
         msg.to_string()
     } else {

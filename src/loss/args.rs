@@ -54,7 +54,19 @@ pub enum Val {
     Flag(bool),
 }
 
+impl Clone for Val {
+    fn clone(&self) -> Val {
+        match self {
+            Val::Tensor(t) => Val::Tensor(t.as_ref().map(Tensor::shallow_clone)),
+            Val::Long(j) => Val::Long(*j),
+            Val::Double(f) => Val::Double(*f),
+            Val::Flag(b) => Val::Flag(*b),
+        }
+    }
+}
+
 /// The options given to one call; options not given take PyTorch's defaults in the getters.
+#[derive(Clone)]
 pub struct Opts {
     pub reduce: Red,
     vals: HashMap<&'static str, Val>,
@@ -331,20 +343,59 @@ pub fn parse(v: &[K], slots: &[(&'static str, Ty)], modes: &[&str]) -> Result<Op
     Ok(o)
 }
 
+/// ktorch's default for option `slot` of loss `loss` (kloss.cpp's option functions, PyTorch's
+/// defaults): what a loss's options show for an option not given.
+pub fn default_of(loss: &str, slot: &str) -> Val {
+    match (loss, slot) {
+        (_, "weight") => Val::Tensor(None),
+        (_, "ignore") => Val::Long(-100),
+        (_, "smoothing") => Val::Double(0.0),
+        ("cosineloss" | "margin", "margin") => Val::Double(0.0),
+        (_, "margin") => Val::Double(1.0),
+        (_, "blank") => Val::Long(0),
+        (_, "zeroinf") | (_, "full") | (_, "swap") => Val::Flag(false),
+        (_, "log") => Val::Flag(true),
+        (_, "delta") | (_, "beta") => Val::Double(1.0),
+        ("multimargin", "p") => Val::Long(1),
+        (_, "p") => Val::Double(2.0),
+        ("poissonloss", "eps") => Val::Double(1e-8),
+        (_, "eps") => Val::Double(1e-6),
+        _ => Val::Tensor(None),
+    }
+}
+
+fn same(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Tensor(None), Val::Tensor(None)) => true,
+        (Val::Long(x), Val::Long(y)) => x == y,
+        (Val::Double(x), Val::Double(y)) => x == y,
+        (Val::Flag(x), Val::Flag(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn q(v: &Val) -> Result<K> {
+    Ok(match v {
+        Val::Tensor(Some(t)) => crate::tensor::convert::to_q(t)?,
+        Val::Tensor(None) => crate::k::make::null(),
+        Val::Long(j) => crate::k::make::long(*j),
+        Val::Double(f) => crate::k::make::float(*f),
+        Val::Flag(b) => crate::k::make::boolean(*b),
+    })
+}
+
 impl Opts {
-    /// The options given, in the loss's slot order, then `reduce`, as q values (a loss object's
-    /// definition; options not given take PyTorch's defaults when the loss is calculated).
-    pub fn given(&self, slots: &[(&'static str, Ty)]) -> Result<Vec<(&'static str, K)>> {
+    /// The options of loss `loss` in its slot order, then `reduce`, as q values: all of them
+    /// (those not given at their defaults), or only those differing from the defaults (ktorch's
+    /// `alloptions` setting and the flag of `loss(l;flag)`).
+    pub fn listed(&self, loss: &str, slots: &[(&'static str, Ty)], all: bool) -> Result<Vec<(&'static str, K)>> {
         let mut v = vec![];
         for (name, _) in slots {
-            if let Some(x) = self.vals.get(name) {
-                v.push((*name, match x {
-                    Val::Tensor(Some(t)) => crate::tensor::convert::to_q(t)?,
-                    Val::Tensor(None) => crate::k::make::null(),
-                    Val::Long(j) => crate::k::make::long(*j),
-                    Val::Double(f) => crate::k::make::float(*f),
-                    Val::Flag(b) => crate::k::make::boolean(*b),
-                }));
+            let d = default_of(loss, name);
+            match self.vals.get(name) {
+                Some(x) if all || !same(x, &d) => v.push((*name, q(x)?)),
+                None if all => v.push((*name, q(&d)?)),
+                _ => {}
             }
         }
         let r = match self.reduce {
@@ -353,7 +404,9 @@ impl Opts {
             Red::Sum => "sum",
             Red::BatchMean => "batchmean",
         };
-        v.push(("reduce", crate::k::make::symbol(r)));
+        if all || self.reduce != Red::Mean {
+            v.push(("reduce", crate::k::make::symbol(r)));
+        }
         Ok(v)
     }
 }

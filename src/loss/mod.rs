@@ -7,6 +7,7 @@
 //! The `loss` object (a loss made once and applied later) is in `object`.
 pub mod args;
 pub mod calc;
+pub mod help;
 pub mod object;
 
 use anyhow::{anyhow, bail, Result};

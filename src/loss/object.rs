@@ -14,6 +14,7 @@ use crate::math::pointwise;
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
+#[derive(Clone)]
 pub struct Loss {
     pub spec: &'static Spec,
     pub opts: args::Opts,
@@ -84,8 +85,9 @@ fn from_definition(x: K) -> Result<Option<Loss>> {
     r.map(Some)
 }
 
-pub fn definition(l: &Loss) -> KResult {
-    let given = l.opts.given(l.spec.slots)?;
+/// `loss l`: `module`options!(name;options), the options all or only those not at their defaults.
+pub fn definition(l: &Loss, all: bool) -> KResult {
+    let given = l.opts.listed(l.name(), l.spec.slots, all)?;
     let keys: Vec<&str> = given.iter().map(|(k, _)| *k).collect();
     let opts = make::dict(&keys, given.into_iter().map(|(_, v)| v).collect());
     Ok(make::dict(&["module", "options"], vec![make::symbol(l.name()), opts]))
@@ -96,7 +98,13 @@ pub fn loss(x: K) -> KResult {
         return Ok(registry::add(Obj::Loss(make_loss(s, &[])?)));
     }
     if is_loss(x) {
-        return registry::with(x, |o| definition(of(o)?));
+        return registry::with(x, |o| definition(of(o)?, crate::session::setting::alloptions()));
+    }
+    // a model's loss (ktorch's `loss m`): a loss object of its own with the same options (a
+    // loss object never changes, so it answers as the model's does)
+    if registry::class_of(x) == Some("model") {
+        let l = registry::with(x, |o| Ok(of(o)?.clone()))?;
+        return Ok(registry::add(Obj::Loss(l)));
     }
     // a definition, as `loss l` answers it: `module`options!(name;options)
     if let Some(l) = from_definition(x)? {
@@ -118,7 +126,8 @@ pub fn loss(x: K) -> KResult {
         bail!("expecting loss name, loss object or model as 1st arg, given {}", describe(v[0]));
     }
     if v.len() == 2 && read::boolean(v[1]).is_some() {
-        return registry::with(v[0], |o| definition(of(o)?));
+        let all = read::boolean(v[1]).unwrap();
+        return registry::with(v[0], |o| definition(of(o)?, all));
     }
     let (ts, _) = pointwise::inputs(&v[1..])?;
     let r = registry::with(v[0], |o| {

@@ -82,7 +82,7 @@ pub fn state(x: K, all: bool) -> KResult {
     registry::with(x, |o| {
         let m = of(o)?;
         let module = crate::nn::api::definition(m.module.get(), all, true)?;
-        let loss = crate::loss::object::definition(&m.loss)?;
+        let loss = crate::loss::object::definition(&m.loss, all)?;
         let opt = crate::optim::api::definition(&m.opt, all, true)?;
         Ok(make::dict(&["module", "loss", "optimizer", "train", "test"], vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?]))
     })
@@ -91,7 +91,7 @@ pub fn state(x: K, all: bool) -> KResult {
 /// `model m`: the definitions of its parts and its settings.
 fn definition(m: &Model, all: bool) -> KResult {
     let module = crate::nn::api::definition(m.module.get(), all, false)?;
-    let loss = crate::loss::object::definition(&m.loss)?;
+    let loss = crate::loss::object::definition(&m.loss, all)?;
     let opt = crate::optim::api::definition(&m.opt, all, false)?;
     Ok(make::dict(&["module", "loss", "optimizer", "train", "test"], vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?]))
 }

@@ -17,7 +17,8 @@ pub fn is_module(x: K) -> bool {
     registry::class_of(x) == Some("module")
 }
 
-/// `module def`, `module m`, `module(m;flag)`, and adding to a module: `module(m;depth;def)`
+/// `module def`, `module m`, `module(m;flag)`, and adding to a module: `module(m;def)` adds the
+/// layer `def` as the module's last child; `module(m;depth;def)`
 /// adds the layer `def` at the given depth (a child of the last module at the depth above; the
 /// module itself is depth 0).
 pub fn module(x: K) -> KResult {
@@ -30,11 +31,21 @@ pub fn module(x: K) -> KResult {
                 definition(modref(*m)?.get(), read::boolean(*f).unwrap(), false)
             }
             [m] => definition(modref(*m)?.get(), alloptions(), false),
+            // a child added to the module itself (depth 1 below it)
+            [m, d] => add(*m, 1, match read::items(*d) {
+                // `enlist(`linear;..)`: a tree of one layer
+                Some([l]) if read::ktype(*l) >= 0 => *l,
+                _ => *d,
+            }),
             [m, n, d] if read::ktype(*n) == -7 => add(*m, read::long(*n).unwrap(), *d),
             _ => bail!(
                 "module given as 1st arg, expecting (module;flag) or (module;depth;definition)"
             ),
         };
+    }
+    // a model's module: a handle sharing it (ktorch's `module m` of a model)
+    if crate::model::api::is_model(x) {
+        return Ok(registry::add(Obj::Module(modref(x)?)));
     }
     if registry::is_handle(x) {
         bail!("expecting a module, given {}", describe(x));
@@ -340,18 +351,35 @@ pub fn atom(v: &Val) -> K {
 /// The options of a module as a dictionary: all, or only those differing from their defaults
 /// (required options always show).
 pub fn options(m: &Module, all: bool) -> K {
-    let (k, v): (Vec<&str>, Vec<Val>) = m
-        .layer
+    options_of(m.layer, &m.opts, all)
+}
+
+/// Option values `vals` of a layer type as a dictionary. Sizes of a fixed count whose elements
+/// are all equal show as one value, as ktorch shows PyTorch's expanding arrays (`kexpand`):
+/// a conv2d's stride `1`, not `1 1`.
+pub fn options_of(layer: &layers::Layer, vals: &[Val], all: bool) -> K {
+    let (k, v): (Vec<&str>, Vec<Val>) = layer
         .opts
         .iter()
-        .zip(&m.opts)
+        .zip(vals)
         .filter(|(o, v)| all || o.default.val(o.ty).as_ref() != Some(*v))
-        .map(|(o, v)| (o.name, v.clone()))
+        .map(|(o, v)| (o.name, collapse(o.ty, v)))
         .unzip();
     if k.is_empty() {
         return empty_dict();
     }
     unsafe { native::xD(make::symbols(&k), values(&v)) }
+}
+
+/// An expanding array's value as one element when all its elements are the same.
+fn collapse(ty: layers::Ty, v: &Val) -> Val {
+    use layers::Ty;
+    let fixed = matches!(ty, Ty::Size(n) | Ty::Floats(n) | Ty::SizeOrSym(n, _) if n >= 1);
+    match v {
+        Val::Longs(l) if fixed && !l.is_empty() && l.iter().all(|j| *j == l[0]) => Val::Long(l[0]),
+        Val::Floats(f) if fixed && !f.is_empty() && f.iter().all(|x| *x == f[0]) => Val::Float(f[0]),
+        _ => v.clone(),
+    }
 }
 
 /// A module's own parameters (or buffers) as a q dictionary of name to values.

@@ -102,7 +102,7 @@ pub fn buffers(x: K) -> KResult {
             .map(|(k, t)| (k, t.shallow_clone()))
             .collect::<Vec<_>>())
     })?;
-    Ok(registry::add(Obj::Dict(d)))
+    Ok(registry::add_as(Obj::Dict(d), "buffer"))
 }
 
 /// `buffernames m`, `buffernames(m;child)`.

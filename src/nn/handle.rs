@@ -37,6 +37,16 @@ impl ModRef {
     }
 
     /// Another handle to the same module.
+    /// The module's address (ktorch's `ptr` of a module).
+    pub fn address(&self) -> i64 {
+        self.at as i64
+    }
+
+    /// How many handles (and models) share the module's tree (ktorch's `ref` of a module).
+    pub fn count(&self) -> i64 {
+        Arc::strong_count(&self.root) as i64
+    }
+
     pub fn share(&self) -> ModRef {
         ModRef {
             root: self.root.clone(),

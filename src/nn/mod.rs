@@ -31,6 +31,7 @@ pub mod callback;
 pub mod forward;
 pub mod freeze;
 pub mod functional;
+pub mod help;
 pub mod handle;
 pub mod init;
 pub mod layers;

@@ -59,7 +59,7 @@ pub fn parms(x: K) -> KResult {
             .map(|(k, t)| (k, t.shallow_clone()))
             .collect::<Vec<_>>())
     })?;
-    Ok(registry::add(Obj::Dict(d)))
+    Ok(registry::add_as(Obj::Dict(d), "parameter"))
 }
 
 fn syms(v: Vec<String>) -> K {
@@ -75,6 +75,10 @@ pub fn parmnames(x: K) -> KResult {
 }
 
 pub fn names(x: K) -> KResult {
+    // a dictionary's keys (ktorch's `names` of a tensor dictionary)
+    if registry::class_of(x) == Some("dictionary") {
+        return registry::with(x, |o| Ok(syms(o.keys().unwrap_or_default().into_iter().map(String::from).collect())));
+    }
     on(x, "names", |m| {
         Ok(syms(
             m.named_modules()

@@ -17,7 +17,20 @@ use super::Module;
 /// starting with `?` shows only when the option is set (true, non-zero), as `ReLU(inplace=true)`.
 /// Options left out are not shown.
 static LABELS: &[(&str, &[(&str, &str)])] = &[
+    ("cat", &[("dim", "dim")]),
     ("drop", &[("p", "p"), ("inplace", "inplace")]),
+    (
+        "embed",
+        &[
+            ("rows", "num_embeddings"),
+            ("cols", "embedding_dim"),
+            ("padindex", "?padding_idx"),
+            ("maxnorm", "?max_norm"),
+            ("scale", "?scale_grad_by_freq"),
+            ("sparse", "?sparse"),
+        ],
+    ),
+    ("expand", &[("size", "size")]),
     ("flatten", &[("start", "start_dim"), ("end", "end_dim")]),
     ("gelu", &[]),
     ("identity", &[]),
@@ -30,11 +43,52 @@ static LABELS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     ("logsoftmax", &[("dim", "dim")]),
+    ("lstm", RNN),
+    ("gru", RNN),
+    ("rnn", RNN),
+    ("matmul", &[]),
+    ("mul", &[]),
+    ("onehot", &[("classes", "num_classes")]),
+    ("permute", &[("size", "size")]),
+    ("randomcrop", &[("size", "size"), ("pad", "?pad")]),
+    ("randomflip", &[("p", "p"), ("dim", "dim")]),
     ("relu", &[("inplace", "?inplace")]),
     ("sequential", &[]),
     ("sigmoid", &[]),
+    ("reshape", &[("size", "size")]),
     ("softmax", &[("dim", "dim")]),
+    ("squeeze", &[("dim", "dim"), ("inplace", "inplace")]),
     ("tanh", &[]),
+    ("transpose", &[("dim0", "dim0"), ("dim1", "dim1")]),
+    ("unsqueeze", &[("dim", "dim"), ("inplace", "inplace")]),
+];
+
+/// libtorch's recurrent layers (`RNNImplBase::pretty_print`).
+const RNN: &[(&str, &str)] = &[
+    ("in", "input_size"),
+    ("hidden", "hidden_size"),
+    ("layers", "num_layers"),
+    ("bias", "bias"),
+    ("batchfirst", "batch_first"),
+    ("dropout", "dropout"),
+    ("bi", "bidirectional"),
+];
+
+/// The class ktorch's own modules print (their `pretty_print` in knn/*.cpp) where it is not the
+/// PyTorch function the module wraps.
+static CLASSES: &[(&str, &str)] = &[
+    ("cat", "knn::Cat"),
+    ("expand", "knn::Expand"),
+    ("matmul", "knn::Matmul"),
+    ("mul", "knn::Mul"),
+    ("onehot", "knn::OneHot"),
+    ("permute", "knn::Permute"),
+    ("randomcrop", "knn::RandomCrop"),
+    ("randomflip", "knn::RandomFlip"),
+    ("reshape", "knn::Reshape"),
+    ("squeeze", "knn::Squeeze"),
+    ("transpose", "knn::Transpose"),
+    ("unsqueeze", "knn::Unsqueeze"),
 ];
 
 /// The description of module `m`, lines joined by newlines.
@@ -45,7 +99,10 @@ pub fn describe(m: &Module) -> String {
 }
 
 fn write(m: &Module, indent: &str, s: &mut String) {
-    s.push_str(&class(m.layer.pytorch));
+    match CLASSES.iter().find(|(n, _)| *n == m.layer.name) {
+        Some((_, c)) => s.push_str(c),
+        None => s.push_str(&class(m.layer.pytorch)),
+    }
     let opts = options(m);
     if !opts.is_empty() || m.children.is_empty() {
         s.push('(');
@@ -92,7 +149,10 @@ fn options(m: &Module) -> Vec<String> {
 }
 
 fn is_set(v: &Val) -> bool {
-    !matches!(v, Val::None | Val::Bool(false) | Val::Long(0))
+    match v {
+        Val::Longs(l) => l.iter().any(|j| *j != 0),
+        _ => !matches!(v, Val::None | Val::Bool(false) | Val::Long(0)),
+    }
 }
 
 /// A value as C++'s stream shows it: booleans as true/false, doubles in 6 significant digits,

@@ -61,10 +61,11 @@ fn get(name: &str) -> KResult {
         "cudnnversion" => make::long(unsafe { ffi::ktorch_cudnn_version() } as i64),
         "cudadevices" => make::long(tch::Cuda::device_count()),
         "benchmark" => make::boolean(flag(unsafe { ffi::ktorch_get_benchmark() }, "benchmark")?),
-        "deterministic" => make::boolean(flag(
-            unsafe { ffi::ktorch_get_deterministic() },
-            "deterministic",
-        )?),
+        // ktorch's level: 0 off, 1 warn only, 2 error
+        "deterministic" => match unsafe { ffi::ktorch_get_deterministic() } {
+            n if n >= 0 => make::long(n as i64),
+            _ => bail!("unable to read deterministic"),
+        },
         "cudnndeterministic" => make::boolean(flag(
             unsafe { ffi::ktorch_get_cudnn_deterministic() },
             "cudnndeterministic",
@@ -93,7 +94,15 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         "threads" => tch::set_num_threads(want_threads()?),
         "interopthreads" => tch::utils::set_num_interop_threads(want_threads()?),
         "benchmark" => ok(unsafe { ffi::ktorch_set_benchmark(want_bool()? as i32) })?,
-        "deterministic" => ok(unsafe { ffi::ktorch_set_deterministic(want_bool()? as i32) })?,
+        // 0 off, 1 warn only, 2 error (a boolean: off or error)
+        "deterministic" => {
+            let n = match (read::boolean(v), read::long(v)) {
+                (Some(b), _) => 2 * b as i32,
+                (None, Some(n)) if (0..=2).contains(&n) => n as i32,
+                _ => bail!("deterministic: use 0-turn off, 1-warn only, 2-error if non-deterministic algorithm"),
+            };
+            ok(unsafe { ffi::ktorch_set_deterministic(n) })?
+        }
         "cudnndeterministic" => {
             ok(unsafe { ffi::ktorch_set_cudnn_deterministic(want_bool()? as i32) })?
         }

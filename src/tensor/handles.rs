@@ -154,6 +154,20 @@ pub fn addref(x: K) -> KResult {
 }
 
 pub fn return_(x: K) -> KResult {
+    // a vector or dictionary: its values as `vector v` or `dict d` gives them (ktorch's `Return`)
+    match registry::class_of(x) {
+        Some("vector") => {
+            let r = super::vector::vector(x)?;
+            registry::free(x)?;
+            return Ok(r);
+        }
+        Some("dictionary") => {
+            let r = super::dict::dict(x)?;
+            registry::free(x)?;
+            return Ok(r);
+        }
+        _ => {}
+    }
     let t = registry::tensor(x)?;
     let r = convert::to_q(&t)?;
     registry::free(x)?;

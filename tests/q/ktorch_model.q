@@ -16,7 +16,9 @@ free l
 l:loss(`ce;`smoothing`reduce!(.1;`sum))
 x:(1 2 3e;3 2 1e); y:2 0
 .t.ok["ce object = functional ce";near[val loss(l;x;y);ce(x;y;`smoothing`reduce!(.1;`sum))]]
-.t.eq["given options shown";(loss l)`options;`smoothing`reduce!(.1;`sum)]
+/ all options with alloptions on (model.rst:78), non-defaults with the flag off (loss.rst:219)
+.t.eq["all options shown";(loss l)`options;`weight`ignore`smoothing`reduce!(::;-100;.1;`sum)]
+.t.eq["non-default options shown";(loss(l;0b))`options;`smoothing`reduce!(.1;`sum)]
 t:tensor(x;`grad)
 z:loss(l;t;y)
 backward z
@@ -37,7 +39,7 @@ m:model(q;l;o)
 .t.eq["parts are taken";(err[class;q];err[class;l];err[class;o]);3#enlist"class: stale pointer"]
 d:model m
 .t.eq["definition keys";key d;`module`loss`optimizer`train`test]
-.t.eq["loss part";d`loss;`module`options!(`ce;(enlist`reduce)!enlist`mean)]
+.t.eq["loss part";d`loss;`module`options!(`ce;`weight`ignore`smoothing`reduce!(::;-100;0f;`mean))]
 .t.eq["train options";train m;`batchsize`droplast`shuffle`tensor`dictionary`metrics`clipnorm`clipvalue`clipgroup!(32;0b;0b;0b;0b;enlist`loss;::;::;0b)]
 .t.eq["test options";test m;`batchsize`droplast`tensor`dictionary`metrics!(100;0b;0b;0b;enlist`loss)]
 train(m;`batchsize`shuffle;(10;1b))

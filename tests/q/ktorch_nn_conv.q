@@ -31,8 +31,8 @@ free(r;m)
 
 / options shown as defined, defaults filled in
 m:module enlist D`c2same
-.t.eq["conv2d options";(module m)`options;`in`out`size`stride`pad`dilate`groups`bias`padmode!(4;6;3 3;1 1;`same;2 1;2;1b;`zeros)]
-.t.eq["conv2d non-default options";module[(m;0b)]`options;`in`out`size`pad`dilate`groups!(4;6;3 3;`same;2 1;2)]
+.t.eq["conv2d options";(module m)`options;`in`out`size`stride`pad`dilate`groups`bias`padmode!(4;6;3;1;`same;2 1;2;1b;`zeros)]  / equal sizes as one value, as ktorch (modules.rst:74)
+.t.eq["conv2d non-default options";module[(m;0b)]`options;`in`out`size`pad`dilate`groups!(4;6;3;`same;2 1;2)]
 .t.eq["conv2d parameters";parmnames m;`weight`bias]
 p:parms m; d:dict p; free p; w:d`weight; b:d`bias
 .t.eq["conv2d weight size";(count w;count first w;count w[0;0];count w[0;0;0]);6 2 3 3]

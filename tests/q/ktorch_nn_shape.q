@@ -100,7 +100,7 @@ free(m;r)
 / ---------------------------------------------------------------------------------------------
 / transforms
 m:module enlist(`randomcrop;5;1)
-.t.eq["randomcrop options";(module m)`options;`size`pad`padmode`value!(5 5;1 1 1 1;`constant;0f)]
+.t.eq["randomcrop options";(module m)`options;`size`pad`padmode`value!(5;1;`constant;0f)]  / as ktorch shows them (kmodules.rst:412)
 r:val forward(m;5 5#1)
 .t.eq["randomcrop size";(count r;count each r);(5;5#5)]
 P:(7#0;0,(5#1),0;0,(5#1),0;0,(5#1),0;0,(5#1),0;0,(5#1),0;7#0)

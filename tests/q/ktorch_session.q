@@ -24,10 +24,17 @@ setting(`threads;1)
 setting`threads,2
 .t.eq["threads set to 2 with the `name,value form";setting`threads;2]
 setting(`threads;n)
-.t.eq["deterministic off by default";setting`deterministic;0b]
+/ ktorch's levels (config.rst): 0 off, 1 warn only, 2 error
+.t.eq["deterministic off by default";setting`deterministic;0]
+setting`deterministic,1
+.t.eq["deterministic warn only";setting`deterministic;1]
+setting`deterministic,2
+.t.eq["deterministic error";setting`deterministic;2]
 setting(`deterministic;1b)
-.t.eq["deterministic on";setting`deterministic;1b]
+.t.eq["deterministic on (a boolean: error)";setting`deterministic;2]
+.t.throws["deterministic level 3";{setting`deterministic,3};"setting: deterministic: use 0-turn off, 1-warn only, 2-error if non-deterministic algorithm"]
 setting(`deterministic;0b)
+.t.eq["deterministic off";setting`deterministic;0]
 .t.eq["read-only cuda";.t.catch[{setting(`cuda;1b)}];"setting: cannot set flag for cuda"]
 .t.eq["unknown setting";.t.catch[{setting`nope}];"setting: unrecognized setting `nope"]
 .t.ok["threads needs a positive long";.t.catch[{setting(`threads;-1)}] like "setting: *positive*"]

@@ -73,12 +73,13 @@ pub fn dtype(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::symbol(options::kind_name(options::default_kind())));
     }
+    // a module: each parameter's data type by name (ktorch.cpp's `moduleattr`)
     if let Some(m) = module_of(x)? {
-        let m = m.get();
-        let p = m.named_parameters();
-        let b = m.named_buffers();
-        let k = p.first().or(b.first()).map_or(options::default_kind(), |(_, t)| t.kind());
-        return Ok(make::symbol(options::kind_name(k)));
+        let p = m.get().named_parameters();
+        let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
+        let v = p.iter().map(|(_, t)| dtype_of(t)).collect::<Result<Vec<_>>>()?;
+        let v: Vec<&str> = v.iter().map(String::as_str).collect();
+        return Ok(unsafe { native::xD(make::symbols(&keys), make::symbols(&v)) });
     }
     if let Some(s) = read::symbol(x) {
         let k =
@@ -130,6 +131,13 @@ pub fn gradfn(x: K) -> KResult {
     query(x, Attr::Sym(&gradfn_of), false)
 }
 pub fn ktype(x: K) -> KResult {
+    // a module: each parameter's k type by name, as `dtype`
+    if let Some(m) = module_of(x)? {
+        let p = m.get().named_parameters();
+        let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
+        let v = p.iter().map(|(_, t)| ktype_of(t)).collect::<Result<Vec<_>>>()?;
+        return Ok(unsafe { native::xD(make::symbols(&keys), make::chars(&v)) });
+    }
     query(x, Attr::Char(&ktype_of), true)
 }
 
@@ -140,6 +148,9 @@ pub fn objtype(x: K) -> KResult {
             "requires an allocated object, e.g. tensor, vector or dictionary, given {}",
             super::qtype_name(x)
         );
+    }
+    if let Some(t) = registry::objtype_tag(x) {
+        return Ok(make::symbol(t));
     }
     registry::with(x, |o| match o {
         Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
@@ -187,7 +198,10 @@ pub fn options(x: K) -> KResult {
         return Ok(default_options());
     }
     if read::symbol(x).is_some() {
-        return super::summary::help(x);
+        return super::summary::topic(x, false);
+    }
+    if let Some(r) = super::summary::object_help(x, false)? {
+        return Ok(r);
     }
     if !registry::is_handle(x) {
         bail!("{}", super::expected(x, false));

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The failures of a docs replay (results.json of `make conformance`) sorted by cause, as the
+markdown list in docs/conformance.md. usage: conformance-causes.py RESULTS.json
+
+Each failure gets the first cause whose rule matches: a rule is a set of doc:line places (causes
+judged input by input, the judgement written beside the cause) or a test on the replay's own
+classification (class 4 is qhost's, class-3 display differences are qhost's console, ...).
+A failure no rule explains is listed under "unexplained": docs/conformance.md must have none.
+"""
+import json, sys
+from collections import OrderedDict
+
+def places(s):
+    out = set()
+    for tok in s.split():
+        doc, lines = tok.split(':')
+        for l in lines.split(','):
+            out.add((doc + '.rst', int(l)))
+    return out
+
+# (key, title, explanation, rule): rule is a set of places or a function of the record
+CAUSES = [
+ ('older', "The doc shows an older ktorch than its own source",
+  "ktorch's C++ source at the docs' commit (66deaac) gives what we give; the page was printed by an "
+  "earlier version: `help` of a module type gives the type's whole row (module, pytorch, forward, result, "
+  "n, args, options; `options` of the name gives the options alone, which the page shows), ktorch's own "
+  "modules print as `knn::Residual`, `knn::SeqJoin`, `knn::Transform((`, an optimizer's options are a "
+  "table (one row per group), `input m` answers a tensor handle (kmodel.cpp `modelinput` -> `kin` -> "
+  "`kten`), `` help`module `` has the forward/result/n/args columns, `dtype` of a module gives each "
+  "parameter's data type (ktorch.cpp `moduleattr`; the page shows an error).",
+  places('config:359 kmodules:90,173,207,248,269,294,412,448,480,515,771,806,847,875,1071 '
+         'modules:57,558,571,576 opt:43,56 train:896,905,931,1281,1310,1316 pointers:298')),
+ ('session', "State left by an earlier block of the same page",
+  "The replay runs each page as one q session; the docs ran many. A setting or variable changed "
+  "earlier on the page changes the later result: `` setting`complexfirst,0b `` (math-spectral.rst:108) "
+  "flips the (real;imag) layout of every later transform; `` dtype`double `` (tensors.rst:81) makes "
+  "later empty tensors double; `y` is a q array where the page had a tensor (math-reduce.rst:406); "
+  "`q` redefined by a later block printed before (model.rst:119), an `m` of a block the page does not show (modules.rst:660, a linear 784x10 is the page's last `m`); objects from earlier blocks "
+  "still listed by `obj[]` (pointers.rst).",
+  places('math-spectral:131,135,153,163,190,211,215,261,265,269 tensors:172,183,274,277 '
+         'math-reduce:407,410,411,414,415 model:130,159 modules:660,661,667,669,677,679,684,688,693,698,728 '
+         'pointers:99,106,131')),
+ ('ids', "Deliberate: handles are ids, not addresses",
+  "q holds registry ids (README: a freed or forged handle is an error, never a crash), so `obj[]`'s "
+  "first column is `id` (ktorch: `ptr`, the address) and rows follow creation order.",
+  places('pointers:71 start:31,39,89')),
+ ('prefix', "Deliberate: errors start with the function's name",
+  "Every ktorch error is `'fn: message` (ktorch mostly gives libtorch's message bare), sometimes "
+  "with more words about the arguments; the message itself is libtorch's or ktorch's.",
+  lambda r: 'fn:' in r['why'] or 'one message contains the other' in r['why']),
+ ('warn', "Deliberate: libtorch's warnings go through ktorch's log",
+  "libtorch's `[W file:line] Warning:` lines are routed into the log (docs/log.md) and printed as "
+  "`ktorch warn: ...`; libtorch 2.11 warns about a resized output once per process, so the second "
+  "call shows none.",
+  lambda r: 'warning' in r['why']),
+ ('bfloat', "Deliberate: bfloat16 is a data type here",
+  "ktorch 2.3 has no bfloat16; `` help`dtype `` lists it last.",
+  places('types:115')),
+ ('libtorch', "libtorch 2.11 differs from the 1.x/2.0 builds the docs were printed with",
+  "Same call, libtorch's newer answer: matrix products check the dtypes before the shapes (`mat1 and "
+  "mat2 must have the same dtype`), `linalg.cholesky_ex` names itself without `torch.`, binary cross "
+  "entropy checks its targets lie in [0,1] (loss.rst:400/416 give a target of 2), `max` with an out "
+  "tensor of another dtype casts instead of failing, uninitialized memory (tensorop.rst:257) holds "
+  "whatever was there.",
+  places('config:324,331 math-linalg:232 loss:400,408,409,416 math-reduce:339,347 tensorop:257')),
+ ('cuda', "Needs CUDA, not marked as such by the replay",
+  "These inputs read devices from an earlier CUDA input (`cuda:1`); on the GPU machine they run.",
+  places('devices:79,198 modules:758')),
+ ('random', "Random values the replay does not mark as random",
+  "The values come from `randn`/`rand` or from initial weights (drawn at random), or from training "
+  "on random data; they cannot match.",
+  places('init:76 math-other:367 train:174,467,483,499,554,1413,1419 swa:47 modules:1182,1186 '
+         'math-reduce:475,523')),
+ ('external', "Needs files and functions from outside the doc",
+  "swa.rst loads `examples/mnist/mnist.q` and the MNIST files (`\\l`), which the replay does not "
+  "have; everything after uses the data.",
+  lambda r: r['doc'] == 'swa.rst'),
+ ('fidelity', "In progress on another branch (fidelity-train)",
+  "Issue 20's training items assigned to the fidelity-train helper: `use` on vectors, `addref` of a "
+  "loss or optimizer, the `bcelogits` loss module, the `hidden` training option, a callback's "
+  "`parms` option, multi-input training data.",
+  lambda r: (('use' in r['input'] and 'use:' in ' '.join(r['actual']))
+             or 'bcelogits' in ' '.join(r['actual']) + r['input']
+             or r['doc'] + ':' + str(r['line']) in
+             ('pointers.rst:319', 'pointers.rst:419', 'train.rst:770', 'train.rst:694', 'train.rst:696',
+              'train.rst:699', 'train.rst:885', 'train.rst:925', 'train.rst:928', 'loss.rst:428',
+              'loss.rst:432', 'loss.rst:442', 'loss.rst:452', 'loss.rst:459', 'math-reduce.rst:192',
+              'math-reduce.rst:196', 'kmodules.rst:1304'))),
+ ('todo', "ktorch behaviour not done yet (ours)",
+  "Open: optimizer parameter names with the prefix of the module in the optimizer's container "
+  "(`0.weight`, `A.fc.weight`) and a parameter dictionary's module `parmdict`; `loss m`/`opt m` of a "
+  "model; the transformer layers as child modules (`self_attn`, `linear1`, ...: `names`, `children`, "
+  "`child` into them) and `selfattention`'s children; a sequential "
+  "refused as the child of a sequential (libtorch's type-erased modules); the batch-index error's "
+  "range and wording (tensorop.rst:176/196); `train`'s size-mismatch wording (train.rst:967), `eforward` "
+  "of a model without test data (train.rst:272), `class` of a non-handle (pointers.rst:34); "
+  "`module d` of (depth;value) pairs made by q's `0N 2#` (modules.rst:302, after qhost's `nyi`);.",
+  places('opt:201,262,432,618 model:149,273,274 modules:889,1075,1119,1149,1151,302,303 '
+         'pointers:34,165,423 kmodules:1034,1043,1385 tensorop:176,196 train:272,967 '
+         'swa:318,325,340')),
+ ('qhost', "qhost, not ktorch (branch qhost-lang)",
+  "q that qhost lacks ('nyi, 'type, dotted lookups, \\P, `save`, list projections like `diag(;1)`, "
+  "a display panic), or q's console display that qhost's differs from: a matrix of nested lists, "
+  "type suffixes inside lists, enlisted items in dictionaries and table cells, blanks for nulls, "
+  "`s#` inside a list; and everything that failed only because of such an input (cascades).",
+  lambda r: r['cls'] in ('4-qhost', 'cascade', '3-display', 'crash')
+            or r['doc'] + ':' + str(r['line']) in ('math-other.rst:157', 'math-other.rst:196',
+                                                   'kmodules.rst:717', 'build.rst:739')),
+]
+
+def cause_of(r):
+    key = (r['doc'], r['line'])
+    for c in CAUSES:
+        rule = c[3]
+        if (isinstance(rule, set) and key in rule) or (callable(rule) and rule(r)):
+            return c[0]
+    return 'unexplained'
+
+def main():
+    res = json.load(open(sys.argv[1]))['results']
+    fails = [r for r in res if r['verdict'] not in ('match', 'unverifiable')]
+    passed = sum(r['verdict'] == 'match' for r in res)
+    groups = OrderedDict((c[0], []) for c in CAUSES)
+    groups['unexplained'] = []
+    for r in fails:
+        groups[cause_of(r)].append(r)
+    print('%d of %d checkable inputs match (%.1f%%); %d fail:\n' %
+          (passed, passed + len(fails), 100.0 * passed / (passed + len(fails)), len(fails)))
+    print('| cause | failures |\n|---|---|')
+    titles = {c[0]: c[1] for c in CAUSES}
+    titles['unexplained'] = 'Unexplained'
+    for k, v in groups.items():
+        print('| %s | %d |' % (titles[k], len(v)))
+    for c in CAUSES + [('unexplained', 'Unexplained', 'No rule above explains these.', None)]:
+        v = groups[c[0]]
+        if not v:
+            continue
+        print('\n### %s (%d)\n\n%s\n' % (c[1], len(v), c[2]))
+        print(', '.join('`%s:%d`' % (r['doc'], r['line']) for r in v))
+    return 1 if groups['unexplained'] else 0
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,250 @@
+//! `help` and `options` for module and loss types (ktorch.cpp's `modulehelp`, knn.cpp's
+//! `modexample`, kloss.cpp's `lossexample`): `` help`module `` a table of every module type,
+//! `` help`conv2d `` one row of it as a dictionary (module, PyTorch's name, whether its forward
+//! is fixed, its result type, the least number of inputs, the input types, example options),
+//! `` options`conv2d `` the example options alone; the same for losses (`` help`loss ``).
+//! The example options are ktorch's, made through the same option reader as `module` uses, so
+//! they show every option with its default where the example sets none.
+use anyhow::{anyhow, Result};
+
+use super::layers::{self, Layer};
+use super::spec;
+use crate::k::{make, KResult, K};
+
+/// ktorch's module types (knn.cpp's `moduleattrs`): name, the least number of inputs ktorch
+/// gives (0: the count of its forward's arguments), PyTorch's name, and the example options of
+/// `modexample` as `name:value` pairs (a value: a long, a float, a list of either separated by
+/// spaces, or a `symbol).
+static MODULES: &[(&str, usize, &str, &str)] = &[
+    ("adaptavg1d", 0, "torch.nn.AdaptiveAvgPool1d", "size:3"),
+    ("adaptavg2d", 0, "torch.nn.AdaptiveAvgPool2d", "size:3 2"),
+    ("adaptavg3d", 0, "torch.nn.AdaptiveAvgPool3d", "size:3 2 4"),
+    ("adaptmax1d", 0, "torch.nn.AdaptiveMaxPool1d", "size:3"),
+    ("adaptmax2d", 0, "torch.nn.AdaptiveMaxPool2d", "size:3 2"),
+    ("adaptmax3d", 0, "torch.nn.AdaptiveMaxPool3d", "size:3 2 4"),
+    ("adrop", 0, "torch.nn.AlphaDropout", ""),
+    ("attention", 3, "torch.nn.MultiheadAttention", "dim:2048;heads:8"),
+    ("avgpool1d", 0, "torch.nn.AvgPool1d", "size:3"),
+    ("avgpool2d", 0, "torch.nn.AvgPool2d", "size:3 2"),
+    ("avgpool3d", 0, "torch.nn.AvgPool3d", "size:3 2 2"),
+    ("batchnorm1d", 0, "torch.nn.BatchNorm1d", "in:32"),
+    ("batchnorm2d", 0, "torch.nn.BatchNorm2d", "in:32"),
+    ("batchnorm3d", 0, "torch.nn.BatchNorm3d", "in:32"),
+    ("bilinear", 0, "torch.nn.Bilinear", "in1:20;in2:30;out:40"),
+    ("callback", 1, "knn.Callback", "fn:`f"),
+    ("cat", 0, "torch.cat", ""),
+    ("celu", 0, "torch.nn.CELU", ""),
+    ("conv1d", 0, "torch.nn.Conv1d", "in:16;out:32;size:3"),
+    ("conv2d", 0, "torch.nn.Conv2d", "in:16;out:32;size:3 5"),
+    ("conv3d", 0, "torch.nn.Conv3d", "in:16;out:32;size:3 5 2"),
+    ("convtranspose1d", 1, "torch.nn.ConvTranspose1d", "in:128;out:64;size:5"),
+    ("convtranspose2d", 1, "torch.nn.ConvTranspose2d", "in:128;out:64;size:3 5"),
+    ("convtranspose3d", 1, "torch.nn.ConvTranspose3d", "in:128;out:64;size:3 5 2"),
+    ("crossmap2d", 0, "torch.nn.CrossMapLRN2d", "size:2"),
+    ("decoder", 2, "torch.nn.TransformerDecoder", "layers:6"),
+    ("decoderlayer", 2, "torch.nn.TransformerDecoderLayer", "in:512;heads:8"),
+    ("drop", 0, "torch.nn.Dropout", ""),
+    ("drop2d", 0, "torch.nn.Dropout2d", ""),
+    ("drop3d", 0, "torch.nn.Dropout3d", ""),
+    ("droppath", 0, "knn.DropPath", "p:0.1"),
+    ("elu", 0, "torch.nn.ELU", ""),
+    ("embed", 0, "torch.nn.Embedding", "rows:1000;cols:64"),
+    ("embedbag", 1, "torch.nn.EmbeddingBag", "rows:1000;cols:64"),
+    ("embedpos", 0, "knn.EmbedPosition", "rows:120;cols:512"),
+    ("embedseq", 0, "knn.EmbedSequence", "rows:5000;cols:512;length:120"),
+    ("encoder", 1, "torch.nn.TransformerEncoder", "layers:6"),
+    ("encoderlayer", 1, "torch.nn.TransformerEncoderLayer", "in:512;heads:8"),
+    ("expand", 0, "torch.Tensor.expand", "size:-1 -1 28 28"),
+    ("fadrop", 0, "torch.nn.FeatureAlphaDropout", ""),
+    ("flatten", 0, "torch.nn.Flatten", ""),
+    ("fmaxpool2d", 0, "torch.nn.FractionalMaxPool2d", "size:2 4;outsize:16 32"),
+    ("fmaxpool3d", 0, "torch.nn.FractionalMaxPool3d", "size:2 4 3;outsize:16 32 24"),
+    ("fold", 0, "torch.nn.Fold", "out:4 6;size:2 3"),
+    ("fork", 0, "knn.Fork", ""),
+    ("gelu", 0, "torch.nn.GELU", ""),
+    ("glu", 0, "torch.nn.GLU", ""),
+    ("groupnorm", 0, "torch.nn.GroupNorm", "groups:3;channels:6"),
+    ("gru", 1, "torch.nn.GRU", "in:10;hidden:20"),
+    ("hardshrink", 0, "torch.nn.Hardshrink", ""),
+    ("hardtanh", 0, "torch.nn.Hardtanh", ""),
+    ("identity", 0, "torch.nn.Identity", ""),
+    ("indexselect", 0, "torch.index_select", "dim:1;ind:0 1 2"),
+    ("instancenorm1d", 0, "torch.nn.InstanceNorm1d", "in:100"),
+    ("instancenorm2d", 0, "torch.nn.InstanceNorm2d", "in:100"),
+    ("instancenorm3d", 0, "torch.nn.InstanceNorm3d", "in:100"),
+    ("interpolate", 1, "torch.nn.functional.interpolate", "size:4"),
+    ("layernorm", 0, "torch.nn.LayerNorm", "shape:32 10"),
+    ("leakyrelu", 0, "torch.nn.LeakyReLU", ""),
+    ("linear", 0, "torch.nn.Linear", "in:784;out:10"),
+    ("localnorm", 0, "torch.nn.LocalResponseNorm", "size:2"),
+    ("logsigmoid", 0, "torch.nn.LogSigmoid", ""),
+    ("logsoftmax", 0, "torch.nn.LogSoftmax", "dim:1"),
+    ("lppool1d", 0, "torch.nn.LPPool1d", "p:2;size:3"),
+    ("lppool2d", 0, "torch.nn.LPPool2d", "p:1.2;size:2 3"),
+    ("lstm", 1, "torch.nn.LSTM", "in:10;hidden:20"),
+    ("matmul", 0, "torch.matmul", ""),
+    ("maxpool1d", 0, "torch.nn.MaxPool1d", "size:3"),
+    ("maxpool2d", 0, "torch.nn.MaxPool2d", "size:3 2"),
+    ("maxpool3d", 0, "torch.nn.MaxPool3d", "size:3 2 2"),
+    ("mish", 0, "torch.nn.Mish", ""),
+    ("moduledict", 0, "torch.nn.ModuleDict", ""),
+    ("modulelist", 0, "torch.nn.ModuleList", ""),
+    ("mul", 0, "torch.mul", ""),
+    ("nbeats", 0, "knn.NBeats", ""),
+    ("normalize", 1, "torch.nn.functional.normalize", ""),
+    ("onehot", 0, "torch.nn.functional.one_hot", "classes:10"),
+    ("pad", 0, "torch.nn.functional.pad", "pad:1 2 2 1 1 2"),
+    ("pad1d", 0, "torch.nn.ConstantPad1d", "pad:1 2;value:0"),
+    ("pad2d", 0, "torch.nn.ConstantPad2d", "pad:1 1 2 2;value:0"),
+    ("pad3d", 0, "torch.nn.ConstantPad3d", "pad:3 3 6 6 0 1;value:3.5"),
+    ("pairwise", 0, "torch.nn.PairwiseDistance", ""),
+    ("parmdict", 0, "torch.nn.ParameterDict", ""),
+    ("permute", 0, "torch.permute", "size:0 2 3 1"),
+    ("prelu", 0, "torch.nn.PReLU", ""),
+    ("randomcrop", 0, "torchvision.transforms", "size:32;pad:4;padmode:`reflect"),
+    ("randomflip", 0, "torchvision.transforms", "p:0.5;dim:-1"),
+    ("recur", 1, "knn.Recur", ""),
+    ("reflect1d", 0, "torch.nn.ReflectionPad1d", "pad:1 2"),
+    ("reflect2d", 0, "torch.nn.ReflectionPad2d", "pad:1 1 2 0"),
+    ("relu", 0, "torch.nn.ReLU", ""),
+    ("relu6", 0, "torch.nn.ReLU6", ""),
+    ("replicate1d", 0, "torch.nn.ReplicationPad1d", "pad:1 2"),
+    ("replicate2d", 0, "torch.nn.ReplicationPad2d", "pad:1 1 2 0"),
+    ("replicate3d", 0, "torch.nn.ReplicationPad3d", "pad:3 3 6 6 1 1"),
+    ("reshape", 0, "torch.reshape", "size:-1 1 28 28"),
+    ("residual", 1, "knn.Residual", ""),
+    ("rnn", 1, "torch.nn.RNN", "in:10;hidden:20"),
+    ("rrelu", 0, "torch.nn.RReLU", ""),
+    ("select", 0, "torcn.Tensor.select", "dim:1;ind:-1"),
+    ("selfattention", 1, "knn.SelfAttention", "dim:512;heads:8;dropout:0.1"),
+    ("selu", 0, "torch.nn.SELU", ""),
+    ("seqjoin", 1, "knn.SeqJoin", ""),
+    ("seqdict", 1, "knn.SeqDict", ""),
+    ("seqlist", 1, "knn.SeqList", ""),
+    ("seqnest", 1, "knn.SeqNest", ""),
+    ("sequential", 1, "torch.nn.Sequential", ""),
+    ("sigmoid", 0, "torch.nn.Sigmoid", ""),
+    ("silu", 0, "torch.nn.SiLU", ""),
+    ("similar", 0, "torch.nn.CosineSimilarity", ""),
+    ("softmax", 0, "torch.nn.Softmax", "dim:1"),
+    ("softmax2d", 0, "torch.nn.Softmax2d", ""),
+    ("softmin", 0, "torch.nn.Softmin", "dim:1"),
+    ("softplus", 0, "torch.nn.Softplus", ""),
+    ("softshrink", 0, "torch.nn.Softshrink", ""),
+    ("softsign", 0, "torch.nn.Softsign", ""),
+    ("squeeze", 0, "torch.squeeze", "dim:1"),
+    ("tanh", 0, "torch.nn.Tanh", ""),
+    ("tanhshrink", 0, "torch.nn.Tanhshrink", ""),
+    ("threshold", 0, "torch.nn.Threshold", "threshold:0.1;value:0"),
+    ("transform", 0, "knn.Transform", ""),
+    ("transformer", 2, "torch.nn.Transformer", ""),
+    ("transpose", 0, "knn.Transpose", ""),
+    ("unfold", 0, "torch.nn.Unfold", "size:2 3"),
+    ("unsqueeze", 0, "torch.unsqueeze", "dim:0"),
+    ("upsample", 0, "torch.nn.Upsample", ""),
+    ("zeropad2d", 0, "torch.nn.ZeroPad2d", "pad:1 1 2 0"),
+    ("zscore", 0, "torchvision.transforms", "mean:0.51 0.49 0.47;std:0.25 0.25 0.21"),
+];
+
+/// The forward call of module `name` (knn.cpp's `attrs`, from each module's forward signature):
+/// whether it has one fixed forward (containers with a templated one do not), its result type,
+/// the least number of inputs and the type of each input.
+fn forward(name: &str, n: usize, l: &Layer) -> (bool, &'static str, i64, Vec<&'static str>) {
+    let t = |k: usize| vec!["tensor"; k];
+    match name {
+        "callback" | "sequential" | "seqdict" | "seqlist" => (false, "tensor", n as i64, t(1)),
+        "moduledict" | "modulelist" | "parmdict" => (false, "tensor", 0, t(1)),
+        "rnn" | "gru" => (true, "tuple", 1, t(2)),
+        "lstm" => (true, "nested", 1, vec!["tensor", "tuple"]),
+        "fork" => (true, "tuple", 1, t(1)),
+        "recur" => (true, "vector", 1, t(3)),
+        "attention" => (true, "tuple", 3, vec!["tensor", "tensor", "tensor", "tensor", "boolean", "tensor", "boolean"]),
+        "decoder" | "decoderlayer" => (true, "tensor", 2, t(6)),
+        "encoder" | "encoderlayer" => (true, "tensor", 1, t(3)),
+        "transformer" => (true, "tensor", 2, t(8)),
+        "embedbag" => (true, "tensor", 1, t(3)),
+        _ => {
+            let (lo, hi) = l.inputs;
+            let least = if n > 0 { n } else { lo.max(1) };
+            (true, "tensor", least as i64, t(hi.max(1)))
+        }
+    }
+}
+
+/// A ktorch module type's row, None for other names.
+fn module_row(name: &str) -> Option<(&'static (&'static str, usize, &'static str, &'static str), &'static Layer)> {
+    let r = MODULES.iter().find(|r| r.0 == name)?;
+    Some((r, layers::find(name)?))
+}
+
+/// The example options of module type `name` (`` options`linear ``), None for other names.
+pub fn module_example(name: &str) -> Result<Option<K>> {
+    let Some(((_, _, _, ex), l)) = module_row(name) else { return Ok(None) };
+    let vals = spec::with_pool(|| -> Result<Vec<layers::Val>> {
+        let named = pairs(ex)?;
+        spec::options(l, &[], &named)
+    })
+    .map_err(|e| anyhow!("{name} example: {e}"))?;
+    Ok(Some(super::api::options_of(l, &vals, true)))
+}
+
+/// `name:value;..` as (name, q value) pairs, the values kept in the definition pool.
+fn pairs(ex: &'static str) -> Result<spec::Pairs> {
+    let mut v = vec![];
+    for p in ex.split(';').filter(|p| !p.is_empty()) {
+        let (k, x) = p.split_once(':').ok_or_else(|| anyhow!("bad example {p}"))?;
+        let q = if let Some(s) = x.strip_prefix('`') {
+            make::symbol(s)
+        } else if x.contains(' ') {
+            let w: Vec<&str> = x.split(' ').collect();
+            if x.contains('.') {
+                make::floats(&w.iter().map(|s| s.parse::<f64>()).collect::<Result<Vec<_>, _>>()?)
+            } else {
+                make::longs(&w.iter().map(|s| s.parse::<i64>()).collect::<Result<Vec<_>, _>>()?)
+            }
+        } else if x.contains('.') {
+            make::float(x.parse()?)
+        } else {
+            make::long(x.parse()?)
+        };
+        spec::keep(q);
+        v.push((k, q));
+    }
+    Ok(v)
+}
+
+const KEYS: [&str; 7] = ["module", "pytorch", "forward", "result", "n", "args", "options"];
+
+/// One type's help as its 7 values, `opts` its options (the example's when None).
+fn module_values(name: &str, opts: Option<K>) -> Result<Option<Vec<K>>> {
+    let Some((&(_, n, pytorch, _), l)) = module_row(name) else { return Ok(None) };
+    let (f, r, least, args) = forward(name, n, l);
+    let o = match opts {
+        Some(o) => o,
+        None => module_example(name)?.unwrap(),
+    };
+    Ok(Some(vec![make::symbol(name), make::string(pytorch), make::boolean(f), make::symbol(r), make::long(least), make::symbols(&args), o]))
+}
+
+/// `` help`linear ``: the dictionary of one module type, None for other names; `opts`: a
+/// module's own options in place of the example (`help m`).
+pub fn module_help(name: &str, opts: Option<K>) -> Result<Option<K>> {
+    Ok(module_values(name, opts)?.map(|v| make::dict(&KEYS, v)))
+}
+
+/// `` help`module ``: every module type, a row each.
+pub fn module_table() -> KResult {
+    table(MODULES.iter().map(|r| module_values(r.0, None).map(|v| v.unwrap())))
+}
+
+/// A table of rows of the 7 help values.
+pub fn table(rows: impl Iterator<Item = Result<Vec<K>>>) -> KResult {
+    let rows = rows.collect::<Result<Vec<_>>>()?;
+    let mut cols: Vec<Vec<K>> = (0..KEYS.len()).map(|_| vec![]).collect();
+    for r in rows {
+        for (c, k) in cols.iter_mut().zip(r) {
+            c.push(k);
+        }
+    }
+    Ok(make::table(&KEYS, cols.into_iter().map(make::uniform).collect()))
+}
