@@ -271,6 +271,9 @@ fn reduction(x: Item, modes: &[&str]) -> Result<Red> {
     let s = x
         .symbol()
         .ok_or_else(|| anyhow!("reduce: expected symbol, given {}", x.describe()))?;
+    if modes.is_empty() {
+        bail!("reduce: no reduction for this loss, given `{s}");
+    }
     if !modes.contains(&s) {
         bail!("reduce: `{s} is not one of {}", modes.join(","));
     }
@@ -334,7 +337,7 @@ pub fn parse(v: &[K], slots: &[(&'static str, Ty)], modes: &[&str]) -> Result<Op
 impl Opts {
     /// The options given, in the loss's slot order, then `reduce`, as q values (a loss object's
     /// definition; options not given take PyTorch's defaults when the loss is calculated).
-    pub fn given(&self, slots: &[(&'static str, Ty)]) -> Result<Vec<(&'static str, K)>> {
+    pub fn given(&self, slots: &[(&'static str, Ty)], modes: &[&str]) -> Result<Vec<(&'static str, K)>> {
         let mut v = vec![];
         for (name, _) in slots {
             if let Some(x) = self.vals.get(name) {
@@ -353,7 +356,10 @@ impl Opts {
             Red::Sum => "sum",
             Red::BatchMean => "batchmean",
         };
-        v.push(("reduce", crate::k::make::symbol(r)));
+        // a loss without reduction modes (`pairwise`, `similar`) has no `reduce` setting
+        if !modes.is_empty() {
+            v.push(("reduce", crate::k::make::symbol(r)));
+        }
         Ok(v)
     }
 }

@@ -85,7 +85,7 @@ fn from_definition(x: K) -> Result<Option<Loss>> {
 }
 
 pub fn definition(l: &Loss) -> KResult {
-    let given = l.opts.given(l.spec.slots)?;
+    let given = l.opts.given(l.spec.slots, l.spec.modes)?;
     let keys: Vec<&str> = given.iter().map(|(k, _)| *k).collect();
     let opts = make::dict(&keys, given.into_iter().map(|(_, v)| v).collect());
     Ok(make::dict(&["module", "options"], vec![make::symbol(l.name()), opts]))

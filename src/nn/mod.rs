@@ -95,7 +95,7 @@ impl Module {
     /// parameters and buffers copied (detached; parameters keep their gradient requirement).
     pub fn deep_clone(&self) -> Result<Module> {
         let copy = |v: &Vec<(String, Tensor)>| -> Result<Vec<(String, Tensor)>> {
-            v.iter().map(|(k, t)| Ok((k.clone(), if t.defined() { t.f_detach_copy()?.set_requires_grad(t.requires_grad()) } else { t.shallow_clone() }))).collect()
+            v.iter().map(|(k, t)| Ok((k.clone(), if t.defined() { crate::tensor::detach::detached_copy(t)?.set_requires_grad(t.requires_grad()) } else { t.shallow_clone() }))).collect()
         };
         Ok(Module {
             layer: self.layer,
