@@ -243,6 +243,14 @@ fn add(s: &mut Side, a: K, device: Device) -> Result<()> {
                     return Ok(());
                 }
             }
+            // a general list holding handles is several inputs, never an array (ktorch's
+            // xarray refuses pointers): `backward(d;(x;y);t)` in ktorch's mnist/cgan.q
+            if holds_handle(a) {
+                for i in read::items(a).unwrap() {
+                    add(s, *i, device)?;
+                }
+                return Ok(());
+            }
             match convert::to_tensor(a) {
                 Ok(t) => s.push(to(t)?),
                 Err(e) => match read::items(a) {
@@ -257,6 +265,11 @@ fn add(s: &mut Side, a: K, device: Device) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Is `a` a general list with a handle among its items?
+pub fn holds_handle(a: K) -> bool {
+    read::ktype(a) == 0 && !registry::is_handle(a) && read::items(a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
 }
 
 /// The training or the test data and settings.

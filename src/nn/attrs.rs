@@ -131,7 +131,8 @@ pub fn parmtypes(x: K) -> KResult {
             } else {
                 format!("{path}.{p}")
             });
-            v.push(m.layer.name);
+            // the leaf module's type, also for parameters held flat (kmodel.cpp's parmtypes)
+            v.push(m.parm_type(p));
         }
     }
     Ok(dict(syms(k.into_iter()), make::symbols(&v)))

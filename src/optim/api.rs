@@ -243,12 +243,10 @@ fn child_name(m: &crate::nn::Module, j: Result<&str, i64>) -> Result<String> {
     all.get(j as usize + 1).map(|(k, _)| k.clone()).ok_or_else(|| anyhow!("invalid child index {j}"))
 }
 
-/// The type of the module that owns parameter `name` (`0.weight` -> child 0's type).
+/// The type of the module that owns parameter `name` (`0.weight` -> child 0's type; a flat
+/// parameter of a submodule, as `tok.weight` of an `embedseq`, that submodule's type).
 fn owner_type(m: &crate::nn::Module, name: &str) -> &'static str {
-    match name.rsplit_once('.') {
-        Some((path, _)) => m.find(Ok(path)).map_or(m.layer.name, |c| c.layer.name),
-        None => m.layer.name,
-    }
+    m.parm_type(name)
 }
 
 fn dict(keys: &[&str], vals: Vec<K>) -> K {
