@@ -72,6 +72,7 @@ qscripts!(
     ktorch_session,
     ktorch_tensor,
     ktorch_tensorop,
+    ktorch_example_forms,
     ktorch_train,
 );
 
