@@ -102,6 +102,27 @@ free m
 .t.eq["sync setting";{m:model(module enlist(`linear;3;4);loss`mse;opt`sgd); train(m;`sync;1b); r:train(m;`sync); free m; r}[];1b]
 
 / ---------------------------------------------------------------------------------------------
+/ nbeats built as ktorch's time/nbeats.q builds it (smaller), trained with `run`: AdamW with
+/ decay .1, batches of 10 in order, the learning rate times .95 after each epoch (lr on a model)
+generic:{[u;b;f;t]
+ a:`relu; m:`linear,'((`theta;u;t;0b); (`backcast;t;b); (`forecast;t;f));
+ enlist(`fork;seq(`sequential`bc;m 0;a;m 1);seq(`sequential`fc;m 0;a;m 2))}
+block:{[u;n;b;f;t]
+ r:(`sequential; (`linear;b;u); `relu);
+ r,:(2*n-1)#((`linear;u;u); `relu);
+ seq[r],generic[u;b;f;t]}
+q:mk[`nbeats,raze block[8;2;6;2]''[2#'3 4];.p.nbeats]
+m:model(q;loss`mse;opt(`adamw;q;`decay,.1))
+train(m;`batchsize`metrics;(10;`batchloss)); test(m;`batchsize;10)
+train(m;f32 .i.nbx;f32 .i.nby); test(m;f32 .i.nbX;f32 .i.nbY)
+ep:{[m] r:run m; lr(m;.95*lr m); r}
+L:{[m;i] ep m}[m] each til 3  / epochs in order (a list's items evaluate right to left)
+.t.ok["nbeats: batch losses of 3 epochs as PyTorch's";near[L;(.e.nb0;.e.nb1;.e.nb2)]]
+.t.ok["nbeats: test loss";near[testrun m;.e.nbtest]]
+.t.ok["nbeats parameters after 3 epochs";parmsnear[m;.e.nbeatsP]]
+free m
+
+/ ---------------------------------------------------------------------------------------------
 / loss modules
 lv:{[l;x] r:loss(enlist[l],x); v:tensor r; free(l;r); v}
 .t.ok["bcelogits";near[lv[loss`bcelogits;f32(.i.la;.i.lt)];.e.bcelogits]]
