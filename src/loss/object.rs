@@ -120,7 +120,14 @@ pub fn loss(x: K) -> KResult {
     if v.len() == 2 && read::boolean(v[1]).is_some() {
         return registry::with(v[0], |o| definition(of(o)?));
     }
-    let (ts, _) = pointwise::inputs(&v[1..])?;
+    // inputs as a model's: tensor, vector and dictionary handles, (vector;indices) pairs (rnn/
+    // charsteps.q's `loss(m;(v;0);y)`), q arrays, lists of these (kloss.cpp's lossarg)
+    let ts = if v[1..].iter().any(|a| wants_side(*a)) {
+        let dev = if registry::class_of(v[0]) == Some("model") { Some(crate::nn::api::modref(v[0])?.get().device()) } else { None };
+        crate::model::data::side_on(&v[1..], dev)?.cloned()
+    } else {
+        pointwise::inputs(&v[1..])?.0
+    };
     let r = registry::with(v[0], |o| {
         let l = of(o)?;
         let (lo, hi) = l.inputs();
@@ -130,6 +137,12 @@ pub fn loss(x: K) -> KResult {
         l.calc(&ts)
     })?;
     Ok(registry::add(Obj::Tensor(r)))
+}
+
+/// Is `a` an input that only a model's reading takes: a vector or dictionary handle, a
+/// (vector;indices) pair, or a general list holding handles?
+fn wants_side(a: K) -> bool {
+    matches!(registry::class_of(a), Some("vector" | "dictionary")) || crate::model::data::holds_handle(a)
 }
 
 /// The loss object, or a model's loss (`loss(m;x;y)`).

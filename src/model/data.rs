@@ -213,6 +213,11 @@ impl Data {
 /// Tensors from q arguments: tensor, vector (or `(vector;indices)`) and dictionary handles, q
 /// arrays, or general lists of those; on the module's device.
 pub fn side(args: &[K], device: Device) -> Result<Side> {
+    side_on(args, Some(device))
+}
+
+/// As [`side`]; with no device, tensors stay where they are and q data goes to the CPU.
+pub fn side_on(args: &[K], device: Option<Device>) -> Result<Side> {
     let mut s = Side::Empty;
     for a in args {
         add(&mut s, *a, device)?;
@@ -220,8 +225,13 @@ pub fn side(args: &[K], device: Device) -> Result<Side> {
     Ok(s)
 }
 
-fn add(s: &mut Side, a: K, device: Device) -> Result<()> {
-    let to = |t: Tensor| -> Result<Tensor> { Ok(if t.defined() && t.device() != device { t.f_to_device(device)? } else { t }) };
+fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
+    let to = |t: Tensor| -> Result<Tensor> {
+        Ok(match device {
+            Some(d) if t.defined() && t.device() != d => t.f_to_device(d)?,
+            _ => t,
+        })
+    };
     match registry::class_of(a) {
         Some("tensor") => s.push(to(registry::tensor(a)?)?),
         Some("vector" | "dictionary") => {
