@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test conformance soak example example-digits bench bench-build fuzz fuzz-build install clean
+.PHONY: build test conformance soak example example-digits examples bench bench-build fuzz fuzz-build install clean
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so. The copy is renamed into
 # place: a q process (or fuzz run) that has the old one mapped keeps it, where cp over it would
@@ -41,6 +41,11 @@ example: build
 # The digits CNN (scikit-learn's 8x8 digits, exported by scripts/digits.sh).
 example-digits: build
 	$(RELEASE)/qhost examples/digits.q $$(scripts/digits.sh)
+
+# ktorch's example scripts (examples/ktorch, from github.com/ktorch/examples) unmodified on
+# qhost, CPU, each for at most EXAMPLE_SECONDS (30) seconds: see scripts/examples.sh.
+examples: build
+	scripts/examples.sh $(RELEASE)
 
 # Prints one table (conversion vs memcpy, add overhead and training throughput vs tch / PyTorch /
 # the qhost interpreter) and PASS/FAIL target lines; see docs/performance.md. About 75 seconds.

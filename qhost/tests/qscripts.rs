@@ -80,6 +80,8 @@ qscripts!(
     ktorch_session,
     ktorch_tensor,
     ktorch_tensorop,
+    ktorch_example_forms,
+    ktorch_train,
 );
 
 #[test]

@@ -179,7 +179,7 @@ fn tensors_on(x: K, dev: Device, what: &str) -> Result<Vec<Tensor>> {
 
 /// Own copies of inputs, on the device: the graph reads these, never the caller's tensors.
 fn own(ts: Vec<Tensor>) -> Result<Vec<Tensor>> {
-    ts.iter().map(|t| Ok(t.f_detach_copy()?)).collect()
+    ts.iter().map(|t| Ok(crate::tensor::detach::detached_copy(t)?)).collect()
 }
 
 /// `graph(m;x)` or `graph(model;x;y)`.
@@ -267,7 +267,8 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         let run = Run { training: true, root: Some(root.clone()) };
         let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
         let groups: Vec<Vec<Tensor>> = m.opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
-        let settings = m.train.clone();
+        // no device wait inside a capture (the `sync` setting): the replay is one launch
+        let settings = crate::model::Settings { sync: false, ..m.train.clone() };
         let Model { module, loss, opt, .. } = &mut **m;
         let _ = crate::loss::calc::classes_seen();
         let (ptr, outputs) = capture(device, &mut || {

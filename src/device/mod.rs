@@ -169,6 +169,15 @@ pub fn sync(x: K) -> KResult {
     Ok(make::null())
 }
 
+/// Wait for device `d` when it is a CUDA device (a model's `sync` training setting).
+pub fn sync_device(d: Device) -> anyhow::Result<()> {
+    if let Device::Cuda(i) = d {
+        check_cuda(i)?;
+        tch::Cuda::synchronize(i as i64);
+    }
+    Ok(())
+}
+
 /// `query s` / `query e`: 1b when all work queued on stream s, or recorded by event e, is done
 /// (an event never recorded counts as done, as in CUDA); never blocks.
 pub fn query(x: K) -> KResult {

@@ -283,6 +283,9 @@ fn reduction(x: Item, modes: &[&str]) -> Result<Red> {
     let s = x
         .symbol()
         .ok_or_else(|| anyhow!("reduce: expected symbol, given {}", x.describe()))?;
+    if modes.is_empty() {
+        bail!("reduce: no reduction for this loss, given `{s}");
+    }
     if !modes.contains(&s) {
         bail!("reduce: `{s} is not one of {}", modes.join(","));
     }
@@ -385,10 +388,11 @@ fn q(v: &Val) -> Result<K> {
 }
 
 impl Opts {
-    /// The options of loss `loss` in its slot order, then `reduce`, as q values: all of them
-    /// (those not given at their defaults), or only those differing from the defaults (ktorch's
-    /// `alloptions` setting and the flag of `loss(l;flag)`).
-    pub fn listed(&self, loss: &str, slots: &[(&'static str, Ty)], all: bool) -> Result<Vec<(&'static str, K)>> {
+    /// The options of loss `loss` in its slot order, then `reduce` (for losses with reduction
+    /// modes; `pairwise` and `similar` have none), as q values: all of them (those not given at
+    /// their defaults), or only those differing from the defaults (ktorch's `alloptions` setting
+    /// and the flag of `loss(l;flag)`).
+    pub fn listed(&self, loss: &str, slots: &[(&'static str, Ty)], modes: &[&str], all: bool) -> Result<Vec<(&'static str, K)>> {
         let mut v = vec![];
         for (name, _) in slots {
             let d = default_of(loss, name);
@@ -404,7 +408,7 @@ impl Opts {
             Red::Sum => "sum",
             Red::BatchMean => "batchmean",
         };
-        if all || self.reduce != Red::Mean {
+        if !modes.is_empty() && (all || self.reduce != Red::Mean) {
             v.push(("reduce", crate::k::make::symbol(r)));
         }
         Ok(v)

@@ -332,3 +332,14 @@ pub fn triplet(t: &[Tensor], o: &Opts) -> Result<Tensor> {
         o.reduce.tch(),
     )?)
 }
+
+/// The distance modules used as losses (kloss.cpp: `pairwise` and `similar` are loss modules
+/// too): PyTorch's PairwiseDistance (p 2, eps 1e-6, keepdim false) and CosineSimilarity (dim 1,
+/// eps 1e-8), no reduction.
+pub fn pairwise(t: &[Tensor], o: &Opts) -> Result<Tensor> {
+    Ok(Tensor::f_pairwise_distance(&t[0], &t[1], o.double("p", 2.0), o.double("eps", 1e-6), o.flag("keepdim", false))?)
+}
+
+pub fn similar(t: &[Tensor], o: &Opts) -> Result<Tensor> {
+    Ok(Tensor::f_cosine_similarity(&t[0], &t[1], o.long("dim", 1), o.double("eps", 1e-8))?)
+}

@@ -35,7 +35,7 @@ static LOSSES: &[(&str, &str, i64, usize)] = &[
 
 /// The options of a loss object as a dictionary: all, or those not at their defaults.
 pub fn options(l: &Loss, all: bool) -> Result<K> {
-    let v = l.opts.listed(l.name(), l.spec.slots, all)?;
+    let v = l.opts.listed(l.name(), l.spec.slots, l.spec.modes, all)?;
     let keys: Vec<&str> = v.iter().map(|(k, _)| *k).collect();
     Ok(make::dict(&keys, v.into_iter().map(|(_, x)| x).collect()))
 }

@@ -39,6 +39,8 @@ pub struct Spec {
 
 const NMS: &[&str] = &["none", "mean", "sum"];
 const KL: &[&str] = &["none", "batchmean", "mean", "sum"];
+/// No reduction: the distances `pairwise` and `similar`, used as losses, answer one value a row.
+const NONE: &[&str] = &[];
 
 macro_rules! losses {
     ($($f:ident $inputs:expr, $usage:literal, [$($o:ident: $ty:ident),*], $modes:ident, $calc:path;)*) => {
@@ -51,7 +53,7 @@ macro_rules! losses {
             modes: $modes,
             calc: $calc,
         }),*];
-        $( pub fn $f(x: K) -> KResult { run(stringify!($f), x) } )*
+        $( #[allow(dead_code)] pub fn $f(x: K) -> KResult { run(stringify!($f), x) } )*
     };
 }
 
@@ -61,6 +63,9 @@ losses! {
     bce         Bce,    "(input;target) or (input;target;batch weight)", [],                    NMS, calc::bce;
     bcelogit1   N(2),   "(input;target)",                  [weight: Tensor],                     NMS, calc::bcelogits;
     bcelogit2   N(3),   "(input;target;batch weight)",     [weight: Tensor],                     NMS, calc::bcelogits;
+    // loss modules only (`loss`bcelogits`): ktorch has no q function of these names as losses
+    // (`pairwise`, `similar` are the functional distances of nn/functional/distance.rs)
+    bcelogits   Bce,    "(input;target) or (input;target;batch weight)", [weight: Tensor],      NMS, calc::bcelogits;
     ce          N(2),   "(input;target)",                  [weight: Tensor, ignore: Long, smoothing: Double], NMS, calc::ce;
     cosineloss  N(3),   "(input1;input2;target)",          [margin: Double],                     NMS, calc::cosineloss;
     ctc         N(4),   "(input;target;input lengths;target lengths)", [blank: Long, zeroinf: Flag], NMS, calc::ctc;
@@ -73,8 +78,10 @@ losses! {
     multilabel  N(2),   "(input;target)",                  [],                                   NMS, calc::multilabel;
     multimargin N(2),   "(input;target)",                  [p: Long, margin: Double, weight: Tensor], NMS, calc::multimargin;
     multisoft   N(2),   "(input;target)",                  [weight: Tensor],                     NMS, calc::multisoft;
+    pairwise    N(2),   "(input1;input2)",                 [p: Double, eps: Double, keepdim: Flag], NONE, calc::pairwise;
     nll         N(2),   "(input;target)",                  [weight: Tensor, ignore: Long],       NMS, calc::nll;
     poissonloss N(2),   "(input;target)",                  [log: Flag, full: Flag, eps: Double], NMS, calc::poissonloss;
+    similar     N(2),   "(input1;input2)",                 [dim: Long, eps: Double],             NONE, calc::similar;
     smoothl1    N(2),   "(input;target)",                  [beta: Double],                       NMS, calc::smoothl1;
     softmargin  N(2),   "(input;target)",                  [],                                   NMS, calc::softmargin;
     triplet     N(3),   "(anchor;positive;negative)",      [margin: Double, p: Double, eps: Double, swap: Flag], NMS, calc::triplet;

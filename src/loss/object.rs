@@ -87,7 +87,7 @@ fn from_definition(x: K) -> Result<Option<Loss>> {
 
 /// `loss l`: `module`options!(name;options), the options all or only those not at their defaults.
 pub fn definition(l: &Loss, all: bool) -> KResult {
-    let given = l.opts.listed(l.name(), l.spec.slots, all)?;
+    let given = l.opts.listed(l.name(), l.spec.slots, l.spec.modes, all)?;
     let keys: Vec<&str> = given.iter().map(|(k, _)| *k).collect();
     let opts = make::dict(&keys, given.into_iter().map(|(_, v)| v).collect());
     Ok(make::dict(&["module", "options"], vec![make::symbol(l.name()), opts]))
@@ -129,7 +129,14 @@ pub fn loss(x: K) -> KResult {
         let all = read::boolean(v[1]).unwrap();
         return registry::with(v[0], |o| definition(of(o)?, all));
     }
-    let (ts, _) = pointwise::inputs(&v[1..])?;
+    // inputs as a model's: tensor, vector and dictionary handles, (vector;indices) pairs (rnn/
+    // charsteps.q's `loss(m;(v;0);y)`), q arrays, lists of these (kloss.cpp's lossarg)
+    let ts = if v[1..].iter().any(|a| wants_side(*a)) {
+        let dev = if registry::class_of(v[0]) == Some("model") { Some(crate::nn::api::modref(v[0])?.get().device()) } else { None };
+        crate::model::data::side_on(&v[1..], dev)?.cloned()
+    } else {
+        pointwise::inputs(&v[1..])?.0
+    };
     let r = registry::with(v[0], |o| {
         let l = of(o)?;
         let (lo, hi) = l.inputs();
@@ -139,6 +146,12 @@ pub fn loss(x: K) -> KResult {
         l.calc(&ts)
     })?;
     Ok(registry::add(Obj::Tensor(r)))
+}
+
+/// Is `a` an input that only a model's reading takes: a vector or dictionary handle, a
+/// (vector;indices) pair, or a general list holding handles?
+fn wants_side(a: K) -> bool {
+    matches!(registry::class_of(a), Some("vector" | "dictionary")) || crate::model::data::holds_handle(a)
 }
 
 /// The loss object, or a model's loss (`loss(m;x;y)`).

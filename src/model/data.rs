@@ -213,6 +213,11 @@ impl Data {
 /// Tensors from q arguments: tensor, vector (or `(vector;indices)`) and dictionary handles, q
 /// arrays, or general lists of those; on the module's device.
 pub fn side(args: &[K], device: Device) -> Result<Side> {
+    side_on(args, Some(device))
+}
+
+/// As [`side`]; with no device, tensors stay where they are and q data goes to the CPU.
+pub fn side_on(args: &[K], device: Option<Device>) -> Result<Side> {
     let mut s = Side::Empty;
     for a in args {
         add(&mut s, *a, device)?;
@@ -220,8 +225,13 @@ pub fn side(args: &[K], device: Device) -> Result<Side> {
     Ok(s)
 }
 
-fn add(s: &mut Side, a: K, device: Device) -> Result<()> {
-    let to = |t: Tensor| -> Result<Tensor> { Ok(if t.defined() && t.device() != device { t.f_to_device(device)? } else { t }) };
+fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
+    let to = |t: Tensor| -> Result<Tensor> {
+        Ok(match device {
+            Some(d) if t.defined() && t.device() != d => t.f_to_device(d)?,
+            _ => t,
+        })
+    };
     match registry::class_of(a) {
         Some("tensor") => s.push(to(registry::tensor(a)?)?),
         Some("vector" | "dictionary") => {
@@ -243,6 +253,14 @@ fn add(s: &mut Side, a: K, device: Device) -> Result<()> {
                     return Ok(());
                 }
             }
+            // a general list holding handles is several inputs, never an array (ktorch's
+            // xarray refuses pointers): `backward(d;(x;y);t)` in ktorch's mnist/cgan.q
+            if holds_handle(a) {
+                for i in read::items(a).unwrap() {
+                    add(s, *i, device)?;
+                }
+                return Ok(());
+            }
             match convert::to_tensor(a) {
                 Ok(t) => s.push(to(t)?),
                 Err(e) => match read::items(a) {
@@ -257,6 +275,11 @@ fn add(s: &mut Side, a: K, device: Device) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Is `a` a general list with a handle among its items?
+pub fn holds_handle(a: K) -> bool {
+    read::ktype(a) == 0 && !registry::is_handle(a) && read::items(a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
 }
 
 /// The training or the test data and settings.

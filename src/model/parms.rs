@@ -43,7 +43,7 @@ fn is_object(x: K) -> bool {
 pub fn clone(x: K) -> KResult {
     let o = registry::with(x, |o| {
         Ok(match o {
-            Obj::Tensor(t) => Obj::Tensor(t.f_detach_copy()?),
+            Obj::Tensor(t) => Obj::Tensor(crate::tensor::detach::detached_copy(t)?),
             Obj::Module(m) => Obj::Module(ModRef::new(m.get().deep_clone()?)),
             Obj::Model(m) => Obj::Module(ModRef::new(m.module.get().deep_clone()?)),
             other => bail!("expecting tensor, module or model, not implemented for {}", other.class()),
@@ -78,7 +78,7 @@ pub fn copyparms(x: K) -> KResult {
     match args(x)? {
         (h, None) => {
             let p = named_parms(h, "")?;
-            let copies = p.iter().map(|(k, t)| Ok((k.clone(), t.f_detach_copy()?))).collect::<Result<Vec<_>>>()?;
+            let copies = p.iter().map(|(k, t)| Ok((k.clone(), crate::tensor::detach::detached_copy(t)?))).collect::<Result<Vec<_>>>()?;
             Ok(registry::add(Obj::Dict(copies)))
         }
         (h, Some(d)) => {

@@ -42,14 +42,25 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     let groups: Vec<Vec<Tensor>> = opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
     let want = |k: &str| s.metrics.contains(&k);
     let mut e = Epoch::default();
+    // the outputs of the previous batch of this pass, for the `hidden` setting
+    let mut prev: Option<Vec<Tensor>> = None;
     let mut batch = |d: &Data| -> Result<()> {
-        let (xb, yb) = (d.x.cloned(), d.y.cloned());
+        let (mut xb, yb) = (d.x.cloned(), d.y.cloned());
+        if s.hidden {
+            if let Some(p) = prev.take() {
+                xb = hidden_state(xb, p)?;
+            }
+        }
         let forward_loss = || forward_loss(module, &run, loss, &xb, &yb);
-        let (out, l) = if training {
+        let (outs, l) = if training {
             train_batch(module, &run, loss, opt, &s, &parms, &groups, &xb, &yb)?
         } else {
             tch::no_grad(forward_loss)?
         };
+        let out = outs[0].shallow_clone();
+        if s.hidden {
+            prev = Some(outs);
+        }
         e.losses.push(l.f_detach()?);
         e.samples += d.current();
         if want("accuracy") || want("predict") {
@@ -104,23 +115,39 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     Ok(e)
 }
 
+/// The inputs of a batch with the `hidden` setting (kmodel.cpp's `hiddenstate`): the batch's
+/// one input, then the hidden state (and cell state) the previous batch's forward gave after its
+/// output.
+fn hidden_state(x: Vec<Tensor>, prev: Vec<Tensor>) -> Result<Vec<Tensor>> {
+    if x.len() != 1 {
+        bail!("unable to retrieve hidden state from {} inputs", x.len());
+    }
+    match prev.len() {
+        2 | 3 => Ok(x.into_iter().chain(prev.into_iter().skip(1)).collect()),
+        n => bail!("unable to retrieve hidden state from {n}-element vector of output(s)"),
+    }
+}
+
 /// One training step on a batch: gradients dropped, forward, loss, backward, clipping as the
-/// settings say, the optimizer's step. Answers the output and the loss. Also what a CUDA graph
+/// settings say, the optimizer's step. Answers the outputs and the loss. Also what a CUDA graph
 /// of a training step records (device/graph.rs), so both run the same step.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn train_batch(
     module: &Module, run: &Run, loss: &Loss, opt: &mut crate::optim::Optimizer, s: &Settings,
     parms: &[Tensor], groups: &[Vec<Tensor>], xb: &[Tensor], yb: &[Tensor],
-) -> Result<(Tensor, Tensor)> {
+) -> Result<(Vec<Tensor>, Tensor)> {
     // the optimizer may evaluate more than once (LBFGS): metrics use the first output
-    let mut first: Option<Tensor> = None;
+    let mut first: Option<Vec<Tensor>> = None;
     let l = opt.step_with(&mut || {
         reset_grads(parms, true)?;
-        let (out, l) = tch::with_grad(|| -> Result<(Tensor, Tensor)> {
+        let (out, l) = tch::with_grad(|| -> Result<(Vec<Tensor>, Tensor)> {
             let (out, l) = forward_loss(module, run, loss, xb, yb)?;
             backward_of(&l)?;
             Ok((out, l))
         })?;
+        if s.sync {
+            crate::device::sync_device(l.device())?;
+        }
         clip(s, parms, groups)?;
         first.get_or_insert(out);
         Ok(l)
@@ -128,10 +155,13 @@ pub(crate) fn train_batch(
     Ok((first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?, l))
 }
 
-/// The module's output for inputs `x` and its loss against targets `y`.
-pub(super) fn forward_loss(module: &Module, run: &Run, loss: &Loss, x: &[Tensor], y: &[Tensor]) -> Result<(Tensor, Tensor)> {
-    let out = module.forward(run, x)?.tensor(module.layer.name)?;
-    let l = loss.output(out.shallow_clone(), y)?;
+/// The module's outputs for inputs `x` and the loss of the first against targets `y`: a module
+/// giving several tensors (an `lstm`'s output and hidden state, a `recur`'s) is trained on its
+/// output, the first (kloss.cpp's `lossinput`).
+pub(crate) fn forward_loss(module: &Module, run: &Run, loss: &Loss, x: &[Tensor], y: &[Tensor]) -> Result<(Vec<Tensor>, Tensor)> {
+    let out = module.forward(run, x)?.into_vec();
+    let first = out.first().ok_or_else(|| anyhow!("{}: unable to retrieve model output from empty vector of tensors", module.layer.name))?;
+    let l = loss.output(first.shallow_clone(), y)?;
     Ok((out, l))
 }
 

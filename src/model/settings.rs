@@ -24,11 +24,16 @@ pub struct Settings {
     pub clipvalue: Option<f64>,
     /// Clip each optimizer group's gradients apart.
     pub clipgroup: bool,
+    /// Each batch after the first of a pass gets, after its input, the hidden state that the
+    /// previous batch's forward gave (its outputs after the first).
+    pub hidden: bool,
+    /// Wait for the device after each backward (training only).
+    pub sync: bool,
 }
 
 impl Settings {
     pub fn train() -> Settings {
-        Settings { batchsize: 32, droplast: false, shuffle: false, tensor: false, dictionary: false, metrics: vec!["loss"], clipnorm: None, clipvalue: None, clipgroup: false }
+        Settings { batchsize: 32, droplast: false, shuffle: false, tensor: false, dictionary: false, metrics: vec!["loss"], clipnorm: None, clipvalue: None, clipgroup: false, hidden: false, sync: false }
     }
     pub fn test() -> Settings {
         Settings { batchsize: 100, ..Settings::train() }
@@ -37,9 +42,9 @@ impl Settings {
     /// Option names, training (with clipping and shuffle) or test.
     pub fn names(training: bool) -> &'static [&'static str] {
         if training {
-            &["batchsize", "droplast", "shuffle", "tensor", "dictionary", "metrics", "clipnorm", "clipvalue", "clipgroup"]
+            &["batchsize", "droplast", "hidden", "shuffle", "sync", "tensor", "dictionary", "metrics", "clipnorm", "clipvalue", "clipgroup"]
         } else {
-            &["batchsize", "droplast", "tensor", "dictionary", "metrics"]
+            &["batchsize", "droplast", "hidden", "tensor", "dictionary", "metrics"]
         }
     }
 
@@ -61,6 +66,8 @@ impl Settings {
                 None => make::null(),
             },
             "clipgroup" => make::boolean(self.clipgroup),
+            "hidden" => make::boolean(self.hidden),
+            "sync" => make::boolean(self.sync),
             _ => bail!("unrecognized option: `{name}"),
         })
     }
@@ -89,6 +96,8 @@ impl Settings {
             "tensor" => self.tensor = flag(x)?,
             "dictionary" => self.dictionary = flag(x)?,
             "clipgroup" => self.clipgroup = flag(x)?,
+            "hidden" => self.hidden = flag(x)?,
+            "sync" => self.sync = flag(x)?,
             "metrics" => {
                 let s = read::symbols(x).or_else(|| read::symbol(x).map(|s| vec![s])).ok_or_else(|| anyhow!("metrics: expected symbol(s), given {}", describe(x)))?;
                 self.metrics = s

@@ -85,7 +85,39 @@ pub fn module(x: K) -> KResult {
 /// Add the layer defined by `d` at depth `depth` of module `h`: the parent is the last module at
 /// depth-1 (ktorch's depth-value form on an existing module).
 fn add(h: K, depth: i64, d: K) -> KResult {
+    if is_module(d) && registry::id_of(d) == registry::id_of(h) {
+        bail!("cannot add a module to itself");
+    }
+    // a module handle given: its tree is added and the handle is freed, as ktorch's
+    // `module(parent;depth;module)`; a tree shared with other handles (or a child of another
+    // tree) stays where it is, since moving it would part it from those handles
+    if is_module(d) {
+        check_parent(h, depth)?;
+        if !registry::with(d, |o| Ok(matches!(o, Obj::Module(q) if q.sole_root())))? {
+            bail!("module to add is shared with other handles or is part of another module, free those first");
+        }
+        let Obj::Module(q) = registry::take(d)? else { unreachable!() };
+        let c = q.into_module().map_err(|_| anyhow::anyhow!("module to add is in use"))?;
+        return put(h, depth, c);
+    }
     let c = spec::with_pool(|| spec::layer(d))?;
+    put(h, depth, c)
+}
+
+/// Check that module h has a container at depth-1 before its child is taken from its handle.
+fn check_parent(h: K, depth: i64) -> Result<()> {
+    registry::with(h, |o| {
+        let m = module_mut(o)?;
+        let parent = last_at(m, depth - 1)?;
+        if !parent.layer.container {
+            bail!("unable to add a module as a child of a {} module", parent.layer.name);
+        }
+        Ok(())
+    })
+}
+
+/// Add module `c` at depth `depth` of module `h`.
+fn put(h: K, depth: i64, c: Module) -> KResult {
     registry::with(h, |o| {
         let m = module_mut(o)?;
         let parent = last_at(m, depth - 1)?;

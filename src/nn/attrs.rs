@@ -119,8 +119,16 @@ fn syms(v: impl Iterator<Item = String>) -> K {
 
 /// `parmtypes m`: each parameter's full name to the type of the module holding it.
 pub fn parmtypes(x: K) -> KResult {
-    if !is_module(x) {
-        bail!("expecting module, given {}", describe(x));
+    // an optimizer: the module type and name it keeps for each parameter
+    if registry::class_of(x) == Some("optimizer") {
+        let (k, v): (Vec<String>, Vec<String>) = registry::with(x, |o| match o {
+            Obj::Optimizer(z) => Ok(z.groups.iter().flat_map(|g| g.parms.iter().map(|p| (p.name.clone(), p.module.clone()))).unzip()),
+            _ => unreachable!(),
+        })?;
+        return Ok(dict(syms(k.into_iter()), make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>())));
+    }
+    if !is_module(x) && registry::class_of(x) != Some("model") {
+        bail!("expecting model, module or optimizer, given {}", describe(x));
     }
     let r = modref(x)?;
     let (mut k, mut v) = (vec![], vec![]);
@@ -131,7 +139,8 @@ pub fn parmtypes(x: K) -> KResult {
             } else {
                 format!("{path}.{p}")
             });
-            v.push(m.layer.name);
+            // the leaf module's type, also for parameters held flat (kmodel.cpp's parmtypes)
+            v.push(m.parm_type(p));
         }
     }
     Ok(dict(syms(k.into_iter()), make::symbols(&v)))

@@ -75,4 +75,19 @@ impl ModRef {
         // reference to any of its modules exists.
         Ok(unsafe { &mut *(self.at as *mut Module) })
     }
+
+    /// Is this handle the only reference to its tree, and for its root?
+    pub fn sole_root(&self) -> bool {
+        std::ptr::eq(self.at, Arc::as_ptr(&self.root)) && Arc::strong_count(&self.root) == 1 && Arc::weak_count(&self.root) == 0
+    }
+
+    /// The tree itself, when this handle is its root's only reference (`module(m;depth;q)`
+    /// moves q's tree into m).
+    pub fn into_module(self) -> std::result::Result<Module, ModRef> {
+        if !std::ptr::eq(self.at, Arc::as_ptr(&self.root)) {
+            return Err(self);
+        }
+        let at = self.at;
+        Arc::try_unwrap(self.root).map_err(|root| ModRef { root, at })
+    }
 }

@@ -96,7 +96,7 @@ impl Module {
     /// parameters and buffers copied (detached; parameters keep their gradient requirement).
     pub fn deep_clone(&self) -> Result<Module> {
         let copy = |v: &Vec<(String, Tensor)>| -> Result<Vec<(String, Tensor)>> {
-            v.iter().map(|(k, t)| Ok((k.clone(), if t.defined() { t.f_detach_copy()?.set_requires_grad(t.requires_grad()) } else { t.shallow_clone() }))).collect()
+            v.iter().map(|(k, t)| Ok((k.clone(), if t.defined() { crate::tensor::detach::detached_copy(t)?.set_requires_grad(t.requires_grad()) } else { t.shallow_clone() }))).collect()
         };
         Ok(Module {
             layer: self.layer,
@@ -248,6 +248,42 @@ impl Module {
         v
     }
 
+    /// The module type that owns parameter `name` (a full name from this module) in ktorch's
+    /// libtorch tree, as `parmtypes` and an optimizer's parameter table report it. Some layers
+    /// hold the parameters of libtorch's submodules flat under their names (`tok.weight` of an
+    /// `embedseq`, `self_attn.out_proj.bias` of an `encoderlayer`): those report the submodule's
+    /// type (`embed`, `linear`), as ktorch's tree of real submodules does.
+    pub fn parm_type(&self, name: &str) -> &'static str {
+        let (owner, local) = match name.rsplit_once('.') {
+            Some((path, _)) => match self.find(Ok(path)) {
+                Ok(c) => return c.layer.name,
+                // no child of that path: a flat parameter of some module above it
+                Err(_) => self.flat_owner(name),
+            },
+            None => (self, name),
+        };
+        match local.rsplit_once('.') {
+            Some((sub, _)) => sub_type(owner.layer.name, sub).unwrap_or(owner.layer.name),
+            None => owner.layer.name,
+        }
+    }
+
+    /// The descendant holding flat parameter `name` and the parameter's name inside it.
+    fn flat_owner<'a, 'b>(&'a self, name: &'b str) -> (&'a Module, &'b str) {
+        let mut best: (&Module, &str) = (self, name);
+        for (path, m) in self.named_modules() {
+            if path.is_empty() {
+                continue;
+            }
+            if let Some(rest) = name.strip_prefix(path.as_str()).and_then(|r| r.strip_prefix('.')) {
+                if rest.len() < best.1.len() && m.parms.iter().any(|(k, _)| k == rest) {
+                    best = (m, rest);
+                }
+            }
+        }
+        best
+    }
+
     /// This module (key "") and every descendant with its dotted name, depth first.
     pub fn named_modules(&self) -> Vec<(String, &Module)> {
         let mut v = vec![(String::new(), self)];
@@ -340,4 +376,22 @@ impl Module {
                 .tensor(self.layer.name),
         }
     }
+}
+
+/// The libtorch submodule type of a flat parameter's prefix `sub` in a layer of type `layer`
+/// (ktorch's knn/embed.cpp, knn/attention.cpp, libtorch's MultiheadAttention and transformer
+/// layers register these children).
+fn sub_type(layer: &str, sub: &str) -> Option<&'static str> {
+    Some(match (layer, sub) {
+        ("embedseq", "tok") => "embed",
+        ("embedseq", "pos") => "embedpos",
+        ("selfattention", "norm") => "layernorm",
+        ("selfattention", "in" | "out") => "linear",
+        ("attention", "out_proj") => "linear",
+        ("encoderlayer" | "decoderlayer", "self_attn" | "multihead_attn") => "attention",
+        ("encoderlayer" | "decoderlayer", "self_attn.out_proj" | "multihead_attn.out_proj") => "linear",
+        ("encoderlayer" | "decoderlayer", s) if s.starts_with("linear") => "linear",
+        ("encoderlayer" | "decoderlayer", s) if s.starts_with("norm") => "layernorm",
+        _ => return None,
+    })
 }

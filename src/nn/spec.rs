@@ -231,13 +231,20 @@ pub fn options(l: &Layer, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
 /// Values for the option table `opts` of `owner` (a layer, an optimizer) from positional values
 /// and pairs, with defaults filled in; errors name the owner and the option.
 pub fn settings(owner: &str, opts: &[Opt], pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
+    settings_from(owner, opts, opts.iter().map(|o| o.default.val(o.ty)).collect(), pos, named)
+}
+
+/// As [`settings`], starting from `base` instead of the defaults: an optimizer's group takes the
+/// options given and keeps the others from the optimizer's defaults or its current options
+/// (kopt.cpp's `optedit`, as PyTorch's `add_param_group`).
+pub fn settings_from(owner: &str, opts: &[Opt], base: Vec<Option<Val>>, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
     if pos.len() > opts.len() {
         if opts.is_empty() {
             bail!("{owner}: no arguments expected");
         }
         bail!("{owner}: expecting up to {} positional arg(s), {} given", opts.len(), pos.len());
     }
-    let mut v: Vec<Option<Val>> = opts.iter().map(|o| o.default.val(o.ty)).collect();
+    let mut v = base;
     let nullable = |i: usize| opts[i].default == Def::Null;
     for (i, x) in pos.iter().enumerate() {
         v[i] = Some(value(owner, opts[i].name, opts[i].ty, nullable(i), *x)?);

@@ -34,7 +34,7 @@ fn opt_(x: K) -> KResult {
     }
     if let Some(s) = read::symbol(x) {
         let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
-        return Ok(registry::add(Obj::Optimizer(Optimizer { kind, groups: vec![] })));
+        return Ok(registry::add(Obj::Optimizer(Optimizer { kind, defaults: kinds_defaults(kind), groups: vec![] })));
     }
     let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
     if is_optimizer(v[0]) {
@@ -44,8 +44,7 @@ fn opt_(x: K) -> KResult {
             }
         }
         let (group, rest) = group_arg(&v[1..]);
-        let kind = registry::with(v[0], |o| Ok(optimizer(o)?.kind))?;
-        let (parms, opts) = read_args(kind, rest, v.len() > 2 || group.is_some())?;
+        let (parms, opts) = read_args(rest, v.len() > 2 || group.is_some())?;
         registry::with(v[0], |o| add(optimizer(o)?, group, parms, opts))?;
         return Ok(make::null());
     }
@@ -56,8 +55,13 @@ fn opt_(x: K) -> KResult {
     let s = read::symbol(v[0]).ok_or_else(|| anyhow!("expecting optimizer name or pointer as 1st arg, given {}", describe(v[0])))?;
     let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
     let (group, rest) = group_arg(&v[1..]);
-    let (parms, opts) = read_args(kind, rest, true)?;
-    let mut o = Optimizer { kind, groups: vec![] };
+    let (parms, opts) = read_args(rest, true)?;
+    // the options given at creation are the optimizer's defaults, for groups added later
+    let defaults = match &opts {
+        Some((pos, named)) => spec::settings(kind.name, kind.opts, pos, named)?,
+        None => kinds_defaults(kind),
+    };
+    let mut o = Optimizer { kind, defaults, groups: vec![] };
     add(&mut o, group, parms, opts)?;
     Ok(registry::add(Obj::Optimizer(o)))
 }
@@ -77,10 +81,11 @@ fn group_arg(v: &[K]) -> (Option<i64>, &[K]) {
     }
 }
 
-type Opts = Option<Vec<crate::nn::Val>>;
+/// The options of an `opt` call as given, positional and named: None when none given.
+type Opts = Option<(Vec<K>, spec::Pairs)>;
 
 /// The parameters (first) and options (the rest; None when none given) of an `opt` call.
-fn read_args(kind: &'static kinds::Kind, v: &[K], with_opts: bool) -> Result<(Vec<Parm>, Opts)> {
+fn read_args(v: &[K], with_opts: bool) -> Result<(Vec<Parm>, Opts)> {
     let Some(first) = v.first() else { return Ok((vec![], None)) };
     let parms = parameters(*first)?;
     let rest = &v[1..];
@@ -94,30 +99,34 @@ fn read_args(kind: &'static kinds::Kind, v: &[K], with_opts: bool) -> Result<(Ve
         },
         None => (rest, vec![]),
     };
-    Ok((parms, Some(spec::settings(kind.name, kind.opts, pos, &named)?)))
+    Ok((parms, Some((pos.to_vec(), named))))
 }
 
-/// Add parameters and options to group `g` (default 0): a new group takes the options given,
-/// else the first group's, else the defaults.
+/// Add parameters and options to group `g` (default 0). The options given replace those of the
+/// group; the others keep their values: a new group's come from the optimizer's defaults (the
+/// options it was made with), an existing group's are its own (kopt.cpp's `optedit`; PyTorch's
+/// `add_param_group` likewise fills a new group from the defaults).
 fn add(o: &mut Optimizer, g: Option<i64>, parms: Vec<Parm>, opts: Opts) -> Result<()> {
     let n = o.groups.len() as i64;
     let g = g.unwrap_or(0);
     if g < 0 || g > n {
         bail!("group {g} invalid, cannot be greater than number of groups({n})");
     }
-    let vals = match (&opts, o.groups.get(g as usize), o.groups.first()) {
-        (Some(v), _, _) => Some(v.clone()),
-        (None, Some(_), _) => None,
-        (None, None, Some(first)) => Some(first.opts.clone()),
-        (None, None, None) => Some(kinds_defaults(o.kind)),
+    let base = match o.groups.get(g as usize) {
+        Some(grp) => grp.opts.clone(),
+        None => o.defaults.clone(),
     };
-    if let (Some(check), Some(v)) = (o.kind.check, &vals) {
-        check(g as usize, &Settings { kind: o.kind, vals: v })?;
+    let vals = match &opts {
+        Some((pos, named)) => spec::settings_from(o.kind.name, o.kind.opts, base.into_iter().map(Some).collect(), pos, named)?,
+        None => base,
+    };
+    if let Some(check) = o.kind.check {
+        check(g as usize, &Settings { kind: o.kind, vals: &vals })?;
     }
     if g == n {
-        o.groups.push(Group { opts: vals.unwrap_or_default(), parms: vec![] });
-    } else if let Some(v) = vals {
-        o.groups[g as usize].opts = v;
+        o.groups.push(Group { opts: vals, parms: vec![] });
+    } else {
+        o.groups[g as usize].opts = vals;
     }
     for p in parms {
         let dup = o.groups.iter().flat_map(|g| &g.parms).any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size());
@@ -129,7 +138,7 @@ fn add(o: &mut Optimizer, g: Option<i64>, parms: Vec<Parm>, opts: Opts) -> Resul
     Ok(())
 }
 
-fn kinds_defaults(k: &'static kinds::Kind) -> Vec<crate::nn::Val> {
+pub fn kinds_defaults(k: &'static kinds::Kind) -> Vec<crate::nn::Val> {
     k.opts.iter().map(|o| o.default.val(o.ty).expect("optimizer options all have defaults")).collect()
 }
 
@@ -192,7 +201,20 @@ fn parameters(x: K) -> Result<Vec<Parm>> {
                     if let Some(j) = read::long(s).filter(|_| read::ktype(s) < 0) {
                         vec![(child_name(m, Err(j))?, m.find(Err(j))?)]
                     } else if let Some(names) = read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k])) {
-                        names.into_iter().map(|n| Ok((n.to_string(), m.find(Ok(n))?))).collect::<Result<_>>()?
+                        // a name is a child module's, else a parameter's (kopt.cpp's moduleparms)
+                        let mut v = vec![];
+                        for n in names {
+                            if let Ok(c) = m.find(Ok(n)) {
+                                for (name, t) in c.named_parameters() {
+                                    v.push(parm(t, owner_type(c, &name), &format!("{n}.{name}"))?);
+                                }
+                            } else if let Some((_, t)) = m.named_parameters().into_iter().find(|(k, _)| k == n) {
+                                v.push(parm(t, owner_type(m, n), n)?);
+                            } else {
+                                bail!("no module or parameter named `{n}");
+                            }
+                        }
+                        return Ok(v);
                     } else {
                         bail!("module children expected as an index or name(s), given {}", describe(s))
                     }
@@ -221,12 +243,10 @@ fn child_name(m: &crate::nn::Module, j: Result<&str, i64>) -> Result<String> {
     all.get(j as usize + 1).map(|(k, _)| k.clone()).ok_or_else(|| anyhow!("invalid child index {j}"))
 }
 
-/// The type of the module that owns parameter `name` (`0.weight` -> child 0's type).
+/// The type of the module that owns parameter `name` (`0.weight` -> child 0's type; a flat
+/// parameter of a submodule, as `tok.weight` of an `embedseq`, that submodule's type).
 fn owner_type(m: &crate::nn::Module, name: &str) -> &'static str {
-    match name.rsplit_once('.') {
-        Some((path, _)) => m.find(Ok(path)).map_or(m.layer.name, |c| c.layer.name),
-        None => m.layer.name,
-    }
+    m.parm_type(name)
 }
 
 fn dict(keys: &[&str], vals: Vec<K>) -> K {
@@ -295,18 +315,31 @@ pub fn step(x: K) -> KResult {
     Ok(make::null())
 }
 
-/// `lr o`: each group's learning rate; `lr(o;r)`: set every group's, `lr(o;r1 r2..)` each.
+/// Run `f` on the optimizer of `x`: an optimizer, or a model's.
+fn with_opt<R>(x: K, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
+    registry::with(x, |o| match o {
+        Obj::Optimizer(z) => f(z),
+        Obj::Model(m) => f(&mut m.opt),
+        other => bail!("expecting optimizer or model, given {}", other.class()),
+    })
+}
+
+fn has_opt(x: K) -> bool {
+    matches!(registry::class_of(x), Some("optimizer" | "model"))
+}
+
+/// `lr o`: each group's learning rate; `lr(o;r)`: set every group's, `lr(o;r1 r2..)` each. `o`
+/// is an optimizer or a model (its optimizer), as kopt.cpp's `lr`.
 pub fn lr(x: K) -> KResult {
-    if is_optimizer(x) {
-        return registry::with(x, |o| {
-            let o = optimizer(o)?;
+    if has_opt(x) {
+        return with_opt(x, |o| {
             let v: Vec<f64> = (0..o.groups.len()).map(|g| o.settings(g).float("lr")).collect();
             Ok(make::floats(&v))
         });
     }
-    let Some([h, r]) = read::items(x) else { bail!("expecting optimizer or (optimizer;rate(s)), given {}", describe(x)) };
-    if !is_optimizer(*h) {
-        bail!("expecting optimizer as 1st arg, given {}", describe(*h));
+    let Some([h, r]) = read::items(x) else { bail!("expecting optimizer, model, or (optimizer or model;rate(s)), given {}", describe(x)) };
+    if !has_opt(*h) {
+        bail!("expecting optimizer or model as 1st arg, given {}", describe(*h));
     }
     let rates: Vec<f64> = match read::ktype(*r) {
         -9 | -8 | -7 | -6 => vec![crate::tensor::opargs::number(*r).map(|n| match n {
@@ -316,8 +349,7 @@ pub fn lr(x: K) -> KResult {
         9 => unsafe { std::slice::from_raw_parts(make::data::<f64>(*r), read::len(*r) as usize) }.to_vec(),
         _ => bail!("learning rate(s) expected as double(s), given {}", describe(*r)),
     };
-    registry::with(*h, |o| {
-        let o = optimizer(o)?;
+    with_opt(*h, |o| {
         let i = o.kind.opts.iter().position(|x| x.name == "lr").unwrap();
         let n = o.groups.len();
         if rates.len() != 1 && rates.len() != n {

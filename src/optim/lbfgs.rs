@@ -209,7 +209,7 @@ impl Flat {
     }
 
     fn copy(&self) -> Result<Vec<Tensor>> {
-        self.parms.iter().map(|p| Ok(p.f_detach_copy()?)).collect()
+        self.parms.iter().map(|p| Ok(crate::tensor::detach::detached_copy(p)?)).collect()
     }
 
     fn restore(&self, saved: &[Tensor]) -> Result<()> {

@@ -75,6 +75,9 @@ pub struct Group {
 
 pub struct Optimizer {
     pub kind: &'static Kind,
+    /// The options the optimizer was made with: a group added later starts from them (PyTorch's
+    /// and libtorch's `defaults`).
+    pub defaults: Vec<Val>,
     pub groups: Vec<Group>,
 }
 

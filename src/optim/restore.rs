@@ -110,5 +110,7 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
         let module = read::symbol(module[r]).unwrap_or("");
         grp.parms.push(Parm { t: t.shallow_clone(), module: module.to_string(), name: n.to_string(), state });
     }
-    Ok(Optimizer { kind, groups })
+    // as kopt.cpp's `putgroups`, the first group's options are the defaults
+    let defaults = groups.first().map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
+    Ok(Optimizer { kind, defaults, groups })
 }

@@ -16,7 +16,7 @@ pub fn step(o: &mut Optimizer) -> Result<()> {
                 add_alpha_(&b, &g, 1.0 - dampening)?;
                 b
             } else {
-                p.buffer("momentum_buffer", |_| Ok(g.f_detach_copy()?))?
+                p.buffer("momentum_buffer", |_| Ok(crate::tensor::detach::detached_copy(&g)?))?
             };
             g = if s.flag("nesterov") { g.f_add(&buf.f_mul_scalar(momentum)?)? } else { buf };
         }

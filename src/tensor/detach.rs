@@ -93,3 +93,11 @@ pub fn detach(x: K) -> KResult {
         None => make::null(),
     })
 }
+
+/// A copy of `t`'s values outside the gradient graph: libtorch's `detach_copy` run without
+/// gradient recording. Run with recording on, `detach_copy` of a tensor that requires gradients
+/// gives one that still does, with a backward that is not implemented ("derivative for
+/// aten::detach_copy is not implemented"), and so a parameter made from it is no leaf.
+pub fn detached_copy(t: &Tensor) -> Result<Tensor, tch::TchError> {
+    tch::no_grad(|| t.f_detach_copy())
+}

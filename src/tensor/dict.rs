@@ -43,6 +43,12 @@ pub fn position(d: &[(String, Tensor)], key: &str) -> anyhow::Result<usize> {
 /// Make a dictionary from keys and a list of values aligned with them: a general list of q data
 /// and handles, or a simple list (one atom per key).
 fn make_dict(names: Vec<&str>, v: K) -> KResult {
+    Ok(registry::add(Obj::Dict(pairs(names, v)?)))
+}
+
+/// The names and tensors of a dictionary made from symbols and a list of values (q data or
+/// tensor handles, which move in).
+fn pairs(names: Vec<&str>, v: K) -> anyhow::Result<Vec<(String, Tensor)>> {
     if read::len(v) as usize != names.len() || read::ktype(v) < 0 || read::ktype(v) > 19 {
         bail!(
             "{} key(s) need a list of {} value(s)",
@@ -57,9 +63,20 @@ fn make_dict(names: Vec<&str>, v: K) -> KResult {
     let vals = make::explode(v);
     let ts = take_args(read::items(vals).unwrap_or(&[]));
     unsafe { native::r0(vals) };
-    Ok(registry::add(Obj::Dict(
-        names.iter().map(|s| s.to_string()).zip(ts?).collect(),
-    )))
+    Ok(names.iter().map(|s| s.to_string()).zip(ts?).collect())
+}
+
+/// The contents of a new dictionary from a q dictionary of symbols to values, or `()` for an
+/// empty one (ktensor.cpp's `kputd`): for `use(d;x)`.
+pub fn from_q(x: K) -> anyhow::Result<Vec<(String, Tensor)>> {
+    if let Some((k, v)) = read::dict_parts(x) {
+        let names = read::symbols(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
+        return pairs(names, v);
+    }
+    if read::items(x).is_some_and(|v| v.is_empty()) {
+        return Ok(vec![]);
+    }
+    bail!("expects a q dictionary of symbols to values, given {}", crate::tensor::opargs::describe(x))
 }
 
 pub fn dict(x: K) -> KResult {
@@ -78,6 +95,10 @@ pub fn dict(x: K) -> KResult {
             "expects a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
         )
     })?;
+    // `dict()`: an empty dictionary, filled later (`use[d]copyparms m` in ktorch's examples)
+    if items.is_empty() {
+        return Ok(registry::add(Obj::Dict(vec![])));
+    }
     match items {
         [h, k] if is_dict(*h) => {
             let d = stored(*h)?;

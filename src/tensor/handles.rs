@@ -126,19 +126,46 @@ pub fn copyto(x: K) -> KResult {
     Ok(registry::add(Obj::Tensor(c)))
 }
 
+/// `use[x;y]`: handle x (a tensor, vector or dictionary) takes y's value: a handle of its class
+/// (which goes stale) or q data (a vector's as `vector` reads it, a dictionary's a q dictionary),
+/// as ktorch.cpp's `use`.
 pub fn use_(x: K) -> KResult {
-    let [h, v] = super::args(x, 2..=2, "[tensor;tensor or q data]")? else {
+    let [h, v] = super::args(x, 2..=2, "[tensor, vector or dictionary;new value]")? else {
         unreachable!()
     };
-    let _ = registry::tensor(*h)?; // h must be a live tensor before anything changes
-    let t = if registry::is_handle(*v) {
-        let t = registry::tensor(*v)?;
-        registry::free(*v)?;
-        t
-    } else {
-        convert::to_tensor(*v)?
+    let class = registry::class_of(*h);
+    if !matches!(class, Some("tensor" | "vector" | "dictionary")) {
+        if registry::is_handle(*h) && class.is_none() {
+            let _ = registry::tensor(*h)?; // the registry's own message for a stale handle
+        }
+        bail!("1st arg must be tensor, vector or dictionary, given {}", class.map_or_else(|| super::opargs::describe(*h), str::to_string));
+    }
+    if registry::is_handle(*v) && registry::id_of(*v) == registry::id_of(*h) {
+        return Ok(make::null());
+    }
+    let given = registry::class_of(*v);
+    if registry::is_handle(*v) && !matches!(given, Some("tensor" | "vector" | "dictionary")) {
+        bail!("unable to re-assign {} to given {}", class.unwrap(), given.unwrap_or("stale pointer"));
+    }
+    let obj = match class.unwrap() {
+        "tensor" => {
+            if registry::is_handle(*v) && given != Some("tensor") {
+                bail!("cannot re-assign tensor to {}", given.unwrap());
+            }
+            Obj::Tensor(if registry::is_handle(*v) { registry::take_tensor(*v)? } else { convert::to_tensor(*v)? })
+        }
+        "vector" => match given {
+            Some("vector") => registry::take(*v)?,
+            Some("dictionary") => bail!("cannot re-assign vector to dictionary"),
+            _ => Obj::Vector(super::vector::from_q(*v)?),
+        },
+        _ => match given {
+            Some("dictionary") => registry::take(*v)?,
+            Some(c) => bail!("cannot re-assign dictionary to {c}"),
+            None => Obj::Dict(super::dict::from_q(*v)?),
+        },
     };
-    registry::replace(*h, Obj::Tensor(t))?;
+    registry::replace(*h, obj)?;
     Ok(make::null())
 }
 

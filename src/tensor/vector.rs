@@ -84,6 +84,10 @@ pub fn vector(x: K) -> KResult {
         let v = stored(x)?;
         return make::try_list(v.iter().map(convert::to_q));
     }
+    if read::ktype(x) != 0 {
+        // an atom or a simple list: its values, one tensor a row (ktensor.cpp's `vec`)
+        return Ok(registry::add(Obj::Vector(from_q(x)?)));
+    }
     let items = read::items(x).ok_or_else(|| {
         anyhow!("expects (x;y;..), a vector, (vector;index) or (vector;index;value)")
     })?;
@@ -120,4 +124,21 @@ pub fn vector(x: K) -> KResult {
         };
     }
     Ok(registry::add(Obj::Vector(take_args(items)?)))
+}
+
+/// The tensors of a new vector from `x` (ktensor.cpp's `vec`): an atom is one scalar tensor, a
+/// simple list one tensor per row (`vector 1 2 3e` is three scalars), a tensor handle its
+/// tensor (moving in), a general list one tensor per item.
+pub fn from_q(x: K) -> anyhow::Result<Vec<Tensor>> {
+    if registry::is_handle(x) {
+        return Ok(vec![registry::take_tensor(x)?]);
+    }
+    if read::ktype(x) != 0 {
+        let t = convert::to_tensor(x)?;
+        if t.dim() == 0 {
+            return Ok(vec![t]);
+        }
+        return (0..t.size()[0]).map(|i| Ok(t.f_get(i)?.f_contiguous()?.f_detach_copy()?)).collect();
+    }
+    take_args(read::items(x).unwrap_or(&[]))
 }

@@ -40,8 +40,8 @@ m:model(q;l;o)
 d:model m
 .t.eq["definition keys";key d;`module`loss`optimizer`train`test]
 .t.eq["loss part";d`loss;`module`options!(`ce;`weight`ignore`smoothing`reduce!(::;-100;0f;`mean))]
-.t.eq["train options";train m;`batchsize`droplast`shuffle`tensor`dictionary`metrics`clipnorm`clipvalue`clipgroup!(32;0b;0b;0b;0b;enlist`loss;::;::;0b)]
-.t.eq["test options";test m;`batchsize`droplast`tensor`dictionary`metrics!(100;0b;0b;0b;enlist`loss)]
+.t.eq["train options";train m;`batchsize`droplast`hidden`shuffle`sync`tensor`dictionary`metrics`clipnorm`clipvalue`clipgroup!(32;0b;0b;0b;0b;0b;0b;enlist`loss;::;::;0b)]
+.t.eq["test options";test m;`batchsize`droplast`hidden`tensor`dictionary`metrics!(100;0b;0b;0b;0b;enlist`loss)]
 train(m;`batchsize`shuffle;(10;1b))
 .t.eq["set by names and values";train(m;`batchsize`shuffle);`batchsize`shuffle!(10;1b)]
 train(m;`droplast`metrics!(1b;`loss`accuracy))

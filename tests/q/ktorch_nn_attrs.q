@@ -165,7 +165,7 @@ free(t;v)
 .t.eq["child bad index";err[child;(q;5)];"child: invalid index[5] for 3 child modules"]
 .t.eq["child one arg";err[child;q];"child: expects module as first argument"]
 .t.eq["moduletypes unknown type";err[moduletypes;(q;`nosuch)];"moduletypes: unrecognized module: `nosuch"]
-.t.eq["parmtypes of data";err[parmtypes;1 2];"parmtypes: expecting module, given long list"]
+.t.eq["parmtypes of data";err[parmtypes;1 2];"parmtypes: expecting model, module or optimizer, given long list"]
 .t.eq["freeze unknown name";err[freeze;(q;`nope)];"freeze: unable to find parameter `nope"]
 .t.eq["freeze size mismatch";err[freeze;(q;`a.bias;1 2 3e)];"freeze: size mismatch for parameter `a.bias, size is [2] vs new size of [3]"]
 .t.eq["freeze count mismatch";err[freeze;(q;`a.bias`c.bias;enlist 1 2e)];"freeze: 2-element list of names but 1-element list of values"]

@@ -7,8 +7,10 @@ use super::{container, opt, Def, Layer, Out, Run, Ty};
 use crate::nn::Module;
 
 pub static LAYERS: &[Layer] = &[
-    container("sequential", "torch.nn.Sequential", &[], (1, 1), sequential),
-    container("seqnest", "knn::SeqNest", &[], (1, 1), sequential),
+    // as libtorch's Sequential, every input goes to the first child, which checks its count
+    // (a `seqjoin` first takes two: ktorch's mnist/cgan.q)
+    container("sequential", "torch.nn.Sequential", &[], (1, 8), sequential),
+    container("seqnest", "knn::SeqNest", &[], (1, 8), sequential),
     Layer {
         init: crate::nn::callback::init,
         ..container(

@@ -33,7 +33,7 @@ pub static LAYERS: &[Layer] = &[
         seq_only,
     ),
     with_adopt(
-        container("recur", "knn.Recur", &[], (1, 3), recur),
+        container("recur", "knn.Recur", &[super::flag("detach", true)], (1, 3), recur),
         recur_adopt,
     ),
     with_adopt(
@@ -291,6 +291,14 @@ fn recur(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         args[0] = run1(q, run, &x[..1])?;
     }
     let mut v = rnn.forward(run, &args)?.into_vec();
+    // knn/recur.cpp: with `detach (the default) the hidden state leaves the graph, so the next
+    // batch that starts from it (the `hidden training option) does not backpropagate into a
+    // batch already stepped
+    if m.flag("detach") {
+        for h in v.iter_mut().skip(1) {
+            *h = h.f_detach()?;
+        }
+    }
     if let (Some(q), false) = (after, v.is_empty()) {
         v[0] = run1(q, run, &v[..1])?;
     }
