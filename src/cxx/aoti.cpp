@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 
 #include "attempt.h"
@@ -19,11 +20,33 @@ static char* copy(const std::string& s) {
   return p;
 }
 
+// A package's model library names libtorch.so as a dependency, which a Python process has loaded
+// already but ktorch.so (linked to libtorch_cpu.so) has not: load it, from the folder of the
+// libtorch_cpu.so this process uses, so that the dependency resolves to the same libtorch.
+static void load_libtorch() {
+  static bool done = false;
+  if (done) return;
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void*>(&AOTIModelPackageLoader::load_metadata_from_package), &info) || !info.dli_fname)
+    throw std::runtime_error("cannot find the folder of libtorch_cpu.so");
+  std::string dir(info.dli_fname);
+  dir = dir.substr(0, dir.find_last_of('/'));
+  if (!dlopen((dir + "/libtorch.so").c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+    const char* e = dlerror();
+    throw std::runtime_error(std::string("cannot load libtorch.so beside libtorch_cpu.so: ") + (e ? e : "?"));
+  }
+  done = true;
+}
+
 extern "C" {
 // Load the model `name` ("model" by default) of package `path`; device_index -1 for the package's
 // own device. The package's device ("cpu", "cuda", ...) comes back in `dev` (malloc'd).
 int ktorch_aoti_load(const char* path, const char* name, int device_index, void** r, char** dev) {
   return attempt([&] {
+    load_libtorch();
+    // the compiled model checks its inputs' sizes, strides and types only when asked: a call with
+    // the wrong shape must be an error, not a read past a buffer
+    setenv("AOTI_RUNTIME_CHECK_INPUTS", "1", 0);
     auto* l = new AOTIModelPackageLoader(path, name ? name : "model", false, 1, (c10::DeviceIndex)device_index);
     try {
       auto md = l->get_metadata();
