@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test soak example example-digits bench bench-build fuzz fuzz-build clean
+.PHONY: build test soak example example-digits example-pymodels bench bench-build fuzz fuzz-build clean
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so. The copy is renamed into
 # place: a q process (or fuzz run) that has the old one mapped keeps it, where cp over it would
@@ -35,6 +35,15 @@ example: build
 # The digits CNN (scikit-learn's 8x8 digits, exported by scripts/digits.sh).
 example-digits: build
 	$(RELEASE)/qhost examples/digits.q $$(scripts/digits.sh)
+
+# Models between PyTorch and q (examples/pymodels, docs/pymodels.md): PyTorch trains a scorer, q
+# loads it, scores a table and trains a model of its own, which PyTorch then loads and runs.
+PYMODELS_DIR ?= /tmp/ktorch-pymodels
+example-pymodels: build
+	mkdir -p $(PYMODELS_DIR)
+	$(VENV)/bin/python examples/pymodels/train_scorer.py $(PYMODELS_DIR)
+	$(RELEASE)/qhost examples/pymodels/score.q $(PYMODELS_DIR)
+	$(VENV)/bin/python examples/pymodels/run_q_model.py $(PYMODELS_DIR)
 
 # Prints one table (conversion vs memcpy, add overhead and training throughput vs tch / PyTorch /
 # the qhost interpreter) and PASS/FAIL target lines; see docs/performance.md. About 75 seconds.

@@ -42,6 +42,11 @@ fn new_module(layer: &str, opts: Vec<Val>) -> Result<K> {
 /// `torch.jit.save`), its tensors on the device (default cpu).
 pub fn loadscript(x: K) -> KResult {
     let usage = "file or (file;device)";
+    // (`:file;`cuda) is a symbol list
+    if let Some(v) = read::symbols(x).filter(|v| v.len() == 2 && read::ktype(x) == 11) {
+        let f = v[0].strip_prefix(':').unwrap_or(v[0]).to_string();
+        return Ok(new_module("torchscript", vec![Val::Str(f), Val::Sym(v[1])])?);
+    }
     let v = parts(x);
     if v.is_empty() || v.len() > 2 {
         bail!("expects {usage}");
@@ -159,7 +164,8 @@ fn into_module(x: K, file: &str, from: Vec<(String, Tensor)>) -> Result<()> {
     for (k, t) in &mine {
         let (_, s) = from.iter().find(|(n, _)| n == k).unwrap();
         if s.size() != t.size() {
-            bail!("{file}: `{k} has shape {:?} in the file, {:?} in the module", s.size(), t.size());
+            let q = |v: Vec<i64>| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ");
+            bail!("{file}: `{k} has shape {} in the file, {} in the module", q(s.size()), q(t.size()));
         }
         pairs.push((t.shallow_clone(), s));
     }

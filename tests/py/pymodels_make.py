@@ -210,7 +210,9 @@ cache = os.path.join(os.path.expanduser("~/.cache/ktorch/pymodels"), f"scorer-{h
 if os.environ.get("KTORCH_SKIP_AOTI") != "1":
     if not os.path.exists(cache):
         os.makedirs(os.path.dirname(cache), exist_ok=True)
-        ep = torch.export.export(eager, (x[:2],), dynamic_shapes={"x": {0: torch.export.Dim("batch", min=1, max=1024)}})
+        # export makes a dynamic size range start at 2 (sizes 0 and 1 are special to it): the
+        # package's input check refuses a batch of 1, which roundtrip.q checks is a q error
+        ep = torch.export.export(eager, (x[:2],), dynamic_shapes={"x": {0: torch.export.Dim("batch", min=2, max=1024)}})
         torch._inductor.aoti_compile_and_package(ep, package_path=cache[:-4] + ".tmp.pt2")
         os.replace(cache[:-4] + ".tmp.pt2", cache)
     shutil.copy(cache, path("scorer.pt2"))
