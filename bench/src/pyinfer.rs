@@ -4,7 +4,7 @@
 //! - ktorch TorchScript: `evaluate(m;X)` on the module `loadscript` made, q data in and out (the
 //!   conversion both ways is part of what q pays);
 //! - ktorch AOTInductor: `evaluate(a;X)` on the package `loadaoti` made (one package per batch
-//!   size: export fixes it);
+//!   size: export fixes it; kernels compiled for one thread);
 //! - PyTorch eager in Python (bench/peer.py): `m(x)` under `torch.no_grad()`, a tensor in.
 //! One torch thread everywhere. The models are made once by bench/pymodels.py (the virtualenv's
 //! python) and kept in ~/.cache/ktorch/pymodels/bench (compiling the packages takes a minute or
@@ -72,7 +72,7 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut Peer) -> Result<(), String> {
     let script = kt.call("loadscript", &path("scorer.pt"))?;
     let evaluate = kt.f1("evaluate");
     for rows in [1i64, 64] {
-        let aoti = kt.call("loadaoti", &path(&format!("scorer_b{rows}.pt2")))?;
+        let aoti = kt.call("loadaoti", &path(&format!("scorer_b{rows}_t1.pt2")))?;
         let x = batch(rows);
         let (sargs, aargs) = (KObj::list(vec![script.clone(), x.clone()]), KObj::list(vec![aoti.clone(), x.clone()]));
         // the two must agree before they are timed

@@ -68,6 +68,11 @@ impl Script {
         if meta.is_dir() {
             bail!("{path}: is a directory, not a TorchScript file");
         }
+        if let Device::Cuda(i) = device {
+            if i as i64 >= tch::Cuda::device_count() {
+                bail!("{path}: cannot load on cuda:{i}, no such CUDA device ({} found)", tch::Cuda::device_count());
+            }
+        }
         let m = CModule::load_on_device(path, device).map_err(|e| {
             anyhow!("{path}: not a TorchScript module ({})", first_line(&e.to_string()))
         })?;
@@ -201,22 +206,30 @@ fn kind(v: &IValue) -> &'static str {
     }
 }
 
+/// libtorch's message without its prefix, its C++ traceback and miniz's advice.
 fn first_line(s: &str) -> String {
-    s.lines().find(|l| !l.trim().is_empty()).unwrap_or(s).trim().to_string()
+    let l = s.lines().find(|l| !l.trim().is_empty()).unwrap_or(s).trim();
+    let l = l.strip_prefix("Internal torch error: ").unwrap_or(l);
+    l.split(" This is an internal miniz error").next().unwrap_or(l).trim().to_string()
 }
 
 /// TorchScript's error for a failed call: its message without the interpreter's traceback of
 /// the serialized code (the line that says what went wrong is kept).
 fn script_error(s: &str) -> String {
-    let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    // "RuntimeError: ..." or "Expected ... " usually closes the message
-    lines
-        .iter()
-        .rev()
-        .find(|l| l.contains("Error") || l.starts_with("Expected") || l.contains("expected"))
-        .or(lines.first())
-        .map(|l| l.to_string())
-        .unwrap_or_default()
+    let lines: Vec<&str> = s
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("frame #") && !l.starts_with("Exception raised from"))
+        .collect();
+    // an error raised inside the script's code closes with Python's form, "RuntimeError: ..."
+    let python = lines.iter().rev().find(|l| {
+        l.split_once(": ").is_some_and(|(k, _)| k.ends_with("Error") && !k.contains(' '))
+    });
+    match python {
+        Some(l) => l.to_string(),
+        // a call refused before the code runs (argument count, types): libtorch's first line
+        None => first_line(&lines.join("\n")),
+    }
 }
 
 /// Text of a path as C wants it (checked for NUL bytes).
