@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test conformance soak example example-digits examples bench bench-build fuzz fuzz-build install clean
+.PHONY: build test conformance soak example example-digits examples bench bench-build fuzz fuzz-build install clean example-pymodels
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so. The copy is renamed into
 # place: a q process (or fuzz run) that has the old one mapped keeps it, where cp over it would
@@ -46,6 +46,15 @@ example-digits: build
 # qhost, CPU, each for at most EXAMPLE_SECONDS (30) seconds: see scripts/examples.sh.
 examples: build
 	scripts/examples.sh $(RELEASE)
+
+# Models between PyTorch and q (examples/pymodels, docs/pymodels.md): PyTorch trains a scorer, q
+# loads it, scores a table and trains a model of its own, which PyTorch then loads and runs.
+PYMODELS_DIR ?= /tmp/ktorch-pymodels
+example-pymodels: build
+	mkdir -p $(PYMODELS_DIR)
+	$(VENV)/bin/python examples/pymodels/train_scorer.py $(PYMODELS_DIR)
+	$(RELEASE)/qhost examples/pymodels/score.q $(PYMODELS_DIR)
+	$(VENV)/bin/python examples/pymodels/run_q_model.py $(PYMODELS_DIR)
 
 # Prints one table (conversion vs memcpy, add overhead and training throughput vs tch / PyTorch /
 # the qhost interpreter) and PASS/FAIL target lines; see docs/performance.md. About 75 seconds.

@@ -89,6 +89,8 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/nn_act.cpp");
     println!("cargo:rerun-if-changed=src/cxx/cuda.cpp");
     println!("cargo:rerun-if-changed=src/cxx/warnings.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/jit.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/aoti.cpp");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
@@ -109,6 +111,17 @@ fn main() {
         .flag("-w")
         .compile("ktorch_cxx");
     cuda_shim(&root);
+    // Models made in Python: TorchScript modules (what tch's CModule lacks) and AOTInductor
+    // packages. Their own library, so that its heavy headers compile only when they change.
+    cc::Build::new()
+        .cpp(true)
+        .file("src/cxx/jit.cpp")
+        .file("src/cxx/aoti.cpp")
+        .include(root.join("include"))
+        .include(root.join("include/torch/csrc/api/include"))
+        .flag("-std=c++17")
+        .flag("-w")
+        .compile("ktorch_pymodels");
     println!("cargo:rustc-link-search=native={}", lib.display());
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib.display());
     if lib.join("libtorch_cuda.so").exists() {

@@ -15,6 +15,10 @@ torch thread, as on the Rust side. Requests:
   as examples/spirals.q) or "cnn" (examples/digits.q's network on 1x8x8 inputs, Adam lr .005).
   The model and optimizer are made on the first request for (NET, PATH) and kept: training goes
   on from one request to the next, as on the Rust side.
+- "infer PATH BATCH ITERS": ITERS eager forward calls under torch.no_grad() of the scoring MLP of
+  bench/pymodels.py (4 -> 32 -> 32 -> 1), its state loaded from the safetensors file PATH, on a
+  float32 batch of BATCH rows made once: PyTorch eager beside ktorch's TorchScript and
+  AOTInductor rows (bench/src/pyinfer.rs).
 """
 import json
 import sys
@@ -103,6 +107,19 @@ def main():
                 for _ in range(epochs):
                     t.epoch(batch)
                 secs = time.perf_counter() - start
+            elif words[0] == "infer":
+                path, batch, iters = words[1], int(words[2]), int(words[3])
+                if ("infer", path, batch) not in timers:
+                    from safetensors.torch import load_file
+                    m = nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 1)).eval()
+                    m.load_state_dict(load_file(path))
+                    x = torch.randn(batch, 4)
+
+                    def call(m=m, x=x):
+                        with torch.no_grad():
+                            return m(x)
+                    timers[("infer", path, batch)] = timeit.Timer("call()", globals={"call": call})
+                secs = timers[("infer", path, batch)].timeit(iters)
             else:
                 raise ValueError(f"unknown request {words[0]}")
             print(repr(secs), flush=True)

@@ -31,4 +31,10 @@ if ls -d "$VENV"/lib/python3*/site-packages/nvidia/cu13 >/dev/null 2>&1; then
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check $CUDA_HEADERS >&2
   fi
 fi
+# Python's safetensors (Hugging Face's reference implementation), for the tests and examples of
+# models moving between PyTorch and q (issue 23): a small wheel from its maintainers.
+if ! "$VENV/bin/python" -c 'import safetensors' >/dev/null 2>&1; then
+  echo "adding safetensors to $VENV" >&2
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "safetensors==0.8.0" >&2
+fi
 echo "$VENV"

@@ -527,6 +527,13 @@ table! {
     // images (the digits example)
     "makegrid"    => io::image::makegrid,
     "png"         => io::image::png,
+    // models and weights from Python (issue 23)
+    "loadscript"  => io::pyapi::loadscript,
+    "savescript"  => io::pyapi::savescript,
+    "loadaoti"    => io::pyapi::loadaoti,
+    "loadsafe"    => io::pyapi::loadsafe,
+    "savesafe"    => io::pyapi::savesafe,
+    "loadpt"      => io::pyapi::loadpt,
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

@@ -19,6 +19,7 @@ mod measure;
 mod nets;
 mod ops;
 mod peer;
+mod pyinfer;
 mod report;
 mod train;
 
@@ -116,6 +117,9 @@ fn run(quick: bool, lib: Option<&str>, device: String, only: Option<&str>) -> Re
     if only.is_none() {
         ops::run(&ctx, &mut rep, &mut py)?;
         train::run(&ctx, &mut rep, &mut py)?;
+        if !ctx.quick {
+            pyinfer::run(&ctx, &mut rep, &mut py)?;
+        }
     }
     if only.is_none() || only == Some("graph") {
         graph::run(&ctx, &mut rep)?;

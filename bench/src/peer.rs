@@ -61,6 +61,11 @@ impl Peer {
             data.display()
         ))
     }
+    /// Seconds for `iters` eager forward calls of bench/pymodels.py's scorer (state in
+    /// `state`, a safetensors file) on a batch of `batch` rows.
+    pub fn infer(&mut self, state: &Path, batch: i64, iters: u64) -> Result<Duration, String> {
+        self.ask(&format!("infer {} {batch} {iters}", state.display()))
+    }
     /// One request line, one reply line: seconds, or the peer's error.
     fn ask(&mut self, request: &str) -> Result<Duration, String> {
         let (_, w, r) = self.io.as_mut().ok_or("peer not running")?;

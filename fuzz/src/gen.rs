@@ -208,6 +208,8 @@ impl Gen<'_, '_, '_> {
                 let v: Vec<&str> = (0..n).map(|_| *self.rng.pick(VOCAB)).collect();
                 KObj::syms(&v)
             }
+            // now and then a file of the corpus for the model and weight readers (files.rs)
+            Kind::Str if self.rng.chance(25) => KObj::string(*self.rng.pick(crate::files::FILES)),
             Kind::Str => KObj::string(*self.rng.pick(STRINGS)),
             Kind::Handle => self.handle(),
             Kind::List => {
@@ -246,6 +248,9 @@ impl Gen<'_, '_, '_> {
     }
 
     pub fn symbol(&mut self) -> KObj {
+        if self.rng.chance(4) {
+            return KObj::sym(&format!(":{}", self.rng.pick(crate::files::FILES)));
+        }
         if self.rng.chance(5) {
             return KObj::sym(*self.rng.pick(&["", "nosuch", "cuda:99", "x y"]));
         }

@@ -12,6 +12,7 @@
 //! The same seed makes the same calls (per function: a crash does not shift what follows).
 mod child;
 mod docs;
+mod files;
 mod fixtures;
 mod gen;
 mod host;

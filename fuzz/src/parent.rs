@@ -110,6 +110,12 @@ pub fn main(args: &[String]) -> i32 {
         eprintln!("ktorch-fuzz: {}: {e}", dir.display());
         return 2;
     }
+    // Files for the model and weight readers, named by the generator (files.rs).
+    if let Err(e) = crate::files::write(&dir, o.seed) {
+        eprintln!("ktorch-fuzz: writing the file corpus in {}: {e}", dir.display());
+        let _ = std::fs::remove_dir_all(&dir);
+        return 2;
+    }
     // The children load a private copy: `make build` during a long run replaces ktorch.so, and
     // a library changed under a running child (truncated, then rewritten) is a SIGBUS there,
     // not a finding.

@@ -221,6 +221,11 @@ fn forward_graph(h: K, x: K) -> KResult {
                 many = true;
                 v
             }
+            // a dictionary result replays as its tensors in order, a vector
+            Out::Dict(v) => {
+                many = true;
+                v.into_iter().map(|(_, t)| t).collect()
+            }
         })
     })?;
     crate::klog!(crate::session::log::Level::Info, "graph: recorded the forward of {} on cuda:{device}", module.layer.name);

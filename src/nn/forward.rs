@@ -158,6 +158,7 @@ pub fn handle(o: Out) -> K {
     match o {
         Out::Tensor(t) => registry::add(Obj::Tensor(t)),
         Out::Tensors(v) => registry::add(Obj::Vector(v)),
+        Out::Dict(v) => registry::add(Obj::Dict(v)),
     }
 }
 
@@ -182,6 +183,10 @@ pub fn qdata(o: Out) -> KResult {
     match o {
         Out::Tensor(t) => convert::to_q(&t),
         Out::Tensors(v) => make::try_list(v.iter().map(convert::to_q)),
+        Out::Dict(v) => {
+            let keys: Vec<&str> = v.iter().map(|(k, _)| k.as_str()).collect();
+            Ok(make::dict(&keys, make::try_vec(v.iter().map(|(_, t)| convert::to_q(t)))?))
+        }
     }
 }
 

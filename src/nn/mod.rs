@@ -61,6 +61,8 @@ pub struct Module {
     pub buffers: Vec<(String, Tensor)>,
     /// Children, each with its key in this module: its name, else its position.
     pub children: Vec<(String, Module)>,
+    /// A model made in Python that this node runs (layers `torchscript` and `aoti`), else None.
+    pub foreign: Option<crate::io::foreign::Foreign>,
     training: AtomicBool,
     /// Batch norm statistics as a cumulative average (momentum None) whatever the option says:
     /// set by `batchnorm` for weight averaging, on a tree that may be shared.
@@ -85,6 +87,7 @@ impl Module {
             parms: vec![],
             buffers: vec![],
             children: vec![],
+            foreign: None,
             training: AtomicBool::new(true),
             cumulative: AtomicBool::new(false),
         };
@@ -98,12 +101,21 @@ impl Module {
         let copy = |v: &Vec<(String, Tensor)>| -> Result<Vec<(String, Tensor)>> {
             v.iter().map(|(k, t)| Ok((k.clone(), if t.defined() { crate::tensor::detach::detached_copy(t)?.set_requires_grad(t.requires_grad()) } else { t.shallow_clone() }))).collect()
         };
+        // a Python model's copy lists the copy's own tensors (shared with it, as on loading)
+        let (foreign, parms, buffers) = match &self.foreign {
+            Some(f) => {
+                let (f, p, b) = f.deep_clone()?;
+                (Some(f), p, b)
+            }
+            None => (None, copy(&self.parms)?, copy(&self.buffers)?),
+        };
         Ok(Module {
             layer: self.layer,
             name: self.name.clone(),
             opts: self.opts.clone(),
-            parms: copy(&self.parms)?,
-            buffers: copy(&self.buffers)?,
+            parms,
+            buffers,
+            foreign,
             children: self.children.iter().map(|(k, c)| Ok((k.clone(), c.deep_clone()?))).collect::<Result<_>>()?,
             training: AtomicBool::new(self.training()),
             cumulative: AtomicBool::new(self.cumulative()),
@@ -315,6 +327,9 @@ impl Module {
 
     /// The device of the first parameter or buffer (CPU when there is none): where q inputs go.
     pub fn device(&self) -> Device {
+        if let Some(d) = self.foreign.as_ref().and_then(|f| f.device()) {
+            return d;
+        }
         let p = self.named_parameters();
         let b = self.named_buffers();
         p.first()

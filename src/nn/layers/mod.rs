@@ -19,6 +19,7 @@ pub mod cxx;
 pub mod distance;
 pub mod dropout;
 pub mod embed;
+pub mod foreign;
 pub mod kmodules;
 pub mod norm;
 pub mod pad;
@@ -48,6 +49,8 @@ static FAMILIES: &[&[Layer]] = &[
     norm::LAYERS,
     dropout::LAYERS,
     distance::LAYERS,
+    // models made in Python: TorchScript modules and AOTInductor packages
+    foreign::LAYERS,
 ];
 
 /// The layer of a ktorch module name.
@@ -251,6 +254,8 @@ pub const fn opt(name: &'static str, ty: Ty, default: Def) -> Opt {
 pub enum Out {
     Tensor(Tensor),
     Tensors(Vec<Tensor>),
+    /// Tensors by name: a TorchScript module's dictionary result.
+    Dict(Vec<(String, Tensor)>),
 }
 
 impl Out {
@@ -262,12 +267,17 @@ impl Out {
                 "{name}: forward gives {} tensors where one is expected",
                 v.len()
             ),
+            Out::Dict(v) => anyhow::bail!(
+                "{name}: forward gives a dictionary of {} tensors where one tensor is expected",
+                v.len()
+            ),
         }
     }
     pub fn into_vec(self) -> Vec<Tensor> {
         match self {
             Out::Tensor(t) => vec![t],
             Out::Tensors(v) => v,
+            Out::Dict(v) => v.into_iter().map(|(_, t)| t).collect(),
         }
     }
 }

@@ -1,0 +1,222 @@
+//! The q functions for models and weights made in Python (issue 23):
+//! `loadscript`/`savescript` (TorchScript modules), `loadaoti` (AOTInductor packages),
+//! `loadsafe`/`savesafe` (safetensors files) and `loadpt` (state dicts saved by `torch.save`).
+//! Files are given as a symbol (`` `:path `` or `` `path ``) or a string. q's own `load` and
+//! `save` are keywords, so the names say what they load.
+use anyhow::{anyhow, bail, Result};
+use tch::Tensor;
+
+use crate::k::{make, read, KResult, K};
+use crate::nn::layers::{self, Val};
+use crate::nn::{api::modref, ModRef, Module};
+use crate::registry::{self, Obj};
+use crate::tensor::{convert, opargs::describe};
+
+/// A file name: a symbol (its leading colon dropped) or a string.
+pub fn file(x: K) -> Option<String> {
+    read::symbol(x)
+        .map(|s| s.strip_prefix(':').unwrap_or(s).to_string())
+        .or_else(|| read::string(x))
+        .filter(|s| !s.is_empty())
+}
+
+fn need_file(x: K, usage: &str) -> Result<String> {
+    file(x).ok_or_else(|| anyhow!("expects {usage}, file name a symbol or string, given {}", describe(x)))
+}
+
+/// The items of a call's argument list, or the one argument.
+fn parts(x: K) -> Vec<K> {
+    match read::items(x) {
+        Some(v) if !registry::is_handle(x) => v.to_vec(),
+        _ => vec![x],
+    }
+}
+
+fn new_module(layer: &str, opts: Vec<Val>) -> Result<K> {
+    let l = layers::find(layer).ok_or_else(|| anyhow!("no layer {layer}"))?;
+    let m = Module::new(l, None, opts)?;
+    Ok(registry::add(Obj::Module(ModRef::new(m))))
+}
+
+/// `loadscript file`, `loadscript(file;device)`: a module of the TorchScript file (written by
+/// `torch.jit.save`), its tensors on the device (default cpu).
+pub fn loadscript(x: K) -> KResult {
+    let usage = "file or (file;device)";
+    // (`:file;`cuda) is a symbol list
+    if let Some(v) = read::symbols(x).filter(|v| v.len() == 2 && read::ktype(x) == 11) {
+        let f = v[0].strip_prefix(':').unwrap_or(v[0]).to_string();
+        return Ok(new_module("torchscript", vec![Val::Str(f), Val::Sym(v[1])])?);
+    }
+    let v = parts(x);
+    if v.is_empty() || v.len() > 2 {
+        bail!("expects {usage}");
+    }
+    let f = need_file(v[0], usage)?;
+    let dev = match v.get(1) {
+        Some(d) => read::symbol(*d).ok_or_else(|| anyhow!("expects {usage}, device a symbol, given {}", describe(*d)))?,
+        None => "cpu",
+    };
+    Ok(new_module("torchscript", vec![Val::Str(f), Val::Sym(dev)])?)
+}
+
+/// `loadaoti file`: a module of the AOTInductor package (made by
+/// `torch._inductor.aoti_compile_and_package`), for inference on the device it was compiled for.
+pub fn loadaoti(x: K) -> KResult {
+    let f = need_file(x, "file")?;
+    Ok(new_module("aoti", vec![Val::Str(f)])?)
+}
+
+/// `savescript(module;file)`: write a TorchScript module (or a model's), with its current
+/// parameters and buffers, as `torch.jit.load` reads it. Answers the file name.
+pub fn savescript(x: K) -> KResult {
+    let usage = "(module;file)";
+    let v = parts(x);
+    if v.len() != 2 {
+        bail!("expects {usage}");
+    }
+    let f = need_file(v[1], usage)?;
+    let h = modref(v[0])?;
+    let m = h.get();
+    let s = m
+        .foreign
+        .as_ref()
+        .and_then(|f| f.script())
+        .ok_or_else(|| anyhow!("module is a {}, not a TorchScript module (savescript writes those loaded by loadscript)", m.layer.name))?;
+    s.save(&f)?;
+    Ok(make::symbol(&format!(":{f}")))
+}
+
+/// The named tensors of an object to write: a tensor ("0"), a vector ("0", "1", ...), a
+/// dictionary (its keys), a module or model (its parameters then buffers, PyTorch's names), or a
+/// q dictionary of symbols to arrays or tensor handles.
+fn named(x: K) -> Result<Vec<(String, Tensor)>> {
+    if let Some(c) = registry::class_of(x) {
+        return registry::with(x, |o| {
+            Ok(match o {
+                Obj::Tensor(t) => vec![("0".to_string(), t.shallow_clone())],
+                Obj::Vector(v) => v.iter().enumerate().map(|(i, t)| (i.to_string(), t.shallow_clone())).collect(),
+                Obj::Dict(d) => d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect(),
+                Obj::Module(_) | Obj::Model(_) => vec![],
+                _ => bail!("expects a tensor, vector, dictionary, module or model, given {c}"),
+            })
+        })
+        .and_then(|v| if matches!(c, "module" | "model") { state(x) } else { Ok(v) });
+    }
+    if registry::is_handle(x) {
+        bail!("stale pointer");
+    }
+    let (k, v) = read::dict_parts(x).ok_or_else(|| anyhow!("expects a tensor, vector, dictionary, module, model or a q dictionary, given {}", describe(x)))?;
+    let keys = read::symbols(k).ok_or_else(|| anyhow!("q dictionary keys must be symbols"))?;
+    let n = keys.len();
+    let vals: Vec<K> = match read::items(v) {
+        Some(items) if read::ktype(v) == 0 => items.to_vec(),
+        _ => bail!("q dictionary values must be a general list of arrays or tensors (one per key)"),
+    };
+    if vals.len() != n {
+        bail!("q dictionary has {n} keys and {} values", vals.len());
+    }
+    keys.iter()
+        .zip(vals)
+        .map(|(k, v)| {
+            let t = match registry::class_of(v) {
+                Some("tensor") => registry::tensor(v)?,
+                Some(c) => bail!("`{k}: expects an array or tensor, given {c}"),
+                None if registry::is_handle(v) => bail!("`{k}: stale pointer"),
+                None => convert::to_tensor(v).map_err(|e| anyhow!("`{k}: {e}"))?,
+            };
+            Ok((k.to_string(), t))
+        })
+        .collect()
+}
+
+/// A module's (or model's) parameters then buffers with PyTorch's names.
+fn state(x: K) -> Result<Vec<(String, Tensor)>> {
+    let h = modref(x)?;
+    let m = h.get();
+    Ok(m.named_parameters()
+        .into_iter()
+        .chain(m.named_buffers())
+        .map(|(k, t)| (k, t.shallow_clone()))
+        .collect())
+}
+
+/// Copy named tensors from `file` into the parameters and buffers of a module (or model): the
+/// names must match both ways and every shape must agree (checked before anything changes);
+/// values are converted to each tensor's type and device, as `load_state_dict` does.
+fn into_module(x: K, file: &str, from: Vec<(String, Tensor)>) -> Result<()> {
+    let h = modref(x)?;
+    let mine = state(x)?;
+    let has = |n: &str, v: &[(String, Tensor)]| v.iter().any(|(k, _)| k == n);
+    let missing: Vec<&str> = mine.iter().map(|(k, _)| k.as_str()).filter(|k| !has(k, &from)).collect();
+    let extra: Vec<&str> = from.iter().map(|(k, _)| k.as_str()).filter(|k| !has(k, &mine)).collect();
+    if !missing.is_empty() || !extra.is_empty() {
+        let list = |v: &[&str]| v.iter().take(8).map(|s| format!("`{s}")).collect::<String>() + if v.len() > 8 { " .." } else { "" };
+        let mut why = vec![];
+        if !missing.is_empty() {
+            why.push(format!("missing from the file: {}", list(&missing)));
+        }
+        if !extra.is_empty() {
+            why.push(format!("not in the {}: {}", h.get().layer.name, list(&extra)));
+        }
+        bail!("{file}: names do not match the module's ({})", why.join("; "));
+    }
+    let mut pairs = vec![];
+    for (k, t) in &mine {
+        let (_, s) = from.iter().find(|(n, _)| n == k).unwrap();
+        if s.size() != t.size() {
+            let q = |v: Vec<i64>| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ");
+            bail!("{file}: `{k} has shape {} in the file, {} in the module", q(s.size()), q(t.size()));
+        }
+        pairs.push((t.shallow_clone(), s));
+    }
+    tch::no_grad(|| -> Result<()> {
+        for (mut t, s) in pairs {
+            t.f_copy_(s)?;
+        }
+        Ok(())
+    })
+}
+
+/// Read a file into a dictionary handle, or into a module or model: `f file`, `f(module;file)`.
+fn load_with(x: K, read: fn(&str) -> Result<Vec<(String, Tensor)>>) -> KResult {
+    let usage = "file or (module;file)";
+    let v = parts(x);
+    match v.len() {
+        1 => Ok(registry::add(Obj::Dict(read(&need_file(v[0], usage)?)?))),
+        2 => {
+            let f = need_file(v[1], usage)?;
+            let _ = modref(v[0])?;
+            let t = read(&f)?;
+            into_module(v[0], &f, t)?;
+            Ok(make::null())
+        }
+        _ => bail!("expects {usage}"),
+    }
+}
+
+/// `loadsafe file`: a dictionary of the tensors of a safetensors file; `loadsafe(module;file)`:
+/// the file's tensors into a module's or model's parameters and buffers, by PyTorch's names.
+pub fn loadsafe(x: K) -> KResult {
+    load_with(x, super::safetensors::read)
+}
+
+/// `savesafe(x;file)`: write a tensor, vector, dictionary, module or model (its state with
+/// PyTorch's names) or a q dictionary of arrays as a safetensors file. Answers the file name.
+pub fn savesafe(x: K) -> KResult {
+    let usage = "(object;file)";
+    let v = parts(x);
+    if v.len() != 2 {
+        bail!("expects {usage}");
+    }
+    let f = need_file(v[1], usage)?;
+    let t = named(v[0])?;
+    super::safetensors::write(&f, &t)?;
+    Ok(make::symbol(&format!(":{f}")))
+}
+
+/// `loadpt file`: a dictionary of the tensors of a state dict saved by `torch.save`;
+/// `loadpt(module;file)`: into a module's or model's parameters and buffers. Reads only tensors:
+/// a file whose pickle names anything else (code) is refused.
+pub fn loadpt(x: K) -> KResult {
+    load_with(x, super::statedict::read)
+}
