@@ -5,6 +5,7 @@
 //! module per domain: `session` (version/config/setting), `registry` (the handles) and
 //! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`, `io` (images and files).
 pub mod device;
+pub mod dist;
 pub mod fns;
 pub mod io;
 pub mod k;
