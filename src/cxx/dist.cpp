@@ -238,7 +238,7 @@ int ktorch_dist_reducescatter(void* p, at::Tensor* x, int op, at::Tensor** r) {
     *r = nullptr;
     check_devices(g, &x, 1);
     auto n = g->backend->getSize();
-    TORCH_CHECK(x->dim() > 0 && x->size(0) % n == 0, "reducescatter: the first dimension (",
+    TORCH_CHECK(x->dim() > 0 && x->size(0) % n == 0, "the first dimension (",
                 x->dim() ? x->size(0) : 0, ") must be a multiple of the number of ranks (", n, ")");
     bool avg = sum_for_avg(g, op, x);
     std::vector<std::vector<at::Tensor>> in(1);

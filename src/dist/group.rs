@@ -58,8 +58,8 @@ fn rendezvous(s: &str) -> Result<Rendezvous> {
     let hp = s.strip_prefix("tcp://").unwrap_or(s);
     let (h, p) = hp.rsplit_once(':').ok_or_else(|| anyhow!("rendezvous {s:?}: expecting \"host:port\", \"tcp://host:port\" or \"file://path\""))?;
     let port: i64 = p.parse().map_err(|_| anyhow!("rendezvous {s:?}: port {p:?} is not a number"))?;
-    if !(1..=65535).contains(&port) {
-        bail!("rendezvous {s:?}: port {port} out of range 1-65535");
+    if !(0..=65535).contains(&port) {
+        bail!("rendezvous {s:?}: port {port} out of range 0-65535");
     }
     let h = h.trim_start_matches('[').trim_end_matches(']');
     Ok(Rendezvous::Tcp(if h.is_empty() { "127.0.0.1".into() } else { h.to_string() }, port))
@@ -127,8 +127,9 @@ pub fn distinit(x: K) -> KResult {
         bail!("rank: {rank} out of range for {size} rank(s), expecting 0-{}", size - 1);
     }
     if let Rendezvous::Tcp(_, p) = &rv {
-        if !(1..=65535).contains(p) {
-            bail!("port {p} out of range 1-65535");
+        // port 0: rank 0's store takes any free port, which no other rank can know
+        if !(0..=65535).contains(p) || (*p == 0 && size > 1) {
+            bail!("port {p} out of range {}-65535", if size > 1 { 1 } else { 0 });
         }
     }
     let mut g = GROUP.lock().unwrap_or_else(|e| e.into_inner());

@@ -239,7 +239,7 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
         // metrics across ranks: losses averaged batch by batch, correct counts and samples summed
         if let Some(l0) = e.losses.first() {
             let dev = comm_device(g, l0);
-            let l = Tensor::f_stack(&e.losses, 0)?.f_to_device(dev)?.f_to_kind(Kind::Double)?;
+            let l = Tensor::f_stack(&e.losses, 0)?.f_to_device(dev)?;
             allreduce_tensors(g, std::slice::from_ref(&l), 1)?;
             e.losses = l.f_unbind(0)?;
             let c = match &e.correct {
