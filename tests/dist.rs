@@ -124,3 +124,23 @@ fn a_rank_that_never_arrives_is_an_error_within_the_timeout() {
     assert!(e.starts_with("error: distinit: "), "{e}");
     assert!(took < Duration::from_secs(2 + 10), "took {took:?}: {e}");
 }
+
+#[test]
+fn the_launcher_runs_the_example_on_two_ranks() {
+    let port = free_port();
+    let c = Command::new("bash")
+        .arg(manifest_dir().join("scripts/dist-launch.sh"))
+        .args(["-n", "2", "-p", &port.to_string()])
+        .arg(manifest_dir().join("examples/dist.q"))
+        .arg("3")
+        .current_dir(manifest_dir())
+        .env("KTORCH_Q", bin_dir().join("qhost"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (ok, out, err) = finish(c, Duration::from_secs(120)).expect("the launcher hung");
+    assert!(ok, "{out}\n{err}");
+    assert!(out.lines().any(|l| l == "[rank 0] ranks: 2"), "{out}");
+    assert!(out.lines().any(|l| l == "[rank 0] parameters identical on every rank: 1"), "{out}\n{err}");
+}

@@ -80,8 +80,9 @@ fn seconds(x: K) -> Result<f64> {
         Some(Num::Float(f)) if read::ktype(x) < 0 => f,
         _ => bail!("timeout: expected seconds as a number, given {}", describe(x)),
     };
-    if !(s > 0.0 && s.is_finite()) {
-        bail!("timeout: must be a positive number of seconds, given {s}");
+    // c10d adds the timeout to the clock: keep it far from overflowing (a year at most)
+    if !(s > 0.0 && s <= 31_536_000.0) {
+        bail!("timeout: expected seconds, more than 0 and at most a year (31536000), given {s}");
     }
     Ok(s)
 }
