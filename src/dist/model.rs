@@ -164,6 +164,35 @@ fn average_grads(g: &Group, parms: &[Tensor]) -> Result<()> {
     Ok(())
 }
 
+/// For `backward` and `backstep` on a model (steps.rs): when it synchronises, rank 0's buffers
+/// before the forward pass.
+pub fn before_forward(sync: &Option<Sync>, module: &crate::nn::ModRef) -> Result<()> {
+    if sync.is_none() {
+        return Ok(());
+    }
+    let buffers: Vec<Tensor> = module.get().named_buffers().into_iter().map(|(_, t)| t.shallow_clone()).collect();
+    if buffers.is_empty() {
+        return Ok(());
+    }
+    group::with(|g| {
+        comm_check(g, &buffers)?;
+        tch::no_grad(|| broadcast_tensors(g, &buffers, 0))
+    })
+}
+
+/// For `backward` and `backstep` on a model: when it synchronises, the gradients averaged
+/// across the ranks after the backward pass (as DDP's backward does).
+pub fn after_backward(sync: &Option<Sync>, module: &crate::nn::ModRef) -> Result<()> {
+    if sync.is_none() {
+        return Ok(());
+    }
+    let parms: Vec<Tensor> = module.get().named_parameters().into_iter().map(|(_, t)| t.shallow_clone()).filter(|t| t.requires_grad()).collect();
+    group::with(|g| {
+        comm_check(g, &parms)?;
+        tch::no_grad(|| average_grads(g, &parms))
+    })
+}
+
 /// One training pass of a synchronising model over this rank's shard (see the module's notes).
 pub fn epoch(m: &mut Model) -> Result<Epoch> {
     let s = m.train.clone();
