@@ -70,7 +70,9 @@ fn two_ranks_train_like_one_process_on_the_union() {
         let (ok, out, err) = r.unwrap_or_else(|| panic!("rank {i} hung past {limit:?}"));
         assert!(ok, "rank {i} failed:\n{out}\n{err}");
         let steps = out.lines().filter(|l| l.starts_with("step ")).count();
-        assert_eq!(steps, 12, "rank {i}: expected 12 checked steps:\n{out}");
+        assert_eq!(steps, 12, "rank {i}: expected 12 checked steps of run:\n{out}");
+        let manual = out.lines().filter(|l| l.starts_with("backward/step ")).count();
+        assert_eq!(manual, 3, "rank {i}: expected 3 checked steps of backward and step:\n{out}");
         assert!(out.lines().any(|l| l == "ok"), "rank {i}:\n{out}\n{err}");
     }
 }

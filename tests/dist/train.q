@@ -20,7 +20,7 @@ q2:net[]; p:parms m; copyparms(q2;p); free p
 ref:model(q2;loss`mse;opt(`sgd;q2;.1;.9))
 train(ref;`batchsize`clipnorm;(16;.05))
 / 16 samples a step: rank 0 trains on rows 0 2 4 .., rank 1 on rows 1 3 5 ..
-step:{[i]
+runstep:{[i]
   X:16 4#sin 0.37*i+til 64; Y:16 2#cos 0.11*i+til 32;
   data(m;X;Y); data(ref;X;Y);
   l:run m; lr:run ref;
@@ -32,7 +32,17 @@ step:{[i]
   if[not all g~\:a; fail "step ",string[i],": the ranks' parameters differ"];
   -1 "step ",string[i]," diff ",string d;
   }
-step each til 12;
+runstep each til 12;
+/ q's own loop (backward, step), as char.q trains: backward averages the gradients
+mstep:{[i]
+  X:16 4#sin 0.29*i+til 64; Y:16 2#cos 0.13*i+til 32; j:r+2*til 8;
+  backward(m;X j;Y j); step m; backward(ref;X;Y); step ref;
+  a:pv m; d:max abs a-pv ref;
+  if[not d<1e-12; fail "backward/step ",string[i],": parameters differ from the reference by ",string d];
+  if[not all allgather[a]~\:a; fail "backward/step ",string[i],": the ranks' parameters differ"];
+  -1 "backward/step ",string[i]," diff ",string d;
+  }
+mstep each til 3;
 if[not 0<max abs pv[m]-p0; fail "no training"];
 / several batches a pass, shuffled by the model's seed: ranks stay identical
 train(m;`batchsize`shuffle;(4;1b))
