@@ -13,10 +13,12 @@ steps:$[count a;"J"$a 0;30]
 dv:$[1<count a;`$a 1;`cuda]
 small:$[2<count a;"J"$a 2;0]
 backend:$[dv like "cuda*";`nccl;`gloo]
+T0:.z.p; say:{-1 string[`int$1e-9*.z.p-T0],"s: ",x}
 
 t:"\n" sv read0 hsym`$("/" sv -1_"/" vs string .z.f),"/data/shakespeare.txt"
 char:(`s#get enum:char!til count char)!char:asc distinct t
 t:enum t
+say "text: ",string[count t]," characters"
 
 / char.q's sizes: vocabulary, batch, embedding, heads, sequence, dropout; 8 blocks
 v:count char; w:200; d:512; h:8; n:128; p:.1; nb:8
@@ -56,13 +58,13 @@ go:{[m]
   x:t I[count L]+\:til n+1; s:.z.p;
   nograd m; l:backward(m; (-1_'x;u); raze 1_'x); clip(m;1); step m;
   L,:l; T,:1e-6*.z.p-s];
- pv:parms m; P:raze over value dict pv; free pv;
+ say "steps done"; pv:parms m; P:raze (raze/) each value dict pv; free pv;
  (L;P;avg 1_T)}
 
-m:gpt[]; r1:go m; free m
-m:gpt[]; r2:go m; free m
+m:gpt[]; say "model made"; r1:go m; free m; say "trained alone"
+m:gpt[]; r2:go m; free m; say "trained alone again"
 distinit(backend;"127.0.0.1:0";0;1;60)
-m:gpt[]; distmodel m; r3:go m; free m
+m:gpt[]; distmodel m; r3:go m; free m; say "trained synchronised"
 distend[]
 
 -1 "gpt: ",string[sum count each P:r1 1]," parameters, ",string[steps]," steps of ",string[w]," sequences of ",string[n]," on ",string dv;
