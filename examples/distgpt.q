@@ -6,16 +6,17 @@
 / runs and the time per step of each: the cost of synchronising.
 /   qhost examples/distgpt.q [steps [device [small]]]
 / e.g. `qhost examples/distgpt.q 30 cuda` (NCCL), `qhost examples/distgpt.q 3 cpu 1` (Gloo,
-/ small sizes). Needs data/shakespeare.txt beside the script (ktorch/examples' gpt/data).
+/ small sizes). Needs data/shakespeare.txt beside the script (from ktorch/examples: gpt/data).
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 a:.z.x
 steps:$[count a;"J"$a 0;30]
-dv:$[1<count a;`$a 1;`cuda]
+devc:$[1<count a;`$a 1;`cuda]
 small:$[2<count a;"J"$a 2;0]
-backend:$[dv like "cuda*";`nccl;`gloo]
+backend:$[devc like "cuda*";`nccl;`gloo]
 T0:.z.p; say:{-1 string[`int$1e-9*.z.p-T0],"s: ",x}
 
-t:"\n" sv read0 hsym`$("/" sv -1_"/" vs string .z.f),"/data/shakespeare.txt"
+dir:$["/" in f:string .z.f; "/" sv -1_"/" vs f; "."]
+t:"\n" sv read0 hsym`$dir,"/data/shakespeare.txt"
 char:(`s#get enum:char!til count char)!char:asc distinct t
 t:enum t
 say "text: ",string[count t]," characters"
@@ -39,14 +40,14 @@ gpt:{[]
  q:`seqlist, enlist emb[v;d;n;p];
  q:nb {y,enlist x}[blk[d;h]p]/q;
  q:module q,enlist end[d;v];
- to(q;dv);
+ to(q;devc);
  pt:parmtypes q;
  {$[y like"*.weight"; normal(x;y;0;.02); zeros(x;y)]}[q]'[where pt in`embed`linear];
  / char.q's two optimizer groups (no decay for biases, embeddings and norms) need opt's group
  / forms this branch lacks: one adamw group, char.q's rate and betas
  model(q; loss`ce; opt(`adamw; q; .0006; .9; .95))}
 
-u:tensor(triu((2#n)#-0we;1);dv)
+u:tensor(triu((2#n)#-0we;1);devc)
 / the batches: steps x w starting points of sequences of n+1 characters, the same for every run
 I:(steps;w)#(steps*w)?count[t]-1+n
 
@@ -67,7 +68,7 @@ distinit(backend;"127.0.0.1:0";0;1;60)
 m:gpt[]; distmodel m; r3:go m; free m; say "trained synchronised"
 distend[]
 
--1 "gpt: ",string[sum count each P:r1 1]," parameters, ",string[steps]," steps of ",string[w]," sequences of ",string[n]," on ",string dv;
+-1 "gpt: ",string[sum count each P:r1 1]," parameters, ",string[steps]," steps of ",string[w]," sequences of ",string[n]," on ",string devc;
 -1 "losses, first and last: ",(" " sv string 2#r1 0)," .. ",string last r1 0;
 -1 "largest difference, alone vs alone again: loss ",string[max abs r1[0]-r2 0],", parameter ",string max abs r1[1]-r2 1;
 -1 "largest difference, alone vs synchronised (",string[backend],", 1 rank): loss ",string[max abs r1[0]-r3 0],", parameter ",string max abs r1[1]-r3 1;
