@@ -4,7 +4,8 @@
 //! - tests/dist/train.q on 2 ranks: after every step both ranks' parameters are identical and
 //!   equal (1e-12, float64) to a reference trained by one process on the union of the two shards;
 //! - tests/dist/kill.q: rank 1 killed mid-run, rank 0 gets a q error within the timeout;
-//! - a rank that never arrives: the rendezvous is a q error within the timeout.
+//! - a rank that never arrives: the rendezvous is a q error within the timeout;
+//! - a rank that stalls: the other's collective is a q error at the timeout.
 //! Every process runs under a deadline, so a hang fails the test instead of stalling it.
 
 mod common;
@@ -145,4 +146,32 @@ fn the_launcher_runs_the_example_on_two_ranks() {
     assert!(ok, "{out}\n{err}");
     assert!(out.lines().any(|l| l == "[rank 0] ranks: 2"), "{out}");
     assert!(out.lines().any(|l| l == "[rank 0] parameters identical on every rank: 1"), "{out}\n{err}");
+}
+
+#[test]
+fn a_stalled_rank_is_an_error_for_the_other_at_the_timeout() {
+    // rank 1 joins, then sleeps past the timeout without taking part; rank 0's allreduce fails
+    let dir = std::env::temp_dir().join(format!("ktorch-dist-stall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("stall.q");
+    std::fs::write(
+        &script,
+        "{key[x]set'x}(`ktorch 2:`fns,1)[];\ndistinit(`gloo;2);\nif[distrank[]=1; system \"sleep 15\"; exit 0];\n-1 \"error: \",@[allreduce;1 2 3.0;{x}];\nexit 0\n",
+    )
+    .unwrap();
+    let port = free_port();
+    let a = rank(script.to_str().unwrap(), &[], 0, 2, port);
+    let mut b = rank(script.to_str().unwrap(), &[], 1, 2, port);
+    let t = Instant::now();
+    let ra = finish(a, Duration::from_secs(60)).expect("rank 0 hung on a stalled peer");
+    let took = t.elapsed();
+    let _ = b.kill();
+    let _ = b.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, out, err) = ra;
+    assert!(ok, "{out}\n{err}");
+    let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error:\n{out}\n{err}"));
+    assert_eq!(e, "error: allreduce: Operation timed out!");
+    // start-up and the 2 s timeout: well under the sleeper's 15 s
+    assert!(took < Duration::from_secs(12), "took {took:?}: rank 0 waited for the sleeper instead of timing out");
 }
