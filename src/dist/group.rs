@@ -27,12 +27,23 @@ unsafe impl Send for Group {}
 
 static GROUP: Mutex<Option<Group>> = Mutex::new(None);
 
-/// Run f on the started group (under its lock: one collective at a time in this process).
+/// Run f on the started group (under its lock: one collective at a time in this process). A
+/// group already in use (a q callback inside a synchronising `run` calling a collective, or
+/// another thread's) is an error rather than a wait: the ranks would no longer call their
+/// collectives in the same order, or the thread would wait on itself.
 pub fn with<R>(f: impl FnOnce(&Group) -> Result<R>) -> Result<R> {
-    let g = GROUP.lock().unwrap_or_else(|e| e.into_inner());
+    let g = lock()?;
     match g.as_ref() {
         Some(g) => f(g),
         None => bail!("no process group: distinit first"),
+    }
+}
+
+fn lock() -> Result<std::sync::MutexGuard<'static, Option<Group>>> {
+    match GROUP.try_lock() {
+        Ok(g) => Ok(g),
+        Err(std::sync::TryLockError::Poisoned(e)) => Ok(e.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => bail!("the process group is in use by a collective or a synchronising run in progress"),
     }
 }
 
@@ -133,7 +144,7 @@ pub fn distinit(x: K) -> KResult {
             bail!("port {p} out of range {}-65535", if size > 1 { 1 } else { 0 });
         }
     }
-    let mut g = GROUP.lock().unwrap_or_else(|e| e.into_inner());
+    let mut g = lock()?;
     if let Some(g) = g.as_ref() {
         bail!("a process group is already started (rank {} of {}, {}): distend[] first", g.rank, g.size, g.backend);
     }
@@ -151,7 +162,7 @@ pub fn distinit(x: K) -> KResult {
 
 /// `distend[]`: ends this process's group (none started: nothing to do).
 pub fn distend(_: K) -> KResult {
-    let g = GROUP.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let g = lock()?.take();
     if let Some(g) = g {
         ffi::check(unsafe { ffi::ktorch_dist_free(g.ptr) })?;
     }
