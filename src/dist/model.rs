@@ -13,7 +13,9 @@
 //!   then waited for (no overlap with the backward pass itself);
 //! - reports the loss averaged across ranks (each batch's, and the mean), the accuracy over all
 //!   ranks' samples; predictions and outputs are this rank's own samples.
-//! `testrun` is unchanged: every rank evaluates all its test data with the same parameters.
+//! `backward` and `backstep` on the model do the same broadcast and averaging around their one
+//! forward and backward (before_forward, after_backward); `testrun` is unchanged: every rank
+//! evaluates all its test data with the same parameters.
 //!
 //! Forms: `distmodel m` (seed 0), `distmodel(m;seed)`, `distmodel(m;0b)` (back to training
 //! alone; 1b is the same as `distmodel m`).
