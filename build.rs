@@ -77,6 +77,26 @@ fn cuda_shim(root: &std::path::Path) {
     b.compile("ktorch_cuda_shim");
 }
 
+/// src/cxx/dist.cpp: c10d process groups (docs/dist.md). Gloo is always there (libtorch_cpu);
+/// NCCL (libtorch_cuda) when the CUDA headers and the wheel's NCCL header are beside libtorch.
+fn dist_shim(root: &std::path::Path) {
+    let mut b = cc::Build::new();
+    b.cpp(true)
+        .file("src/cxx/dist.cpp")
+        .include("src/cxx/gloo_decl")
+        .include(root.join("include"))
+        .include(root.join("include/torch/csrc/api/include"))
+        .flag("-std=c++17")
+        .flag("-w");
+    let nccl = root.parent().map(|p| p.join("nvidia/nccl/include")).filter(|d| d.join("nccl.h").exists());
+    if let (Some(inc), Some(nccl)) = (cuda_include(root), nccl) {
+        if root.join("lib/libtorch_cuda.so").exists() {
+            b.define("KTORCH_NCCL", None).include(&inc).include(inc.join("cccl")).include(nccl);
+        }
+    }
+    b.compile("ktorch_dist_shim");
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=LIBTORCH");
     println!("cargo:rerun-if-env-changed=VIRTUAL_ENV");
@@ -91,6 +111,8 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/warnings.cpp");
     println!("cargo:rerun-if-changed=src/cxx/jit.cpp");
     println!("cargo:rerun-if-changed=src/cxx/aoti.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/dist.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/gloo_decl");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
@@ -122,6 +144,7 @@ fn main() {
         .flag("-std=c++17")
         .flag("-w")
         .compile("ktorch_pymodels");
+    dist_shim(&root);
     println!("cargo:rustc-link-search=native={}", lib.display());
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib.display());
     if lib.join("libtorch_cuda.so").exists() {

@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
 use crate::k::{guard::guard, make, native, KResult, K};
-use crate::{device, io, loss, math, model, nn, objects, optim, session, tensor};
+use crate::{device, dist, io, loss, math, model, nn, objects, optim, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -534,6 +534,17 @@ table! {
     "loadsafe"    => io::pyapi::loadsafe,
     "savesafe"    => io::pyapi::savesafe,
     "loadpt"      => io::pyapi::loadpt,
+    // data-parallel training over c10d process groups (dist.md)
+    "distinit"    => dist::group::distinit,
+    "distend"     => dist::group::distend,
+    "distrank"    => dist::group::distrank,
+    "distsize"    => dist::group::distsize,
+    "barrier"     => dist::group::barrier,
+    "allreduce"   => dist::collect::allreduce,
+    "broadcast"   => dist::collect::broadcast,
+    "allgather"   => dist::collect::allgather,
+    "reducescatter" => dist::collect::reducescatter,
+    "distmodel"   => dist::model::distmodel,
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

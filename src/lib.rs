@@ -6,6 +6,7 @@
 //! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`, `io` (images and files).
 pub mod device;
 pub mod exports;
+pub mod dist;
 pub mod fns;
 pub mod io;
 pub mod k;

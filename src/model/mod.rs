@@ -29,4 +29,6 @@ pub struct Model {
     pub test: Settings,
     pub data: Data,
     pub testdata: Data,
+    /// Training in step with the other ranks of the process group (`distmodel`, docs/dist.md).
+    pub dist: Option<crate::dist::model::Sync>,
 }

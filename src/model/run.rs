@@ -29,6 +29,9 @@ pub struct Epoch {
 /// stands (as ktorch: a pass begun with `batch m` goes on from there). On an error the data is
 /// left at full size.
 pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
+    if training && m.dist.is_some() {
+        return crate::dist::model::epoch(m);
+    }
     let s = if training { m.train.clone() } else { m.test.clone() };
     let Model { module, loss, opt, data, testdata, .. } = m;
     let d = if training { data } else { testdata };
@@ -166,7 +169,7 @@ pub(crate) fn forward_loss(module: &Module, run: &Run, loss: &Loss, x: &[Tensor]
 }
 
 /// Gradient clipping by value, then by norm (all parameters, or each optimizer group).
-fn clip(s: &Settings, parms: &[Tensor], groups: &[Vec<Tensor>]) -> Result<()> {
+pub(crate) fn clip(s: &Settings, parms: &[Tensor], groups: &[Vec<Tensor>]) -> Result<()> {
     if let Some(v) = s.clipvalue {
         for p in parms {
             let g = p.grad();

@@ -60,7 +60,10 @@ pub fn backward(x: K) -> KResult {
     let l = registry::lease(h, |o| {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
-        loss_backward(&m.module, &m.loss, &x, &y)
+        crate::dist::model::before_forward(&m.dist, &m.module)?;
+        let l = loss_backward(&m.module, &m.loss, &x, &y)?;
+        crate::dist::model::after_backward(&m.dist, &m.module)?;
+        Ok(l)
     })?;
     convert::to_q(&l.f_detach()?)
 }
@@ -82,10 +85,13 @@ pub fn backstep(x: K) -> KResult {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
         let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
-        let super::Model { module, loss, opt, .. } = m;
+        let super::Model { module, loss, opt, dist, .. } = m;
         opt.step_with(&mut || {
             reset_grads(&parms, true)?;
-            loss_backward(module, loss, &x, &y)
+            crate::dist::model::before_forward(dist, module)?;
+            let l = loss_backward(module, loss, &x, &y)?;
+            crate::dist::model::after_backward(dist, module)?;
+            Ok(l)
         })
     }))?;
     convert::to_q(&l.f_detach()?)

@@ -1,0 +1,2 @@
+// See README: declarations only.
+#pragma once

@@ -1,0 +1,18 @@
+// See README: the virtual functions of gloo's rendezvous store that ProcessGroupGloo::GlooStore
+// overrides (gloo/rendezvous/store.h without GLOO_STORE_HAS_STORE_V2).
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+namespace gloo {
+namespace rendezvous {
+class Store {
+ public:
+  virtual ~Store() = default;
+  virtual void set(const std::string& key, const std::vector<char>& data) = 0;
+  virtual std::vector<char> get(const std::string& key) = 0;
+  virtual void wait(const std::vector<std::string>& keys) = 0;
+  virtual void wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout) = 0;
+};
+}  // namespace rendezvous
+}  // namespace gloo

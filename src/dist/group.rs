@@ -1,0 +1,186 @@
+//! The process group of this q process (as torch.distributed's default group): at most one,
+//! started by `distinit` from a rendezvous, ended by `distend`. q functions: `distinit`,
+//! `distend`, `distrank`, `distsize`, `barrier`.
+use std::ffi::CString;
+use std::sync::Mutex;
+
+use anyhow::{anyhow, bail, Result};
+use libc::c_void;
+
+use super::ffi;
+use crate::k::{make, read, KResult, K};
+use crate::tensor::opargs::{describe, number, Num};
+
+/// Seconds a rendezvous or a collective may wait when `distinit` is given no timeout.
+pub const DEFAULT_TIMEOUT: f64 = 60.0;
+
+pub struct Group {
+    ptr: *mut c_void,
+    pub rank: i64,
+    pub size: i64,
+    pub backend: &'static str,
+    pub timeout: f64,
+}
+
+// The shim's group is used under GROUP's lock only.
+unsafe impl Send for Group {}
+
+static GROUP: Mutex<Option<Group>> = Mutex::new(None);
+
+/// Run f on the started group (under its lock: one collective at a time in this process). A
+/// group already in use (a q callback inside a synchronising `run` calling a collective, or
+/// another thread's) is an error rather than a wait: the ranks would no longer call their
+/// collectives in the same order, or the thread would wait on itself.
+pub fn with<R>(f: impl FnOnce(&Group) -> Result<R>) -> Result<R> {
+    let g = lock()?;
+    match g.as_ref() {
+        Some(g) => f(g),
+        None => bail!("no process group: distinit first"),
+    }
+}
+
+fn lock() -> Result<std::sync::MutexGuard<'static, Option<Group>>> {
+    match GROUP.try_lock() {
+        Ok(g) => Ok(g),
+        Err(std::sync::TryLockError::Poisoned(e)) => Ok(e.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => bail!("the process group is in use by a collective or a synchronising run in progress"),
+    }
+}
+
+impl Group {
+    pub fn raw(&self) -> *mut c_void {
+        self.ptr
+    }
+}
+
+/// The rendezvous: TCP host and port, or a file path.
+enum Rendezvous {
+    Tcp(String, i64),
+    File(String),
+}
+
+fn rendezvous(s: &str) -> Result<Rendezvous> {
+    if let Some(p) = s.strip_prefix("file://") {
+        if p.is_empty() {
+            bail!("rendezvous {s:?}: no file path");
+        }
+        return Ok(Rendezvous::File(p.to_string()));
+    }
+    let hp = s.strip_prefix("tcp://").unwrap_or(s);
+    let (h, p) = hp.rsplit_once(':').ok_or_else(|| anyhow!("rendezvous {s:?}: expecting \"host:port\", \"tcp://host:port\" or \"file://path\""))?;
+    let port: i64 = p.parse().map_err(|_| anyhow!("rendezvous {s:?}: port {p:?} is not a number"))?;
+    if !(0..=65535).contains(&port) {
+        bail!("rendezvous {s:?}: port {port} out of range 0-65535");
+    }
+    let h = h.trim_start_matches('[').trim_end_matches(']');
+    Ok(Rendezvous::Tcp(if h.is_empty() { "127.0.0.1".into() } else { h.to_string() }, port))
+}
+
+fn env(name: &str) -> Result<String> {
+    std::env::var(name).map_err(|_| anyhow!("environment variable {name} not set (the launcher sets MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE)"))
+}
+
+fn env_long(name: &str) -> Result<i64> {
+    let v = env(name)?;
+    v.trim().parse().map_err(|_| anyhow!("environment variable {name}={v:?} is not a whole number"))
+}
+
+fn seconds(x: K) -> Result<f64> {
+    let s = match number(x) {
+        Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
+        Some(Num::Float(f)) if read::ktype(x) < 0 => f,
+        _ => bail!("timeout: expected seconds as a number, given {}", describe(x)),
+    };
+    // c10d adds the timeout to the clock: keep it far from overflowing (a year at most)
+    if !(s > 0.0 && s <= 31_536_000.0) {
+        bail!("timeout: expected seconds, more than 0 and at most a year (31536000), given {s}");
+    }
+    Ok(s)
+}
+
+fn whole(x: K, what: &str) -> Result<i64> {
+    read::long(x).filter(|_| read::ktype(x) < 0 && read::ktype(x) != -9 && read::ktype(x) != -8).ok_or_else(|| anyhow!("{what}: expected a whole number, given {}", describe(x)))
+}
+
+/// `distinit backend`, `distinit(backend;timeout)`: rendezvous from MASTER_ADDR, MASTER_PORT,
+/// RANK, WORLD_SIZE (torch.distributed's env://, what the launcher sets);
+/// `distinit(backend;rendezvous;rank;size)`, `distinit(backend;rendezvous;rank;size;timeout)`.
+pub fn distinit(x: K) -> KResult {
+    let usage = "expecting backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
+    let args: Vec<K> = match read::items(x) {
+        Some(v) if read::ktype(x) == 0 => v.to_vec(),
+        _ if read::ktype(x) == -11 => vec![x],
+        _ => bail!("{usage}, given {}", describe(x)),
+    };
+    let backend = args.first().and_then(|b| read::symbol(*b).filter(|_| read::ktype(*b) == -11)).ok_or_else(|| anyhow!("{usage}: backend `gloo or `nccl"))?;
+    let nccl = match backend {
+        "gloo" => false,
+        "nccl" => true,
+        b => bail!("unrecognized backend `{b}, expecting `gloo (CPU tensors) or `nccl (CUDA tensors)"),
+    };
+    let (rv, rank, size, timeout) = match args.len() {
+        1 | 2 => {
+            let addr = env("MASTER_ADDR")?;
+            let port = env_long("MASTER_PORT")?;
+            let t = if args.len() == 2 { seconds(args[1])? } else { DEFAULT_TIMEOUT };
+            (Rendezvous::Tcp(addr, port), env_long("RANK")?, env_long("WORLD_SIZE")?, t)
+        }
+        4 | 5 => {
+            let s = read::string(args[1]).or_else(|| read::symbol(args[1]).map(str::to_string)).ok_or_else(|| anyhow!("rendezvous: expected a string \"host:port\" or \"file://path\", given {}", describe(args[1])))?;
+            let t = if args.len() == 5 { seconds(args[4])? } else { DEFAULT_TIMEOUT };
+            (rendezvous(&s)?, whole(args[2], "rank")?, whole(args[3], "size")?, t)
+        }
+        n => bail!("{usage}, given {n} args"),
+    };
+    if size < 1 || size > i32::MAX as i64 {
+        bail!("size: expected a positive number of ranks, given {size}");
+    }
+    if rank < 0 || rank >= size {
+        bail!("rank: {rank} out of range for {size} rank(s), expecting 0-{}", size - 1);
+    }
+    if let Rendezvous::Tcp(_, p) = &rv {
+        // port 0: rank 0's store takes any free port, which no other rank can know
+        if !(0..=65535).contains(p) || (*p == 0 && size > 1) {
+            bail!("port {p} out of range {}-65535", if size > 1 { 1 } else { 0 });
+        }
+    }
+    let mut g = lock()?;
+    if let Some(g) = g.as_ref() {
+        bail!("a process group is already started (rank {} of {}, {}): distend[] first", g.rank, g.size, g.backend);
+    }
+    let (host, port, file) = match &rv {
+        Rendezvous::Tcp(h, p) => (Some(CString::new(h.as_str())?), *p, None),
+        Rendezvous::File(f) => (None, 0, Some(CString::new(f.as_str())?)),
+    };
+    let cptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+    let mut p = std::ptr::null_mut();
+    let ms = (timeout * 1000.0).ceil() as libc::c_long;
+    ffi::check(unsafe { ffi::ktorch_dist_init(nccl as i32, cptr(&host), port as i32, cptr(&file), rank as i32, size as i32, ms, &mut p) })?;
+    *g = Some(Group { ptr: p, rank, size, backend: if nccl { "nccl" } else { "gloo" }, timeout });
+    Ok(make::null())
+}
+
+/// `distend[]`: ends this process's group (none started: nothing to do).
+pub fn distend(_: K) -> KResult {
+    let g = lock()?.take();
+    if let Some(g) = g {
+        ffi::check(unsafe { ffi::ktorch_dist_free(g.ptr) })?;
+    }
+    Ok(make::null())
+}
+
+/// `distrank[]`: this process's rank, 0 to size-1.
+pub fn distrank(_: K) -> KResult {
+    with(|g| Ok(make::long(g.rank)))
+}
+
+/// `distsize[]`: the number of ranks (world size).
+pub fn distsize(_: K) -> KResult {
+    with(|g| Ok(make::long(g.size)))
+}
+
+/// `barrier[]`: waits until every rank has called it.
+pub fn barrier(_: K) -> KResult {
+    with(|g| ffi::check(unsafe { ffi::ktorch_dist_barrier(g.ptr) }))?;
+    Ok(make::null())
+}

@@ -1,0 +1,177 @@
+//! Data-parallel training across processes (docs/dist.md), CPU only, loopback only: qhost
+//! processes with ranks set as scripts/dist-launch.sh sets them (RANK, WORLD_SIZE, MASTER_ADDR,
+//! MASTER_PORT), joined in a Gloo process group.
+//! - tests/dist/train.q on 2 ranks: after every step both ranks' parameters are identical and
+//!   equal (1e-12, float64) to a reference trained by one process on the union of the two shards;
+//! - tests/dist/kill.q: rank 1 killed mid-run, rank 0 gets a q error within the timeout;
+//! - a rank that never arrives: the rendezvous is a q error within the timeout;
+//! - a rank that stalls: the other's collective is a q error at the timeout.
+//! Every process runs under a deadline, so a hang fails the test instead of stalling it.
+
+mod common;
+use common::manifest_dir;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// target/<profile>, where make puts ktorch.so and qhost.
+fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// A port free on loopback now (the OS picks it).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn rank(script: &str, args: &[&str], rank: usize, size: usize, port: u16) -> Child {
+    assert!(bin_dir().join("ktorch.so").exists(), "build first: make build");
+    Command::new(bin_dir().join("qhost"))
+        .arg(manifest_dir().join(script))
+        .args(args)
+        .current_dir(manifest_dir())
+        .env("RANK", rank.to_string())
+        .env("WORLD_SIZE", size.to_string())
+        .env("MASTER_ADDR", "127.0.0.1")
+        .env("MASTER_PORT", port.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("qhost")
+}
+
+/// Wait for a child at most `limit`; kill it past that. (exit success, stdout, stderr), or None
+/// when it had to be killed.
+fn finish(mut c: Child, limit: Duration) -> Option<(bool, String, String)> {
+    let t = Instant::now();
+    loop {
+        if let Some(status) = c.try_wait().unwrap() {
+            let out = c.wait_with_output().unwrap();
+            return Some((status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into()));
+        }
+        if t.elapsed() > limit {
+            let _ = c.kill();
+            let _ = c.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn two_ranks_train_like_one_process_on_the_union() {
+    let port = free_port();
+    let a = rank("tests/dist/train.q", &[], 0, 2, port);
+    let b = rank("tests/dist/train.q", &[], 1, 2, port);
+    let limit = Duration::from_secs(120);
+    let (ra, rb) = (finish(a, limit), finish(b, limit));
+    for (i, r) in [ra, rb].into_iter().enumerate() {
+        let (ok, out, err) = r.unwrap_or_else(|| panic!("rank {i} hung past {limit:?}"));
+        assert!(ok, "rank {i} failed:\n{out}\n{err}");
+        let steps = out.lines().filter(|l| l.starts_with("step ")).count();
+        assert_eq!(steps, 12, "rank {i}: expected 12 checked steps of run:\n{out}");
+        let manual = out.lines().filter(|l| l.starts_with("backward/step ")).count();
+        assert_eq!(manual, 3, "rank {i}: expected 3 checked steps of backward and step:\n{out}");
+        assert!(out.lines().any(|l| l == "ok"), "rank {i}:\n{out}\n{err}");
+    }
+}
+
+#[test]
+fn a_killed_rank_is_an_error_for_the_other_within_the_timeout() {
+    let timeout = 5;
+    let port = free_port();
+    let a = rank("tests/dist/kill.q", &[&timeout.to_string()], 0, 2, port);
+    let mut b = rank("tests/dist/kill.q", &[&timeout.to_string()], 1, 2, port);
+    // rank 1 trains a few steps, then is killed
+    let mut lines = BufReader::new(b.stdout.take().unwrap()).lines();
+    let started = Instant::now();
+    loop {
+        match lines.next() {
+            Some(Ok(l)) if l == "step 3" => break,
+            Some(Ok(_)) => {}
+            _ => panic!("rank 1 ended before step 3: {:?}", finish(b, Duration::from_secs(5))),
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "rank 1 too slow to start");
+    }
+    b.kill().unwrap();
+    let killed = Instant::now();
+    let _ = b.wait();
+    let (ok, out, err) = finish(a, Duration::from_secs(timeout + 30)).expect("rank 0 hung after its peer was killed");
+    let took = killed.elapsed();
+    assert!(ok, "rank 0 failed:\n{out}\n{err}");
+    let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("rank 0 printed no error:\n{out}\n{err}"));
+    assert!(e.len() > "error: ".len(), "empty error");
+    assert!(took < Duration::from_secs(timeout + 5), "rank 0's error came after {took:?}, timeout {timeout}s: {e}");
+}
+
+#[test]
+fn a_rank_that_never_arrives_is_an_error_within_the_timeout() {
+    let dir = std::env::temp_dir().join(format!("ktorch-dist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("alone.q");
+    std::fs::write(
+        &script,
+        "{key[x]set'x}(`ktorch 2:`fns,1)[];\n-1 \"error: \",@[distinit;(`gloo;2);{x}];\nexit 0\n",
+    )
+    .unwrap();
+    let port = free_port();
+    let t = Instant::now();
+    let c = rank(script.to_str().unwrap(), &[], 0, 2, port);
+    let (ok, out, err) = finish(c, Duration::from_secs(60)).expect("rank 0 hung waiting for rank 1");
+    let took = t.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ok, "{out}\n{err}");
+    let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error:\n{out}\n{err}"));
+    assert!(e.starts_with("error: distinit: "), "{e}");
+    assert!(took < Duration::from_secs(2 + 10), "took {took:?}: {e}");
+}
+
+#[test]
+fn the_launcher_runs_the_example_on_two_ranks() {
+    let port = free_port();
+    let c = Command::new("bash")
+        .arg(manifest_dir().join("scripts/dist-launch.sh"))
+        .args(["-n", "2", "-p", &port.to_string()])
+        .arg(manifest_dir().join("examples/dist.q"))
+        .arg("3")
+        .current_dir(manifest_dir())
+        .env("KTORCH_Q", bin_dir().join("qhost"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (ok, out, err) = finish(c, Duration::from_secs(120)).expect("the launcher hung");
+    assert!(ok, "{out}\n{err}");
+    assert!(out.lines().any(|l| l == "[rank 0] ranks: 2"), "{out}");
+    assert!(out.lines().any(|l| l == "[rank 0] parameters identical on every rank: 1"), "{out}\n{err}");
+}
+
+#[test]
+fn a_stalled_rank_is_an_error_for_the_other_at_the_timeout() {
+    // rank 1 joins, then sleeps past the timeout without taking part; rank 0's allreduce fails
+    let dir = std::env::temp_dir().join(format!("ktorch-dist-stall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("stall.q");
+    std::fs::write(
+        &script,
+        "{key[x]set'x}(`ktorch 2:`fns,1)[];\ndistinit(`gloo;2);\nif[distrank[]=1; system \"sleep 15\"; exit 0];\n-1 \"error: \",@[allreduce;1 2 3.0;{x}];\nexit 0\n",
+    )
+    .unwrap();
+    let port = free_port();
+    let a = rank(script.to_str().unwrap(), &[], 0, 2, port);
+    let mut b = rank(script.to_str().unwrap(), &[], 1, 2, port);
+    let t = Instant::now();
+    let ra = finish(a, Duration::from_secs(60)).expect("rank 0 hung on a stalled peer");
+    let took = t.elapsed();
+    let _ = b.kill();
+    let _ = b.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, out, err) = ra;
+    assert!(ok, "{out}\n{err}");
+    let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error:\n{out}\n{err}"));
+    assert_eq!(e, "error: allreduce: Operation timed out!");
+    // start-up and the 2 s timeout: well under the sleeper's 15 s
+    assert!(took < Duration::from_secs(12), "took {took:?}: rank 0 waited for the sleeper instead of timing out");
+}

@@ -1,0 +1,61 @@
+/ Two ranks train the same model with Gloo (tests/dist.rs starts one qhost per rank with RANK,
+/ WORLD_SIZE, MASTER_ADDR, MASTER_PORT set). Each rank also trains, alone, a reference copy on
+/ the union of both ranks' shards (the whole step's data, mean loss: the average of the two
+/ shards' gradients); after every step the synchronised model must equal the reference to 1e-12
+/ in float64, and the ranks must hold identical parameters. Prints "ok" at the end.
+{key[x]set'x}(`ktorch 2:`fns,1)[];
+distinit(`gloo;20)
+r:distrank[]; w:distsize[]
+fail:{-2 "rank ",string[r],": FAIL ",x; exit 1}
+/ each rank starts from different parameters: distmodel gives both rank 0's
+seed 10+r
+pv:{p:parms x; v:raze over value dict p; free p; v}
+net:{q:module seq(`sequential;(`linear;4;8);`tanh;(`linear;8;2)); to(q;`double); q}
+q:net[]; m:model(q;loss`mse;opt(`sgd;q;.1;.9))
+train(m;`batchsize`clipnorm;(8;.05))
+distmodel m
+p0:pv m
+/ the reference starts from rank 0's parameters (those m now holds)
+q2:net[]; p:parms m; copyparms(q2;p); free p
+ref:model(q2;loss`mse;opt(`sgd;q2;.1;.9))
+train(ref;`batchsize`clipnorm;(16;.05))
+/ 16 samples a step: rank 0 trains on rows 0 2 4 .., rank 1 on rows 1 3 5 ..
+runstep:{[i]
+  X:16 4#sin 0.37*i+til 64; Y:16 2#cos 0.11*i+til 32;
+  data(m;X;Y); data(ref;X;Y);
+  l:run m; lr:run ref;
+  a:pv m; b:pv ref;
+  d:max abs a-b;
+  if[not d<1e-12; fail "step ",string[i],": parameters differ from the reference by ",string d];
+  if[not 1e-12>abs l-lr; fail "step ",string[i],": loss ",string[l]," but the reference's is ",string lr];
+  g:allgather a;
+  if[not all g~\:a; fail "step ",string[i],": the ranks' parameters differ"];
+  -1 "step ",string[i]," diff ",string d;
+  }
+runstep each til 12;
+/ q's own loop (backward, step), as char.q trains: backward averages the gradients
+mstep:{[i]
+  X:16 4#sin 0.29*i+til 64; Y:16 2#cos 0.13*i+til 32; j:r+2*til 8;
+  backward(m;X j;Y j); step m; backward(ref;X;Y); step ref;
+  a:pv m; d:max abs a-pv ref;
+  if[not d<1e-12; fail "backward/step ",string[i],": parameters differ from the reference by ",string d];
+  if[not all allgather[a]~\:a; fail "backward/step ",string[i],": the ranks' parameters differ"];
+  -1 "backward/step ",string[i]," diff ",string d;
+  }
+mstep each til 3;
+if[not 0<max abs pv[m]-p0; fail "no training"];
+/ several batches a pass, shuffled by the model's seed: ranks stay identical
+train(m;`batchsize`shuffle;(4;1b))
+data(m;40 4#sin til 160;40 2#cos til 80)
+do[3; run m; a:pv m; if[not all allgather[a]~\:a; fail "shuffled pass: the ranks' parameters differ"]];
+/ metrics are reduced across ranks: the same loss on both
+train(m;`metrics;`loss`batchloss)
+res:run m
+if[not all allgather[raze res]~\:raze res; fail "the ranks report different losses"];
+if[not 1e-12>abs res[0]-avg res 1; fail "the loss is not the mean batch loss"];
+distmodel(m;0b)
+free(m;ref)
+barrier[]
+distend[]
+-1 "ok";
+exit 0
