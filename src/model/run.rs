@@ -128,9 +128,12 @@ pub(crate) fn train_batch(
 
 /// The module's output for inputs `x` and its loss against targets `y`.
 pub(super) fn forward_loss(module: &Module, run: &Run, loss: &Loss, x: &[Tensor], y: &[Tensor]) -> Result<(Tensor, Tensor)> {
-    let out = module.forward(run, x)?.tensor(module.layer.name)?;
-    let l = loss.output(out.shallow_clone(), y)?;
-    Ok((out, l))
+    // under the session's autocast (setting`autocast) when the module is on CUDA
+    crate::session::precision::autocast_scope(module.device(), || {
+        let out = module.forward(run, x)?.tensor(module.layer.name)?;
+        let l = loss.output(out.shallow_clone(), y)?;
+        Ok((out, l))
+    })
 }
 
 /// Gradient clipping by value, then by norm (all parameters, or each optimizer group).
