@@ -192,7 +192,24 @@ fn parameters(x: K) -> Result<Vec<Parm>> {
                     if let Some(j) = read::long(s).filter(|_| read::ktype(s) < 0) {
                         vec![(child_name(m, Err(j))?, m.find(Err(j))?)]
                     } else if let Some(names) = read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k])) {
-                        names.into_iter().map(|n| Ok((n.to_string(), m.find(Ok(n))?))).collect::<Result<_>>()?
+                        // a name is a child module's, or a parameter's full name (as char.q
+                        // selects parameters by the names of parmtypes)
+                        let all = m.named_parameters();
+                        let (kids, parms): (Vec<&str>, Vec<&str>) = names.into_iter().partition(|n| m.find(Ok(n)).is_ok() || !all.iter().any(|(k, _)| k == n));
+                        if !parms.is_empty() {
+                            let mut v = vec![];
+                            for n in kids {
+                                for (name, t) in m.find(Ok(n))?.named_parameters() {
+                                    v.push(parm(t, owner_type(m.find(Ok(n))?, &name), &format!("{n}.{name}"))?);
+                                }
+                            }
+                            for n in parms {
+                                let t = all.iter().find(|(k, _)| k == n).map(|(_, t)| *t).unwrap();
+                                v.push(parm(t, owner_type(m, n), n)?);
+                            }
+                            return Ok(v);
+                        }
+                        kids.into_iter().map(|n| Ok((n.to_string(), m.find(Ok(n))?))).collect::<Result<_>>()?
                     } else {
                         bail!("module children expected as an index or name(s), given {}", describe(s))
                     }
@@ -296,16 +313,28 @@ pub fn step(x: K) -> KResult {
 }
 
 /// `lr o`: each group's learning rate; `lr(o;r)`: set every group's, `lr(o;r1 r2..)` each.
+/// `lr` takes an optimizer or a model (its optimizer), as ktorch's (char.q's `lr m`).
+fn has_lr(x: K) -> bool {
+    is_optimizer(x) || registry::class_of(x) == Some("model")
+}
+
+fn lr_of(o: &mut Obj) -> Result<&mut Optimizer> {
+    match o {
+        Obj::Model(m) => Ok(&mut m.opt),
+        o => optimizer(o),
+    }
+}
+
 pub fn lr(x: K) -> KResult {
-    if is_optimizer(x) {
+    if has_lr(x) {
         return registry::with(x, |o| {
-            let o = optimizer(o)?;
+            let o = lr_of(o)?;
             let v: Vec<f64> = (0..o.groups.len()).map(|g| o.settings(g).float("lr")).collect();
             Ok(make::floats(&v))
         });
     }
     let Some([h, r]) = read::items(x) else { bail!("expecting optimizer or (optimizer;rate(s)), given {}", describe(x)) };
-    if !is_optimizer(*h) {
+    if !has_lr(*h) {
         bail!("expecting optimizer as 1st arg, given {}", describe(*h));
     }
     let rates: Vec<f64> = match read::ktype(*r) {
@@ -317,7 +346,7 @@ pub fn lr(x: K) -> KResult {
         _ => bail!("learning rate(s) expected as double(s), given {}", describe(*r)),
     };
     registry::with(*h, |o| {
-        let o = optimizer(o)?;
+        let o = lr_of(o)?;
         let i = o.kind.opts.iter().position(|x| x.name == "lr").unwrap();
         let n = o.groups.len();
         if rates.len() != 1 && rates.len() != n {
