@@ -49,7 +49,8 @@ iter:{[m;t;u;n;s;i]
  clip(m;1);
  lr(m;s`r); step m; s,enlist[`ls]!enlist s[`ls],s`l}
 
-t:$[4<count a; "j"$-32+"x"$read0 hsym`$a 4; 200000?v]
+/ the text as char.q reads it: lines joined by newlines, each character its rank among the distinct
+t:$[4<count a; {(asc distinct x)?x}"\n" sv read0 hsym`$a 4; 200000?v]
 t:t mod v
 s:`ep`it`lr ! (2; ceiling(count[t]-1+n)%w; first lr m)
 s,:`e`t`r`i`l ! 5#0
