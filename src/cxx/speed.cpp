@@ -9,6 +9,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -127,6 +128,22 @@ int ktorch_autocast_leave(int dev, int was, int wasdtype) {
     if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
     at::autocast::set_autocast_enabled(d, was != 0);
     at::autocast::set_autocast_dtype(d, static_cast<at::ScalarType>(wasdtype));
+  });
+}
+
+// torch.nn.utils.clip_grad_norm_'s multi-tensor path (its default for CUDA gradients): the norms
+// of n gradients in one launch, their total norm (max for inf), the coefficient
+// max/(total+1e-6) clamped at 1 kept on the device, and every gradient scaled by it in one more
+// launch. *total receives the total norm (a new tensor): nothing waits for the GPU here.
+int ktorch_clip_norm(int n, at::Tensor** g, double max, double p, at::Tensor** total) {
+  return attempt([&] {
+    auto G = list(g, n);
+    auto norms = at::_foreach_norm(G, p);
+    auto all = at::stack(norms);
+    at::Tensor t = std::isinf(p) ? all.amax() : all.norm(p);
+    auto coef = (max / (t + 1e-6)).clamp_max(1.0);
+    at::_foreach_mul_(G, coef);
+    *total = new at::Tensor(t);
   });
 }
 

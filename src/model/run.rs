@@ -165,6 +165,10 @@ pub fn clip_norm(parms: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
     if grads.is_empty() {
         return Ok(Tensor::f_zeros([], (Kind::Float, tch::Device::Cpu))?);
     }
+    // CUDA gradients of one device and type: PyTorch's multi-tensor path (two launches)
+    if grads[0].device().is_cuda() && grads.iter().all(|g| g.device() == grads[0].device() && g.kind() == grads[0].kind() && !g.is_sparse()) {
+        return crate::optim::fused::clip_norm(&grads, max, p);
+    }
     let norms = grads.iter().map(|g| g.f_norm_scalaropt_dim(p, &[] as &[i64], false)).collect::<Result<Vec<_>, _>>()?;
     let total = if p.is_infinite() { Tensor::f_stack(&norms, 0)?.f_amax(&[] as &[i64], false)? } else { Tensor::f_stack(&norms, 0)?.f_norm_scalaropt_dim(p, &[] as &[i64], false)? };
     let coef = total.f_add_scalar(1e-6)?.f_reciprocal()?.f_mul_scalar(max)?.f_clamp_max(1.0)?;

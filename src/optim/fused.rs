@@ -19,6 +19,7 @@ extern "C" {
         step: *const *mut libc::c_void, lr: f64, b1: f64, b2: f64, decay: f64, eps: f64, amsgrad: libc::c_int,
         scale: *mut libc::c_void, inf: *mut libc::c_void,
     ) -> libc::c_int;
+    fn ktorch_clip_norm(n: libc::c_int, g: *const *mut libc::c_void, max: f64, p: f64, total: *mut *mut libc::c_void) -> libc::c_int;
     fn ktorch_fused_sgd(
         n: libc::c_int, p: *const *mut libc::c_void, g: *const *mut libc::c_void, buf: *const *mut libc::c_void,
         decay: f64, momentum: f64, lr: f64, dampening: f64, nesterov: libc::c_int, first: libc::c_int,
@@ -179,4 +180,12 @@ pub fn sgd(
         }
     }
     Ok(())
+}
+
+/// clip_grad_norm_'s multi-tensor path over gradients of one device and type (model/run.rs's
+/// `clip_norm` chooses it for CUDA): the total norm, gradients scaled in place.
+pub fn clip_norm(grads: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
+    let mut total = std::ptr::null_mut();
+    shim(unsafe { ktorch_clip_norm(grads.len() as libc::c_int, ptrs(grads).as_ptr(), max, p, &mut total) })?;
+    Ok(unsafe { Tensor::from_ptr(total as *mut _) })
 }
