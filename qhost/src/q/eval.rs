@@ -360,6 +360,17 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     if builtins::is_builtin(s) || matches!(s, ".Q.s" | ".Q.fmt" | ".Q.s1" | ".Q.f") {
         return Ok(prim_value(s));
     }
+    // dot notation on a global dictionary (q: `d.k` is d[`k] for a global d, as char.q's `s.ep`)
+    if let Some((base, keys)) = s.split_once('.').filter(|_| !s.starts_with('.')) {
+        if let Some(mut v) = get_global(base) {
+            if v.t() == XD {
+                for k in keys.split('.') {
+                    v = super::verbs::index::at(&v, &KObj::sym(k))?;
+                }
+                return Ok(v);
+            }
+        }
+    }
     Err(err(s).into())
 }
 

@@ -229,6 +229,16 @@ pub fn ssr(x: &KObj, y: &KObj, z: &KObj) -> QResult {
 
 /// `sep vs text` splits; `` ` vs `a.b `` splits a symbol on dots; `0b vs n` bits, `0x0 vs n` bytes.
 fn vs(x: &KObj, y: &KObj) -> QResult {
+    // a file handle splits into directory and file (KX: `` ` vs `:/home/kdb/data/mytable `` is
+    // `` `:/home/kdb/data`mytable ``), as char.q finds its data beside itself
+    if x.t() == -KS && x.get_sym().is_empty() && y.t() == -KS && y.get_sym().starts_with(':') {
+        let h = y.get_sym();
+        let (dir, file) = match h.rfind('/') {
+            Some(i) => (&h[..i], &h[i + 1..]),
+            None => (":", &h[1..]),
+        };
+        return Ok(KObj::syms(&[dir.to_string(), file.to_string()]));
+    }
     if x.t() == -KS && x.get_sym().is_empty() {
         let s = text(y).ok_or_else(type_err)?;
         return Ok(KObj::syms(
@@ -278,6 +288,15 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
             "."
         };
         return Ok(KObj::sym(&parts.join(sep)));
+    }
+    // `` ` sv strings `` joins lines, each ended by the system's line separator (KX: "\n")
+    if x.t() == -KS && x.get_sym().is_empty() && (y.t() == 0 || y.t() == KC) && !items(y).is_empty() && items(y).iter().all(|i| i.t() == KC) {
+        let mut out = Vec::new();
+        for i in items(y) {
+            out.extend_from_slice(i.slice::<u8>());
+            out.push(b'\n');
+        }
+        return Ok(KObj::from_slice(KC, &out));
     }
     if let Some(sep) = text(x).filter(|_| x.t() != -KS) {
         if y.t() == 0 || y.t() == KC {

@@ -414,6 +414,14 @@ fn take(x: &KObj, y: &KObj) -> QResult {
         };
     }
     if let Some(shape) = int_list(x) {
+        // `0N k#list`: rows of k items, the last one shorter (KX: 0N 3#til 10 is 4 rows, ,9 last)
+        if shape.len() == 2 && shape[0] == NJ && shape[1] > 0 && !y.is_atom() {
+            let (c, k) = (y.len() as i64, shape[1]);
+            let rows = (0..(c + k - 1) / k)
+                .map(|r| take_rows(y, &(r * k..c.min((r + 1) * k)).collect::<Vec<_>>()))
+                .collect();
+            return Ok(KObj::list(rows));
+        }
         if shape.len() < 2 || shape.iter().any(|&d| d < 0) {
             return Err(nyi());
         }
