@@ -70,6 +70,7 @@ qscripts!(
     ktorch_pointwise,
     ktorch_reduce,
     ktorch_session,
+    ktorch_speed,
     ktorch_tensor,
     ktorch_tensorop,
 );
