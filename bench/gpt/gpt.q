@@ -10,7 +10,11 @@
 a:.z.x; c:`$a 0; cfg:`$a 1; k:"J"$a 2; wu:"J"$a 3
 if[cfg in`base; setting`sdpa,0b; setting`fused,0b]
 if[cfg in`tf32`bf16; setting`tf32,1b]
-if[cfg in`bf16; setting`autocast,`bf16]
+if[cfg in`bf16`graphbf16; setting`autocast,`bf16]
+if[cfg in`graphbf16; setting`tf32,1b]
+/ `graph and `graphbf16: the step recorded once (CUDA graph, clipping by the model's train
+/ setting) and replayed on each new batch, at a fixed learning rate (a graph records it)
+gr:cfg in`graph`graphbf16
 seed 42
 
 v:65; w:200; d:512; h:8; n:128; p:.1; b:8
@@ -58,6 +62,8 @@ s,:enlist[`ls]!enlist 0#0e
 u:tensor(triu((2#n)#-0we;1);c)
 / the batches: w random starting points each
 I:{[t;n;w;x] w?count[t]-1+n}[t;n;w]each til wu+k
+giter:{[g;m;t;u;n;s;i] x:t i+\:til n+1; l:replay(g;(-1_'x;u);raze 1_'x); s[`l]:first tensor l; free l; s[`i]+:1; s,enlist[`ls]!enlist s[`ls],s`l}
+if[gr; train(m;`clipnorm;1f); x0:t (first I)+\:til n+1; g:graph(m;(-1_'x0;u);raze 1_'x0); iter:giter[g]]
 s:iter[m;t;u;n]/[s;wu#I]
 sync c
 t0:.z.p
