@@ -2,7 +2,7 @@
 # Put what the GPU scripts need into a folder to carry to the device machine (default .carry/,
 # ignored by git; `scripts/gpu-prepare.sh DIR` for another, e.g. a helper's folder in the main
 # checkout, which is what the device tool sends): the release qhost and ktorch.so, the benchmark
-# binary (scripts/gpu-bench.sh), the fuzzer (scripts/gpu-fuzz.sh; with FUZZ=1), the digits data,
+# binary (scripts/gpu-bench.sh), the fuzzer (scripts/gpu-fuzz.sh; NOFUZZ=1 leaves it out), the digits data,
 # the docs test's binary in DIR/deps/ (it finds qhost and ktorch.so one folder up, as in
 # target/release) to run the docs' `q cuda` examples there, and the GPT benchmark and CUDA speed
 # checks (bench/gpt/, tests/q/gpu/ktorch_cuda_speed.q, scripts/gpu-speed.sh) so that a carried
@@ -15,11 +15,11 @@ dest=$(realpath -m "${1:-.carry}")
 VENV=$(scripts/torch-venv.sh)
 export VIRTUAL_ENV=$VENV LIBTORCH_USE_PYTORCH=1 PATH=$VENV/bin:$PATH
 make bench-build >/dev/null
-[ -z "${FUZZ:-}" ] || make fuzz-build >/dev/null
+[ -n "${NOFUZZ:-}" ] || make fuzz-build >/dev/null
 R=${CARGO_TARGET_DIR:-target}/release
 mkdir -p "$dest/deps"
 cp -f $R/qhost $R/ktorch.so $R/ktorch-bench "$dest/"
-[ -z "${FUZZ:-}" ] || cp -f $R/ktorch-fuzz "$dest/"
+[ -n "${NOFUZZ:-}" ] || cp -f $R/ktorch-fuzz "$dest/"
 cp -f "$(scripts/digits.sh)" "$dest/digits.q"
 cp -f bench/gpt/gpt.q bench/gpt/gpt.py tests/q/gpu/ktorch_cuda_speed.q scripts/gpu-speed.sh "$dest/"
 if [ -z "${NODOCS:-}" ]; then
