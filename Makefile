@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test conformance soak example example-digits examples bench bench-build fuzz fuzz-build install clean example-pymodels
+.PHONY: build test conformance soak example example-digits examples bench bench-build fuzz fuzz-build install clean example-pymodels bench-gpt
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so. The copy is renamed into
 # place: a q process (or fuzz run) that has the old one mapped keeps it, where cp over it would
@@ -60,6 +60,12 @@ example-pymodels: build
 # the qhost interpreter) and PASS/FAIL target lines; see docs/performance.md. About 75 seconds.
 bench: bench-build
 	$(RELEASE)/ktorch-bench
+
+# The GPU section (issue 21): the GPT of ktorch/examples gpt/char.q on qhost beside PyTorch eager
+# (fp32, TF32, bf16 autocast), with PASS/FAIL lines; needs a CUDA GPU. A few minutes. On the
+# device machine: scripts/gpu-prepare.sh DIR here, then `bash DIR/gpu-speed.sh DIR` there.
+bench-gpt: build
+	$(VENV)/bin/python bench/gpt/gpt.py --qhost $(RELEASE)/qhost $(GPT_ARGS)
 
 bench-build: build
 	cargo build --release -p ktorch-bench

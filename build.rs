@@ -113,6 +113,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/aoti.cpp");
     println!("cargo:rerun-if-changed=src/cxx/dist.cpp");
     println!("cargo:rerun-if-changed=src/cxx/gloo_decl");
+    println!("cargo:rerun-if-changed=src/cxx/speed.cpp");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
@@ -127,6 +128,7 @@ fn main() {
         .file("src/cxx/linalg.cpp")
         .file("src/cxx/nn_act.cpp")
         .file("src/cxx/warnings.cpp")
+        .file("src/cxx/speed.cpp")
         .include(root.join("include"))
         .include(root.join("include/torch/csrc/api/include"))
         .flag("-std=c++17")

@@ -299,3 +299,21 @@ fn types_and_nulls() {
         ("type 0D00:00:01", "-16h"),
     ]);
 }
+
+/// What gpt/char.q of ktorch/examples needs (issue 21), with the results KX documents: a file
+/// handle split into directory and file by `` ` vs ``, lines joined by `` ` sv `` (each ended by
+/// "\n"), `d.k` on a global dictionary, `0N k#` rows with a shorter last row.
+#[test]
+fn char_q_forms() {
+    check(&[
+        ("` vs `:/home/kdb/data/mytable", "`:/home/kdb/data`mytable"),
+        ("` vs `:gpt/char.q", "`:gpt`char.q"),
+        ("` vs `a.b.c", "`a`b`c"),
+        ("` sv (\"abc\";\"def\")", "\"abc\\ndef\\n\""),
+        ("0N 3#til 10", "0 1 2\n3 4 5\n6 7 8\n,9"),
+        ("count 0N 4#til 8", "2"),
+    ]);
+    // dot notation at the top level, on a global (as char.q's `s.ep`)
+    let r = common::run_script("s:`ep`it!2 5\nshow s.ep\nshow s.it\n");
+    assert_eq!((r.code, r.stdout.as_str()), (Some(0), "2\n5\n"), "{}", r.stderr);
+}

@@ -78,6 +78,7 @@ qscripts!(
     ktorch_pointwise,
     ktorch_reduce,
     ktorch_session,
+    ktorch_speed,
     ktorch_tensor,
     ktorch_tensorop,
     ktorch_example_forms,

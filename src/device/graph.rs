@@ -249,6 +249,18 @@ fn clip_of(s: &Settings) -> (Option<(f64, f64)>, Option<f64>, bool) {
 /// Optimizers whose step is all tensor work on the device: a graph replays them faithfully.
 /// (The others count steps on the CPU for bias corrections, which a graph would freeze.)
 const CAPTURABLE: &[&str] = &["sgd"];
+/// Adam and AdamW are too when their step runs through the fused kernels (optim/fused.rs: step
+/// counts on the device, bias corrections computed in the kernel): `setting`fused` on and every
+/// parameter a float, half or bfloat16 CUDA tensor.
+const CAPTURABLE_FUSED: &[&str] = &["adam", "adamw"];
+
+fn capturable(o: &crate::optim::Optimizer) -> bool {
+    let name = o.kind.name;
+    CAPTURABLE.contains(&name)
+        || (CAPTURABLE_FUSED.contains(&name)
+            && crate::session::setting::fused()
+            && o.parameters().iter().all(|t| t.device().is_cuda() && matches!(t.kind(), tch::Kind::Float | tch::Kind::Half | tch::Kind::BFloat16)))
+}
 
 fn step_graph(h: K, x: K, y: K) -> KResult {
     let id = registry::id_of(h).ok_or_else(|| anyhow!("expected a model as first argument"))?;
@@ -258,8 +270,8 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
     let g = registry::lease(h, |o| {
         let Obj::Model(m) = o else { unreachable!() };
         let name = m.opt.kind.name;
-        if !CAPTURABLE.contains(&name) {
-            bail!("the {name} optimizer keeps its step count on the CPU, which a graph would freeze; training steps can be recorded with: {}", CAPTURABLE.join(", "));
+        if !capturable(&m.opt) {
+            bail!("the {name} optimizer keeps its step count on the CPU, which a graph would freeze; training steps can be recorded with: sgd, and adam or adamw through the fused kernels (setting`fused, CUDA float/half/bfloat16 parameters)");
         }
         let device = cuda_of(m.module.get())?;
         let dev = Device::Cuda(device);

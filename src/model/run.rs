@@ -160,12 +160,15 @@ pub(crate) fn train_batch(
 
 /// The module's outputs for inputs `x` and the loss of the first against targets `y`: a module
 /// giving several tensors (an `lstm`'s output and hidden state, a `recur`'s) is trained on its
-/// output, the first (kloss.cpp's `lossinput`).
+/// output, the first (kloss.cpp's `lossinput`). Under the session's autocast (setting`autocast)
+/// when the module is on CUDA.
 pub(crate) fn forward_loss(module: &Module, run: &Run, loss: &Loss, x: &[Tensor], y: &[Tensor]) -> Result<(Vec<Tensor>, Tensor)> {
-    let out = module.forward(run, x)?.into_vec();
-    let first = out.first().ok_or_else(|| anyhow!("{}: unable to retrieve model output from empty vector of tensors", module.layer.name))?;
-    let l = loss.output(first.shallow_clone(), y)?;
-    Ok((out, l))
+    crate::session::precision::autocast_scope(module.device(), || {
+        let out = module.forward(run, x)?.into_vec();
+        let first = out.first().ok_or_else(|| anyhow!("{}: unable to retrieve model output from empty vector of tensors", module.layer.name))?;
+        let l = loss.output(first.shallow_clone(), y)?;
+        Ok((out, l))
+    })
 }
 
 /// Gradient clipping by value, then by norm (all parameters, or each optimizer group).
@@ -196,6 +199,10 @@ pub fn clip_norm(parms: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
     let grads: Vec<Tensor> = parms.iter().map(|t| t.grad()).filter(|g| g.defined()).collect();
     if grads.is_empty() {
         return Ok(Tensor::f_zeros([], (Kind::Float, tch::Device::Cpu))?);
+    }
+    // CUDA gradients of one device and type: PyTorch's multi-tensor path (two launches)
+    if grads[0].device().is_cuda() && grads.iter().all(|g| g.device() == grads[0].device() && g.kind() == grads[0].kind() && !g.is_sparse()) {
+        return crate::optim::fused::clip_norm(&grads, max, p);
     }
     let norms = grads.iter().map(|g| g.f_norm_scalaropt_dim(p, &[] as &[i64], false)).collect::<Result<Vec<_>, _>>()?;
     let total = if p.is_infinite() { Tensor::f_stack(&norms, 0)?.f_amax(&[] as &[i64], false)? } else { Tensor::f_stack(&norms, 0)?.f_norm_scalaropt_dim(p, &[] as &[i64], false)? };

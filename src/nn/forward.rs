@@ -145,7 +145,8 @@ fn go(h: &super::ModRef, m: &super::Module, inputs: Vec<Tensor>, mode: Mode) -> 
         training,
         root: Some(h.root().clone()),
     };
-    let call = || with_mode(training, || m.forward(&r, &inputs));
+    // under the session's autocast (setting`autocast) when the module is on CUDA
+    let call = || crate::session::precision::autocast_scope(device, || with_mode(training, || m.forward(&r, &inputs)));
     match mode.grad {
         Some(true) => tch::with_grad(call),
         Some(false) => tch::no_grad(call),

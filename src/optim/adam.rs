@@ -7,12 +7,13 @@ use super::{Optimizer, Parm, Settings};
 use crate::tensor::autograd::{addcdiv_, addcmul_};
 use tch::Tensor;
 
+/// Fused kernels where they apply (fused.rs), this file's rule for the other parameters.
 pub fn adam(o: &mut Optimizer) -> Result<()> {
-    o.each(|s, p, grad| update(s, p, grad, false))
+    super::fused::adam(o, false, None, |s, p, grad| update(s, p, grad, false))
 }
 
 pub fn adamw(o: &mut Optimizer) -> Result<()> {
-    o.each(|s, p, grad| update(s, p, grad, true))
+    super::fused::adam(o, true, None, |s, p, grad| update(s, p, grad, true))
 }
 
 fn zeros(p: &Tensor) -> Result<Tensor> {

@@ -11,6 +11,7 @@
 pub mod adagrad;
 pub mod adam;
 pub mod api;
+pub mod fused;
 pub mod kinds;
 pub mod lamb;
 pub mod restore;

@@ -2,6 +2,7 @@
 pub mod config;
 pub mod ffi;
 pub mod log;
+pub mod precision;
 pub mod seed;
 pub mod setting;
 pub mod version;

@@ -5,13 +5,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{anyhow, bail};
 
-use super::ffi;
+use super::{ffi, precision};
 use crate::k::{make, read, KResult, K};
 
 /// ktorch's own flags (the others live in libtorch).
 static STACKFRAME: AtomicBool = AtomicBool::new(false);
 static ALLOPTIONS: AtomicBool = AtomicBool::new(true);
 static COMPLEXFIRST: AtomicBool = AtomicBool::new(true);
+/// Optimizer steps through ATen's fused kernels (one launch for all parameters) where they apply.
+static FUSED: AtomicBool = AtomicBool::new(true);
+/// Attention through libtorch's scaled_dot_product_attention (flash, memory-efficient, cuDNN).
+/// The fused kernels for CPU parameters too.
+static FUSEDCPU: AtomicBool = AtomicBool::new(false);
+static SDPA: AtomicBool = AtomicBool::new(true);
 
 pub fn stackframe() -> bool {
     STACKFRAME.load(Ordering::Relaxed)
@@ -22,8 +28,17 @@ pub fn alloptions() -> bool {
 pub fn complexfirst() -> bool {
     COMPLEXFIRST.load(Ordering::Relaxed)
 }
+pub fn fused() -> bool {
+    FUSED.load(Ordering::Relaxed)
+}
+pub fn fusedcpu() -> bool {
+    FUSEDCPU.load(Ordering::Relaxed)
+}
+pub fn sdpa() -> bool {
+    SDPA.load(Ordering::Relaxed)
+}
 
-const NAMES: [&str; 15] = [
+const NAMES: [&str; 22] = [
     "mkl",
     "openmp",
     "threads",
@@ -39,6 +54,13 @@ const NAMES: [&str; 15] = [
     "stackframe",
     "alloptions",
     "complexfirst",
+    "tf32",
+    "cudnntf32",
+    "matmulprecision",
+    "autocast",
+    "fused",
+    "fusedcpu",
+    "sdpa",
 ];
 
 fn flag(v: libc::c_int, what: &str) -> anyhow::Result<bool> {
@@ -73,12 +95,20 @@ fn get(name: &str) -> KResult {
         "stackframe" => make::boolean(stackframe()),
         "alloptions" => make::boolean(alloptions()),
         "complexfirst" => make::boolean(complexfirst()),
+        "tf32" => make::boolean(precision::tf32(true)?),
+        "cudnntf32" => make::boolean(precision::tf32(false)?),
+        "matmulprecision" => make::symbol(precision::matmul_precision()?),
+        "autocast" => make::symbol(precision::autocast()),
+        "fused" => make::boolean(fused()),
+        "fusedcpu" => make::boolean(fusedcpu()),
+        "sdpa" => make::boolean(sdpa()),
         _ => bail!("unrecognized setting `{name}"),
     })
 }
 
 fn set(name: &str, v: K) -> anyhow::Result<()> {
     let want_bool = || read::boolean(v).ok_or_else(|| anyhow!("`{name} expects a boolean"));
+    let want_sym = || read::symbol(v).ok_or_else(|| anyhow!("`{name} expects a symbol"));
     let want_threads = || match read::long(v) {
         Some(n) if n > 0 && n <= i32::MAX as i64 && read::ktype(v) != -1 => Ok(n as i32),
         _ => Err(anyhow!("`{name} expects a positive long")),
@@ -109,6 +139,13 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         "stackframe" => STACKFRAME.store(want_bool()?, Ordering::Relaxed),
         "alloptions" => ALLOPTIONS.store(want_bool()?, Ordering::Relaxed),
         "complexfirst" => COMPLEXFIRST.store(want_bool()?, Ordering::Relaxed),
+        "tf32" => precision::set_tf32(true, want_bool()?)?,
+        "cudnntf32" => precision::set_tf32(false, want_bool()?)?,
+        "matmulprecision" => precision::set_matmul_precision(want_sym()?)?,
+        "autocast" => precision::set_autocast(want_sym()?)?,
+        "fused" => FUSED.store(want_bool()?, Ordering::Relaxed),
+        "fusedcpu" => FUSEDCPU.store(want_bool()?, Ordering::Relaxed),
+        "sdpa" => SDPA.store(want_bool()?, Ordering::Relaxed),
         _ if NAMES.contains(&name) => bail!("cannot set flag for {name}"),
         _ => bail!("unrecognized setting `{name}"),
     }
@@ -122,6 +159,16 @@ pub fn setting(x: K) -> KResult {
     }
     if let Some(name) = read::symbol(x) {
         return get(name);
+    }
+    // `name`value: a symbol setting written as a list of two symbols
+    if let Some([name, v]) = read::symbols(x).as_deref() {
+        match *name {
+            "matmulprecision" => precision::set_matmul_precision(v)?,
+            "autocast" => precision::set_autocast(v)?,
+            _ if NAMES.contains(name) => bail!("`{name} expects a {}", if ["threads", "interopthreads"].contains(name) { "positive long" } else { "boolean" }),
+            _ => bail!("unrecognized setting `{name}"),
+        }
+        return Ok(make::null());
     }
     // (`name;value): a general list of two.
     if let Some([name, v]) = read::items(x) {

@@ -170,6 +170,8 @@ pub fn attend(
         }
     };
     let (query, key, value) = (one(query)?, one(key)?, one(value)?);
+    let mask_given = mask;
+    let padding = padmask.is_some_and(|t| t.defined() && t.numel() > 0);
     let padmask = match padmask.filter(|t| t.defined() && t.numel() > 0) {
         Some(t) if !batched => Some(t.f_unsqueeze(0)?),
         t => t.map(|t| t.shallow_clone()),
@@ -244,36 +246,53 @@ pub fn attend(
             None => pm,
         });
     }
-    let q = q.f_mul_scalar((1.0 / hd as f64).sqrt())?;
-    let kt = k.f_transpose(-2, -1)?;
-    let w = match &mask {
-        Some(t) => t.f_baddbmm(&q, &kt, 1.0, 1.0)?,
-        None => q.f_bmm(&kt)?,
-    }
-    .f_softmax(-1, None::<Kind>)?;
-    let wd = if a.dropout > 0.0 {
-        w.f_dropout(a.dropout, a.training)?
+    let (out, w) = if crate::session::setting::sdpa() && !a.weights {
+        // libtorch's fused kernels (sdpa.rs); the causal one when the mask given is causal and
+        // nothing was added to it (key padding, bias_k/bias_v, addzero)
+        let plain = !a.addzero && p("bias_k").is_none() && !padding;
+        let causal = plain && l == s && match mask_given.filter(|t| t.defined() && t.numel() > 0) {
+            Some(t) => super::sdpa::is_causal(t, true)?,
+            None => false,
+        };
+        let four = |t: &Tensor, r: i64| t.f_view([n, h, r, t.size()[2]]);
+        // (1 or N*heads, L or 1, S) as (1 or N, heads, L or 1, S): broadcast by SDPA
+        let mask = match &mask {
+            Some(t) if t.size()[0] == 1 => Some(t.f_view([1, 1, t.size()[1], s])?),
+            Some(t) => Some(t.f_view([n, h, t.size()[1], s])?),
+            None => None,
+        };
+        let dropout = if a.training { a.dropout } else { 0.0 };
+        let o = super::sdpa::attend(&four(&q, l)?, &four(&k, s)?, &four(&v, s)?, mask.as_ref(), causal, dropout)?;
+        (o.f_permute([2, 0, 1, 3])?, None)
     } else {
-        w.shallow_clone()
+        let w = weights_of(&q, &k, mask.as_ref(), hd)?;
+        let wd = if a.dropout > 0.0 { w.f_dropout(a.dropout, a.training)? } else { w.shallow_clone() };
+        (wd.f_bmm(&v)?.f_transpose(0, 1)?, Some(w))
     };
-    let out = wd
-        .f_bmm(&v)?
-        .f_transpose(0, 1)?
-        .f_contiguous()?
-        .f_view([l * n, e])?;
+    let out = out.f_contiguous()?.f_view([l * n, e])?;
     let ow = p("out_proj.weight")
         .ok_or_else(|| anyhow::anyhow!("{name}: no parameter `{}out_proj.weight", a.prefix))?;
     let mut out = out.f_linear(ow, p("out_proj.bias"))?.f_view([l, n, e])?;
-    let mut weights = if a.weights {
-        Some(w.f_view([n, h, l, s])?.f_mean_dim([1i64].as_slice(), false, None::<Kind>)?)
-    } else {
-        None
+    let mut weights = match w.filter(|_| a.weights) {
+        Some(w) => Some(w.f_view([n, h, l, s])?.f_mean_dim([1i64].as_slice(), false, None::<Kind>)?),
+        None => None,
     };
     if !batched {
         out = out.f_squeeze_dim(1)?;
         weights = weights.map(|w| w.f_squeeze_dim(0)).transpose()?;
     }
     Ok((out, weights))
+}
+
+/// Softmax of the scaled scores of q (B,L,hd) against k (B,S,hd), with an additive mask.
+fn weights_of(q: &Tensor, k: &Tensor, mask: Option<&Tensor>, hd: i64) -> Result<Tensor> {
+    let q = q.f_mul_scalar((1.0 / hd as f64).sqrt())?;
+    let kt = k.f_transpose(-2, -1)?;
+    Ok(match mask {
+        Some(t) => t.f_baddbmm(&q, &kt, 1.0, 1.0)?,
+        None => q.f_bmm(&kt)?,
+    }
+    .f_softmax(-1, None::<Kind>)?)
 }
 
 /// `(q;k;v)`, `(q;k;v;padmask)`, `(q;k;v;padmask;needweights)`, `(q;k;v;padmask;needweights;mask)`
@@ -359,22 +378,33 @@ fn selfattention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         .f_reshape([s[0], s[1], 3, h, hd])?
         .f_permute([2, 0, 3, 1, 4])?;
     let (q, k, v) = (c.get(0), c.get(1), c.get(2));
-    let mut a = q
-        .f_matmul(&k.f_transpose(-2, -1)?)?
-        .f_mul_scalar(1.0 / (hd as f64).sqrt())?;
-    if let Some(mask) = x.get(1).filter(|t| t.defined() && t.numel() > 0) {
-        let n = a.size()[a.dim() - 1];
-        let mask = if mask.size().last() == Some(&n) {
-            mask.shallow_clone()
-        } else {
-            mask.f_narrow(0, 0, n)?.f_narrow(1, 0, n)?
+    let n = s[1];
+    // the mask's top-left corner when it is larger than the scores
+    let mask = match x.get(1).filter(|t| t.defined() && t.numel() > 0) {
+        Some(mask) if mask.size().last() == Some(&n) => Some(mask.shallow_clone()),
+        Some(mask) => Some(mask.f_narrow(0, 0, n)?.f_narrow(1, 0, n)?),
+        None => None,
+    };
+    let a = if crate::session::setting::sdpa() {
+        // libtorch's fused kernels (sdpa.rs): the mask is added to the scores as here, so a
+        // boolean one is passed as numbers (true adds 1), not as SDPA's keep/drop mask
+        let causal = match &mask {
+            Some(t) => super::sdpa::is_causal(t, false)?,
+            None => false,
         };
-        a = a.f_add(&mask)?;
-    }
-    let a = a
-        .f_softmax(-1, None::<Kind>)?
-        .f_dropout(m.float("dropout"), run.training)?
-        .f_matmul(&v)?;
+        let dropout = if run.training { m.float("dropout") } else { 0.0 };
+        super::sdpa::attend(&q, &k, &v, mask.as_ref(), causal, dropout)?
+    } else {
+        let mut a = q
+            .f_matmul(&k.f_transpose(-2, -1)?)?
+            .f_mul_scalar(1.0 / (hd as f64).sqrt())?;
+        if let Some(mask) = &mask {
+            a = a.f_add(mask)?;
+        }
+        a.f_softmax(-1, None::<Kind>)?
+            .f_dropout(m.float("dropout"), run.training)?
+            .f_matmul(&v)?
+    };
     let y = a.f_transpose(1, 2)?.f_contiguous()?.f_view(s.as_slice())?;
     Ok(Out::Tensor(y.f_linear(
         m.parm("out.weight")?,

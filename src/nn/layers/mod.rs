@@ -11,6 +11,7 @@ use super::Module;
 
 pub mod act;
 pub mod attention;
+pub mod sdpa;
 pub mod basic;
 pub mod coders;
 pub mod containers;

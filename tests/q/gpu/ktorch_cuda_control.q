@@ -111,7 +111,9 @@ free m2
 .t.eq["model freed";err[replay;g];"replay: the graph's model was freed"]
 q3:module enlist(`linear;2;2); to(q3;`cuda)
 m3:model(q3;loss`ce;opt(`adam;q3))
-.t.eq["adam refused";err[graph;(m3;x;y)];"graph: the adam optimizer keeps its step count on the CPU, which a graph would freeze; training steps can be recorded with: sgd"]
+setting`fused,0b
+.t.eq["adam refused without the fused kernels";err[graph;(m3;x;y)];"graph: the adam optimizer keeps its step count on the CPU, which a graph would freeze; training steps can be recorded with: sgd, and adam or adamw through the fused kernels (setting`fused, CUDA float/half/bfloat16 parameters)"]
+setting`fused,1b
 free(g;m1;m3;p1;p2)
 .t.eq["all freed";count obj[];0]
 .t.done[]

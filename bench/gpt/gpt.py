@@ -1,0 +1,260 @@
+"""GPU section of `make bench` (issue 21): the GPT of ktorch/examples gpt/char.q trained by
+ktorch (qhost running bench/gpt/gpt.q, char.q's model and iteration) beside PyTorch eager
+(this file's model: the same layers, initialisation, optimizer groups, learning-rate decay,
+clipping and iteration, each batch built on the host from the token list as char.q does and
+its loss read back each step as char.q's `backward` gives it to q).
+
+    python bench/gpt/gpt.py [--qhost PATH] [--iters N] [--warmup N] [--rounds N] [--text FILE]
+                            [--track N]
+
+Rounds interleave every configuration (ktorch base/fp32/tf32/bf16, PyTorch fp32/tf32/bf16),
+each a fresh process for ktorch and a fresh model for PyTorch; the figure is the median over
+rounds. Prints iterations/s, tokens/s, model TFLOP/s (6·params·tokens + attention's
+12·layers·seq·dim·tokens), the fraction of the GPU's bf16 matmul peak measured here (an 8192³
+product, median of 20), then PASS/FAIL lines for the issue's targets. --track N trains N steps
+fp32 and bf16 from the same start on both sides and prints the loss bands (bf16 tracking fp32).
+"""
+import argparse
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+V, W, D, H, N, P, B = 65, 200, 512, 8, 128, 0.1, 8
+if os.environ.get("SMALL"):
+    W, D, H, N, B = 4, 32, 2, 16, 2
+
+
+class SelfAttention(nn.Module):
+    """ktorch's knn::SelfAttention with norm: layer norm, `in` without bias, causal SDPA."""
+
+    def __init__(s):
+        super().__init__()
+        s.norm = nn.LayerNorm(D)
+        s.inp = nn.Linear(D, 3 * D, bias=False)
+        s.out = nn.Linear(D, D)
+
+    def forward(s, x):
+        b, n, d = x.shape
+        c = s.inp(s.norm(x)).reshape(b, n, 3, H, d // H).permute(2, 0, 3, 1, 4)
+        a = F.scaled_dot_product_attention(c[0], c[1], c[2], dropout_p=P if s.training else 0.0, is_causal=True)
+        return s.out(a.transpose(1, 2).reshape(b, n, d))
+
+
+class Block(nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.q1 = nn.Sequential(SelfAttention(), nn.Dropout(P))
+        s.q2 = nn.Sequential(nn.LayerNorm(D), nn.Linear(D, 4 * D, bias=False), nn.GELU(), nn.Linear(4 * D, D), nn.Dropout(P))
+
+    def forward(s, x):
+        x = x + s.q1(x)
+        return x + s.q2(x)
+
+
+class GPT(nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.tok = nn.Embedding(V, D)
+        s.pos = nn.Parameter(torch.zeros(1, N, D))
+        s.drop = nn.Dropout(P)
+        s.blocks = nn.Sequential(*[Block() for _ in range(B)])
+        s.norm = nn.LayerNorm(D)
+        s.decode = nn.Linear(D, V, bias=False)
+
+    def forward(s, x):
+        y = s.drop(s.tok(x) + s.pos[:, : x.shape[1]])
+        return s.decode(s.norm(s.blocks(y))).reshape(-1, V)
+
+
+def make(cfg, dev):
+    torch.manual_seed(42)
+    m = GPT().to(dev)
+    decay, no = [], []
+    for name, mod in m.named_modules():
+        if isinstance(mod, (nn.Linear, nn.Embedding)):
+            nn.init.normal_(mod.weight, 0, 0.02)
+            if getattr(mod, "bias", None) is not None:
+                nn.init.zeros_(mod.bias)
+    for name, p in m.named_parameters():
+        (no if name.endswith("bias") or "norm" in name or name in ("tok.weight", "pos") else decay).append(p)
+    kw = {"fused": True} if cfg == "bf16" else {}
+    o = torch.optim.AdamW([{"params": no, "weight_decay": 0.0}, {"params": decay, "weight_decay": 0.1}], lr=6e-4, betas=(0.9, 0.95), **kw)
+    return m, o
+
+
+def torch_run(cfg, dev, t, starts, warmup):
+    """char.q's loop in PyTorch: seconds for the steps after warm-up, and every step's loss."""
+    torch.backends.cuda.matmul.allow_tf32 = cfg in ("tf32", "bf16")
+    torch.backends.cudnn.allow_tf32 = True
+    m, o = make(cfg, dev)
+    its = math.ceil((len(t) - 1 - N) / W)
+    lr0, ep = 6e-4, 2
+    ar = torch.arange(N + 1)
+    losses, t0 = [], None
+    for i, s in enumerate(starts):
+        if i == warmup:
+            torch.cuda.synchronize(dev) if dev.type == "cuda" else None
+            t0 = time.perf_counter()
+        x = t[s[:, None] + ar].to(dev, non_blocking=False)
+        for p in m.parameters():
+            p.grad = None
+        with torch.autocast("cuda", torch.bfloat16, enabled=cfg == "bf16" and dev.type == "cuda"):
+            l = F.cross_entropy(m(x[:, :-1]), x[:, 1:].reshape(-1))
+        l.backward()
+        losses.append(l.item())
+        k = i + 1
+        r = lr0 * max(0.1, 0.5 * (1 + math.cos(k / (its * ep) * math.pi)))
+        torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0)
+        for g in o.param_groups:
+            g["lr"] = r
+        o.step()
+    torch.cuda.synchronize(dev) if dev.type == "cuda" else None
+    return time.perf_counter() - t0, losses[warmup:]
+
+
+def ktorch_run(qhost, cfg, dev, iters, warmup, text):
+    cmd = [qhost, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpt.q"), dev, cfg, str(iters), str(warmup)] + ([text] if text else [])
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    line = [l for l in r.stdout.splitlines() if l.startswith("gpt ")]
+    if r.returncode != 0 or not line:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}: {r.stdout[-500:]} {r.stderr[-500:]}")
+    f = line[-1].split()
+    return float(f[3]), [float(x) for x in f[4:]]
+
+
+def peak(dev):
+    """Measured bf16 matmul rate (TFLOP/s): an 8192³ product, median of 20 timed by events."""
+    if dev.type != "cuda":
+        return float("nan")
+    n = 8192
+    a = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    b = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    for _ in range(5):
+        a @ b
+    ts = []
+    for _ in range(20):
+        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        e0.record()
+        a @ b
+        e1.record()
+        e1.synchronize()
+        ts.append(e0.elapsed_time(e1) / 1e3)
+    return 2 * n**3 / statistics.median(ts) / 1e12
+
+
+def flops_per_step():
+    m, _ = make("fp32", torch.device("cpu"))
+    params = sum(p.numel() for n, p in m.named_parameters() if n not in ("tok.weight", "pos"))
+    tokens = W * N
+    return 6 * params * tokens + 12 * B * N * D * tokens, sum(p.numel() for p in m.parameters())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--qhost", default="target/release/qhost")
+    ap.add_argument("--device", default="cuda")
+    ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--text")
+    ap.add_argument("--track", type=int, default=0)
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    dev = torch.device(a.device)
+    torch.set_num_threads(1)
+    if a.text:
+        raw = open(a.text, encoding="utf8").read()
+        ix = {c: i for i, c in enumerate(sorted(set(raw)))}
+        t = torch.tensor([ix[c] for c in raw]) % V
+    else:
+        g = torch.Generator().manual_seed(1)
+        t = torch.randint(0, V, (200000,), generator=g)
+    g = torch.Generator().manual_seed(2)
+    total = a.warmup + a.iters
+    starts = [torch.randint(0, len(t) - 1 - N, (W,), generator=g) for _ in range(total)]
+    fl, nparm = flops_per_step()
+    pk = peak(dev)
+    name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
+    print(f"GPT of gpt/char.q: {nparm/1e6:.1f}M parameters, {fl/1e12:.2f} TFLOP a step; {name}; PyTorch {torch.__version__}; measured bf16 matmul peak {pk:.0f} TFLOP/s", flush=True)
+    kcfg = ["base", "fp32", "tf32", "bf16", "graph", "graphbf16"]
+    tcfg = ["fp32", "tf32", "bf16"]
+    if a.only:
+        kcfg = [c for c in kcfg if f"k{c}" in a.only.split(",")]
+        tcfg = [c for c in tcfg if f"t{c}" in a.only.split(",")]
+    times = {}
+    for r in range(a.rounds):
+        for c in kcfg:
+            try:
+                s, _ = ktorch_run(a.qhost, c, a.device, a.iters, a.warmup, a.text)
+            except RuntimeError as e:
+                print(f"  round {r}: ktorch {c} failed: {e}", flush=True)
+                continue
+            times.setdefault(("ktorch", c), []).append(s)
+            print(f"  round {r}: ktorch {c} {a.iters/s:.2f} it/s", flush=True)
+        for c in tcfg:
+            s, _ = torch_run(c, dev, t, starts, a.warmup)
+            times.setdefault(("torch", c), []).append(s)
+            print(f"  round {r}: PyTorch {c} {a.iters/s:.2f} it/s", flush=True)
+            torch.cuda.empty_cache() if dev.type == "cuda" else None
+    rate = {k: a.iters / statistics.median(v) for k, v in times.items()}
+    print()
+    print(f"| side | precision | iterations/s | tokens/s | TFLOP/s | of bf16 peak | vs PyTorch fp32 |")
+    print(f"|---|---|---|---|---|---|---|")
+    base = rate.get(("torch", "fp32"))
+    label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)"}
+    tlabel = {"fp32": "fp32 eager, SDPA, AdamW (foreach)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + SDPA + fused AdamW"}
+    for (side, c), it in rate.items():
+        tf = it * fl / 1e12
+        lab = label[c] if side == "ktorch" else tlabel[c]
+        vs = f"{it/base:.2f}x" if base else "-"
+        print(f"| {'ktorch (qhost, char.q iteration)' if side == 'ktorch' else 'PyTorch eager'} | {lab} | {it:.2f} | {it*W*N:,.0f} | {tf:.1f} | {tf/pk:.1%} | {vs} |")
+    print()
+
+    def target(what, a_, b_, bound):
+        if a_ is None or b_ is None:
+            print(f"NOT RUN {what}")
+            return
+        r = a_ / b_
+        print(f"{'PASS' if r >= bound else 'FAIL'} {what}: {r:.2f}x (target >= {bound}x)")
+
+    g = rate.get
+    target("GPT fp32 step, ktorch vs PyTorch eager fp32", g(("ktorch", "fp32")), g(("torch", "fp32")), 1.1)
+    target("GPT tf32 step, ktorch vs PyTorch eager tf32", g(("ktorch", "tf32")), g(("torch", "tf32")), 1.1)
+    target("GPT bf16 autocast step, ktorch vs PyTorch eager bf16+SDPA+fused AdamW", g(("ktorch", "bf16")), g(("torch", "bf16")), 1.1)
+    kb = max((v for (s, c), v in rate.items() if s == "ktorch" and not c.startswith("graph")), default=None)
+    tb = max((v for (s, _), v in rate.items() if s == "torch"), default=None)
+    target("GPT best ktorch vs best PyTorch eager", kb, tb, 1.0)
+    target("GPT ktorch fp32 defaults vs before issue 21 (char.q unmodified)", g(("ktorch", "fp32")), g(("ktorch", "base")), 1.0)
+    kg = max((v for (s_, c), v in rate.items() if s_ == "ktorch" and c.startswith("graph")), default=None)
+    target("GPT ktorch recorded-graph step (fixed lr) vs best PyTorch eager", kg, tb, 1.3)
+
+    if a.track:
+        print()
+        print(f"loss tracking, {a.track} steps from the same start and batches (bf16 autocast vs fp32):")
+        st = [torch.randint(0, len(t) - 1 - N, (W,), generator=torch.Generator().manual_seed(3)) for _ in range(a.track)]
+        _, lt32 = torch_run("fp32", dev, t, st, 0)
+        _, lt16 = torch_run("bf16", dev, t, st, 0)
+        _, lk32 = ktorch_run(a.qhost, "fp32", a.device, a.track, 0, a.text)
+        _, lk16 = ktorch_run(a.qhost, "bf16", a.device, a.track, 0, a.text)
+
+        def band(x, y):
+            return max(abs(p - q) for p, q in zip(x, y))
+
+        def tail(x):
+            return statistics.mean(x[-10:])
+
+        print(f"  PyTorch: fp32 last-10 mean {tail(lt32):.4f}, bf16 {tail(lt16):.4f}, max |bf16-fp32| over steps {band(lt32, lt16):.4f}")
+        print(f"  ktorch:  fp32 last-10 mean {tail(lk32):.4f}, bf16 {tail(lk16):.4f}, max |bf16-fp32| over steps {band(lk32, lk16):.4f}")
+        print(f"  ktorch fp32 losses every 20 steps: {' '.join(f'{x:.3f}' for x in lk32[::20])}")
+        print(f"  ktorch bf16 losses every 20 steps: {' '.join(f'{x:.3f}' for x in lk16[::20])}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+/ The GPT of ktorch/examples gpt/char.q (8 blocks, dim 512, 8 heads, sequence 128, batch 200,
+/ AdamW, clip 1), its model, optimizer and training iteration copied from char.q (the `msg`
+/ display left out), timed on qhost: `qhost bench/gpt/gpt.q DEVICE CONFIG ITERS WARMUP [TEXT]`.
+/ CONFIG: `base` (setting`sdpa`fused off: the attention and optimizer of before issue 21),
+/ `fp32` (the defaults), `tf32` (one added line: setting`tf32,1b), `bf16` (setting`tf32,1b and
+/ setting`autocast,`bf16). Without TEXT the token list is 200000 characters drawn from 65.
+/ SMALL=1 in the environment: a small model (a smoke test on the CPU).
+/ Prints: `gpt CONFIG ITERS SECONDS LOSSES` (the loss of every step after the warm-up).
+{key[x]set'x}(`ktorch 2:`fns,1)[];
+a:.z.x; c:`$a 0; cfg:`$a 1; k:"J"$a 2; wu:"J"$a 3
+if[cfg in`base; setting`sdpa,0b; setting`fused,0b]
+if[cfg in`tf32`bf16; setting`tf32,1b]
+if[cfg in`bf16`graphbf16; setting`autocast,`bf16]
+if[cfg in`graphbf16; setting`tf32,1b]
+/ `graph and `graphbf16: the step recorded once (CUDA graph, clipping by the model's train
+/ setting) and replayed on each new batch, at a fixed learning rate (a graph records it)
+gr:cfg in`graph`graphbf16
+seed 42
+
+v:65; w:200; d:512; h:8; n:128; p:.1; b:8
+if[not ""~getenv`SMALL; w:4; d:32; h:2; n:16; b:2]
+
+emb:{[v;d;n;p]seq(`sequential; (`embedseq;v;d;n); (`drop;p))}
+blk:{[d;h;p]
+ q1:seq(`sequential; (`selfattention;d;h;p;1b); (`drop;p));
+ q2:seq(`sequential; (`layernorm;d);(`linear;d;d*4;0b); `gelu; (`linear;d*4;d); (`drop;p));
+ (`sequential; (`residual;q1); (`residual;q2))}
+end:{[d;v]
+ q:seq(`sequential; (`layernorm;`norm;d); (`linear;`decode;d;v;0b));
+ q,enlist(`transform; seq(`sequential; (`reshape;-1,v));
+                      seq(`sequential; (`select;1;-1)))}
+q:`seqlist, enlist emb[v;d;n;p]
+q:b {y,enlist x}[blk[d;h]p]/q
+q:q,enlist end[d;v]
+q:module q
+if[c in cudadevices(); setting`benchmark,1b]
+to(q;c)
+p:parmtypes q
+{$[y like"*.weight"; normal(x;y;0;.02); zeros(x;y)]}[q]'[where p in`embed`linear];
+p:{(b; x except b:x where (x in y)|x like"*.bias")}[key p;where p in`layernorm`embed`embedpos]
+o:opt(`adamw; (); .0006; .9; .95)
+opt(o;0;(q;p 0);`decay,0.0)
+opt(o;1;(q;p 1);`decay,0.1)
+m:model(q; loss`ce; o);
+
+lrdecay:{x[`lr] * .1|.5*1+cos %/[@[x[`it]*-1 0+x`e`ep; 0; +; x`i]]*acos -1}
+iter:{[m;t;u;n;s;i]
+ x:t i+\:til n+1;
+ nograd m;
+ s[`l]:backward(m; (-1_'x;u); raze 1_'x);
+ s[`i]+:1;
+ s[`r]:lrdecay s;
+ clip(m;1);
+ lr(m;s`r); step m; s,enlist[`ls]!enlist s[`ls],s`l}
+
+/ the text as char.q reads it: lines joined by newlines, each character its rank among the distinct
+t:$[4<count a; {(asc distinct x)?x}"\n" sv read0 hsym`$a 4; 200000?v]
+t:t mod v
+s:`ep`it`lr ! (2; ceiling(count[t]-1+n)%w; first lr m)
+s,:`e`t`r`i`l ! 5#0
+s,:enlist[`ls]!enlist 0#0e
+u:tensor(triu((2#n)#-0we;1);c)
+/ the batches: w random starting points each
+I:{[t;n;w;x] w?count[t]-1+n}[t;n;w]each til wu+k
+giter:{[g;m;t;u;n;s;i] x:t i+\:til n+1; l:replay(g;(-1_'x;u);raze 1_'x); s[`l]:first tensor l; free l; s[`i]+:1; s,enlist[`ls]!enlist s[`ls],s`l}
+if[gr; train(m;`clipnorm;1f); x0:t (first I)+\:til n+1; g:graph(m;(-1_'x0;u);raze 1_'x0); iter:giter[g]]
+s:iter[m;t;u;n]/[s;wu#I]
+sync c
+t0:.z.p
+s:iter[m;t;u;n]/[s;wu _ I]
+sync c
+t1:.z.p
+-1 " " sv ("gpt";string cfg;string k;string 1e-9*"j"$t1-t0),string wu _ s`ls;
+exit 0

@@ -1,0 +1,191 @@
+//! Optimizer steps through ATen's fused kernels (src/cxx/speed.cpp: `_fused_adam_`,
+//! `_fused_adamw_`, `_fused_sgd_`), as torch.optim's `fused=True`: one launch updates every
+//! parameter of a group that shares a device and a type, where the single-tensor rules of
+//! adam.rs and sgd.rs launch about ten kernels a parameter. Same rules, same state: `exp_avg`,
+//! `exp_avg_sq`, `max_exp_avg_sq`, `momentum_buffer`; the step count is a float32 scalar on
+//! the parameter's device (as PyTorch's fused state), so nothing waits for the GPU. Used when
+//! `setting`fused` is on (the default) for float, half and bfloat16 parameters on CUDA; the
+//! kernels exist on the CPU too, used there only with `setting`fusedcpu` on (off by default:
+//! the CPU kernel rounds differently in the last bit; the tests compare both there).
+use anyhow::{bail, Result};
+use tch::{Device, Kind, Tensor};
+
+use super::{Optimizer, Parm, Settings};
+
+extern "C" {
+    fn ktorch_fused_adam(
+        decoupled: libc::c_int, n: libc::c_int, p: *const *mut libc::c_void, g: *const *mut libc::c_void,
+        m: *const *mut libc::c_void, v: *const *mut libc::c_void, vmax: *const *mut libc::c_void,
+        step: *const *mut libc::c_void, lr: f64, b1: f64, b2: f64, decay: f64, eps: f64, amsgrad: libc::c_int,
+        scale: *mut libc::c_void, inf: *mut libc::c_void,
+    ) -> libc::c_int;
+    fn ktorch_clip_norm(n: libc::c_int, g: *const *mut libc::c_void, max: f64, p: f64, total: *mut *mut libc::c_void) -> libc::c_int;
+    fn ktorch_fused_sgd(
+        n: libc::c_int, p: *const *mut libc::c_void, g: *const *mut libc::c_void, buf: *const *mut libc::c_void,
+        decay: f64, momentum: f64, lr: f64, dampening: f64, nesterov: libc::c_int, first: libc::c_int,
+        scale: *mut libc::c_void, inf: *mut libc::c_void,
+    ) -> libc::c_int;
+}
+
+/// GradScaler's tensors for a fused step: the scale (the kernels unscale the gradients) and the
+/// found-inf flag (the kernels skip the update where it is set).
+pub struct Scaled<'a> {
+    pub scale: &'a Tensor,
+    pub inf: &'a Tensor,
+}
+
+fn ptrs(v: &[Tensor]) -> Vec<*mut libc::c_void> {
+    v.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect()
+}
+
+fn shim(rc: libc::c_int) -> Result<()> {
+    if rc != 0 {
+        return Err(crate::math::linalg::shim_error());
+    }
+    Ok(())
+}
+
+/// Whether a bucket of parameters on `device` of type `kind` takes the fused kernel.
+fn use_fused(device: Device, kind: Kind) -> bool {
+    crate::session::setting::fused() && (device.is_cuda() || crate::session::setting::fusedcpu()) && matches!(kind, Kind::Float | Kind::Half | Kind::BFloat16)
+}
+
+/// A group's parameters that have gradients, by (device, type): indices into `parms`, with
+/// their gradients.
+fn buckets(name: &str, parms: &[Parm]) -> Result<Vec<(Device, Kind, Vec<(usize, Tensor)>)>> {
+    let mut out: Vec<(Device, Kind, Vec<(usize, Tensor)>)> = vec![];
+    for (i, p) in parms.iter().enumerate() {
+        let g = p.t.grad();
+        if !g.defined() {
+            continue;
+        }
+        if g.is_sparse() {
+            bail!("{name}: sparse gradients not implemented");
+        }
+        let (d, k) = (p.t.device(), p.t.kind());
+        match out.iter_mut().find(|b| b.0 == d && b.1 == k) {
+            Some(b) => b.2.push((i, g)),
+            None => out.push((d, k, vec![(i, g)])),
+        }
+    }
+    Ok(out)
+}
+
+/// The step count as the fused kernels want it: a float32 scalar on the parameter's device.
+fn device_step(p: &mut Parm) -> Result<Tensor> {
+    let d = p.t.device();
+    let s = match p.get("step") {
+        Some(s) if s.device() == d && s.kind() == Kind::Float => return Ok(s.shallow_clone()),
+        Some(s) => s.f_to_kind(Kind::Float)?.f_to_device(d)?,
+        None => Tensor::f_zeros([], (Kind::Float, d))?,
+    };
+    p.set("step", s.shallow_clone());
+    Ok(s)
+}
+
+fn zeros(p: &Tensor) -> Result<Tensor> {
+    Ok(p.f_zeros_like()?)
+}
+
+/// Adam (decoupled false) or AdamW: fused buckets through the kernel, the others through
+/// `single` (adam.rs's rule for one parameter).
+pub fn adam(
+    o: &mut Optimizer, decoupled: bool, scaled: Option<&Scaled>,
+    single: impl Fn(&Settings, &mut Parm, &Tensor) -> Result<()>,
+) -> Result<()> {
+    let kind = o.kind;
+    for g in &mut o.groups {
+        let s = Settings { kind, vals: &g.opts };
+        for (d, k, b) in buckets(kind.name, &g.parms)? {
+            if !use_fused(d, k) || scaled.is_some_and(|c| c.scale.device() != d) {
+                for (i, grad) in &b {
+                    single(&s, &mut g.parms[*i], grad)?;
+                }
+                continue;
+            }
+            let ams = s.flag("amsgrad");
+            let (mut p, mut gr, mut m, mut v, mut x, mut st) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+            for (i, grad) in b {
+                let q = &mut g.parms[i];
+                p.push(q.t.shallow_clone());
+                gr.push(grad);
+                // made in torch.optim's order: step, exp_avg, exp_avg_sq, max_exp_avg_sq
+                st.push(device_step(q)?);
+                m.push(q.buffer("exp_avg", zeros)?);
+                v.push(q.buffer("exp_avg_sq", zeros)?);
+                if ams {
+                    x.push(q.buffer("max_exp_avg_sq", zeros)?);
+                }
+            }
+            let (sc, inf) = match scaled {
+                Some(c) => (c.scale.as_ptr() as *mut libc::c_void, c.inf.as_ptr() as *mut libc::c_void),
+                None => (std::ptr::null_mut(), std::ptr::null_mut()),
+            };
+            shim(unsafe {
+                ktorch_fused_adam(
+                    decoupled as libc::c_int, p.len() as libc::c_int, ptrs(&p).as_ptr(), ptrs(&gr).as_ptr(),
+                    ptrs(&m).as_ptr(), ptrs(&v).as_ptr(), ptrs(&x).as_ptr(), ptrs(&st).as_ptr(),
+                    s.float("lr"), s.float("beta1"), s.float("beta2"), s.float("decay"), s.float("eps"),
+                    ams as libc::c_int, sc, inf,
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// SGD: fused buckets through the kernel (momentum buffers made on the first step as the
+/// kernel's first-step rule sets them: the gradient with decay), the others through `single`.
+pub fn sgd(
+    o: &mut Optimizer, scaled: Option<&Scaled>,
+    single: impl Fn(&Settings, &mut Parm, &Tensor) -> Result<()>,
+) -> Result<()> {
+    let kind = o.kind;
+    for g in &mut o.groups {
+        let s = Settings { kind, vals: &g.opts };
+        let momentum = s.float("momentum");
+        for (d, k, b) in buckets(kind.name, &g.parms)? {
+            let have = b.iter().filter(|(i, _)| g.parms[*i].has("momentum_buffer")).count();
+            // a bucket where some parameters have a buffer and others not is left to the rule
+            let mixed = momentum != 0.0 && have != 0 && have != b.len();
+            if !use_fused(d, k) || mixed || scaled.is_some_and(|c| c.scale.device() != d) {
+                for (i, grad) in &b {
+                    single(&s, &mut g.parms[*i], grad)?;
+                }
+                continue;
+            }
+            let first = momentum != 0.0 && have == 0;
+            let (mut p, mut gr, mut buf) = (vec![], vec![], vec![]);
+            for (i, grad) in b {
+                let q = &mut g.parms[i];
+                p.push(q.t.shallow_clone());
+                if momentum != 0.0 {
+                    buf.push(q.buffer("momentum_buffer", |t| Ok(t.f_empty_like()?))?);
+                }
+                gr.push(grad);
+            }
+            let (sc, inf) = match scaled {
+                Some(c) => (c.scale.as_ptr() as *mut libc::c_void, c.inf.as_ptr() as *mut libc::c_void),
+                None => (std::ptr::null_mut(), std::ptr::null_mut()),
+            };
+            let bp = ptrs(&buf);
+            shim(unsafe {
+                ktorch_fused_sgd(
+                    p.len() as libc::c_int, ptrs(&p).as_ptr(), ptrs(&gr).as_ptr(),
+                    if momentum != 0.0 { bp.as_ptr() } else { std::ptr::null() },
+                    s.float("decay"), momentum, s.float("lr"), s.float("dampening"),
+                    s.flag("nesterov") as libc::c_int, first as libc::c_int, sc, inf,
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// clip_grad_norm_'s multi-tensor path over gradients of one device and type (model/run.rs's
+/// `clip_norm` chooses it for CUDA): the total norm, gradients scaled in place.
+pub fn clip_norm(grads: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
+    let mut total = std::ptr::null_mut();
+    shim(unsafe { ktorch_clip_norm(grads.len() as libc::c_int, ptrs(grads).as_ptr(), max, p, &mut total) })?;
+    Ok(unsafe { Tensor::from_ptr(total as *mut _) })
+}

@@ -1,0 +1,89 @@
+//! Precision switches for speed on CUDA (src/cxx/speed.cpp): TF32 for float32 matmuls (cuBLAS)
+//! and convolutions (cuDNN), libtorch's float32 matmul precision, and autocast (mixed precision:
+//! matmuls, convolutions and attention in bf16 or fp16, reductions and losses in float32, as
+//! torch.autocast("cuda")). Autocast is a session setting read by every forward call and every
+//! model's forward and loss (`run`, `backward`, `backstep`, `testrun`, `evaluate`, `forward`),
+//! each in its own autocast scope whose cast cache is dropped on leaving, so a cached bf16 copy
+//! of a parameter never outlives the optimizer step that changes the parameter.
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use anyhow::{bail, Result};
+
+extern "C" {
+    fn ktorch_get_tf32(which: libc::c_int) -> libc::c_int;
+    fn ktorch_set_tf32(which: libc::c_int, b: libc::c_int) -> libc::c_int;
+    fn ktorch_get_matmul_precision() -> libc::c_int;
+    fn ktorch_set_matmul_precision(s: *const libc::c_char) -> libc::c_int;
+    fn ktorch_autocast_enter(dev: libc::c_int, dtype: libc::c_int, was: *mut libc::c_int, wasdtype: *mut libc::c_int) -> libc::c_int;
+    fn ktorch_autocast_leave(dev: libc::c_int, was: libc::c_int, wasdtype: libc::c_int) -> libc::c_int;
+}
+
+fn shim(rc: libc::c_int) -> Result<()> {
+    if rc != 0 {
+        return Err(crate::math::linalg::shim_error());
+    }
+    Ok(())
+}
+
+/// TF32 switch: `cublas` false for cuDNN's (convolutions), true for cuBLAS's (matmuls).
+pub fn tf32(cublas: bool) -> Result<bool> {
+    let v = unsafe { ktorch_get_tf32(if cublas { 0 } else { 1 }) };
+    if v < 0 {
+        bail!("unable to read the TF32 flag");
+    }
+    Ok(v != 0)
+}
+
+pub fn set_tf32(cublas: bool, b: bool) -> Result<()> {
+    shim(unsafe { ktorch_set_tf32(if cublas { 0 } else { 1 }, b as libc::c_int) })
+}
+
+pub const PRECISIONS: [&str; 3] = ["highest", "high", "medium"];
+
+/// torch.get_float32_matmul_precision: `highest`, `high` (TF32) or `medium` (bf16).
+pub fn matmul_precision() -> Result<&'static str> {
+    let v = unsafe { ktorch_get_matmul_precision() };
+    PRECISIONS.get(v as usize).copied().filter(|_| v >= 0).ok_or_else(|| anyhow::anyhow!("unable to read the float32 matmul precision"))
+}
+
+pub fn set_matmul_precision(s: &str) -> Result<()> {
+    if !PRECISIONS.contains(&s) {
+        bail!("matmulprecision: expecting one of `highest`high`medium, given `{s}");
+    }
+    let c = std::ffi::CString::new(s)?;
+    shim(unsafe { ktorch_set_matmul_precision(c.as_ptr()) })
+}
+
+/// The autocast setting: 0 off, else the reduced type.
+static AUTOCAST: AtomicU8 = AtomicU8::new(0);
+pub const AUTOCASTS: [&str; 3] = ["none", "bf16", "fp16"];
+
+pub fn autocast() -> &'static str {
+    AUTOCASTS[AUTOCAST.load(Ordering::Relaxed) as usize]
+}
+
+pub fn set_autocast(s: &str) -> Result<()> {
+    match AUTOCASTS.iter().position(|a| *a == s) {
+        Some(i) => AUTOCAST.store(i as u8, Ordering::Relaxed),
+        None => bail!("autocast: expecting one of `none`bf16`fp16, given `{s}"),
+    }
+    Ok(())
+}
+
+/// Run `f` under the session's autocast (CUDA ops only, as torch.autocast("cuda")); as is when
+/// the setting is `none` or the call's module is not on CUDA.
+pub fn autocast_scope<T>(device: tch::Device, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let a = AUTOCAST.load(Ordering::Relaxed);
+    if a == 0 || !device.is_cuda() {
+        return f();
+    }
+    // c10::ScalarType codes: BFloat16 15, Half 5
+    let dtype = if a == 1 { 15 } else { 5 };
+    let (mut was, mut wasdtype) = (0, 0);
+    shim(unsafe { ktorch_autocast_enter(1, dtype, &mut was, &mut wasdtype) })?;
+    let r = f();
+    let left = shim(unsafe { ktorch_autocast_leave(1, was, wasdtype) });
+    let r = r?;
+    left?;
+    Ok(r)
+}
