@@ -23,6 +23,8 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("adaptmax2d", 0, "torch.nn.AdaptiveMaxPool2d", "size:3 2"),
     ("adaptmax3d", 0, "torch.nn.AdaptiveMaxPool3d", "size:3 2 4"),
     ("adrop", 0, "torch.nn.AlphaDropout", ""),
+    // ours: AOTInductor packages and TorchScript modules made in Python (docs/pymodels.md)
+    ("aoti", 1, "torch._inductor.AOTIModelPackageLoader", "file:`model.pt2"),
     ("attention", 3, "torch.nn.MultiheadAttention", "dim:2048;heads:8"),
     ("avgpool1d", 0, "torch.nn.AvgPool1d", "size:3"),
     ("avgpool2d", 0, "torch.nn.AvgPool2d", "size:3 2"),
@@ -136,6 +138,7 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("tanh", 0, "torch.nn.Tanh", ""),
     ("tanhshrink", 0, "torch.nn.Tanhshrink", ""),
     ("threshold", 0, "torch.nn.Threshold", "threshold:0.1;value:0"),
+    ("torchscript", 1, "torch.jit.ScriptModule", "file:`model.pt;device:`cpu"),
     ("transform", 0, "knn.Transform", ""),
     ("transformer", 2, "torch.nn.Transformer", ""),
     ("transpose", 0, "knn.Transpose", ""),

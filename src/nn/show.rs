@@ -18,6 +18,8 @@ use super::Module;
 /// Options left out are not shown.
 static LABELS: &[(&str, &[(&str, &str)])] = &[
     ("cat", &[("dim", "dim")]),
+    // knn::Recur prints its class alone (knn/recur.cpp), its detach flag not shown
+    ("recur", &[]),
     ("drop", &[("p", "p"), ("inplace", "inplace")]),
     (
         "embed",

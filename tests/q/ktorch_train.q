@@ -133,7 +133,7 @@ lv:{[l;x] r:loss(enlist[l],x); v:tensor r; free(l;r); v}
 .t.ok["similar";near[lv[loss`similar;f32(.i.la;.i.lb)];.e.similar]]
 .t.ok["similar dim eps";near[lv[loss(`similar;`dim`eps!(0;1e-4));f32(.i.la;.i.lb)];.e.similar0]]
 l:loss(`pairwise;3)
-.t.eq["pairwise definition: no reduce";loss l;`module`options!(`pairwise;(enlist`p)!enlist 3f)]
+.t.eq["pairwise definition: all options (PyTorch's defaults), no reduce";loss l;`module`options!(`pairwise;`p`eps`keepdim!(3f;1e-06;0b))]
 free l
 .t.eq["similar: no reduction";@[loss;(`similar;`sum);{x}];"loss: similar: reduce: no reduction for this loss, given `sum"]
 

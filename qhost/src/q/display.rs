@@ -117,7 +117,9 @@ fn is_matrix(x: &KObj) -> bool {
     }
     let it = x.items();
     let n = it[0].len();
-    it.iter()
+    // empty rows show each in its own form (`` `long$() `` a line, as ktorch's tensors.rst shows)
+    n > 0
+        && it.iter()
         .all(|i| (0..XT).contains(&i.t()) && !matches!(i.t(), KB | KG | KC) && i.len() == n)
 }
 
