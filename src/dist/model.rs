@@ -223,7 +223,6 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
         comm_check(g, &parms)?;
         comm_check(g, &buffers)?;
         let groups: Vec<Vec<Tensor>> = opt.groups.iter().map(|gr| gr.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
-        let want = |k: &str| s.metrics.contains(&k);
         let mut e = Epoch::default();
         for b in 0..batches {
             let r = &rows[(b * width) as usize..((b + 1) * width).min(per) as usize];
@@ -249,25 +248,7 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
                 Ok(l)
             })?;
             let out = first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?;
-            e.losses.push(l.f_detach()?);
-            e.samples += r.len() as i64;
-            if want("accuracy") || want("predict") {
-                let p = out.f_detach()?.f_argmax(-1, false)?;
-                if want("accuracy") {
-                    let y = yb.first().ok_or_else(|| anyhow!("accuracy: no targets"))?;
-                    let c = p.f_eq_tensor(&y.f_to_device(p.device())?)?.f_sum(Kind::Int64)?;
-                    e.correct = Some(match e.correct.take() {
-                        Some(a) => a.f_add(&c)?,
-                        None => c,
-                    });
-                }
-                if want("predict") {
-                    e.predict.push(p);
-                }
-            }
-            if want("output") {
-                e.output.push(out.f_detach()?);
-            }
+            e.record(&out, &l, &yb, r.len() as i64, &s.metrics)?;
         }
         // metrics across ranks: losses averaged batch by batch, correct counts and samples summed
         if let Some(l0) = e.losses.first() {

@@ -25,6 +25,34 @@ pub struct Epoch {
     pub output: Vec<Tensor>,
 }
 
+impl Epoch {
+    /// One batch's loss, sample count and the metrics asked for: correct predictions (arg max
+    /// along the last dim against class targets), predictions, outputs. Kept as tensors: no sync.
+    pub(crate) fn record(&mut self, out: &Tensor, l: &Tensor, yb: &[Tensor], samples: i64, metrics: &[&str]) -> Result<()> {
+        let want = |k: &str| metrics.contains(&k);
+        self.losses.push(l.f_detach()?);
+        self.samples += samples;
+        if want("accuracy") || want("predict") {
+            let p = out.f_detach()?.f_argmax(-1, false)?;
+            if want("accuracy") {
+                let y = yb.first().ok_or_else(|| anyhow!("accuracy: no targets"))?;
+                let c = p.f_eq_tensor(&y.f_to_device(p.device())?)?.f_sum(Kind::Int64)?;
+                self.correct = Some(match self.correct.take() {
+                    Some(a) => a.f_add(&c)?,
+                    None => c,
+                });
+            }
+            if want("predict") {
+                self.predict.push(p);
+            }
+        }
+        if want("output") {
+            self.output.push(out.f_detach()?);
+        }
+        Ok(())
+    }
+}
+
 /// One pass through the training (`training`) or test data, batch by batch from where batching
 /// stands (as ktorch: a pass begun with `batch m` goes on from there). On an error the data is
 /// left at full size.
@@ -43,7 +71,6 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     let run = Run { training, root: Some(root) };
     let parms: Vec<Tensor> = opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
     let groups: Vec<Vec<Tensor>> = opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
-    let want = |k: &str| s.metrics.contains(&k);
     let mut e = Epoch::default();
     // the outputs of the previous batch of this pass, for the `hidden` setting
     let mut prev: Option<Vec<Tensor>> = None;
@@ -64,25 +91,7 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         if s.hidden {
             prev = Some(outs);
         }
-        e.losses.push(l.f_detach()?);
-        e.samples += d.current();
-        if want("accuracy") || want("predict") {
-            let p = out.f_detach()?.f_argmax(-1, false)?;
-            if want("accuracy") {
-                let y = yb.first().ok_or_else(|| anyhow!("accuracy: no targets"))?;
-                let c = p.f_eq_tensor(&y.f_to_device(p.device())?)?.f_sum(Kind::Int64)?;
-                e.correct = Some(match e.correct.take() {
-                    Some(a) => a.f_add(&c)?,
-                    None => c,
-                });
-            }
-            if want("predict") {
-                e.predict.push(p);
-            }
-        }
-        if want("output") {
-            e.output.push(out.f_detach()?);
-        }
+        e.record(&out, &l, &yb, d.current(), &s.metrics)?;
         Ok(())
     };
     // CUDA class targets (ce, nll) are checked per call, a synchronization each; `run` checks
