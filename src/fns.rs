@@ -1,6 +1,6 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
-use crate::k::{guard::guard, make, native, KResult, K};
+use crate::k::{guard::guard, make, KResult, K};
 use crate::{device, dist, io, loss, math, model, nn, objects, optim, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
@@ -38,10 +38,8 @@ macro_rules! table {
             name: $name,
             call: {
                 extern "C" fn call(x: K, y: K) -> K {
-                    let args = unsafe { native::knk(2, native::r1(x), native::r1(y)) };
-                    let r = guard($name, args, $f);
-                    unsafe { native::r0(args) };
-                    r
+                    let args = crate::k::Owned::new(make::list_of(&[x, y]));
+                    guard($name, args.k(), $f)
                 }
                 call as *const libc::c_void
             },
@@ -564,7 +562,7 @@ fn dictionary(_: K) -> KResult {
     let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
     let funcs = entries
         .iter()
-        .map(|e| unsafe { native::dl(e.call as *mut _, e.arity) })
+        .map(|e| make::function(e.call, e.arity))
         .collect();
-    Ok(unsafe { native::xD(make::symbols(&names), make::list(funcs)) })
+    Ok(make::dict_of(make::symbols(&names), make::list(funcs)))
 }

@@ -201,7 +201,7 @@ pub fn handle(id: i64) -> K {
 
 /// The id in `x` if `x` has the handle form (a one-element general list holding a long).
 pub fn id_of(x: K) -> Option<i64> {
-    match read::items(x) {
+    match read::items(&x) {
         Some([j]) if read::ktype(*j) == -7 => read::long(*j),
         _ => None,
     }

@@ -73,7 +73,7 @@ pub fn event(x: K) -> KResult {
 
 /// The event handle and stream of `record`/`wait`: (e) with the current stream, or (e;s).
 fn event_stream(x: K, f: impl FnOnce(&Event, &Stream) -> Result<()>) -> KResult {
-    let (e, s) = match read::items(x) {
+    let (e, s) = match read::items(&x) {
         Some([e, s]) if !registry::is_handle(x) => (*e, Some(*s)),
         _ => (x, None),
     };
@@ -112,7 +112,7 @@ pub fn wait(x: K) -> KResult {
 
 /// `elapsed(a;b)`: milliseconds from event a to event b.
 pub fn elapsed(x: K) -> KResult {
-    let [a, b] = read::items(x).filter(|_| !registry::is_handle(x)).and_then(|v| <[K; 2]>::try_from(v).ok()).ok_or_else(|| anyhow::anyhow!("expects (event;event)"))?;
+    let [a, b] = read::items(&x).filter(|_| !registry::is_handle(x)).and_then(|v| <[K; 2]>::try_from(v).ok()).ok_or_else(|| anyhow::anyhow!("expects (event;event)"))?;
     // the second event's pointer stays valid between the two lookups: only q's thread frees
     let pb = with_event(b, |e| Ok(e.ptr))?;
     let ms = with_event(a, |e| shim::event_elapsed(e.ptr, pb))?;

@@ -184,7 +184,7 @@ fn own(ts: Vec<Tensor>) -> Result<Vec<Tensor>> {
 
 /// `graph(m;x)` or `graph(model;x;y)`.
 pub fn graph(x: K) -> KResult {
-    let args = match read::items(x) {
+    let args = match read::items(&x) {
         Some(a) if !registry::is_handle(x) => a.to_vec(),
         _ => bail!("expects (module;inputs) or (model;inputs;targets)"),
     };
@@ -307,7 +307,7 @@ pub fn replay(x: K) -> KResult {
     let (h, new) = if registry::is_handle(x) {
         (x, vec![])
     } else {
-        match read::items(x) {
+        match read::items(&x) {
             Some([h, rest @ ..]) if registry::is_handle(*h) && !rest.is_empty() => (*h, rest.to_vec()),
             _ => bail!("expects graph, (graph;inputs) or (graph;inputs;targets)"),
         }

@@ -96,7 +96,7 @@ pub fn with_stream<R>(x: K, f: impl FnOnce(&Stream) -> Result<R>) -> Result<R> {
 /// `stream()`, `stream device`, `stream(device;priority)`: a new stream handle.
 pub fn stream(x: K) -> KResult {
     // (device;priority): a general list, or two symbols (`cuda:0`high)
-    let (device, priority) = match (read::ktype(x), read::items(x)) {
+    let (device, priority) = match (read::ktype(x), read::items(&x)) {
         (0, Some([d, p])) if !registry::is_handle(x) => (cuda_arg(*d)?, Some(read::symbol(*p))),
         (11, _) => match read::symbols(x).as_deref() {
             Some([d, p]) => (cuda_named(d)?, Some(Some(*p))),

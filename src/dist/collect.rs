@@ -29,7 +29,7 @@ fn split(x: K, is_extra: impl Fn(K) -> bool) -> (K, Option<K>) {
     if registry::is_handle(x) {
         return (x, None);
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([a, b]) if read::ktype(x) == 0 && is_extra(*b) => (*a, Some(*b)),
         _ => (x, None),
     }

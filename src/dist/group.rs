@@ -107,7 +107,7 @@ fn whole(x: K, what: &str) -> Result<i64> {
 /// `distinit(backend;rendezvous;rank;size)`, `distinit(backend;rendezvous;rank;size;timeout)`.
 pub fn distinit(x: K) -> KResult {
     let usage = "expecting backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
-    let args: Vec<K> = match read::items(x) {
+    let args: Vec<K> = match read::items(&x) {
         Some(v) if read::ktype(x) == 0 => v.to_vec(),
         _ if read::ktype(x) == -11 => vec![x],
         _ => bail!("{usage}, given {}", describe(x)),

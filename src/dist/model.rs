@@ -48,7 +48,7 @@ pub fn distmodel(x: K) -> KResult {
     let (h, arg) = if is_model(x) {
         (x, None)
     } else {
-        match read::items(x) {
+        match read::items(&x) {
             Some([m, a]) if read::ktype(x) == 0 && is_model(*m) => (*m, Some(*a)),
             _ => bail!("{usage}, given {}", describe(x)),
         }

@@ -26,7 +26,7 @@ fn need_file(x: K, usage: &str) -> Result<String> {
 
 /// The items of a call's argument list, or the one argument.
 fn parts(x: K) -> Vec<K> {
-    match read::items(x) {
+    match read::items(&x) {
         Some(v) if !registry::is_handle(x) => v.to_vec(),
         _ => vec![x],
     }
@@ -108,7 +108,7 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
     let (k, v) = read::dict_parts(x).ok_or_else(|| anyhow!("expects a tensor, vector, dictionary, module, model or a q dictionary, given {}", describe(x)))?;
     let keys = read::symbols(k).ok_or_else(|| anyhow!("q dictionary keys must be symbols"))?;
     let n = keys.len();
-    let vals: Vec<K> = match read::items(v) {
+    let vals: Vec<K> = match read::items(&v) {
         Some(items) if read::ktype(v) == 0 => items.to_vec(),
         _ => bail!("q dictionary values must be a general list of arrays or tensors (one per key)"),
     };

@@ -1,13 +1,16 @@
 //! The k ABI in one place: kdb+ types (from kdbplus, k.h layout), making q values (`make`),
 //! reading q arguments (`read`), which thread may call q (`thread`), and the guard every exported function runs inside (`guard`).
+pub mod call;
 pub mod guard;
 pub mod interrupt;
 pub mod make;
+mod owned;
 pub mod read;
 pub mod thread;
 
 pub use kdbplus::api::native;
 pub use kdbplus::api::K;
+pub use owned::Owned;
 pub use kdbplus::qtype;
 
 /// What a q-callable function body returns: a new K reference, or an error that the guard turns

@@ -206,7 +206,7 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
                 describe(k)
             ),
         };
-        let vals: Vec<Item> = match read::items(v) {
+        let vals: Vec<Item> = match read::items(&v) {
             Some(items) => items.iter().map(|i| Item::K(*i)).collect(),
             None => (0..read::len(v) as usize).map(|i| Item::At(v, i)).collect(),
         };
@@ -225,7 +225,7 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
                 .collect(),
         ));
     }
-    let Some(items) = read::items(x) else {
+    let Some(items) = read::items(&x) else {
         return Ok(None);
     };
     if items.is_empty() {
@@ -247,7 +247,7 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
             .collect::<Result<Vec<_>>>()
             .map(Some);
     }
-    let is_pair = |y: K| match (read::symbols(y), read::items(y)) {
+    let is_pair = |y: K| match (read::symbols(y), read::items(&y)) {
         (Some(s), _) => s.len() == 2,
         (_, Some(v)) => v.len() == 2 && read::symbol(v[0]).is_some(),
         _ => false,
@@ -258,7 +258,7 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
     items
         .iter()
         .enumerate()
-        .map(|(i, y)| match (read::symbols(*y), read::items(*y)) {
+        .map(|(i, y)| match (read::symbols(*y), read::items(y)) {
             (Some(s), _) if s.len() == 2 => Ok((s[0], Item::At(*y, 1))),
             (_, Some(v)) if v.len() == 2 && read::symbol(v[0]).is_some() => {
                 Ok((read::symbol(v[0]).unwrap_or(""), Item::K(v[1])))

@@ -124,7 +124,7 @@ fn run(name: &str, x: K) -> KResult {
         return result((s.calc)(&ts, &o)?, false);
     }
     let v =
-        opargs::list(x).ok_or_else(|| anyhow!("expects {usage}, given {}", opargs::describe(x)))?;
+        opargs::list(&x).ok_or_else(|| anyhow!("expects {usage}, given {}", opargs::describe(x)))?;
     let n = match s.inputs {
         N(k) => k,
         Bce => {

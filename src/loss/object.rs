@@ -74,14 +74,13 @@ fn from_definition(x: K) -> Result<Option<Loss>> {
     if read::len(v) != 2 {
         bail!("definition: expecting `module`options!(name;options), given {} value(s)", read::len(v));
     }
-    let e = make::explode(v);
-    let items = read::items(e).unwrap();
+    let e = crate::k::Owned::new(make::explode(v));
+    let items = e.items().unwrap();
     let r = match read::symbol(items[0]) {
         Some(name) if read::dict_parts(items[1]).is_some_and(|(k, _)| read::len(k) > 0) => make_loss(name, &items[1..2]),
         Some(name) => make_loss(name, &[]),
         None => Err(anyhow!("definition: module expected as a symbol, given {}", describe(items[0]))),
     };
-    unsafe { crate::k::native::r0(e) };
     r.map(Some)
 }
 
@@ -112,13 +111,11 @@ pub fn loss(x: K) -> KResult {
     }
     // `(`mse;`none)` is a symbol list: its items as atoms
     if read::symbols(x).is_some_and(|s| !s.is_empty()) {
-        let e = make::explode(x);
-        let v = read::items(e).unwrap();
-        let r = make_loss(read::symbol(v[0]).unwrap(), &v[1..]);
-        unsafe { crate::k::native::r0(e) };
-        return Ok(registry::add(Obj::Loss(r?)));
+        let e = crate::k::Owned::new(make::explode(x));
+        let v = e.items().unwrap();
+        return Ok(registry::add(Obj::Loss(make_loss(read::symbol(v[0]).unwrap(), &v[1..])?)));
     }
-    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting loss name or (loss;inputs..), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting loss name or (loss;inputs..), given {}", describe(x)))?;
     if let Some(s) = read::symbol(v[0]) {
         return Ok(registry::add(Obj::Loss(make_loss(s, &v[1..])?)));
     }

@@ -29,7 +29,7 @@ impl Tail {
 
     /// The items of an argument list of `min` to `max` items.
     pub fn list(x: K, min: usize, max: usize, usage: &str) -> Result<Tail> {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some(v) if (min..=max).contains(&v.len()) => Ok(Tail {
                 v: v.to_vec(),
                 n: v.len(),

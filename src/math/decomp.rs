@@ -275,7 +275,7 @@ fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
         }
         return Ok((v[0].shallow_clone(), v[1].shallow_clone(), true));
     }
-    match opargs::list(x) {
+    match opargs::list(&x) {
         Some(v) if v.len() == 2 => {
             let (mut ts, h) = args::inputs(v)?;
             let p = ts.pop().expect("two");

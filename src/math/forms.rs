@@ -24,8 +24,8 @@ pub enum Out {
 }
 
 /// The items of an argument list, not a handle itself.
-pub fn items(x: K) -> Option<&'static [K]> {
-    read::items(x).filter(|_| !registry::is_handle(x))
+pub fn items(x: &K) -> Option<&[K]> {
+    read::items(x).filter(|_| !registry::is_handle(*x))
 }
 
 /// Is `x` the last argument that names an output: a tensor handle or `::`?
@@ -36,7 +36,7 @@ fn is_out(x: K) -> bool {
 /// Split `n` inputs and an optional output from the argument `x` of a function taking `n` inputs.
 /// With one input, `x` itself may be the input (q data or a handle): `f x`, `f(x;out)`, `f(x;[])`.
 pub fn split(x: K, n: usize, usage: &str) -> Result<(Vec<K>, Out)> {
-    let v = items(x);
+    let v = items(&x);
     let (inputs, last) = match v {
         Some(v) if v.len() == n + 1 && is_out(v[n]) => (v[..n].to_vec(), Some(v[n])),
         Some(v) if n > 1 && v.len() == n => (v.to_vec(), None),

@@ -196,7 +196,7 @@ fn matrices(x: K) -> Result<(Vec<Tensor>, bool)> {
     if read::ktype(x) != 0 {
         return Ok((vec![args::input(x)?.0], false));
     }
-    let v = opargs::list(x).unwrap_or(&[]);
+    let v = opargs::list(&x).unwrap_or(&[]);
     for (i, y) in v.iter().enumerate() {
         if registry::is_handle(*y) && !opargs::is_tensor(*y) {
             bail!("arg[{i}] unexpected, given {}", opargs::describe(*y));

@@ -139,7 +139,7 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         return result((op.f)(&v[0], &v[1])?, false);
     }
     let v =
-        forms::items(x).ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
+        forms::items(&x).ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,
@@ -339,7 +339,7 @@ fn scaled(all: &[&Tensor], y: &Tensor, m: Num, what: &str) -> Result<Tensor> {
 
 /// Split `(inputs..;multiplier;output)`: `n` inputs, then an optional number (default 1),
 /// then an optional output tensor or `[]`.
-fn with_multiplier(v: &'static [K], n: usize, usage: &str) -> Result<(&'static [K], Num, Out)> {
+fn with_multiplier<'a>(v: &'a [K], n: usize, usage: &str) -> Result<(&'a [K], Num, Out)> {
     if v.len() < n || v.len() > n + 2 {
         bail!(
             "{}-{} args expected, {usage}, but {} given",
@@ -392,7 +392,7 @@ pub fn add(x: K) -> KResult {
         );
     }
     let v =
-        forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        forms::items(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 2, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;
@@ -432,7 +432,7 @@ fn addc(x: K, div: bool) -> KResult {
         );
     }
     let v =
-        forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        forms::items(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 3, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;

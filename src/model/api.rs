@@ -32,7 +32,7 @@ pub fn model(x: K) -> KResult {
     if is_model(x) {
         return registry::with(x, |o| definition(of(o)?, alloptions()));
     }
-    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting (module;loss;optimizer), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting (module;loss;optimizer), given {}", describe(x)))?;
     if is_model(v[0]) {
         if let [m, f] = v {
             if let Some(b) = read::boolean(*f) {
@@ -110,7 +110,7 @@ fn settings(x: K, training: bool) -> KResult {
     if is_model(x) {
         return registry::with(x, |o| pick(of(o)?, training).dict(training));
     }
-    let v = read::items(x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model and options or data, given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model and options or data, given {}", describe(x)))?;
     let names = read::symbols(v[1]).or_else(|| read::symbol(v[1]).map(|s| vec![s]));
     match (v.len(), names) {
         (2, Some(n)) => registry::with(v[0], |o| {
@@ -125,23 +125,21 @@ fn settings(x: K, training: bool) -> KResult {
         (2, None) => {
             let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expecting option name(s) or a dictionary, given {}", describe(v[1])))?;
             let names = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
-            let e = make::explode(vals);
-            let r = registry::with(v[0], |o| {
+            let e = crate::k::Owned::new(make::explode(vals));
+            registry::with(v[0], |o| {
                 let s = pick(of(o)?, training);
                 let mut new = s.clone();
-                for (n, x) in names.iter().zip(read::items(e).unwrap()) {
+                for (n, x) in names.iter().zip(e.items().unwrap()) {
                     new.set(n, *x, training)?;
                 }
                 *s = new;
                 Ok(make::null())
-            });
-            unsafe { crate::k::native::r0(e) };
-            r
+            })
         }
         (3, Some(n)) => {
-            let e = if n.len() == 1 && read::symbol(v[1]).is_some() { make::list(vec![unsafe { crate::k::native::r1(v[2]) }]) } else { make::explode(v[2]) };
-            let r = registry::with(v[0], |o| {
-                let items = read::items(e).unwrap();
+            let e = crate::k::Owned::new(if n.len() == 1 && read::symbol(v[1]).is_some() { make::list_of(&v[2..3]) } else { make::explode(v[2]) });
+            registry::with(v[0], |o| {
+                let items = e.items().unwrap();
                 if items.len() != n.len() {
                     bail!("{} option name(s) but {} value(s)", n.len(), items.len());
                 }
@@ -152,9 +150,7 @@ fn settings(x: K, training: bool) -> KResult {
                 }
                 *s = new;
                 Ok(make::null())
-            });
-            unsafe { crate::k::native::r0(e) };
-            r
+            })
         }
         (3, None) => Ok(make::long(define(v[0], training, Some(&v[1..2]), Some(&v[2..3]))?)),
         _ => bail!("expecting (model;names), (model;dictionary), (model;names;values) or (model;inputs;targets)"),
@@ -189,7 +185,7 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
     if is_model(x) {
         return Ok(x);
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([m, xs, ys]) if is_model(*m) => {
             define(*m, training, Some(std::slice::from_ref(xs)), Some(std::slice::from_ref(ys)))?;
             Ok(*m)

@@ -26,7 +26,7 @@ use anyhow::{anyhow, bail, Result};
 use super::run::{epoch, results, Epoch};
 use super::Model;
 use crate::device::context::ThreadContext;
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::nn::forward::{self, Call};
 use crate::nn::{Module, Out};
 use crate::registry::{self, Obj};
@@ -135,7 +135,7 @@ impl Drop for Future {
 /// a future.
 pub fn async_(x: K) -> KResult {
     let usage = || format!("expecting (name;args..), name one of {}", NAMES.join(", "));
-    let v = read::items(x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
+    let v = read::items(&x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
     let Some(v) = v else {
         let given = read::symbol(x).map_or_else(|| describe(x), |s| format!("`{s}"));
         bail!("{}, given {given}", usage())
@@ -148,10 +148,8 @@ pub fn async_(x: K) -> KResult {
     if v.len() == 2 {
         start(name, v[1])
     } else {
-        let args = make::list(v[1..].iter().map(|a| unsafe { native::r1(*a) }).collect());
-        let r = start(name, args);
-        unsafe { native::r0(args) };
-        r
+        let args = crate::k::Owned::new(make::list_of(&v[1..]));
+        start(name, args.k())
     }
 }
 
@@ -168,7 +166,7 @@ fn start(name: &'static str, args: K) -> KResult {
         };
         let call = forward::prepare(args, mode)?;
         // the handle whose object is lent: the model or module given
-        let h = match read::items(args) {
+        let h = match read::items(&args) {
             Some(v) if !registry::is_handle(args) => v[0],
             _ => args,
         };

@@ -242,7 +242,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
         Some(c) => bail!("unrecognized arg, {c}"),
         None if registry::is_handle(a) => bail!("stale pointer"),
         None => {
-            if let Some([v, i]) = read::items(a) {
+            if let Some([v, i]) = read::items(&a) {
                 if registry::class_of(*v) == Some("vector") {
                     let ts = registry::tensors(*v)?;
                     let ix = read::longs(*i).or_else(|| read::long(*i).map(|j| vec![j])).ok_or_else(|| anyhow!("vector paired with {}, expecting long index or indices", describe(*i)))?;
@@ -256,14 +256,14 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
             // a general list holding handles is several inputs, never an array (ktorch's
             // xarray refuses pointers): `backward(d;(x;y);t)` in ktorch's mnist/cgan.q
             if holds_handle(a) {
-                for i in read::items(a).unwrap() {
+                for i in read::items(&a).unwrap() {
                     add(s, *i, device)?;
                 }
                 return Ok(());
             }
             match convert::to_tensor(a) {
                 Ok(t) => s.push(to(t)?),
-                Err(e) => match read::items(a) {
+                Err(e) => match read::items(&a) {
                     Some(v) if read::ktype(a) == 0 && !v.is_empty() => {
                         for i in v {
                             add(s, *i, device)?;
@@ -279,7 +279,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
 
 /// Is `a` a general list with a handle among its items?
 pub fn holds_handle(a: K) -> bool {
-    read::ktype(a) == 0 && !registry::is_handle(a) && read::items(a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
+    read::ktype(a) == 0 && !registry::is_handle(a) && read::items(&a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
 }
 
 /// The training or the test data and settings.
@@ -330,7 +330,7 @@ fn data_(x: K, training: bool) -> KResult {
     if is_model(x) {
         return with_data(x, training, |d, _| Ok(make::list(vec![d.x.q()?, d.y.q()?])));
     }
-    let v = read::items(x).filter(|v| (2..=3).contains(&v.len()) && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;inputs;targets), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| (2..=3).contains(&v.len()) && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;inputs;targets), given {}", describe(x)))?;
     let n = define(v[0], training, Some(&v[1..2]), v.get(2).map(std::slice::from_ref))?;
     Ok(make::long(n))
 }
@@ -341,7 +341,7 @@ fn side_(x: K, training: bool, inputs: bool) -> KResult {
         let o = with_data(x, training, |d, _| Ok(if inputs { d.x.object() } else { d.y.object() }))?;
         return Ok(o.map_or_else(make::null, registry::add));
     }
-    let v = read::items(x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;{}..), given {}", if inputs { "inputs" } else { "targets" }, describe(x)))?;
+    let v = read::items(&x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;{}..), given {}", if inputs { "inputs" } else { "targets" }, describe(x)))?;
     let n = if inputs { define(v[0], training, Some(&v[1..]), None)? } else { define(v[0], training, None, Some(&v[1..]))? };
     Ok(make::long(n))
 }

@@ -68,7 +68,7 @@ fn args(x: K) -> Result<(K, Option<K>)> {
     if is_object(x) {
         return Ok((x, None));
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([h, d]) => Ok((*h, Some(*d))),
         _ => bail!("expecting model, module or optimizer, or (object;dictionary), given {}", describe(x)),
     }
@@ -147,7 +147,7 @@ pub fn batchnorm(x: K) -> KResult {
     let (h, d) = if registry::is_handle(x) {
         (x, None)
     } else {
-        match read::items(x) {
+        match read::items(&x) {
             Some([h, d]) => (*h, Some(*d)),
             _ => bail!("expecting model or module, or (model/module;dictionary of momentum settings), given {}", describe(x)),
         }
@@ -182,18 +182,15 @@ pub fn batchnorm(x: K) -> KResult {
         })?;
     }
     let names: Vec<&str> = norms.iter().map(|(n, _)| n.as_str()).collect();
-    let answer = unsafe { crate::k::native::xD(make::symbols(&names), make::floats(&momentum)) };
+    let answer = crate::k::Owned::new(make::dict_of(make::symbols(&names), make::floats(&momentum)));
     if registry::class_of(h) == Some("model") && !norms.is_empty() {
         let r = recalc(h, &q);
         for ((_, m), f) in norms.iter().zip(&momentum) {
             m.set_cumulative(f.is_nan());
         }
-        if let Err(e) = r {
-            unsafe { crate::k::native::r0(answer) };
-            return Err(e);
-        }
+        r?;
     }
-    Ok(answer)
+    Ok(answer.into_raw())
 }
 
 /// One pass over a model's training data in training mode without gradients.

@@ -111,10 +111,8 @@ impl Settings {
                 } else if read::ktype(x) < 0 {
                     Some((num(x)?, 2.0))
                 } else if read::len(x) == 2 && matches!(read::ktype(x), 5..=9) {
-                    let e = make::explode(x);
-                    let v = read::items(e).unwrap().iter().map(|i| num(*i)).collect::<Result<Vec<f64>>>();
-                    unsafe { crate::k::native::r0(e) };
-                    let v = v?;
+                    let e = crate::k::Owned::new(make::explode(x));
+                    let v = e.items().unwrap().iter().map(|i| num(*i)).collect::<Result<Vec<f64>>>()?;
                     Some((v[0], v[1]))
                 } else {
                     bail!("clipnorm: expected max norm, or (max norm;order), given {}", describe(x))

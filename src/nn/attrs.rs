@@ -15,7 +15,7 @@ use tch::Tensor;
 use super::api::{is_module, modref, module_mut};
 use super::parms::on;
 use super::{layers, ModRef, Module};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::{self, describe};
 
@@ -30,7 +30,7 @@ pub fn buffer(x: K) -> KResult {
 
 fn tensor_attr(x: K, buffers: bool) -> KResult {
     let what = if buffers { "buffer" } else { "parameter" };
-    let v = opargs::list(x)
+    let v = opargs::list(&x)
         .filter(|v| !v.is_empty() && (is_module(v[0]) || crate::registry::class_of(v[0]) == Some("model")))
         .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
     if !(2..=3).contains(&v.len()) {
@@ -147,12 +147,12 @@ pub fn parmtypes(x: K) -> KResult {
 }
 
 fn dict(k: K, v: K) -> K {
-    unsafe { native::xD(k, v) }
+    make::dict_of(k, v)
 }
 
 /// The handle and child key of `(m;name)` or `(m;index)`.
 fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
-    let v = opargs::list(x)
+    let v = opargs::list(&x)
         .filter(|v| !v.is_empty() && is_module(v[0]))
         .ok_or_else(|| anyhow!("expects module as first argument"))?;
     let [m, k] = v else {
@@ -222,7 +222,7 @@ pub fn moduletypes(x: K) -> KResult {
     let (h, types) = if is_module(x) {
         (x, None)
     } else {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some([h, t]) if is_module(*h) => {
                 let s = opargs::syms(*t).ok_or_else(|| {
                     anyhow!(

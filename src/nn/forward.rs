@@ -66,7 +66,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
             _ => {}
         }
     }
-    let v = match read::items(x) {
+    let v = match read::items(&x) {
         // a model's module runs as well (ktorch's forward on models)
         Some(v) if v.len() >= 2 && (is_module(v[0]) || registry::class_of(v[0]) == Some("model")) => v,
         // a handle first that is no module: stale, or of another class
@@ -208,7 +208,7 @@ pub fn training(x: K) -> KResult {
     if is_module(x) {
         return Ok(make::boolean(modref(x)?.get().training()));
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
             modref(*m)?.get().train(read::boolean(*f).unwrap());
             Ok(make::null())

@@ -9,7 +9,7 @@ use anyhow::{anyhow, Result};
 
 use super::layers::{self, Layer};
 use super::spec;
-use crate::k::{make, KResult, K};
+use crate::k::{make, KResult, Owned, K};
 
 /// ktorch's module types (knn.cpp's `moduleattrs`): name, the least number of inputs ktorch
 /// gives (0: the count of its forward's arguments), PyTorch's name, and the example options of
@@ -183,16 +183,17 @@ fn module_row(name: &str) -> Option<(&'static (&'static str, usize, &'static str
 /// The example options of module type `name` (`` options`linear ``), None for other names.
 pub fn module_example(name: &str) -> Result<Option<K>> {
     let Some(((_, _, _, ex), l)) = module_row(name) else { return Ok(None) };
-    let vals = spec::with_pool(|| -> Result<Vec<layers::Val>> {
-        let named = pairs(ex)?;
+    let vals = (|| -> Result<Vec<layers::Val>> {
+        let mut made = vec![];
+        let named = pairs(ex, &mut made)?;
         spec::options(l, &[], &named)
-    })
+    })()
     .map_err(|e| anyhow!("{name} example: {e}"))?;
     Ok(Some(super::api::options_of(l, &vals, true)))
 }
 
-/// `name:value;..` as (name, q value) pairs, the values kept in the definition pool.
-fn pairs(ex: &'static str) -> Result<spec::Pairs> {
+/// `name:value;..` as (name, q value) pairs, the values owned by `made`.
+fn pairs(ex: &'static str, made: &mut Vec<Owned>) -> Result<spec::Pairs> {
     let mut v = vec![];
     for p in ex.split(';').filter(|p| !p.is_empty()) {
         let (k, x) = p.split_once(':').ok_or_else(|| anyhow!("bad example {p}"))?;
@@ -210,10 +211,11 @@ fn pairs(ex: &'static str) -> Result<spec::Pairs> {
         } else {
             make::long(x.parse()?)
         };
-        spec::keep(q);
-        v.push((k, q));
+        let q = Owned::new(q);
+        v.push((k, q.k()));
+        made.push(q);
     }
-    Ok(v)
+    Ok(v.into_iter().collect())
 }
 
 const KEYS: [&str; 7] = ["module", "pytorch", "forward", "result", "n", "args", "options"];

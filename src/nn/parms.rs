@@ -15,7 +15,7 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
     let (h, key) = if registry::is_handle(x) {
         (x, None)
     } else {
-        match read::items(x) {
+        match read::items(&x) {
             Some([h, k]) if registry::is_handle(*h) => {
                 let key = if let Some(s) = read::symbol(*k) {
                     Ok(s)

@@ -13,11 +13,37 @@ use anyhow::{anyhow, bail, Result};
 
 use super::layers::{self, Def, Layer, Opt, Ty, Val};
 use super::Module;
-use crate::k::{read, K};
+use crate::k::{make, read, Owned, K};
 use crate::tensor::opargs::{describe, number, Num};
 
-/// Named options given last: (name, value) in order.
-pub type Pairs = Vec<(&'static str, K)>;
+/// Named options given last: (name, value) in order, owning the q values made while reading
+/// them (a simple list's items as atoms), which its K's may point into.
+#[derive(Default)]
+pub struct Pairs {
+    list: Vec<(&'static str, K)>,
+    _made: Option<Owned>,
+}
+
+impl std::ops::Deref for Pairs {
+    type Target = Vec<(&'static str, K)>;
+    fn deref(&self) -> &Self::Target {
+        &self.list
+    }
+}
+
+impl FromIterator<(&'static str, K)> for Pairs {
+    /// Pairs of values borrowed from the arguments (nothing made).
+    fn from_iter<I: IntoIterator<Item = (&'static str, K)>>(i: I) -> Pairs {
+        Pairs { list: i.into_iter().collect(), _made: None }
+    }
+}
+
+impl Pairs {
+    /// `list`, whose values may point into `made`.
+    fn with(list: Vec<(&'static str, K)>, made: Option<Owned>) -> Pairs {
+        Pairs { list, _made: made }
+    }
+}
 
 /// The pairs in `x` if `x` has one of the name-value forms (ktorch's `xpairs`).
 pub fn pairs(x: K) -> Result<Option<Pairs>> {
@@ -28,7 +54,8 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
             None => bail!("unexpected name,value dictionary with {} keys", describe(k)),
         };
         let vals = exploded(v, keys.len())?;
-        return Ok(Some(keys.into_iter().zip(vals).collect()));
+        let list = keys.into_iter().zip(vals.iter().copied()).collect();
+        return Ok(Some(Pairs::with(list, vals.made)));
     }
     if let Some(s) = read::symbols(x) {
         if s.len() % 2 == 1 {
@@ -39,18 +66,14 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
         }
         // values are symbols too: make each a symbol atom on demand (kept as the list's items)
         let vals = exploded(x, s.len())?;
-        return Ok(Some(
-            s.chunks(2)
-                .zip(vals.chunks(2))
-                .map(|(k, v)| (k[0], v[1]))
-                .collect(),
-        ));
+        let list = s.chunks(2).zip(vals.chunks(2)).map(|(k, v)| (k[0], v[1])).collect();
+        return Ok(Some(Pairs::with(list, vals.made)));
     }
-    let Some(items) = read::items(x) else {
+    let Some(items) = read::items(&x) else {
         return Ok(None);
     };
     if items.is_empty() {
-        return Ok(Some(vec![]));
+        return Ok(Some(Pairs::default()));
     }
     if read::symbol(items[0]).is_some() {
         if items.len() % 2 == 1 {
@@ -77,10 +100,12 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
     let is_pair = |y: K| {
         read::len(y) == 2
             && (read::ktype(y) == 11
-                || read::items(y).is_some_and(|v| read::symbol(v[0]).is_some()))
+                || read::items(&y).is_some_and(|v| read::symbol(v[0]).is_some()))
     };
     if is_pair(items[0]) {
         let mut v = vec![];
+        // the values of symbol-list pairs, made as atoms: one list owns them all
+        let mut made = vec![];
         for (i, y) in items.iter().enumerate() {
             if !is_pair(*y) {
                 bail!("name,value pair[{i}] has no name symbol or not 2 elements");
@@ -90,51 +115,38 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
                 .or_else(|| read::symbols(*y).map(|s| s[0]))
                 .unwrap();
             v.push((k, e[1]));
+            made.extend(e.made);
         }
-        return Ok(Some(v));
+        let made = (!made.is_empty()).then(|| Owned::new(make::list(made.into_iter().map(Owned::into_raw).collect())));
+        return Ok(Some(Pairs::with(v, made)));
     }
     Ok(None)
 }
 
-/// Items of a list as atoms (kept alive for the whole call in a pool: q data read here is
-/// borrowed from the argument or from these).
-pub fn exploded(x: K, n: usize) -> Result<Vec<K>> {
+/// Items of a list as atoms: a general list's own items (borrowed from the argument), or the
+/// items of a list made from a simple one, which this value owns (released when it is dropped,
+/// also on an error or a panic: tch panics from some `f_` methods taking a Scalar).
+pub struct Exploded {
+    items: Vec<K>,
+    pub made: Option<Owned>,
+}
+
+impl std::ops::Deref for Exploded {
+    type Target = [K];
+    fn deref(&self) -> &[K] {
+        &self.items
+    }
+}
+
+pub fn exploded(x: K, n: usize) -> Result<Exploded> {
     if read::len(x) as usize != n {
         bail!("expected {n} value(s), given {}", read::len(x));
     }
-    if let Some(v) = read::items(x) {
-        return Ok(v.to_vec());
+    if let Some(v) = read::items(&x) {
+        return Ok(Exploded { items: v.to_vec(), made: None });
     }
-    let e = crate::k::make::explode(x);
-    POOL.with(|p| p.borrow_mut().push(e));
-    Ok(read::items(e).unwrap().to_vec())
-}
-
-thread_local! {
-    /// q values made while reading a definition, freed when it is done (`with_pool`).
-    static POOL: std::cell::RefCell<Vec<K>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Keep `k` (a value made while reading) until the definition is read.
-pub fn keep(k: K) {
-    POOL.with(|p| p.borrow_mut().push(k));
-}
-
-/// Run `f`, then free the values made while reading, also when `f` panics (tch panics with
-/// libtorch's error from some `f_` methods taking a Scalar: the pool was left unfreed, a K leak
-/// per call found by ktorch-fuzz in `normalize`).
-pub fn with_pool<R>(f: impl FnOnce() -> R) -> R {
-    struct Drain;
-    impl Drop for Drain {
-        fn drop(&mut self) {
-            let made: Vec<K> = POOL.with(|p| p.borrow_mut().drain(..).collect());
-            for k in made {
-                unsafe { crate::k::native::r0(k) };
-            }
-        }
-    }
-    let _drain = Drain;
-    f()
+    let e = Owned::new(make::explode(x));
+    Ok(Exploded { items: e.items().unwrap().to_vec(), made: Some(e) })
 }
 
 /// A value of option type `ty` from `x`, else an error naming the module and option.
@@ -178,7 +190,7 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
         Ty::Floats(n) if matches!(t, 5..=9) => {
             let v: Option<Vec<f64>> = exploded(x, read::len(x) as usize)
                 .ok()
-                .and_then(|e| e.into_iter().map(float).collect());
+                .and_then(|e| e.iter().map(|i| float(*i)).collect());
             v.filter(|v| count(n, v.len())).map(Val::Floats)
         }
         Ty::Sym(c) => read::symbol(x).filter(|s| one_of(c, s)).map(Val::Sym),
@@ -224,20 +236,20 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
 }
 
 /// The options of layer `l` from the positional values and pairs, with defaults filled in.
-pub fn options(l: &Layer, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
+pub fn options(l: &Layer, pos: &[K], named: &[(&'static str, K)]) -> Result<Vec<Val>> {
     settings(l.name, l.opts, pos, named)
 }
 
 /// Values for the option table `opts` of `owner` (a layer, an optimizer) from positional values
 /// and pairs, with defaults filled in; errors name the owner and the option.
-pub fn settings(owner: &str, opts: &[Opt], pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
+pub fn settings(owner: &str, opts: &[Opt], pos: &[K], named: &[(&'static str, K)]) -> Result<Vec<Val>> {
     settings_from(owner, opts, opts.iter().map(|o| o.default.val(o.ty)).collect(), pos, named)
 }
 
 /// As [`settings`], starting from `base` instead of the defaults: an optimizer's group takes the
 /// options given and keeps the others from the optimizer's defaults or its current options
 /// (kopt.cpp's `optedit`, as PyTorch's `add_param_group`).
-pub fn settings_from(owner: &str, opts: &[Opt], base: Vec<Option<Val>>, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
+pub fn settings_from(owner: &str, opts: &[Opt], base: Vec<Option<Val>>, pos: &[K], named: &[(&'static str, K)]) -> Result<Vec<Val>> {
     if pos.len() > opts.len() {
         if opts.is_empty() {
             bail!("{owner}: no arguments expected");
@@ -267,7 +279,7 @@ pub fn settings_from(owner: &str, opts: &[Opt], base: Vec<Option<Val>>, pos: &[K
 /// One layer definition: a symbol, symbols (type, name, then options given as symbols) or a
 /// general list (type; optional name; options..). Returns the module (without children).
 pub fn layer(x: K) -> Result<Module> {
-    let syms: Vec<K>;
+    let syms: Exploded;
     let (ty, name, rest): (&str, Option<&str>, &[K]) = if let Some(s) = read::symbol(x) {
         (s, None, &[])
     } else if let Some(s) = read::symbols(x) {
@@ -279,7 +291,7 @@ pub fn layer(x: K) -> Result<Module> {
                 (s[0], Some(s[1]), &syms[2..])
             }
         }
-    } else if let Some(v) = read::items(x) {
+    } else if let Some(v) = read::items(&x) {
         let Some(s) = v.first().and_then(|a| read::symbol(*a)) else {
             bail!(
                 "no module symbol found, given {}",
@@ -310,9 +322,9 @@ pub fn layer(x: K) -> Result<Module> {
     let (pos, named) = match rest.last().filter(|x| names_opts(**x)) {
         Some(last) => match pairs(*last)? {
             Some(p) => (&rest[..rest.len() - 1], p),
-            None => (rest, vec![]),
+            None => (rest, Pairs::default()),
         },
-        None => (rest, vec![]),
+        None => (rest, Pairs::default()),
     };
     let opts = options(l, pos, &named)?;
     Module::new(l, name.map(str::to_string), opts)
@@ -378,7 +390,7 @@ impl Stack {
 
 /// A tree definition at depth `d`.
 pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
-    match read::items(x) {
+    match read::items(&x) {
         Some(v) if !v.is_empty() => {
             q.push(d, layer(v[0])?)?;
             for c in &v[1..] {
@@ -392,7 +404,7 @@ pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
 
 /// ktorch's `xdv`: 0 when `x` is not depth-value pairs, -1 for one pair, else the count.
 pub fn dv_count(x: K) -> i64 {
-    let Some(v) = read::items(x) else { return 0 };
+    let Some(v) = read::items(&x) else { return 0 };
     if v.len() == 2 && read::ktype(v[0]) == -7 {
         return -1;
     }
@@ -407,10 +419,10 @@ pub fn dv(x: K, n: i64, q: &mut Stack) -> Result<()> {
     let pairs: Vec<K> = if n < 0 {
         vec![x]
     } else {
-        read::items(x).unwrap().to_vec()
+        read::items(&x).unwrap().to_vec()
     };
     for p in pairs {
-        let v = read::items(p).unwrap();
+        let v = read::items(&p).unwrap();
         q.push(read::long(v[0]).unwrap(), layer(v[1])?)?;
     }
     Ok(())

@@ -13,7 +13,7 @@
 use anyhow::{anyhow, bail, Result};
 
 use super::{kinds, Group, Optimizer, Parm, Settings};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::nn::api::{atom, modref};
 use crate::nn::spec;
 use crate::registry::{self, Obj};
@@ -25,7 +25,7 @@ pub fn is_optimizer(x: K) -> bool {
 }
 
 pub fn opt(x: K) -> KResult {
-    spec::with_pool(|| opt_(x))
+    opt_(x)
 }
 
 fn opt_(x: K) -> KResult {
@@ -36,7 +36,7 @@ fn opt_(x: K) -> KResult {
         let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
         return Ok(registry::add(Obj::Optimizer(Optimizer { kind, defaults: kinds_defaults(kind), groups: vec![] })));
     }
-    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
     if is_optimizer(v[0]) {
         if let [o, f] = v {
             if let Some(b) = read::boolean(*f) {
@@ -95,9 +95,9 @@ fn read_args(v: &[K], with_opts: bool) -> Result<(Vec<Parm>, Opts)> {
     let (pos, named) = match rest.last() {
         Some(last) => match spec::pairs(*last)? {
             Some(p) => (&rest[..rest.len() - 1], p),
-            None => (rest, vec![]),
+            None => (rest, spec::Pairs::default()),
         },
-        None => (rest, vec![]),
+        None => (rest, spec::Pairs::default()),
     };
     Ok((parms, Some((pos.to_vec(), named))))
 }
@@ -157,7 +157,7 @@ fn parameters(x: K) -> Result<Vec<Parm>> {
     if read::is_nil(x) {
         return Ok(vec![]);
     }
-    let (h, sel) = match read::items(x) {
+    let (h, sel) = match read::items(&x) {
         Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
         _ => (x, None),
     };
@@ -291,11 +291,11 @@ fn column(v: Vec<&crate::nn::Val>) -> K {
 /// A parameter's buffers as a dictionary of name to q data.
 fn buffers(p: &Parm) -> Result<K> {
     if p.state.is_empty() {
-        return Ok(unsafe { native::xD(make::symbols(&[]), native::ktn(0, 0)) });
+        return Ok(make::empty_dict());
     }
     let names: Vec<&str> = p.state.iter().map(|(k, _)| *k).collect();
     let vals = make::try_list(p.state.iter().map(|(_, t)| crate::tensor::convert::to_q(t)))?;
-    Ok(unsafe { native::xD(make::symbols(&names), vals) })
+    Ok(make::dict_of(make::symbols(&names), vals))
 }
 
 /// `state o`, `state(o;flag)`: the definition with each parameter's buffers.
@@ -337,7 +337,7 @@ pub fn lr(x: K) -> KResult {
             Ok(make::floats(&v))
         });
     }
-    let Some([h, r]) = read::items(x) else { bail!("expecting optimizer, model, or (optimizer or model;rate(s)), given {}", describe(x)) };
+    let Some([h, r]) = read::items(&x) else { bail!("expecting optimizer, model, or (optimizer or model;rate(s)), given {}", describe(x)) };
     if !has_opt(*h) {
         bail!("expecting optimizer or model as 1st arg, given {}", describe(*h));
     }

@@ -171,7 +171,7 @@ pub fn setting(x: K) -> KResult {
         return Ok(make::null());
     }
     // (`name;value): a general list of two.
-    if let Some([name, v]) = read::items(x) {
+    if let Some([name, v]) = read::items(&x) {
         let name = read::symbol(*name).ok_or_else(|| anyhow!("expects (`name;value)"))?;
         set(name, *v)?;
         return Ok(make::null());

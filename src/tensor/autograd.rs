@@ -69,7 +69,7 @@ pub fn backward(x: K) -> KResult {
     let (h, rest) = if registry::is_handle(x) {
         (x, &[][..])
     } else {
-        let items = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| {
+        let items = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
             anyhow!(
                 "expects tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"
             )

@@ -156,7 +156,7 @@ fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
     if registry::is_handle(x) {
         return Ok((x, 0));
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([h, d]) if registry::is_handle(*h) => {
             let d = read::long(*d).filter(|_| read::ktype(*d) < 0).ok_or_else(|| anyhow!("2nd arg is dimension, but given {}", describe(*d)))?;
             Ok((*h, d))
@@ -184,7 +184,7 @@ pub fn batch(x: K) -> KResult {
     if is_model(x) {
         return crate::model::data::batch(x);
     }
-    let v = read::items(x).filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting model, (tensor;size), (tensor;size,dim) or (tensor;size;index), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting model, (tensor;size), (tensor;size,dim) or (tensor;size;index), given {}", describe(x)))?;
     let wd = read::longs(v[1]).or_else(|| read::long(v[1]).filter(|_| read::ktype(v[1]) < 0).map(|w| vec![w])).filter(|n| (1..=2).contains(&n.len())).ok_or_else(|| anyhow!("2nd arg is batch size or batch size & dimension, but given {}", describe(v[1])))?;
     let (w, d) = (wd[0], wd.get(1).copied().unwrap_or(0));
     if d < 0 {

@@ -8,7 +8,7 @@
 use anyhow::{anyhow, bail};
 use tch::{Device, Kind, Tensor};
 
-use crate::k::{make::data, native, read, K};
+use crate::k::{make::data, read, K};
 
 /// The tensor kind of a q type (atom or vector) and its element size.
 pub fn kind_of_qtype(t: i8) -> anyhow::Result<Kind> {
@@ -95,7 +95,7 @@ fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
         return Ok((vec![read::len(x)], t));
     }
     let items =
-        read::items(x).ok_or_else(|| anyhow!("no torch type found for k: {}", qtype_name(t)))?;
+        read::items(&x).ok_or_else(|| anyhow!("no torch type found for k: {}", qtype_name(t)))?;
     if items.is_empty() {
         return Ok((vec![0], 0)); // () -> an empty tensor of the default dtype
     }
@@ -131,7 +131,7 @@ fn fill(x: K, dst: *mut u8, es: usize) -> usize {
             n
         } else {
             let mut off = 0;
-            for it in read::items(x).unwrap_or(&[]) {
+            for it in read::items(&x).unwrap_or(&[]) {
                 off += fill(*it, dst.add(off), es);
             }
             off
@@ -196,16 +196,15 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
     let ptr = cpu.data_ptr() as *const u8;
     let es = elem_size(qt);
     if size.is_empty() {
-        let a = unsafe { native::ka(-(qt as i32)) };
-        unsafe { std::ptr::copy_nonoverlapping(ptr, (a as *mut u8).add(8), es) };
-        return Ok(a);
+        // SAFETY: `ptr` is the data of `cpu`, a contiguous CPU tensor of one element of `es` bytes.
+        return Ok(crate::k::make::atom(-qt, unsafe { std::slice::from_raw_parts(ptr, es) }));
     }
     Ok(build(ptr, &size, qt, es))
 }
 
 fn build(ptr: *const u8, size: &[i64], qt: i8, es: usize) -> K {
     if size.len() == 1 {
-        let v = unsafe { native::ktn(qt as i32, size[0]) };
+        let v = crate::k::make::vector(qt, size[0]);
         unsafe { super::memcopy::copy_bytes(ptr, data::<u8>(v), size[0] as usize * es) };
         return v;
     }

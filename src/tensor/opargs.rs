@@ -9,16 +9,16 @@ use crate::k::{read, K};
 use crate::registry::{self, Obj};
 
 /// The items of an argument list `(a;b;..)`: a general list that is not itself a handle.
-pub fn list(x: K) -> Option<&'static [K]> {
-    read::items(x).filter(|_| !registry::is_handle(x))
+pub fn list(x: &K) -> Option<&[K]> {
+    read::items(x).filter(|_| !registry::is_handle(*x))
 }
 
 /// The items of `x` with their count checked, else `expects <usage>, given <what x is>`.
-pub fn items(
-    x: K,
+pub fn items<'a>(
+    x: &'a K,
     n: std::ops::RangeInclusive<usize>,
     usage: &str,
-) -> anyhow::Result<&'static [K]> {
+) -> anyhow::Result<&'a [K]> {
     match list(x) {
         Some(v) if n.contains(&v.len()) => Ok(v),
         Some(v) => bail!(
@@ -26,7 +26,7 @@ pub fn items(
             v.len(),
             if v.len() == 1 { "" } else { "s" }
         ),
-        None => bail!("expects {usage}, given {}", describe(x)),
+        None => bail!("expects {usage}, given {}", describe(*x)),
     }
 }
 
@@ -107,7 +107,7 @@ pub fn is_vector(x: K) -> bool {
 
 /// Does `x` hold a handle at any depth of its general lists?
 fn holds_handle(x: K) -> bool {
-    registry::is_handle(x) || read::items(x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
+    registry::is_handle(x) || read::items(&x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
 }
 
 /// `x` as a tensor when all of `x` is q data of one type and a regular shape (ktorch's

@@ -23,7 +23,7 @@ fn sparse_(t: &Tensor) -> Result<bool> {
 /// `contiguous x` contiguous in C order; `contiguous(x;format)` in memory format
 /// `` `contiguous `preserve `channel2d `channel3d ``.
 pub fn contiguous(x: K) -> KResult {
-    if let Some([h, f]) = read::items(x).filter(|_| !registry::is_handle(x)) {
+    if let Some([h, f]) = read::items(&x).filter(|_| !registry::is_handle(x)) {
         if let Some(s) = read::symbol(*f) {
             let m = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
                 anyhow!(
@@ -64,12 +64,12 @@ pub fn gradflag(x: K) -> KResult {
         let p = m.get().named_parameters();
         let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
         let flags: Vec<bool> = p.iter().map(|(_, t)| t.requires_grad()).collect();
-        return Ok(unsafe { crate::k::native::xD(make::symbols(&keys), make::booleans(&flags)) });
+        return Ok(make::dict_of(make::symbols(&keys), make::booleans(&flags)));
     }
     if registry::is_handle(x) {
         return query(x, Attr::Bool(&requires_grad), false);
     }
-    let items = read::items(x)
+    let items = read::items(&x)
         .filter(|v| (2..=3).contains(&v.len()))
         .ok_or_else(|| anyhow!("expects {USAGE}"))?;
     let h = items[0];
@@ -150,7 +150,7 @@ pub fn gradflag(x: K) -> KResult {
         Some(Picked::Flags(f)) => make::booleans(&f),
         Some(Picked::Keys(k, f)) => {
             let k: Vec<&str> = k.iter().map(|s| s.as_str()).collect();
-            unsafe { crate::k::native::xD(make::symbols(&k), make::booleans(&f)) }
+            make::dict_of(make::symbols(&k), make::booleans(&f))
         }
     })
 }

@@ -17,7 +17,7 @@ pub mod summary;
 use anyhow::{bail, Result};
 use tch::Tensor;
 
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry;
 
 /// One attribute of a tensor, by the q type it comes back as.
@@ -113,7 +113,7 @@ pub fn query(x: K, attr: Attr, data: bool) -> KResult {
         From::Vector => vals.list(),
         From::Dict(keys) => {
             let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
-            unsafe { native::xD(make::symbols(&keys), vals.list()) }
+            make::dict_of(make::symbols(&keys), vals.list())
         }
     })
 }

@@ -4,7 +4,7 @@ use anyhow::{bail, Result};
 use tch::{Kind, Tensor};
 
 use super::{attrs, facts, shape, with_tensor};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::{convert, options};
 
@@ -190,7 +190,7 @@ const BACKWARD: [(&str, bool, bool, &str); 4] = [
 fn opt_defaults(k: &crate::optim::kinds::Kind) -> K {
     let vals: Vec<crate::nn::layers::Val> = k.opts.iter().map(|o| o.default.val(o.ty).unwrap_or(crate::nn::layers::Val::None)).collect();
     let keys: Vec<&str> = k.opts.iter().map(|o| o.name).collect();
-    unsafe { native::xD(make::symbols(&keys), make::uniform(vals.iter().map(crate::nn::api::atom).collect())) }
+    make::dict_of(make::symbols(&keys), make::uniform(vals.iter().map(crate::nn::api::atom).collect()))
 }
 
 /// `help`/`options` of a module or loss type or an optimizer's name; `help` gives the type's
@@ -287,14 +287,14 @@ pub fn topic(x: K, full: bool) -> KResult {
                 .iter()
                 .map(|d| attrs::ktype_letter(*d).unwrap_or(b' '))
                 .collect();
-            unsafe { native::xD(make::symbols(&k), make::chars(&v)) }
+            make::dict_of(make::symbols(&k), make::chars(&v))
         }
         // ktorch's table as it prints it (ktorch.cpp `ktypes`): the k type letter of each of
         // its first 8 dtypes, so `e` shows for float and for half
         "ktype" => {
             let k: Vec<u8> = DTYPES[..8].iter().map(|d| attrs::ktype_letter(*d).unwrap_or(b' ')).collect();
             let v: Vec<&str> = DTYPES[..8].iter().map(|d| options::kind_name(*d)).collect();
-            unsafe { native::xD(make::chars(&k), make::symbols(&v)) }
+            make::dict_of(make::chars(&k), make::symbols(&v))
         }
         "device" => {
             let n = tch::Cuda::device_count().max(0) as usize;
@@ -309,7 +309,7 @@ pub fn topic(x: K, full: bool) -> KResult {
                 seeds.push(facts::device_seed(Some(i))?);
             }
             let k: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-            unsafe { native::xD(make::symbols(&k), make::longs(&seeds)) }
+            make::dict_of(make::symbols(&k), make::longs(&seeds))
         }
         "tensor" | "vector" | "dictionary" => attrs::default_options(),
         "module" => crate::nn::help::module_table()?,
