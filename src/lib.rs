@@ -4,6 +4,7 @@
 //! Layout: `k` is the kdb+ ABI (values in and out, the guard), `fns` the table of q names, and one
 //! module per domain: `session` (version/config/setting), `registry` (the handles) and
 //! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`, `io` (images and files).
+pub mod cxx;
 pub mod device;
 pub mod exports;
 pub mod dist;

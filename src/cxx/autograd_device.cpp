@@ -15,13 +15,6 @@
 #include "attempt.h"
 
 extern "C" {
-// The last error's message, malloc'd (the caller frees it).
-char* ktorch_ad_error() {
-  char* p = static_cast<char*>(std::malloc(last_error.size() + 1));
-  if (p) std::memcpy(p, last_error.c_str(), last_error.size() + 1);
-  return p;
-}
-
 // at::manual_seed (what torch::manual_seed calls): the CPU generator and every CUDA device's.
 // After a device-side assert the CUDA generators throw, and tch's at_manual_seed lets that
 // escape into Rust (an abort, found by ktorch-fuzz on the GPU machine): here it is an error.

@@ -95,12 +95,6 @@ bool sum_for_avg(Group* g, int& op, at::Tensor* t) {
 }  // namespace
 
 extern "C" {
-char* ktorch_dist_error() {
-  char* p = static_cast<char*>(std::malloc(last_error.size() + 1));
-  if (p) std::memcpy(p, last_error.c_str(), last_error.size() + 1);
-  return p;
-}
-
 int ktorch_dist_has_nccl() {
 #ifdef KTORCH_NCCL
   return 1;

@@ -19,12 +19,6 @@ static c10::optional<c10::string_view> driver(const char* s) {
 }
 
 extern "C" {
-char* ktorch_la_error() {
-  char* p = static_cast<char*>(std::malloc(last_error.size() + 1));
-  if (p) std::memcpy(p, last_error.c_str(), last_error.size() + 1);
-  return p;
-}
-
 // mode: 0 addbmm, 1 addmm, 2 addmv, 3 addr, 4 baddbmm; beta*x + alpha*f(y,z), into out when
 // out is not null (then *r is left null).
 int ktorch_addmm(int mode, at::Tensor* out, at::Tensor* x, at::Tensor* y, at::Tensor* z, int bf, double bd, long bj,

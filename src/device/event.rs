@@ -4,7 +4,7 @@
 //! stream s, `wait e` / `wait(e;s)` makes the current stream (or s) wait on the device for that
 //! point without blocking q, `elapsed(a;b)` the milliseconds between two recorded events
 //! (timing from q), and `sync e`, `query e` (in mod.rs) block on it or ask if it is reached.
-use std::ffi::c_void;
+use crate::cxx::CudaEvent;
 
 use anyhow::{bail, Result};
 
@@ -14,7 +14,7 @@ use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
 pub struct Event {
-    ptr: *mut c_void,
+    ptr: *mut CudaEvent,
 }
 
 // SAFETY: a CUDAEvent is owned by one registry entry and used under the registry's lock.
@@ -22,7 +22,7 @@ unsafe impl Send for Event {}
 
 impl Drop for Event {
     fn drop(&mut self) {
-        unsafe { shim::ktorch_event_free(self.ptr) }
+        unsafe { crate::cxx::ktorch_event_free(self.ptr) }
     }
 }
 

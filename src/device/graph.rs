@@ -17,7 +17,7 @@
 //! graph cannot see is refused: CUDA missing, tensors off the GPU, q callbacks, optimizers
 //! that keep counts on the CPU, and at replay, inputs of another shape or type, parameters moved
 //! since recording, or optimizer/clipping settings changed since recording.
-use std::ffi::c_void;
+use crate::cxx::CudaGraph;
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
@@ -59,11 +59,11 @@ impl Drop for Recording {
 }
 
 /// at::cuda::CUDAGraph, freed with the graph object.
-struct GraphPtr(*mut c_void);
+struct GraphPtr(*mut CudaGraph);
 
 impl Drop for GraphPtr {
     fn drop(&mut self) {
-        unsafe { shim::ktorch_graph_free(self.0) }
+        unsafe { crate::cxx::ktorch_graph_free(self.0) }
     }
 }
 

@@ -11,7 +11,6 @@ pub mod memory;
 mod shim;
 pub mod stream;
 
-use std::ffi::c_char;
 
 use anyhow::{anyhow, bail};
 use tch::Device;
@@ -19,18 +18,8 @@ use tch::Device;
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::options;
+use crate::cxx::{ktorch_cuda_current, ktorch_cuda_set};
 
-extern "C" {
-    fn ktorch_ad_error() -> *mut c_char;
-    fn ktorch_cuda_current(r: *mut libc::c_long) -> libc::c_int;
-    fn ktorch_cuda_set(i: libc::c_int) -> libc::c_int;
-}
-
-/// The C++ shim's last error as an anyhow error.
-pub fn shim_error() -> anyhow::Error {
-    let m = crate::session::ffi::take_string(unsafe { ktorch_ad_error() });
-    anyhow!("{}", m.unwrap_or_else(|| "unknown C++ error".into()))
-}
 
 pub fn cuda_count() -> usize {
     tch::Cuda::device_count().max(0) as usize
@@ -106,9 +95,7 @@ pub fn cudadevice(x: K) -> KResult {
     {
         Some(i) => {
             check_cuda(i)?;
-            if unsafe { ktorch_cuda_set(i as libc::c_int) } != 0 {
-                return Err(shim_error());
-            }
+            crate::cxx::check(unsafe { ktorch_cuda_set(i as libc::c_int) })?;
             Ok(make::null())
         }
         None => {

@@ -1,53 +1,15 @@
 //! The C++ CUDA shim's entry points (src/cxx/cuda.cpp), each wrapped to return a Result: every
 //! unsafe call into it is in this file. Objects (streams, events, graphs) are opaque pointers
 //! owned by the Rust types in stream.rs, event.rs and graph.rs, which free them on drop.
-use std::ffi::c_void;
-
 use anyhow::Result;
 
-use super::shim_error;
+use crate::cxx::{ktorch_cuda_props, ktorch_cuda_memory, ktorch_cuda_empty_cache, ktorch_cuda_thread_device, ktorch_cuda_reset_peak, ktorch_stream_new, ktorch_stream_current, ktorch_stream_default, ktorch_stream_copy, ktorch_stream_set, ktorch_stream_sync, ktorch_stream_query, ktorch_stream_info, ktorch_stream_same, ktorch_event_new, ktorch_event_record, ktorch_event_block, ktorch_event_sync, ktorch_event_query, ktorch_event_recorded, ktorch_event_elapsed, ktorch_graph_new, ktorch_graph_begin, ktorch_graph_end, ktorch_graph_replay, ktorch_graph_abort};
 
-extern "C" {
-    fn ktorch_cuda_props(d: i32, name: *mut libc::c_char, n: i32, v: *mut libc::c_long) -> i32;
-    fn ktorch_cuda_memory(d: i32, v: *mut libc::c_long) -> i32;
-    fn ktorch_cuda_empty_cache() -> i32;
-    fn ktorch_cuda_thread_device(d: i32) -> i32;
-    fn ktorch_cuda_reset_peak(d: i32) -> i32;
 
-    fn ktorch_stream_new(d: i32, high: i32, out: *mut *mut c_void) -> i32;
-    fn ktorch_stream_current(d: i32, out: *mut *mut c_void) -> i32;
-    fn ktorch_stream_default(d: i32, out: *mut *mut c_void) -> i32;
-    fn ktorch_stream_copy(s: *mut c_void, out: *mut *mut c_void) -> i32;
-    pub(super) fn ktorch_stream_free(s: *mut c_void);
-    fn ktorch_stream_set(s: *mut c_void) -> i32;
-    fn ktorch_stream_sync(s: *mut c_void) -> i32;
-    fn ktorch_stream_query(s: *mut c_void, done: *mut i32) -> i32;
-    fn ktorch_stream_info(s: *mut c_void, id: *mut libc::c_long, device: *mut i32, priority: *mut i32) -> i32;
-    fn ktorch_stream_same(a: *mut c_void, b: *mut c_void, same: *mut i32) -> i32;
-
-    fn ktorch_event_new(timing: i32, out: *mut *mut c_void) -> i32;
-    pub(super) fn ktorch_event_free(e: *mut c_void);
-    fn ktorch_event_record(e: *mut c_void, s: *mut c_void) -> i32;
-    fn ktorch_event_block(e: *mut c_void, s: *mut c_void) -> i32;
-    fn ktorch_event_sync(e: *mut c_void) -> i32;
-    fn ktorch_event_query(e: *mut c_void, done: *mut i32) -> i32;
-    fn ktorch_event_recorded(e: *mut c_void, yes: *mut i32) -> i32;
-    fn ktorch_event_elapsed(a: *mut c_void, b: *mut c_void, ms: *mut f64) -> i32;
-
-    fn ktorch_graph_new(out: *mut *mut c_void) -> i32;
-    pub(super) fn ktorch_graph_free(g: *mut c_void);
-    fn ktorch_graph_begin(g: *mut c_void) -> i32;
-    fn ktorch_graph_end(g: *mut c_void) -> i32;
-    fn ktorch_graph_replay(g: *mut c_void) -> i32;
-    fn ktorch_graph_abort(g: *mut c_void) -> i32;
-}
+use crate::cxx::{CudaEvent, CudaGraph, CudaStream};
 
 fn ok(rc: i32) -> Result<()> {
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(shim_error())
-    }
+    crate::cxx::check(rc)
 }
 
 /// A device's properties: its name, then total memory, capability major and minor,
@@ -80,8 +42,8 @@ pub fn reset_peak(d: usize) -> Result<()> {
     ok(unsafe { ktorch_cuda_reset_peak(d as i32) })
 }
 
-fn out(f: impl FnOnce(*mut *mut c_void) -> i32) -> Result<*mut c_void> {
-    let mut p: *mut c_void = std::ptr::null_mut();
+fn out<T>(f: impl FnOnce(*mut *mut T) -> i32) -> Result<*mut T> {
+    let mut p: *mut T = std::ptr::null_mut();
     ok(f(&mut p))?;
     Ok(p)
 }
@@ -92,73 +54,73 @@ fn flag(f: impl FnOnce(*mut i32) -> i32) -> Result<bool> {
     Ok(r != 0)
 }
 
-pub fn stream_new(d: usize, high: bool) -> Result<*mut c_void> {
+pub fn stream_new(d: usize, high: bool) -> Result<*mut CudaStream> {
     out(|p| unsafe { ktorch_stream_new(d as i32, high as i32, p) })
 }
-pub fn stream_current(d: usize) -> Result<*mut c_void> {
+pub fn stream_current(d: usize) -> Result<*mut CudaStream> {
     out(|p| unsafe { ktorch_stream_current(d as i32, p) })
 }
-pub fn stream_default(d: usize) -> Result<*mut c_void> {
+pub fn stream_default(d: usize) -> Result<*mut CudaStream> {
     out(|p| unsafe { ktorch_stream_default(d as i32, p) })
 }
-pub fn stream_copy(s: *mut c_void) -> Result<*mut c_void> {
+pub fn stream_copy(s: *mut CudaStream) -> Result<*mut CudaStream> {
     out(|p| unsafe { ktorch_stream_copy(s, p) })
 }
-pub fn stream_set(s: *mut c_void) -> Result<()> {
+pub fn stream_set(s: *mut CudaStream) -> Result<()> {
     ok(unsafe { ktorch_stream_set(s) })
 }
-pub fn stream_sync(s: *mut c_void) -> Result<()> {
+pub fn stream_sync(s: *mut CudaStream) -> Result<()> {
     ok(unsafe { ktorch_stream_sync(s) })
 }
-pub fn stream_query(s: *mut c_void) -> Result<bool> {
+pub fn stream_query(s: *mut CudaStream) -> Result<bool> {
     flag(|r| unsafe { ktorch_stream_query(s, r) })
 }
 /// id (0: the default stream), device, priority
-pub fn stream_info(s: *mut c_void) -> Result<(i64, usize, i32)> {
+pub fn stream_info(s: *mut CudaStream) -> Result<(i64, usize, i32)> {
     let (mut id, mut d, mut p) = (0 as libc::c_long, 0, 0);
     ok(unsafe { ktorch_stream_info(s, &mut id, &mut d, &mut p) })?;
     Ok((id as i64, d as usize, p))
 }
-pub fn stream_same(a: *mut c_void, b: *mut c_void) -> Result<bool> {
+pub fn stream_same(a: *mut CudaStream, b: *mut CudaStream) -> Result<bool> {
     flag(|r| unsafe { ktorch_stream_same(a, b, r) })
 }
 
-pub fn event_new(timing: bool) -> Result<*mut c_void> {
+pub fn event_new(timing: bool) -> Result<*mut CudaEvent> {
     out(|p| unsafe { ktorch_event_new(timing as i32, p) })
 }
-pub fn event_record(e: *mut c_void, s: *mut c_void) -> Result<()> {
+pub fn event_record(e: *mut CudaEvent, s: *mut CudaStream) -> Result<()> {
     ok(unsafe { ktorch_event_record(e, s) })
 }
-pub fn event_block(e: *mut c_void, s: *mut c_void) -> Result<()> {
+pub fn event_block(e: *mut CudaEvent, s: *mut CudaStream) -> Result<()> {
     ok(unsafe { ktorch_event_block(e, s) })
 }
-pub fn event_sync(e: *mut c_void) -> Result<()> {
+pub fn event_sync(e: *mut CudaEvent) -> Result<()> {
     ok(unsafe { ktorch_event_sync(e) })
 }
-pub fn event_query(e: *mut c_void) -> Result<bool> {
+pub fn event_query(e: *mut CudaEvent) -> Result<bool> {
     flag(|r| unsafe { ktorch_event_query(e, r) })
 }
-pub fn event_recorded(e: *mut c_void) -> Result<bool> {
+pub fn event_recorded(e: *mut CudaEvent) -> Result<bool> {
     flag(|r| unsafe { ktorch_event_recorded(e, r) })
 }
-pub fn event_elapsed(a: *mut c_void, b: *mut c_void) -> Result<f64> {
+pub fn event_elapsed(a: *mut CudaEvent, b: *mut CudaEvent) -> Result<f64> {
     let mut ms = 0.0;
     ok(unsafe { ktorch_event_elapsed(a, b, &mut ms) })?;
     Ok(ms)
 }
 
-pub fn graph_new() -> Result<*mut c_void> {
+pub fn graph_new() -> Result<*mut CudaGraph> {
     out(|p| unsafe { ktorch_graph_new(p) })
 }
-pub fn graph_begin(g: *mut c_void) -> Result<()> {
+pub fn graph_begin(g: *mut CudaGraph) -> Result<()> {
     ok(unsafe { ktorch_graph_begin(g) })
 }
-pub fn graph_end(g: *mut c_void) -> Result<()> {
+pub fn graph_end(g: *mut CudaGraph) -> Result<()> {
     ok(unsafe { ktorch_graph_end(g) })
 }
-pub fn graph_replay(g: *mut c_void) -> Result<()> {
+pub fn graph_replay(g: *mut CudaGraph) -> Result<()> {
     ok(unsafe { ktorch_graph_replay(g) })
 }
-pub fn graph_abort(g: *mut c_void) -> Result<()> {
+pub fn graph_abort(g: *mut CudaGraph) -> Result<()> {
     ok(unsafe { ktorch_graph_abort(g) })
 }

@@ -4,7 +4,7 @@
 //! work ktorch queues next goes there (`setstream()` back to the device's default stream),
 //! `getstream()` the current stream as a handle. `sync s` waits for a stream, `query s` tells
 //! whether its work is done (see sync and query in mod.rs).
-use std::ffi::c_void;
+use crate::cxx::CudaStream;
 
 use anyhow::{bail, Result};
 
@@ -14,7 +14,7 @@ use crate::registry::{self, Obj};
 
 /// One CUDA stream (libtorch's CUDAStream, a view of a pooled or default stream).
 pub struct Stream {
-    ptr: *mut c_void,
+    ptr: *mut CudaStream,
 }
 
 // SAFETY: a CUDAStream is a plain value (device, id) usable from any thread.
@@ -22,7 +22,7 @@ unsafe impl Send for Stream {}
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        unsafe { shim::ktorch_stream_free(self.ptr) }
+        unsafe { crate::cxx::ktorch_stream_free(self.ptr) }
     }
 }
 
@@ -41,7 +41,7 @@ impl Stream {
     pub fn dup(&self) -> Result<Stream> {
         Ok(Stream { ptr: shim::stream_copy(self.ptr)? })
     }
-    pub fn ptr(&self) -> *mut c_void {
+    pub fn ptr(&self) -> *mut CudaStream {
         self.ptr
     }
     /// Make this its device's current stream on the calling thread.

@@ -68,7 +68,7 @@ fn in_place(ts: &[Tensor], f: impl FnOnce(&[Tensor]) -> Result<()>) -> Result<()
 pub fn allreduce_tensors(g: &Group, ts: &[Tensor], op: i32) -> Result<()> {
     in_place(ts, |w| {
         let mut p = ptrs(w);
-        ffi::check(unsafe { ffi::ktorch_dist_allreduce(g.raw(), p.as_mut_ptr(), p.len() as i32, op) })
+        ffi::check(unsafe { crate::cxx::ktorch_dist_allreduce(g.raw(), p.as_mut_ptr(), p.len() as i32, op) })
     })
 }
 
@@ -79,21 +79,21 @@ pub fn broadcast_tensors(g: &Group, ts: &[Tensor], root: i64) -> Result<()> {
     }
     in_place(ts, |w| {
         let mut p = ptrs(w);
-        ffi::check(unsafe { ffi::ktorch_dist_broadcast(g.raw(), p.as_mut_ptr(), p.len() as i32, root as i32) })
+        ffi::check(unsafe { crate::cxx::ktorch_dist_broadcast(g.raw(), p.as_mut_ptr(), p.len() as i32, root as i32) })
     })
 }
 
 fn gather_one(g: &Group, t: &Tensor) -> Result<Tensor> {
     let c = t.f_contiguous()?;
     let mut r = std::ptr::null_mut();
-    ffi::check(unsafe { ffi::ktorch_dist_allgather(g.raw(), c.as_ptr() as *mut _, &mut r) })?;
+    ffi::check(unsafe { crate::cxx::ktorch_dist_allgather(g.raw(), c.as_ptr() as *mut _, &mut r) })?;
     Ok(owned(r))
 }
 
 fn scatter_one(g: &Group, t: &Tensor, op: i32) -> Result<Tensor> {
     let c = t.f_contiguous()?;
     let mut r = std::ptr::null_mut();
-    ffi::check(unsafe { ffi::ktorch_dist_reducescatter(g.raw(), c.as_ptr() as *mut _, op, &mut r) })?;
+    ffi::check(unsafe { crate::cxx::ktorch_dist_reducescatter(g.raw(), c.as_ptr() as *mut _, op, &mut r) })?;
     Ok(owned(r))
 }
 

@@ -5,7 +5,7 @@ use std::ffi::CString;
 use std::sync::Mutex;
 
 use anyhow::{anyhow, bail, Result};
-use libc::c_void;
+use crate::cxx::DistGroup;
 
 use super::ffi;
 use crate::k::{make, read, KResult, K};
@@ -15,7 +15,7 @@ use crate::tensor::opargs::{describe, number, Num};
 pub const DEFAULT_TIMEOUT: f64 = 60.0;
 
 pub struct Group {
-    ptr: *mut c_void,
+    ptr: *mut DistGroup,
     pub rank: i64,
     pub size: i64,
     pub backend: &'static str,
@@ -48,7 +48,7 @@ fn lock() -> Result<std::sync::MutexGuard<'static, Option<Group>>> {
 }
 
 impl Group {
-    pub fn raw(&self) -> *mut c_void {
+    pub fn raw(&self) -> *mut DistGroup {
         self.ptr
     }
 }
@@ -155,7 +155,7 @@ pub fn distinit(x: K) -> KResult {
     let cptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
     let mut p = std::ptr::null_mut();
     let ms = (timeout * 1000.0).ceil() as libc::c_long;
-    ffi::check(unsafe { ffi::ktorch_dist_init(nccl as i32, cptr(&host), port as i32, cptr(&file), rank as i32, size as i32, ms, &mut p) })?;
+    ffi::check(unsafe { crate::cxx::ktorch_dist_init(nccl as i32, cptr(&host), port as i32, cptr(&file), rank as i32, size as i32, ms, &mut p) })?;
     *g = Some(Group { ptr: p, rank, size, backend: if nccl { "nccl" } else { "gloo" }, timeout });
     Ok(make::null())
 }
@@ -164,7 +164,7 @@ pub fn distinit(x: K) -> KResult {
 pub fn distend(_: K) -> KResult {
     let g = lock()?.take();
     if let Some(g) = g {
-        ffi::check(unsafe { ffi::ktorch_dist_free(g.ptr) })?;
+        ffi::check(unsafe { crate::cxx::ktorch_dist_free(g.ptr) })?;
     }
     Ok(make::null())
 }
@@ -181,6 +181,6 @@ pub fn distsize(_: K) -> KResult {
 
 /// `barrier[]`: waits until every rank has called it.
 pub fn barrier(_: K) -> KResult {
-    with(|g| ffi::check(unsafe { ffi::ktorch_dist_barrier(g.ptr) }))?;
+    with(|g| ffi::check(unsafe { crate::cxx::ktorch_dist_barrier(g.ptr) }))?;
     Ok(make::null())
 }

@@ -9,24 +9,8 @@ use tch::{Device, Tensor};
 
 use super::torchscript::cpath;
 use crate::nn::Out;
+use crate::cxx::{ktorch_aoti_load, ktorch_aoti_free, ktorch_aoti_run};
 
-extern "C" {
-    fn ktorch_aoti_load(
-        path: *const libc::c_char,
-        name: *const libc::c_char,
-        device_index: libc::c_int,
-        r: *mut *mut libc::c_void,
-        dev: *mut *mut libc::c_char,
-    ) -> libc::c_int;
-    fn ktorch_aoti_free(l: *mut libc::c_void);
-    fn ktorch_aoti_run(
-        l: *mut libc::c_void,
-        x: *const *mut libc::c_void,
-        n: libc::c_int,
-        r: *mut *mut *mut libc::c_void,
-        nr: *mut libc::c_int,
-    ) -> libc::c_int;
-}
 
 /// A loaded package.
 pub struct Aoti {
@@ -65,10 +49,10 @@ impl Aoti {
         let mut dev = std::ptr::null_mut();
         let rc = unsafe { ktorch_aoti_load(p.as_ptr(), std::ptr::null(), -1, &mut l, &mut dev) };
         if rc != 0 {
-            let e = crate::math::linalg::shim_error().to_string();
+            let e = crate::cxx::last_error().to_string();
             bail!("{path}: cannot load AOTInductor package ({})", e.lines().next().unwrap_or(""));
         }
-        let dev = crate::session::ffi::take_string(dev).unwrap_or_default();
+        let dev = crate::cxx::take_string(dev).unwrap_or_default();
         let device = match dev.as_str() {
             "cpu" | "" => Device::Cpu,
             d if d.starts_with("cuda") => Device::Cuda(crate::device::current_cuda()),
@@ -95,7 +79,7 @@ impl Aoti {
         let mut nr = 0;
         let rc = unsafe { ktorch_aoti_run(self.loader, ptrs.as_ptr(), ptrs.len() as libc::c_int, &mut r, &mut nr) };
         if rc != 0 {
-            let e = crate::math::linalg::shim_error().to_string();
+            let e = crate::cxx::last_error().to_string();
             bail!("aoti forward: {}", e.lines().find(|l| !l.trim().is_empty()).unwrap_or("failed"));
         }
         // SAFETY: `r` is a malloc'd array of `nr` new'd tensors, now ours.

@@ -14,22 +14,8 @@ use anyhow::{anyhow, bail, Result};
 use tch::{CModule, Device, IValue, Tensor};
 
 use crate::nn::Out;
+use crate::cxx::{ktorch_jit_buffers, ktorch_jit_parameters, ktorch_jit_train, ktorch_jit_clone, ktorch_jit_code};
 
-extern "C" {
-    fn ktorch_jit_buffers(
-        m: *mut libc::c_void,
-        data: *mut libc::c_void,
-        f: extern "C" fn(*mut libc::c_void, *const libc::c_char, *mut libc::c_void),
-    ) -> libc::c_int;
-    fn ktorch_jit_parameters(
-        m: *mut libc::c_void,
-        data: *mut libc::c_void,
-        f: extern "C" fn(*mut libc::c_void, *const libc::c_char, *mut libc::c_void),
-    ) -> libc::c_int;
-    fn ktorch_jit_train(m: *mut libc::c_void, on: libc::c_int) -> libc::c_int;
-    fn ktorch_jit_clone(m: *mut libc::c_void, r: *mut *mut libc::c_void) -> libc::c_int;
-    fn ktorch_jit_code(m: *mut libc::c_void, r: *mut *mut libc::c_char) -> libc::c_int;
-}
 
 // tch's CModule is one pointer to the torch::jit::Module it new'd (tch =0.24.0, pinned): the
 // shim needs that pointer, and a copy made by the shim becomes a CModule that tch frees.
@@ -48,9 +34,7 @@ pub struct Script {
 }
 
 fn shim(rc: libc::c_int) -> Result<()> {
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(())
 }
 
@@ -135,7 +119,7 @@ impl Script {
     pub fn code(&self) -> Result<String> {
         let mut p = std::ptr::null_mut();
         shim(unsafe { ktorch_jit_code(self.ptr(), &mut p) })?;
-        Ok(crate::session::ffi::take_string(p).unwrap_or_default())
+        Ok(crate::cxx::take_string(p).unwrap_or_default())
     }
 
     /// Run `forward` on the inputs in the given mode (gradient mode is the caller's). Outputs: a

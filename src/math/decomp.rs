@@ -9,10 +9,10 @@ use tch::Tensor;
 
 use super::args::{self, multi, Tail};
 use super::forms::{self, Out};
-use super::linalg::shim_error;
 use crate::k::{make, KResult, K};
 use crate::tensor::opargs;
 use crate::tensor::result;
+use crate::cxx::{ktorch_svd, ktorch_svdvals, ktorch_lstsq};
 
 /// A single result into an output tensor (null) or as a new value.
 fn one(
@@ -359,28 +359,6 @@ pub fn lusolve(x: K) -> KResult {
     )
 }
 
-extern "C" {
-    fn ktorch_svd(
-        a: *mut libc::c_void,
-        full: libc::c_int,
-        driver: *const libc::c_char,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-    fn ktorch_svdvals(
-        out: *mut libc::c_void,
-        a: *mut libc::c_void,
-        driver: *const libc::c_char,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-    fn ktorch_lstsq(
-        a: *mut libc::c_void,
-        b: *mut libc::c_void,
-        has_rcond: libc::c_int,
-        rcond: f64,
-        driver: *const libc::c_char,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-}
 
 fn ptr(t: &Tensor) -> *mut libc::c_void {
     t.as_ptr() as *mut libc::c_void
@@ -401,9 +379,7 @@ fn cptr(d: &Option<std::ffi::CString>) -> *const libc::c_char {
 
 /// Tensors made by the shim (n of them), or its error.
 fn made(rc: libc::c_int, r: &[*mut libc::c_void]) -> Result<Vec<Tensor>> {
-    if rc != 0 {
-        return Err(shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(r.iter()
         .map(|p| unsafe { Tensor::from_ptr(*p as *mut _) })
         .collect())

@@ -14,6 +14,7 @@ use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, Num};
 use crate::tensor::result;
+use crate::cxx::{ktorch_addmm};
 
 type R = Result<Tensor, TchError>;
 
@@ -51,30 +52,6 @@ blas2! {
     outer:       |a, b| a.f_outer(b),                      |o| a.f_outer_out(o, b);
 }
 
-extern "C" {
-    fn ktorch_la_error() -> *mut libc::c_char;
-    #[allow(clippy::too_many_arguments)]
-    fn ktorch_addmm(
-        mode: libc::c_int,
-        out: *mut libc::c_void,
-        x: *mut libc::c_void,
-        y: *mut libc::c_void,
-        z: *mut libc::c_void,
-        bf: libc::c_int,
-        bd: f64,
-        bj: libc::c_long,
-        af: libc::c_int,
-        ad: f64,
-        aj: libc::c_long,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-}
-
-/// The message of the shim's last error.
-pub fn shim_error() -> anyhow::Error {
-    let m = crate::session::ffi::take_string(unsafe { ktorch_la_error() });
-    anyhow!("{}", m.unwrap_or_else(|| "unknown C++ error".into()))
-}
 
 /// A number as the shim's (is float, float, integer).
 fn scalar(n: Num) -> (libc::c_int, f64, libc::c_long) {
@@ -114,9 +91,7 @@ fn addmat(x: K, mode: i32) -> KResult {
             &mut r,
         )
     };
-    if rc != 0 {
-        return Err(shim_error());
-    }
+    crate::cxx::check(rc)?;
     if o.is_some() {
         return Ok(make::null());
     }

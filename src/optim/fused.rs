@@ -11,21 +11,8 @@ use anyhow::{bail, Result};
 use tch::{Device, Kind, Tensor};
 
 use super::{Optimizer, Parm, Settings};
+use crate::cxx::{ktorch_fused_adam, ktorch_clip_norm, ktorch_fused_sgd};
 
-extern "C" {
-    fn ktorch_fused_adam(
-        decoupled: libc::c_int, n: libc::c_int, p: *const *mut libc::c_void, g: *const *mut libc::c_void,
-        m: *const *mut libc::c_void, v: *const *mut libc::c_void, vmax: *const *mut libc::c_void,
-        step: *const *mut libc::c_void, lr: f64, b1: f64, b2: f64, decay: f64, eps: f64, amsgrad: libc::c_int,
-        scale: *mut libc::c_void, inf: *mut libc::c_void,
-    ) -> libc::c_int;
-    fn ktorch_clip_norm(n: libc::c_int, g: *const *mut libc::c_void, max: f64, p: f64, total: *mut *mut libc::c_void) -> libc::c_int;
-    fn ktorch_fused_sgd(
-        n: libc::c_int, p: *const *mut libc::c_void, g: *const *mut libc::c_void, buf: *const *mut libc::c_void,
-        decay: f64, momentum: f64, lr: f64, dampening: f64, nesterov: libc::c_int, first: libc::c_int,
-        scale: *mut libc::c_void, inf: *mut libc::c_void,
-    ) -> libc::c_int;
-}
 
 /// GradScaler's tensors for a fused step: the scale (the kernels unscale the gradients) and the
 /// found-inf flag (the kernels skip the update where it is set).
@@ -39,9 +26,7 @@ fn ptrs(v: &[Tensor]) -> Vec<*mut libc::c_void> {
 }
 
 fn shim(rc: libc::c_int) -> Result<()> {
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(())
 }
 

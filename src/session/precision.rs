@@ -8,20 +8,11 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use anyhow::{bail, Result};
+use crate::cxx::{ktorch_get_tf32, ktorch_set_tf32, ktorch_get_matmul_precision, ktorch_set_matmul_precision, ktorch_autocast_enter, ktorch_autocast_leave};
 
-extern "C" {
-    fn ktorch_get_tf32(which: libc::c_int) -> libc::c_int;
-    fn ktorch_set_tf32(which: libc::c_int, b: libc::c_int) -> libc::c_int;
-    fn ktorch_get_matmul_precision() -> libc::c_int;
-    fn ktorch_set_matmul_precision(s: *const libc::c_char) -> libc::c_int;
-    fn ktorch_autocast_enter(dev: libc::c_int, dtype: libc::c_int, was: *mut libc::c_int, wasdtype: *mut libc::c_int) -> libc::c_int;
-    fn ktorch_autocast_leave(dev: libc::c_int, was: libc::c_int, wasdtype: libc::c_int) -> libc::c_int;
-}
 
 fn shim(rc: libc::c_int) -> Result<()> {
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(())
 }
 

@@ -11,41 +11,24 @@ use tch::Tensor;
 use super::{convert, options::Options};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
+use crate::cxx::{ktorch_backward, ktorch_reset_grad, ktorch_add_alpha_, ktorch_addcmul_value_, ktorch_addcdiv_value_};
 
-extern "C" {
-    fn ktorch_backward(
-        t: *mut c_void,
-        g: *mut c_void,
-        retain: libc::c_int,
-        create: libc::c_int,
-    ) -> libc::c_int;
-    fn ktorch_reset_grad(t: *mut c_void, none: libc::c_int) -> libc::c_int;
-    fn ktorch_add_alpha_(t: *mut c_void, other: *const c_void, alpha: f64) -> libc::c_int;
-    fn ktorch_addcmul_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> libc::c_int;
-    fn ktorch_addcdiv_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> libc::c_int;
-}
 
 /// `t += value * a * b` in place, one kernel.
 pub fn addcmul_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
-    if unsafe { ktorch_addcmul_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    crate::cxx::check(unsafe { ktorch_addcmul_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) })?;
     Ok(())
 }
 
 /// `t += value * a / b` in place, one kernel.
 pub fn addcdiv_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
-    if unsafe { ktorch_addcdiv_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    crate::cxx::check(unsafe { ktorch_addcdiv_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) })?;
     Ok(())
 }
 
 /// `t += alpha * other` in place, one kernel (ATen's `add_(other, alpha)`).
 pub fn add_alpha_(t: &Tensor, other: &Tensor, alpha: f64) -> anyhow::Result<()> {
-    if unsafe { ktorch_add_alpha_(t.as_ptr() as *mut c_void, other.as_ptr() as *const c_void, alpha) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    crate::cxx::check(unsafe { ktorch_add_alpha_(t.as_ptr() as *mut c_void, other.as_ptr() as *const c_void, alpha) })?;
     Ok(())
 }
 
@@ -104,7 +87,7 @@ pub fn backward(x: K) -> KResult {
         .map_or(std::ptr::null_mut(), |g| g.as_ptr() as *mut c_void);
     if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, gp, retain as i32, create as i32) } != 0
     {
-        return Err(crate::device::shim_error());
+        return Err(crate::cxx::last_error());
     }
     Ok(make::null())
 }
@@ -126,18 +109,14 @@ fn reset(x: K, none: bool) -> KResult {
 /// Zero the gradients of `ts` (`none`: drop them, as PyTorch's `zero_grad(set_to_none=True)`).
 pub fn reset_grads<T: std::borrow::Borrow<Tensor>>(ts: &[T], none: bool) -> anyhow::Result<()> {
     for t in ts.iter().map(|t| t.borrow()).filter(|t| t.defined()) {
-        if unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) } != 0 {
-            return Err(crate::device::shim_error());
-        }
+        crate::cxx::check(unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) })?;
     }
     Ok(())
 }
 
 /// Backward from a scalar loss, libtorch's errors caught in the shim.
 pub fn backward_of(t: &Tensor) -> anyhow::Result<()> {
-    if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    crate::cxx::check(unsafe { ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0) })?;
     Ok(())
 }
 

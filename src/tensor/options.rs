@@ -5,6 +5,7 @@ use anyhow::bail;
 use tch::{Device, Kind};
 
 use crate::k::{read, K};
+use crate::cxx::{ktorch_pin_memory, ktorch_to_memory_format};
 
 /// The session's default dtype for floating point creation (ktorch: `dtype[]`, `` dtype`double ``).
 static DEFAULT_KIND: std::sync::Mutex<Kind> = std::sync::Mutex::new(Kind::Float);
@@ -228,9 +229,7 @@ impl Options {
                     bail!("pinned memory needs a CUDA device");
                 }
                 let mut out = std::ptr::null_mut();
-                if unsafe { ktorch_pin_memory(t.as_ptr() as *mut _, &mut out) } != 0 {
-                    return Err(crate::device::shim_error());
-                }
+                crate::cxx::check(unsafe { ktorch_pin_memory(t.as_ptr() as *mut _, &mut out) })?;
                 t = unsafe { tch::Tensor::from_ptr(out as *mut _) };
             }
             Some(true) => bail!("only CPU tensors can be pinned"),
@@ -246,14 +245,6 @@ impl Options {
     }
 }
 
-extern "C" {
-    fn ktorch_pin_memory(t: *mut libc::c_void, out: *mut *mut libc::c_void) -> libc::c_int;
-    fn ktorch_to_memory_format(
-        t: *mut libc::c_void,
-        m: libc::c_int,
-        out: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-}
 
 /// `t` in memory format `m` (itself when it already is).
 fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
@@ -263,8 +254,6 @@ fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
         _ => 0,
     };
     let mut out = std::ptr::null_mut();
-    if unsafe { ktorch_to_memory_format(t.as_ptr() as *mut _, code, &mut out) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    crate::cxx::check(unsafe { ktorch_to_memory_format(t.as_ptr() as *mut _, code, &mut out) })?;
     Ok(unsafe { tch::Tensor::from_ptr(out as *mut _) })
 }

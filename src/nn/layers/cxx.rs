@@ -3,27 +3,8 @@
 //! are C++ API functions rather than ATen operators.
 use anyhow::Result;
 use tch::Tensor;
+use crate::cxx::{ktorch_act, ktorch_lrn};
 
-extern "C" {
-    fn ktorch_act(
-        op: libc::c_int,
-        x: *mut libc::c_void,
-        a: f64,
-        b: f64,
-        training: libc::c_int,
-        inplace: libc::c_int,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-    fn ktorch_lrn(
-        cross: libc::c_int,
-        x: *mut libc::c_void,
-        size: libc::c_long,
-        alpha: f64,
-        beta: f64,
-        k: f64,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-}
 
 /// The activations of the shim, with their one or two scalar options (`a`, `b`).
 #[derive(Clone, Copy)]
@@ -63,9 +44,7 @@ pub fn act(op: Act, x: &Tensor, a: f64, b: f64, inplace: bool) -> Result<Tensor>
             &mut r,
         )
     };
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(unsafe { Tensor::from_ptr(r as *mut _) })
 }
 
@@ -83,8 +62,6 @@ pub fn lrn(cross: bool, x: &Tensor, size: i64, alpha: f64, beta: f64, k: f64) ->
             &mut r,
         )
     };
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(unsafe { Tensor::from_ptr(r as *mut _) })
 }

@@ -10,10 +10,8 @@ use std::cell::RefCell;
 
 use anyhow::Result;
 use tch::{Kind, Tensor};
+use crate::cxx::ktorch_tensor_version;
 
-extern "C" {
-    fn ktorch_tensor_version(t: *mut libc::c_void, v: *mut libc::c_long) -> libc::c_int;
-}
 
 /// A mask's identity: its memory, shape, strides, type and version.
 struct Seen {
@@ -28,9 +26,7 @@ thread_local! {
 
 fn version(t: &Tensor) -> Result<i64> {
     let mut v: libc::c_long = 0;
-    if unsafe { ktorch_tensor_version(t.as_ptr() as *mut libc::c_void, &mut v) } != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(unsafe { ktorch_tensor_version(t.as_ptr() as *mut libc::c_void, &mut v) })?;
     Ok(v as i64)
 }
 

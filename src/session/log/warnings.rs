@@ -8,10 +8,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::Level;
+use crate::cxx::ktorch_install_warning_handler;
 
-extern "C" {
-    fn ktorch_install_warning_handler() -> libc::c_int;
-}
 
 /// Route libtorch's warnings raised on the calling thread into the log (their text goes to
 /// stderr as before if the handler cannot be installed).

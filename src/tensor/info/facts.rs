@@ -1,32 +1,15 @@
 //! Tensor facts from src/cxx/tensor_info.cpp (libtorch calls tch does not wrap). Each takes a
 //! borrowed tensor: nothing here clones it, so reference counts read are the registry's own.
 use anyhow::{anyhow, Result};
-use libc::{c_char, c_int, c_void};
+use libc::{c_int, c_void};
 use tch::Tensor;
+use crate::cxx::{ktorch_use_count, ktorch_weak_count, ktorch_impl_ptr, ktorch_storage_count, ktorch_storage_ptr, ktorch_storage_bytes, ktorch_storage_offset, ktorch_is_pinned, ktorch_memory_format, ktorch_is_contiguous, ktorch_layout, ktorch_is_coalesced, ktorch_is_alias, ktorch_grad_fn, ktorch_device_seed};
 
 type Tp = *const c_void;
 
-extern "C" {
-    fn ktorch_info_error() -> *mut c_char;
-    fn ktorch_use_count(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_weak_count(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_impl_ptr(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_storage_count(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_storage_ptr(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_storage_bytes(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_storage_offset(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_is_pinned(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_memory_format(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_is_contiguous(t: Tp, m: c_int, r: *mut i64) -> c_int;
-    fn ktorch_layout(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_is_coalesced(t: Tp, r: *mut i64) -> c_int;
-    fn ktorch_is_alias(a: Tp, b: Tp, r: *mut i64) -> c_int;
-    fn ktorch_grad_fn(t: Tp) -> *mut c_char;
-    fn ktorch_device_seed(kind: c_int, index: c_int, r: *mut i64) -> c_int;
-}
 
 fn error() -> anyhow::Error {
-    let msg = crate::session::ffi::take_string(unsafe { ktorch_info_error() }).unwrap_or_default();
+    let msg = crate::cxx::last_error_text().unwrap_or_default();
     anyhow!("{}", msg.lines().next().unwrap_or("libtorch error"))
 }
 
@@ -114,7 +97,7 @@ pub fn is_alias(a: &Tensor, b: &Tensor) -> Result<bool> {
 }
 /// The gradient function's name, "" when none.
 pub fn grad_fn(t: &Tensor) -> Result<String> {
-    crate::session::ffi::take_string(unsafe { ktorch_grad_fn(p(t)) }).ok_or_else(error)
+    crate::cxx::take_string(unsafe { ktorch_grad_fn(p(t)) }).ok_or_else(error)
 }
 /// The current seed of the CPU generator (None) or of CUDA device i's.
 pub fn device_seed(cuda: Option<usize>) -> Result<i64> {
