@@ -20,7 +20,7 @@ fn entry(q: &'static str, slot: &std::sync::OnceLock<Option<*const libc::c_void>
 }
 
 struct Slot(std::sync::OnceLock<Option<*const libc::c_void>>);
-// Function addresses only.
+// SAFETY: Function addresses only.
 unsafe impl Sync for Slot {}
 
 macro_rules! exports {
@@ -35,6 +35,8 @@ macro_rules! exports {
             #[export_name = $c]
             extern "C" fn export(x: K) -> K {
                 match entry($q, &SLOT.0) {
+                    // SAFETY: `entry` gives the address of the fns table's entry point of this
+                    // name, a one-argument `extern "C" fn(K) -> K`.
                     Some(f) => unsafe { std::mem::transmute::<*const libc::c_void, extern "C" fn(K) -> K>(f)(x) },
                     None => crate::k::guard::signal($q, "not in this build's fns table"),
                 }
@@ -47,6 +49,8 @@ macro_rules! exports {
             #[export_name = $c]
             extern "C" fn export(x: K, y: K) -> K {
                 match entry($q, &SLOT.0) {
+                    // SAFETY: `entry` gives the address of the fns table's entry point of this
+                    // name, a two-argument `extern "C" fn(K, K) -> K`.
                     Some(f) => unsafe { std::mem::transmute::<*const libc::c_void, extern "C" fn(K, K) -> K>(f)(x, y) },
                     None => crate::k::guard::signal($q, "not in this build's fns table"),
                 }

@@ -10,7 +10,7 @@ pub struct Entry {
     pub arity: i64,
 }
 
-// The table only holds function addresses, which are safe to share.
+// SAFETY: The table only holds function addresses, which are safe to share.
 unsafe impl Sync for Entry {}
 
 /// Declare the table: each `"name" => path` gets a C entry point that runs `path` in the guard.

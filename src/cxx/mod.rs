@@ -2,8 +2,13 @@
 //! getter of the shim's last error, and `check`, which turns an entry point's failure (a
 //! non-zero return: each catches every C++ exception, see attempt.h) into the Rust error.
 //! Pointers to libtorch objects the shim owns are typed opaque handles, so that a stream cannot
-//! be passed where an event goes. Domain modules call these through their own safe wrappers.
+//! be passed where an event goes. `cuda` (streams, events, graphs, device memory) and
+//! `tensor_info` (tensor facts) are the safe wrappers of whole C++ files; other entry points are
+//! called from the domain module that needs them.
 #![allow(clippy::too_many_arguments)]
+pub mod cuda;
+pub mod tensor_info;
+
 use libc::{c_char, c_int, c_long, c_void};
 
 /// A `const at::Tensor*` (tch's `Tensor::as_ptr`), for the tensor-fact entry points.

@@ -22,6 +22,7 @@ unsafe impl Send for Event {}
 
 impl Drop for Event {
     fn drop(&mut self) {
+        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
         unsafe { crate::cxx::ktorch_event_free(self.ptr) }
     }
 }

@@ -63,6 +63,7 @@ struct GraphPtr(*mut CudaGraph);
 
 impl Drop for GraphPtr {
     fn drop(&mut self) {
+        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
         unsafe { crate::cxx::ktorch_graph_free(self.0) }
     }
 }

@@ -8,7 +8,7 @@ pub mod context;
 pub mod event;
 pub mod graph;
 pub mod memory;
-mod shim;
+use crate::cxx::cuda as shim;
 pub mod stream;
 
 
@@ -31,6 +31,7 @@ pub fn current_cuda() -> usize {
         return 0;
     }
     let mut r: libc::c_long = 0;
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     if unsafe { ktorch_cuda_current(&mut r) } != 0 {
         return 0;
     }
@@ -95,6 +96,7 @@ pub fn cudadevice(x: K) -> KResult {
     {
         Some(i) => {
             check_cuda(i)?;
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
             crate::cxx::check(unsafe { ktorch_cuda_set(i as libc::c_int) })?;
             Ok(make::null())
         }

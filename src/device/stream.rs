@@ -22,6 +22,7 @@ unsafe impl Send for Stream {}
 
 impl Drop for Stream {
     fn drop(&mut self) {
+        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
         unsafe { crate::cxx::ktorch_stream_free(self.ptr) }
     }
 }

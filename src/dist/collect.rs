@@ -68,6 +68,7 @@ fn in_place(ts: &[Tensor], f: impl FnOnce(&[Tensor]) -> Result<()>) -> Result<()
 pub fn allreduce_tensors(g: &Group, ts: &[Tensor], op: i32) -> Result<()> {
     in_place(ts, |w| {
         let mut p = ptrs(w);
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         ffi::check(unsafe { crate::cxx::ktorch_dist_allreduce(g.raw(), p.as_mut_ptr(), p.len() as i32, op) })
     })
 }
@@ -79,6 +80,7 @@ pub fn broadcast_tensors(g: &Group, ts: &[Tensor], root: i64) -> Result<()> {
     }
     in_place(ts, |w| {
         let mut p = ptrs(w);
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         ffi::check(unsafe { crate::cxx::ktorch_dist_broadcast(g.raw(), p.as_mut_ptr(), p.len() as i32, root as i32) })
     })
 }
@@ -86,6 +88,7 @@ pub fn broadcast_tensors(g: &Group, ts: &[Tensor], root: i64) -> Result<()> {
 fn gather_one(g: &Group, t: &Tensor) -> Result<Tensor> {
     let c = t.f_contiguous()?;
     let mut r = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     ffi::check(unsafe { crate::cxx::ktorch_dist_allgather(g.raw(), c.as_ptr() as *mut _, &mut r) })?;
     Ok(owned(r))
 }
@@ -93,6 +96,7 @@ fn gather_one(g: &Group, t: &Tensor) -> Result<Tensor> {
 fn scatter_one(g: &Group, t: &Tensor, op: i32) -> Result<Tensor> {
     let c = t.f_contiguous()?;
     let mut r = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     ffi::check(unsafe { crate::cxx::ktorch_dist_reducescatter(g.raw(), c.as_ptr() as *mut _, op, &mut r) })?;
     Ok(owned(r))
 }

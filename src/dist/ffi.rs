@@ -16,5 +16,6 @@ pub fn ptrs(ts: &[Tensor]) -> Vec<*mut c_void> {
 
 /// A tensor the shim made (new'd at::Tensor), now owned here.
 pub fn owned(p: *mut c_void) -> Tensor {
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     unsafe { Tensor::from_ptr(p as *mut _) }
 }

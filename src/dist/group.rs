@@ -22,7 +22,7 @@ pub struct Group {
     pub timeout: f64,
 }
 
-// The shim's group is used under GROUP's lock only.
+// SAFETY: The shim's group is used under GROUP's lock only.
 unsafe impl Send for Group {}
 
 static GROUP: Mutex<Option<Group>> = Mutex::new(None);
@@ -155,6 +155,7 @@ pub fn distinit(x: K) -> KResult {
     let cptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
     let mut p = std::ptr::null_mut();
     let ms = (timeout * 1000.0).ceil() as libc::c_long;
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     ffi::check(unsafe { crate::cxx::ktorch_dist_init(nccl as i32, cptr(&host), port as i32, cptr(&file), rank as i32, size as i32, ms, &mut p) })?;
     *g = Some(Group { ptr: p, rank, size, backend: if nccl { "nccl" } else { "gloo" }, timeout });
     Ok(make::null())
@@ -164,6 +165,7 @@ pub fn distinit(x: K) -> KResult {
 pub fn distend(_: K) -> KResult {
     let g = lock()?.take();
     if let Some(g) = g {
+        // SAFETY: `g` was taken out of GROUP, so this is the group's last use: freed once, here.
         ffi::check(unsafe { crate::cxx::ktorch_dist_free(g.ptr) })?;
     }
     Ok(make::null())
@@ -181,6 +183,7 @@ pub fn distsize(_: K) -> KResult {
 
 /// `barrier[]`: waits until every rank has called it.
 pub fn barrier(_: K) -> KResult {
+    // SAFETY: `g.ptr` is the live process group, used under GROUP's lock; the entry point catches every C++ exception.
     with(|g| ffi::check(unsafe { crate::cxx::ktorch_dist_barrier(g.ptr) }))?;
     Ok(make::null())
 }

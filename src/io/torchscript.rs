@@ -41,7 +41,9 @@ fn shim(rc: libc::c_int) -> Result<()> {
 extern "C" fn collect(data: *mut libc::c_void, name: *const libc::c_char, t: *mut libc::c_void) {
     // SAFETY: `data` is the Vec passed by `named` below; `t` a new'd at::Tensor we now own.
     let v = unsafe { &mut *(data as *mut Vec<(String, Tensor)>) };
+    // SAFETY: `name` is the NUL-terminated name jit.cpp passes for the call.
     let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
+    // SAFETY: `t` a new'd at::Tensor we now own (as above).
     v.push((name, unsafe { Tensor::from_ptr(t as *mut _) }));
 }
 
@@ -89,11 +91,13 @@ impl Script {
         ) -> libc::c_int,
     ) -> Result<Vec<(String, Tensor)>> {
         let mut v: Vec<(String, Tensor)> = vec![];
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         shim(unsafe { f(self.ptr(), &mut v as *mut _ as *mut libc::c_void, collect) })?;
         Ok(v)
     }
 
     fn set_training(&self, on: bool) -> Result<()> {
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         shim(unsafe { ktorch_jit_train(self.ptr(), on as libc::c_int) })?;
         self.training.store(on, Ordering::Relaxed);
         Ok(())
@@ -102,6 +106,7 @@ impl Script {
     /// An independent copy (every tensor copied; parameters keep their gradient requirement).
     pub fn deep_clone(&self) -> Result<Script> {
         let mut r = std::ptr::null_mut();
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         shim(unsafe { ktorch_jit_clone(self.ptr(), &mut r) })?;
         // SAFETY: `r` is a new'd torch::jit::Module, which a CModule owns and deletes as tch's.
         let m = unsafe { std::mem::transmute_copy::<*mut libc::c_void, CModule>(&r) };
@@ -118,6 +123,7 @@ impl Script {
     /// The TorchScript code of the module, as `str` shows it.
     pub fn code(&self) -> Result<String> {
         let mut p = std::ptr::null_mut();
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         shim(unsafe { ktorch_jit_code(self.ptr(), &mut p) })?;
         Ok(crate::cxx::take_string(p).unwrap_or_default())
     }

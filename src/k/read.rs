@@ -150,6 +150,10 @@ pub fn error_text(e: K) -> Option<String> {
 pub fn atom_bytes(x: &K, n: usize) -> &[u8] {
     unsafe { std::slice::from_raw_parts((*x as *const u8).add(8), n) }
 }
+/// A real atom's value.
+pub fn real(x: K) -> Option<f32> {
+    (ktype(x) == -8).then(|| unsafe { *((x as *const u8).add(8) as *const f32) })
+}
 /// A float atom's value.
 pub fn float(x: K) -> Option<f64> {
     (ktype(x) == -9).then(|| unsafe { *((x as *const u8).add(8) as *const f64) })

@@ -127,32 +127,28 @@ impl Item {
     }
     /// The item as an atom's type and 8 bytes of its value (None for lists and handles).
     fn atom(self) -> Option<(i8, [u8; 8])> {
-        let (t, p) = match self {
+        // a value's width by its type (atom or list alike)
+        let width = |t: i8| match t.abs() {
+            1 | 4 => 1,
+            5 => 2,
+            6 | 8 => 4,
+            _ => 8,
+        };
+        let mut b = [0u8; 8];
+        let t = match self {
             Item::K(x) if read::ktype(x) < 0 => {
-                (read::ktype(x), unsafe { (x as *const u8).add(8) })
+                let t = read::ktype(x);
+                b[..width(t)].copy_from_slice(read::atom_bytes(&x, width(t)));
+                t
             }
             Item::At(x, i) => {
                 let t = read::ktype(x);
-                let w = match t {
-                    1 | 4 => 1,
-                    5 => 2,
-                    6 | 8 => 4,
-                    _ => 8,
-                };
-                (-t, unsafe {
-                    crate::k::make::data::<u8>(x).add(i * w) as *const u8
-                })
+                let w = width(t);
+                b[..w].copy_from_slice(&read::vector_bytes(&x, w)[i * w..(i + 1) * w]);
+                -t
             }
             _ => return None,
         };
-        let mut b = [0u8; 8];
-        let w = match t {
-            -1 | -4 => 1,
-            -5 => 2,
-            -6 | -8 => 4,
-            _ => 8,
-        };
-        unsafe { std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), w) };
         Some((t, b))
     }
     fn symbol(self) -> Option<&'static str> {

@@ -99,10 +99,7 @@ impl Tail {
 
 /// A float atom (ktorch's xdouble): a q null means "not given".
 pub fn double(x: K) -> Option<Option<f64>> {
-    (read::ktype(x) == -9).then(|| {
-        let f = unsafe { *((x as *const u8).add(8) as *const f64) };
-        (!f.is_nan()).then_some(f)
-    })
+    read::float(x).map(|f| (!f.is_nan()).then_some(f))
 }
 
 /// A number atom of any numeric type (ktorch's xnum).

@@ -381,6 +381,7 @@ fn cptr(d: &Option<std::ffi::CString>) -> *const libc::c_char {
 fn made(rc: libc::c_int, r: &[*mut libc::c_void]) -> Result<Vec<Tensor>> {
     crate::cxx::check(rc)?;
     Ok(r.iter()
+        // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
         .map(|p| unsafe { Tensor::from_ptr(*p as *mut _) })
         .collect())
 }
@@ -397,6 +398,7 @@ pub fn svd(x: K) -> KResult {
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     let mut r = [std::ptr::null_mut(); 3];
     let v = made(
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         unsafe { ktorch_svd(ptr(&ts[0]), full as libc::c_int, cptr(&d), r.as_mut_ptr()) },
         &r,
     )?;
@@ -412,6 +414,7 @@ pub fn svdvals(x: K) -> KResult {
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     let mut r = [std::ptr::null_mut(); 1];
     let o = out.as_ref().map_or(std::ptr::null_mut(), ptr);
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe { ktorch_svdvals(o, ptr(&ts[0]), cptr(&d), r.as_mut_ptr()) };
     if out.is_some() {
         made(rc, &[])?;
@@ -436,6 +439,7 @@ pub fn lstsq(x: K) -> KResult {
         }
     }
     let mut r = [std::ptr::null_mut(); 4];
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe {
         ktorch_lstsq(
             ptr(&ts[0]),

@@ -75,6 +75,7 @@ fn addmat(x: K, mode: i32) -> KResult {
     let ((bf, bd, bj), (af, ad, aj)) = (scalar(beta), scalar(alpha));
     let ptr = |t: &Tensor| t.as_ptr() as *mut libc::c_void;
     let mut r = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe {
         ktorch_addmm(
             mode,
@@ -95,6 +96,7 @@ fn addmat(x: K, mode: i32) -> KResult {
     if o.is_some() {
         return Ok(make::null());
     }
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     result(unsafe { Tensor::from_ptr(r as *mut _) }, h)
 }
 

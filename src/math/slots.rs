@@ -44,8 +44,7 @@ impl Slot {
             Slot::Long => opargs::long(x).map(Val::Long),
             Slot::Longs => opargs::longs(x).map(Val::Longs),
             Slot::Flag => opargs::flag(x).map(Val::Flag),
-            Slot::Double => (read::ktype(x) == -9)
-                .then(|| Val::Double(unsafe { *((x as *const u8).add(8) as *const f64) })),
+            Slot::Double => read::float(x).map(Val::Double),
             Slot::Dtype => match read::symbol(x) {
                 Some(s) => Some(Val::Kind(
                     options::kind_from_name(s)

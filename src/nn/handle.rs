@@ -14,8 +14,9 @@ pub struct ModRef {
     at: *const Module,
 }
 
-// See `Module`'s Sync: the tree is read concurrently, changed only when unshared.
+// SAFETY: See `Module`'s Sync: the tree is read concurrently, changed only when unshared.
 unsafe impl Send for ModRef {}
+// SAFETY: as Send above.
 unsafe impl Sync for ModRef {}
 
 impl ModRef {

@@ -69,7 +69,7 @@ pub struct Module {
     cumulative: AtomicBool,
 }
 
-// A tree is read by several threads at once (q's peach, a forward running while a callback
+// SAFETY: A tree is read by several threads at once (q's peach, a forward running while a callback
 // looks at the same module): libtorch tensors may be used concurrently for reading, and
 // nothing in a Module changes through a shared reference except the atomic training flag and
 // tensor contents, which libtorch owns (as in PyTorch, concurrent in-place updates of the same

@@ -346,7 +346,7 @@ pub fn lr(x: K) -> KResult {
             crate::tensor::opargs::Num::Int(i) => i as f64,
             crate::tensor::opargs::Num::Float(f) => f,
         }).unwrap()],
-        9 => unsafe { std::slice::from_raw_parts(make::data::<f64>(*r), read::len(*r) as usize) }.to_vec(),
+        9 => read::floats(*r).unwrap(),
         _ => bail!("learning rate(s) expected as double(s), given {}", describe(*r)),
     };
     with_opt(*h, |o| {

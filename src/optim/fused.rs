@@ -106,6 +106,7 @@ pub fn adam(
                 Some(c) => (c.scale.as_ptr() as *mut libc::c_void, c.inf.as_ptr() as *mut libc::c_void),
                 None => (std::ptr::null_mut(), std::ptr::null_mut()),
             };
+            // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
             shim(unsafe {
                 ktorch_fused_adam(
                     decoupled as libc::c_int, p.len() as libc::c_int, ptrs(&p).as_ptr(), ptrs(&gr).as_ptr(),
@@ -154,6 +155,7 @@ pub fn sgd(
                 None => (std::ptr::null_mut(), std::ptr::null_mut()),
             };
             let bp = ptrs(&buf);
+            // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
             shim(unsafe {
                 ktorch_fused_sgd(
                     p.len() as libc::c_int, ptrs(&p).as_ptr(), ptrs(&gr).as_ptr(),
@@ -171,6 +173,8 @@ pub fn sgd(
 /// `clip_norm` chooses it for CUDA): the total norm, gradients scaled in place.
 pub fn clip_norm(grads: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
     let mut total = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     shim(unsafe { ktorch_clip_norm(grads.len() as libc::c_int, ptrs(grads).as_ptr(), max, p, &mut total) })?;
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     Ok(unsafe { Tensor::from_ptr(total as *mut _) })
 }

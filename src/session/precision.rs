@@ -18,6 +18,7 @@ fn shim(rc: libc::c_int) -> Result<()> {
 
 /// TF32 switch: `cublas` false for cuDNN's (convolutions), true for cuBLAS's (matmuls).
 pub fn tf32(cublas: bool) -> Result<bool> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let v = unsafe { ktorch_get_tf32(if cublas { 0 } else { 1 }) };
     if v < 0 {
         bail!("unable to read the TF32 flag");
@@ -26,6 +27,7 @@ pub fn tf32(cublas: bool) -> Result<bool> {
 }
 
 pub fn set_tf32(cublas: bool, b: bool) -> Result<()> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     shim(unsafe { ktorch_set_tf32(if cublas { 0 } else { 1 }, b as libc::c_int) })
 }
 
@@ -33,6 +35,7 @@ pub const PRECISIONS: [&str; 3] = ["highest", "high", "medium"];
 
 /// torch.get_float32_matmul_precision: `highest`, `high` (TF32) or `medium` (bf16).
 pub fn matmul_precision() -> Result<&'static str> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let v = unsafe { ktorch_get_matmul_precision() };
     PRECISIONS.get(v as usize).copied().filter(|_| v >= 0).ok_or_else(|| anyhow::anyhow!("unable to read the float32 matmul precision"))
 }
@@ -42,6 +45,7 @@ pub fn set_matmul_precision(s: &str) -> Result<()> {
         bail!("matmulprecision: expecting one of `highest`high`medium, given `{s}");
     }
     let c = std::ffi::CString::new(s)?;
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     shim(unsafe { ktorch_set_matmul_precision(c.as_ptr()) })
 }
 
@@ -71,8 +75,10 @@ pub fn autocast_scope<T>(device: tch::Device, f: impl FnOnce() -> Result<T>) -> 
     // c10::ScalarType codes: BFloat16 15, Half 5
     let dtype = if a == 1 { 15 } else { 5 };
     let (mut was, mut wasdtype) = (0, 0);
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     shim(unsafe { ktorch_autocast_enter(1, dtype, &mut was, &mut wasdtype) })?;
     let r = f();
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let left = shim(unsafe { ktorch_autocast_leave(1, was, wasdtype) });
     let r = r?;
     left?;

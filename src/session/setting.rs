@@ -78,17 +78,23 @@ fn get(name: &str) -> KResult {
         "threads" => make::long(tch::get_num_threads() as i64),
         "interopthreads" => make::long(tch::utils::get_num_interop_threads() as i64),
         "cuda" => make::boolean(tch::Cuda::is_available()),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
         "magma" => make::boolean(flag(unsafe { crate::cxx::ktorch_has_magma() }, "magma")?),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
         "cudnn" => make::boolean(flag(unsafe { crate::cxx::ktorch_has_cudnn() }, "cudnn")?),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
         "cudnnversion" => make::long(unsafe { crate::cxx::ktorch_cudnn_version() } as i64),
         "cudadevices" => make::long(tch::Cuda::device_count()),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
         "benchmark" => make::boolean(flag(unsafe { crate::cxx::ktorch_get_benchmark() }, "benchmark")?),
         // ktorch's level: 0 off, 1 warn only, 2 error
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         "deterministic" => match unsafe { crate::cxx::ktorch_get_deterministic() } {
             n if n >= 0 => make::long(n as i64),
             _ => bail!("unable to read deterministic"),
         },
         "cudnndeterministic" => make::boolean(flag(
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
             unsafe { crate::cxx::ktorch_get_cudnn_deterministic() },
             "cudnndeterministic",
         )?),
@@ -123,6 +129,7 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
     match name {
         "threads" => tch::set_num_threads(want_threads()?),
         "interopthreads" => tch::utils::set_num_interop_threads(want_threads()?),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
         "benchmark" => ok(unsafe { crate::cxx::ktorch_set_benchmark(want_bool()? as i32) })?,
         // 0 off, 1 warn only, 2 error (a boolean: off or error)
         "deterministic" => {
@@ -131,9 +138,11 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
                 (None, Some(n)) if (0..=2).contains(&n) => n as i32,
                 _ => bail!("deterministic: use 0-turn off, 1-warn only, 2-error if non-deterministic algorithm"),
             };
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
             ok(unsafe { crate::cxx::ktorch_set_deterministic(n) })?
         }
         "cudnndeterministic" => {
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
             ok(unsafe { crate::cxx::ktorch_set_cudnn_deterministic(want_bool()? as i32) })?
         }
         "stackframe" => STACKFRAME.store(want_bool()?, Ordering::Relaxed),

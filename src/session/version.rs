@@ -8,7 +8,9 @@ pub const KTORCH_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The loaded libtorch's version, e.g. "2.11.0".
 pub fn libtorch() -> &'static str {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let p = unsafe { crate::cxx::ktorch_torch_version() };
+    // SAFETY: TORCH_VERSION, a static NUL-terminated string of libtorch's, never freed.
     unsafe { std::ffi::CStr::from_ptr(p) }
         .to_str()
         .unwrap_or("")

@@ -16,18 +16,21 @@ use crate::cxx::{ktorch_backward, ktorch_reset_grad, ktorch_add_alpha_, ktorch_a
 
 /// `t += value * a * b` in place, one kernel.
 pub fn addcmul_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     crate::cxx::check(unsafe { ktorch_addcmul_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) })?;
     Ok(())
 }
 
 /// `t += value * a / b` in place, one kernel.
 pub fn addcdiv_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     crate::cxx::check(unsafe { ktorch_addcdiv_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) })?;
     Ok(())
 }
 
 /// `t += alpha * other` in place, one kernel (ATen's `add_(other, alpha)`).
 pub fn add_alpha_(t: &Tensor, other: &Tensor, alpha: f64) -> anyhow::Result<()> {
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     crate::cxx::check(unsafe { ktorch_add_alpha_(t.as_ptr() as *mut c_void, other.as_ptr() as *const c_void, alpha) })?;
     Ok(())
 }
@@ -85,6 +88,7 @@ pub fn backward(x: K) -> KResult {
     let gp = g
         .as_ref()
         .map_or(std::ptr::null_mut(), |g| g.as_ptr() as *mut c_void);
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, gp, retain as i32, create as i32) } != 0
     {
         return Err(crate::cxx::last_error());
@@ -109,6 +113,7 @@ fn reset(x: K, none: bool) -> KResult {
 /// Zero the gradients of `ts` (`none`: drop them, as PyTorch's `zero_grad(set_to_none=True)`).
 pub fn reset_grads<T: std::borrow::Borrow<Tensor>>(ts: &[T], none: bool) -> anyhow::Result<()> {
     for t in ts.iter().map(|t| t.borrow()).filter(|t| t.defined()) {
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         crate::cxx::check(unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) })?;
     }
     Ok(())
@@ -116,6 +121,7 @@ pub fn reset_grads<T: std::borrow::Borrow<Tensor>>(ts: &[T], none: bool) -> anyh
 
 /// Backward from a scalar loss, libtorch's errors caught in the shim.
 pub fn backward_of(t: &Tensor) -> anyhow::Result<()> {
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     crate::cxx::check(unsafe { ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0) })?;
     Ok(())
 }

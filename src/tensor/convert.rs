@@ -121,6 +121,8 @@ fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
 /// Copy the leaves of `x` into `dst` (contiguous, row-major); returns bytes written.
 fn fill(x: K, dst: *mut u8, es: usize) -> usize {
     let t = read::ktype(x);
+    // SAFETY: `x` is a live q value whose leaves `shape_of` checked to be of one type of `es`
+    // bytes; `dst` has room for all of them (the tensor was made with that shape and type).
     unsafe {
         if t < 0 {
             std::ptr::copy_nonoverlapping((x as *const u8).add(8), dst, es);
@@ -205,6 +207,8 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
 fn build(ptr: *const u8, size: &[i64], qt: i8, es: usize) -> K {
     if size.len() == 1 {
         let v = crate::k::make::vector(qt, size[0]);
+        // SAFETY: `ptr` has `size[0]` elements of `es` bytes (a contiguous CPU tensor's data),
+        // and `v` was just made with room for as many.
         unsafe { super::memcopy::copy_bytes(ptr, data::<u8>(v), size[0] as usize * es) };
         return v;
     }
@@ -212,6 +216,7 @@ fn build(ptr: *const u8, size: &[i64], qt: i8, es: usize) -> K {
     let items = (0..size[0])
         .map(|i| {
             build(
+                // SAFETY: row i of size[0] rows of `stride` bytes, inside the tensor's data.
                 unsafe { ptr.add((i * stride) as usize) },
                 &size[1..],
                 qt,

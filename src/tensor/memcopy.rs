@@ -62,6 +62,7 @@ mod tests {
             let base = dst.as_ptr() as usize;
             let want = (s.as_ptr() as usize + ahead) % 4096;
             let off = (want + 4096 - base % 4096) % 4096;
+            // SAFETY: `s` has `n` bytes; `dst` has `off + n` (off < 4096, dst n + 8192 long).
             unsafe { copy_bytes(s.as_ptr(), dst.as_mut_ptr().add(off), n) };
             assert_eq!(&dst[off..off + n], s, "ahead {ahead}");
             assert!(dst[..off].iter().all(|&b| b == 0) && dst[off + n..].iter().all(|&b| b == 0));

@@ -44,10 +44,9 @@ fn number(x: K) -> anyhow::Result<(f64, bool)> {
     if let Some(v) = read::long(x) {
         return Ok((v as f64, false));
     }
-    let p = unsafe { (x as *const u8).add(8) };
-    match read::ktype(x) {
-        -8 => Ok((unsafe { *(p as *const f32) } as f64, true)),
-        -9 => Ok((unsafe { *(p as *const f64) }, true)),
+    match (read::real(x), read::float(x)) {
+        (Some(f), _) => Ok((f as f64, true)),
+        (_, Some(f)) => Ok((f, true)),
         _ => bail!("numeric scalar expected"),
     }
 }

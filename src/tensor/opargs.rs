@@ -43,12 +43,7 @@ pub fn flag(x: K) -> Option<bool> {
 /// Sizes or indices: a long vector, a long atom, or an empty general list.
 pub fn longs(x: K) -> Option<Vec<i64>> {
     match read::ktype(x) {
-        7 => Some(
-            unsafe {
-                std::slice::from_raw_parts(crate::k::make::data::<i64>(x), read::len(x) as usize)
-            }
-            .to_vec(),
-        ),
+        7 => read::longs(x),
         -7 => long(x).map(|j| vec![j]),
         0 if read::len(x) == 0 => Some(vec![]),
         _ => None,
@@ -79,10 +74,9 @@ impl From<Num> for Scalar {
 }
 
 pub fn number(x: K) -> Option<Num> {
-    let v = unsafe { (x as *const u8).add(8) };
     match read::ktype(x) {
-        -8 => Some(Num::Float(unsafe { *(v as *const f32) } as f64)),
-        -9 => Some(Num::Float(unsafe { *(v as *const f64) })),
+        -8 => read::real(x).map(|f| Num::Float(f as f64)),
+        -9 => read::float(x).map(Num::Float),
         _ => read::long(x).map(Num::Int),
     }
 }

@@ -229,7 +229,9 @@ impl Options {
                     bail!("pinned memory needs a CUDA device");
                 }
                 let mut out = std::ptr::null_mut();
+                // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
                 crate::cxx::check(unsafe { ktorch_pin_memory(t.as_ptr() as *mut _, &mut out) })?;
+                // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
                 t = unsafe { tch::Tensor::from_ptr(out as *mut _) };
             }
             Some(true) => bail!("only CPU tensors can be pinned"),
@@ -254,6 +256,8 @@ fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
         _ => 0,
     };
     let mut out = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     crate::cxx::check(unsafe { ktorch_to_memory_format(t.as_ptr() as *mut _, code, &mut out) })?;
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     Ok(unsafe { tch::Tensor::from_ptr(out as *mut _) })
 }

@@ -33,6 +33,7 @@ pub fn act(op: Act, x: &Tensor, a: f64, b: f64, inplace: bool) -> Result<Tensor>
         Act::Rrelu { training } => (7, training),
     };
     let mut r = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe {
         ktorch_act(
             code,
@@ -45,12 +46,14 @@ pub fn act(op: Act, x: &Tensor, a: f64, b: f64, inplace: bool) -> Result<Tensor>
         )
     };
     crate::cxx::check(rc)?;
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     Ok(unsafe { Tensor::from_ptr(r as *mut _) })
 }
 
 /// Local response norm (`cross` false) or libtorch's CrossMapLRN2d (`cross` true, k whole).
 pub fn lrn(cross: bool, x: &Tensor, size: i64, alpha: f64, beta: f64, k: f64) -> Result<Tensor> {
     let mut r = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe {
         ktorch_lrn(
             cross as libc::c_int,
@@ -63,5 +66,6 @@ pub fn lrn(cross: bool, x: &Tensor, size: i64, alpha: f64, beta: f64, k: f64) ->
         )
     };
     crate::cxx::check(rc)?;
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     Ok(unsafe { Tensor::from_ptr(r as *mut _) })
 }

@@ -160,20 +160,7 @@ fn indices(x: K) -> Option<Vec<i64>> {
     if read::ktype(x) < 0 && read::ktype(x) != -1 {
         return read::long(x).map(|j| vec![j]);
     }
-    let n = read::len(x) as usize;
-    let p = unsafe { crate::k::make::data::<u8>(x) };
-    Some(match read::ktype(x) {
-        5 => unsafe { std::slice::from_raw_parts(p as *const i16, n) }
-            .iter()
-            .map(|v| *v as i64)
-            .collect(),
-        6 => unsafe { std::slice::from_raw_parts(p as *const i32, n) }
-            .iter()
-            .map(|v| *v as i64)
-            .collect(),
-        7 => unsafe { std::slice::from_raw_parts(p as *const i64, n) }.to_vec(),
-        _ => return None,
-    })
+    read::longs(x)
 }
 
 /// Set the requires-gradient flag on tensors; every tensor is checked before any changes.

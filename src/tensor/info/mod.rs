@@ -8,7 +8,7 @@
 //! - `summary`: info detail str help
 //! - `facts`: the libtorch facts tch does not wrap (src/cxx/tensor_info.cpp)
 pub mod attrs;
-pub mod facts;
+pub use crate::cxx::tensor_info as facts;
 pub mod flags;
 pub mod pointers;
 pub mod shape;
