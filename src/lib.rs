@@ -1,7 +1,9 @@
 //! ktorch: PyTorch for q/kdb+. q loads this library with `2:` and gets every function from the
 //! `fns` dictionary (see `fns.rs`, the one table of q names).
 //!
-//! Layout: `k` is the kdb+ ABI (values in and out, the guard), `fns` the table of q names, and one
+//! Layout: `k` is the kdb+ ABI (the only caller of k.h: owned values, values in and out, calls
+//! into q, the guard), `cxx` the C++ shim's boundary (every entry point of src/cxx/*.cpp, its
+//! last error, `check`), `fns` the table of q names, and one
 //! module per domain: `session` (version/config/setting), `registry` (the handles) and
 //! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`, `io` (images and files).
 pub mod cxx;

@@ -37,22 +37,15 @@ pub fn check(rc: c_int) -> anyhow::Result<()> {
 /// Opaque C++ objects the shim owns and hands out by pointer, one Rust type each: a
 /// `c10::cuda::CUDAStream`, `at::cuda::CUDAEvent`, `at::cuda::CUDAGraph` (src/cxx/cuda.cpp) and a
 /// c10d process group (src/cxx/dist.cpp). Never made in Rust; only their pointers are held.
-#[repr(C)]
-pub struct CudaStream {
-    _opaque: [u8; 0],
+macro_rules! opaque {
+    ($($name:ident),*) => {
+        $(#[repr(C)]
+        pub struct $name {
+            _opaque: [u8; 0],
+        })*
+    };
 }
-#[repr(C)]
-pub struct CudaEvent {
-    _opaque: [u8; 0],
-}
-#[repr(C)]
-pub struct CudaGraph {
-    _opaque: [u8; 0],
-}
-#[repr(C)]
-pub struct DistGroup {
-    _opaque: [u8; 0],
-}
+opaque!(CudaStream, CudaEvent, CudaGraph, DistGroup);
 
 /// Take a malloc'd C string from the shim (None for null).
 pub fn take_string(p: *mut c_char) -> Option<String> {
@@ -62,6 +55,7 @@ pub fn take_string(p: *mut c_char) -> Option<String> {
     // SAFETY: a non-null string from the shim is nul-terminated and malloc'd for the caller,
     // which frees it once, after copying it.
     let s = unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    // SAFETY: as above: malloc'd for the caller, freed once, after the copy.
     unsafe { libc::free(p as *mut c_void) };
     Some(s)
 }

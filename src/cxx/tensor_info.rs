@@ -28,9 +28,11 @@ fn p(t: &Tensor) -> Tp {
 
 /// Owning references to the tensor (its TensorImpl): 0 when undefined.
 pub fn use_count(t: &Tensor) -> Result<i64> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_use_count(p(t), r) })
 }
 pub fn weak_count(t: &Tensor) -> Result<i64> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_weak_count(p(t), r) })
 }
 /// The TensorImpl's address: 0 when undefined.
@@ -38,21 +40,27 @@ pub fn impl_ptr(t: &Tensor) -> Result<i64> {
     if !t.defined() {
         return Ok(0);
     }
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are tensors borrowed for the call and out-slots on this frame, and it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_impl_ptr(p(t), r) })
 }
 pub fn storage_count(t: &Tensor) -> Result<i64> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_storage_count(p(t), r) })
 }
 pub fn storage_ptr(t: &Tensor) -> Result<i64> {
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are tensors borrowed for the call and out-slots on this frame, and it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_storage_ptr(p(t), r) })
 }
 pub fn storage_bytes(t: &Tensor) -> Result<i64> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_storage_bytes(p(t), r) })
 }
 pub fn storage_offset(t: &Tensor) -> Result<i64> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_storage_offset(p(t), r) })
 }
 pub fn is_pinned(t: &Tensor) -> Result<bool> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_is_pinned(p(t), r) }).map(|v| v != 0)
 }
 
@@ -61,11 +69,13 @@ pub const MEMORY: [&str; 4] = ["contiguous", "preserve", "channel2d", "channel3d
 
 /// The suggested memory format's code (an index into MEMORY).
 pub fn memory_format(t: &Tensor) -> Result<usize> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let m = call(|r| unsafe { ktorch_memory_format(p(t), r) })?;
     usize::try_from(m).map_err(|_| anyhow!("unrecognized memory format"))
 }
 /// Contiguous in memory format `m` (an index into MEMORY; preserve means contiguous).
 pub fn is_contiguous(t: &Tensor, m: usize) -> Result<bool> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_is_contiguous(p(t), m as c_int, r) }).map(|v| v != 0)
 }
 
@@ -82,10 +92,12 @@ const LAYOUT: [&str; 8] = [
 ];
 
 pub fn layout(t: &Tensor) -> Result<&'static str> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let l = call(|r| unsafe { ktorch_layout(p(t), r) })?;
     Ok(LAYOUT.get(l as usize).copied().unwrap_or("unknown"))
 }
 pub fn is_coalesced(t: &Tensor) -> Result<bool> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_is_coalesced(p(t), r) }).map(|v| v != 0)
 }
 /// Do two tensors share their storage?
@@ -93,14 +105,17 @@ pub fn is_alias(a: &Tensor, b: &Tensor) -> Result<bool> {
     if !a.defined() || !b.defined() {
         return Ok(false);
     }
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_is_alias(p(a), p(b), r) }).map(|v| v != 0)
 }
 /// The gradient function's name, "" when none.
 pub fn grad_fn(t: &Tensor) -> Result<String> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     crate::cxx::take_string(unsafe { ktorch_grad_fn(p(t)) }).ok_or_else(error)
 }
 /// The current seed of the CPU generator (None) or of CUDA device i's.
 pub fn device_seed(cuda: Option<usize>) -> Result<i64> {
     let (kind, i) = cuda.map_or((0, 0), |i| (1, i as c_int));
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_device_seed(kind, i, r) })
 }

@@ -1,5 +1,10 @@
 //! The k ABI in one place: kdb+ types (from kdbplus, k.h layout), making q values (`make`),
 //! reading q arguments (`read`), which thread may call q (`thread`), and the guard every exported function runs inside (`guard`).
+// The k ABI layer: every unsafe block here reads or writes a q value within the layout k.h
+// gives its type (checked first), or calls k.h with values it owns; every K this layer is handed
+// is a live q value (q's contract for arguments, and for values made here). That invariant,
+// stated once, stands for the SAFETY comment the rest of the crate needs on each block.
+#![allow(clippy::undocumented_unsafe_blocks)]
 pub mod call;
 pub mod guard;
 pub mod interrupt;
