@@ -521,4 +521,5 @@ exports! {
     "allgather"      as "allgather",
     "reducescatter"  as "reducescatter",
     "distmodel"      as "distmodel",
+    "gradscale"      as "gradscale",
 }

@@ -374,6 +374,7 @@ table! {
     "backstep"    => model::steps::backstep,
     "clip"        => model::steps::clip,
     "clipv"       => model::steps::clipv,
+    "gradscale"   => model::scaler::gradscale,
     // model data and batches (train.rst), tensor batches
     "data"        => model::data::data,
     "testdata"    => model::data::testdata,

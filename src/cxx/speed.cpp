@@ -79,6 +79,8 @@ int ktorch_fused_adam(int decoupled, int n, at::Tensor** p, at::Tensor** g, at::
       at::_fused_adamw_(P, G, M, V, X, S, lr, b1, b2, decay, eps, amsgrad != 0, false, opt(scale), opt(inf));
     else
       at::_fused_adam_(P, G, M, V, X, S, lr, b1, b2, decay, eps, amsgrad != 0, false, opt(scale), opt(inf));
+    // a step skipped for an inf/nan gradient does not count (torch.optim's _fused_adam)
+    if (inf) at::_foreach_sub_(S, std::vector<at::Tensor>(n, *inf));
   });
 }
 

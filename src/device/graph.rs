@@ -286,10 +286,10 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         let groups: Vec<Vec<Tensor>> = m.opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
         // no device wait inside a capture (the `sync` setting): the replay is one launch
         let settings = crate::model::Settings { sync: false, ..m.train.clone() };
-        let Model { module, loss, opt, .. } = &mut **m;
+        let Model { module, loss, opt, scaler, .. } = &mut **m;
         let _ = crate::loss::calc::classes_seen();
         let (ptr, outputs) = capture(device, &mut || {
-            let (_, l) = crate::model::run::train_batch(module.get(), &run, loss, opt, &settings, &parms, &groups, &xs, &ys)?;
+            let (_, l) = crate::model::run::train_batch(module.get(), &run, loss, opt, scaler.as_mut(), &settings, &parms, &groups, &xs, &ys)?;
             Ok(vec![l])
         })?;
         check.classes = crate::loss::calc::classes_seen();

@@ -71,7 +71,7 @@ pub fn model(x: K) -> KResult {
         }
     }
     let (Obj::Module(module), Obj::Loss(loss), Obj::Optimizer(opt)) = (registry::take(*q)?, registry::take(*l)?, registry::take(*o)?) else { unreachable!() };
-    let m = Model { module, loss, opt, train: Settings::train(), test: Settings::test(), data: Data::default(), testdata: Data::default(), dist: None };
+    let m = Model { module, loss, opt, train: Settings::train(), test: Settings::test(), data: Data::default(), testdata: Data::default(), dist: None, scaler: None };
     Ok(registry::add(Obj::Model(Box::new(m))))
 }
 

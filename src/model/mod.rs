@@ -4,7 +4,7 @@
 //!
 //! Files: `settings` (the train/test options and their q forms), `api` (`model`, `train`, `test`,
 //! `datasize`, `testsize`), `data` (inputs, targets, batching and shuffling), `run` (the epoch
-//! loops and their metrics), `steps` (backward, step, backstep on a model; clip, clipv), `parms`
+//! loops and their metrics), `steps` (backward, step, backstep on a model; clip, clipv), `scaler` (`gradscale`: GradScaler), `parms`
 //! (clone, copyparms, avgparms, batchnorm: weight averaging), `asynccall` (`async`, `await`,
 //! `ready`: forward calls and `run` on a worker thread).
 pub mod api;
@@ -12,6 +12,7 @@ pub mod asynccall;
 pub mod data;
 pub mod parms;
 pub mod run;
+pub mod scaler;
 pub mod settings;
 pub mod steps;
 
@@ -31,4 +32,6 @@ pub struct Model {
     pub testdata: Data,
     /// Training in step with the other ranks of the process group (`distmodel`, docs/dist.md).
     pub dist: Option<crate::dist::model::Sync>,
+    /// Gradient scaling for float16 training (`gradscale`, scaler.rs).
+    pub scaler: Option<scaler::Scaler>,
 }

@@ -34,7 +34,7 @@ fn opt_(x: K) -> KResult {
     }
     if let Some(s) = read::symbol(x) {
         let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
-        return Ok(registry::add(Obj::Optimizer(Optimizer { kind, defaults: kinds_defaults(kind), groups: vec![] })));
+        return Ok(registry::add(Obj::Optimizer(Optimizer { kind, defaults: kinds_defaults(kind), groups: vec![], found_inf: None })));
     }
     let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
     if is_optimizer(v[0]) {
@@ -61,7 +61,7 @@ fn opt_(x: K) -> KResult {
         Some((pos, named)) => spec::settings(kind.name, kind.opts, pos, named)?,
         None => kinds_defaults(kind),
     };
-    let mut o = Optimizer { kind, defaults, groups: vec![] };
+    let mut o = Optimizer { kind, defaults, groups: vec![], found_inf: None };
     add(&mut o, group, parms, opts)?;
     Ok(registry::add(Obj::Optimizer(o)))
 }

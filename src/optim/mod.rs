@@ -80,6 +80,10 @@ pub struct Optimizer {
     /// and libtorch's `defaults`).
     pub defaults: Vec<Val>,
     pub groups: Vec<Group>,
+    /// GradScaler's found-inf flag for the next step (model/scaler.rs), set only around a step
+    /// whose every parameter takes a fused kernel (fused::takes_found_inf): the kernel skips
+    /// the update where it is set.
+    pub found_inf: Option<Tensor>,
 }
 
 /// A group's options, read by name (as a layer's).

@@ -112,5 +112,5 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
     }
     // as kopt.cpp's `putgroups`, the first group's options are the defaults
     let defaults = groups.first().map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
-    Ok(Optimizer { kind, defaults, groups })
+    Ok(Optimizer { kind, defaults, groups, found_inf: None })
 }
