@@ -96,6 +96,16 @@ int ktorch_fused_sgd(int n, at::Tensor** p, at::Tensor** g, at::Tensor** buf, do
   });
 }
 
+// A pinned (page-locked) host tensor from libtorch's caching host allocator: the staging buffer
+// for q data bound for CUDA. A non-blocking copy from it returns at once, and the allocator
+// keeps the block until the copy's stream has passed it (an event recorded by the copy).
+int ktorch_empty_pinned(const int64_t* size, int n, int dtype, at::Tensor** out) {
+  return attempt([&] {
+    auto o = at::TensorOptions().dtype(static_cast<at::ScalarType>(dtype)).pinned_memory(true);
+    *out = new at::Tensor(at::empty(at::IntArrayRef(size, n), o));
+  });
+}
+
 // GradScaler: unscale n gradients in place by inv (a 1-element float tensor), setting found
 // (a 1-element float tensor) to 1 where any is inf or nan.
 int ktorch_amp_unscale(int n, at::Tensor** g, at::Tensor* found, at::Tensor* inv) {

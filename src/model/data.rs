@@ -261,8 +261,9 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
                 }
                 return Ok(());
             }
-            match convert::to_tensor(a) {
-                Ok(t) => s.push(to(t)?),
+            // q data bound for CUDA goes through pinned memory without blocking (convert.rs)
+            match convert::to_tensor_on(a, device) {
+                Ok(t) => s.push(t),
                 Err(e) => match read::items(a) {
                     Some(v) if read::ktype(a) == 0 && !v.is_empty() => {
                         for i in v {

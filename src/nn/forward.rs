@@ -102,7 +102,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
                 inputs.extend(s.cloned());
             }
             None => inputs.push(
-                convert::to_tensor(*a)
+                convert::to_tensor_on(*a, Some(module.get().device()))
                     .map_err(|e| anyhow::anyhow!("input[{i}], {}: {e}", describe(*a)))?,
             ),
         }

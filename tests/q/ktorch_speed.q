@@ -131,4 +131,24 @@ fused[`sgd;(.1;.9;`nesterov,1b)]
 a:steps[`adamw;enlist .01;1b]; b:steps[`adamw;enlist .01;0b]
 .t.eq["fused adamw buffers";key each (a 1)[`parms;`buffers];key each (b 1)[`parms;`buffers]]
 .t.eq["fused adamw step count";(a 1)[`parms;`buffers;0;`step];3e]
+
+/ a module's memory format (PyTorch's Module.to(memory_format=)): its 4-d tensors channels-last,
+/ the others as they were; the same output as before, in a channels-last layout
+q:module (`sequential; seq(`sequential; (`conv2d;3;4;3;1;1); (`batchnorm2d;4); `relu))
+x:tensor(`randn;2 3 5 5)
+y0:tensor r0:forward(q;x); free r0
+to(q;`channel2d)
+p:parms q
+w:tensor(p;`0.0.weight); b:tensor(p;`0.0.bias)
+.t.ok["to(module;`channel2d): conv weight channels-last";contiguous(w;`channel2d)]
+.t.ok["to(module;`channel2d): conv weight no longer row-major";not contiguous w]
+.t.ok["to(module;`channel2d): 1-d bias as it was";contiguous b]
+to(x;`channel2d)
+r1:forward(q;x)
+.t.ok["channels-last forward: the same output";all 1e-5>abs raze over y0-tensor r1]
+.t.ok["channels-last forward: output channels-last";contiguous(r1;`channel2d)]
+to(q;`contiguous)
+.t.ok["to(module;`contiguous): row-major again";contiguous w]
+.t.eq["to(module;`preserve): refused";.t.catch {to(q;`preserve)};"to: converts device & type, but cannot be used for layout, gradient, pinned memory or memory format"]
+free(q;x;p;w;b;r1)
 .t.done[]
