@@ -69,7 +69,7 @@ pub const INFIX_WORDS: &[&str] = &[
     "prior", "peach", "xasc", "xdesc", "xcol", "xcols", "xkey", "xgroup", "xprev", "lj", "ij",
     "uj", "pj", "ej", "aj", "asof", "bin", "binr", "ss", "mavg", "msum", "mcount", "mdev", "mmax",
     "mmin", "ema", "wavg", "wsum", "cor", "cov", "scov", "mmu", "lsq", "upsert", "insert", "fby",
-    "dsave",
+    "dsave", "setenv",
 ];
 
 const SQL_WORDS: &[&str] = &["select", "exec", "update", "delete"];

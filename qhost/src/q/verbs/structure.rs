@@ -588,6 +588,12 @@ fn bang(x: &KObj, y: &KObj) -> QResult {
             from_items(vec![y.clone()]),
         ));
     }
+    if y.t() == 0 && y.len() == 0 && x.len() > 0 && x.is_vector() {
+        // `keys!()`: real q accepts it (ktorch's cct.q builds `` `inp`tok`pos`enc`dec!() ``
+        // and then assigns every key); KX documents only lists of one count, so what q holds
+        // before a key is assigned is not known: the generic null here (README lists it)
+        return Ok(KObj::dict(x.clone(), from_items(vec![KObj::identity(); x.len() as usize])));
+    }
     if x.len() != y.len() {
         return Err(len_err());
     }
