@@ -4,7 +4,8 @@ PyTorch eager (nn.Sequential of the same blocks, SGD momentum .9, the standard l
 batches of data already on the GPU, batch losses kept as tensors and their mean read once per
 epoch, as `run` does). Random images: only throughput is measured.
 
-    python bench/cnn/resnet.py [--qhost PATH] [--epochs N] [--warmup N] [--rounds N]
+    python bench/cnn/resnet.py [--qhost PATH] [--epochs N] [--warmup N] [--rounds N] [--batch B]
+                               [--images N] [--configs fp32,tf32,bf16,bf16cl,fp16cl]
 
 Configurations: fp32, tf32, bf16 (autocast, TF32), bf16cl (bf16, channels-last images and
 weights), fp16cl (autocast fp16 + GradScaler, channels-last). Rounds interleave every
@@ -117,7 +118,7 @@ def torch_run(cfg, dev, epochs, warmup):
 
 
 def ktorch_run(qhost, cfg, dev, epochs, warmup):
-    cmd = [qhost, os.path.join(os.path.dirname(os.path.abspath(__file__)), "resnet.q"), dev, cfg, str(epochs), str(warmup)]
+    cmd = [qhost, os.path.join(os.path.dirname(os.path.abspath(__file__)), "resnet.q"), dev, cfg, str(epochs), str(warmup), str(B), str(N)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     line = [l for l in r.stdout.splitlines() if l.startswith("resnet ")]
     if r.returncode != 0 or not line:
@@ -145,6 +146,7 @@ def peak(dev):
 
 
 def main():
+    global N, B
     ap = argparse.ArgumentParser()
     ap.add_argument("--qhost", default="target/release/qhost")
     ap.add_argument("--device", default="cuda")
@@ -153,7 +155,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--peak", type=float, default=0.0, help="bf16 matmul peak in TFLOP/s (measured by gpt.py); 0: measure")
     ap.add_argument("--configs", default="fp32,tf32,bf16,bf16cl,fp16cl")
+    ap.add_argument("--batch", type=int, default=B)
+    ap.add_argument("--images", type=int, default=N)
     a = ap.parse_args()
+    N, B = a.images, a.batch
     dev = torch.device(a.device)
     torch.set_num_threads(1)
     cfgs = a.configs.split(",")
