@@ -54,8 +54,10 @@ pub fn takes_found_inf(o: &Optimizer, d: Device) -> bool {
         let momentum = o.kind.name == "sgd" && Settings { kind: o.kind, vals: &g.opts }.float("momentum") != 0.0;
         let have = g.parms.iter().filter(|p| p.t.grad().defined() && p.has("momentum_buffer")).count();
         let with = g.parms.iter().filter(|p| p.t.grad().defined()).count();
-        // sgd's mixed buckets (some momentum buffers made, some not) go to the single rule
-        (!momentum || have == 0 || have == with)
+        // sgd with momentum only once every buffer exists: a first step the kernel skips would
+        // leave the buffers it is given unset (torch.optim's fused SGD makes them empty and
+        // reads them next step); before that the flag is read back and the step made or not
+        (!momentum || have == with)
             && g.parms.iter().all(|p| !p.t.grad().defined() || (p.t.device() == d && use_fused(d, p.t.kind()) && !p.t.grad().is_sparse()))
     })
 }

@@ -5,7 +5,7 @@
 / PyTorch's: SGD with momentum trained by `run` (the found-inf flag read back), and Adam through
 / the fused kernel (setting`fusedcpu; the kernel skips the update itself) in a hand-written loop
 / `backward`, `clip`, `step` (GradScaler's scale/backward, unscale_, clip_grad_norm_, step and
-/ update). Then the forms, state and errors of gradscale.
+/ update); SGD again through the fused kernel. Then the forms, state and errors of gradscale.
 \l tests/q/lib/assert.q
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 \l tests/q/data/amp_expected.q
@@ -33,6 +33,19 @@ gradscale(m;2 xexp 120;2 xexp 6;2 xexp -4;2);
 .t.eq["gradscale state before a step";gradscale m;`scale`growth`backoff`interval`tracker`skipped!(2 xexp 120;64f;.0625;2;0;0)]
 r:{[m;i] after[m;run m]}[m]each til 12
 check["sgd";m;r]
+free m
+
+/ the same through the fused SGD kernel (setting`fusedcpu): steps skipped before the momentum
+/ buffers exist read the flag back (the kernel would leave them unset), later ones skip on the
+/ device; the same numbers as PyTorch's single-tensor SGD
+setting`fusedcpu,1b
+q:mk .p.sgd
+m:model(q;loss`mse;opt(`sgd;q;1e-5;.9))
+train(m;`batchsize;8); train(m;"e"$.i.x;"e"$.i.y);
+gradscale(m;2 xexp 120;2 xexp 6;2 xexp -4;2);
+r:{[m;i] after[m;run m]}[m]each til 12
+check["sgd";m;r]
+setting`fusedcpu,0b
 free m
 
 / Adam, fused kernel on the CPU, hand-written loop with clipping
