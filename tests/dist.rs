@@ -167,6 +167,7 @@ fn a_killed_rank_is_an_error_for_the_other_within_the_timeout() {
     assert!(ok, "rank 0 failed:\n{out}\n{err}");
     let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("rank 0 printed no error:\n{out}\n{err}"));
     assert!(e.len() > "error: ".len(), "empty error");
+    assert!(out.lines().any(|l| l == "ended"), "rank 0 did not end its group after the error:\n{out}\n{err}");
     assert!(took < Duration::from_secs(timeout + 5), "rank 0's error came after {took:?}, timeout {timeout}s: {e}");
 }
 
