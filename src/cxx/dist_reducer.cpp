@@ -219,7 +219,4 @@ int ktorch_reducer_finish(void* p, int ok) {
   last_error = kept;
   return rc;
 }
-
-// The number of buckets (for tests and docs).
-int ktorch_reducer_buckets(void* p) { return static_cast<int>(static_cast<Reducer*>(p)->buckets.size()); }
 }

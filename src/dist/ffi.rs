@@ -18,7 +18,6 @@ extern "C" {
     pub fn ktorch_reducer_free(r: *mut c_void) -> c_int;
     pub fn ktorch_reducer_prepare(r: *mut c_void, g: *mut c_void, ts: *mut *mut c_void, n: c_int) -> c_int;
     pub fn ktorch_reducer_finish(r: *mut c_void, ok: c_int) -> c_int;
-    pub fn ktorch_reducer_buckets(r: *mut c_void) -> c_int;
 }
 
 /// 0 is success; -1 becomes the shim's message as an error.

@@ -292,15 +292,6 @@ pub fn synced<T>(sync: &mut Option<Sync>, module: &crate::nn::ModRef, f: impl Fn
     })
 }
 
-/// The number of gradient buckets of a synchronising model (after its first step with overlap;
-/// 0 before): tests and docs.
-pub fn buckets(sync: &Option<Sync>) -> i64 {
-    match sync.as_ref().and_then(|s| s.reducer.as_ref()) {
-        Some(r) => unsafe { ffi::ktorch_reducer_buckets(r.0) as i64 },
-        None => 0,
-    }
-}
-
 /// One training pass of a synchronising model over this rank's shard (see the module's notes).
 pub fn epoch(m: &mut Model) -> Result<Epoch> {
     let s = m.train.clone();
