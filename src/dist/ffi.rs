@@ -1,4 +1,4 @@
-//! The entry points of src/cxx/dist.cpp. Each answers 0, or -1 with the C++ exception's message
+//! The entry points of src/cxx/dist.cpp and dist_reducer.cpp. Each answers 0, or -1 with the C++ exception's message
 //! kept for `ktorch_dist_error` (no C++ exception reaches Rust).
 use anyhow::anyhow;
 use libc::{c_char, c_int, c_long, c_void};
@@ -14,6 +14,10 @@ extern "C" {
     pub fn ktorch_dist_allgather(g: *mut c_void, x: *mut c_void, r: *mut *mut c_void) -> c_int;
     pub fn ktorch_dist_reducescatter(g: *mut c_void, x: *mut c_void, op: c_int, r: *mut *mut c_void) -> c_int;
     pub fn ktorch_dist_barrier(g: *mut c_void) -> c_int;
+    pub fn ktorch_reducer_new(ts: *mut *mut c_void, n: c_int, cap: c_long, r: *mut *mut c_void) -> c_int;
+    pub fn ktorch_reducer_free(r: *mut c_void) -> c_int;
+    pub fn ktorch_reducer_prepare(r: *mut c_void, g: *mut c_void, ts: *mut *mut c_void, n: c_int) -> c_int;
+    pub fn ktorch_reducer_finish(r: *mut c_void, ok: c_int) -> c_int;
 }
 
 /// 0 is success; -1 becomes the shim's message as an error.

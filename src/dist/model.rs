@@ -8,21 +8,25 @@
 //!   DistributedSampler with drop_last), batched by the training options;
 //! - broadcasts rank 0's buffers before each forward (DDP's default broadcast_buffers: batchnorm
 //!   running statistics are rank 0's);
-//! - averages the gradients across the ranks after each backward, before clipping and the
-//!   optimizer's step, in buckets of up to 25 MiB (DDP's bucket_cap_mb) started together and
-//!   then waited for (no overlap with the backward pass itself);
+//! - averages the gradients across the ranks, before clipping and the optimizer's step, in
+//!   buckets of up to 25 MiB (DDP's bucket_cap_mb): by default each bucket's all-reduce starts
+//!   during the backward pass as soon as its gradients are accumulated (DDP's overlap, through
+//!   hooks on the gradient accumulators: src/cxx/dist_reducer.cpp) and all are waited for after
+//!   it; option `overlap` 0b sends every bucket after the backward pass instead;
 //! - reports the loss averaged across ranks (each batch's, and the mean), the accuracy over all
 //!   ranks' samples; predictions and outputs are this rank's own samples.
 //! `backward` and `backstep` on the model do the same broadcast and averaging around their one
-//! forward and backward (before_forward, after_backward); `testrun` is unchanged: every rank
-//! evaluates all its test data with the same parameters.
+//! forward and backward (`synced`); `testrun` is unchanged: every rank evaluates all its test
+//! data with the same parameters.
 //!
 //! Forms: `distmodel m` (seed 0), `distmodel(m;seed)`, `distmodel(m;0b)` (back to training
-//! alone; 1b is the same as `distmodel m`).
+//! alone; 1b is the same as `distmodel m`), `distmodel(m;names;values)` with options `seed`,
+//! `overlap` (1b), `bucket` (MiB, 25) and `buffers` (1b: DDP's broadcast_buffers).
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
 use super::collect::{allreduce_tensors, broadcast_tensors};
+use super::ffi;
 use super::group::{self, Group};
 use crate::k::{make, read, KResult, K};
 use crate::model::api::{is_model, of};
@@ -32,51 +36,120 @@ use crate::nn::Run;
 use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::batch::count;
-use crate::tensor::opargs::describe;
+use crate::tensor::opargs::{describe, number, Num};
 
-/// DDP's default bucket size for gradients.
-const BUCKET_BYTES: i64 = 25 << 20;
+/// DDP's default bucket size for gradients (bucket_cap_mb 25).
+const BUCKET_MIB: f64 = 25.0;
 
-/// A synchronising model's state: the seed of its shuffles and the passes run so far.
+/// A synchronising model's state: the seed of its shuffles and the passes run so far, its
+/// options, and the reducer of its gradients when they are averaged during the backward pass.
 pub struct Sync {
     pub seed: u64,
     pub passes: u64,
+    /// Buckets' all-reduce started during the backward pass (DDP), or all after it.
+    pub overlap: bool,
+    pub bucket_bytes: i64,
+    /// Rank 0's buffers broadcast before each forward pass (DDP's broadcast_buffers).
+    pub buffers: bool,
+    reducer: Option<Reducer>,
+}
+
+impl Sync {
+    fn new(seed: u64) -> Sync {
+        Sync { seed, passes: 0, overlap: true, bucket_bytes: (BUCKET_MIB * 1048576.0) as i64, buffers: true, reducer: None }
+    }
+}
+
+/// The shim's reducer (hooks on the parameters' gradient accumulators), freed with the setting.
+struct Reducer(*mut libc::c_void);
+
+// The reducer is used under the process group's lock, from the thread that runs the step.
+unsafe impl Send for Reducer {}
+
+impl Drop for Reducer {
+    fn drop(&mut self) {
+        unsafe { ffi::ktorch_reducer_free(self.0) };
+    }
+}
+
+/// The options of `distmodel(m;names;values)` over the defaults.
+fn options(names: K, values: K) -> Result<Sync> {
+    let one = read::ktype(names) == -11;
+    let names = read::symbols(names).or_else(|| read::symbol(names).map(|s| vec![s])).ok_or_else(|| anyhow!("option names expected as symbols, given {}", describe(names)))?;
+    let e = if one { make::list(vec![unsafe { crate::k::native::r1(values) }]) } else { make::explode(values) };
+    let r = (|| {
+        let items = read::items(e).unwrap_or(&[]);
+        if items.len() != names.len() {
+            bail!("{} option name(s) but {} value(s)", names.len(), items.len());
+        }
+        let mut s = Sync::new(0);
+        for (n, x) in names.iter().zip(items) {
+            let x = *x;
+            let flag = || read::boolean(x).filter(|_| read::ktype(x) == -1).ok_or_else(|| anyhow!("{n}: expected a boolean, given {}", describe(x)));
+            match *n {
+                "seed" => {
+                    let v = read::long(x).filter(|v| matches!(read::ktype(x), -5 | -6 | -7) && *v >= 0);
+                    s.seed = v.ok_or_else(|| anyhow!("seed: expected a non-negative whole number, given {}", describe(x)))? as u64;
+                }
+                "overlap" => s.overlap = flag()?,
+                "buffers" => s.buffers = flag()?,
+                "bucket" => {
+                    let mib = match number(x) {
+                        Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
+                        Some(Num::Float(f)) if read::ktype(x) < 0 => f,
+                        _ => bail!("bucket: expected MiB as a number, given {}", describe(x)),
+                    };
+                    if !(mib > 0.0 && mib <= 65536.0) {
+                        bail!("bucket: expected MiB, more than 0 and at most 65536, given {mib}");
+                    }
+                    s.bucket_bytes = ((mib * 1048576.0) as i64).max(1);
+                }
+                _ => bail!("unrecognized option `{n}, expecting `seed`overlap`bucket`buffers"),
+            }
+        }
+        Ok(s)
+    })();
+    unsafe { crate::k::native::r0(e) };
+    r
 }
 
 pub fn distmodel(x: K) -> KResult {
-    let usage = "expecting model, (model;seed) or (model;flag)";
-    let (h, arg) = if is_model(x) {
-        (x, None)
+    let usage = "expecting model, (model;seed), (model;flag) or (model;names;values)";
+    let (h, sync) = if is_model(x) {
+        (x, Some(Sync::new(0)))
     } else {
         match read::items(x) {
-            Some([m, a]) if read::ktype(x) == 0 && is_model(*m) => (*m, Some(*a)),
+            Some([m, a]) if read::ktype(x) == 0 && is_model(*m) => {
+                let a = *a;
+                let sync = match read::ktype(a) {
+                    -1 => read::boolean(a).unwrap().then(|| Sync::new(0)),
+                    -5 | -6 | -7 => {
+                        let s = read::long(a).unwrap();
+                        if s < 0 {
+                            bail!("seed: expected a non-negative number, given {s}");
+                        }
+                        Some(Sync::new(s as u64))
+                    }
+                    _ => bail!("{usage}: seed as a whole number or flag as a boolean, given {}", describe(a)),
+                };
+                (*m, sync)
+            }
+            Some([m, n, v]) if read::ktype(x) == 0 && is_model(*m) => (*m, Some(options(*n, *v)?)),
             _ => bail!("{usage}, given {}", describe(x)),
         }
     };
-    let seed = match arg {
-        None => Some(0),
-        Some(a) if read::ktype(a) == -1 => read::boolean(a).unwrap().then_some(0),
-        Some(a) if matches!(read::ktype(a), -5 | -6 | -7) => {
-            let s = read::long(a).unwrap();
-            if s < 0 {
-                bail!("seed: expected a non-negative number, given {s}");
-            }
-            Some(s as u64)
-        }
-        Some(a) => bail!("{usage}: seed as a whole number or flag as a boolean, given {}", describe(a)),
-    };
     registry::lease(h, |o| {
         let m = of(o)?;
-        match seed {
+        match sync {
             None => m.dist = None,
-            Some(seed) => {
+            Some(sync) => {
                 group::with(|g| {
                     let module = m.module.get();
                     let ts: Vec<Tensor> = module.named_parameters().into_iter().chain(module.named_buffers()).map(|(_, t)| t.shallow_clone()).collect();
                     comm_check(g, &ts)?;
                     broadcast_tensors(g, &ts, 0)
                 })?;
-                m.dist = Some(Sync { seed, passes: 0 });
+                m.dist = Some(sync);
             }
         }
         Ok(())
@@ -129,9 +202,10 @@ pub fn shard(n: i64, rank: i64, size: i64, order: &[i64]) -> Vec<i64> {
     (0..n / size).map(|i| order[(rank + size * i) as usize]).collect()
 }
 
-/// Average the gradients of parms across the ranks, in buckets (same kind and device, up to
-/// BUCKET_BYTES, in reverse order as DDP fills them), all started at once, then written back.
-fn average_grads(g: &Group, parms: &[Tensor]) -> Result<()> {
+/// Average the gradients of parms across the ranks after the backward pass, in buckets (same
+/// kind and device, up to `cap` bytes, in reverse order as DDP fills them), all started at once,
+/// then written back: the path without overlap (option `overlap` 0b).
+fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
     let mut grads = vec![];
     for (i, p) in parms.iter().enumerate() {
         let gr = p.grad();
@@ -144,7 +218,7 @@ fn average_grads(g: &Group, parms: &[Tensor]) -> Result<()> {
     let mut bytes = 0;
     for gr in grads.into_iter().rev() {
         let b = gr.numel() as i64 * gr.kind().elt_size_in_bytes() as i64;
-        let fits = buckets.last().is_some_and(|l: &Vec<Tensor>| l[0].kind() == gr.kind() && l[0].device() == gr.device() && bytes + b <= BUCKET_BYTES);
+        let fits = buckets.last().is_some_and(|l: &Vec<Tensor>| l[0].kind() == gr.kind() && l[0].device() == gr.device() && bytes + b <= cap);
         if fits {
             bytes += b;
             buckets.last_mut().unwrap().push(gr);
@@ -166,41 +240,64 @@ fn average_grads(g: &Group, parms: &[Tensor]) -> Result<()> {
     Ok(())
 }
 
-/// For `backward` and `backstep` on a model (steps.rs): when it synchronises, rank 0's buffers
-/// before the forward pass.
-pub fn before_forward(sync: &Option<Sync>, module: &crate::nn::ModRef) -> Result<()> {
-    if sync.is_none() {
-        return Ok(());
+/// One forward and backward pass `f` of a synchronising model, on the group: rank 0's buffers
+/// first (option `buffers`), then the gradients averaged across the ranks, bucket by bucket
+/// during the backward pass (the reducer's hooks, option `overlap`) or all after it.
+fn forward_backward<T>(g: &Group, sync: &mut Sync, parms: &[Tensor], buffers: &[Tensor], f: impl FnOnce() -> Result<T>) -> Result<T> {
+    if sync.buffers && !buffers.is_empty() {
+        tch::no_grad(|| broadcast_tensors(g, buffers, 0))?;
     }
-    let buffers: Vec<Tensor> = module.get().named_buffers().into_iter().map(|(_, t)| t.shallow_clone()).collect();
-    if buffers.is_empty() {
-        return Ok(());
+    if !sync.overlap {
+        let r = f()?;
+        tch::no_grad(|| average_grads(g, parms, sync.bucket_bytes))?;
+        return Ok(r);
     }
-    group::with(|g| {
-        comm_check(g, &buffers)?;
-        tch::no_grad(|| broadcast_tensors(g, &buffers, 0))
-    })
+    let mut ps = ffi::ptrs(parms);
+    let n = ps.len() as libc::c_int;
+    if sync.reducer.is_none() {
+        let mut r = std::ptr::null_mut();
+        ffi::check(unsafe { ffi::ktorch_reducer_new(ps.as_mut_ptr(), n, sync.bucket_bytes as libc::c_long, &mut r) })?;
+        sync.reducer = Some(Reducer(r));
+    }
+    let red = sync.reducer.as_ref().unwrap().0;
+    ffi::check(unsafe { ffi::ktorch_reducer_prepare(red, g.raw(), ps.as_mut_ptr(), n) })?;
+    let r = f();
+    // always disarmed after, whatever the backward pass gave
+    let done = ffi::check(unsafe { ffi::ktorch_reducer_finish(red, r.is_ok() as libc::c_int) });
+    let r = r?;
+    done?;
+    Ok(r)
 }
 
-/// For `backward` and `backstep` on a model: when it synchronises, the gradients averaged
-/// across the ranks after the backward pass (as DDP's backward does).
-pub fn after_backward(sync: &Option<Sync>, module: &crate::nn::ModRef) -> Result<()> {
-    if sync.is_none() {
-        return Ok(());
-    }
-    let parms: Vec<Tensor> = module.get().named_parameters().into_iter().map(|(_, t)| t.shallow_clone()).filter(|t| t.requires_grad()).collect();
+/// The parameters that take gradients and the buffers of a module.
+fn parms_buffers(module: &crate::nn::ModRef) -> (Vec<Tensor>, Vec<Tensor>) {
+    let m = module.get();
+    let parms = m.named_parameters().into_iter().map(|(_, t)| t.shallow_clone()).filter(|t| t.requires_grad()).collect();
+    let buffers = m.named_buffers().into_iter().map(|(_, t)| t.shallow_clone()).collect();
+    (parms, buffers)
+}
+
+/// For `backward` and `backstep` on a model (steps.rs): `f` (its forward and backward pass) as
+/// is, or, when the model synchronises, with rank 0's buffers before it and the gradients
+/// averaged across the ranks (during and after the backward pass, as DDP's backward does).
+pub fn synced<T>(sync: &mut Option<Sync>, module: &crate::nn::ModRef, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let Some(sync) = sync.as_mut() else {
+        return f();
+    };
+    let (parms, buffers) = parms_buffers(module);
     group::with(|g| {
         comm_check(g, &parms)?;
-        tch::no_grad(|| average_grads(g, &parms))
+        comm_check(g, &buffers)?;
+        forward_backward(g, sync, &parms, &buffers, f)
     })
 }
 
 /// One training pass of a synchronising model over this rank's shard (see the module's notes).
 pub fn epoch(m: &mut Model) -> Result<Epoch> {
     let s = m.train.clone();
-    let sync = m.dist.as_mut().ok_or_else(|| anyhow!("model is not synchronising"))?;
+    let Model { module, loss, opt, data, dist, .. } = m;
+    let sync = dist.as_mut().ok_or_else(|| anyhow!("model is not synchronising"))?;
     let (seed, pass) = (sync.seed, sync.passes);
-    let Model { module, loss, opt, data, .. } = m;
     if data.size < 0 {
         bail!("no training data defined");
     }
@@ -216,10 +313,9 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
         let batches = count(width, per, s.droplast);
         let (xs, ys) = (data.x.cloned(), data.y.cloned());
         let root = module.root().clone();
+        let (parms, buffers) = parms_buffers(module);
         let module = module.get();
         let run = Run { training: true, root: Some(root) };
-        let parms: Vec<Tensor> = module.named_parameters().into_iter().map(|(_, t)| t.shallow_clone()).filter(|t| t.requires_grad()).collect();
-        let buffers: Vec<Tensor> = module.named_buffers().into_iter().map(|(_, t)| t.shallow_clone()).collect();
         comm_check(g, &parms)?;
         comm_check(g, &buffers)?;
         let groups: Vec<Vec<Tensor>> = opt.groups.iter().map(|gr| gr.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
@@ -229,20 +325,18 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
             let idx = Tensor::from_slice(r);
             let pick = |ts: &[Tensor]| ts.iter().map(|t| t.f_index_select(0, &idx.f_to_device(t.device())?)).collect::<Result<Vec<_>, _>>();
             let (xb, yb) = (pick(&xs)?, pick(&ys)?);
-            if !buffers.is_empty() {
-                tch::no_grad(|| broadcast_tensors(g, &buffers, 0))?;
-            }
             let mut first: Option<Tensor> = None;
             let l = opt.step_with(&mut || {
                 reset_grads(&parms, true)?;
-                let (out, l) = tch::with_grad(|| -> Result<(Tensor, Tensor)> {
-                    let (out, l) = forward_loss(module, &run, loss, &xb, &yb)?;
-                    // a module of several outputs is trained (and scored) on the first
-                    let out = out.into_iter().next().ok_or_else(|| anyhow!("forward gave no tensor"))?;
-                    backward_of(&l)?;
-                    Ok((out, l))
+                let (out, l) = forward_backward(g, sync, &parms, &buffers, || {
+                    tch::with_grad(|| -> Result<(Tensor, Tensor)> {
+                        let (out, l) = forward_loss(module, &run, loss, &xb, &yb)?;
+                        // a module of several outputs is trained (and scored) on the first
+                        let out = out.into_iter().next().ok_or_else(|| anyhow!("forward gave no tensor"))?;
+                        backward_of(&l)?;
+                        Ok((out, l))
+                    })
                 })?;
-                tch::no_grad(|| average_grads(g, &parms))?;
                 clip(&s, &parms, &groups)?;
                 first.get_or_insert(out);
                 Ok(l)

@@ -65,10 +65,8 @@ pub fn backward(x: K) -> KResult {
     let l = registry::lease(h, |o| {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
-        crate::dist::model::before_forward(&m.dist, &m.module)?;
-        let l = loss_backward(&m.module, &m.loss, m.scaler.as_mut(), &x, &y)?;
-        crate::dist::model::after_backward(&m.dist, &m.module)?;
-        Ok(l)
+        let super::Model { module, loss, dist, scaler, .. } = m;
+        crate::dist::model::synced(dist, module, || loss_backward(module, loss, scaler.as_mut(), &x, &y))
     })?;
     convert::to_q(&l.f_detach()?)
 }
@@ -104,18 +102,13 @@ pub fn backstep(x: K) -> KResult {
                 bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
             }
             reset_grads(&parms, true)?;
-            crate::dist::model::before_forward(dist, module)?;
-            let l = loss_backward(module, loss, Some(&mut *s), &x, &y)?;
-            crate::dist::model::after_backward(dist, module)?;
+            let l = crate::dist::model::synced(dist, module, || loss_backward(module, loss, Some(&mut *s), &x, &y))?;
             s.step(opt)?;
             return Ok(l);
         }
         opt.step_with(&mut || {
             reset_grads(&parms, true)?;
-            crate::dist::model::before_forward(dist, module)?;
-            let l = loss_backward(module, loss, None, &x, &y)?;
-            crate::dist::model::after_backward(dist, module)?;
-            Ok(l)
+            crate::dist::model::synced(dist, module, || loss_backward(module, loss, None, &x, &y))
         })
     }))?;
     convert::to_q(&l.f_detach()?)

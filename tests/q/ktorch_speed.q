@@ -36,7 +36,20 @@ setting`autocast,`none
 .t.eq["autocast: unknown type";err[setting;(`autocast;`fp8)];"setting: autocast: expecting one of `none`bf16`fp16, given `fp8"]
 .t.eq["matmulprecision: unknown";err[setting;(`matmulprecision;`low)];"setting: matmulprecision: expecting one of `highest`high`medium, given `low"]
 .t.eq["tf32: not a boolean";err[setting;(`tf32;1)];"setting: `tf32 expects a boolean"]
-.t.ok["all settings listed";all `tf32`cudnntf32`matmulprecision`autocast`fused`fusedcpu`sdpa in key setting[]]
+.t.ok["all settings listed";all `tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa in key setting[]]
+/ autocast on the CPU (torch.autocast("cpu")): only with autocastcpu; a linear layer's output is
+/ then bf16 (CPU autocast's lower-precision list), its parameters stay float32
+.t.eq["autocastcpu off by default";setting`autocastcpu;0b]
+lin:module enlist(`linear;4;3); xin:tensor 2 4#"e"$til 8
+setting`autocast,`bf16
+y:forward(lin;xin); .t.eq["autocast without autocastcpu: a CPU module in float32";dtype y;`float]; free y
+setting`autocastcpu,1b
+y:forward(lin;xin); .t.eq["autocastcpu: the CPU module's linear in bf16";dtype y;`bfloat]; free y
+p:parms lin; .t.eq["autocastcpu: parameters stay float32";distinct value dtype p;enlist`float]; free p
+setting`autocast,`none
+y:forward(lin;xin); .t.eq["autocastcpu with autocast none: float32";dtype y;`float]; free y
+setting`autocastcpu,0b
+free(lin;xin)
 
 / ---------------------------------------------------------------------------------------------
 / attention: sdpa (1b) against the math (0b), evaluation and training mode (no dropout),
