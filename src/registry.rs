@@ -13,8 +13,16 @@ use once_cell::sync::Lazy;
 use tch::Tensor;
 
 use crate::k::{make, read, K};
-use crate::klog;
-use crate::session::log::Level;
+
+/// A debug line in the log (through the hook the session installs: the registry sits below it).
+macro_rules! debug {
+    ($($arg:tt)+) => {{
+        let log = crate::k::hooks::hooks();
+        if (log.debugging)() {
+            (log.debug)(&format!($($arg)+));
+        }
+    }};
+}
 
 /// What a handle can refer to.
 pub enum Obj {
@@ -37,7 +45,7 @@ pub enum Obj {
     /// A CUDA event.
     Event(crate::device::event::Event),
     /// A recorded CUDA graph: a forward or a training step.
-    Graph(Box<crate::device::graph::Graph>),
+    Graph(Box<crate::model::graph::Graph>),
     /// An asynchronous call (`async`), answered by `await`.
     Future(crate::model::asynccall::Future),
 }
@@ -176,7 +184,7 @@ pub fn add(obj: Obj) -> K {
         r.objs.insert(id, obj);
         id
     };
-    klog!(Level::Debug, "made {class} {id}");
+    debug!("made {class} {id}");
     handle(id)
 }
 
@@ -306,7 +314,7 @@ pub fn take(x: K) -> anyhow::Result<Obj> {
         let mut r = lock();
         r.objs.remove(&id).ok_or_else(|| r.missing(id))?
     };
-    klog!(Level::Debug, "moved {} {id} into another object", obj.class());
+    debug!("moved {} {id} into another object", obj.class());
     Ok(obj)
 }
 
@@ -343,7 +351,7 @@ fn dropped(id: i64, obj: Obj) {
         Obj::Future(f) => f.discard(),
         o => drop(o),
     }
-    klog!(Level::Debug, "freed {class} {id}");
+    debug!("freed {class} {id}");
 }
 
 /// Lend objects to an async call: the object of handle `x` and every other object holding a
@@ -426,4 +434,45 @@ pub fn list() -> Vec<(i64, &'static str)> {
 /// Visit every live object (for `obj[]`).
 pub fn each<R>(mut f: impl FnMut(i64, &Obj) -> R) -> Vec<R> {
     lock().objs.iter().map(|(id, o)| f(*id, o)).collect()
+}
+
+/// A short description of a q argument for error messages, as ktorch's `kname`.
+pub fn describe(x: K) -> String {
+    if is_handle(x) {
+        // inside `registry::with` the registry cannot be asked for the class
+        if in_use_here() {
+            return "ktorch object".to_string();
+        }
+        return match class_of(x) {
+            Some(c) => c.to_string(),
+            None => "stale pointer".to_string(),
+        };
+    }
+    let t = read::ktype(x);
+    let name = match t.unsigned_abs() {
+        0 => return "general list".to_string(),
+        1 => "boolean",
+        2 => "guid",
+        4 => "byte",
+        5 => "short",
+        6 => "int",
+        7 => "long",
+        8 => "real",
+        9 => "float",
+        10 => "char",
+        11 => "symbol",
+        12 => "timestamp",
+        13 => "month",
+        14 => "date",
+        15 => "datetime",
+        16 => "timespan",
+        17 => "minute",
+        18 => "second",
+        19 => "time",
+        98 => return "table".to_string(),
+        99 => return "dictionary".to_string(),
+        101 if t == 101 => return "null".to_string(),
+        _ => return format!("type {t}h"),
+    };
+    format!("{name} {}", if t < 0 { "scalar" } else { "list" })
 }
