@@ -132,8 +132,8 @@ table! {
     "record"      => device::event::record,
     "wait"        => device::event::wait,
     "elapsed"     => device::event::elapsed,
-    "graph"       => device::graph::graph,
-    "replay"      => device::graph::replay,
+    "graph"       => model::graph::graph,
+    "replay"      => model::graph::replay,
     // tensor operations (tensorop.rst)
     "amend"       => tensor::fill::amend,
     "cat"         => tensor::join::cat,
@@ -544,7 +544,7 @@ table! {
     "broadcast"   => dist::collect::broadcast,
     "allgather"   => dist::collect::allgather,
     "reducescatter" => dist::collect::reducescatter,
-    "distmodel"   => dist::model::distmodel,
+    "distmodel"   => model::dist::distmodel,
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

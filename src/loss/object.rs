@@ -133,7 +133,7 @@ pub fn loss(x: K) -> KResult {
     // charsteps.q's `loss(m;(v;0);y)`), q arrays, lists of these (kloss.cpp's lossarg)
     let ts = if v[1..].iter().any(|a| wants_side(*a)) {
         let dev = if registry::class_of(v[0]) == Some("model") { Some(crate::nn::api::modref(v[0])?.get().device()) } else { None };
-        crate::model::data::side_on(&v[1..], dev)?.cloned()
+        crate::tensor::side::side_on(&v[1..], dev)?.cloned()
     } else {
         pointwise::inputs(&v[1..])?.0
     };
@@ -151,7 +151,7 @@ pub fn loss(x: K) -> KResult {
 /// Is `a` an input that only a model's reading takes: a vector or dictionary handle, a
 /// (vector;indices) pair, or a general list holding handles?
 fn wants_side(a: K) -> bool {
-    matches!(registry::class_of(a), Some("vector" | "dictionary")) || crate::model::data::holds_handle(a)
+    matches!(registry::class_of(a), Some("vector" | "dictionary")) || crate::tensor::side::holds_handle(a)
 }
 
 /// The loss object, or a model's loss (`loss(m;x;y)`).

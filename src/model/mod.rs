@@ -10,6 +10,8 @@
 pub mod api;
 pub mod asynccall;
 pub mod data;
+pub mod dist;
+pub mod graph;
 pub mod parms;
 pub mod run;
 pub mod settings;
@@ -30,5 +32,5 @@ pub struct Model {
     pub data: Data,
     pub testdata: Data,
     /// Training in step with the other ranks of the process group (`distmodel`, docs/dist.md).
-    pub dist: Option<crate::dist::model::Sync>,
+    pub dist: Option<crate::model::dist::Sync>,
 }

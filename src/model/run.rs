@@ -58,7 +58,7 @@ impl Epoch {
 /// left at full size.
 pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     if training && m.dist.is_some() {
-        return crate::dist::model::epoch(m);
+        return crate::model::dist::epoch(m);
     }
     let s = if training { m.train.clone() } else { m.test.clone() };
     let Model { module, loss, opt, data, testdata, .. } = m;

@@ -60,9 +60,9 @@ pub fn backward(x: K) -> KResult {
     let l = registry::lease(h, |o| {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
-        crate::dist::model::before_forward(&m.dist, &m.module)?;
+        crate::model::dist::before_forward(&m.dist, &m.module)?;
         let l = loss_backward(&m.module, &m.loss, &x, &y)?;
-        crate::dist::model::after_backward(&m.dist, &m.module)?;
+        crate::model::dist::after_backward(&m.dist, &m.module)?;
         Ok(l)
     })?;
     convert::to_q(&l.f_detach()?)
@@ -88,9 +88,9 @@ pub fn backstep(x: K) -> KResult {
         let super::Model { module, loss, opt, dist, .. } = m;
         opt.step_with(&mut || {
             reset_grads(&parms, true)?;
-            crate::dist::model::before_forward(dist, module)?;
+            crate::model::dist::before_forward(dist, module)?;
             let l = loss_backward(module, loss, &x, &y)?;
-            crate::dist::model::after_backward(dist, module)?;
+            crate::model::dist::after_backward(dist, module)?;
             Ok(l)
         })
     }))?;

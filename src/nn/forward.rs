@@ -97,8 +97,8 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
             Some(c) => bail!("input[{i}]: expecting tensor, vector or array, given {c}"),
             None if registry::is_handle(*a) => bail!("input[{i}]: stale pointer"),
             // a list of handles (and arrays): each an input, as kmodel.cpp's modelarg
-            None if crate::model::data::holds_handle(*a) => {
-                let s = crate::model::data::side(&[*a], module.get().device()).map_err(|e| anyhow::anyhow!("input[{i}]: {e}"))?;
+            None if crate::tensor::side::holds_handle(*a) => {
+                let s = crate::tensor::side::side(&[*a], module.get().device()).map_err(|e| anyhow::anyhow!("input[{i}]: {e}"))?;
                 inputs.extend(s.cloned());
             }
             None => inputs.push(
