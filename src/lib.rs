@@ -5,8 +5,9 @@
 //! module per domain: `session` (version/config/setting), `registry` (the handles) and
 //! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`, `io` (images and files).
 pub mod device;
-pub mod exports;
+pub mod dispatch;
 pub mod dist;
+pub mod exports;
 pub mod fns;
 pub mod io;
 pub mod k;
@@ -15,7 +16,6 @@ pub mod math;
 pub mod model;
 pub mod nn;
 pub mod optim;
-pub mod objects;
 pub mod registry;
 pub mod session;
 pub mod tensor;

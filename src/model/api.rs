@@ -13,6 +13,8 @@ use super::run::{epoch, results};
 use super::data::define;
 use super::{Data, Model, Settings};
 use crate::k::{make, read, KResult, K};
+use crate::nn::api::modref;
+use crate::nn::forward::{Call, Mode};
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
@@ -218,4 +220,27 @@ pub fn run(x: K) -> KResult {
 
 pub fn testrun(x: K) -> KResult {
     go(x, false)
+}
+
+/// Read a forward call of a model or a module (`forward`, `nforward`, `eforward`, `evaluate`,
+/// `kforward`, and their async forms).
+pub fn prepare_forward(x: K, mode: Mode) -> Result<Call> {
+    if registry::class_of(x) == Some("model") {
+        return prepare_model(x, mode);
+    }
+    crate::nn::forward::prepare(x, mode)
+}
+
+/// `forward m` and the like: the model's inputs, training data for the training-mode forms and
+/// test data for the evaluation forms (its current batch when batching).
+fn prepare_model(x: K, mode: Mode) -> Result<Call> {
+    let training = mode.training();
+    let inputs = registry::with(x, |o| {
+        let m = of(o)?;
+        Ok(if training { &m.data } else { &m.testdata }.x.cloned())
+    })?;
+    if inputs.is_empty() {
+        bail!("model has no {} inputs", if training { "training" } else { "test" });
+    }
+    Ok(Call::new(modref(x)?, inputs, mode))
 }

@@ -166,7 +166,7 @@ fn start(name: &'static str, args: K) -> KResult {
             "nforward" => forward::NFORWARD,
             _ => forward::EFORWARD,
         };
-        let call = forward::prepare(args, mode)?;
+        let call = super::api::prepare_forward(args, mode)?;
         // the handle whose object is lent: the model or module given
         let h = match read::items(args) {
             Some(v) if !registry::is_handle(args) => v[0],

@@ -2,7 +2,8 @@
 //! tree, depth-value pairs, or the dictionary/table `module` or `state` returns, the latter with
 //! its parameters), or returns the definition of an existing module, as a dictionary for a
 //! single layer, a table (one row per module, depth first) for a container. `state` is the
-//! definition with each module's own parameters (and buffers, none so far) as q data.
+//! definition with each module's own parameters (and buffers, none so far) as q data (the q
+//! function, which also takes an optimizer or a model, is in dispatch/state.rs).
 use anyhow::{bail, Result};
 
 use super::layers::{self, Val};
@@ -42,10 +43,6 @@ pub fn module(x: K) -> KResult {
                 "module given as 1st arg, expecting (module;flag) or (module;depth;definition)"
             ),
         };
-    }
-    // a model's module: a handle sharing it (ktorch's `module m` of a model)
-    if crate::model::api::is_model(x) {
-        return Ok(registry::add(Obj::Module(modref(x)?)));
     }
     if registry::is_handle(x) {
         bail!("expecting a module, given {}", describe(x));
@@ -364,7 +361,6 @@ fn values(v: &[Val]) -> K {
     make::uniform(v.iter().map(atom).collect())
 }
 
-
 /// One option's value as q data (`::` for an unset option).
 pub fn atom(v: &Val) -> K {
     match v {
@@ -484,28 +480,6 @@ pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
         cols.push(b);
     }
     Ok(make::table(keys, cols))
-}
-
-/// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
-pub fn state(x: K) -> KResult {
-    if crate::optim::api::is_optimizer(x) {
-        return crate::optim::api::state(x, alloptions());
-    }
-    if crate::model::api::is_model(x) {
-        return crate::model::api::state(x, alloptions());
-    }
-    if let Some([o, f]) = read::items(x) {
-        if crate::optim::api::is_optimizer(*o) && read::boolean(*f).is_some() {
-            return crate::optim::api::state(*o, read::boolean(*f).unwrap());
-        }
-    }
-    match read::items(x) {
-        _ if is_module(x) => definition(modref(x)?.get(), alloptions(), true),
-        Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
-            definition(modref(*m)?.get(), read::boolean(*f).unwrap(), true)
-        }
-        _ => bail!("expects a module, or (module;flag), given {}", describe(x)),
-    }
 }
 
 /// `seq x`: enlist all but the first item (knn.cpp's `seq`), the 2-level tree of a sequence.

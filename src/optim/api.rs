@@ -303,11 +303,8 @@ pub fn state(o: K, all: bool) -> KResult {
     registry::with(o, |x| definition(optimizer(x)?, all, true))
 }
 
-/// `step o`: one update.
+/// `step o`: one update (a model's `step`: dispatch/train.rs).
 pub fn step(x: K) -> KResult {
-    if crate::model::api::is_model(x) {
-        return crate::model::steps::step(x);
-    }
     if !is_optimizer(x) {
         bail!("expecting an optimizer, given {}", registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) { "stale pointer" } else { "q data" }));
     }
