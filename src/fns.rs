@@ -416,7 +416,7 @@ table! {
     "buffer"      => nn::attrs::buffer,
     "buffers"     => nn::attrs::buffers,
     "buffernames" => nn::attrs::buffernames,
-    "parmtypes"   => nn::attrs::parmtypes,
+    "parmtypes"   => dispatch::info::parmtypes,
     "child"       => nn::attrs::child,
     "children"    => nn::attrs::children,
     "modules"     => nn::attrs::modules,

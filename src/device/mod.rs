@@ -154,9 +154,9 @@ pub fn sync(x: K) -> KResult {
     } else if matches!(registry::class_of(x), Some("stream")) {
         return stream::with_stream(x, |s| s.sync()).map(|_| make::null());
     } else if matches!(registry::class_of(x), Some("event")) {
-        return registry::with(x, |o| match o {
-            registry::Obj::Event(e) => e.sync(),
-            _ => unreachable!(),
+        return registry::with(x, |o| match o.get::<event::Event>() {
+            Some(e) => e.sync(),
+            None => unreachable!(),
         })
         .map(|_| make::null());
     } else if registry::is_handle(x) {
@@ -187,10 +187,14 @@ pub fn sync_device(d: Device) -> anyhow::Result<()> {
 /// `query s` / `query e`: 1b when all work queued on stream s, or recorded by event e, is done
 /// (an event never recorded counts as done, as in CUDA); never blocks.
 pub fn query(x: K) -> KResult {
-    let done = registry::with(x, |o| match o {
-        registry::Obj::Stream(s) => s.done(),
-        registry::Obj::Event(e) => e.done(),
-        o => bail!("expected a stream or event, given {}", o.class()),
+    let done = registry::with(x, |o| {
+        if let Some(s) = o.get::<stream::Stream>() {
+            s.done()
+        } else if let Some(e) = o.get::<event::Event>() {
+            e.done()
+        } else {
+            bail!("expected a stream or event, given {}", o.class())
+        }
     })?;
     Ok(make::boolean(done))
 }

@@ -1,13 +1,13 @@
 //! The information q functions that also take a module (or a model, for its module): `str` (its
 //! PyTorch-like description), `ptr`, `ref`, `dtype`, `device`, `ktype`, `gradflag` (each
-//! parameter's, by name). Tensors, vectors and dictionaries are tensor/info's.
+//! parameter's, by name), and `parmtypes`, which also takes an optimizer. Tensors, vectors and dictionaries are tensor/info's.
 use anyhow::Result;
 
 use crate::k::{make, native, read, KResult, K};
 use crate::registry;
 use crate::tensor::info::{attrs, flags, pointers, summary};
 use crate::tensor::options;
-use crate::nn;
+use crate::{nn, optim};
 
 /// The module of a module or model handle: `device` and `dtype` answer for its parameters, as
 /// ktorch does (the first parameter's or buffer's; cpu and the default type when none).
@@ -88,4 +88,17 @@ pub fn gradflag(x: K) -> KResult {
         return Ok(unsafe { native::xD(make::symbols(&keys), make::booleans(&flags)) });
     }
     flags::gradflag(x)
+}
+
+/// `parmtypes o` of an optimizer: the module type and name it keeps for each parameter; of a
+/// module or model: nn/attrs.rs.
+pub fn parmtypes(x: K) -> KResult {
+    if registry::class_of(x) == Some("optimizer") {
+        let (k, v): (Vec<String>, Vec<String>) = registry::with(x, |o| match o.get::<optim::Optimizer>() {
+            Some(z) => Ok(z.groups.iter().flat_map(|g| g.parms.iter().map(|p| (p.name.clone(), p.module.clone()))).unzip()),
+            None => unreachable!(),
+        })?;
+        return Ok(nn::attrs::dict(nn::attrs::syms(k.into_iter()), make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>())));
+    }
+    nn::attrs::parmtypes(x)
 }

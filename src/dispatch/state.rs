@@ -12,7 +12,7 @@ use crate::{model, nn, optim};
 /// module's (nn/api.rs).
 pub fn module(x: K) -> KResult {
     if model::api::is_model(x) {
-        return Ok(registry::add(Obj::Module(nn::api::modref(x)?)));
+        return Ok(registry::add(Obj::new(nn::api::modref(x)?)));
     }
     nn::api::module(x)
 }

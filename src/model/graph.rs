@@ -121,10 +121,9 @@ pub fn graph(x: K) -> KResult {
 
 /// The module of a module or model handle (shared, as a second handle would share it).
 fn module_of(o: &Obj) -> Result<crate::nn::ModRef> {
-    match o {
-        Obj::Module(m) => Ok(m.share()),
-        Obj::Model(m) => Ok(m.module.share()),
-        o => bail!("expected a module or model, given {}", o.class()),
+    match o.part::<crate::nn::ModRef>() {
+        Some(m) => Ok(m.share()),
+        None => bail!("expected a module or model, given {}", o.class()),
     }
 }
 
@@ -154,7 +153,7 @@ fn forward_graph(h: K, x: K) -> KResult {
     })?;
     crate::klog!(crate::session::log::Level::Info, "graph: recorded the forward of {} on cuda:{device}", module.layer.name);
     let g = Graph { ptr, inputs, outputs, many, held, _keep: keep, step: None, device, _root: root.clone() };
-    Ok(registry::add(Obj::Graph(Box::new(g))))
+    Ok(registry::add(Obj::new(g)))
 }
 
 fn settings_of(m: &Model) -> StepCheck {
@@ -192,7 +191,7 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         bail!("a training step graph needs a model, given {}", registry::class_of(h).unwrap_or("no object"));
     }
     let g = registry::lease(h, |o| {
-        let Obj::Model(m) = o else { unreachable!() };
+        let Some(m) = o.get_mut::<Model>() else { unreachable!() };
         let name = m.opt.kind.name;
         if !capturable(&m.opt) {
             bail!("the {name} optimizer keeps its step count on the CPU, which a graph would freeze; training steps can be recorded with: sgd, and adam or adamw through the fused kernels (setting`fused, CUDA float/half/bfloat16 parameters)");
@@ -210,7 +209,7 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         let groups: Vec<Vec<Tensor>> = m.opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
         // no device wait inside a capture (the `sync` setting): the replay is one launch
         let settings = Settings { sync: false, ..m.train.clone() };
-        let Model { module, loss, opt, .. } = &mut **m;
+        let Model { module, loss, opt, .. } = m;
         let _ = crate::loss::calc::classes_seen();
         let (ptr, outputs) = capture(device, &mut || {
             let (_, l) = super::run::train_batch(module.get(), &run, loss, opt, &settings, &parms, &groups, &xs, &ys)?;
@@ -223,7 +222,7 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         let inputs = xs.into_iter().chain(ys).collect();
         Ok(Graph { ptr, inputs, outputs, many: false, held, _keep: keep, step: Some(check), device, _root: root })
     })?;
-    Ok(registry::add(Obj::Graph(Box::new(g))))
+    Ok(registry::add(Obj::new(g)))
 }
 
 /// `replay g`, `replay(g;x)`, `replay(g;x;y)`.
@@ -237,14 +236,14 @@ pub fn replay(x: K) -> KResult {
         }
     };
     // the model a step graph trains, checked before the graph runs
-    let (check, device) = registry::with(h, |o| match o {
-        Obj::Graph(g) => Ok((g.step.as_ref().map(|c| (c.model, c.opts.clone(), c.clip, c.classes)), g.device)),
-        o => bail!("expected a graph, given {}", o.class()),
+    let (check, device) = registry::with(h, |o| match o.get::<Graph>() {
+        Some(g) => Ok((g.step.as_ref().map(|c| (c.model, c.opts.clone(), c.clip, c.classes)), g.device)),
+        None => bail!("expected a graph, given {}", o.class()),
     })?;
     let classes = check.as_ref().and_then(|c| c.3);
     if let Some((model, opts, clip, _)) = check {
         registry::with_id(model, |o| {
-            let Obj::Model(m) = o else { bail!("the graph's model was freed") };
+            let Some(m) = o.get::<Model>() else { bail!("the graph's model was freed") };
             let now = settings_of(m);
             if now.opts != opts || now.clip != clip {
                 bail!("the model's optimizer or clipping settings changed since recording; record the step again");
@@ -281,7 +280,7 @@ pub fn replay(x: K) -> KResult {
         }
     }
     let (outs, many) = registry::with(h, |o| {
-        let Obj::Graph(g) = o else { unreachable!() };
+        let Some(g) = o.get_mut::<Graph>() else { unreachable!() };
         g.replay(given)?;
         Ok((g.outputs.iter().map(|t| t.shallow_clone()).collect::<Vec<_>>(), g.many))
     })?;
@@ -314,5 +313,19 @@ impl Graph {
             }
         }
         self.ptr.replay()
+    }
+}
+
+/// A recorded graph in the registry (class `graph`): its input and output tensors.
+impl crate::registry::Object for Graph {
+    fn class(&self) -> &'static str {
+        "graph"
+    }
+    fn tensors(&self) -> Vec<&Tensor> {
+        Graph::tensors(self)
+    }
+    // its count of input and output tensors
+    fn counts(&self) -> Vec<i64> {
+        vec![Graph::tensors(self).len() as i64]
     }
 }

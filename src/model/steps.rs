@@ -15,7 +15,8 @@ use crate::nn::ModRef;
 use super::run::clip_norm;
 use crate::k::{make, read, KResult, K};
 use crate::nn::Run;
-use crate::registry::{self, Obj};
+use crate::optim::Optimizer;
+use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::{convert, opargs::{describe, number, Num}};
 
@@ -108,11 +109,7 @@ fn num(x: K, what: &str) -> Result<f64> {
 /// The parameters of an object, by optimizer group when it has them.
 fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
     registry::with(h, |o| {
-        let opt = match o {
-            Obj::Optimizer(z) => Some(&*z),
-            Obj::Model(m) => Some(&m.opt),
-            _ => None,
-        };
+        let opt = o.part::<Optimizer>();
         Ok(match opt {
             Some(z) => z.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect(),
             None => vec![o.tensors().into_iter().filter(|t| t.requires_grad()).map(|t| t.shallow_clone()).collect()],

@@ -48,7 +48,7 @@ pub fn module(x: K) -> KResult {
         bail!("expecting a module, given {}", describe(x));
     }
     if let Some(m) = parmdict(x)? {
-        return Ok(registry::add(Obj::Module(ModRef::new(m))));
+        return Ok(registry::add(Obj::new(ModRef::new(m))));
     }
     let m = spec::with_pool(|| -> Result<Module> {
         let mut q = Stack::default();
@@ -76,7 +76,7 @@ pub fn module(x: K) -> KResult {
         }
         q.finish()
     })?;
-    Ok(registry::add(Obj::Module(ModRef::new(m))))
+    Ok(registry::add(Obj::new(ModRef::new(m))))
 }
 
 /// Add the layer defined by `d` at depth `depth` of module `h`: the parent is the last module at
@@ -90,10 +90,10 @@ fn add(h: K, depth: i64, d: K) -> KResult {
     // tree) stays where it is, since moving it would part it from those handles
     if is_module(d) {
         check_parent(h, depth)?;
-        if !registry::with(d, |o| Ok(matches!(o, Obj::Module(q) if q.sole_root())))? {
+        if !registry::with(d, |o| Ok(o.get::<ModRef>().is_some_and(|q| q.sole_root())))? {
             bail!("module to add is shared with other handles or is part of another module, free those first");
         }
-        let Obj::Module(q) = registry::take(d)? else { unreachable!() };
+        let Ok(q) = registry::take(d)?.take::<ModRef>() else { unreachable!() };
         let c = q.into_module().map_err(|_| anyhow::anyhow!("module to add is in use"))?;
         return put(h, depth, c);
     }
@@ -148,20 +148,19 @@ fn last_at(m: &mut Module, d: i64) -> Result<&mut Module> {
 
 /// A module handle's shared reference (the registry is not locked while it is used).
 pub fn modref(x: K) -> Result<ModRef> {
-    registry::with(x, |o| match o {
-        Obj::Module(m) => Ok(m.share()),
-        // a model's module, for the functions ktorch applies to both
-        Obj::Model(m) => Ok(m.module.share()),
-        other => bail!("expected a module, given {}", other.class()),
+    // a model's module too, for the functions ktorch applies to both
+    registry::with(x, |o| match o.part::<ModRef>() {
+        Some(m) => Ok(m.share()),
+        None => bail!("expected a module, given {}", o.class()),
     })
 }
 
 /// The module of an object, to change it (fails while its tree is shared).
 pub fn module_mut(o: &mut Obj) -> Result<&mut Module> {
-    match o {
-        Obj::Module(m) => m.get_mut(),
-        other => bail!("expected a module, given {}", other.class()),
+    if o.get::<ModRef>().is_none() {
+        bail!("expected a module, given {}", o.class());
     }
+    o.get_mut::<ModRef>().unwrap().get_mut()
 }
 
 /// `` module(`parmdict;dict) ``, `` module(`parmdict;`name;dict) ``: a parameter dictionary made

@@ -128,12 +128,9 @@ pub fn objtype(x: K) -> KResult {
     }
     registry::with(x, |o| match o {
         Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
-        // a module's type, as ktorch: `sequential, `linear, ..
-        Obj::Module(m) => Ok(make::symbol(m.get().layer.name)),
-        Obj::Optimizer(o) => Ok(make::symbol(o.kind.name)),
-        Obj::Loss(l) => Ok(make::symbol(l.name())),
-        // a model, stream, event or graph: its class
-        o => Ok(make::symbol(o.class())),
+        // a module's type, as ktorch: `sequential, `linear, ..; an optimizer's or loss's name; a
+        // model, stream, event or graph: its class
+        Obj::Object(b) => Ok(make::symbol(b.objtype())),
     })
 }
 
