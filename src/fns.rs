@@ -96,7 +96,7 @@ table! {
     "gradient"    => tensor::info::attrs::gradient,
     "memory"      => tensor::info::attrs::memory,
     "gradfn"      => tensor::info::attrs::gradfn,
-    "ktype"       => tensor::info::attrs::ktype,
+    "ktype"       => dispatch::info::ktype,
     "objtype"     => tensor::info::attrs::objtype,
     "options"     => dispatch::help::options,
     "contiguous"  => tensor::info::flags::contiguous,

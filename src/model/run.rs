@@ -142,7 +142,7 @@ fn hidden_state(x: Vec<Tensor>, prev: Vec<Tensor>) -> Result<Vec<Tensor>> {
 
 /// One training step on a batch: gradients dropped, forward, loss, backward, clipping as the
 /// settings say, the optimizer's step. Answers the outputs and the loss. Also what a CUDA graph
-/// of a training step records (device/graph.rs), so both run the same step.
+/// of a training step records (model/graph.rs), so both run the same step.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn train_batch(
     module: &Module, run: &Run, loss: &Loss, opt: &mut crate::optim::Optimizer, s: &Settings,

@@ -1,5 +1,5 @@
 //! The q functions of optimizers (opt.rst): `opt`, `step`, `lr`, and the optimizer forms of
-//! `state` (called from nn::api::state's dispatch).
+//! `state` (called from dispatch::state::state).
 //!
 //! - `opt name`, `opt(name;parms;options..)`, `opt(name;group;parms;options..)`: a new optimizer;
 //! - `opt(o;parms)`, `opt(o;group;parms;options..)`: add parameters (and set a group's options;
