@@ -1,12 +1,16 @@
 //! ktorch: PyTorch for q/kdb+. q loads this library with `2:` and gets every function from the
 //! `fns` dictionary (see `fns.rs`, the one table of q names).
 //!
-//! Layout: `k` is the kdb+ ABI (values in and out, the guard), `fns` the table of q names, and one
-//! module per domain: `session` (version/config/setting), `registry` (the handles) and
-//! `objects` (free/obj), `tensor`, `math`, `device`, `nn` (modules), `loss`, `io` (images and files).
+//! Layout, in layer order (each module imports only those before it: docs/architecture.md,
+//! checked by tests/layers.rs): `k` the kdb+ ABI (values in and out, the guard), `registry` (the
+//! handles), `session` (version/config/setting/log), then one module per domain: `device`,
+//! `tensor`, `dist` (collectives), `math`, `nn` (modules), `loss`, `optim`, `io` (images and
+//! files), `model`; `dispatch` the q functions that take several classes (free/obj among them),
+//! `fns` the table of q names, `exports` the C entry points.
 pub mod device;
-pub mod exports;
+pub mod dispatch;
 pub mod dist;
+pub mod exports;
 pub mod fns;
 pub mod io;
 pub mod k;
@@ -15,7 +19,6 @@ pub mod math;
 pub mod model;
 pub mod nn;
 pub mod optim;
-pub mod objects;
 pub mod registry;
 pub mod session;
 pub mod tensor;

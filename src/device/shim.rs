@@ -1,6 +1,6 @@
 //! The C++ CUDA shim's entry points (src/cxx/cuda.cpp), each wrapped to return a Result: every
 //! unsafe call into it is in this file. Objects (streams, events, graphs) are opaque pointers
-//! owned by the Rust types in stream.rs, event.rs and graph.rs, which free them on drop.
+//! owned by the Rust types in stream.rs, event.rs and capture.rs, which free them on drop.
 use std::ffi::c_void;
 
 use anyhow::Result;

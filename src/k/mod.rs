@@ -1,6 +1,8 @@
 //! The k ABI in one place: kdb+ types (from kdbplus, k.h layout), making q values (`make`),
-//! reading q arguments (`read`), which thread may call q (`thread`), and the guard every exported function runs inside (`guard`).
+//! reading q arguments (`read`), which thread may call q (`thread`), the guard every exported function runs inside (`guard`), and the log and settings it reaches
+//! through functions installed at load (`hooks`).
 pub mod guard;
+pub mod hooks;
 pub mod interrupt;
 pub mod make;
 pub mod read;

@@ -61,7 +61,7 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         if m.scaler.is_some() {
             bail!("gradscale: not implemented for a synchronising model (distmodel)");
         }
-        return crate::dist::model::epoch(m);
+        return crate::model::dist::epoch(m);
     }
     let s = if training { m.train.clone() } else { m.test.clone() };
     let Model { module, loss, opt, data, testdata, scaler, .. } = m;
@@ -145,7 +145,7 @@ fn hidden_state(x: Vec<Tensor>, prev: Vec<Tensor>) -> Result<Vec<Tensor>> {
 
 /// One training step on a batch: gradients dropped, forward, loss, backward, clipping as the
 /// settings say, the optimizer's step. Answers the outputs and the loss. Also what a CUDA graph
-/// of a training step records (device/graph.rs), so both run the same step. With a gradient
+/// of a training step records (model/graph.rs), so both run the same step. With a gradient
 /// scaler (`gradscale`, scaler.rs): backward on the scaled loss, gradients unscaled before
 /// clipping, the step skipped after an overflow and the scale updated.
 #[allow(clippy::too_many_arguments)]

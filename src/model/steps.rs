@@ -16,7 +16,8 @@ use super::run::clip_norm;
 use super::scaler::Scaler;
 use crate::k::{make, read, KResult, K};
 use crate::nn::Run;
-use crate::registry::{self, Obj};
+use crate::optim::Optimizer;
+use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::{convert, opargs::{describe, number, Num}};
 
@@ -66,7 +67,7 @@ pub fn backward(x: K) -> KResult {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
         let super::Model { module, loss, dist, scaler, .. } = m;
-        crate::dist::model::synced(dist, module, || loss_backward(module, loss, scaler.as_mut(), &x, &y))
+        crate::model::dist::synced(dist, module, || loss_backward(module, loss, scaler.as_mut(), &x, &y))
     })?;
     convert::to_q(&l.f_detach()?)
 }
@@ -102,13 +103,13 @@ pub fn backstep(x: K) -> KResult {
                 bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
             }
             reset_grads(&parms, true)?;
-            let l = crate::dist::model::synced(dist, module, || loss_backward(module, loss, Some(&mut *s), &x, &y))?;
+            let l = crate::model::dist::synced(dist, module, || loss_backward(module, loss, Some(&mut *s), &x, &y))?;
             s.step(opt)?;
             return Ok(l);
         }
         opt.step_with(&mut || {
             reset_grads(&parms, true)?;
-            crate::dist::model::synced(dist, module, || loss_backward(module, loss, None, &x, &y))
+            crate::model::dist::synced(dist, module, || loss_backward(module, loss, None, &x, &y))
         })
     }))?;
     convert::to_q(&l.f_detach()?)
@@ -126,17 +127,13 @@ fn num(x: K, what: &str) -> Result<f64> {
 /// unscaled first where it has a gradient scaler (GradScaler's `unscale_` before clipping).
 fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
     registry::with(h, |o| {
-        if let Obj::Model(m) = o {
+        if let Some(m) = o.get_mut::<super::Model>() {
             if let Some(s) = m.scaler.as_mut() {
                 let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
                 s.unscale(&parms)?;
             }
         }
-        let opt = match o {
-            Obj::Optimizer(z) => Some(&*z),
-            Obj::Model(m) => Some(&m.opt),
-            _ => None,
-        };
+        let opt = o.part::<Optimizer>();
         Ok(match opt {
             Some(z) => z.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect(),
             None => vec![o.tensors().into_iter().filter(|t| t.requires_grad()).map(|t| t.shallow_clone()).collect()],

@@ -2,7 +2,8 @@
 //! tree, depth-value pairs, or the dictionary/table `module` or `state` returns, the latter with
 //! its parameters), or returns the definition of an existing module, as a dictionary for a
 //! single layer, a table (one row per module, depth first) for a container. `state` is the
-//! definition with each module's own parameters (and buffers, none so far) as q data.
+//! definition with each module's own parameters (and buffers, none so far) as q data (the q
+//! function, which also takes an optimizer or a model, is in dispatch/state.rs).
 use anyhow::{bail, Result};
 
 use super::layers::{self, Val};
@@ -43,15 +44,11 @@ pub fn module(x: K) -> KResult {
             ),
         };
     }
-    // a model's module: a handle sharing it (ktorch's `module m` of a model)
-    if crate::model::api::is_model(x) {
-        return Ok(registry::add(Obj::Module(modref(x)?)));
-    }
     if registry::is_handle(x) {
         bail!("expecting a module, given {}", describe(x));
     }
     if let Some(m) = parmdict(x)? {
-        return Ok(registry::add(Obj::Module(ModRef::new(m))));
+        return Ok(registry::add(Obj::new(ModRef::new(m))));
     }
     let m = spec::with_pool(|| -> Result<Module> {
         let mut q = Stack::default();
@@ -79,7 +76,7 @@ pub fn module(x: K) -> KResult {
         }
         q.finish()
     })?;
-    Ok(registry::add(Obj::Module(ModRef::new(m))))
+    Ok(registry::add(Obj::new(ModRef::new(m))))
 }
 
 /// Add the layer defined by `d` at depth `depth` of module `h`: the parent is the last module at
@@ -93,10 +90,10 @@ fn add(h: K, depth: i64, d: K) -> KResult {
     // tree) stays where it is, since moving it would part it from those handles
     if is_module(d) {
         check_parent(h, depth)?;
-        if !registry::with(d, |o| Ok(matches!(o, Obj::Module(q) if q.sole_root())))? {
+        if !registry::with(d, |o| Ok(o.get::<ModRef>().is_some_and(|q| q.sole_root())))? {
             bail!("module to add is shared with other handles or is part of another module, free those first");
         }
-        let Obj::Module(q) = registry::take(d)? else { unreachable!() };
+        let Ok(q) = registry::take(d)?.take::<ModRef>() else { unreachable!() };
         let c = q.into_module().map_err(|_| anyhow::anyhow!("module to add is in use"))?;
         return put(h, depth, c);
     }
@@ -151,20 +148,19 @@ fn last_at(m: &mut Module, d: i64) -> Result<&mut Module> {
 
 /// A module handle's shared reference (the registry is not locked while it is used).
 pub fn modref(x: K) -> Result<ModRef> {
-    registry::with(x, |o| match o {
-        Obj::Module(m) => Ok(m.share()),
-        // a model's module, for the functions ktorch applies to both
-        Obj::Model(m) => Ok(m.module.share()),
-        other => bail!("expected a module, given {}", other.class()),
+    // a model's module too, for the functions ktorch applies to both
+    registry::with(x, |o| match o.part::<ModRef>() {
+        Some(m) => Ok(m.share()),
+        None => bail!("expected a module, given {}", o.class()),
     })
 }
 
 /// The module of an object, to change it (fails while its tree is shared).
 pub fn module_mut(o: &mut Obj) -> Result<&mut Module> {
-    match o {
-        Obj::Module(m) => m.get_mut(),
-        other => bail!("expected a module, given {}", other.class()),
+    if o.get::<ModRef>().is_none() {
+        bail!("expected a module, given {}", o.class());
     }
+    o.get_mut::<ModRef>().unwrap().get_mut()
 }
 
 /// `` module(`parmdict;dict) ``, `` module(`parmdict;`name;dict) ``: a parameter dictionary made
@@ -364,7 +360,6 @@ fn values(v: &[Val]) -> K {
     make::uniform(v.iter().map(atom).collect())
 }
 
-
 /// One option's value as q data (`::` for an unset option).
 pub fn atom(v: &Val) -> K {
     match v {
@@ -484,28 +479,6 @@ pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
         cols.push(b);
     }
     Ok(make::table(keys, cols))
-}
-
-/// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
-pub fn state(x: K) -> KResult {
-    if crate::optim::api::is_optimizer(x) {
-        return crate::optim::api::state(x, alloptions());
-    }
-    if crate::model::api::is_model(x) {
-        return crate::model::api::state(x, alloptions());
-    }
-    if let Some([o, f]) = read::items(x) {
-        if crate::optim::api::is_optimizer(*o) && read::boolean(*f).is_some() {
-            return crate::optim::api::state(*o, read::boolean(*f).unwrap());
-        }
-    }
-    match read::items(x) {
-        _ if is_module(x) => definition(modref(x)?.get(), alloptions(), true),
-        Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
-            definition(modref(*m)?.get(), read::boolean(*f).unwrap(), true)
-        }
-        _ => bail!("expects a module, or (module;flag), given {}", describe(x)),
-    }
 }
 
 /// `seq x`: enlist all but the first item (knn.cpp's `seq`), the 2-level tree of a sequence.

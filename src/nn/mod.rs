@@ -28,6 +28,7 @@
 pub mod api;
 pub mod attrs;
 pub mod callback;
+pub mod foreign;
 pub mod forward;
 pub mod freeze;
 pub mod functional;
@@ -62,7 +63,7 @@ pub struct Module {
     /// Children, each with its key in this module: its name, else its position.
     pub children: Vec<(String, Module)>,
     /// A model made in Python that this node runs (layers `torchscript` and `aoti`), else None.
-    pub foreign: Option<crate::io::foreign::Foreign>,
+    pub foreign: Option<crate::nn::foreign::Foreign>,
     training: AtomicBool,
     /// Batch norm statistics as a cumulative average (momentum None) whatever the option says:
     /// set by `batchnorm` for weight averaging, on a tree that may be shared.

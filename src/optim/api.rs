@@ -1,5 +1,5 @@
 //! The q functions of optimizers (opt.rst): `opt`, `step`, `lr`, and the optimizer forms of
-//! `state` (called from nn::api::state's dispatch).
+//! `state` (called from dispatch::state::state).
 //!
 //! - `opt name`, `opt(name;parms;options..)`, `opt(name;group;parms;options..)`: a new optimizer;
 //! - `opt(o;parms)`, `opt(o;group;parms;options..)`: add parameters (and set a group's options;
@@ -34,7 +34,7 @@ fn opt_(x: K) -> KResult {
     }
     if let Some(s) = read::symbol(x) {
         let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
-        return Ok(registry::add(Obj::Optimizer(Optimizer { kind, defaults: kinds_defaults(kind), groups: vec![], found_inf: None })));
+        return Ok(registry::add(Obj::new(Optimizer { kind, defaults: kinds_defaults(kind), groups: vec![], found_inf: None })));
     }
     let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
     if is_optimizer(v[0]) {
@@ -50,7 +50,7 @@ fn opt_(x: K) -> KResult {
     }
     if super::restore::is_state_call(v) {
         let o = super::restore::rebuild(v[0], v[1])?;
-        return Ok(registry::add(Obj::Optimizer(o)));
+        return Ok(registry::add(Obj::new(o)));
     }
     let s = read::symbol(v[0]).ok_or_else(|| anyhow!("expecting optimizer name or pointer as 1st arg, given {}", describe(v[0])))?;
     let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
@@ -63,14 +63,14 @@ fn opt_(x: K) -> KResult {
     };
     let mut o = Optimizer { kind, defaults, groups: vec![], found_inf: None };
     add(&mut o, group, parms, opts)?;
-    Ok(registry::add(Obj::Optimizer(o)))
+    Ok(registry::add(Obj::new(o)))
 }
 
 pub fn optimizer(o: &mut Obj) -> Result<&mut Optimizer> {
-    match o {
-        Obj::Optimizer(o) => Ok(o),
-        other => bail!("expected an optimizer, given {}", other.class()),
+    if o.get::<Optimizer>().is_none() {
+        bail!("expected an optimizer, given {}", o.class());
     }
+    Ok(o.get_mut::<Optimizer>().unwrap())
 }
 
 /// A leading long is a group number.
@@ -303,11 +303,8 @@ pub fn state(o: K, all: bool) -> KResult {
     registry::with(o, |x| definition(optimizer(x)?, all, true))
 }
 
-/// `step o`: one update.
+/// `step o`: one update (a model's `step`: dispatch/train.rs).
 pub fn step(x: K) -> KResult {
-    if crate::model::api::is_model(x) {
-        return crate::model::steps::step(x);
-    }
     if !is_optimizer(x) {
         bail!("expecting an optimizer, given {}", registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) { "stale pointer" } else { "q data" }));
     }
@@ -317,10 +314,12 @@ pub fn step(x: K) -> KResult {
 
 /// Run `f` on the optimizer of `x`: an optimizer, or a model's.
 fn with_opt<R>(x: K, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
-    registry::with(x, |o| match o {
-        Obj::Optimizer(z) => f(z),
-        Obj::Model(m) => f(&mut m.opt),
-        other => bail!("expecting optimizer or model, given {}", other.class()),
+    registry::with(x, |o| {
+        let class = o.class();
+        match o.part_mut::<Optimizer>() {
+            Some(z) => f(z),
+            None => bail!("expecting optimizer or model, given {class}"),
+        }
     })
 }
 

@@ -185,3 +185,24 @@ impl Optimizer {
         Ok(())
     }
 }
+
+/// An optimizer in the registry (class `optimizer`): its tensors are its buffers (ktorch's
+/// tensorcount, elements and bytes of an optimizer); `zerograd` resets its parameters' gradients.
+impl crate::registry::Object for Optimizer {
+    fn class(&self) -> &'static str {
+        "optimizer"
+    }
+    fn objtype(&self) -> &'static str {
+        self.kind.name
+    }
+    fn tensors(&self) -> Vec<&Tensor> {
+        self.buffers()
+    }
+    fn grad_tensors(&self) -> Vec<&Tensor> {
+        self.parameters()
+    }
+    // its count of parameters
+    fn counts(&self) -> Vec<i64> {
+        vec![self.parameters().len() as i64]
+    }
+}

@@ -20,7 +20,7 @@ extern "C" {
 
 fn shim(rc: libc::c_int) -> Result<()> {
     if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
+        return Err(super::ffi::shim_error());
     }
     Ok(())
 }

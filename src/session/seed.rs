@@ -9,7 +9,7 @@ pub fn seed(x: K) -> KResult {
         .ok_or_else(|| anyhow!("expects a long seed"))?;
     // not tch::manual_seed: its C++ exception (a broken CUDA context) is not caught
     if unsafe { ktorch_manual_seed(n) } != 0 {
-        return Err(crate::device::shim_error());
+        return Err(super::ffi::shim_error());
     }
     Ok(make::null())
 }

@@ -7,7 +7,8 @@
 //! q forms: `batch(x;w)` / `batch(x;w,d)` (next batch of size w along d, false and the full
 //! size after the last), `batch(x;w;i)` (batch i), `restore x` / `restore(x;d)` (full size),
 //! `shuffle x` / `shuffle(x;d)` (one random permutation for all of x's tensors), x a tensor,
-//! vector or dictionary; the model forms are in model::data.
+//! vector or dictionary; the model forms are in model::data, the q functions taking either in
+//! dispatch/data.rs.
 use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 
@@ -152,7 +153,7 @@ fn with_tensors<R>(h: K, f: impl FnOnce(Vec<&mut Tensor>) -> Result<R>) -> Resul
 }
 
 /// `(x)` or `(x;d)`: the handle and the dimension.
-fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
+pub fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
     if registry::is_handle(x) {
         return Ok((x, 0));
     }
@@ -165,25 +166,8 @@ fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
     }
 }
 
-fn is_model(h: K) -> bool {
-    registry::class_of(h) == Some("model")
-}
-
-/// A model handle (its data is batched along dimension 0 only), or false for other objects.
-fn model_dim0(h: K, d: i64) -> Result<bool> {
-    if !is_model(h) {
-        return Ok(false);
-    }
-    if d != 0 {
-        bail!("model data is only batched on dimension 0, but given dimension {d}");
-    }
-    Ok(true)
-}
-
+/// `batch` of a tensor, vector or dictionary (a model's: dispatch/data.rs).
 pub fn batch(x: K) -> KResult {
-    if is_model(x) {
-        return crate::model::data::batch(x);
-    }
     let v = read::items(x).filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting model, (tensor;size), (tensor;size,dim) or (tensor;size;index), given {}", describe(x)))?;
     let wd = read::longs(v[1]).or_else(|| read::long(v[1]).filter(|_| read::ktype(v[1]) < 0).map(|w| vec![w])).filter(|n| (1..=2).contains(&n.len())).ok_or_else(|| anyhow!("2nd arg is batch size or batch size & dimension, but given {}", describe(v[1])))?;
     let (w, d) = (wd[0], wd.get(1).copied().unwrap_or(0));
@@ -206,20 +190,14 @@ pub fn batch(x: K) -> KResult {
     Ok(make::null())
 }
 
-pub fn restore(x: K) -> KResult {
-    let (h, d) = handle_dim(x, "restore")?;
-    if model_dim0(h, d)? {
-        return crate::model::data::restore(h);
-    }
+/// `restore` of a tensor, vector or dictionary handle `h` along `d`.
+pub fn restore(h: K, d: i64) -> KResult {
     let n = with_tensors(h, |ts| restore_all(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), d))?;
     Ok(make::long(n))
 }
 
-pub fn shuffle(x: K) -> KResult {
-    let (h, d) = handle_dim(x, "shuffle")?;
-    if model_dim0(h, d)? {
-        return crate::model::data::shuffle(h);
-    }
+/// `shuffle` of a tensor, vector or dictionary handle `h` along `d`.
+pub fn shuffle(h: K, d: i64) -> KResult {
     with_tensors(h, |mut ts| {
         let n = restore_all(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), d)?;
         if n > 0 {

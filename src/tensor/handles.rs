@@ -114,7 +114,6 @@ pub fn to(x: K) -> KResult {
             Obj::Tensor(t) => vec![t],
             Obj::Vector(v) => v.iter_mut().collect(),
             Obj::Dict(d) => d.iter_mut().map(|(_, t)| t).collect(),
-            Obj::Module(_) => unreachable!("modules are changed in place above"),
             _ => bail!("not implemented for {}", obj.class()),
         };
         for (slot, n) in slots.into_iter().zip(new) {
@@ -187,7 +186,7 @@ pub fn use_(x: K) -> KResult {
 pub fn addref(x: K) -> KResult {
     let o = registry::with(x, |o| match o {
         Obj::Tensor(t) => Ok(Obj::Tensor(t.shallow_clone())),
-        Obj::Module(m) => Ok(Obj::Module(m.share())),
+        Obj::Object(b) if b.shared().is_some() => Ok(Obj::Object(b.shared().unwrap())),
         other => anyhow::bail!("not implemented for {}", other.class()),
     })?;
     Ok(registry::add(o))

@@ -25,13 +25,13 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use super::collect::{allreduce_tensors, broadcast_tensors};
-use super::ffi;
-use super::group::{self, Group};
+use crate::dist::collect::{allreduce_tensors, broadcast_tensors};
+use crate::dist::ffi;
+use crate::dist::group::{self, Group};
 use crate::k::{make, read, KResult, K};
-use crate::model::api::{is_model, of};
-use crate::model::run::{clip, forward_loss, Epoch};
-use crate::model::Model;
+use super::api::{is_model, of};
+use super::run::{clip, forward_loss, Epoch};
+use super::Model;
 use crate::nn::Run;
 use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};

@@ -86,14 +86,9 @@ pub fn obj(_: K) -> KResult {
                 Obj::Tensor(t) => t.size(),
                 Obj::Vector(v) => vec![v.len() as i64],
                 Obj::Dict(d) => vec![d.len() as i64],
-                // a module's count of parameter tensors
-                Obj::Module(m) => vec![m.get().named_parameters().len() as i64],
-                // an optimizer's count of parameters
-                Obj::Optimizer(o) => vec![o.parameters().len() as i64],
-                Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) | Obj::Future(_) => vec![],
-                Obj::Model(m) => vec![m.module.get().named_parameters().len() as i64],
-                // a graph: its count of input and output tensors
-                Obj::Graph(g) => vec![g.tensors().len() as i64],
+                // a module's count of parameter tensors, an optimizer's of parameters, a graph's
+                // of input and output tensors (none for a loss, stream, event or future)
+                Obj::Object(b) => b.counts(),
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
             ts.iter()
