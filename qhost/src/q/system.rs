@@ -217,6 +217,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             std::env::set_var(a0.get_sym(), args[1].as_string());
             Ok(KObj::identity())
         }
+        ("fby", 2) => fby(a0, &args[1]),
         ("each", 2) => super::adverbs::apply_derived(a0, "'", vec![args[1].clone()]),
         ("peach", 2) => super::peach::peach(a0, &args[1]),
         ("over", 2) => super::adverbs::apply_derived(a0, "/", vec![args[1].clone()]),
@@ -621,4 +622,28 @@ fn run_script_text(text: &str) -> Result<(), ScriptErr> {
         }
     }
     Ok(())
+}
+
+/// `(f;x) fby g` (code.kx.com/q/ref/fby): f applied to x's items of each group of g, the
+/// result given to every row of the group; g a vector of x's count (a table of groups is 'nyi).
+fn fby(fx: &KObj, g: &KObj) -> QResult {
+    if fx.t() != 0 || fx.len() != 2 {
+        return Err(err("type"));
+    }
+    let (f, x) = (fx.item(0), fx.item(1));
+    if !g.is_vector() || g.t() == 0 {
+        return Err(err("nyi"));
+    }
+    if x.is_atom() || x.len() != g.len() {
+        return Err(err("length"));
+    }
+    let groups = crate::q::verbs::apply_prim("group", vec![g.clone()])?.dict_values();
+    let mut out: Vec<Option<KObj>> = vec![None; g.len() as usize];
+    for idx in super::values::items(&groups) {
+        let r = apply(&f, vec![crate::q::verbs::index::at(&x, &idx)?])?;
+        for i in super::values::ints_of(&idx).unwrap_or_default() {
+            out[i as usize] = Some(r.clone());
+        }
+    }
+    Ok(super::values::from_items(out.into_iter().map(|v| v.unwrap()).collect()))
 }
