@@ -424,3 +424,27 @@ fn dynamic_load_of_a_missing_library() {
         r.stderr
     );
 }
+
+#[test]
+fn fby_in_a_where_phrase() {
+    // code.kx.com/q/ref/fby ("Vectors")
+    assert_eq!(shown("(sum;2 5 4 1 7) fby \"abbac\""), "3 9 9 3 7");
+    assert_eq!(shown("(first;2 5 4 1 7) fby \"abbac\""), "2 5 5 2 7");
+    // same page ("Tables"): sales where quantity > average quantity by part (sp.q's sp)
+    let sp = "sp:([]s:`s1`s1`s1`s1`s4`s1`s2`s2`s3`s4`s4`s1;p:`p1`p2`p3`p4`p5`p6`p1`p2`p2`p2`p4`p5;\
+              qty:300 200 400 200 100 100 300 400 200 200 300 400)";
+    assert_eq!(
+        shown(&format!("{sp}; select from sp where qty > (avg;qty) fby p")),
+        "s  p  qty\n---------\ns2 p2 400\ns4 p4 300\ns1 p5 400"
+    );
+}
+
+#[test]
+fn select_with_a_limit_and_an_order() {
+    // code.kx.com/q/ref/select ("Limit expression"): select[3;>price] gives the three best
+    // prices; `<` sorts ascending; a By phrase keeps its keys
+    let t = "t:([]sym:`a`b`c`d`e;price:5 9 1 7 3)";
+    assert_eq!(shown(&format!("{t}; select[3;>price] from t")), "sym price\n---------\nb   9\nd   7\na   5");
+    assert_eq!(shown(&format!("{t}; select[2;<price] from t")), "sym price\n---------\nc   1\ne   3");
+    assert_eq!(shown(&format!("{t}; select[2] from t")), "sym price\n---------\na   5\nb   9");
+}

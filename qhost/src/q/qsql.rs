@@ -17,6 +17,11 @@ struct Tab {
 }
 
 pub fn eval(s: &Sql, outer: &mut Frame) -> QResult {
+    if s.limit.is_some() && s.by.is_empty() && !s.cols.is_empty() {
+        // KX: select[n] takes the rows before the Select phrase runs (an aggregate there sees
+        // only them); qhost takes them from the result
+        return Err(err("nyi"));
+    }
     let r = eval_plain(s, outer)?;
     if s.limit.is_none() && s.order.is_none() {
         return Ok(r);

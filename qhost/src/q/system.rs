@@ -641,8 +641,12 @@ fn fby(fx: &KObj, g: &KObj) -> QResult {
     let mut out: Vec<Option<KObj>> = vec![None; g.len() as usize];
     for idx in super::values::items(&groups) {
         let r = apply(&f, vec![crate::q::verbs::index::at(&x, &idx)?])?;
-        for i in super::values::ints_of(&idx).unwrap_or_default() {
-            out[i as usize] = Some(r.clone());
+        let rows = super::values::ints_of(&idx).unwrap_or_default();
+        // an aggregate gives every row of its group the one value; a function answering a list
+        // of the group's count gives each row its own item (KX's `{exec lmt>=sums qty from x}`)
+        let each = !r.is_atom() && r.t() != XD && r.len() == rows.len() as i64;
+        for (k, i) in rows.into_iter().enumerate() {
+            out[i as usize] = Some(if each { super::values::elem(&r, k as i64) } else { r.clone() });
         }
     }
     Ok(super::values::from_items(out.into_iter().map(|v| v.unwrap()).collect()))
