@@ -46,6 +46,7 @@ example-digits: build
 # qhost, CPU, each for at most EXAMPLE_SECONDS (30) seconds: see scripts/examples.sh.
 examples: build
 	scripts/examples.sh $(RELEASE)
+	cargo test --release -p qhost --test ktorch_examples -- --ignored --nocapture
 
 # Models between PyTorch and q (examples/pymodels, docs/pymodels.md): PyTorch trains a scorer, q
 # loads it, scores a table and trains a model of its own, which PyTorch then loads and runs.

@@ -828,7 +828,10 @@ fn compose_or_signal(args: Vec<KObj>) -> QResult {
     if args.len() == 1 {
         return Err(QErr(signal_text(&args[0])?));
     }
-    if args.iter().all(|a| a.is_func() || !a.is_atom()) {
+    // any applicable value composes: functions, lists, and handles (ktorch's vision/a.q:
+    // `(-2 raze .Q.fmt'[..]@)` writes what the rest formats)
+    let handle = |a: &KObj| matches!(a.t(), t if t == -KI || t == -KJ || t == -KH);
+    if args.iter().all(|a| a.is_func() || !a.is_atom() || handle(a)) {
         return Ok(KObj::func(func::T_COMP, Func::Comp { fs: args }));
     }
     Err(err("type"))
