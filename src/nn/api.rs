@@ -47,6 +47,10 @@ pub fn module(x: K) -> KResult {
     if crate::model::api::is_model(x) {
         return Ok(registry::add(Obj::Module(modref(x)?)));
     }
+    // an optimizer's container module: the modules and tensors its parameters came from
+    if crate::optim::api::is_optimizer(x) {
+        return Ok(registry::add(Obj::Module(ModRef::new(crate::optim::api::container(x)?))));
+    }
     if registry::is_handle(x) {
         bail!("expecting a module, given {}", describe(x));
     }

@@ -122,6 +122,28 @@ impl Module {
         })
     }
 
+    /// A copy of the tree holding the same parameter and buffer tensors (shallow copies): what
+    /// an optimizer keeps of the modules given to it (ktorch's container module, `module o`),
+    /// without sharing the tree itself (which would stop its owner changing its structure).
+    /// None for a tree with a Python model in it, whose tensors live inside that model.
+    pub fn shared_copy(&self) -> Option<Module> {
+        if self.foreign.is_some() {
+            return None;
+        }
+        let copy = |v: &Vec<(String, Tensor)>| v.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect();
+        Some(Module {
+            layer: self.layer,
+            name: self.name.clone(),
+            opts: self.opts.clone(),
+            parms: copy(&self.parms),
+            buffers: copy(&self.buffers),
+            foreign: None,
+            children: self.children.iter().map(|(k, c)| Some((k.clone(), c.shared_copy()?))).collect::<Option<_>>()?,
+            training: AtomicBool::new(self.training()),
+            cumulative: AtomicBool::new(self.cumulative()),
+        })
+    }
+
     pub fn cumulative(&self) -> bool {
         self.cumulative.load(Ordering::Relaxed)
     }

@@ -58,8 +58,8 @@ testbatch m
 .t.eq["testtarget m";val testtarget m;9#1]
 / one side at a time, sizes checked against the other
 .t.eq["input(m;x)";input(m;20+til 10);4]
-.t.eq["target(m;y) of another size";err[target;(m;til 5)];"target: 10 inputs but 5 targets"]
-.t.eq["data(m;x;y) sizes";err[data;(m;til 5;til 6)];"data: 5 inputs but 6 targets"]
+.t.eq["target(m;y) of another size";err[target;(m;til 5)];"target: tensor size mismatch, 10 vs 5"]
+.t.eq["data(m;x;y) sizes";err[data;(m;til 5;til 6)];"data: tensor size mismatch, 5 vs 6"]
 .t.eq["data after input(m;x)";data m;(20+til 10;y)]
 / several inputs: a vector handle
 free m; m:ident[]

@@ -51,6 +51,9 @@ pub fn storage_elements(t: &Tensor) -> Result<i64> {
 }
 
 pub fn size(x: K) -> KResult {
+    if let Some(n) = object_count(x, Count::Size)? {
+        return Ok(crate::k::make::long(n));
+    }
     query(x, Attr::Longs(&sizes), true)
 }
 /// Strides (elements to step in each dimension); none for an undefined or sparse tensor.
@@ -67,6 +70,9 @@ pub fn itemsize(x: K) -> KResult {
     query(x, Attr::Long(&item_size), true)
 }
 pub fn elements(x: K) -> KResult {
+    if let Some(n) = object_count(x, Count::Elements)? {
+        return Ok(crate::k::make::long(n));
+    }
     query(x, Attr::Long(&storage_elements), true)
 }
 /// Bytes of the underlying storage; a sparse tensor's indices and values.
@@ -78,9 +84,59 @@ fn storage_bytes(t: &Tensor) -> Result<i64> {
     facts::storage_bytes(t)
 }
 pub fn bytes(x: K) -> KResult {
+    if let Some(n) = object_count(x, Count::Bytes)? {
+        return Ok(crate::k::make::long(n));
+    }
     query(x, Attr::Long(&storage_bytes), true)
 }
 /// Offset (in elements) of the tensor's first element in its storage.
 pub fn offset(x: K) -> KResult {
     query(x, Attr::Long(&facts::storage_offset), true)
+}
+
+/// What `size`, `elements` and `bytes` count of a module, loss, optimizer or model.
+#[derive(Clone, Copy)]
+pub enum Count {
+    Size,
+    Elements,
+    Bytes,
+}
+
+/// `size`, `elements`, `bytes` of a module, loss, optimizer or model, as ktorch.cpp counts them
+/// (`moduleattr`, `optattr`, `modelattr`): the size is the number of parameters (a module's, an
+/// optimizer's, a model's module's); elements and bytes those of a module's parameters and
+/// buffers, of an optimizer's buffers (Optimizer::buffer_counts), a model's module and optimizer
+/// together. None for other values (tensors, vectors, dictionaries, q data).
+pub fn object_count(x: K, what: Count) -> Result<Option<i64>> {
+    use crate::registry::Obj;
+    if !matches!(crate::registry::class_of(x), Some("module" | "loss" | "optimizer" | "model")) {
+        return Ok(None);
+    }
+    let module = |m: &crate::nn::Module| -> Result<i64> {
+        let ts = m.named_parameters().into_iter().chain(m.named_buffers()).map(|(_, t)| t);
+        Ok(match what {
+            Count::Size => m.named_parameters().len() as i64,
+            Count::Elements => ts.map(storage_elements).sum::<Result<i64>>()?,
+            Count::Bytes => ts.map(storage_bytes).sum::<Result<i64>>()?,
+        })
+    };
+    let opt = |o: &crate::optim::Optimizer| -> Result<i64> {
+        let (_, e, b) = o.buffer_counts()?;
+        Ok(match what {
+            Count::Size => o.parameters().len() as i64,
+            Count::Elements => e,
+            Count::Bytes => b,
+        })
+    };
+    crate::registry::with(x, |o| {
+        Ok(Some(match o {
+            Obj::Module(m) => module(m.get())?,
+            Obj::Optimizer(z) => opt(z)?,
+            Obj::Model(m) => match what {
+                Count::Size => module(m.module.get())?,
+                _ => module(m.module.get())? + opt(&m.opt)?,
+            },
+            _ => 0,
+        }))
+    })
 }
