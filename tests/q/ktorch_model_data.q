@@ -132,6 +132,10 @@ free v
 v:vector(til 6;til 5)
 .t.eq["vector of different sizes";err[batch;(v;2)];"batch: tensor[1] size=5, but previous tensor(s) have size=6 for dim 0"]
 free v
+/ a dictionary names the key (ktensor.cpp maxsize, tensorop.rst:196)
+d:dict`x`y!(.1+til 10;til 9)
+.t.eq["dictionary of different sizes";err[batch;(d;4)];"batch: dictionary[y] size=9, but previous tensor(s) have size=10 for dim 0"]
+free d
 d:dict`a`b!(3 4#til 12;1 2 3)
 shuffle d
 r:dict d
