@@ -175,6 +175,11 @@ pub fn addref(x: K) -> KResult {
     let o = registry::with(x, |o| match o {
         Obj::Tensor(t) => Ok(Obj::Tensor(t.shallow_clone())),
         Obj::Module(m) => Ok(Obj::Module(m.share())),
+        // a loss never changes once made: a copy answers as the object itself would
+        Obj::Loss(l) => Ok(Obj::Loss(l.clone())),
+        // an optimizer on the same parameter and buffer tensors (Optimizer::shared_copy): a step
+        // through either updates the same tensors; options set later are each one's own
+        Obj::Optimizer(o) => Ok(Obj::Optimizer(o.shared_copy())),
         other => anyhow::bail!("not implemented for {}", other.class()),
     })?;
     Ok(registry::add(o))

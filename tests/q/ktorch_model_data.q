@@ -254,4 +254,26 @@ q3:module seq(`sequential;(`linear;3;5);`relu;(`linear;5;2))
 free(q3;m;m2)
 
 .t.eq["all freed";count obj[];0]
+/ train.rst:916-928: a dictionary with key(s) gives those tensors as inputs, in the keys' order
+q:module seq(`sequential;(`linear;2;1))
+md:model(q;loss`mse;opt(`sgd;q))
+d:dict `a`b!(10?1.0;10+10?1.0)
+y:10 1#10?1.0
+train(md;(d;`b`a);y)
+.t.eq["(dictionary;keys): the tensors of the keys";vector i:input md;(dict d)`b`a]
+free i
+train(md;((d;`a);(d;`b));y)
+.t.eq["((dictionary;key);(dictionary;key))";vector i:input md;(dict d)`a`b]
+free i
+.t.eq["a key not there";err[train;(md;(d;`c);y)];"train: inputs: dictionary[`c] not found"]
+free(md;d)
+/ pointers.rst:315-326: addref of a loss and an optimizer, for a model made of them
+t:tensor(`randn;64 128)
+q:module(`sequential;enlist(`linear;128;10);`relu)
+l:loss`ce
+o:opt(`adam;q)
+md:model addref each(q;l;o)
+.t.eq["addref each: all still mapped";mapped each(q;l;o);111b]
+.t.eq["size each (pointers.rst:321)";size each(t;q;l;o;md);(64 128;2;0;2;2)]
+free(t;q;l;o;md)
 .t.done[]
