@@ -217,6 +217,25 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
     let keys = read::symbols(k).unwrap_or_default();
     let vals = spec::exploded(v, keys.len())?;
     let name = m.layer.name;
+    if (name == "parmdict" && !buffers) || name == "callback" {
+        // a parameter dictionary (a callback: parameters and buffers) takes the tensors given,
+        // whatever their names
+        let requires = !buffers;
+        let slots = keys
+            .iter()
+            .zip(vals)
+            .map(|(k, v)| {
+                let t = crate::tensor::convert::to_tensor(v)?.f_detach()?;
+                Ok((k.to_string(), if requires { t.f_set_requires_grad(true)? } else { t }))
+            })
+            .collect::<Result<_>>()?;
+        if buffers {
+            m.buffers = slots;
+        } else {
+            m.parms = slots;
+        }
+        return Ok(());
+    }
     if name == "parmdict" && !buffers {
         // a parameter dictionary takes the parameters given, whatever their names
         m.parms = keys
