@@ -304,7 +304,7 @@ pub fn layer(x: K) -> Result<Module> {
     let names_opts = |x: K| {
         // a dictionary last names options only when its keys are options (a callback's
         // parameters may be given as one)
-        if let Some((k, _)) = read::dict_parts(x) {
+        if let Some((k, _)) = read::dict_parts(x).filter(|_| ty == "callback") {
             return read::symbols(k).is_none_or(|s| s.iter().all(|k| named_opt(k)));
         }
         read::symbols(x).is_none_or(|s| s.iter().step_by(2).all(|k| named_opt(k)))
