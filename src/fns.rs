@@ -75,13 +75,13 @@ table! {
     "vector"      => tensor::vector::vector,
     "dict"        => tensor::dict::dict,
     // tensor information (info.rst)
-    "size"        => tensor::info::shape::size,
+    "size"        => dispatch::counts::size,
     "stride"      => tensor::info::shape::stride,
     "dim"         => tensor::info::shape::dim,
     "numel"       => tensor::info::shape::numel,
     "itemsize"    => tensor::info::shape::itemsize,
-    "elements"    => tensor::info::shape::elements,
-    "bytes"       => tensor::info::shape::bytes,
+    "elements"    => dispatch::counts::elements,
+    "bytes"       => dispatch::counts::bytes,
     "offset"      => tensor::info::shape::offset,
     "ptr"         => dispatch::info::ptr,
     "sptr"        => tensor::info::pointers::sptr,
@@ -360,7 +360,7 @@ table! {
     "seq"         => nn::api::seq,
     "state"       => dispatch::state::state,
     // optimizers (kopt)
-    "opt"         => optim::api::opt,
+    "opt"         => dispatch::state::opt,
     "step"        => dispatch::train::step,
     "lr"          => optim::api::lr,
     // models (kmodel)

@@ -4,9 +4,10 @@
 //! below it never call upward (docs/architecture.md).
 //!
 //! Files: `data` (`batch`, `restore`, `shuffle`), `train` (`backward`, `step`), `forward`
-//! (`forward`, `nforward`, `eforward`, `evaluate`, `kforward`), `state` (`state`, `module`),
+//! (`forward`, `nforward`, `eforward`, `evaluate`, `kforward`), `state` (`state`, `module`, `opt`),
 //! `info` (`str`, `ptr`, `ref`, `dtype`, `device`, `ktype`, `gradflag`), `help` (`help`,
-//! `options`), `objects` (`free`, `obj`, `tensorcount`, `class`, `mapped`, ...).
+//! `options`), `counts` (`size`, `elements`, `bytes`), `objects` (`free`, `obj`, `tensorcount`, `class`, `mapped`, ...).
+pub mod counts;
 pub mod data;
 pub mod forward;
 pub mod help;

@@ -49,6 +49,20 @@ pub fn free(x: K) -> KResult {
 pub fn tensorcount(x: K) -> KResult {
     // of one object: its tensors (a module's parameters and buffers, an optimizer's buffers)
     if registry::is_handle(x) {
+        // an optimizer's step counts are no tensors in ktorch (Optimizer::buffer_counts)
+        let opt = registry::with(x, |o| {
+            if let Some(z) = o.get::<crate::optim::Optimizer>() {
+                return Ok(Some(z.buffer_counts()?.0));
+            }
+            if let Some(m) = o.get::<crate::model::Model>() {
+                let t = m.module.get();
+                return Ok(Some((t.named_parameters().len() + t.named_buffers().len()) as i64 + m.opt.buffer_counts()?.0));
+            }
+            Ok(None)
+        })?;
+        if let Some(n) = opt {
+            return Ok(make::long(n));
+        }
         return Ok(make::long(registry::tensors(x)?.len() as i64));
     }
     Ok(make::long(
@@ -65,6 +79,9 @@ pub fn mapped(x: K) -> KResult {
 }
 
 pub fn class(x: K) -> KResult {
+    if !registry::is_handle(x) {
+        bail!("need allocated torch object, e.g. tensor, module, given {}", crate::tensor::opargs::describe(x));
+    }
     registry::with(x, |o| Ok(make::symbol(o.class())))
 }
 

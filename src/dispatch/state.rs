@@ -8,13 +8,29 @@ use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
 use crate::{model, nn, optim};
 
-/// `module m` of a model: a handle sharing its module (ktorch's); every other form is the
-/// module's (nn/api.rs).
+/// `module m` of a model: a handle sharing its module (ktorch's); `module o` of an optimizer: its
+/// container module; every other form is the module's (nn/api.rs).
 pub fn module(x: K) -> KResult {
     if model::api::is_model(x) {
         return Ok(registry::add(Obj::new(nn::api::modref(x)?)));
     }
+    // `module o`: an optimizer's container, the modules and tensors its parameters came from
+    if optim::api::is_optimizer(x) {
+        return Ok(registry::add(Obj::new(nn::ModRef::new(optim::api::container(x)?))));
+    }
     nn::api::module(x)
+}
+
+/// `opt m` of a model: an optimizer on the same tensors as the model's (Optimizer::shared_copy,
+/// ktorch's); every other form is the optimizer's (optim/api.rs).
+pub fn opt(x: K) -> KResult {
+    if model::api::is_model(x) {
+        let o = registry::with(x, |o| Ok(o.get::<model::Model>().map(|m| m.opt.shared_copy())))?;
+        if let Some(o) = o {
+            return Ok(registry::add(Obj::new(o)));
+        }
+    }
+    optim::api::opt(x)
 }
 
 /// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.

@@ -170,4 +170,8 @@ impl crate::registry::Object for Loss {
     fn objtype(&self) -> &'static str {
         self.name()
     }
+    // `addref`: a loss never changes once made, so a copy answers as the object itself would
+    fn shared(&self) -> Option<Box<dyn crate::registry::Object>> {
+        Some(Box::new(self.clone()))
+    }
 }

@@ -127,7 +127,8 @@ impl Data {
         let nx = maxsize_all(&x.tensors(), 0).map_err(|e| anyhow!("inputs: {e}"))?;
         let ny = maxsize_all(&y.tensors(), 0).map_err(|e| anyhow!("targets: {e}"))?;
         if !x.tensors().is_empty() && !y.tensors().is_empty() && nx != ny {
-            bail!("{nx} inputs but {ny} targets");
+            // ktensor.cpp's wording (inputs first, targets second)
+            bail!("tensor size mismatch, {nx} vs {ny}");
         }
         Ok(nx.max(ny))
     }

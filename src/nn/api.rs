@@ -209,6 +209,25 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
     let keys = read::symbols(k).unwrap_or_default();
     let vals = spec::exploded(v, keys.len())?;
     let name = m.layer.name;
+    if (name == "parmdict" && !buffers) || name == "callback" {
+        // a parameter dictionary (a callback: parameters and buffers) takes the tensors given,
+        // whatever their names
+        let requires = !buffers;
+        let slots = keys
+            .iter()
+            .zip(vals)
+            .map(|(k, v)| {
+                let t = crate::tensor::convert::to_tensor(v)?.f_detach()?;
+                Ok((k.to_string(), if requires { t.f_set_requires_grad(true)? } else { t }))
+            })
+            .collect::<Result<_>>()?;
+        if buffers {
+            m.buffers = slots;
+        } else {
+            m.parms = slots;
+        }
+        return Ok(());
+    }
     if name == "parmdict" && !buffers {
         // a parameter dictionary takes the parameters given, whatever their names
         m.parms = keys
@@ -223,12 +242,15 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
             .collect::<Result<_>>()?;
         return Ok(());
     }
-    let slots = if buffers {
-        &mut m.buffers
+    // a layer made of parts has its parts' tensors under their dotted names (`out_proj.weight`)
+    let names: Vec<String> = if m.has_parts() {
+        let v = if buffers { m.named_buffers() } else { m.named_parameters() };
+        v.into_iter().map(|(k, _)| k).collect()
     } else {
-        &mut m.parms
+        (if buffers { &m.buffers } else { &m.parms }).iter().map(|(k, _)| k.clone()).collect()
     };
-    for (key, slot) in slots.iter_mut() {
+    for key in &names {
+        let slot = m.slot_mut(key, buffers).ok_or_else(|| anyhow::anyhow!("{name}: no {what} slot `{key}"))?;
         let Some(i) = keys.iter().position(|s| s == key) else {
             bail!("{name}: unable to find {what}: {key}")
         };
@@ -411,7 +433,12 @@ fn collapse(ty: layers::Ty, v: &Val) -> Val {
 
 /// A module's own parameters (or buffers) as a q dictionary of name to values.
 fn own(m: &Module, buffers: bool) -> Result<K> {
-    let v = if buffers { &m.buffers } else { &m.parms };
+    // a layer made of parts: its parts' too, by dotted name (the definition has no rows for them)
+    let v: Vec<(String, &tch::Tensor)> = if m.has_parts() {
+        if buffers { m.named_buffers() } else { m.named_parameters() }
+    } else {
+        (if buffers { &m.buffers } else { &m.parms }).iter().map(|(k, t)| (k.clone(), t)).collect()
+    };
     if v.is_empty() {
         return Ok(empty_dict());
     }
@@ -435,7 +462,7 @@ pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
     } else {
         &["depth", "module", "name", "options"]
     };
-    if !m.layer.container && m.children.is_empty() {
+    if (!m.layer.container && m.children.is_empty()) || m.has_parts() {
         let mut v = vec![
             make::long(0),
             make::symbol(m.layer.name),
@@ -456,6 +483,9 @@ pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
         rows: &mut Vec<(i64, &'a str, String, &'a Module)>,
     ) {
         rows.push((d, m.layer.name, key, m));
+        if m.has_parts() {
+            return;
+        }
         for (k, c) in &m.children {
             walk(c, d + 1, k.clone(), rows);
         }

@@ -192,7 +192,7 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
     };
     let mut p = std::ptr::null_mut();
     if unsafe { ktorch_empty_pinned(size.as_ptr(), size.len() as libc::c_int, code, &mut p) } != 0 {
-        return Err(crate::math::linalg::shim_error());
+        return Err(crate::session::ffi::shim_error());
     }
     let out = unsafe { Tensor::from_ptr(p as *mut _) };
     if out.numel() > 0 {
