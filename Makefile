@@ -46,6 +46,7 @@ example-digits: build
 # qhost, CPU, each for at most EXAMPLE_SECONDS (30) seconds: see scripts/examples.sh.
 examples: build
 	scripts/examples.sh $(RELEASE)
+	cargo test --release -p qhost --test ktorch_examples -- --ignored --nocapture
 
 # Models between PyTorch and q (examples/pymodels, docs/pymodels.md): PyTorch trains a scorer, q
 # loads it, scores a table and trains a model of its own, which PyTorch then loads and runs.
@@ -58,14 +59,19 @@ example-pymodels: build
 
 # Prints one table (conversion vs memcpy, add overhead and training throughput vs tch / PyTorch /
 # the qhost interpreter) and PASS/FAIL target lines; see docs/performance.md. About 75 seconds.
+# Where a CUDA GPU is found (nvidia-smi), the GPU section follows: bench-gpt.
 bench: bench-build
-	$(RELEASE)/ktorch-bench
+	$(RELEASE)/ktorch-bench $$(nvidia-smi -L >/dev/null 2>&1 && echo --device cuda)
+	@if nvidia-smi -L >/dev/null 2>&1; then $(MAKE) --no-print-directory bench-gpt; else echo "no CUDA GPU: the GPU section (make bench-gpt) not run"; fi
 
 # The GPU section (issue 21): the GPT of ktorch/examples gpt/char.q on qhost beside PyTorch eager
-# (fp32, TF32, bf16 autocast), with PASS/FAIL lines; needs a CUDA GPU. A few minutes. On the
-# device machine: scripts/gpu-prepare.sh DIR here, then `bash DIR/gpu-speed.sh DIR` there.
+# (fp32, TF32, bf16 autocast + SDPA + fused AdamW, fp16 + GradScaler), then the wide ResNet
+# (bench/cnn/resnet.py: fp32, TF32, bf16 and fp16 channels-last), with PASS/FAIL lines; needs a
+# CUDA GPU. About ten minutes. On the device machine: scripts/gpu-prepare.sh DIR here, then
+# `bash DIR/gpu-speed.sh DIR all` there (or one part: tests, gpt, resnet, charq).
 bench-gpt: build
-	$(VENV)/bin/python bench/gpt/gpt.py --qhost $(RELEASE)/qhost $(GPT_ARGS)
+	$(VENV)/bin/python bench/gpt/gpt.py --qhost $(RELEASE)/qhost --text examples/ktorch/gpt/data/shakespeare.txt $(GPT_ARGS)
+	$(VENV)/bin/python bench/cnn/resnet.py --qhost $(RELEASE)/qhost --batch 512 --images 10240 $(RESNET_ARGS)
 
 bench-build: build
 	cargo build --release -p ktorch-bench

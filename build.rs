@@ -77,12 +77,13 @@ fn cuda_shim(root: &std::path::Path) {
     b.compile("ktorch_cuda_shim");
 }
 
-/// src/cxx/dist.cpp: c10d process groups (docs/dist.md). Gloo is always there (libtorch_cpu);
+/// src/cxx/dist.cpp, dist_reducer.cpp: c10d process groups, gradient buckets (docs/dist.md). Gloo is always there (libtorch_cpu);
 /// NCCL (libtorch_cuda) when the CUDA headers and the wheel's NCCL header are beside libtorch.
 fn dist_shim(root: &std::path::Path) {
     let mut b = cc::Build::new();
     b.cpp(true)
         .file("src/cxx/dist.cpp")
+        .file("src/cxx/dist_reducer.cpp")
         .include("src/cxx/gloo_decl")
         .include(root.join("include"))
         .include(root.join("include/torch/csrc/api/include"))
@@ -112,6 +113,8 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/jit.cpp");
     println!("cargo:rerun-if-changed=src/cxx/aoti.cpp");
     println!("cargo:rerun-if-changed=src/cxx/dist.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/dist_reducer.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/dist_group.h");
     println!("cargo:rerun-if-changed=src/cxx/gloo_decl");
     println!("cargo:rerun-if-changed=src/cxx/speed.cpp");
     let Some(root) = libtorch_root() else {

@@ -27,9 +27,13 @@ CAUSES = [
   "modules print as `knn::Residual`, `knn::SeqJoin`, `knn::Transform((`, an optimizer's options are a "
   "table (one row per group), `input m` answers a tensor handle (kmodel.cpp `modelinput` -> `kin` -> "
   "`kten`), `` help`module `` has the forward/result/n/args columns, `dtype` of a module gives each "
-  "parameter's data type (ktorch.cpp `moduleattr`; the page shows an error).",
+  "parameter's data type (ktorch.cpp `moduleattr`; the page shows an error), `names` and "
+  "`parmnames` leave out the module's own name (kmodel.cpp: `named_modules(\"\",false)`; the page shows "
+  "`seq.block1`), an optimizer's options are a table (the page shows a list of one dictionary; "
+  "opt.rst:262 shows the table).",
   places('config:359 kmodules:90,173,207,248,269,294,412,448,480,515,771,806,847,875,1071 '
-         'modules:57,558,571,576 opt:43,56 train:896,905,931,1281,1310,1316 pointers:298')),
+         'modules:57,428,437,558,571,576 opt:43,56 train:896,905,931,1281,1310,1316 pointers:298 '
+         'model:149')),
  ('session', "State left by an earlier block of the same page",
   "The replay runs each page as one q session; the docs ran many. A setting or variable changed "
   "earlier on the page changes the later result: `` setting`complexfirst,0b `` (math-spectral.rst:108) "
@@ -42,8 +46,27 @@ CAUSES = [
          'pointers:99,106,131')),
  ('ids', "Deliberate: handles are ids, not addresses",
   "q holds registry ids (README: a freed or forged handle is an error, never a crash), so `obj[]`'s "
-  "first column is `id` (ktorch: `ptr`, the address) and rows follow creation order.",
-  places('pointers:71 start:31,39,89')),
+  "first column is `id` (ktorch: `ptr`, the address) and rows follow creation order; `modules m` "
+  "maps names to handles (ids). An optimizer's `pointer` column is the parameter's address in this "
+  "process, which no page can show (the pages' 8-digit addresses come from q's own heap).",
+  places('pointers:71 start:31,39,89 modules:1075 opt:201,262,432,618')),
+ ('pybuffers', "Deliberate: an optimizer's buffers are PyTorch's",
+  "The update rules follow torch.optim (optim.md): `step` is a float tensor as PyTorch keeps it "
+  "(ktorch's libtorch C++ states hold an int64), and `max_exp_avg_sq` exists only with `amsgrad` "
+  "(ktorch lists it as `::`); the pages also show pointers (addresses) and, at opt.rst:523, values "
+  "from random weights. `tensorcount`, `elements` and `bytes` count `step` as ktorch does.",
+  places('opt:515,523,637')),
+ ('docerr', "The page contradicts itself",
+  "tensorop.rst:777/799 show `MeanBackward0` for `y:mul(x;x)` and, a few lines on, `MulBackward0` for "
+  "the same `y`; PyTorch gives `MulBackward0` (`(x*x).grad_fn`), as we do.",
+  places('tensorop:777,799')),
+ ('oursdeliberate', "Deliberate: ours differs from ktorch, documented",
+  "`batch(t;3;4)` of 10 rows: ktorch's error says the valid range is 0-2 (it counts batches "
+  "dropping the last partial one) though batch 3 (`,9`) is valid, as the page's own loop shows; ours "
+  "says 0-3 (tensor.md). `eforward m` of a model without test data: ktorch runs the module on "
+  "nothing (`identity: forward(tensor) not implemented given empty`), ours says the model has no "
+  "test inputs (model.md).",
+  places('tensorop:176 train:272')),
  ('prefix', "Deliberate: errors start with the function's name",
   "Every ktorch error is `'fn: message` (ktorch mostly gives libtorch's message bare), sometimes "
   "with more words about the arguments; the message itself is libtorch's or ktorch's.",
@@ -60,9 +83,9 @@ CAUSES = [
   "Same call, libtorch's newer answer: matrix products check the dtypes before the shapes (`mat1 and "
   "mat2 must have the same dtype`), `linalg.cholesky_ex` names itself without `torch.`, binary cross "
   "entropy checks its targets lie in [0,1] (loss.rst:400/416 give a target of 2), `max` with an out "
-  "tensor of another dtype casts instead of failing, uninitialized memory (tensorop.rst:257) holds "
-  "whatever was there.",
-  places('config:324,331 math-linalg:232 loss:400,408,409,416 math-reduce:339,347 tensorop:257')),
+  "tensor of another dtype casts instead of failing, uninitialized memory (tensorop.rst:257, an "
+  "`empty` complex tensor at complex.rst:104) holds whatever was there.",
+  places('config:324,331 math-linalg:232 loss:400,408,409,416 math-reduce:339,347 tensorop:257 complex:104')),
  ('cuda', "Needs CUDA, not marked as such by the replay",
   "These inputs read devices from an earlier CUDA input (`cuda:1`); on the GPU machine they run.",
   places('devices:79,198 modules:758')),
@@ -73,39 +96,18 @@ CAUSES = [
          'math-reduce:475,523')),
  ('external', "Needs files and functions from outside the doc",
   "swa.rst loads `examples/mnist/mnist.q` and the MNIST files (`\\l`), which the replay does not "
-  "have; everything after uses the data.",
+  "have: runner.py runs every page in a new scratch directory (`tempfile.mkdtemp`) and `\\l` reads "
+  "relative to it, so `make conformance` cannot give them without changing the shared replay; and "
+  "the page's values come from the 60,000 MNIST images, not the 5,000-image subset scripts/mnist.sh "
+  "writes. Everything after uses the data.",
   lambda r: r['doc'] == 'swa.rst'),
- ('fidelity', "In progress on another branch (fidelity-train)",
-  "Issue 20's training items assigned to the fidelity-train helper: `use` on vectors, `addref` of a "
-  "loss or optimizer, the `bcelogits` loss module, the `hidden` training option, a callback's "
-  "`parms` option, multi-input training data.",
-  lambda r: (('use' in r['input'] and 'use:' in ' '.join(r['actual']))
-             or 'bcelogits' in ' '.join(r['actual']) + r['input']
-             or r['doc'] + ':' + str(r['line']) in
-             ('pointers.rst:319', 'pointers.rst:419', 'train.rst:770', 'train.rst:694', 'train.rst:696',
-              'train.rst:699', 'train.rst:885', 'train.rst:925', 'train.rst:928', 'loss.rst:428',
-              'loss.rst:432', 'loss.rst:442', 'loss.rst:452', 'loss.rst:459', 'math-reduce.rst:192',
-              'math-reduce.rst:196', 'kmodules.rst:1304'))),
  ('todo', "ktorch behaviour not done yet (ours)",
-  "Open: optimizer parameter names with the prefix of the module in the optimizer's container "
-  "(`0.weight`, `A.fc.weight`) and a parameter dictionary's module `parmdict`; `loss m`/`opt m` of a "
-  "model; the transformer layers as child modules (`self_attn`, `linear1`, ...: `names`, `children`, "
-  "`child` into them) and `selfattention`'s children; a sequential "
-  "refused as the child of a sequential (libtorch's type-erased modules); the batch-index error's "
-  "range and wording (tensorop.rst:176/196); `train`'s size-mismatch wording (train.rst:967), `eforward` "
-  "of a model without test data (train.rst:272), `class` of a non-handle (pointers.rst:34); "
-  "`module d` of (depth;value) pairs made by q's `0N 2#` (modules.rst:302, after qhost's `nyi`);.",
-  places('opt:201,262,432,618 model:149,273,274 modules:889,1075,1119,1149,1151,302,303 '
-         'pointers:34,165,423 kmodules:1034,1043,1385 tensorop:176,196 train:272,967 '
-         'swa:318,325,340')),
- ('qhost', "qhost, not ktorch (branch qhost-lang)",
-  "q that qhost lacks ('nyi, 'type, dotted lookups, \\P, `save`, list projections like `diag(;1)`, "
-  "a display panic), or q's console display that qhost's differs from: a matrix of nested lists, "
-  "type suffixes inside lists, enlisted items in dictionaries and table cells, blanks for nulls, "
-  "`s#` inside a list; and everything that failed only because of such an input (cascades).",
-  lambda r: r['cls'] in ('4-qhost', 'cascade', '3-display', 'crash')
-            or r['doc'] + ':' + str(r['line']) in ('math-other.rst:157', 'math-other.rst:196',
-                                                   'kmodules.rst:717', 'build.rst:739')),
+  "Open: none. Issue 20's items of ktorch's own are done (docs/conformance.md, 'Fixed for issue 20'); "
+  "what remains above and below is explained by its cause.",
+  set()),
+ ('qhost', "qhost, not ktorch",
+  "q that qhost lacks (class 4) or a qhost crash; none is left after issue 19's work.",
+  lambda r: r['cls'] in ('4-qhost', 'crash')),
 ]
 
 def cause_of(r):

@@ -525,4 +525,27 @@ exports! {
     "allgather"      as "allgather",
     "reducescatter"  as "reducescatter",
     "distmodel"      as "distmodel",
+    "gradscale"      as "gradscale",
+}
+
+/// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every
+/// q name to its function.
+#[no_mangle]
+pub extern "C" fn fns(x: K) -> K {
+    crate::k::guard::install_panic_hook();
+    crate::session::log::init();
+    crate::k::guard::guard("fns", x, dictionary)
+}
+
+/// In ktorch's order (`exports::NAMES`: ktorch's, then ours), then any entry not listed there.
+fn dictionary(_: K) -> crate::k::KResult {
+    let listed = NAMES.iter().filter_map(|(q, _)| crate::fns::TABLE.iter().find(|e| e.name == *q));
+    let rest = crate::fns::TABLE.iter().filter(|e| !NAMES.iter().any(|(q, _)| *q == e.name));
+    let entries: Vec<&crate::fns::Entry> = listed.chain(rest).collect();
+    let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
+    let funcs = entries
+        .iter()
+        .map(|e| crate::k::make::function(e.call, e.arity))
+        .collect();
+    Ok(crate::k::make::dict_of(crate::k::make::symbols(&names), crate::k::make::list(funcs)))
 }

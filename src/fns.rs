@@ -1,7 +1,7 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
-use crate::k::{guard::guard, make, KResult, K};
-use crate::{device, dist, io, loss, math, model, nn, objects, optim, session, tensor};
+use crate::k::{guard::guard, make, K};
+use crate::{device, dispatch, dist, io, loss, math, model, nn, optim, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
 pub struct Entry {
@@ -57,12 +57,12 @@ table! {
     "loglevel"    => session::log::api::loglevel,
     "logto"       => session::log::api::logto,
     // objects
-    "class"       => objects::class,
-    "free"        => objects::free,
-    "mapped"      => objects::mapped,
-    "resolve"     => objects::resolve,
-    "obj"         => objects::obj,
-    "tensorcount" => objects::tensorcount,
+    "class"       => dispatch::objects::class,
+    "free"        => dispatch::objects::free,
+    "mapped"      => dispatch::objects::mapped,
+    "resolve"     => dispatch::objects::resolve,
+    "obj"         => dispatch::objects::obj,
+    "tensorcount" => dispatch::objects::tensorcount,
     // tensors
     "tensor"      => tensor::create::tensor,
     "addref"      => tensor::handles::addref,
@@ -73,43 +73,43 @@ table! {
     "vector"      => tensor::vector::vector,
     "dict"        => tensor::dict::dict,
     // tensor information (info.rst)
-    "size"        => tensor::info::shape::size,
+    "size"        => dispatch::counts::size,
     "stride"      => tensor::info::shape::stride,
     "dim"         => tensor::info::shape::dim,
     "numel"       => tensor::info::shape::numel,
     "itemsize"    => tensor::info::shape::itemsize,
-    "elements"    => tensor::info::shape::elements,
-    "bytes"       => tensor::info::shape::bytes,
+    "elements"    => dispatch::counts::elements,
+    "bytes"       => dispatch::counts::bytes,
     "offset"      => tensor::info::shape::offset,
-    "ptr"         => tensor::info::pointers::ptr,
+    "ptr"         => dispatch::info::ptr,
     "sptr"        => tensor::info::pointers::sptr,
-    "ref"         => tensor::info::pointers::ref_,
+    "ref"         => dispatch::info::ref_,
     "sref"        => tensor::info::pointers::sref,
     "weakref"     => tensor::info::pointers::weakref,
     "same"        => tensor::info::pointers::same,
     "alias"       => tensor::info::pointers::alias,
-    "dtype"       => tensor::info::attrs::dtype,
-    "device"      => tensor::info::attrs::device,
+    "dtype"       => dispatch::info::dtype,
+    "device"      => dispatch::info::device,
     "layout"      => tensor::info::attrs::layout,
     "gradient"    => tensor::info::attrs::gradient,
     "memory"      => tensor::info::attrs::memory,
     "gradfn"      => tensor::info::attrs::gradfn,
-    "ktype"       => tensor::info::attrs::ktype,
+    "ktype"       => dispatch::info::ktype,
     "objtype"     => tensor::info::attrs::objtype,
-    "options"     => tensor::info::attrs::options,
+    "options"     => dispatch::help::options,
     "contiguous"  => tensor::info::flags::contiguous,
     "coalesced"   => tensor::info::flags::coalesced,
     "defined"     => tensor::info::flags::defined,
-    "gradflag"    => tensor::info::flags::gradflag,
+    "gradflag"    => dispatch::info::gradflag,
     "leaf"        => tensor::info::flags::leaf,
     "pinned"      => tensor::info::flags::pinned,
     "sparseflag"  => tensor::info::flags::sparseflag,
     "info"        => tensor::info::summary::info,
     "detail"      => tensor::info::summary::detail,
-    "str"         => tensor::info::summary::str,
-    "help"        => tensor::info::summary::help,
+    "str"         => dispatch::info::str,
+    "help"        => dispatch::help::help,
     // gradients
-    "backward"    => tensor::autograd::backward,
+    "backward"    => dispatch::train::backward,
     "grad"        => tensor::autograd::grad,
     "zerograd"    => tensor::autograd::zerograd,
     "nograd"      => tensor::autograd::nograd,
@@ -130,8 +130,8 @@ table! {
     "record"      => device::event::record,
     "wait"        => device::event::wait,
     "elapsed"     => device::event::elapsed,
-    "graph"       => device::graph::graph,
-    "replay"      => device::graph::replay,
+    "graph"       => model::graph::graph,
+    "replay"      => model::graph::replay,
     // tensor operations (tensorop.rst)
     "amend"       => tensor::fill::amend,
     "cat"         => tensor::join::cat,
@@ -354,12 +354,12 @@ table! {
     "kthvalue"    => math::sorting::kthvalue,
     "In"          => math::sorting::r#in,
     // modules (modules.rst, kmodules.rst): definitions, forward calculations, names
-    "module"      => nn::api::module,
+    "module"      => dispatch::state::module,
     "seq"         => nn::api::seq,
-    "state"       => nn::api::state,
+    "state"       => dispatch::state::state,
     // optimizers (kopt)
-    "opt"         => optim::api::opt,
-    "step"        => optim::api::step,
+    "opt"         => dispatch::state::opt,
+    "step"        => dispatch::train::step,
     "lr"          => optim::api::lr,
     // models (kmodel)
     "model"       => model::api::model,
@@ -372,6 +372,7 @@ table! {
     "backstep"    => model::steps::backstep,
     "clip"        => model::steps::clip,
     "clipv"       => model::steps::clipv,
+    "gradscale"   => model::scaler::gradscale,
     // model data and batches (train.rst), tensor batches
     "data"        => model::data::data,
     "testdata"    => model::data::testdata,
@@ -379,13 +380,13 @@ table! {
     "target"      => model::data::target,
     "testinput"   => model::data::testinput,
     "testtarget"  => model::data::testtarget,
-    "batch"       => tensor::batch::batch,
+    "batch"       => dispatch::data::batch,
     "testbatch"   => model::data::testbatch,
-    "restore"     => tensor::batch::restore,
+    "restore"     => dispatch::data::restore,
     "testrestore" => model::data::testrestore,
     "batchinit"   => model::data::batchinit,
     "testinit"    => model::data::testinit,
-    "shuffle"     => tensor::batch::shuffle,
+    "shuffle"     => dispatch::data::shuffle,
     "unshuffle"   => model::data::unshuffle,
     // copies and averages of parameters (swa.rst)
     "clone"       => model::parms::clone,
@@ -398,12 +399,12 @@ table! {
     "ready"       => model::asynccall::ready,
     "dv"          => nn::tree::dv,
     "tree"        => nn::tree::tree,
-    "forward"     => nn::forward::forward,
-    "nforward"    => nn::forward::nforward,
-    "eforward"    => nn::forward::eforward,
-    "evaluate"    => nn::forward::evaluate,
+    "forward"     => dispatch::forward::forward,
+    "nforward"    => dispatch::forward::nforward,
+    "eforward"    => dispatch::forward::eforward,
+    "evaluate"    => dispatch::forward::evaluate,
     "training"    => nn::forward::training,
-    "kforward"    => nn::forward::kforward,
+    "kforward"    => dispatch::forward::kforward,
     "callbacks"   => nn::callback::callbacks,
     "parms"       => nn::parms::parms,
     "parmnames"   => nn::parms::parmnames,
@@ -414,7 +415,7 @@ table! {
     "buffer"      => nn::attrs::buffer,
     "buffers"     => nn::attrs::buffers,
     "buffernames" => nn::attrs::buffernames,
-    "parmtypes"   => nn::attrs::parmtypes,
+    "parmtypes"   => dispatch::info::parmtypes,
     "child"       => nn::attrs::child,
     "children"    => nn::attrs::children,
     "modules"     => nn::attrs::modules,
@@ -542,27 +543,5 @@ table! {
     "broadcast"   => dist::collect::broadcast,
     "allgather"   => dist::collect::allgather,
     "reducescatter" => dist::collect::reducescatter,
-    "distmodel"   => dist::model::distmodel,
-}
-
-/// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every
-/// q name to its function.
-#[no_mangle]
-pub extern "C" fn fns(x: K) -> K {
-    crate::k::guard::install_panic_hook();
-    session::log::init();
-    guard("fns", x, dictionary)
-}
-
-/// In ktorch's order (`exports::NAMES`: ktorch's, then ours), then any entry not listed there.
-fn dictionary(_: K) -> KResult {
-    let listed = crate::exports::NAMES.iter().filter_map(|(q, _)| TABLE.iter().find(|e| e.name == *q));
-    let rest = TABLE.iter().filter(|e| !crate::exports::NAMES.iter().any(|(q, _)| *q == e.name));
-    let entries: Vec<&Entry> = listed.chain(rest).collect();
-    let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
-    let funcs = entries
-        .iter()
-        .map(|e| make::function(e.call, e.arity))
-        .collect();
-    Ok(make::dict_of(make::symbols(&names), make::list(funcs)))
+    "distmodel"   => model::dist::distmodel,
 }

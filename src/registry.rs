@@ -5,6 +5,7 @@
 //! never undefined behaviour. Ids are never reused, so a freed handle stays stale for good.
 //! An object lent to an async call (`lend`, `give_back`) is out of the map and its id is busy: any
 //! use of the handle is the error `<class> busy: ..` until the call's future is awaited or freed.
+use std::any::{Any, TypeId};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -13,10 +14,20 @@ use once_cell::sync::Lazy;
 use tch::Tensor;
 
 use crate::k::{make, read, K};
-use crate::klog;
-use crate::session::log::Level;
 
-/// What a handle can refer to.
+/// A debug line in the log (through the hook the session installs: the registry sits below it).
+macro_rules! debug {
+    ($($arg:tt)+) => {{
+        let log = crate::k::hooks::hooks();
+        if (log.debugging)() {
+            (log.debug)(&format!($($arg)+));
+        }
+    }};
+}
+
+/// What a handle can refer to: tensors, which every layer knows, or an object of a domain above
+/// the registry (module, loss, optimizer, model, stream, event, graph, future) behind the
+/// [`Object`] trait, so that the registry names no domain's type.
 pub enum Obj {
     /// A tensor; possibly undefined (`tensor[]`), ktorch's placeholder.
     Tensor(Tensor),
@@ -24,38 +35,113 @@ pub enum Obj {
     Vector(Vec<Tensor>),
     /// A dictionary of tensors: ktorch's `dict`. Keys keep their insertion order.
     Dict(Vec<(String, Tensor)>),
-    /// A module (a layer or a tree of them): ktorch's `module`.
-    Module(crate::nn::ModRef),
-    /// A model: module, loss and optimizer with training settings and data.
-    Model(Box<crate::model::Model>),
-    /// A loss function with its options: ktorch's `loss`.
-    Loss(crate::loss::object::Loss),
-    /// An optimizer: ktorch's `opt`.
-    Optimizer(crate::optim::Optimizer),
-    /// A CUDA stream.
-    Stream(crate::device::stream::Stream),
-    /// A CUDA event.
-    Event(crate::device::event::Event),
-    /// A recorded CUDA graph: a forward or a training step.
-    Graph(Box<crate::device::graph::Graph>),
-    /// An asynchronous call (`async`), answered by `await`.
-    Future(crate::model::asynccall::Future),
+    /// Every other class: a domain's object.
+    Object(Box<dyn Object>),
+}
+
+/// What the registry and the q functions over every class (`obj`, `free`, `tensorcount`,
+/// `objtype`, `zerograd`, `async`) ask of a domain's object.
+pub trait Object: Any + Send {
+    /// ktorch's class name: `module`, `loss`, `optimizer`, `model`, ...
+    fn class(&self) -> &'static str;
+    /// ktorch's `objtype`: the object's kind (a module's layer, an optimizer's or loss's name);
+    /// its class when it has none.
+    fn objtype(&self) -> &'static str {
+        self.class()
+    }
+    /// The tensors it holds, in order (a module's parameters then buffers); none by default.
+    fn tensors(&self) -> Vec<&Tensor> {
+        vec![]
+    }
+    /// The tensors whose gradients `zerograd`/`nograd` reset (an optimizer's parameters).
+    fn grad_tensors(&self) -> Vec<&Tensor> {
+        self.tensors()
+    }
+    /// The number of each kind of tensor it holds, for `tensorcount` (parameters, buffers).
+    fn counts(&self) -> Vec<i64> {
+        vec![]
+    }
+    /// An object of type `t` that this one holds (a model's module, loss or optimizer): the
+    /// domain functions that also take a model reach its part through this.
+    fn part(&self, _t: TypeId) -> Option<&dyn Any> {
+        None
+    }
+    fn part_mut(&mut self, _t: TypeId) -> Option<&mut dyn Any> {
+        None
+    }
+    /// A second handle's object sharing this one (`addref`: a module); None where `addref` is
+    /// not implemented.
+    fn shared(&self) -> Option<Box<dyn Object>> {
+        None
+    }
+    /// The address of the module tree it holds (objects lent together to an async call share it).
+    fn root(&self) -> Option<*const ()> {
+        None
+    }
+    /// Dropped by `free`: a future first waits for its call and gives back what it was lent.
+    fn discard(self: Box<Self>) {}
 }
 
 impl Obj {
+    /// A domain's object.
+    pub fn new<T: Object>(x: T) -> Obj {
+        Obj::Object(Box::new(x))
+    }
+
+    /// The object as a `T`, if it is one.
+    pub fn get<T: Object>(&self) -> Option<&T> {
+        match self {
+            Obj::Object(b) => (&**b as &dyn Any).downcast_ref(),
+            _ => None,
+        }
+    }
+
+    pub fn get_mut<T: Object>(&mut self) -> Option<&mut T> {
+        match self {
+            Obj::Object(b) => (&mut **b as &mut dyn Any).downcast_mut(),
+            _ => None,
+        }
+    }
+
+    /// The object itself if it is a `T`, else it back.
+    pub fn take<T: Object>(self) -> Result<T, Obj> {
+        match self {
+            Obj::Object(b) if (&*b as &dyn Any).is::<T>() => {
+                Ok(*(b as Box<dyn Any>).downcast::<T>().unwrap_or_else(|_| unreachable!()))
+            }
+            o => Err(o),
+        }
+    }
+
+    /// A `T`: the object itself, or the `T` it holds (a model's module, loss or optimizer).
+    pub fn part<T: Object>(&self) -> Option<&T> {
+        match self {
+            Obj::Object(b) => match (&**b as &dyn Any).downcast_ref() {
+                Some(t) => Some(t),
+                None => b.part(TypeId::of::<T>()).and_then(|p| p.downcast_ref()),
+            },
+            _ => None,
+        }
+    }
+
+    pub fn part_mut<T: Object>(&mut self) -> Option<&mut T> {
+        match self {
+            Obj::Object(b) => {
+                if (&**b as &dyn Any).is::<T>() {
+                    return (&mut **b as &mut dyn Any).downcast_mut();
+                }
+                b.part_mut(TypeId::of::<T>()).and_then(|p| p.downcast_mut())
+            }
+            _ => None,
+        }
+    }
+
     pub fn class(&self) -> &'static str {
         match self {
             Obj::Tensor(_) => "tensor",
             Obj::Vector(_) => "vector",
             Obj::Dict(_) => "dictionary",
-            Obj::Module(_) => "module",
-            Obj::Optimizer(_) => "optimizer",
-            Obj::Loss(_) => "loss",
-            Obj::Model(_) => "model",
-            Obj::Stream(_) => "stream",
-            Obj::Event(_) => "event",
-            Obj::Graph(_) => "graph",
-            Obj::Future(_) => "future",
+            Obj::Object(o) => o.class(),
         }
     }
 
@@ -66,19 +152,7 @@ impl Obj {
             Obj::Tensor(t) => vec![t],
             Obj::Vector(v) => v.iter().collect(),
             Obj::Dict(d) => d.iter().map(|(_, t)| t).collect(),
-            Obj::Module(m) => {
-                let m = m.get();
-                m.named_parameters()
-                    .into_iter()
-                    .chain(m.named_buffers())
-                    .map(|(_, t)| t)
-                    .collect()
-            }
-            // its buffers (ktorch's tensorcount, elements and bytes of an optimizer)
-            Obj::Optimizer(o) => o.buffers(),
-            Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) | Obj::Future(_) => vec![],
-            Obj::Graph(g) => g.tensors(),
-            Obj::Model(m) => m.module.get().named_parameters().into_iter().chain(m.module.get().named_buffers()).map(|(_, t)| t).chain(m.opt.buffers()).collect(),
+            Obj::Object(o) => o.tensors(),
         }
     }
 
@@ -176,7 +250,7 @@ pub fn add(obj: Obj) -> K {
         r.objs.insert(id, obj);
         id
     };
-    klog!(Level::Debug, "made {class} {id}");
+    debug!("made {class} {id}");
     handle(id)
 }
 
@@ -255,10 +329,12 @@ pub fn busy(x: K) -> Option<anyhow::Error> {
 /// The tensors whose gradients an object's `zerograd`/`nograd` reset: an optimizer's
 /// parameters, otherwise the object's tensors.
 pub fn grad_tensors(x: K) -> anyhow::Result<Vec<Tensor>> {
-    with(x, |o| match o {
-        Obj::Optimizer(o) => Ok(o.parameters().into_iter().map(|t| t.shallow_clone()).collect()),
-        Obj::Model(m) => Ok(m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect()),
-        o => Ok(o.tensors().into_iter().map(|t| t.shallow_clone()).collect()),
+    with(x, |o| {
+        let ts = match o {
+            Obj::Object(b) => b.grad_tensors(),
+            o => o.tensors(),
+        };
+        Ok(ts.into_iter().map(|t| t.shallow_clone()).collect())
     })
 }
 
@@ -306,7 +382,7 @@ pub fn take(x: K) -> anyhow::Result<Obj> {
         let mut r = lock();
         r.objs.remove(&id).ok_or_else(|| r.missing(id))?
     };
-    klog!(Level::Debug, "moved {} {id} into another object", obj.class());
+    debug!("moved {} {id} into another object", obj.class());
     Ok(obj)
 }
 
@@ -340,32 +416,25 @@ pub fn free_all() {
 fn dropped(id: i64, obj: Obj) {
     let class = obj.class();
     match obj {
-        Obj::Future(f) => f.discard(),
+        Obj::Object(o) => o.discard(),
         o => drop(o),
     }
-    klog!(Level::Debug, "freed {class} {id}");
+    debug!("freed {class} {id}");
 }
 
 /// Lend objects to an async call: the object of handle `x` and every other object holding a
-/// module of the same tree (`root`, compared by pointer: handles from `addref`, `child`, a
+/// module of the same tree (`root`, the tree's address, compared with each object's `root`: handles from `addref`, `child`, a
 /// model made from a shared module) leave the registry, each id marked busy, all under one
 /// lock. Fails, lending nothing, when `x` is stale or already busy.
-pub fn lend(
-    x: K,
-    root: Option<&std::sync::Arc<crate::nn::Module>>,
-) -> anyhow::Result<Vec<(i64, Obj)>> {
+pub fn lend(x: K, root: Option<*const ()>) -> anyhow::Result<Vec<(i64, Obj)>> {
     let id = id_of(x).ok_or_else(|| anyhow!("not a ktorch handle"))?;
     let mut r = lock();
     if !r.objs.contains_key(&id) {
         return Err(r.missing(id));
     }
-    let shares = |o: &Obj| {
-        let m = match o {
-            Obj::Module(m) => m,
-            Obj::Model(m) => &m.module,
-            _ => return false,
-        };
-        root.is_some_and(|a| std::sync::Arc::ptr_eq(m.root(), a))
+    let shares = |o: &Obj| match (o, root) {
+        (Obj::Object(b), Some(a)) => b.root() == Some(a),
+        _ => false,
     };
     let ids: Vec<i64> = r
         .objs
@@ -426,4 +495,45 @@ pub fn list() -> Vec<(i64, &'static str)> {
 /// Visit every live object (for `obj[]`).
 pub fn each<R>(mut f: impl FnMut(i64, &Obj) -> R) -> Vec<R> {
     lock().objs.iter().map(|(id, o)| f(*id, o)).collect()
+}
+
+/// A short description of a q argument for error messages, as ktorch's `kname`.
+pub fn describe(x: K) -> String {
+    if is_handle(x) {
+        // inside `registry::with` the registry cannot be asked for the class
+        if in_use_here() {
+            return "ktorch object".to_string();
+        }
+        return match class_of(x) {
+            Some(c) => c.to_string(),
+            None => "stale pointer".to_string(),
+        };
+    }
+    let t = read::ktype(x);
+    let name = match t.unsigned_abs() {
+        0 => return "general list".to_string(),
+        1 => "boolean",
+        2 => "guid",
+        4 => "byte",
+        5 => "short",
+        6 => "int",
+        7 => "long",
+        8 => "real",
+        9 => "float",
+        10 => "char",
+        11 => "symbol",
+        12 => "timestamp",
+        13 => "month",
+        14 => "date",
+        15 => "datetime",
+        16 => "timespan",
+        17 => "minute",
+        18 => "second",
+        19 => "time",
+        98 => return "table".to_string(),
+        99 => return "dictionary".to_string(),
+        101 if t == 101 => return "null".to_string(),
+        _ => return format!("type {t}h"),
+    };
+    format!("{name} {}", if t < 0 { "scalar" } else { "list" })
 }

@@ -3,6 +3,11 @@
 //! MASTER_PORT), joined in a Gloo process group.
 //! - tests/dist/train.q on 2 ranks: after every step both ranks' parameters are identical and
 //!   equal (1e-12, float64) to a reference trained by one process on the union of the two shards;
+//!   there the gradients are averaged in 4 buckets during the backward pass (DDP's overlap), and
+//!   a copy averaging them after the backward pass takes exactly the same steps;
+//! - tests/dist/ddp.q against PyTorch's DistributedDataParallel (tests/py/dist_ddp.py, run on
+//!   two ranks first): batchnorm with rank 0's buffers broadcast before each forward (float64,
+//!   1e-12), and bf16 autocast on the CPU with gradient clipping (float32, 1e-6);
 //! - tests/dist/kill.q: rank 1 killed mid-run, rank 0 gets a q error within the timeout;
 //! - a rank that never arrives: the rendezvous is a q error within the timeout;
 //! - a rank that stalls: the other's collective is a q error at the timeout.
@@ -78,6 +83,65 @@ fn two_ranks_train_like_one_process_on_the_union() {
     }
 }
 
+fn python() -> PathBuf {
+    match std::env::var_os("VIRTUAL_ENV") {
+        Some(v) => PathBuf::from(v).join("bin/python"),
+        None => PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/ktorch/torch-2.11.0/bin/python"),
+    }
+}
+
+/// Two processes of `cmd args` with the rendezvous variables of ranks 0 and 1 on a fresh port;
+/// each must exit 0 within `limit`. Their outputs.
+fn two_ranks(cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec<String> {
+    let port = free_port();
+    let spawn = |r: usize| {
+        Command::new(cmd)
+            .args(args)
+            .current_dir(manifest_dir())
+            .env("RANK", r.to_string())
+            .env("WORLD_SIZE", "2")
+            .env("MASTER_ADDR", "127.0.0.1")
+            .env("MASTER_PORT", port.to_string())
+            .env("OMP_NUM_THREADS", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{cmd:?}: {e}"))
+    };
+    let (a, b) = (spawn(0), spawn(1));
+    let (ra, rb) = (finish(a, limit), finish(b, limit));
+    [ra, rb]
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let (ok, out, err) = r.unwrap_or_else(|| panic!("{cmd:?} {args:?}: rank {i} hung past {limit:?}"));
+            assert!(ok, "{cmd:?} {args:?}: rank {i} failed:\n{out}\n{err}");
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn two_ranks_match_pytorch_ddp_with_batchnorm_and_with_autocast_and_clipping() {
+    let dir = std::env::temp_dir().join(format!("ktorch-dist-ddp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let script = manifest_dir().join("tests/py/dist_ddp.py");
+    let limit = Duration::from_secs(180);
+    for case in ["bn", "amp", "fp32"] {
+        two_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
+    }
+    for case in ["bn", "amp"] {
+        let outs = two_ranks(&bin_dir().join("qhost"), &[manifest_dir().join("tests/dist/ddp.q").to_str().unwrap(), case, d], limit);
+        for (i, out) in outs.iter().enumerate() {
+            let steps = out.lines().filter(|l| l.starts_with("step ")).count();
+            assert_eq!(steps, 6, "{case}, rank {i}: expected 6 steps checked against DDP:\n{out}");
+            assert!(out.lines().any(|l| l == "ok"), "{case}, rank {i}:\n{out}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_killed_rank_is_an_error_for_the_other_within_the_timeout() {
     let timeout = 5;
@@ -103,6 +167,7 @@ fn a_killed_rank_is_an_error_for_the_other_within_the_timeout() {
     assert!(ok, "rank 0 failed:\n{out}\n{err}");
     let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("rank 0 printed no error:\n{out}\n{err}"));
     assert!(e.len() > "error: ".len(), "empty error");
+    assert!(out.lines().any(|l| l == "ended"), "rank 0 did not end its group after the error:\n{out}\n{err}");
     assert!(took < Duration::from_secs(timeout + 5), "rank 0's error came after {took:?}, timeout {timeout}s: {e}");
 }
 

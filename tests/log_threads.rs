@@ -47,7 +47,7 @@ fn call(name: &str, x: K) {
 #[test]
 fn other_threads_reach_the_q_function_on_the_q_thread() {
     // loading records this thread as q's and installs libtorch's warning handler on it
-    unsafe { native::r0(ktorch::fns::fns(native::ka(101))) };
+    unsafe { native::r0(ktorch::exports::fns(native::ka(101))) };
     unsafe { native::r0(q("msgs:()")) };
     unsafe { native::r0(q("keep:{[l;m] msgs::msgs,enlist(l;m)}")) };
     let keep = CString::new("keep").unwrap();

@@ -84,16 +84,17 @@ def make(cfg, dev):
                 nn.init.zeros_(mod.bias)
     for name, p in m.named_parameters():
         (no if name.endswith("bias") or "norm" in name or name in ("tok.weight", "pos") else decay).append(p)
-    kw = {"fused": True} if cfg == "bf16" else {}
+    kw = {"fused": True} if cfg in ("bf16", "fp16") else {}
     o = torch.optim.AdamW([{"params": no, "weight_decay": 0.0}, {"params": decay, "weight_decay": 0.1}], lr=6e-4, betas=(0.9, 0.95), **kw)
     return m, o
 
 
 def torch_run(cfg, dev, t, starts, warmup):
     """char.q's loop in PyTorch: seconds for the steps after warm-up, and every step's loss."""
-    torch.backends.cuda.matmul.allow_tf32 = cfg in ("tf32", "bf16")
+    torch.backends.cuda.matmul.allow_tf32 = cfg in ("tf32", "bf16", "fp16")
     torch.backends.cudnn.allow_tf32 = True
     m, o = make(cfg, dev)
+    scaler = torch.amp.GradScaler(dev.type) if cfg == "fp16" else None
     its = math.ceil((len(t) - 1 - N) / W)
     lr0, ep = 6e-4, 2
     ar = torch.arange(N + 1)
@@ -105,16 +106,22 @@ def torch_run(cfg, dev, t, starts, warmup):
         x = t[s[:, None] + ar].to(dev, non_blocking=False)
         for p in m.parameters():
             p.grad = None
-        with torch.autocast("cuda", torch.bfloat16, enabled=cfg == "bf16" and dev.type == "cuda"):
+        with torch.autocast("cuda", torch.float16 if cfg == "fp16" else torch.bfloat16, enabled=cfg in ("bf16", "fp16") and dev.type == "cuda"):
             l = F.cross_entropy(m(x[:, :-1]), x[:, 1:].reshape(-1))
-        l.backward()
+        (scaler.scale(l) if scaler else l).backward()
         losses.append(l.item())
         k = i + 1
         r = lr0 * max(0.1, 0.5 * (1 + math.cos(k / (its * ep) * math.pi)))
+        if scaler:
+            scaler.unscale_(o)
         torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0)
         for g in o.param_groups:
             g["lr"] = r
-        o.step()
+        if scaler:
+            scaler.step(o)
+            scaler.update()
+        else:
+            o.step()
     torch.cuda.synchronize(dev) if dev.type == "cuda" else None
     return time.perf_counter() - t0, losses[warmup:]
 
@@ -183,8 +190,8 @@ def main():
     pk = peak(dev)
     name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
     print(f"GPT of gpt/char.q: {nparm/1e6:.1f}M parameters, {fl/1e12:.2f} TFLOP a step; {name}; PyTorch {torch.__version__}; measured bf16 matmul peak {pk:.0f} TFLOP/s", flush=True)
-    kcfg = ["base", "fp32", "tf32", "bf16", "graph", "graphbf16"]
-    tcfg = ["fp32", "tf32", "bf16"]
+    kcfg = ["base", "fp32", "tf32", "bf16", "fp16", "graph", "graphbf16"]
+    tcfg = ["fp32", "tf32", "bf16", "fp16"]
     if a.only:
         kcfg = [c for c in kcfg if f"k{c}" in a.only.split(",")]
         tcfg = [c for c in tcfg if f"t{c}" in a.only.split(",")]
@@ -208,8 +215,8 @@ def main():
     print(f"| side | precision | iterations/s | tokens/s | TFLOP/s | of bf16 peak | vs PyTorch fp32 |")
     print(f"|---|---|---|---|---|---|---|")
     base = rate.get(("torch", "fp32"))
-    label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)"}
-    tlabel = {"fp32": "fp32 eager, SDPA, AdamW (foreach)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + SDPA + fused AdamW"}
+    label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "fp16": "fp16 autocast + TF32 + gradscale", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)"}
+    tlabel = {"fp32": "fp32 eager, SDPA, AdamW (foreach)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + SDPA + fused AdamW", "fp16": "fp16 autocast + GradScaler + SDPA + fused AdamW"}
     for (side, c), it in rate.items():
         tf = it * fl / 1e12
         lab = label[c] if side == "ktorch" else tlabel[c]
@@ -228,12 +235,19 @@ def main():
     target("GPT fp32 step, ktorch vs PyTorch eager fp32", g(("ktorch", "fp32")), g(("torch", "fp32")), 1.1)
     target("GPT tf32 step, ktorch vs PyTorch eager tf32", g(("ktorch", "tf32")), g(("torch", "tf32")), 1.1)
     target("GPT bf16 autocast step, ktorch vs PyTorch eager bf16+SDPA+fused AdamW", g(("ktorch", "bf16")), g(("torch", "bf16")), 1.1)
+    target("GPT fp16 autocast + GradScaler step, ktorch vs PyTorch eager fp16+GradScaler+SDPA+fused AdamW", g(("ktorch", "fp16")), g(("torch", "fp16")), 1.1)
     kb = max((v for (s, c), v in rate.items() if s == "ktorch" and not c.startswith("graph")), default=None)
     tb = max((v for (s, _), v in rate.items() if s == "torch"), default=None)
     target("GPT best ktorch vs best PyTorch eager", kb, tb, 1.0)
     target("GPT ktorch fp32 defaults vs before issue 21 (char.q unmodified)", g(("ktorch", "fp32")), g(("ktorch", "base")), 1.0)
     kg = max((v for (s_, c), v in rate.items() if s_ == "ktorch" and c.startswith("graph")), default=None)
     target("GPT ktorch recorded-graph step (fixed lr) vs best PyTorch eager", kg, tb, 1.3)
+    # time outside the GPU: the eager step less the same step replayed from a CUDA graph (the
+    # kernels alone, no launch gaps, no host work, no waits)
+    for e, gr in (("fp32", "graph"), ("bf16", "graphbf16")):
+        if ("ktorch", e) in rate and ("ktorch", gr) in rate:
+            se, sg = 1e3 / rate[("ktorch", e)], 1e3 / rate[("ktorch", gr)]
+            print(f"ktorch {e} step {se:.2f} ms, replayed graph {sg:.2f} ms: {se-sg:.2f} ms ({(se-sg)/se:.0%}) of the eager step outside the GPU's kernels (launch gaps, host work, the loss and norm reads)")
 
     if a.track:
         print()
@@ -243,6 +257,8 @@ def main():
         _, lt16 = torch_run("bf16", dev, t, st, 0)
         _, lk32 = ktorch_run(a.qhost, "fp32", a.device, a.track, 0, a.text)
         _, lk16 = ktorch_run(a.qhost, "bf16", a.device, a.track, 0, a.text)
+        _, lh16 = torch_run("fp16", dev, t, st, 0)
+        _, kh16 = ktorch_run(a.qhost, "fp16", a.device, a.track, 0, a.text)
 
         def band(x, y):
             return max(abs(p - q) for p, q in zip(x, y))
@@ -252,8 +268,11 @@ def main():
 
         print(f"  PyTorch: fp32 last-10 mean {tail(lt32):.4f}, bf16 {tail(lt16):.4f}, max |bf16-fp32| over steps {band(lt32, lt16):.4f}")
         print(f"  ktorch:  fp32 last-10 mean {tail(lk32):.4f}, bf16 {tail(lk16):.4f}, max |bf16-fp32| over steps {band(lk32, lk16):.4f}")
+        print(f"  PyTorch: fp16+GradScaler last-10 mean {tail(lh16):.4f}, max |fp16-fp32| over steps {band(lt32, lh16):.4f}")
+        print(f"  ktorch:  fp16+gradscale last-10 mean {tail(kh16):.4f}, max |fp16-fp32| over steps {band(lk32, kh16):.4f}")
         print(f"  ktorch fp32 losses every 20 steps: {' '.join(f'{x:.3f}' for x in lk32[::20])}")
         print(f"  ktorch bf16 losses every 20 steps: {' '.join(f'{x:.3f}' for x in lk16[::20])}")
+        print(f"  ktorch fp16 losses every 20 steps: {' '.join(f'{x:.3f}' for x in kh16[::20])}")
 
 
 if __name__ == "__main__":

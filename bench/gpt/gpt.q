@@ -3,13 +3,15 @@
 / display left out), timed on qhost: `qhost bench/gpt/gpt.q DEVICE CONFIG ITERS WARMUP [TEXT]`.
 / CONFIG: `base` (setting`sdpa`fused off: the attention and optimizer of before issue 21),
 / `fp32` (the defaults), `tf32` (one added line: setting`tf32,1b), `bf16` (setting`tf32,1b and
-/ setting`autocast,`bf16). Without TEXT the token list is 200000 characters drawn from 65.
+/ setting`autocast,`bf16), `fp16` (setting`tf32,1b, setting`autocast,`fp16 and gradscale(m;1b):
+/ GradScaler's rules). Without TEXT the token list is 200000 characters drawn from 65.
 / SMALL=1 in the environment: a small model (a smoke test on the CPU).
 / Prints: `gpt CONFIG ITERS SECONDS LOSSES` (the loss of every step after the warm-up).
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 a:.z.x; c:`$a 0; cfg:`$a 1; k:"J"$a 2; wu:"J"$a 3
 if[cfg in`base; setting`sdpa,0b; setting`fused,0b]
-if[cfg in`tf32`bf16; setting`tf32,1b]
+if[cfg in`tf32`bf16`fp16; setting`tf32,1b]
+if[cfg in`fp16; setting`autocast,`fp16]
 if[cfg in`bf16`graphbf16; setting`autocast,`bf16]
 if[cfg in`graphbf16; setting`tf32,1b]
 / `graph and `graphbf16: the step recorded once (CUDA graph, clipping by the model's train
@@ -42,6 +44,7 @@ o:opt(`adamw; (); .0006; .9; .95)
 opt(o;0;(q;p 0);`decay,0.0)
 opt(o;1;(q;p 1);`decay,0.1)
 m:model(q; loss`ce; o);
+if[cfg in`fp16; gradscale(m;1b)]
 
 lrdecay:{x[`lr] * .1|.5*1+cos %/[@[x[`it]*-1 0+x`e`ep; 0; +; x`i]]*acos -1}
 iter:{[m;t;u;n;s;i]

@@ -7,7 +7,8 @@
 //! is a smoke run with small sizes (tests/smoke.rs), not figures to quote; --device puts the
 //! training benchmarks' models and data on that device for every side (scripts/gpu-bench.sh on
 //! the GPU machine; the add and conversion cases stay on the CPU, where q's data lives); --only
-//! conversion runs the conversion cases alone (no PyTorch peer), for work on the copy paths.
+//! conversion runs the conversion cases alone (no PyTorch peer), for work on the copy paths;
+//! --only graph the recorded training step; --only add the per-call cost of `add` (with the peer).
 //!
 //! Adding a benchmark: a module with `run(&Ctx, &mut Report)` (and `&mut Peer` when PyTorch
 //! takes part) that times its cases with `measure::interleaved` (the floor and the contenders in
@@ -62,8 +63,8 @@ fn main() {
         .position(|a| a == "--only")
         .and_then(|i| args.get(i + 1))
         .map(String::as_str);
-    if let Some(o) = only.filter(|o| !["conversion", "graph"].contains(o)) {
-        eprintln!("ktorch-bench: --only takes `conversion` or `graph`, not `{o}`");
+    if let Some(o) = only.filter(|o| !["conversion", "graph", "add"].contains(o)) {
+        eprintln!("ktorch-bench: --only takes `conversion`, `graph` or `add`, not `{o}`");
         std::process::exit(2);
     }
     if let Err(e) = run(quick, lib, device, only) {
@@ -72,7 +73,8 @@ fn main() {
     }
 }
 
-/// The whole bench, or one part of it (`--only conversion`, `--only graph`).
+/// The whole bench, or one part of it (`--only conversion`, `--only graph`, `--only add`: the
+/// per-call cost of `add` beside tch and PyTorch).
 fn run(quick: bool, lib: Option<&str>, device: String, only: Option<&str>) -> Result<(), String> {
     let start = Instant::now();
     let path = host::find_lib(lib)?;
@@ -107,13 +109,16 @@ fn run(quick: bool, lib: Option<&str>, device: String, only: Option<&str>) -> Re
     if ctx.device != "cpu" && tch::Device::cuda_if_available() == tch::Device::Cpu {
         return Err(format!("--device {}: no CUDA device found", ctx.device));
     }
-    let mut py = if let Some(o) = only {
+    let mut py = if let Some(o) = only.filter(|o| *o != "add") {
         peer::Peer::not_run(&format!("--only {o}"))
     } else {
         peer::Peer::start(&ctx.device)
     };
     header(&ctx, &py);
     let mut rep = Report::default();
+    if only == Some("add") {
+        ops::run(&ctx, &mut rep, &mut py)?;
+    }
     if only.is_none() {
         ops::run(&ctx, &mut rep, &mut py)?;
         train::run(&ctx, &mut rep, &mut py)?;

@@ -48,6 +48,7 @@ macro_rules! qscripts {
 
 qscripts!(
     capi,
+    ktorch_amp,
     ktorch_async,
     ktorch_callback,
     ktorch_collections,

@@ -3,7 +3,7 @@
 // c10's device guard, registered by libtorch_cuda when CUDA is present), and copies into a
 // memory format (channels last). Each entry point takes tch's C_tensor pointers (at::Tensor*)
 // and catches every C++ exception: 0 on success, -1 on error with the message kept for
-// ktorch_ad_error.
+// ktorch_last_error.
 #include <ATen/ATen.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>

@@ -1,7 +1,7 @@
 //! The C++ CUDA shim's entry points (src/cxx/cuda.cpp), each wrapped to return a Result: every
 //! call into it is in this file (used by crate::device as `shim`). Objects (streams, events,
 //! graphs) are typed opaque pointers owned by the Rust types in device/stream.rs, event.rs and
-//! graph.rs, which free them on drop.
+//! capture.rs, which free them on drop.
 use anyhow::Result;
 
 use crate::cxx::{ktorch_cuda_props, ktorch_cuda_memory, ktorch_cuda_empty_cache, ktorch_cuda_thread_device, ktorch_cuda_reset_peak, ktorch_stream_new, ktorch_stream_current, ktorch_stream_default, ktorch_stream_copy, ktorch_stream_set, ktorch_stream_sync, ktorch_stream_query, ktorch_stream_info, ktorch_stream_same, ktorch_event_new, ktorch_event_record, ktorch_event_block, ktorch_event_sync, ktorch_event_query, ktorch_event_recorded, ktorch_event_elapsed, ktorch_graph_new, ktorch_graph_begin, ktorch_graph_end, ktorch_graph_replay, ktorch_graph_abort};

@@ -2,39 +2,15 @@
 // Gloo backend (CPU tensors) or an NCCL one (CUDA tensors, when built with the CUDA and NCCL
 // headers), and the collectives ktorch uses: allreduce, broadcast, allgather, reduce-scatter,
 // barrier. Every entry point catches every C++ exception (attempt.h) and answers 0, or -1 with
-// the message kept for ktorch_dist_error. Every wait is bounded by the group's timeout, so a rank
+// the message kept for ktorch_last_error. Every wait is bounded by the group's timeout, so a rank
 // that never arrives or a peer that dies is an error, never a hang.
 //
 // The wheel ships c10d's headers but not gloo's: gloo_decl/ declares the few gloo names that
 // ProcessGroupGloo.hpp mentions (see gloo_decl/gloo/README). Backends are made with room to spare
 // (make_padded) so that a member this build's headers would not see cannot overrun the object.
-#define USE_C10D_GLOO 1
-#include <torch/csrc/distributed/c10d/FileStore.hpp>
-#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
-#ifdef KTORCH_NCCL
-#define USE_C10D_NCCL 1
-#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
-#endif
-
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <vector>
-
-#include "attempt.h"
+#include "dist_group.h"
 
 namespace {
-
-// A group: the store (kept alive for the backend), the backend, the timeout of every wait.
-struct Group {
-  c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<c10d::Backend> backend;
-  std::chrono::milliseconds timeout;
-  bool nccl;
-};
 
 // A new T in memory 4 KiB larger than this build's sizeof(T), owned by an intrusive_ptr (its
 // delete frees it as usual: operator new's memory, the real destructor through the vtable).
@@ -54,21 +30,6 @@ c10::intrusive_ptr<T> make_padded(A&&... a) {
 
 bool loopback(const std::string& h) { return h == "localhost" || h.rfind("127.", 0) == 0 || h == "::1"; }
 
-c10d::ReduceOp reduce_op(int op) {
-  switch (op) {
-    case 0: return c10d::ReduceOp(c10d::ReduceOp::SUM);
-    case 1: return c10d::ReduceOp(c10d::ReduceOp::AVG);
-    case 2: return c10d::ReduceOp(c10d::ReduceOp::PRODUCT);
-    case 3: return c10d::ReduceOp(c10d::ReduceOp::MIN);
-    default: return c10d::ReduceOp(c10d::ReduceOp::MAX);
-  }
-}
-
-// Wait for a collective within the group's timeout; its error (a dead peer) is thrown here.
-void finish(Group* g, const c10::intrusive_ptr<c10d::Work>& w) {
-  if (!w->wait(g->timeout)) TORCH_CHECK(false, "collective timed out after ", g->timeout.count(), "ms");
-}
-
 void check_devices(Group* g, at::Tensor** ts, int n) {
   for (int i = 0; i < n; i++) {
     TORCH_CHECK(ts[i]->defined(), "undefined tensor");
@@ -80,16 +41,6 @@ void check_devices(Group* g, at::Tensor** ts, int n) {
     TORCH_CHECK(ts[i]->is_contiguous(), "collectives need contiguous tensors");
     TORCH_CHECK(!ts[i]->is_sparse(), "collectives need dense tensors");
   }
-}
-
-// Gloo has no average: sum, then divide (floating types only, as torch.distributed's ReduceOp.AVG).
-bool sum_for_avg(Group* g, int& op, at::Tensor* t) {
-  if (op != 1) return false;
-  TORCH_CHECK(at::isFloatingType(t->scalar_type()) || at::isComplexType(t->scalar_type()),
-              "avg needs a floating tensor, given ", t->scalar_type());
-  if (g->nccl) return false;
-  op = 0;
-  return true;
 }
 
 }  // namespace
@@ -162,9 +113,34 @@ int ktorch_dist_init(int nccl, const char* host, int port, const char* file, int
   });
 }
 
+// End a group: NCCL's communicators shut down as torch.distributed.destroy_process_group does
+// (shutdown: pending work finished, communicators destroyed), or aborted when a collective has
+// failed (ncclCommAbort: peers may be gone, nothing waits on them). Gloo's backend has nothing
+// to shut down (Backend's no-op): its pairs close as it is freed. The group is freed whatever
+// the shutdown answers; its error, if any, is the answer.
 int ktorch_dist_free(void* p) {
-  return attempt([&] { delete static_cast<Group*>(p); });
+  auto g = static_cast<Group*>(p);
+  int rc = attempt([&] {
+    if (!g->backend) return;
+    if (g->failed) {
+      g->backend->abort();
+    } else {
+      try {
+        g->backend->shutdown();
+      } catch (...) {
+        g->backend->abort();
+        throw;
+      }
+    }
+  });
+  std::string kept = last_error;
+  int rc2 = attempt([&] { delete g; });
+  if (rc != 0) last_error = kept;
+  return rc != 0 ? rc : rc2;
 }
+
+// Whether a collective of the group has failed (a dead or stalled peer).
+int ktorch_dist_failed(void* p) { return static_cast<Group*>(p)->failed ? 1 : 0; }
 
 // Reduce each of n tensors in place across the ranks (op: 0 sum, 1 avg, 2 prod, 3 min, 4 max):
 // every collective is started, then every one waited for.

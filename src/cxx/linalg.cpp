@@ -2,7 +2,7 @@
 // addr and baddbmm (with and without an output tensor), and the optional driver names of svd,
 // svdvals and lstsq (tch passes a string where libtorch wants "no driver"). Each entry point
 // takes tch's C_tensor pointers (at::Tensor*), catches every C++ exception and answers 0, or -1
-// with the message kept for ktorch_la_error. New tensors come back through `r` (new'd, owned
+// with the message kept for ktorch_last_error. New tensors come back through `r` (new'd, owned
 // by the caller as tch tensors).
 #include <ATen/ATen.h>
 #include <cstdlib>

@@ -36,7 +36,7 @@ pub fn check(rc: c_int) -> anyhow::Result<()> {
 
 /// Opaque C++ objects the shim owns and hands out by pointer, one Rust type each: a
 /// `c10::cuda::CUDAStream`, `at::cuda::CUDAEvent`, `at::cuda::CUDAGraph` (src/cxx/cuda.cpp) and a
-/// c10d process group (src/cxx/dist.cpp). Never made in Rust; only their pointers are held.
+/// c10d process group (src/cxx/dist.cpp) and a gradient reducer (src/cxx/dist_reducer.cpp). Never made in Rust; only their pointers are held.
 macro_rules! opaque {
     ($($name:ident),*) => {
         $(#[repr(C)]
@@ -45,7 +45,7 @@ macro_rules! opaque {
         })*
     };
 }
-opaque!(CudaStream, CudaEvent, CudaGraph, DistGroup);
+opaque!(CudaStream, CudaEvent, CudaGraph, DistGroup, DistReducer);
 
 /// Take a malloc'd C string from the shim (None for null).
 pub fn take_string(p: *mut c_char) -> Option<String> {
@@ -65,13 +65,14 @@ extern "C" {
     fn ktorch_last_error() -> *mut c_char;
 }
 
-// ---- src/device/mod.rs
+// ---- src/cxx/cuda.cpp: the current device (src/device/mod.rs)
 extern "C" {
     pub fn ktorch_cuda_current(r: *mut c_long) -> c_int;
     pub fn ktorch_cuda_set(i: c_int) -> c_int;
 }
 
-// ---- src/device/shim.rs
+// ---- src/cxx/cuda.cpp: device facts, streams, events, graphs (wrapped in cxx/cuda.rs, for
+// src/device/ and the graphs of device/capture.rs)
 extern "C" {
     pub fn ktorch_cuda_props(d: i32, name: *mut c_char, n: i32, v: *mut c_long) -> i32;
     pub fn ktorch_cuda_memory(d: i32, v: *mut c_long) -> i32;
@@ -107,7 +108,7 @@ extern "C" {
     pub fn ktorch_graph_abort(g: *mut CudaGraph) -> i32;
 }
 
-// ---- src/dist/ffi.rs
+// ---- src/cxx/dist.cpp: process groups and collectives (src/dist/)
 extern "C" {
     pub fn ktorch_dist_has_nccl() -> c_int;
     pub fn ktorch_dist_init(nccl: c_int, host: *const c_char, port: c_int, file: *const c_char, rank: c_int, size: c_int, timeout_ms: c_long, r: *mut *mut DistGroup) -> c_int;
@@ -117,9 +118,35 @@ extern "C" {
     pub fn ktorch_dist_allgather(g: *mut DistGroup, x: *mut c_void, r: *mut *mut c_void) -> c_int;
     pub fn ktorch_dist_reducescatter(g: *mut DistGroup, x: *mut c_void, op: c_int, r: *mut *mut c_void) -> c_int;
     pub fn ktorch_dist_barrier(g: *mut DistGroup) -> c_int;
+    /// Has a collective of this group failed (its communicator is then unusable)?
+    pub fn ktorch_dist_failed(g: *mut DistGroup) -> c_int;
 }
 
-// ---- src/io/aoti.rs
+// ---- src/cxx/dist_reducer.cpp: gradient buckets all-reduced during the backward pass
+// (src/model/dist.rs)
+extern "C" {
+    pub fn ktorch_reducer_new(ts: *mut *mut c_void, n: c_int, cap: c_long, r: *mut *mut DistReducer) -> c_int;
+    pub fn ktorch_reducer_free(r: *mut DistReducer) -> c_int;
+    pub fn ktorch_reducer_prepare(r: *mut DistReducer, g: *mut DistGroup, ts: *mut *mut c_void, n: c_int) -> c_int;
+    pub fn ktorch_reducer_finish(r: *mut DistReducer, ok: c_int) -> c_int;
+}
+
+// ---- src/cxx/speed.cpp: pinned host memory (src/tensor/convert.rs), GradScaler's unscale and
+// update (src/model/scaler.rs)
+extern "C" {
+    pub fn ktorch_empty_pinned(size: *const i64, n: c_int, dtype: c_int, out: *mut *mut c_void) -> c_int;
+    pub fn ktorch_amp_unscale(n: c_int, g: *const *mut c_void, found: *mut c_void, inv: *mut c_void) -> c_int;
+    pub fn ktorch_amp_update(
+        scale: *mut c_void,
+        tracker: *mut c_void,
+        found: *mut c_void,
+        growth: f64,
+        backoff: f64,
+        interval: c_long,
+    ) -> c_int;
+}
+
+// ---- src/cxx/aoti.cpp: AOTInductor packages (src/nn/foreign/aoti.rs)
 extern "C" {
     pub fn ktorch_aoti_load(
         path: *const c_char,
@@ -129,6 +156,8 @@ extern "C" {
         dev: *mut *mut c_char,
     ) -> c_int;
     pub fn ktorch_aoti_free(l: *mut c_void);
+    /// The package's metadata as key=value lines (malloc'd); not called from Rust yet.
+    pub fn ktorch_aoti_metadata(l: *mut c_void, r: *mut *mut c_char) -> c_int;
     pub fn ktorch_aoti_run(
         l: *mut c_void,
         x: *const *mut c_void,
@@ -138,7 +167,7 @@ extern "C" {
     ) -> c_int;
 }
 
-// ---- src/io/torchscript.rs
+// ---- src/cxx/jit.cpp: TorchScript modules (src/nn/foreign/torchscript.rs)
 extern "C" {
     pub fn ktorch_jit_buffers(
         m: *mut c_void,
@@ -155,7 +184,7 @@ extern "C" {
     pub fn ktorch_jit_code(m: *mut c_void, r: *mut *mut c_char) -> c_int;
 }
 
-// ---- src/math/decomp.rs
+// ---- src/cxx/linalg.cpp: decompositions (src/math/decomp.rs)
 extern "C" {
     pub fn ktorch_svd(
         a: *mut c_void,
@@ -179,7 +208,7 @@ extern "C" {
     ) -> c_int;
 }
 
-// ---- src/math/linalg.rs
+// ---- src/cxx/linalg.cpp: addmm and its family (src/math/linalg.rs)
 extern "C" {
     #[allow(clippy::too_many_arguments)]
     pub fn ktorch_addmm(
@@ -198,7 +227,7 @@ extern "C" {
     ) -> c_int;
 }
 
-// ---- src/nn/layers/cxx.rs
+// ---- src/cxx/nn_act.cpp: activations and LRN (src/nn/layers/cxx.rs)
 extern "C" {
     pub fn ktorch_act(
         op: c_int,
@@ -220,12 +249,12 @@ extern "C" {
     ) -> c_int;
 }
 
-// ---- src/nn/layers/sdpa.rs
+// ---- src/cxx/tensor_info.cpp: a tensor's version counter (src/nn/layers/sdpa.rs)
 extern "C" {
     pub fn ktorch_tensor_version(t: *mut c_void, v: *mut c_long) -> c_int;
 }
 
-// ---- src/optim/fused.rs
+// ---- src/cxx/speed.cpp: fused optimizer steps, gradient clipping (src/optim/fused.rs)
 extern "C" {
     pub fn ktorch_fused_adam(
         decoupled: c_int, n: c_int, p: *const *mut c_void, g: *const *mut c_void,
@@ -241,8 +270,7 @@ extern "C" {
     ) -> c_int;
 }
 
-// ---- src/session/ffi.rs
-// The C++ entry points of src/cxx/config.cpp (each catches its own exceptions).
+// ---- src/cxx/config.cpp: build configuration and global flags (src/session/)
 extern "C" {
     pub fn ktorch_show_config() -> *mut c_char;
     pub fn ktorch_parallel_info() -> *mut c_char;
@@ -258,12 +286,12 @@ extern "C" {
     pub fn ktorch_set_cudnn_deterministic(b: c_int) -> c_int;
 }
 
-// ---- src/session/log/warnings.rs
+// ---- src/cxx/warnings.cpp: libtorch's warnings into the log (src/session/log/warnings.rs)
 extern "C" {
     pub fn ktorch_install_warning_handler() -> c_int;
 }
 
-// ---- src/session/precision.rs
+// ---- src/cxx/speed.cpp: TF32, matmul precision, autocast (src/session/precision.rs)
 extern "C" {
     pub fn ktorch_get_tf32(which: c_int) -> c_int;
     pub fn ktorch_set_tf32(which: c_int, b: c_int) -> c_int;
@@ -278,7 +306,7 @@ extern "C" {
     pub fn ktorch_manual_seed(seed: i64) -> c_int;
 }
 
-// ---- src/tensor/autograd.rs
+// ---- src/cxx/autograd_device.cpp: backward, gradients (src/tensor/autograd.rs)
 extern "C" {
     pub fn ktorch_backward(
         t: *mut c_void,
@@ -292,7 +320,7 @@ extern "C" {
     pub fn ktorch_addcdiv_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> c_int;
 }
 
-// ---- src/tensor/info/facts.rs
+// ---- src/cxx/tensor_info.cpp: tensor facts (wrapped in cxx/tensor_info.rs)
 extern "C" {
     pub fn ktorch_use_count(t: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_weak_count(t: Tp, r: *mut i64) -> c_int;

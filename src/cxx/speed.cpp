@@ -5,7 +5,7 @@
 // single-tensor algorithm takes about ten a parameter), the autocast state of this thread (device
 // type and reduced dtype), GradScaler's two kernels, and a tensor's version counter (to know that
 // a mask tensor seen before is unchanged). Every entry point catches each C++ exception: 0 on
-// success, -1 with the message kept for ktorch_ad_error (attempt.h's thread-local last error).
+// success, -1 with the message kept for ktorch_last_error (attempt.h's thread-local last error).
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
@@ -79,6 +79,8 @@ int ktorch_fused_adam(int decoupled, int n, at::Tensor** p, at::Tensor** g, at::
       at::_fused_adamw_(P, G, M, V, X, S, lr, b1, b2, decay, eps, amsgrad != 0, false, opt(scale), opt(inf));
     else
       at::_fused_adam_(P, G, M, V, X, S, lr, b1, b2, decay, eps, amsgrad != 0, false, opt(scale), opt(inf));
+    // a step skipped for an inf/nan gradient does not count (torch.optim's _fused_adam)
+    if (inf) at::_foreach_sub_(S, std::vector<at::Tensor>(n, *inf));
   });
 }
 
@@ -91,6 +93,16 @@ int ktorch_fused_sgd(int n, at::Tensor** p, at::Tensor** g, at::Tensor** buf, do
     auto P = list(p, n), G = list(g, n);
     std::vector<at::Tensor> B = buf ? list(buf, n) : std::vector<at::Tensor>();
     at::_fused_sgd_(P, G, B, decay, momentum, lr, dampening, nesterov != 0, false, first != 0, opt(scale), opt(inf));
+  });
+}
+
+// A pinned (page-locked) host tensor from libtorch's caching host allocator: the staging buffer
+// for q data bound for CUDA. A non-blocking copy from it returns at once, and the allocator
+// keeps the block until the copy's stream has passed it (an event recorded by the copy).
+int ktorch_empty_pinned(const int64_t* size, int n, int dtype, at::Tensor** out) {
+  return attempt([&] {
+    auto o = at::TensorOptions().dtype(static_cast<at::ScalarType>(dtype)).pinned_memory(true);
+    *out = new at::Tensor(at::empty(at::IntArrayRef(size, n), o));
   });
 }
 

@@ -3,7 +3,7 @@
 // the default generators' seeds. Each entry point takes tch's C_tensor pointer (an at::Tensor*),
 // reads without changing anything, and catches every C++ exception: none crosses into Rust.
 // Results that can fail are written through an out pointer; the return is 0 on success, -1 on
-// error (the message is then available from ktorch_info_error).
+// error (the message is then available from ktorch_last_error).
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
 #include <torch/csrc/autograd/function.h>

@@ -53,9 +53,9 @@ impl Event {
 }
 
 fn with_event<R>(x: K, f: impl FnOnce(&Event) -> Result<R>) -> Result<R> {
-    registry::with(x, |o| match o {
-        Obj::Event(e) => f(e),
-        o => bail!("expected an event, given {}", o.class()),
+    registry::with(x, |o| match o.get::<Event>() {
+        Some(e) => f(e),
+        None => bail!("expected an event, given {}", o.class()),
     })
 }
 
@@ -69,7 +69,7 @@ pub fn event(x: K) -> KResult {
     } else {
         bail!("expects () or a boolean timing flag")
     };
-    Ok(registry::add(Obj::Event(Event::new(timing)?)))
+    Ok(registry::add(Obj::new(Event::new(timing)?)))
 }
 
 /// The event handle and stream of `record`/`wait`: (e) with the current stream, or (e;s).
@@ -118,4 +118,10 @@ pub fn elapsed(x: K) -> KResult {
     let pb = with_event(b, |e| Ok(e.ptr))?;
     let ms = with_event(a, |e| shim::event_elapsed(e.ptr, pb))?;
     Ok(make::float(ms))
+}
+
+impl crate::registry::Object for Event {
+    fn class(&self) -> &'static str {
+        "event"
+    }
 }

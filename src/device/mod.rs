@@ -2,11 +2,12 @@
 //! `cudadevices` counts or names the CUDA devices, `sync` waits for a device's queued work.
 //! (`device` itself, the device of a tensor or of the session, is with the tensor information.)
 //! `sync` and `query` also take streams and events; the CUDA control beyond devices is in
-//! memory.rs (properties, memory), stream.rs, event.rs and graph.rs, through the C++ shim in
-//! shim.rs.
+//! memory.rs (properties, memory), stream.rs, event.rs and capture.rs (CUDA graphs: what they record is
+//! the model's, model/graph.rs), through the C++ shim's
+//! wrappers in cxx/cuda.rs.
 pub mod context;
+pub mod capture;
 pub mod event;
-pub mod graph;
 pub mod memory;
 use crate::cxx::cuda as shim;
 pub mod stream;
@@ -17,9 +18,20 @@ use tch::Device;
 
 use crate::k::{make, read, KResult, K};
 use crate::registry;
-use crate::tensor::options;
+
 use crate::cxx::{ktorch_cuda_current, ktorch_cuda_set};
 
+/// `cpu`, `cuda` (the current CUDA device), `cuda:n`.
+pub fn device_from_name(s: &str) -> Option<Device> {
+    match s {
+        "cpu" => Some(Device::Cpu),
+        "cuda" | "gpu" => Some(Device::Cuda(current_cuda())),
+        _ => s
+            .strip_prefix("cuda:")
+            .and_then(|n| n.parse::<usize>().ok())
+            .map(Device::Cuda),
+    }
+}
 
 pub fn cuda_count() -> usize {
     tch::Cuda::device_count().max(0) as usize
@@ -74,7 +86,7 @@ pub fn cuda_arg(x: K) -> anyhow::Result<usize> {
 /// The CUDA device of a name: `cuda (the current one) or `cuda:n.
 pub fn cuda_named(s: &str) -> anyhow::Result<usize> {
     need_cuda()?;
-    let i = match options::device_from_name(s) {
+    let i = match device_from_name(s) {
         Some(Device::Cuda(i)) => i,
         _ => bail!("unrecognized CUDA device `{s}, expecting `cuda or `cuda:n"),
     };
@@ -129,7 +141,7 @@ pub fn sync(x: K) -> KResult {
     let device = if read::is_nil(x) {
         (cuda_count() > 0).then(|| Device::Cuda(current_cuda()))
     } else if let Some(s) = read::symbol(x) {
-        Some(options::device_from_name(s).ok_or_else(|| anyhow!("unrecognized device `{s}"))?)
+        Some(device_from_name(s).ok_or_else(|| anyhow!("unrecognized device `{s}"))?)
     } else if let Some(i) = read::long(x).filter(|_| read::ktype(x) != -1) {
         Some(Device::Cuda(
             usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?,
@@ -137,9 +149,9 @@ pub fn sync(x: K) -> KResult {
     } else if matches!(registry::class_of(x), Some("stream")) {
         return stream::with_stream(x, |s| s.sync()).map(|_| make::null());
     } else if matches!(registry::class_of(x), Some("event")) {
-        return registry::with(x, |o| match o {
-            registry::Obj::Event(e) => e.sync(),
-            _ => unreachable!(),
+        return registry::with(x, |o| match o.get::<event::Event>() {
+            Some(e) => e.sync(),
+            None => unreachable!(),
         })
         .map(|_| make::null());
     } else if registry::is_handle(x) {
@@ -170,10 +182,14 @@ pub fn sync_device(d: Device) -> anyhow::Result<()> {
 /// `query s` / `query e`: 1b when all work queued on stream s, or recorded by event e, is done
 /// (an event never recorded counts as done, as in CUDA); never blocks.
 pub fn query(x: K) -> KResult {
-    let done = registry::with(x, |o| match o {
-        registry::Obj::Stream(s) => s.done(),
-        registry::Obj::Event(e) => e.done(),
-        o => bail!("expected a stream or event, given {}", o.class()),
+    let done = registry::with(x, |o| {
+        if let Some(s) = o.get::<stream::Stream>() {
+            s.done()
+        } else if let Some(e) = o.get::<event::Event>() {
+            e.done()
+        } else {
+            bail!("expected a stream or event, given {}", o.class())
+        }
     })?;
     Ok(make::boolean(done))
 }

@@ -88,9 +88,9 @@ impl Drop for StreamGuard {
 
 /// Run `f` on the stream of handle `x` (an error for any other object).
 pub fn with_stream<R>(x: K, f: impl FnOnce(&Stream) -> Result<R>) -> Result<R> {
-    registry::with(x, |o| match o {
-        Obj::Stream(s) => f(s),
-        o => bail!("expected a stream, given {}", o.class()),
+    registry::with(x, |o| match o.get::<Stream>() {
+        Some(s) => f(s),
+        None => bail!("expected a stream, given {}", o.class()),
     })
 }
 
@@ -111,7 +111,7 @@ pub fn stream(x: K) -> KResult {
         Some(Some(s)) => bail!("priority: unrecognized `{s}, expected `high or `low"),
         Some(None) => bail!("priority: expected `high or `low"),
     };
-    Ok(registry::add(Obj::Stream(Stream::new(device, high)?)))
+    Ok(registry::add(Obj::new(Stream::new(device, high)?)))
 }
 
 /// `setstream s` makes stream s current on its device; `setstream()` or `setstream device`
@@ -127,5 +127,11 @@ pub fn setstream(x: K) -> KResult {
 
 /// `getstream()` or `getstream device`: the current stream as a new handle.
 pub fn getstream(x: K) -> KResult {
-    Ok(registry::add(Obj::Stream(Stream::current(cuda_arg(x)?)?)))
+    Ok(registry::add(Obj::new(Stream::current(cuda_arg(x)?)?)))
+}
+
+impl crate::registry::Object for Stream {
+    fn class(&self) -> &'static str {
+        "stream"
+    }
 }

@@ -1,5 +1,6 @@
-//! The entry points of src/cxx/dist.cpp. Each answers 0, or -1 with the C++ exception's message
-//! kept for `ktorch_dist_error` (no C++ exception reaches Rust).
+//! Helpers for the entry points of src/cxx/dist.cpp and dist_reducer.cpp (declared in
+//! crate::cxx). Each answers 0, or -1 with the C++ exception's message kept for the shim's one
+//! last-error getter (no C++ exception reaches Rust).
 use libc::{c_int, c_void};
 use tch::Tensor;
 

@@ -3,9 +3,9 @@
 //!
 //! Files: `ffi` (the C++ shim src/cxx/dist.cpp), `group` (the process group: `distinit`,
 //! `distend`, `distrank`, `distsize`, `barrier`), `collect` (collectives on tensors, vectors,
-//! dictionaries and q data: `allreduce`, `broadcast`, `allgather`, `reducescatter`), `model`
-//! (`distmodel`: a model that trains in step with the other ranks, and its sharded `run`).
+//! dictionaries and q data: `allreduce`, `broadcast`, `allgather`, `reducescatter`). A model
+//! that trains in step with the other ranks (`distmodel`, its sharded `run`) is the model's:
+//! model/dist.rs.
 pub mod collect;
 pub mod ffi;
 pub mod group;
-pub mod model;

@@ -35,7 +35,7 @@ fn parts(x: K) -> Vec<K> {
 fn new_module(layer: &str, opts: Vec<Val>) -> Result<K> {
     let l = layers::find(layer).ok_or_else(|| anyhow!("no layer {layer}"))?;
     let m = Module::new(l, None, opts)?;
-    Ok(registry::add(Obj::Module(ModRef::new(m))))
+    Ok(registry::add(Obj::new(ModRef::new(m))))
 }
 
 /// `loadscript file`, `loadscript(file;device)`: a module of the TorchScript file (written by
@@ -96,7 +96,7 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
                 Obj::Tensor(t) => vec![("0".to_string(), t.shallow_clone())],
                 Obj::Vector(v) => v.iter().enumerate().map(|(i, t)| (i.to_string(), t.shallow_clone())).collect(),
                 Obj::Dict(d) => d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect(),
-                Obj::Module(_) | Obj::Model(_) => vec![],
+                o if o.part::<ModRef>().is_some() => vec![],
                 _ => bail!("expects a tensor, vector, dictionary, module or model, given {c}"),
             })
         })

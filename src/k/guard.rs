@@ -6,8 +6,8 @@ use std::cell::RefCell;
 use std::ffi::CString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use super::hooks::hooks;
 use super::{native, KResult, K};
-use crate::session::log;
 
 thread_local! {
     /// The last panic's message, recorded by our hook for the guard to report.
@@ -37,10 +37,11 @@ pub fn install_panic_hook() {
 /// The log sees the call (trace) and its error (error); messages queued for a q route function
 /// are delivered here, at the call's edges, where ktorch holds no lock (see session::log::route).
 pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
-    log::enter(name);
+    let log = hooks();
+    (log.enter)(name);
     match catch_unwind(AssertUnwindSafe(|| f(x))) {
         Ok(Ok(r)) => {
-            log::deliver();
+            (log.deliver)();
             r
         }
         // an interrupt reads `'name: stop`: KX reserves krr("stop") (and "abort", "stack") for q
@@ -79,7 +80,8 @@ fn torch_words(msg: &str) -> String {
 /// last word). libtorch messages carry a C++ backtrace after the first
 /// line: keep only the first unless the `stackframe` setting is on.
 pub fn signal(name: &str, msg: &str) -> K {
-    let msg = if crate::session::setting::stackframe() {
+    let log = hooks();
+    let msg = if (log.stackframe)() {
         msg
     } else {
         msg.lines().next().unwrap_or("")
@@ -93,8 +95,8 @@ pub fn signal(name: &str, msg: &str) -> K {
     } else {
         format!("{name}: {msg}")
     };
-    log::debug(&text);
-    log::deliver();
+    (log.debug)(&text);
+    (log.deliver)();
     unsafe { native::krr(error_text(&text)) }
 }
 

@@ -1,5 +1,7 @@
 //! The k ABI in one place: kdb+ types (from kdbplus, k.h layout), making q values (`make`),
-//! reading q arguments (`read`), which thread may call q (`thread`), and the guard every exported function runs inside (`guard`).
+//! reading q arguments (`read`), owned values (`Owned`), calls back into q (`call`), which thread
+//! may call q (`thread`), the guard every exported function runs inside (`guard`), and the log and
+//! settings it reaches through functions installed at load (`hooks`).
 // The k ABI layer: every unsafe block here reads or writes a q value within the layout k.h
 // gives its type (checked first), or calls k.h with values it owns; every K this layer is handed
 // is a live q value (q's contract for arguments, and for values made here). That invariant,
@@ -7,6 +9,7 @@
 #![allow(clippy::undocumented_unsafe_blocks)]
 pub mod call;
 pub mod guard;
+pub mod hooks;
 pub mod interrupt;
 pub mod make;
 mod owned;

@@ -45,7 +45,7 @@ fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
     }
     let classes = if x.dim() == 1 { x.size()[0] } else { x.size()[1] };
     CLASSES.with(|c| c.set(Some((classes, ignore))));
-    if crate::device::graph::capturing() || TRUSTED.with(|t| t.get()) {
+    if crate::device::capture::capturing() || TRUSTED.with(|t| t.get()) {
         return Ok(());
     }
     targets_within(y, classes, ignore)

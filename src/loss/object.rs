@@ -94,7 +94,7 @@ pub fn definition(l: &Loss, all: bool) -> KResult {
 
 pub fn loss(x: K) -> KResult {
     if let Some(s) = read::symbol(x) {
-        return Ok(registry::add(Obj::Loss(make_loss(s, &[])?)));
+        return Ok(registry::add(Obj::new(make_loss(s, &[])?)));
     }
     if is_loss(x) {
         return registry::with(x, |o| definition(of(o)?, crate::session::setting::alloptions()));
@@ -103,21 +103,21 @@ pub fn loss(x: K) -> KResult {
     // loss object never changes, so it answers as the model's does)
     if registry::class_of(x) == Some("model") {
         let l = registry::with(x, |o| Ok(of(o)?.clone()))?;
-        return Ok(registry::add(Obj::Loss(l)));
+        return Ok(registry::add(Obj::new(l)));
     }
     // a definition, as `loss l` answers it: `module`options!(name;options)
     if let Some(l) = from_definition(x)? {
-        return Ok(registry::add(Obj::Loss(l)));
+        return Ok(registry::add(Obj::new(l)));
     }
     // `(`mse;`none)` is a symbol list: its items as atoms
     if read::symbols(x).is_some_and(|s| !s.is_empty()) {
         let e = crate::k::Owned::new(make::explode(x));
         let v = e.items().unwrap();
-        return Ok(registry::add(Obj::Loss(make_loss(read::symbol(v[0]).unwrap(), &v[1..])?)));
+        return Ok(registry::add(Obj::new(make_loss(read::symbol(v[0]).unwrap(), &v[1..])?)));
     }
     let v = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting loss name or (loss;inputs..), given {}", describe(x)))?;
     if let Some(s) = read::symbol(v[0]) {
-        return Ok(registry::add(Obj::Loss(make_loss(s, &v[1..])?)));
+        return Ok(registry::add(Obj::new(make_loss(s, &v[1..])?)));
     }
     if !is_loss(v[0]) && registry::class_of(v[0]) != Some("model") {
         bail!("expecting loss name, loss object or model as 1st arg, given {}", describe(v[0]));
@@ -130,7 +130,7 @@ pub fn loss(x: K) -> KResult {
     // charsteps.q's `loss(m;(v;0);y)`), q arrays, lists of these (kloss.cpp's lossarg)
     let ts = if v[1..].iter().any(|a| wants_side(*a)) {
         let dev = if registry::class_of(v[0]) == Some("model") { Some(crate::nn::api::modref(v[0])?.get().device()) } else { None };
-        crate::model::data::side_on(&v[1..], dev)?.cloned()
+        crate::tensor::side::side_on(&v[1..], dev)?.cloned()
     } else {
         pointwise::inputs(&v[1..])?.0
     };
@@ -148,14 +148,27 @@ pub fn loss(x: K) -> KResult {
 /// Is `a` an input that only a model's reading takes: a vector or dictionary handle, a
 /// (vector;indices) pair, or a general list holding handles?
 fn wants_side(a: K) -> bool {
-    matches!(registry::class_of(a), Some("vector" | "dictionary")) || crate::model::data::holds_handle(a)
+    matches!(registry::class_of(a), Some("vector" | "dictionary")) || crate::tensor::side::holds_handle(a)
 }
 
 /// The loss object, or a model's loss (`loss(m;x;y)`).
 pub fn of(o: &mut Obj) -> Result<&mut Loss> {
-    match o {
-        Obj::Loss(l) => Ok(l),
-        Obj::Model(m) => Ok(&mut m.loss),
-        other => bail!("expected a loss, given {}", other.class()),
+    if o.part::<Loss>().is_none() {
+        bail!("expected a loss, given {}", o.class());
+    }
+    Ok(o.part_mut::<Loss>().unwrap())
+}
+
+/// A loss in the registry (class `loss`).
+impl crate::registry::Object for Loss {
+    fn class(&self) -> &'static str {
+        "loss"
+    }
+    fn objtype(&self) -> &'static str {
+        self.name()
+    }
+    // `addref`: a loss never changes once made, so a copy answers as the object itself would
+    fn shared(&self) -> Option<Box<dyn crate::registry::Object>> {
+        Some(Box::new(self.clone()))
     }
 }

@@ -13,6 +13,11 @@ use super::run::{epoch, results};
 use super::data::define;
 use super::{Data, Model, Settings};
 use crate::k::{make, read, KResult, K};
+use crate::loss::object::Loss;
+use crate::nn::api::modref;
+use crate::nn::ModRef;
+use crate::optim::Optimizer;
+use crate::nn::forward::{Call, Mode};
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
@@ -22,10 +27,10 @@ pub fn is_model(x: K) -> bool {
 }
 
 pub fn of(o: &mut Obj) -> Result<&mut Model> {
-    match o {
-        Obj::Model(m) => Ok(m),
-        other => bail!("expected a model, given {}", other.class()),
+    if o.get::<Model>().is_none() {
+        bail!("expected a model, given {}", o.class());
     }
+    Ok(o.get_mut::<Model>().unwrap())
 }
 
 pub fn model(x: K) -> KResult {
@@ -51,11 +56,17 @@ pub fn model(x: K) -> KResult {
         registry::with(v[0], |o| {
             let m = of(o)?;
             for p in parts {
-                match p {
-                    Obj::Module(q) => m.module = q,
-                    Obj::Loss(l) => m.loss = l,
-                    Obj::Optimizer(z) => m.opt = z,
-                    _ => unreachable!(),
+                let p = match p.take::<ModRef>() {
+                    Ok(q) => { m.module = q; continue; }
+                    Err(p) => p,
+                };
+                let p = match p.take::<Loss>() {
+                    Ok(l) => { m.loss = l; continue; }
+                    Err(p) => p,
+                };
+                match p.take::<Optimizer>() {
+                    Ok(z) => m.opt = z,
+                    Err(_) => unreachable!(),
                 }
             }
             // nothing to answer from here: a K made here was dropped unfreed (the fuzzer's
@@ -70,9 +81,9 @@ pub fn model(x: K) -> KResult {
             bail!("expecting {want}, given {}", registry::class_of(p).map_or_else(|| describe(p), str::to_string));
         }
     }
-    let (Obj::Module(module), Obj::Loss(loss), Obj::Optimizer(opt)) = (registry::take(*q)?, registry::take(*l)?, registry::take(*o)?) else { unreachable!() };
-    let m = Model { module, loss, opt, train: Settings::train(), test: Settings::test(), data: Data::default(), testdata: Data::default(), dist: None };
-    Ok(registry::add(Obj::Model(Box::new(m))))
+    let (Ok(module), Ok(loss), Ok(opt)) = (registry::take(*q)?.take::<ModRef>(), registry::take(*l)?.take::<Loss>(), registry::take(*o)?.take::<Optimizer>()) else { unreachable!() };
+    let m = Model { module, loss, opt, train: Settings::train(), test: Settings::test(), data: Data::default(), testdata: Data::default(), dist: None, scaler: None };
+    Ok(registry::add(Obj::new(m)))
 }
 
 /// `state m`: the state of each part (module with parameters and buffers, loss, optimizer with
@@ -214,4 +225,27 @@ pub fn run(x: K) -> KResult {
 
 pub fn testrun(x: K) -> KResult {
     go(x, false)
+}
+
+/// Read a forward call of a model or a module (`forward`, `nforward`, `eforward`, `evaluate`,
+/// `kforward`, and their async forms).
+pub fn prepare_forward(x: K, mode: Mode) -> Result<Call> {
+    if registry::class_of(x) == Some("model") {
+        return prepare_model(x, mode);
+    }
+    crate::nn::forward::prepare(x, mode)
+}
+
+/// `forward m` and the like: the model's inputs, training data for the training-mode forms and
+/// test data for the evaluation forms (its current batch when batching).
+fn prepare_model(x: K, mode: Mode) -> Result<Call> {
+    let training = mode.training();
+    let inputs = registry::with(x, |o| {
+        let m = of(o)?;
+        Ok(if training { &m.data } else { &m.testdata }.x.cloned())
+    })?;
+    if inputs.is_empty() {
+        bail!("model has no {} inputs", if training { "training" } else { "test" });
+    }
+    Ok(Call::new(modref(x)?, inputs, mode))
 }

@@ -28,7 +28,7 @@ use super::Model;
 use crate::device::context::ThreadContext;
 use crate::k::{make, read, KResult, K};
 use crate::nn::forward::{self, Call};
-use crate::nn::{Module, Out};
+use crate::nn::{ModRef, Module, Out};
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
@@ -87,7 +87,7 @@ impl Future {
     fn give_back(&mut self, model: Option<Box<Model>>) {
         let mut lent = std::mem::take(&mut self.lent);
         match (self.model.take(), model) {
-            (Some(id), Some(m)) => lent.push((id, Obj::Model(m))),
+            (Some(id), Some(m)) => lent.push((id, Obj::new(*m))),
             (Some(id), None) => registry::unmark(id),
             _ => {}
         }
@@ -164,7 +164,7 @@ fn start(name: &'static str, args: K) -> KResult {
             "nforward" => forward::NFORWARD,
             _ => forward::EFORWARD,
         };
-        let call = forward::prepare(args, mode)?;
+        let call = super::api::prepare_forward(args, mode)?;
         // the handle whose object is lent: the model or module given
         let h = match read::items(&args) {
             Some(v) if !registry::is_handle(args) => v[0],
@@ -172,21 +172,21 @@ fn start(name: &'static str, args: K) -> KResult {
         };
         (Some(call), h)
     };
-    let root = registry::with(h, |o| match o {
-        Obj::Module(m) => Ok(m.root().clone()),
-        Obj::Model(m) => Ok(m.module.root().clone()),
-        other => bail!("expected a module or model, given {}", other.class()),
+    let root = registry::with(h, |o| match o.part::<ModRef>() {
+        Some(m) => Ok(m.root().clone()),
+        None => bail!("expected a module or model, given {}", o.class()),
     })?;
     refuse_callbacks(&root)?;
-    let mut lent = registry::lend(h, Some(&root))?;
+    let mut lent = registry::lend(h, Some(std::sync::Arc::as_ptr(&root) as *const ()))?;
     let (work, model) = match work {
         Some(call) => (Work::Forward(call), None),
         None => {
             let id = registry::id_of(h).unwrap_or_default();
             let at = lent.iter().position(|(i, _)| *i == id);
-            match at.map(|i| lent.remove(i)) {
-                Some((_, Obj::Model(m))) => (Work::Run(m), Some(id)),
+            match at.map(|i| lent.remove(i)).map(|(i, o)| o.take::<Model>().map_err(|o| (i, o))) {
+                Some(Ok(m)) => (Work::Run(Box::new(m)), Some(id)),
                 other => {
+                    let other = other.map(|r| r.err().unwrap());
                     // cannot happen: `model_to_run` checked the class; keep nothing lost
                     lent.extend(other);
                     registry::give_back(lent);
@@ -206,7 +206,7 @@ fn start(name: &'static str, args: K) -> KResult {
     match spawned {
         Ok(w) => {
             f.worker = Some(w);
-            Ok(registry::add(Obj::Future(f)))
+            Ok(registry::add(Obj::new(f)))
         }
         Err(e) => {
             // the work was dropped with the closure: run's model is lost (the system could not
@@ -269,9 +269,9 @@ fn take_future(x: K) -> Result<Future> {
         None if registry::is_handle(x) => bail!("stale pointer"),
         None => bail!("expected a future, given {}", describe(x)),
     }
-    match registry::take(x)? {
-        Obj::Future(f) => Ok(f),
-        _ => unreachable!("class checked above"),
+    match registry::take(x)?.take::<Future>() {
+        Ok(f) => Ok(f),
+        Err(_) => unreachable!("class checked above"),
     }
 }
 
@@ -283,8 +283,19 @@ pub fn await_(x: K) -> KResult {
 
 /// `ready f`: 1b when the call has finished (never waits).
 pub fn ready(x: K) -> KResult {
-    registry::with(x, |o| match o {
-        Obj::Future(f) => Ok(make::boolean(f.ready())),
-        other => bail!("expected a future, given {}", other.class()),
+    registry::with(x, |o| match o.get::<Future>() {
+        Some(f) => Ok(make::boolean(f.ready())),
+        None => bail!("expected a future, given {}", o.class()),
     })
+}
+
+/// An async call in the registry (class `future`): freeing it waits for the call and gives back
+/// what the call was lent.
+impl crate::registry::Object for Future {
+    fn class(&self) -> &'static str {
+        "future"
+    }
+    fn discard(self: Box<Self>) {
+        Future::discard(*self)
+    }
 }

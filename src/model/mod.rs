@@ -4,14 +4,17 @@
 //!
 //! Files: `settings` (the train/test options and their q forms), `api` (`model`, `train`, `test`,
 //! `datasize`, `testsize`), `data` (inputs, targets, batching and shuffling), `run` (the epoch
-//! loops and their metrics), `steps` (backward, step, backstep on a model; clip, clipv), `parms`
+//! loops and their metrics), `steps` (backward, step, backstep on a model; clip, clipv), `scaler` (`gradscale`: GradScaler), `parms`
 //! (clone, copyparms, avgparms, batchnorm: weight averaging), `asynccall` (`async`, `await`,
 //! `ready`: forward calls and `run` on a worker thread).
 pub mod api;
 pub mod asynccall;
 pub mod data;
+pub mod dist;
+pub mod graph;
 pub mod parms;
 pub mod run;
+pub mod scaler;
 pub mod settings;
 pub mod steps;
 
@@ -30,5 +33,52 @@ pub struct Model {
     pub data: Data,
     pub testdata: Data,
     /// Training in step with the other ranks of the process group (`distmodel`, docs/dist.md).
-    pub dist: Option<crate::dist::model::Sync>,
+    pub dist: Option<crate::model::dist::Sync>,
+    /// Gradient scaling for float16 training (`gradscale`, scaler.rs).
+    pub scaler: Option<scaler::Scaler>,
+}
+
+/// A model in the registry (class `model`): the functions of modules, losses and optimizers that
+/// also take a model reach its parts through `part`.
+impl crate::registry::Object for Model {
+    fn class(&self) -> &'static str {
+        "model"
+    }
+    fn tensors(&self) -> Vec<&tch::Tensor> {
+        let m = self.module.get();
+        m.named_parameters().into_iter().chain(m.named_buffers()).map(|(_, t)| t).chain(self.opt.buffers()).collect()
+    }
+    fn grad_tensors(&self) -> Vec<&tch::Tensor> {
+        self.opt.parameters()
+    }
+    fn counts(&self) -> Vec<i64> {
+        vec![self.module.get().named_parameters().len() as i64]
+    }
+    fn part(&self, t: std::any::TypeId) -> Option<&dyn std::any::Any> {
+        use std::any::TypeId;
+        if t == TypeId::of::<ModRef>() {
+            Some(&self.module)
+        } else if t == TypeId::of::<crate::loss::object::Loss>() {
+            Some(&self.loss)
+        } else if t == TypeId::of::<crate::optim::Optimizer>() {
+            Some(&self.opt)
+        } else {
+            None
+        }
+    }
+    fn part_mut(&mut self, t: std::any::TypeId) -> Option<&mut dyn std::any::Any> {
+        use std::any::TypeId;
+        if t == TypeId::of::<ModRef>() {
+            Some(&mut self.module)
+        } else if t == TypeId::of::<crate::loss::object::Loss>() {
+            Some(&mut self.loss)
+        } else if t == TypeId::of::<crate::optim::Optimizer>() {
+            Some(&mut self.opt)
+        } else {
+            None
+        }
+    }
+    fn root(&self) -> Option<*const ()> {
+        Some(std::sync::Arc::as_ptr(self.module.root()) as *const ())
+    }
 }

@@ -12,6 +12,7 @@ use tch::Tensor;
 use super::api::of;
 use crate::k::{make, read, KResult, K};
 use crate::nn::{ModRef, Run};
+use crate::optim::Optimizer;
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
@@ -19,17 +20,18 @@ use crate::tensor::opargs::describe;
 fn named_parms(h: K, what: &str) -> Result<Vec<(String, Tensor)>> {
     registry::with(h, |o| {
         let shallow = |v: Vec<(String, &Tensor)>| v.into_iter().map(|(k, t)| (k, t.shallow_clone())).collect();
-        Ok(match o {
-            Obj::Module(m) => shallow(m.get().named_parameters()),
-            Obj::Model(m) => shallow(m.module.get().named_parameters()),
-            Obj::Optimizer(z) => z
+        if let Some(m) = o.part::<ModRef>() {
+            return Ok(shallow(m.get().named_parameters()));
+        }
+        Ok(match o.get::<Optimizer>() {
+            Some(z) => z
                 .groups
                 .iter()
                 .flat_map(|g| g.parms.iter())
                 .enumerate()
                 .map(|(i, p)| (if p.name.is_empty() { i.to_string() } else { p.name.clone() }, p.t.shallow_clone()))
                 .collect(),
-            other => bail!("expecting model, module or optimizer{what}, given {}", other.class()),
+            None => bail!("expecting model, module or optimizer{what}, given {}", o.class()),
         })
     })
 }
@@ -44,8 +46,7 @@ pub fn clone(x: K) -> KResult {
     let o = registry::with(x, |o| {
         Ok(match o {
             Obj::Tensor(t) => Obj::Tensor(crate::tensor::detach::detached_copy(t)?),
-            Obj::Module(m) => Obj::Module(ModRef::new(m.get().deep_clone()?)),
-            Obj::Model(m) => Obj::Module(ModRef::new(m.module.get().deep_clone()?)),
+            o if o.part::<ModRef>().is_some() => Obj::new(ModRef::new(o.part::<ModRef>().unwrap().get().deep_clone()?)),
             other => bail!("expecting tensor, module or model, not implemented for {}", other.class()),
         })
     })?;
@@ -131,10 +132,9 @@ const BATCHNORMS: &[&str] = &["batchnorm1d", "batchnorm2d", "batchnorm3d"];
 
 /// The module tree of a module or model handle.
 fn tree(h: K) -> Result<ModRef> {
-    registry::with(h, |o| match o {
-        Obj::Module(m) => Ok(m.share()),
-        Obj::Model(m) => Ok(m.module.share()),
-        other => bail!("expecting model or module, given {}", other.class()),
+    registry::with(h, |o| match o.part::<ModRef>() {
+        Some(m) => Ok(m.share()),
+        None => bail!("expecting model or module, given {}", o.class()),
     })
 }
 

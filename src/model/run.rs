@@ -58,10 +58,13 @@ impl Epoch {
 /// left at full size.
 pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     if training && m.dist.is_some() {
-        return crate::dist::model::epoch(m);
+        if m.scaler.is_some() {
+            bail!("gradscale: not implemented for a synchronising model (distmodel)");
+        }
+        return crate::model::dist::epoch(m);
     }
     let s = if training { m.train.clone() } else { m.test.clone() };
-    let Model { module, loss, opt, data, testdata, .. } = m;
+    let Model { module, loss, opt, data, testdata, scaler, .. } = m;
     let d = if training { data } else { testdata };
     if d.size < 0 {
         bail!("no {} data defined", if training { "training" } else { "test" });
@@ -83,7 +86,7 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         }
         let forward_loss = || forward_loss(module, &run, loss, &xb, &yb);
         let (outs, l) = if training {
-            train_batch(module, &run, loss, opt, &s, &parms, &groups, &xb, &yb)?
+            train_batch(module, &run, loss, opt, scaler.as_mut(), &s, &parms, &groups, &xb, &yb)?
         } else {
             tch::no_grad(forward_loss)?
         };
@@ -142,12 +145,34 @@ fn hidden_state(x: Vec<Tensor>, prev: Vec<Tensor>) -> Result<Vec<Tensor>> {
 
 /// One training step on a batch: gradients dropped, forward, loss, backward, clipping as the
 /// settings say, the optimizer's step. Answers the outputs and the loss. Also what a CUDA graph
-/// of a training step records (device/graph.rs), so both run the same step.
+/// of a training step records (model/graph.rs), so both run the same step. With a gradient
+/// scaler (`gradscale`, scaler.rs): backward on the scaled loss, gradients unscaled before
+/// clipping, the step skipped after an overflow and the scale updated.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn train_batch(
-    module: &Module, run: &Run, loss: &Loss, opt: &mut crate::optim::Optimizer, s: &Settings,
+    module: &Module, run: &Run, loss: &Loss, opt: &mut crate::optim::Optimizer, scaler: Option<&mut super::scaler::Scaler>, s: &Settings,
     parms: &[Tensor], groups: &[Vec<Tensor>], xb: &[Tensor], yb: &[Tensor],
 ) -> Result<(Vec<Tensor>, Tensor)> {
+    if let Some(sc) = scaler {
+        if opt.kind.closure.is_some() {
+            bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
+        }
+        reset_grads(parms, true)?;
+        let (out, l) = tch::with_grad(|| -> Result<(Vec<Tensor>, Tensor)> {
+            let (out, l) = forward_loss(module, run, loss, xb, yb)?;
+            backward_of(&sc.scale(&l)?)?;
+            Ok((out, l))
+        })?;
+        if s.sync {
+            crate::device::sync_device(l.device())?;
+        }
+        if s.clipvalue.is_some() || s.clipnorm.is_some() {
+            sc.unscale(parms)?;
+        }
+        clip(s, parms, groups)?;
+        sc.step(opt)?;
+        return Ok((out, l));
+    }
     // the optimizer may evaluate more than once (LBFGS): metrics use the first output
     let mut first: Option<Vec<Tensor>> = None;
     let l = opt.step_with(&mut || {

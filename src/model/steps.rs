@@ -13,9 +13,11 @@ use super::run::forward_loss;
 use crate::loss::object::Loss;
 use crate::nn::ModRef;
 use super::run::clip_norm;
+use super::scaler::Scaler;
 use crate::k::{make, read, KResult, K};
 use crate::nn::Run;
-use crate::registry::{self, Obj};
+use crate::optim::Optimizer;
+use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::{convert, opargs::{describe, number, Num}};
 
@@ -33,12 +35,16 @@ fn step_data(m: &super::Model, xy: Option<(K, K)>) -> Result<(Vec<Tensor>, Vec<T
     }
 }
 
-/// Forward and loss on x;y in training mode with gradients, then backward: the loss tensor.
-fn loss_backward(module: &ModRef, loss: &Loss, x: &[Tensor], y: &[Tensor]) -> Result<Tensor> {
+/// Forward and loss on x;y in training mode with gradients, then backward (of the loss times
+/// the scale, with a gradient scaler): the loss tensor.
+fn loss_backward(module: &ModRef, loss: &Loss, scaler: Option<&mut Scaler>, x: &[Tensor], y: &[Tensor]) -> Result<Tensor> {
     let run = Run { training: true, root: Some(module.root().clone()) };
     tch::with_grad(|| -> Result<Tensor> {
         let (_, l) = forward_loss(module.get(), &run, loss, x, y)?;
-        backward_of(&l)?;
+        match scaler {
+            Some(s) => backward_of(&s.scale(&l)?)?,
+            None => backward_of(&l)?,
+        }
         Ok(l)
     })
 }
@@ -60,10 +66,8 @@ pub fn backward(x: K) -> KResult {
     let l = registry::lease(h, |o| {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
-        crate::dist::model::before_forward(&m.dist, &m.module)?;
-        let l = loss_backward(&m.module, &m.loss, &x, &y)?;
-        crate::dist::model::after_backward(&m.dist, &m.module)?;
-        Ok(l)
+        let super::Model { module, loss, dist, scaler, .. } = m;
+        crate::model::dist::synced(dist, module, || loss_backward(module, loss, scaler.as_mut(), &x, &y))
     })?;
     convert::to_q(&l.f_detach()?)
 }
@@ -72,9 +76,17 @@ pub fn is_model_call(x: K) -> bool {
     is_model(x) || matches!(read::items(&x), Some([m, _, _]) if is_model(*m))
 }
 
-/// `step m`.
+/// `step m`: with a gradient scaler, GradScaler's step and update (scaler.rs).
 pub fn step(x: K) -> KResult {
-    crate::k::interrupt::scope(|| registry::lease(x, |o| of(o)?.opt.step()))?;
+    crate::k::interrupt::scope(|| {
+        registry::lease(x, |o| {
+            let m = of(o)?;
+            match m.scaler.as_mut() {
+                Some(s) => s.step(&mut m.opt),
+                None => m.opt.step(),
+            }
+        })
+    })?;
     Ok(make::null())
 }
 
@@ -85,13 +97,19 @@ pub fn backstep(x: K) -> KResult {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
         let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
-        let super::Model { module, loss, opt, dist, .. } = m;
+        let super::Model { module, loss, opt, dist, scaler, .. } = m;
+        if let Some(s) = scaler {
+            if opt.kind.closure.is_some() {
+                bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
+            }
+            reset_grads(&parms, true)?;
+            let l = crate::model::dist::synced(dist, module, || loss_backward(module, loss, Some(&mut *s), &x, &y))?;
+            s.step(opt)?;
+            return Ok(l);
+        }
         opt.step_with(&mut || {
             reset_grads(&parms, true)?;
-            crate::dist::model::before_forward(dist, module)?;
-            let l = loss_backward(module, loss, &x, &y)?;
-            crate::dist::model::after_backward(dist, module)?;
-            Ok(l)
+            crate::model::dist::synced(dist, module, || loss_backward(module, loss, None, &x, &y))
         })
     }))?;
     convert::to_q(&l.f_detach()?)
@@ -105,14 +123,17 @@ fn num(x: K, what: &str) -> Result<f64> {
     }
 }
 
-/// The parameters of an object, by optimizer group when it has them.
+/// The parameters of an object, by optimizer group when it has them. A model's gradients are
+/// unscaled first where it has a gradient scaler (GradScaler's `unscale_` before clipping).
 fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
     registry::with(h, |o| {
-        let opt = match o {
-            Obj::Optimizer(z) => Some(&*z),
-            Obj::Model(m) => Some(&m.opt),
-            _ => None,
-        };
+        if let Some(m) = o.get_mut::<super::Model>() {
+            if let Some(s) = m.scaler.as_mut() {
+                let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
+                s.unscale(&parms)?;
+            }
+        }
+        let opt = o.part::<Optimizer>();
         Ok(match opt {
             Some(z) => z.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect(),
             None => vec![o.tensors().into_iter().filter(|t| t.requires_grad()).map(|t| t.shallow_clone()).collect()],

@@ -2,7 +2,8 @@
 //! tree, depth-value pairs, or the dictionary/table `module` or `state` returns, the latter with
 //! its parameters), or returns the definition of an existing module, as a dictionary for a
 //! single layer, a table (one row per module, depth first) for a container. `state` is the
-//! definition with each module's own parameters (and buffers, none so far) as q data.
+//! definition with each module's own parameters (and buffers, none so far) as q data (the q
+//! function, which also takes an optimizer or a model, is in dispatch/state.rs).
 use anyhow::{bail, Result};
 
 use super::layers::{self, Val};
@@ -43,15 +44,11 @@ pub fn module(x: K) -> KResult {
             ),
         };
     }
-    // a model's module: a handle sharing it (ktorch's `module m` of a model)
-    if crate::model::api::is_model(x) {
-        return Ok(registry::add(Obj::Module(modref(x)?)));
-    }
     if registry::is_handle(x) {
         bail!("expecting a module, given {}", describe(x));
     }
     if let Some(m) = parmdict(x)? {
-        return Ok(registry::add(Obj::Module(ModRef::new(m))));
+        return Ok(registry::add(Obj::new(ModRef::new(m))));
     }
     // lists made while reading a state table (simple lists' items as atoms), owned here: the
     // rows point into them
@@ -82,7 +79,7 @@ pub fn module(x: K) -> KResult {
         }
         q.finish()
     })()?;
-    Ok(registry::add(Obj::Module(ModRef::new(m))))
+    Ok(registry::add(Obj::new(ModRef::new(m))))
 }
 
 /// Add the layer defined by `d` at depth `depth` of module `h`: the parent is the last module at
@@ -96,10 +93,10 @@ fn add(h: K, depth: i64, d: K) -> KResult {
     // tree) stays where it is, since moving it would part it from those handles
     if is_module(d) {
         check_parent(h, depth)?;
-        if !registry::with(d, |o| Ok(matches!(o, Obj::Module(q) if q.sole_root())))? {
+        if !registry::with(d, |o| Ok(o.get::<ModRef>().is_some_and(|q| q.sole_root())))? {
             bail!("module to add is shared with other handles or is part of another module, free those first");
         }
-        let Obj::Module(q) = registry::take(d)? else { unreachable!() };
+        let Ok(q) = registry::take(d)?.take::<ModRef>() else { unreachable!() };
         let c = q.into_module().map_err(|_| anyhow::anyhow!("module to add is in use"))?;
         return put(h, depth, c);
     }
@@ -154,20 +151,19 @@ fn last_at(m: &mut Module, d: i64) -> Result<&mut Module> {
 
 /// A module handle's shared reference (the registry is not locked while it is used).
 pub fn modref(x: K) -> Result<ModRef> {
-    registry::with(x, |o| match o {
-        Obj::Module(m) => Ok(m.share()),
-        // a model's module, for the functions ktorch applies to both
-        Obj::Model(m) => Ok(m.module.share()),
-        other => bail!("expected a module, given {}", other.class()),
+    // a model's module too, for the functions ktorch applies to both
+    registry::with(x, |o| match o.part::<ModRef>() {
+        Some(m) => Ok(m.share()),
+        None => bail!("expected a module, given {}", o.class()),
     })
 }
 
 /// The module of an object, to change it (fails while its tree is shared).
 pub fn module_mut(o: &mut Obj) -> Result<&mut Module> {
-    match o {
-        Obj::Module(m) => m.get_mut(),
-        other => bail!("expected a module, given {}", other.class()),
+    if o.get::<ModRef>().is_none() {
+        bail!("expected a module, given {}", o.class());
     }
+    o.get_mut::<ModRef>().unwrap().get_mut()
 }
 
 /// `` module(`parmdict;dict) ``, `` module(`parmdict;`name;dict) ``: a parameter dictionary made
@@ -216,6 +212,25 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
     let keys = read::symbols(k).unwrap_or_default();
     let vals = spec::exploded(v, keys.len())?;
     let name = m.layer.name;
+    if (name == "parmdict" && !buffers) || name == "callback" {
+        // a parameter dictionary (a callback: parameters and buffers) takes the tensors given,
+        // whatever their names
+        let requires = !buffers;
+        let slots = keys
+            .iter()
+            .zip(vals.iter().copied())
+            .map(|(k, v)| {
+                let t = crate::tensor::convert::to_tensor(v)?.f_detach()?;
+                Ok((k.to_string(), if requires { t.f_set_requires_grad(true)? } else { t }))
+            })
+            .collect::<Result<_>>()?;
+        if buffers {
+            m.buffers = slots;
+        } else {
+            m.parms = slots;
+        }
+        return Ok(());
+    }
     if name == "parmdict" && !buffers {
         // a parameter dictionary takes the parameters given, whatever their names
         m.parms = keys
@@ -230,12 +245,15 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
             .collect::<Result<_>>()?;
         return Ok(());
     }
-    let slots = if buffers {
-        &mut m.buffers
+    // a layer made of parts has its parts' tensors under their dotted names (`out_proj.weight`)
+    let names: Vec<String> = if m.has_parts() {
+        let v = if buffers { m.named_buffers() } else { m.named_parameters() };
+        v.into_iter().map(|(k, _)| k).collect()
     } else {
-        &mut m.parms
+        (if buffers { &m.buffers } else { &m.parms }).iter().map(|(k, _)| k.clone()).collect()
     };
-    for (key, slot) in slots.iter_mut() {
+    for key in &names {
+        let slot = m.slot_mut(key, buffers).ok_or_else(|| anyhow::anyhow!("{name}: no {what} slot `{key}"))?;
         let Some(i) = keys.iter().position(|s| s == key) else {
             bail!("{name}: unable to find {what}: {key}")
         };
@@ -370,7 +388,6 @@ fn values(v: &[Val]) -> K {
     make::uniform(v.iter().map(atom).collect())
 }
 
-
 /// One option's value as q data (`::` for an unset option).
 pub fn atom(v: &Val) -> K {
     match v {
@@ -422,7 +439,12 @@ fn collapse(ty: layers::Ty, v: &Val) -> Val {
 
 /// A module's own parameters (or buffers) as a q dictionary of name to values.
 fn own(m: &Module, buffers: bool) -> Result<K> {
-    let v = if buffers { &m.buffers } else { &m.parms };
+    // a layer made of parts: its parts' too, by dotted name (the definition has no rows for them)
+    let v: Vec<(String, &tch::Tensor)> = if m.has_parts() {
+        if buffers { m.named_buffers() } else { m.named_parameters() }
+    } else {
+        (if buffers { &m.buffers } else { &m.parms }).iter().map(|(k, t)| (k.clone(), t)).collect()
+    };
     if v.is_empty() {
         return Ok(empty_dict());
     }
@@ -446,7 +468,7 @@ pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
     } else {
         &["depth", "module", "name", "options"]
     };
-    if !m.layer.container && m.children.is_empty() {
+    if (!m.layer.container && m.children.is_empty()) || m.has_parts() {
         let mut v = vec![
             make::long(0),
             make::symbol(m.layer.name),
@@ -467,6 +489,9 @@ pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
         rows: &mut Vec<(i64, &'a str, String, &'a Module)>,
     ) {
         rows.push((d, m.layer.name, key, m));
+        if m.has_parts() {
+            return;
+        }
         for (k, c) in &m.children {
             walk(c, d + 1, k.clone(), rows);
         }
@@ -490,28 +515,6 @@ pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
         cols.push(b);
     }
     Ok(make::table(keys, cols))
-}
-
-/// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
-pub fn state(x: K) -> KResult {
-    if crate::optim::api::is_optimizer(x) {
-        return crate::optim::api::state(x, alloptions());
-    }
-    if crate::model::api::is_model(x) {
-        return crate::model::api::state(x, alloptions());
-    }
-    if let Some([o, f]) = read::items(&x) {
-        if crate::optim::api::is_optimizer(*o) && read::boolean(*f).is_some() {
-            return crate::optim::api::state(*o, read::boolean(*f).unwrap());
-        }
-    }
-    match read::items(&x) {
-        _ if is_module(x) => definition(modref(x)?.get(), alloptions(), true),
-        Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
-            definition(modref(*m)?.get(), read::boolean(*f).unwrap(), true)
-        }
-        _ => bail!("expects a module, or (module;flag), given {}", describe(x)),
-    }
 }
 
 /// `seq x`: enlist all but the first item (knn.cpp's `seq`), the 2-level tree of a sequence.

@@ -112,21 +112,14 @@ pub fn buffernames(x: K) -> KResult {
     })
 }
 
-fn syms(v: impl Iterator<Item = String>) -> K {
+pub fn syms(v: impl Iterator<Item = String>) -> K {
     let v: Vec<String> = v.collect();
     make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
-/// `parmtypes m`: each parameter's full name to the type of the module holding it.
+/// `parmtypes m`: each parameter's full name to the type of the module holding it (an
+/// optimizer's: dispatch/info.rs).
 pub fn parmtypes(x: K) -> KResult {
-    // an optimizer: the module type and name it keeps for each parameter
-    if registry::class_of(x) == Some("optimizer") {
-        let (k, v): (Vec<String>, Vec<String>) = registry::with(x, |o| match o {
-            Obj::Optimizer(z) => Ok(z.groups.iter().flat_map(|g| g.parms.iter().map(|p| (p.name.clone(), p.module.clone()))).unzip()),
-            _ => unreachable!(),
-        })?;
-        return Ok(dict(syms(k.into_iter()), make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>())));
-    }
     if !is_module(x) && registry::class_of(x) != Some("model") {
         bail!("expecting model, module or optimizer, given {}", describe(x));
     }
@@ -146,7 +139,7 @@ pub fn parmtypes(x: K) -> KResult {
     Ok(dict(syms(k.into_iter()), make::symbols(&v)))
 }
 
-fn dict(k: K, v: K) -> K {
+pub fn dict(k: K, v: K) -> K {
     make::dict_of(k, v)
 }
 
@@ -173,7 +166,7 @@ fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
 pub fn child(x: K) -> KResult {
     let (r, key) = module_key(x)?;
     let c = r.get().find(key)?;
-    Ok(registry::add(Obj::Module(ModRef::inside(r.root(), c))))
+    Ok(registry::add(Obj::new(ModRef::inside(r.root(), c))))
 }
 
 /// `children m`, `children(m;child)`: the immediate children as a dictionary of handles.
@@ -203,7 +196,7 @@ fn handles(x: K, all: bool) -> KResult {
     };
     let vals = found
         .iter()
-        .map(|(_, c)| registry::add(Obj::Module(ModRef::inside(r.root(), c))))
+        .map(|(_, c)| registry::add(Obj::new(ModRef::inside(r.root(), c))))
         .collect();
     Ok(dict(
         syms(found.into_iter().map(|(k, _)| k)),

@@ -80,7 +80,7 @@ pub fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         .ok_or_else(|| anyhow!("callback: no module handle for the call"))?;
     let f = CString::new(m.text("fn"))
         .map_err(|_| anyhow!("callback: function text has a null byte"))?;
-    let mh = registry::add(Obj::Module(ModRef::inside(root, m)));
+    let mh = registry::add(Obj::new(ModRef::inside(root, m)));
     let args: Vec<K> = x
         .iter()
         .map(|t| registry::add(Obj::Tensor(t.shallow_clone())))

@@ -1,7 +1,8 @@
-//! Forward calculations (kmodel.cpp's `qforward`): `forward(m;x)` in training mode with
-//! gradients, `nforward` training mode without gradients, `eforward` evaluation mode without
-//! gradients, each returning a tensor (a vector for several outputs); `evaluate` as `eforward`
-//! but returning q data; `kforward` inside a callback, with the mode of the call it is in.
+//! Forward calculations of a module (kmodel.cpp's `qforward`), read and run: `forward(m;x)` in
+//! training mode with gradients, `nforward` training mode without gradients, `eforward`
+//! evaluation mode without gradients, each returning a tensor (a vector for several outputs);
+//! `evaluate` as `eforward` but returning q data; `kforward` inside a callback, with the mode of
+//! the call it is in. The q functions, which also take a model, are in dispatch/forward.rs.
 //! Forms: `(m;x)`, `(m;x;y..)` for modules of several inputs, `(m;`child;x..)` to run a child.
 //! Inputs are tensor handles, vector handles (their tensors in order) or q data (made tensors on
 //! the device of the module). `training m` and `training(m;flag)` query and set the flag.
@@ -28,6 +29,16 @@ pub const FORWARD: Mode = Mode { train: Some(true), grad: Some(true) };
 pub const NFORWARD: Mode = Mode { train: Some(true), grad: Some(false) };
 /// `eforward` and `evaluate`: evaluation mode without gradients.
 pub const EFORWARD: Mode = Mode { train: Some(false), grad: Some(false) };
+/// `kforward`, inside a callback: the training mode and gradients of the call it is in (outside
+/// one, the module's own flag and the current gradient mode).
+pub const KFORWARD: Mode = Mode { train: None, grad: None };
+
+impl Mode {
+    /// Training mode (as it is: true).
+    pub fn training(&self) -> bool {
+        self.train.unwrap_or(true)
+    }
+}
 
 /// A forward call read from its q arguments, ready to run on any thread: the module (the
 /// handle's, or the child named), its inputs as tensors and the mode. Holds no K value.
@@ -38,6 +49,10 @@ pub struct Call {
 }
 
 impl Call {
+    pub fn new(module: super::ModRef, inputs: Vec<Tensor>, mode: Mode) -> Call {
+        Call { module, inputs, mode }
+    }
+
     /// The module the call runs (its tree's root is what an async call lends).
     pub fn module(&self) -> &super::ModRef {
         &self.module
@@ -48,16 +63,9 @@ impl Call {
     }
 }
 
-/// Run the module of `x[0]` (or its child named by `x[1]`) on the inputs that follow.
-fn run(x: K, mode: Mode) -> Result<Out> {
-    prepare(x, mode)?.run()
-}
-
-/// Read the arguments of a forward call (on the q thread: they may be q data or handles).
+/// Read the arguments of a forward call of a module (on the q thread: they may be q data or
+/// handles); a model's is `model::api::prepare_forward`.
 pub fn prepare(x: K, mode: Mode) -> Result<Call> {
-    if registry::class_of(x) == Some("model") {
-        return prepare_model(x, mode);
-    }
     // a handle alone that is not a model: say what it is (stale, or its class)
     if registry::is_handle(x) {
         match registry::class_of(x) {
@@ -97,31 +105,17 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
             Some(c) => bail!("input[{i}]: expecting tensor, vector or array, given {c}"),
             None if registry::is_handle(*a) => bail!("input[{i}]: stale pointer"),
             // a list of handles (and arrays): each an input, as kmodel.cpp's modelarg
-            None if crate::model::data::holds_handle(*a) => {
-                let s = crate::model::data::side(&[*a], module.get().device()).map_err(|e| anyhow::anyhow!("input[{i}]: {e}"))?;
+            None if crate::tensor::side::holds_handle(*a) => {
+                let s = crate::tensor::side::side(&[*a], module.get().device()).map_err(|e| anyhow::anyhow!("input[{i}]: {e}"))?;
                 inputs.extend(s.cloned());
             }
             None => inputs.push(
-                convert::to_tensor(*a)
+                convert::to_tensor_on(*a, Some(module.get().device()))
                     .map_err(|e| anyhow::anyhow!("input[{i}], {}: {e}", describe(*a)))?,
             ),
         }
     }
     Ok(Call { module, inputs, mode })
-}
-
-/// `forward m` and the like: the model's inputs, training data for the training-mode forms and
-/// test data for the evaluation forms (its current batch when batching).
-fn prepare_model(x: K, mode: Mode) -> Result<Call> {
-    let training = mode.train.unwrap_or(true);
-    let inputs = registry::with(x, |o| {
-        let m = crate::model::api::of(o)?;
-        Ok(if training { &m.data } else { &m.testdata }.x.cloned())
-    })?;
-    if inputs.is_empty() {
-        bail!("model has no {} inputs", if training { "training" } else { "test" });
-    }
-    Ok(Call { module: modref(x)?, inputs, mode })
 }
 
 /// Run module `m` of tree `h` on the inputs (moved to its device) in the given mode.
@@ -163,22 +157,6 @@ pub fn handle(o: Out) -> K {
     }
 }
 
-pub fn forward(x: K) -> KResult {
-    Ok(handle(run(x, FORWARD)?))
-}
-
-pub fn nforward(x: K) -> KResult {
-    Ok(handle(run(x, NFORWARD)?))
-}
-
-pub fn eforward(x: K) -> KResult {
-    Ok(handle(run(x, EFORWARD)?))
-}
-
-pub fn evaluate(x: K) -> KResult {
-    qdata(run(x, EFORWARD)?)
-}
-
 /// A forward result as q data (`evaluate`): an array, or a list of several.
 pub fn qdata(o: Out) -> KResult {
     match o {
@@ -189,18 +167,6 @@ pub fn qdata(o: Out) -> KResult {
             Ok(make::dict(&keys, make::try_vec(v.iter().map(|(_, t)| convert::to_q(t)))?))
         }
     }
-}
-
-/// For use inside a callback: the training mode and gradients of the call it is in (outside
-/// one, the module's own flag and the current gradient mode).
-pub fn kforward(x: K) -> KResult {
-    Ok(handle(run(
-        x,
-        Mode {
-            train: None,
-            grad: None,
-        },
-    )?))
 }
 
 /// `training m`: the flag; `training(m;flag)`: set it (null).

@@ -92,3 +92,28 @@ impl ModRef {
         Arc::try_unwrap(self.root).map_err(|root| ModRef { root, at })
     }
 }
+
+/// A module in the registry (class `module`).
+impl crate::registry::Object for ModRef {
+    fn class(&self) -> &'static str {
+        "module"
+    }
+    fn objtype(&self) -> &'static str {
+        self.get().layer.name
+    }
+    fn tensors(&self) -> Vec<&tch::Tensor> {
+        let m = self.get();
+        m.named_parameters().into_iter().chain(m.named_buffers()).map(|(_, t)| t).collect()
+    }
+    // its count of parameter tensors
+    fn counts(&self) -> Vec<i64> {
+        vec![self.get().named_parameters().len() as i64]
+    }
+    fn root(&self) -> Option<*const ()> {
+        Some(Arc::as_ptr(self.root()) as *const ())
+    }
+    // one tree under both handles
+    fn shared(&self) -> Option<Box<dyn crate::registry::Object>> {
+        Some(Box::new(self.share()))
+    }
+}

@@ -28,6 +28,7 @@
 pub mod api;
 pub mod attrs;
 pub mod callback;
+pub mod foreign;
 pub mod forward;
 pub mod freeze;
 pub mod functional;
@@ -62,7 +63,7 @@ pub struct Module {
     /// Children, each with its key in this module: its name, else its position.
     pub children: Vec<(String, Module)>,
     /// A model made in Python that this node runs (layers `torchscript` and `aoti`), else None.
-    pub foreign: Option<crate::io::foreign::Foreign>,
+    pub foreign: Option<crate::nn::foreign::Foreign>,
     training: AtomicBool,
     /// Batch norm statistics as a cumulative average (momentum None) whatever the option says:
     /// set by `batchnorm` for weight averaging, on a tree that may be shared.
@@ -117,6 +118,28 @@ impl Module {
             buffers,
             foreign,
             children: self.children.iter().map(|(k, c)| Ok((k.clone(), c.deep_clone()?))).collect::<Result<_>>()?,
+            training: AtomicBool::new(self.training()),
+            cumulative: AtomicBool::new(self.cumulative()),
+        })
+    }
+
+    /// A copy of the tree holding the same parameter and buffer tensors (shallow copies): what
+    /// an optimizer keeps of the modules given to it (ktorch's container module, `module o`),
+    /// without sharing the tree itself (which would stop its owner changing its structure).
+    /// None for a tree with a Python model in it, whose tensors live inside that model.
+    pub fn shared_copy(&self) -> Option<Module> {
+        if self.foreign.is_some() {
+            return None;
+        }
+        let copy = |v: &Vec<(String, Tensor)>| v.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect();
+        Some(Module {
+            layer: self.layer,
+            name: self.name.clone(),
+            opts: self.opts.clone(),
+            parms: copy(&self.parms),
+            buffers: copy(&self.buffers),
+            foreign: None,
+            children: self.children.iter().map(|(k, c)| Some((k.clone(), c.shared_copy()?))).collect::<Option<_>>()?,
             training: AtomicBool::new(self.training()),
             cumulative: AtomicBool::new(self.cumulative()),
         })
@@ -208,19 +231,40 @@ impl Module {
     }
     /// A parameter of this module by name.
     pub fn parm(&self, name: &str) -> Result<&Tensor> {
-        self.parms
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, t)| t)
+        self.dotted(name, &|m| &m.parms)
             .ok_or_else(|| anyhow!("{}: no parameter `{name}", self.layer.name))
     }
     /// A buffer of this module by name.
     pub fn buffer(&self, name: &str) -> Result<&Tensor> {
-        self.buffers
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, t)| t)
+        self.dotted(name, &|m| &m.buffers)
             .ok_or_else(|| anyhow!("{}: no buffer `{name}", self.layer.name))
+    }
+    /// A tensor of this module by name, else of a child by its dotted name (`out_proj.weight`:
+    /// a layer reading the parts it is made of).
+    fn dotted<'a>(&'a self, name: &str, of: &dyn Fn(&'a Module) -> &'a Vec<(String, Tensor)>) -> Option<&'a Tensor> {
+        if let Some((_, t)) = of(self).iter().find(|(k, _)| k == name) {
+            return Some(t);
+        }
+        let (key, rest) = name.split_once('.')?;
+        self.children.iter().find(|(k, _)| k == key)?.1.dotted(rest, of)
+    }
+
+    /// Is this a layer made of parts (children its init makes: `attention`, `selfattention`,
+    /// the transformer layers)? A definition shows it as one row, with its parts' parameters
+    /// under their dotted names, as ktorch's does; a state rebuilds it so.
+    pub fn has_parts(&self) -> bool {
+        matches!(self.layer.name, "attention" | "selfattention" | "encoderlayer" | "decoderlayer")
+    }
+
+    /// The tensor slot of a parameter (or buffer) by its dotted name, to set it.
+    pub fn slot_mut(&mut self, name: &str, buffers: bool) -> Option<&mut Tensor> {
+        let own = if buffers { &mut self.buffers } else { &mut self.parms };
+        if let Some(i) = own.iter().position(|(k, _)| k == name) {
+            let own = if buffers { &mut self.buffers } else { &mut self.parms };
+            return Some(&mut own[i].1);
+        }
+        let (key, rest) = name.split_once('.')?;
+        self.children.iter_mut().find(|(k, _)| k == key)?.1.slot_mut(rest, buffers)
     }
 
     /// Add a child: its key is its name, else the key this container gives it (`fork`'s `qa`),

@@ -14,10 +14,13 @@ use super::layers::Val;
 use super::Module;
 
 /// libtorch's labels of a layer's options, in its order: (ktorch option, label). A label
-/// starting with `?` shows only when the option is set (true, non-zero), as `ReLU(inplace=true)`.
-/// Options left out are not shown.
+/// starting with `?` shows only when the option is set (true, non-zero), as `ReLU(inplace=true)`;
+/// an empty label shows the value alone (`LayerNorm([256], ..)`). Options left out are not shown.
 static LABELS: &[(&str, &[(&str, &str)])] = &[
+    // libtorch's MultiheadAttention prints its class and its `out_proj` child only
+    ("attention", &[]),
     ("cat", &[("dim", "dim")]),
+    ("layernorm", &[("shape", ""), ("eps", "eps"), ("affine", "elementwise_affine")]),
     // knn::Recur prints its class alone (knn/recur.cpp), its detach flag not shown
     ("recur", &[]),
     ("drop", &[("p", "p"), ("inplace", "inplace")]),
@@ -139,6 +142,7 @@ fn options(m: &Module) -> Vec<String> {
                 let v = m.opt(opt);
                 match label.strip_prefix('?') {
                     Some(l) => is_set(v).then(|| format!("{l}={}", value(v))),
+                    None if label.is_empty() => Some(value(v)),
                     None => Some(format!("{label}={}", value(v))),
                 }
             })

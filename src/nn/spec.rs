@@ -312,12 +312,14 @@ pub fn layer(x: K) -> Result<Module> {
     let l = layers::find(ty).ok_or_else(|| anyhow!("unrecognized module type: `{ty}"))?;
     // a symbol list last is name-value pairs only when it names options (a callback's input
     // types `tensor`tensor are a value)
+    let named_opt = |k: &str| l.opts.iter().any(|o| o.name == k) || (ty == "callback" && matches!(k, "parms" | "buffers"));
     let names_opts = |x: K| {
-        read::symbols(x).is_none_or(|s| {
-            s.iter()
-                .step_by(2)
-                .all(|k| l.opts.iter().any(|o| o.name == *k))
-        })
+        // a dictionary last names options only when its keys are options (a callback's
+        // parameters may be given as one)
+        if let Some((k, _)) = read::dict_parts(x).filter(|_| ty == "callback") {
+            return read::symbols(k).is_none_or(|s| s.iter().all(|k| named_opt(k)));
+        }
+        read::symbols(x).is_none_or(|s| s.iter().step_by(2).all(|k| named_opt(k)))
     };
     let (pos, named) = match rest.last().filter(|x| names_opts(**x)) {
         Some(last) => match pairs(*last)? {
@@ -326,8 +328,83 @@ pub fn layer(x: K) -> Result<Module> {
         },
         None => (rest, Pairs::default()),
     };
+    // a callback's `parms` and `buffers` (4th and 5th positional, or named) are tensors for its
+    // q function, not options (knn/callback.cpp's cbparms)
+    if ty == "callback" {
+        // `named`'s values may point into a list it owns: it lives to the end of this branch
+        let (mut pos, mut kept) = (pos.to_vec(), named.to_vec());
+        let mut given: Vec<(bool, K)> = vec![];
+        for (i, b) in [(4, true), (3, false)] {
+            if pos.len() > i {
+                given.push((b, pos.remove(i)));
+            }
+        }
+        kept.retain(|(k, v)| match *k {
+            "parms" | "buffers" => {
+                given.push((*k == "buffers", *v));
+                false
+            }
+            _ => true,
+        });
+        let opts = options(l, &pos, &kept)?;
+        drop(named);
+        let mut m = Module::new(l, name.map(str::to_string), opts)?;
+        for (buffers, v) in given {
+            for (k, t) in callback_tensors(v, buffers)? {
+                if buffers {
+                    m.buffers.push((k, t));
+                } else {
+                    m.parms.push((k, t));
+                }
+            }
+        }
+        return Ok(m);
+    }
     let opts = options(l, pos, &named)?;
     Module::new(l, name.map(str::to_string), opts)
+}
+
+/// A callback's parameters or buffers: a q dictionary, (names;values), or a dictionary handle;
+/// parameters require gradients (libtorch's `register_parameter`).
+fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
+    let what = if buffers { "buffers" } else { "parms" };
+    let ts: Vec<(String, tch::Tensor)> = if crate::registry::class_of(x) == Some("dictionary") {
+        crate::registry::with(x, |o| match o {
+            crate::registry::Obj::Dict(d) => Ok(d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect()),
+            _ => unreachable!(),
+        })?
+    } else {
+        // the values, borrowed from `x` or from the list `exploded` made (owned by `_vals`)
+        let mut _vals = None;
+        let mut explode = |v: K, n: usize| -> Result<Vec<K>> {
+            let e = exploded(v, n)?;
+            let items = e.to_vec();
+            _vals = Some(e);
+            Ok(items)
+        };
+        let (keys, vals): (Vec<&str>, Vec<K>) = if let Some((k, v)) = read::dict_parts(x) {
+            let keys = read::symbols(k).ok_or_else(|| anyhow!("callback {what}: expecting symbol keys, given {}", describe(k)))?;
+            let n = keys.len();
+            (keys, explode(v, n)?)
+        } else {
+            match read::items(&x) {
+                Some([k, v]) if read::symbol(*k).is_some() => (vec![read::symbol(*k).unwrap()], vec![*v]),
+                Some([k, v]) if read::symbols(*k).is_some() => {
+                    let keys = read::symbols(*k).unwrap();
+                    let n = keys.len();
+                    (keys, explode(*v, n)?)
+                }
+                _ => bail!("callback {what}: expecting k dictionary or (syms;vals), given {}", describe(x)),
+            }
+        };
+        keys.iter()
+            .zip(vals)
+            .map(|(k, v)| Ok((k.to_string(), crate::tensor::convert::to_tensor(v)?)))
+            .collect::<Result<_>>()?
+    };
+    ts.into_iter()
+        .map(|(k, t)| Ok((k, if buffers { t.f_detach()? } else { t.f_detach()?.f_set_requires_grad(true)? })))
+        .collect()
 }
 
 /// The stack of containers being filled (ktorch's `Modules`): a new definition at depth d goes

@@ -9,11 +9,15 @@ use tch::Tensor;
 
 /// Fused kernels where they apply (fused.rs), this file's rule for the other parameters.
 pub fn adam(o: &mut Optimizer) -> Result<()> {
-    super::fused::adam(o, false, None, |s, p, grad| update(s, p, grad, false))
+    let inf = o.found_inf.take();
+    let scaled = inf.as_ref().map(|inf| super::fused::Scaled { scale: None, inf });
+    super::fused::adam(o, false, scaled.as_ref(), |s, p, grad| update(s, p, grad, false))
 }
 
 pub fn adamw(o: &mut Optimizer) -> Result<()> {
-    super::fused::adam(o, true, None, |s, p, grad| update(s, p, grad, true))
+    let inf = o.found_inf.take();
+    let scaled = inf.as_ref().map(|inf| super::fused::Scaled { scale: None, inf });
+    super::fused::adam(o, true, scaled.as_ref(), |s, p, grad| update(s, p, grad, true))
 }
 
 fn zeros(p: &Tensor) -> Result<Tensor> {

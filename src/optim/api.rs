@@ -1,5 +1,5 @@
 //! The q functions of optimizers (opt.rst): `opt`, `step`, `lr`, and the optimizer forms of
-//! `state` (called from nn::api::state's dispatch).
+//! `state` (called from dispatch::state::state).
 //!
 //! - `opt name`, `opt(name;parms;options..)`, `opt(name;group;parms;options..)`: a new optimizer;
 //! - `opt(o;parms)`, `opt(o;group;parms;options..)`: add parameters (and set a group's options;
@@ -12,7 +12,7 @@
 //! `(d;keys)`), a module (or `(m;child index)`, `(m;child names)`).
 use anyhow::{anyhow, bail, Result};
 
-use super::{kinds, Group, Optimizer, Parm, Settings};
+use super::{kinds, Group, Optimizer, Parm, Settings, Source};
 use crate::k::{make, read, KResult, K};
 use crate::nn::api::{atom, modref};
 use crate::nn::spec;
@@ -34,7 +34,7 @@ fn opt_(x: K) -> KResult {
     }
     if let Some(s) = read::symbol(x) {
         let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
-        return Ok(registry::add(Obj::Optimizer(Optimizer { kind, defaults: kinds_defaults(kind), groups: vec![] })));
+        return Ok(registry::add(Obj::new(Optimizer { kind, sources: vec![], defaults: kinds_defaults(kind), groups: vec![], found_inf: None })));
     }
     let v = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
     if is_optimizer(v[0]) {
@@ -50,7 +50,7 @@ fn opt_(x: K) -> KResult {
     }
     if super::restore::is_state_call(v) {
         let o = super::restore::rebuild(v[0], v[1])?;
-        return Ok(registry::add(Obj::Optimizer(o)));
+        return Ok(registry::add(Obj::new(o)));
     }
     let s = read::symbol(v[0]).ok_or_else(|| anyhow!("expecting optimizer name or pointer as 1st arg, given {}", describe(v[0])))?;
     let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
@@ -61,16 +61,16 @@ fn opt_(x: K) -> KResult {
         Some((pos, named)) => spec::settings(kind.name, kind.opts, pos, named)?,
         None => kinds_defaults(kind),
     };
-    let mut o = Optimizer { kind, defaults, groups: vec![] };
+    let mut o = Optimizer { kind, sources: vec![], defaults, groups: vec![], found_inf: None };
     add(&mut o, group, parms, opts)?;
-    Ok(registry::add(Obj::Optimizer(o)))
+    Ok(registry::add(Obj::new(o)))
 }
 
 pub fn optimizer(o: &mut Obj) -> Result<&mut Optimizer> {
-    match o {
-        Obj::Optimizer(o) => Ok(o),
-        other => bail!("expected an optimizer, given {}", other.class()),
+    if o.get::<Optimizer>().is_none() {
+        bail!("expected an optimizer, given {}", o.class());
     }
+    Ok(o.get_mut::<Optimizer>().unwrap())
 }
 
 /// A leading long is a group number.
@@ -85,8 +85,8 @@ fn group_arg(v: &[K]) -> (Option<i64>, &[K]) {
 type Opts = Option<(Vec<K>, spec::Pairs)>;
 
 /// The parameters (first) and options (the rest; None when none given) of an `opt` call.
-fn read_args(v: &[K], with_opts: bool) -> Result<(Vec<Parm>, Opts)> {
-    let Some(first) = v.first() else { return Ok((vec![], None)) };
+fn read_args(v: &[K], with_opts: bool) -> Result<(Given, Opts)> {
+    let Some(first) = v.first() else { return Ok(((vec![], None), None)) };
     let parms = parameters(*first)?;
     let rest = &v[1..];
     if rest.is_empty() || !with_opts {
@@ -106,7 +106,7 @@ fn read_args(v: &[K], with_opts: bool) -> Result<(Vec<Parm>, Opts)> {
 /// group; the others keep their values: a new group's come from the optimizer's defaults (the
 /// options it was made with), an existing group's are its own (kopt.cpp's `optedit`; PyTorch's
 /// `add_param_group` likewise fills a new group from the defaults).
-fn add(o: &mut Optimizer, g: Option<i64>, parms: Vec<Parm>, opts: Opts) -> Result<()> {
+fn add(o: &mut Optimizer, g: Option<i64>, (mut parms, from): Given, opts: Opts) -> Result<()> {
     let n = o.groups.len() as i64;
     let g = g.unwrap_or(0);
     if g < 0 || g > n {
@@ -123,19 +123,105 @@ fn add(o: &mut Optimizer, g: Option<i64>, parms: Vec<Parm>, opts: Opts) -> Resul
     if let Some(check) = o.kind.check {
         check(g as usize, &Settings { kind: o.kind, vals: &vals })?;
     }
+    for (i, p) in parms.iter().enumerate() {
+        let dup = o.groups.iter().flat_map(|g| &g.parms).any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size())
+            || parms[..i].iter().any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size());
+        if dup {
+            bail!("parameter {} is already in the optimizer", if p.name.is_empty() { format!("[{i}]") } else { p.name.clone() });
+        }
+    }
+    if let Some(from) = from {
+        name_parms(o, &mut parms, from)?;
+    }
     if g == n {
         o.groups.push(Group { opts: vals, parms: vec![] });
     } else {
         o.groups[g as usize].opts = vals;
     }
-    for p in parms {
-        let dup = o.groups.iter().flat_map(|g| &g.parms).any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size());
-        if dup {
-            bail!("parameter {} is already in the optimizer", if p.name.is_empty() { "tensor".to_string() } else { p.name.clone() });
+    o.groups[g as usize].parms.extend(parms);
+    Ok(())
+}
+
+/// The parameters of one `opt` argument and where they came from (None for none).
+type Given = (Vec<Parm>, Option<From>);
+
+/// Where parameters came from: a module (its own name, address and a tree on the same tensors)
+/// or tensors (a tensor, vector or dictionary: kopt.cpp's parameter dictionary).
+pub enum From {
+    Module { name: Option<String>, addr: i64, tree: Option<crate::nn::Module> },
+    Tensors,
+}
+
+/// Name the parameters given as ktorch's container names them (kopt.cpp's `addmodule`,
+/// `addvector`, `adddict`, `parmname`) and record their source: the first source is the
+/// container itself (names as in the module); a second turns it into a module dictionary, every
+/// name then prefixed by its source's key: a module's own name, else its position (`0`, `1`),
+/// `parms` for the tensors (their names a dictionary's keys, else their position among them).
+fn name_parms(o: &mut Optimizer, parms: &mut [Parm], from: From) -> Result<()> {
+    let key_of = |name: &Option<String>, n: usize| name.clone().unwrap_or_else(|| n.to_string());
+    let taken = |o: &Optimizer, k: &str| o.sources.iter().any(|s| s.key == k);
+    let at = match from {
+        From::Tensors => match o.sources.iter().position(|s| s.addr == 0) {
+            Some(i) => i,
+            None => {
+                let mut key = "parms".to_string();
+                let mut n = 1;
+                while taken(o, &key) {
+                    key = format!("parms{n}");
+                    n += 1;
+                }
+                let l = crate::nn::layers::find("parmdict").ok_or_else(|| anyhow!("no parmdict layer"))?;
+                let tree = crate::nn::Module::new(l, Some(key.clone()), vec![])?;
+                new_source(o, Source { key, addr: 0, tree: Some(tree), count: 0 }, None)?
+            }
+        },
+        From::Module { name, addr, tree } => match o.sources.iter().position(|s| s.addr == addr && addr != 0) {
+            Some(i) => i,
+            None => {
+                let module = tree.as_ref().map_or("module", |t| t.layer.name);
+                let key = key_of(&name, o.sources.len());
+                let src = Source { key, addr, tree, count: 0 };
+                new_source(o, src, name.map(|n| (n, module)))?
+            }
+        },
+    };
+    let src = &mut o.sources[at];
+    for p in parms.iter_mut() {
+        if src.addr == 0 {
+            if p.name.is_empty() {
+                p.name = src.count.to_string();
+            }
+            src.count += 1;
+            if let Some(t) = src.tree.as_mut() {
+                t.parms.push((p.name.clone(), p.t.shallow_clone()));
+            }
         }
-        o.groups[g as usize].parms.push(p);
+    }
+    if o.sources.len() > 1 {
+        let key = &o.sources[at].key;
+        for p in parms.iter_mut() {
+            p.name = format!("{key}.{}", p.name);
+        }
     }
     Ok(())
+}
+
+/// Add a source: the second one makes the container a dictionary, the first one's parameters
+/// then named with its key (its name, else `0`). A named module whose name is taken is an error.
+fn new_source(o: &mut Optimizer, src: Source, named: Option<(String, &str)>) -> Result<usize> {
+    if let Some((n, module)) = &named {
+        if o.sources.iter().any(|s| &s.key == n) {
+            bail!("a {module} module named `{n} already registered with the optimizer");
+        }
+    }
+    if o.sources.len() == 1 {
+        let key = o.sources[0].key.clone();
+        for p in o.groups.iter_mut().flat_map(|g| g.parms.iter_mut()) {
+            p.name = format!("{key}.{}", p.name);
+        }
+    }
+    o.sources.push(src);
+    Ok(o.sources.len() - 1)
 }
 
 pub fn kinds_defaults(k: &'static kinds::Kind) -> Vec<crate::nn::Val> {
@@ -153,28 +239,29 @@ fn parm(t: &tch::Tensor, module: &str, name: &str) -> Result<Parm> {
 }
 
 /// The parameters of an `opt` argument.
-fn parameters(x: K) -> Result<Vec<Parm>> {
+fn parameters(x: K) -> Result<Given> {
     if read::is_nil(x) {
-        return Ok(vec![]);
+        return Ok((vec![], None));
     }
+    let tensors = |v: Vec<Parm>| -> Result<Given> { Ok((v, Some(From::Tensors))) };
     let (h, sel) = match read::items(&x) {
         Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
         _ => (x, None),
     };
     match registry::class_of(h) {
-        Some("tensor") if sel.is_none() => Ok(vec![parm(&registry::tensor(h)?, "tensor", "")?]),
+        Some("tensor") if sel.is_none() => tensors(vec![parm(&registry::tensor(h)?, "parmdict", "")?]),
         Some("vector") => {
             let v = registry::tensors(h)?;
             let idx: Vec<i64> = match sel {
                 None => (0..v.len() as i64).collect(),
                 Some(s) => read::longs(s).or_else(|| read::long(s).map(|j| vec![j])).ok_or_else(|| anyhow!("vector index expected as long(s), given {}", describe(s)))?,
             };
-            idx.iter()
+            tensors(idx.iter()
                 .map(|&i| {
                     let t = v.get(i as usize).filter(|_| i >= 0).ok_or_else(|| anyhow!("vector index {i} out of range for {} tensors", v.len()))?;
-                    parm(t, "vector", &i.to_string())
+                    parm(t, "parmdict", "")
                 })
-                .collect()
+                .collect::<Result<_>>()?)
         }
         Some("dictionary") => {
             let (keys, ts) = registry::with(h, |o| match o {
@@ -185,16 +272,17 @@ fn parameters(x: K) -> Result<Vec<Parm>> {
                 None => keys.clone(),
                 Some(s) => read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k])).ok_or_else(|| anyhow!("dictionary keys expected as symbol(s), given {}", describe(s)))?.into_iter().map(String::from).collect(),
             };
-            want.iter()
+            tensors(want.iter()
                 .map(|k| {
                     let i = keys.iter().position(|x| x == k).ok_or_else(|| anyhow!("dictionary has no key `{k}"))?;
-                    parm(&ts[i], "dictionary", k)
+                    parm(&ts[i], "parmdict", k)
                 })
-                .collect()
+                .collect::<Result<_>>()?)
         }
         Some("module") => {
             let r = modref(h)?;
             let m = r.get();
+            let from = || Some(From::Module { name: m.name.clone(), addr: r.address(), tree: m.shared_copy() });
             let mods: Vec<(String, &crate::nn::Module)> = match sel {
                 None => vec![(String::new(), m)],
                 Some(s) => {
@@ -214,7 +302,7 @@ fn parameters(x: K) -> Result<Vec<Parm>> {
                                 bail!("no module or parameter named `{n}");
                             }
                         }
-                        return Ok(v);
+                        return Ok((v, from()));
                     } else {
                         bail!("module children expected as an index or name(s), given {}", describe(s))
                     }
@@ -228,7 +316,7 @@ fn parameters(x: K) -> Result<Vec<Parm>> {
                     v.push(parm(t, owner, &full)?);
                 }
             }
-            Ok(v)
+            Ok((v, from()))
         }
         Some(c) => bail!("cannot optimize parameters of {c}"),
         None if registry::is_handle(h) => bail!("stale pointer"),
@@ -303,11 +391,8 @@ pub fn state(o: K, all: bool) -> KResult {
     registry::with(o, |x| definition(optimizer(x)?, all, true))
 }
 
-/// `step o`: one update.
+/// `step o`: one update (a model's `step`: dispatch/train.rs).
 pub fn step(x: K) -> KResult {
-    if crate::model::api::is_model(x) {
-        return crate::model::steps::step(x);
-    }
     if !is_optimizer(x) {
         bail!("expecting an optimizer, given {}", registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) { "stale pointer" } else { "q data" }));
     }
@@ -317,10 +402,12 @@ pub fn step(x: K) -> KResult {
 
 /// Run `f` on the optimizer of `x`: an optimizer, or a model's.
 fn with_opt<R>(x: K, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
-    registry::with(x, |o| match o {
-        Obj::Optimizer(z) => f(z),
-        Obj::Model(m) => f(&mut m.opt),
-        other => bail!("expecting optimizer or model, given {}", other.class()),
+    registry::with(x, |o| {
+        let class = o.class();
+        match o.part_mut::<Optimizer>() {
+            Some(z) => f(z),
+            None => bail!("expecting optimizer or model, given {class}"),
+        }
     })
 }
 
@@ -359,5 +446,26 @@ pub fn lr(x: K) -> KResult {
             grp.opts[i] = crate::nn::Val::Float(if rates.len() == 1 { rates[0] } else { rates[g] });
         }
         Ok(make::null())
+    })
+}
+
+/// `module o`: the optimizer's container module (kopt.cpp): the one module (or parameter
+/// dictionary) given, else a module dictionary of them by key, on the same parameter tensors.
+pub fn container(x: K) -> Result<crate::nn::Module> {
+    registry::with(x, |o| {
+        let o = optimizer(o)?;
+        let copy = |s: &Source| s.tree.as_ref().and_then(|t| t.shared_copy()).ok_or_else(|| anyhow!("the optimizer's `{} cannot be returned as a module (a Python model)", s.key));
+        match o.sources.as_slice() {
+            [] => bail!("the optimizer has no parameters from modules or tensors"),
+            [one] => copy(one),
+            all => {
+                let l = crate::nn::layers::find("moduledict").ok_or_else(|| anyhow!("no moduledict layer"))?;
+                let mut d = crate::nn::Module::new(l, None, vec![])?;
+                for s in all {
+                    d.children.push((s.key.clone(), copy(s)?));
+                }
+                Ok(d)
+            }
+        }
     })
 }

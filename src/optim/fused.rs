@@ -17,8 +17,36 @@ use crate::cxx::{ktorch_fused_adam, ktorch_clip_norm, ktorch_fused_sgd};
 /// GradScaler's tensors for a fused step: the scale (the kernels unscale the gradients) and the
 /// found-inf flag (the kernels skip the update where it is set).
 pub struct Scaled<'a> {
-    pub scale: &'a Tensor,
+    /// None when the gradients are unscaled already (GradScaler's `unscale_` before the step)
+    pub scale: Option<&'a Tensor>,
     pub inf: &'a Tensor,
+}
+
+impl Scaled<'_> {
+    fn device(&self) -> Device {
+        self.inf.device()
+    }
+    fn ptrs(&self) -> (*mut libc::c_void, *mut libc::c_void) {
+        (self.scale.map_or(std::ptr::null_mut(), |s| s.as_ptr() as *mut libc::c_void), self.inf.as_ptr() as *mut libc::c_void)
+    }
+}
+
+/// Whether every parameter with a gradient of `o` takes a fused kernel that reads GradScaler's
+/// found-inf flag on device `d` (adam, adamw, sgd): then a scaled step needs no wait.
+pub fn takes_found_inf(o: &Optimizer, d: Device) -> bool {
+    if !matches!(o.kind.name, "adam" | "adamw" | "sgd") {
+        return false;
+    }
+    o.groups.iter().all(|g| {
+        let momentum = o.kind.name == "sgd" && Settings { kind: o.kind, vals: &g.opts }.float("momentum") != 0.0;
+        let have = g.parms.iter().filter(|p| p.t.grad().defined() && p.has("momentum_buffer")).count();
+        let with = g.parms.iter().filter(|p| p.t.grad().defined()).count();
+        // sgd with momentum only once every buffer exists: a first step the kernel skips would
+        // leave the buffers it is given unset (torch.optim's fused SGD makes them empty and
+        // reads them next step); before that the flag is read back and the step made or not
+        (!momentum || have == with)
+            && g.parms.iter().all(|p| !p.t.grad().defined() || (p.t.device() == d && use_fused(d, p.t.kind()) && !p.t.grad().is_sparse()))
+    })
 }
 
 fn ptrs(v: &[Tensor]) -> Vec<*mut libc::c_void> {
@@ -82,7 +110,7 @@ pub fn adam(
     for g in &mut o.groups {
         let s = Settings { kind, vals: &g.opts };
         for (d, k, b) in buckets(kind.name, &g.parms)? {
-            if !use_fused(d, k) || scaled.is_some_and(|c| c.scale.device() != d) {
+            if !use_fused(d, k) || scaled.is_some_and(|c| c.device() != d) {
                 for (i, grad) in &b {
                     single(&s, &mut g.parms[*i], grad)?;
                 }
@@ -103,7 +131,7 @@ pub fn adam(
                 }
             }
             let (sc, inf) = match scaled {
-                Some(c) => (c.scale.as_ptr() as *mut libc::c_void, c.inf.as_ptr() as *mut libc::c_void),
+                Some(c) => c.ptrs(),
                 None => (std::ptr::null_mut(), std::ptr::null_mut()),
             };
             // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
@@ -134,7 +162,7 @@ pub fn sgd(
             let have = b.iter().filter(|(i, _)| g.parms[*i].has("momentum_buffer")).count();
             // a bucket where some parameters have a buffer and others not is left to the rule
             let mixed = momentum != 0.0 && have != 0 && have != b.len();
-            if !use_fused(d, k) || mixed || scaled.is_some_and(|c| c.scale.device() != d) {
+            if !use_fused(d, k) || mixed || scaled.is_some_and(|c| c.device() != d) {
                 for (i, grad) in &b {
                     single(&s, &mut g.parms[*i], grad)?;
                 }
@@ -151,7 +179,7 @@ pub fn sgd(
                 gr.push(grad);
             }
             let (sc, inf) = match scaled {
-                Some(c) => (c.scale.as_ptr() as *mut libc::c_void, c.inf.as_ptr() as *mut libc::c_void),
+                Some(c) => c.ptrs(),
                 None => (std::ptr::null_mut(), std::ptr::null_mut()),
             };
             let bp = ptrs(&buf);

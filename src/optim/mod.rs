@@ -29,9 +29,13 @@ pub use kinds::Kind;
 /// buffers by PyTorch's names (`momentum_buffer`, `exp_avg`, `step`, ...), made at its first step.
 pub struct Parm {
     pub t: Tensor,
-    /// The type of the module it belongs to (`linear`), or `tensor`, `vector`, `dictionary`.
+    /// The type of the module it belongs to (`linear`), or `parmdict` for a tensor given alone or
+    /// in a vector or dictionary (kopt.cpp keeps those in a parameter dictionary).
     pub module: String,
-    /// Its name in that module (`0.weight`) or dictionary; empty for a tensor.
+    /// Its name in the optimizer's container (kopt.cpp's `parmname`): its name in its module
+    /// (`0.weight`), prefixed by the module's key once the optimizer holds several modules
+    /// (`A.fc.weight`, `0.weight`); a dictionary's key or a tensor's position in the container's
+    /// parameter dictionary (`a`, `0`, `parms.0`).
     pub name: String,
     pub state: Vec<(&'static str, Tensor)>,
 }
@@ -74,12 +78,34 @@ pub struct Group {
     pub parms: Vec<Parm>,
 }
 
+/// A module or the parameter dictionary of tensors the optimizer's parameters came from: the
+/// children of ktorch's container module (kopt.cpp's `addmodule`: the first one given is the
+/// container itself; a second makes a module dictionary keyed by each one's name, else by its
+/// position, `0`, `1`, ...; tensors go into one parameter dictionary named `parms`).
+pub struct Source {
+    /// Its key in the container (meaningful once there are several).
+    pub key: String,
+    /// The module's address (`ModRef::address`), to add a module once; 0 for the tensors.
+    pub addr: i64,
+    /// The module's tree on the same parameter tensors (`module o` returns it); None for the
+    /// tensors, or a module that cannot be copied so (a Python model).
+    pub tree: Option<crate::nn::Module>,
+    /// How many tensors the parameter dictionary holds (a vector's are named by position).
+    pub count: usize,
+}
+
 pub struct Optimizer {
     pub kind: &'static Kind,
+    /// Where the parameters came from, in the order given.
+    pub sources: Vec<Source>,
     /// The options the optimizer was made with: a group added later starts from them (PyTorch's
     /// and libtorch's `defaults`).
     pub defaults: Vec<Val>,
     pub groups: Vec<Group>,
+    /// GradScaler's found-inf flag for the next step (model/scaler.rs), set only around a step
+    /// whose every parameter takes a fused kernel (fused::takes_found_inf): the kernel skips
+    /// the update where it is set.
+    pub found_inf: Option<Tensor>,
 }
 
 /// A group's options, read by name (as a layer's).
@@ -132,6 +158,29 @@ impl Optimizer {
         Settings { kind: self.kind, vals: &self.groups[g].opts }
     }
 
+    /// A second optimizer on the same parameter and buffer tensors (`opt m` of a model, which
+    /// keeps its own): a step through either updates the same tensors, but options and buffers
+    /// made afterwards are each one's own (ktorch shares the one libtorch optimizer).
+    pub fn shared_copy(&self) -> Optimizer {
+        let parm = |p: &Parm| Parm {
+            t: p.t.shallow_clone(),
+            module: p.module.clone(),
+            name: p.name.clone(),
+            state: p.state.iter().map(|(k, t)| (*k, t.shallow_clone())).collect(),
+        };
+        Optimizer {
+            kind: self.kind,
+            sources: self
+                .sources
+                .iter()
+                .map(|s| Source { key: s.key.clone(), addr: s.addr, tree: s.tree.as_ref().and_then(|t| t.shared_copy()), count: s.count })
+                .collect(),
+            defaults: self.defaults.clone(),
+            groups: self.groups.iter().map(|g| Group { opts: g.opts.clone(), parms: g.parms.iter().map(parm).collect() }).collect(),
+            found_inf: None,
+        }
+    }
+
     /// Every parameter tensor, group by group.
     pub fn parameters(&self) -> Vec<&Tensor> {
         self.groups.iter().flat_map(|g| g.parms.iter().map(|p| &p.t)).collect()
@@ -140,6 +189,24 @@ impl Optimizer {
     /// Every buffer tensor (ktorch's `tensorcount`, `elements` and `bytes` of an optimizer).
     pub fn buffers(&self) -> Vec<&Tensor> {
         self.groups.iter().flat_map(|g| g.parms.iter().flat_map(|p| p.state.iter().map(|(_, t)| t))).collect()
+    }
+
+    /// ktorch's count of the buffers: (tensors, elements, bytes). kopt.cpp keeps each
+    /// parameter's step as an int64 (libtorch's param states), not a tensor: it counts as one
+    /// element of 8 bytes and no tensor, whatever tensor we keep it in (PyTorch's float).
+    pub fn buffer_counts(&self) -> Result<(i64, i64, i64)> {
+        let (mut n, mut e, mut b) = (0, 0, 0);
+        for (k, t) in self.groups.iter().flat_map(|g| g.parms.iter().flat_map(|p| p.state.iter())) {
+            if *k == "step" {
+                e += 1;
+                b += 8;
+            } else if t.defined() {
+                n += 1;
+                e += crate::tensor::info::shape::storage_elements(t)?;
+                b += crate::tensor::info::facts::storage_bytes(t)?;
+            }
+        }
+        Ok((n, e, b))
     }
 
     /// One update of every parameter with a gradient, without tracking gradients.
@@ -179,5 +246,31 @@ impl Optimizer {
             }
         }
         Ok(())
+    }
+}
+
+/// An optimizer in the registry (class `optimizer`): its tensors are its buffers (ktorch's
+/// tensorcount, elements and bytes of an optimizer); `zerograd` resets its parameters' gradients.
+impl crate::registry::Object for Optimizer {
+    fn class(&self) -> &'static str {
+        "optimizer"
+    }
+    fn objtype(&self) -> &'static str {
+        self.kind.name
+    }
+    fn tensors(&self) -> Vec<&Tensor> {
+        self.buffers()
+    }
+    fn grad_tensors(&self) -> Vec<&Tensor> {
+        self.parameters()
+    }
+    // its count of parameters
+    fn counts(&self) -> Vec<i64> {
+        vec![self.parameters().len() as i64]
+    }
+    // `addref`: an optimizer on the same parameter and buffer tensors (shared_copy): a step
+    // through either updates the same tensors; options set later are each one's own
+    fn shared(&self) -> Option<Box<dyn crate::registry::Object>> {
+        Some(Box::new(self.shared_copy()))
     }
 }

@@ -117,5 +117,8 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
     }
     // as kopt.cpp's `putgroups`, the first group's options are the defaults
     let defaults = groups.first().map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
-    Ok(Optimizer { kind, defaults, groups })
+    // the module rebuilt onto is the optimizer's container (kopt.cpp: `opt(state;module)`)
+    let (m, addr) = (root.get(), root.address());
+    let sources = vec![super::Source { key: m.name.clone().unwrap_or_else(|| "0".into()), addr, tree: m.shared_copy(), count: 0 }];
+    Ok(Optimizer { kind, sources, defaults, groups, found_inf: None })
 }

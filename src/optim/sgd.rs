@@ -7,7 +7,9 @@ use crate::tensor::autograd::add_alpha_;
 
 /// Fused kernels where they apply (fused.rs), this rule for the other parameters.
 pub fn step(o: &mut Optimizer) -> Result<()> {
-    super::fused::sgd(o, None, |s, p, grad| {
+    let inf = o.found_inf.take();
+    let scaled = inf.as_ref().map(|inf| super::fused::Scaled { scale: None, inf });
+    super::fused::sgd(o, scaled.as_ref(), |s, p, grad| {
         let (lr, momentum, dampening, decay) = (s.float("lr"), s.float("momentum"), s.float("dampening"), s.float("decay"));
         let mut g = if decay != 0.0 { grad.f_add(&p.t.f_mul_scalar(decay)?)? } else { grad.shallow_clone() };
         if momentum != 0.0 {

@@ -5,7 +5,7 @@
 //! model's forward and loss (`run`, `backward`, `backstep`, `testrun`, `evaluate`, `forward`),
 //! each in its own autocast scope whose cast cache is dropped on leaving, so a cached bf16 copy
 //! of a parameter never outlives the optimizer step that changes the parameter.
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use anyhow::{bail, Result};
 use crate::cxx::{ktorch_get_tf32, ktorch_set_tf32, ktorch_get_matmul_precision, ktorch_set_matmul_precision, ktorch_autocast_enter, ktorch_autocast_leave};
@@ -65,21 +65,37 @@ pub fn set_autocast(s: &str) -> Result<()> {
     Ok(())
 }
 
-/// Run `f` under the session's autocast (CUDA ops only, as torch.autocast("cuda")); as is when
-/// the setting is `none` or the call's module is not on CUDA.
+/// The autocastcpu setting: autocast for modules on the CPU too (torch.autocast("cpu")).
+static AUTOCAST_CPU: AtomicBool = AtomicBool::new(false);
+
+pub fn autocast_cpu() -> bool {
+    AUTOCAST_CPU.load(Ordering::Relaxed)
+}
+
+pub fn set_autocast_cpu(b: bool) {
+    AUTOCAST_CPU.store(b, Ordering::Relaxed)
+}
+
+/// Run `f` under the session's autocast: CUDA ops of a module on CUDA (torch.autocast("cuda")),
+/// or, with setting`autocastcpu, CPU ops of a module on the CPU (torch.autocast("cpu")); as is
+/// when the setting is `none` or neither applies.
 pub fn autocast_scope<T>(device: tch::Device, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let a = AUTOCAST.load(Ordering::Relaxed);
-    if a == 0 || !device.is_cuda() {
-        return f();
-    }
+    // at::DeviceType codes of the shim: 1 CUDA, 0 CPU
+    let dev = match device {
+        _ if a == 0 => return f(),
+        tch::Device::Cuda(_) => 1,
+        tch::Device::Cpu if autocast_cpu() => 0,
+        _ => return f(),
+    };
     // c10::ScalarType codes: BFloat16 15, Half 5
     let dtype = if a == 1 { 15 } else { 5 };
     let (mut was, mut wasdtype) = (0, 0);
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    shim(unsafe { ktorch_autocast_enter(1, dtype, &mut was, &mut wasdtype) })?;
+    shim(unsafe { ktorch_autocast_enter(dev, dtype, &mut was, &mut wasdtype) })?;
     let r = f();
     // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    let left = shim(unsafe { ktorch_autocast_leave(1, was, wasdtype) });
+    let left = shim(unsafe { ktorch_autocast_leave(dev, was, wasdtype) });
     let r = r?;
     left?;
     Ok(r)

@@ -38,7 +38,7 @@ pub fn sdpa() -> bool {
     SDPA.load(Ordering::Relaxed)
 }
 
-const NAMES: [&str; 22] = [
+const NAMES: [&str; 23] = [
     "mkl",
     "openmp",
     "threads",
@@ -58,6 +58,7 @@ const NAMES: [&str; 22] = [
     "cudnntf32",
     "matmulprecision",
     "autocast",
+    "autocastcpu",
     "fused",
     "fusedcpu",
     "sdpa",
@@ -105,6 +106,7 @@ fn get(name: &str) -> KResult {
         "cudnntf32" => make::boolean(precision::tf32(false)?),
         "matmulprecision" => make::symbol(precision::matmul_precision()?),
         "autocast" => make::symbol(precision::autocast()),
+        "autocastcpu" => make::boolean(precision::autocast_cpu()),
         "fused" => make::boolean(fused()),
         "fusedcpu" => make::boolean(fusedcpu()),
         "sdpa" => make::boolean(sdpa()),
@@ -152,6 +154,7 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         "cudnntf32" => precision::set_tf32(false, want_bool()?)?,
         "matmulprecision" => precision::set_matmul_precision(want_sym()?)?,
         "autocast" => precision::set_autocast(want_sym()?)?,
+        "autocastcpu" => precision::set_autocast_cpu(want_bool()?),
         "fused" => FUSED.store(want_bool()?, Ordering::Relaxed),
         "fusedcpu" => FUSEDCPU.store(want_bool()?, Ordering::Relaxed),
         "sdpa" => SDPA.store(want_bool()?, Ordering::Relaxed),

@@ -48,10 +48,8 @@ fn graph_flags(s: &str) -> anyhow::Result<(bool, bool)> {
     })
 }
 
+/// `backward` of a tensor (a model's: dispatch/train.rs).
 pub fn backward(x: K) -> KResult {
-    if crate::model::steps::is_model_call(x) {
-        return crate::model::steps::backward(x);
-    }
     let (h, rest) = if registry::is_handle(x) {
         (x, &[][..])
     } else {

@@ -7,7 +7,8 @@
 //! q forms: `batch(x;w)` / `batch(x;w,d)` (next batch of size w along d, false and the full
 //! size after the last), `batch(x;w;i)` (batch i), `restore x` / `restore(x;d)` (full size),
 //! `shuffle x` / `shuffle(x;d)` (one random permutation for all of x's tensors), x a tensor,
-//! vector or dictionary; the model forms are in model::data.
+//! vector or dictionary; the model forms are in model::data, the q functions taking either in
+//! dispatch/data.rs.
 use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 
@@ -39,11 +40,20 @@ pub fn maxsize(t: &Tensor, d: i64) -> Result<i64> {
 
 /// The common full size of tensors batched together.
 pub fn maxsize_all(ts: &[&Tensor], d: i64) -> Result<i64> {
+    maxsize_keyed(ts, d, None)
+}
+
+/// As `maxsize_all`, a dictionary's tensors named by key in the error (ktensor.cpp's
+/// `dictionary[y] size=9, ..`), others by position (`tensor[1] size=9, ..`).
+pub fn maxsize_keyed(ts: &[&Tensor], d: i64, keys: Option<&[String]>) -> Result<i64> {
     let mut m = -1;
     for (i, t) in ts.iter().enumerate() {
         let n = maxsize(t, d)?;
         if m >= 0 && n != m {
-            bail!("tensor[{i}] size={n}, but previous tensor(s) have size={m} for dim {d}");
+            match keys.and_then(|k| k.get(i)) {
+                Some(k) => bail!("dictionary[{k}] size={n}, but previous tensor(s) have size={m} for dim {d}"),
+                None => bail!("tensor[{i}] size={n}, but previous tensor(s) have size={m} for dim {d}"),
+            }
         }
         m = n;
     }
@@ -100,11 +110,15 @@ pub fn fullsize(t: &Tensor, d: i64, n: i64) -> Result<()> {
 /// The next batch of size w along d for tensors batched together: true and the batch, or false
 /// and the full size after the last.
 pub fn next(ts: &[&Tensor], w: i64, d: i64) -> Result<bool> {
+    next_keyed(ts, w, d, None)
+}
+
+fn next_keyed(ts: &[&Tensor], w: i64, d: i64, keys: Option<&[String]>) -> Result<bool> {
     let Some(first) = ts.first() else { return Ok(false) };
     if first.dim() == 0 {
         bail!("tensor has no dimensions");
     }
-    let n = maxsize_all(ts, d)?;
+    let n = maxsize_keyed(ts, d, keys)?;
     if n == 0 {
         return Ok(false);
     }
@@ -143,16 +157,31 @@ pub fn reindex(t: &Tensor, i: &Tensor, d: i64) -> Result<Tensor> {
 
 /// The tensors of a tensor, vector or dictionary handle, mutably, for `f`.
 fn with_tensors<R>(h: K, f: impl FnOnce(Vec<&mut Tensor>) -> Result<R>) -> Result<R> {
+    with_keyed(h, |ts, _| f(ts))
+}
+
+/// As `with_tensors`, with a dictionary's keys.
+fn with_keyed<R>(h: K, f: impl FnOnce(Vec<&mut Tensor>, Option<&[String]>) -> Result<R>) -> Result<R> {
     registry::with(h, |o| match o {
+        Obj::Dict(d) => {
+            let keys: Vec<String> = d.iter().map(|(k, _)| k.clone()).collect();
+            f(d.iter_mut().map(|(_, t)| t).collect(), Some(&keys))
+        }
+        other => with_plain(other, |ts| f(ts, None)),
+    })
+}
+
+fn with_plain<R>(o: &mut Obj, f: impl FnOnce(Vec<&mut Tensor>) -> Result<R>) -> Result<R> {
+    match o {
         Obj::Tensor(t) => f(vec![t]),
         Obj::Vector(v) => f(v.iter_mut().collect()),
         Obj::Dict(d) => f(d.iter_mut().map(|(_, t)| t).collect()),
         other => bail!("expecting tensor, vector, dictionary or model, given {}", other.class()),
-    })
+    }
 }
 
 /// `(x)` or `(x;d)`: the handle and the dimension.
-fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
+pub fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
     if registry::is_handle(x) {
         return Ok((x, 0));
     }
@@ -165,25 +194,8 @@ fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
     }
 }
 
-fn is_model(h: K) -> bool {
-    registry::class_of(h) == Some("model")
-}
-
-/// A model handle (its data is batched along dimension 0 only), or false for other objects.
-fn model_dim0(h: K, d: i64) -> Result<bool> {
-    if !is_model(h) {
-        return Ok(false);
-    }
-    if d != 0 {
-        bail!("model data is only batched on dimension 0, but given dimension {d}");
-    }
-    Ok(true)
-}
-
+/// `batch` of a tensor, vector or dictionary (a model's: dispatch/data.rs).
 pub fn batch(x: K) -> KResult {
-    if is_model(x) {
-        return crate::model::data::batch(x);
-    }
     let v = read::items(&x).filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting model, (tensor;size), (tensor;size,dim) or (tensor;size;index), given {}", describe(x)))?;
     let wd = read::longs(v[1]).or_else(|| read::long(v[1]).filter(|_| read::ktype(v[1]) < 0).map(|w| vec![w])).filter(|n| (1..=2).contains(&n.len())).ok_or_else(|| anyhow!("2nd arg is batch size or batch size & dimension, but given {}", describe(v[1])))?;
     let (w, d) = (wd[0], wd.get(1).copied().unwrap_or(0));
@@ -191,35 +203,29 @@ pub fn batch(x: K) -> KResult {
         bail!("dimension cannot be negative");
     }
     if v.len() == 2 {
-        let b = with_tensors(v[0], |ts| next(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), w, d))?;
+        let b = with_keyed(v[0], |ts, k| next_keyed(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), w, d, k))?;
         return Ok(make::boolean(b));
     }
     let i = read::long(v[2]).filter(|_| read::ktype(v[2]) < 0).ok_or_else(|| anyhow!("3rd arg is batch index, but given {}", describe(v[2])))?;
     if w < 1 {
         bail!("batch size must be positive, given {w}");
     }
-    with_tensors(v[0], |ts| {
+    with_keyed(v[0], |ts, k| {
         let ts: Vec<&Tensor> = ts.iter().map(|t| &**t).collect();
-        let n = maxsize_all(&ts, d)?;
+        let n = maxsize_keyed(&ts, d, k)?;
         ts.iter().try_for_each(|t| select(t, i, w, d, n))
     })?;
     Ok(make::null())
 }
 
-pub fn restore(x: K) -> KResult {
-    let (h, d) = handle_dim(x, "restore")?;
-    if model_dim0(h, d)? {
-        return crate::model::data::restore(h);
-    }
+/// `restore` of a tensor, vector or dictionary handle `h` along `d`.
+pub fn restore(h: K, d: i64) -> KResult {
     let n = with_tensors(h, |ts| restore_all(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), d))?;
     Ok(make::long(n))
 }
 
-pub fn shuffle(x: K) -> KResult {
-    let (h, d) = handle_dim(x, "shuffle")?;
-    if model_dim0(h, d)? {
-        return crate::model::data::shuffle(h);
-    }
+/// `shuffle` of a tensor, vector or dictionary handle `h` along `d`.
+pub fn shuffle(h: K, d: i64) -> KResult {
     with_tensors(h, |mut ts| {
         let n = restore_all(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), d)?;
         if n > 0 {

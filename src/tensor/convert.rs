@@ -158,6 +158,47 @@ pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
     Ok(out)
 }
 
+/// q data as a tensor on `device`. For CUDA the data is written straight into pinned host memory
+/// (libtorch's caching host allocator) and copied over without blocking: the call returns while
+/// the copy is queued behind the GPU's work, where a copy from pageable memory would wait for
+/// that work to finish first (a stall between steps of a training loop fed from q). Elsewhere,
+/// `to_tensor` and a plain move.
+pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
+    let Some(d) = device.filter(|d| d.is_cuda()) else {
+        let t = to_tensor(x)?;
+        return Ok(match device {
+            Some(d) if d != Device::Cpu => t.f_to_device(d)?,
+            _ => t,
+        });
+    };
+    let (size, t) = shape(x)?;
+    if t == 0 {
+        return Ok(to_tensor(x)?.f_to_device(d)?);
+    }
+    let kind = kind_of_qtype(t)?;
+    // c10::ScalarType's codes of the kinds q data makes
+    let code = match kind {
+        Kind::Uint8 => 0,
+        Kind::Int8 => 1,
+        Kind::Int16 => 2,
+        Kind::Int => 3,
+        Kind::Int64 => 4,
+        Kind::Float => 6,
+        Kind::Double => 7,
+        Kind::Bool => 11,
+        _ => return Ok(to_tensor(x)?.f_to_device(d)?),
+    };
+    let mut p = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point: `size` is a live slice of its length, `p` an out-slot on this frame; it catches every C++ exception (attempt.h).
+    crate::cxx::check(unsafe { crate::cxx::ktorch_empty_pinned(size.as_ptr(), size.len() as libc::c_int, code, &mut p) })?;
+    // SAFETY: the call succeeded, so `p` is an at::Tensor the shim allocated for us; the Tensor owns it from here and frees it once.
+    let out = unsafe { Tensor::from_ptr(p as *mut _) };
+    if out.numel() > 0 {
+        fill(x, out.data_ptr() as *mut u8, elem_size(t));
+    }
+    Ok(out.f_to_device_(d, kind, true, false)?)
+}
+
 /// q data holding a tensor's values: 0-d → atom, 1-d → vector, n-d → nested lists; an undefined
 /// tensor gives `::`; a sparse tensor its dense values. A complex tensor comes back as
 /// (real;imag) stacked first, or as pairs along a last dimension when the `complexfirst` setting

@@ -67,9 +67,11 @@ fn moved(t: &Tensor, o: &Options, non_blocking: bool) -> anyhow::Result<Option<T
 /// as ktorch), in place (the handle keeps working).
 pub fn to(x: K) -> KResult {
     let (h, o, nb) = target(x, "(object;options) or (object;options;async flag)")?;
-    if registry::class_of(h) == Some("module")
-        && (o.grad.is_some() || o.sparse.is_some() || o.memory.is_some() || o.pin.is_some())
-    {
+    // a module also takes a memory format (ktorch's message kept for the rest): as PyTorch's
+    // Module.to(memory_format=), for its 4-d tensors (channels-last 2d) or 5-d (3d), so that a
+    // convolution net runs channels-last without a layout copy of each weight at every call
+    let module = registry::class_of(h) == Some("module");
+    if module && (o.grad.is_some() || o.sparse.is_some() || o.pin.is_some() || o.memory == Some(super::options::Memory::Preserve)) {
         bail!("converts device & type, but cannot be used for layout, gradient, pinned memory or memory format");
     }
     let ts = registry::tensors(h)?;
@@ -80,11 +82,22 @@ pub fn to(x: K) -> KResult {
     let new = ts
         .iter()
         .map(|t| {
-            if t.defined() {
-                moved(t, &o, nb)
-            } else {
-                Ok(None)
+            if !t.defined() {
+                return Ok(None);
             }
+            if module && o.memory.is_some() {
+                use super::options::Memory;
+                let rank = t.dim();
+                let fits = match o.memory {
+                    Some(Memory::Channel2d) => rank == 4,
+                    Some(Memory::Channel3d) => rank == 5,
+                    _ => rank == 4 || rank == 5,
+                };
+                if !fits {
+                    return moved(t, &super::options::Options { memory: None, ..o }, nb);
+                }
+            }
+            moved(t, &o, nb)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     if registry::class_of(h) == Some("module") {
@@ -101,7 +114,6 @@ pub fn to(x: K) -> KResult {
             Obj::Tensor(t) => vec![t],
             Obj::Vector(v) => v.iter_mut().collect(),
             Obj::Dict(d) => d.iter_mut().map(|(_, t)| t).collect(),
-            Obj::Module(_) => unreachable!("modules are changed in place above"),
             _ => bail!("not implemented for {}", obj.class()),
         };
         for (slot, n) in slots.into_iter().zip(new) {
@@ -174,7 +186,7 @@ pub fn use_(x: K) -> KResult {
 pub fn addref(x: K) -> KResult {
     let o = registry::with(x, |o| match o {
         Obj::Tensor(t) => Ok(Obj::Tensor(t.shallow_clone())),
-        Obj::Module(m) => Ok(Obj::Module(m.share())),
+        Obj::Object(b) if b.shared().is_some() => Ok(Obj::Object(b.shared().unwrap())),
         other => anyhow::bail!("not implemented for {}", other.class()),
     })?;
     Ok(registry::add(o))

@@ -19,6 +19,7 @@ pub mod join;
 pub mod opargs;
 pub mod select;
 pub mod shape;
+pub mod side;
 // sparse tensors (sparse.rst)
 pub mod sparse;
 

@@ -8,6 +8,9 @@ use super::convert;
 use crate::k::{read, K};
 use crate::registry::{self, Obj};
 
+/// (moved to the registry, below the session that also describes arguments)
+pub use crate::registry::describe;
+
 /// The items of an argument list `(a;b;..)`: a general list that is not itself a handle.
 pub fn list(x: &K) -> Option<&[K]> {
     read::items(x).filter(|_| !registry::is_handle(*x))
@@ -119,45 +122,4 @@ pub fn vector(x: K) -> anyhow::Result<Vec<Tensor>> {
         Obj::Vector(v) => Ok(v.iter().map(|t| t.shallow_clone()).collect()),
         other => bail!("expected a vector, given {}", other.class()),
     })
-}
-
-/// A short description of a q argument for error messages, as ktorch's `kname`.
-pub fn describe(x: K) -> String {
-    if registry::is_handle(x) {
-        // inside `registry::with` the registry cannot be asked for the class
-        if registry::in_use_here() {
-            return "ktorch object".to_string();
-        }
-        return match registry::class_of(x) {
-            Some(c) => c.to_string(),
-            None => "stale pointer".to_string(),
-        };
-    }
-    let t = read::ktype(x);
-    let name = match t.unsigned_abs() {
-        0 => return "general list".to_string(),
-        1 => "boolean",
-        2 => "guid",
-        4 => "byte",
-        5 => "short",
-        6 => "int",
-        7 => "long",
-        8 => "real",
-        9 => "float",
-        10 => "char",
-        11 => "symbol",
-        12 => "timestamp",
-        13 => "month",
-        14 => "date",
-        15 => "datetime",
-        16 => "timespan",
-        17 => "minute",
-        18 => "second",
-        19 => "time",
-        98 => return "table".to_string(),
-        99 => return "dictionary".to_string(),
-        101 if t == 101 => return "null".to_string(),
-        _ => return format!("type {t}h"),
-    };
-    format!("{name} {}", if t < 0 { "scalar" } else { "list" })
 }

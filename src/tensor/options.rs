@@ -106,17 +106,7 @@ pub fn kind_name(k: Kind) -> &'static str {
     }
 }
 
-/// `cpu`, `cuda` (the current CUDA device), `cuda:n`.
-pub fn device_from_name(s: &str) -> Option<Device> {
-    match s {
-        "cpu" => Some(Device::Cpu),
-        "cuda" | "gpu" => Some(Device::Cuda(crate::device::current_cuda())),
-        _ => s
-            .strip_prefix("cuda:")
-            .and_then(|n| n.parse::<usize>().ok())
-            .map(Device::Cuda),
-    }
-}
+pub use crate::device::device_from_name;
 
 pub fn device_name(d: Device) -> String {
     match d {

@@ -2,7 +2,10 @@
 / WORLD_SIZE, MASTER_ADDR, MASTER_PORT set). Each rank also trains, alone, a reference copy on
 / the union of both ranks' shards (the whole step's data, mean loss: the average of the two
 / shards' gradients); after every step the synchronised model must equal the reference to 1e-12
-/ in float64, and the ranks must hold identical parameters. Prints "ok" at the end.
+/ in float64, and the ranks must hold identical parameters. The model averages its gradients in
+/ four small buckets during the backward pass (overlap, DDP's way); a copy of it that averages
+/ them after the backward pass (option overlap 0b) must take exactly the same steps. Prints "ok"
+/ at the end.
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 distinit(`gloo;20)
 r:distrank[]; w:distsize[]
@@ -13,8 +16,15 @@ pv:{p:parms x; v:raze over value dict p; free p; v}
 net:{q:module seq(`sequential;(`linear;4;8);`tanh;(`linear;8;2)); to(q;`double); q}
 q:net[]; m:model(q;loss`mse;opt(`sgd;q;.1;.9))
 train(m;`batchsize`clipnorm;(8;.05))
-distmodel m
+/ buckets of at most 104 bytes: the gradients of 3.bias, 3.weight, 1.bias, 1.weight (16, 128,
+/ 64, 256 bytes) go in 4 buckets, each all-reduced as soon as the backward pass has made it
+distmodel(m;`bucket;104%1048576)
 p0:pv m
+/ the same model averaging after the backward pass (one bucket)
+q3:net[]; p:parms m; copyparms(q3;p); free p
+m3:model(q3;loss`mse;opt(`sgd;q3;.1;.9))
+train(m3;`batchsize`clipnorm;(8;.05))
+distmodel(m3;`overlap;0b)
 / the reference starts from rank 0's parameters (those m now holds)
 q2:net[]; p:parms m; copyparms(q2;p); free p
 ref:model(q2;loss`mse;opt(`sgd;q2;.1;.9))
@@ -22,9 +32,10 @@ train(ref;`batchsize`clipnorm;(16;.05))
 / 16 samples a step: rank 0 trains on rows 0 2 4 .., rank 1 on rows 1 3 5 ..
 runstep:{[i]
   X:16 4#sin 0.37*i+til 64; Y:16 2#cos 0.11*i+til 32;
-  data(m;X;Y); data(ref;X;Y);
-  l:run m; lr:run ref;
+  data(m;X;Y); data(ref;X;Y); data(m3;X;Y);
+  l:run m; lr:run ref; l3:run m3;
   a:pv m; b:pv ref;
+  if[not (a~pv m3) & l=l3; fail "step ",string[i],": overlapped and after-backward averaging differ"];
   d:max abs a-b;
   if[not d<1e-12; fail "step ",string[i],": parameters differ from the reference by ",string d];
   if[not 1e-12>abs l-lr; fail "step ",string[i],": loss ",string[l]," but the reference's is ",string lr];
@@ -36,8 +47,9 @@ runstep each til 12;
 / q's own loop (backward, step), as char.q trains: backward averages the gradients
 mstep:{[i]
   X:16 4#sin 0.29*i+til 64; Y:16 2#cos 0.13*i+til 32; j:r+2*til 8;
-  backward(m;X j;Y j); step m; backward(ref;X;Y); step ref;
+  backward(m;X j;Y j); step m; backward(ref;X;Y); step ref; backward(m3;X j;Y j); step m3;
   a:pv m; d:max abs a-pv ref;
+  if[not a~pv m3; fail "backward/step ",string[i],": overlapped and after-backward averaging differ"];
   if[not d<1e-12; fail "backward/step ",string[i],": parameters differ from the reference by ",string d];
   if[not all allgather[a]~\:a; fail "backward/step ",string[i],": the ranks' parameters differ"];
   -1 "backward/step ",string[i]," diff ",string d;
@@ -54,7 +66,7 @@ res:run m
 if[not all allgather[raze res]~\:raze res; fail "the ranks report different losses"];
 if[not 1e-12>abs res[0]-avg res 1; fail "the loss is not the mean batch loss"];
 distmodel(m;0b)
-free(m;ref)
+free(m;m3;ref)
 barrier[]
 distend[]
 -1 "ok";

@@ -90,5 +90,18 @@ evaluate(m;x);
 f:{{use[y]kforward(x;z;y);y}[x]/[y;`a`b`c]}
 .t.ok["module usable after errors";near[evaluate(m;x);k]]
 free(m;x)
+/ train.rst:694-705: a callback with a parameter of its own (`parms), trained by LBFGS to its target
+cb:module enlist(`callback;`cb;"{[m;x]parm(m;`x)}";(`parms;(`x;.5 2.5 3)))
+md:model(cb;loss`mse;opt(`lbfgs;cb))
+.t.eq["the callback's parameter";tensor x:parm(md;`x);.5 2.5 3]
+.t.ok["backstep: the loss of the first evaluation (train.rst:699)";1e-6>abs .1666667-backstep(md;0;1 2 3.0)]
+.t.ok["the parameter reaches the target";1e-6>max abs 1 2 3-tensor x]
+free(x;md)
+/ parameters and buffers given positionally as a dictionary; kept by state
+cb:module enlist(`callback;`cb;"{[m;x]x}";`tensor;`tensor;`a`b!(1 2e;3e);(enlist`c)!enlist 4 5e)
+.t.eq["positional parms and buffers";(parmnames cb;buffernames cb);(`a`b;enlist`c)]
+s:state cb; free cb; cb:module s
+.t.eq["state round trip";state cb;s]
+free cb
 .t.eq["nothing left";count obj[];0]
 .t.done[]

@@ -65,7 +65,8 @@ free(d;v;x)
 q:module`sequential
 a:module enlist(`linear;`a;3;4)
 module(q;1;a)
-module(q;1;module seq(`sequential;(`relu;`r);(`linear;`b;4;2)))
+/ a seqnest: a sequential cannot be a sequential's child (knn.cpp anymodule)
+module(q;1;module seq(`seqnest;(`relu;`r);(`linear;`b;4;2)))
 .t.eq["module(parent;depth;module)";names q;`a`1`1.r`1.b]
 .t.eq["module given is freed";err[module;a];"module: expecting a module, given stale pointer"]
 c:module enlist(`linear;2;2)

@@ -59,7 +59,7 @@ train(m;`clipnorm;())
 X:"e"$(25 2#1 2 -1 0.5 3 -2 0 1 1 1); Y:25#0 1 2 1 0
 .t.eq["batches (droplast)";train(m;X;Y);2]
 .t.eq["datasize";(datasize m;testsize m);25 0]
-.t.eq["inputs and targets must agree";err[train;(m;X;24#Y)];"train: 25 inputs but 24 targets"]
+.t.eq["inputs and targets must agree";err[train;(m;X;24#Y)];"train: tensor size mismatch, 25 vs 24"]
 r:run m
 .t.eq["loss and accuracy";type each r;-8 -9h]
 .t.ok["accuracy is a percentage";r[1] within 0 100]

@@ -58,8 +58,8 @@ testbatch m
 .t.eq["testtarget m";val testtarget m;9#1]
 / one side at a time, sizes checked against the other
 .t.eq["input(m;x)";input(m;20+til 10);4]
-.t.eq["target(m;y) of another size";err[target;(m;til 5)];"target: 10 inputs but 5 targets"]
-.t.eq["data(m;x;y) sizes";err[data;(m;til 5;til 6)];"data: 5 inputs but 6 targets"]
+.t.eq["target(m;y) of another size";err[target;(m;til 5)];"target: tensor size mismatch, 10 vs 5"]
+.t.eq["data(m;x;y) sizes";err[data;(m;til 5;til 6)];"data: tensor size mismatch, 5 vs 6"]
 .t.eq["data after input(m;x)";data m;(20+til 10;y)]
 / several inputs: a vector handle
 free m; m:ident[]
@@ -132,6 +132,10 @@ free v
 v:vector(til 6;til 5)
 .t.eq["vector of different sizes";err[batch;(v;2)];"batch: tensor[1] size=5, but previous tensor(s) have size=6 for dim 0"]
 free v
+/ a dictionary names the key (ktensor.cpp maxsize, tensorop.rst:196)
+d:dict`x`y!(.1+til 10;til 9)
+.t.eq["dictionary of different sizes";err[batch;(d;4)];"batch: dictionary[y] size=9, but previous tensor(s) have size=10 for dim 0"]
+free d
 d:dict`a`b!(3 4#til 12;1 2 3)
 shuffle d
 r:dict d
@@ -250,4 +254,26 @@ q3:module seq(`sequential;(`linear;3;5);`relu;(`linear;5;2))
 free(q3;m;m2)
 
 .t.eq["all freed";count obj[];0]
+/ train.rst:916-928: a dictionary with key(s) gives those tensors as inputs, in the keys' order
+q:module seq(`sequential;(`linear;2;1))
+md:model(q;loss`mse;opt(`sgd;q))
+d:dict `a`b!(10?1.0;10+10?1.0)
+y:10 1#10?1.0
+train(md;(d;`b`a);y)
+.t.eq["(dictionary;keys): the tensors of the keys";vector i:input md;(dict d)`b`a]
+free i
+train(md;((d;`a);(d;`b));y)
+.t.eq["((dictionary;key);(dictionary;key))";vector i:input md;(dict d)`a`b]
+free i
+.t.eq["a key not there";err[train;(md;(d;`c);y)];"train: inputs: dictionary[`c] not found"]
+free(md;d)
+/ pointers.rst:315-326: addref of a loss and an optimizer, for a model made of them
+t:tensor(`randn;64 128)
+q:module(`sequential;enlist(`linear;128;10);`relu)
+l:loss`ce
+o:opt(`adam;q)
+md:model addref each(q;l;o)
+.t.eq["addref each: all still mapped";mapped each(q;l;o);111b]
+.t.eq["size each (pointers.rst:321)";size each(t;q;l;o;md);(64 128;2;0;2;2)]
+free(t;q;l;o;md)
 .t.done[]

@@ -64,9 +64,15 @@ c:children q
 .t.eq["children: module handles";distinct class each value c;enlist`module]
 .t.eq["children types";objtype each c;`a`b`c!`linear`relu`linear]
 free each value c;
-n:module(`sequential;seq(`sequential`s;(`linear;`x;2;2);`relu`y);enlist(`linear;`z;2;2))
+n:module(`sequential;seq(`seqnest`s;(`linear;`x;2;2);`relu`y);enlist(`linear;`z;2;2))
 a:modules n
 .t.eq["modules: all below";key a;`s`s.x`s.y`z]
+/ a sequential inside a sequential is refused, as ktorch's knn.cpp (anymodule) and kmodules.rst:1034
+s1:module seq(`sequential;(`linear;5;2);`relu)
+.t.eq["sequential in a sequential";@[module;(s1;1;`sequential);{x}];"module: sequential: unable to create type-erased module, forward method uses template"]
+.t.eq["refused: nothing added";childnames s1;`0`1]
+.t.eq["a seqnest is taken";module(s1;1;`seqnest);::]
+free s1
 free each value a;
 a:modules(n;`s)
 .t.eq["modules of a child";key a;`x`y]
@@ -81,14 +87,15 @@ free c
 c:child(n;2)
 .t.eq["child by index (all descendants)";objtype c;`relu]
 free c
-.t.eq["inputmodule";inputmodule n;`linear]
+/ knn.cpp forwardfind: a sequential's first child with a forward of its own (a seqnest has one)
+.t.eq["inputmodule";inputmodule n;`seqnest]
 .t.eq["outputmodule";outputmodule n;`linear]
 .t.eq["inputmodule of a layer";inputmodule q;`linear]
 .t.eq["outputmodule of a relu";outputmodule module seq(`sequential;(`linear;2;2);`relu);`relu]
 free[]
 / (the line above freed the module made inline; all others are remade below)
 q:module seq(`sequential;(`linear;`a;3;2);`relu`b;(`linear;`c;2;1))
-n:module(`sequential;seq(`sequential`s;(`linear;`x;2;2);`relu`y);enlist(`linear;`z;2;2))
+n:module(`sequential;seq(`seqnest`s;(`linear;`x;2;2);`relu`y);enlist(`linear;`z;2;2))
 e:module`sequential
 .t.eq["inputmodule of an empty sequential";inputmodule e;`]
 
@@ -98,7 +105,7 @@ l:module enlist(`linear;784;10)
 .t.eq["str of a linear";str l;"torch::nn::Linear(in_features=784, out_features=10, bias=true)"]
 s:module seq(`sequential;(`linear;784;10);`relu;`drop)
 .t.eq["str of a sequential";str s;"torch::nn::Sequential(\n  (0): torch::nn::Linear(in_features=784, out_features=10, bias=true)\n  (1): torch::nn::ReLU()\n  (2): torch::nn::Dropout(p=0.5, inplace=false)\n)"]
-.t.eq["str nested";str n;"torch::nn::Sequential(\n  (s): torch::nn::Sequential(\n    (x): torch::nn::Linear(in_features=2, out_features=2, bias=true)\n    (y): torch::nn::ReLU()\n  )\n  (z): torch::nn::Linear(in_features=2, out_features=2, bias=true)\n)"]
+.t.eq["str nested";str n;"torch::nn::Sequential(\n  (s): knn::SeqNest(\n    (x): torch::nn::Linear(in_features=2, out_features=2, bias=true)\n    (y): torch::nn::ReLU()\n  )\n  (z): torch::nn::Linear(in_features=2, out_features=2, bias=true)\n)"]
 r:module enlist(`relu;1b)
 .t.eq["str shows inplace when set";str r;"torch::nn::ReLU(inplace=true)"]
 f:module enlist(`flatten;2)

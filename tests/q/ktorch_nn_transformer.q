@@ -42,7 +42,8 @@ m:module((`encoder;1);enlist(`layernorm;4);enlist(`encoderlayer;4;2;8))
 .t.eq["encoder: norm first, layers still first";childnames m;`layers`norm]
 free m
 m:module((`encoder;2);enlist(`encoderlayer;`mylayer;4;2;8);enlist(`layernorm;`mynorm;4))
-.t.eq["encoder: children named, keys still PyTorch's";names m;`layers`layers.0`layers.1`norm]
+/ PyTorch's named_modules of TransformerEncoder(TransformerEncoderLayer(4,2,8),2,norm=LayerNorm(4)): the layers' parts are children
+.t.eq["encoder: children named, keys still PyTorch's";names m;`layers`layers.0`layers.0.self_attn`layers.0.self_attn.out_proj`layers.0.linear1`layers.0.dropout`layers.0.linear2`layers.0.norm1`layers.0.norm2`layers.0.dropout1`layers.0.dropout2`layers.1`layers.1.self_attn`layers.1.self_attn.out_proj`layers.1.linear1`layers.1.dropout`layers.1.linear2`layers.1.norm1`layers.1.norm2`layers.1.dropout1`layers.1.dropout2`norm]
 free m
 
 / ---------------------------------------------------------------------------------------------
@@ -89,4 +90,21 @@ free m
 .t.eq["transformer: heads not dividing";err[module;enlist(`transformer;4;3)];"module: transformer: encoderlayer: model dimension of 4 not divisible by 3 heads"]
 
 .t.eq["no module left";count obj[];0]
+/ the layers' parts are child modules, as in libtorch and ktorch (modules.rst:855, pointers.rst:165;
+/ the names are PyTorch's named_children of TransformerEncoderLayer/TransformerDecoderLayer)
+m:module enlist(`transformer;4;2;1;1;8;0.0)
+.t.eq["encoder layer's parts";names(m;`encoder.layers.0);`self_attn`self_attn.out_proj`linear1`dropout`linear2`norm1`norm2`dropout1`dropout2]
+c:children(m;`decoder.layers.0)
+.t.eq["decoder layer's parts and their parameters";parmnames each c;`self_attn`multihead_attn`linear1`dropout`linear2`norm1`norm2`norm3`dropout1`dropout2`dropout3!(`in_proj_weight`in_proj_bias`out_proj.weight`out_proj.bias;`in_proj_weight`in_proj_bias`out_proj.weight`out_proj.bias;`weight`bias;`symbol$();`weight`bias;`weight`bias;`weight`bias;`weight`bias;`symbol$();`symbol$();`symbol$())]
+free each value c;
+a:child(m;`decoder.layers.0.multihead_attn)
+.t.eq["str of an attention part (modules.rst:1151)";str a;"torch::nn::MultiheadAttention(\n  (out_proj): torch::nn::Linear(in_features=4, out_features=4, bias=true)\n)"]
+.t.eq["a definition shows a layer as one row";exec module from module m;`transformer`encoder`modulelist`encoderlayer`layernorm`decoder`modulelist`decoderlayer`layernorm]
+free(a;m)
+/ ktorch's selfattention: norm, in, drop, out (kmodules.rst:1385)
+a:module enlist(`selfattention;256;4;0.2;1b)
+.t.eq["str of selfattention";str a;"knn::SelfAttention(dim=256, heads=4, dropout=0.2, norm=true)(\n  (norm): torch::nn::LayerNorm([256], eps=1e-05, elementwise_affine=true)\n  (in): torch::nn::Linear(in_features=256, out_features=768, bias=false)\n  (drop): torch::nn::Dropout(p=0.2, inplace=false)\n  (out): torch::nn::Linear(in_features=256, out_features=256, bias=true)\n)"]
+s:state a; free a; a:module s
+.t.eq["selfattention state round trip";state a;s]
+free a
 .t.done[]

@@ -79,7 +79,8 @@ free o
 / other parameter sources and errors
 t:tensor(1 2 3e;`grad)
 o:opt(`adam;t)
-.t.eq["a tensor";(opt o)[`parms;`module];enlist`tensor]
+/ kopt.cpp keeps tensors in a parameter dictionary (`parmdict), a lone tensor named by its position
+.t.eq["a tensor";(opt o)[`parms;`module`name];(enlist`parmdict;enlist`0)]
 free o
 d:dict `a`b!(1 2 3e;4 5e); gradflag(d;1b)
 o:opt(`sgd;(d;`b))
@@ -93,5 +94,57 @@ free nt
 .t.eq["bad option type";err[opt;(`adam;t;.1;`x)];"opt: adam beta1: expected double, given symbol scalar"]
 .t.eq["step of a tensor";err[step;t];"step: expecting an optimizer, given tensor"]
 free(t;m)
+/ opt.rst: size, tensorcount, elements, bytes of an optimizer (the doc's values)
+attrs:{x!x@\:y}[`class`objtype`size`tensorcount`elements`bytes]
+o:opt(`adamw;())
+.t.eq["new optimizer's counts (opt.rst:359)";attrs o;`class`objtype`size`tensorcount`elements`bytes!(`optimizer;`adamw;0;0;0;0)]
+m:module enlist(`linear;64;10)
+opt(o;m)
+.t.eq["with parameters, no buffers yet (opt.rst:375)";attrs o;`class`objtype`size`tensorcount`elements`bytes!(`optimizer;`adamw;2;0;0;0)]
+backward z:ce(y:forward(m;20 64#1e);20?10); step o
+.t.eq["after a step (opt.rst:389)";attrs o;`class`objtype`size`tensorcount`elements`bytes!(`optimizer;`adamw;2;4;1302;5216)]
+.t.eq["a module's size, elements, bytes (ktorch.cpp moduleattr)";(size;elements;bytes)@\:m;2 650 2600]
+free(o;m;y;z)
+/ opt.rst:418-436: unnamed modules added one by one are keyed 0, 1 in the optimizer's container
+o:opt(`sgd;();.1;.9)
+m0:module enlist(`linear;128;64); m1:module enlist(`linear;64;10)
+opt(o;0;m0)
+.t.eq["one module: its own names";(opt o)[`parms;`name];`weight`bias]
+opt(o;1;m1;.05;.95)
+.t.eq["two modules: keyed by position (opt.rst:432)";(opt o)[`parms;`name];`0.weight`0.bias`1.weight`1.bias]
+c:module o
+.t.eq["module o: a dictionary of the two";(childnames c;objtype c);(`0`1;`moduledict)]
+free(o;c;m0;m1)
+/ opt.rst:602-655: named modules keyed by name; `module o` returns the container
+m0:module seq(`sequential`A;(`linear;`fc;128;64);`relu`actfn)
+m1:module seq(`sequential`B;(`linear;`fc;64;10);`relu`actfn)
+o:opt`adamw
+opt(o;0;m0;.001)
+opt(o;1;m1;.0001)
+.t.eq["named modules (opt.rst:618)";(opt o)[`parms;`name];`A.fc.weight`A.fc.bias`B.fc.weight`B.fc.bias]
+c:module o
+.t.eq["container's children (opt.rst:652)";childnames c;`A`B]
+.t.eq["container's modules (opt.rst:655)";names c;`A`A.fc`A.actfn`B`B.fc`B.actfn]
+.t.eq["container on the same tensors";tensor[t:parm(c;`A.fc.bias)]~tensor[u:parm(m0;`fc.bias)];1b]
+free(t;u)
+.t.ok["the same module twice: its parameters are in already (kopt.cpp parmcheck)";err[opt;(o;m0)] like "opt: parameter*already in the optimizer"]
+m2:module seq(`sequential`A;(`linear;`fc;2;2))
+.t.eq["another module of a name taken";err[opt;(o;m2)];"opt: a sequential module named `A already registered with the optimizer"]
+free(o;c;m0;m1;m2)
+/ opt.rst:190-205: a dictionary's tensors keep their keys, module `parmdict
+d:dict `a`b!(1 2 3e;4 5e); gradflag(d;1b)
+o:opt(`sgd;(d;`b`a))
+.t.eq["dictionary keys (opt.rst:201)";(opt o)[`parms;`module`name];(`parmdict`parmdict;`b`a)]
+m:module enlist(`linear;2;1)
+opt(o;m)
+.t.eq["tensors then a module: parms and 1";(opt o)[`parms;`name];`parms.b`parms.a`1.weight`1.bias]
+free(o;d;m)
+/ model.rst:272: opt m of a model: an optimizer on the model's parameters
+q:module seq(`sequential;(`linear;64;10);`relu)
+md:model(q;loss`mse;opt(`sgd;q))
+o:opt md
+.t.eq["opt of a model";(objtype o;(opt o)[`parms;`name]);(`sgd;`0.weight`0.bias)]
+free(o;md)
+.t.eq["class of a non-handle (pointers.rst:34)";err[class;1];"class: need allocated torch object, e.g. tensor, module, given long scalar"]
 .t.eq["nothing left";count obj[];0]
 .t.done[]

@@ -16,7 +16,7 @@
 .t.ok["config() holds the parallel info";any config[()] like "*at::get_num_threads*"]
 
 s:setting()
-.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`fused`fusedcpu`sdpa]
+.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa]
 .t.ok["threads positive";0<s`threads]
 n:s`threads
 setting(`threads;1)

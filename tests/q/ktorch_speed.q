@@ -36,7 +36,20 @@ setting`autocast,`none
 .t.eq["autocast: unknown type";err[setting;(`autocast;`fp8)];"setting: autocast: expecting one of `none`bf16`fp16, given `fp8"]
 .t.eq["matmulprecision: unknown";err[setting;(`matmulprecision;`low)];"setting: matmulprecision: expecting one of `highest`high`medium, given `low"]
 .t.eq["tf32: not a boolean";err[setting;(`tf32;1)];"setting: `tf32 expects a boolean"]
-.t.ok["all settings listed";all `tf32`cudnntf32`matmulprecision`autocast`fused`fusedcpu`sdpa in key setting[]]
+.t.ok["all settings listed";all `tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa in key setting[]]
+/ autocast on the CPU (torch.autocast("cpu")): only with autocastcpu; a linear layer's output is
+/ then bf16 (CPU autocast's lower-precision list), its parameters stay float32
+.t.eq["autocastcpu off by default";setting`autocastcpu;0b]
+lin:module enlist(`linear;4;3); xin:tensor 2 4#"e"$til 8
+setting`autocast,`bf16
+y:forward(lin;xin); .t.eq["autocast without autocastcpu: a CPU module in float32";dtype y;`float]; free y
+setting`autocastcpu,1b
+y:forward(lin;xin); .t.eq["autocastcpu: the CPU module's linear in bf16";dtype y;`bfloat]; free y
+p:parms lin; .t.eq["autocastcpu: parameters stay float32";distinct value dtype p;enlist`float]; free p
+setting`autocast,`none
+y:forward(lin;xin); .t.eq["autocastcpu with autocast none: float32";dtype y;`float]; free y
+setting`autocastcpu,0b
+free(lin;xin)
 
 / ---------------------------------------------------------------------------------------------
 / attention: sdpa (1b) against the math (0b), evaluation and training mode (no dropout),
@@ -131,4 +144,24 @@ fused[`sgd;(.1;.9;`nesterov,1b)]
 a:steps[`adamw;enlist .01;1b]; b:steps[`adamw;enlist .01;0b]
 .t.eq["fused adamw buffers";key each (a 1)[`parms;`buffers];key each (b 1)[`parms;`buffers]]
 .t.eq["fused adamw step count";(a 1)[`parms;`buffers;0;`step];3e]
+
+/ a module's memory format (PyTorch's Module.to(memory_format=)): its 4-d tensors channels-last,
+/ the others as they were; the same output as before, in a channels-last layout
+q:module (`sequential; seq(`sequential; (`conv2d;3;4;3;1;1); (`batchnorm2d;4); `relu))
+x:tensor(`randn;2 3 5 5)
+y0:tensor r0:forward(q;x); free r0
+to(q;`channel2d)
+p:parms q
+w:tensor(p;`0.0.weight); b:tensor(p;`0.0.bias)
+.t.ok["to(module;`channel2d): conv weight channels-last";contiguous(w;`channel2d)]
+.t.ok["to(module;`channel2d): conv weight no longer row-major";not contiguous w]
+.t.ok["to(module;`channel2d): 1-d bias as it was";contiguous b]
+to(x;`channel2d)
+r1:forward(q;x)
+.t.ok["channels-last forward: the same output";all 1e-5>abs raze over y0-tensor r1]
+.t.ok["channels-last forward: output channels-last";contiguous(r1;`channel2d)]
+to(q;`contiguous)
+.t.ok["to(module;`contiguous): row-major again";contiguous w]
+.t.eq["to(module;`preserve): refused";.t.catch {to(q;`preserve)};"to: converts device & type, but cannot be used for layout, gradient, pinned memory or memory format"]
+free(q;x;p;w;b;r1)
 .t.done[]

@@ -43,10 +43,8 @@ fn lib_file(lib: &KObj) -> Result<String, QErr> {
         KC => lib.as_string(),
         _ => return Err(err("type")),
     };
+    // an empty name goes to dlopen as ".so", as q's would (its error is dlerror's text)
     let s = s.strip_prefix(':').unwrap_or(&s);
-    if s.is_empty() {
-        return Err(err("type"));
-    }
     Ok(if s.ends_with(".so") {
         s.to_string()
     } else {

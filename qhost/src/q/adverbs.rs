@@ -244,6 +244,12 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
         }
         2 => {
             let (s, y) = (&args[0], &args[1]);
+            if y.t() == XD {
+                // a dictionary is iterated by its values (ktorch's cct.q folds its parts in
+                // with `f/[m;d]`); scan keeps the keys
+                let r = over(f, vec![s.clone(), y.dict_values()], scan)?;
+                return Ok(if scan { KObj::dict(y.dict_keys(), r) } else { r });
+            }
             if !is_list(y) {
                 let r = apply(f, vec![s.clone(), y.clone()])?;
                 return Ok(if scan { from_items(vec![r]) } else { r });

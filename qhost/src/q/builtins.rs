@@ -7,7 +7,7 @@ use super::parser::INFIX_WORDS;
 pub const EVAL_WORDS: &[&str] = &[
     "value", "get", "set", "show", "system", "exit", "read0", "each", "over", "scan", "prior",
     "peach", "getenv", "setenv", "eval", "parse", "hopen", "hclose", "load", "read1", "tables",
-    "views", "hcount", "hdel", "save",
+    "views", "hcount", "hdel", "save", "fby",
 ];
 
 /// Monadic keywords on data (verbs::apply_prim).

@@ -200,13 +200,11 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
             Ok(last)
         }
         Node::List(items) => {
-            let mut vals = eval_args(items, fr)?;
+            let vals = eval_args(items, fr)?;
             if vals.iter().any(|v| v.is_none()) {
-                // (1;;3) has elided items: they are `::`
-                vals = vals
-                    .into_iter()
-                    .map(|v| v.or_else(|| Some(KObj::identity())))
-                    .collect();
+                // (1;;3) with an elided item is enlist projected, as f[1;;3] is f's: `(;1) x`
+                // is (x;1) (real q in ktorch's math-other.rst: `diag(;1)diag(1 2 3 4;1)`)
+                return apply_opt(&prim_value("enlist"), vals);
             }
             Ok(from_items(vals.into_iter().map(|v| v.unwrap()).collect()))
         }
@@ -484,8 +482,8 @@ fn assign(
                                 } else {
                                     v.clone()
                                 };
-                                set_global(name, nv);
-                                Ok(v)
+                                set_global(name, nv.clone());
+                                Ok(nv)
                             }
                             _ if matches!(&e, Flow::Err(_)) => Err(err("nyi").into()),
                             _ => Err(e),
@@ -506,6 +504,9 @@ fn assign(
             super::amend::amend_path(cur, &path, opf.as_ref(), Some(v.clone()))?
         }
     };
+    // `x op: y` is worth the new x (gpt/math.q reads `y:1_'x@:i` as 1_'x@i); `x:y` and
+    // `x[i]:y` are worth y
+    let result = if idx.is_none() && opf.is_some() { newv.clone() } else { v };
     if local {
         let i = fr.slot(name).unwrap();
         fr.vals[i] = Some(newv);
@@ -516,7 +517,7 @@ fn assign(
         super::peach::may_update()?;
         set_global(name, newv);
     }
-    Ok(v)
+    Ok(result)
 }
 
 /// Names q will not let you assign (keywords).
@@ -658,10 +659,12 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
         Func::Prim { op } => builtins::max_args(op),
         _ => n,
     };
-    let min = if matches!(f.func_ref(), Func::Derived { .. }) {
-        1
-    } else {
-        n
+    let min = match f.func_ref() {
+        // f'[x;y] for f of rank 3 is f' projected (ktorch's mnist/conv.q:
+        // `fmt:.Q.fmt'[4 7 9 6;0 4 6 2]`, then `fmt x`): the derived function has f's rank
+        Func::Derived { f: inner, adv } if adv == "'" && args.len() >= 2 => valence(inner),
+        Func::Derived { .. } => 1,
+        _ => n,
     };
     if args.len() > max {
         return Err(err("rank").into());
@@ -825,7 +828,10 @@ fn compose_or_signal(args: Vec<KObj>) -> QResult {
     if args.len() == 1 {
         return Err(QErr(signal_text(&args[0])?));
     }
-    if args.iter().all(|a| a.is_func() || !a.is_atom()) {
+    // any applicable value composes: functions, lists, and handles (ktorch's vision/a.q:
+    // `(-2 raze .Q.fmt'[..]@)` writes what the rest formats)
+    let handle = |a: &KObj| matches!(a.t(), t if t == -KI || t == -KJ || t == -KH);
+    if args.iter().all(|a| a.is_func() || !a.is_atom() || handle(a)) {
         return Ok(KObj::func(func::T_COMP, Func::Comp { fs: args }));
     }
     Err(err("type"))

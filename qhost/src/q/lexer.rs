@@ -115,7 +115,7 @@ fn word(w: &str) -> Result<Word, QErr> {
 pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
     let b = src.as_bytes();
     let mut out: Vec<Token> = Vec::new();
-    // bracket stack: newline separates statements only directly inside braces
+    // bracket stack (which brackets are open)
     let mut stack: Vec<u8> = Vec::new();
     let mut i = 0;
     let mut space = true;
@@ -125,27 +125,10 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
         if c == b'\n' || c == b'\r' {
             i += 1;
             space = true;
-            if stack.last() == Some(&b'{') {
-                let prev_sep = matches!(
-                    out.last().map(|t| &t.tok),
-                    Some(Tok::Semi | Tok::LBrace) | None
-                );
-                let mut k = i;
-                while k < b.len() && b[k].is_ascii_whitespace() {
-                    k += 1;
-                }
-                let next_close = k < b.len() && b[k] == b'}';
-                // a comment-only line must not make an empty statement
-                let next_comment = k < b.len() && b[k] == b'/';
-                if !prev_sep && !next_close && !next_comment && k < b.len() {
-                    out.push(Token {
-                        tok: Tok::Semi,
-                        start,
-                        end: i,
-                        space_before: true,
-                    });
-                }
-            }
+            // a line break inside a lambda is blank space, as q's: its expressions are
+            // separated by semicolons (code.kx.com/q/basics/function-notation), and an
+            // expression may go on over lines (ktorch's gpt/math.q `match`, which q ran:
+            // `flip update ok:actual=predict from` / `update actual:a+b from` / ...)
             continue;
         }
         if c == b' ' || c == b'\t' {

@@ -53,6 +53,10 @@ pub struct Sql {
     pub by: Vec<(Option<String>, Node)>,
     pub from: Node,
     pub wh: Vec<Node>,
+    /// `select[n]`, `select[m n]`, `select[>c]`, `select[n;<c]`: the rows to take and the
+    /// column to sort on (descending when true)
+    pub limit: Option<Node>,
+    pub order: Option<(bool, String)>,
 }
 
 /// Whether a syntax term acts as a verb (infix) rather than a noun.
@@ -69,7 +73,7 @@ pub const INFIX_WORDS: &[&str] = &[
     "prior", "peach", "xasc", "xdesc", "xcol", "xcols", "xkey", "xgroup", "xprev", "lj", "ij",
     "uj", "pj", "ej", "aj", "asof", "bin", "binr", "ss", "mavg", "msum", "mcount", "mdev", "mmax",
     "mmin", "ema", "wavg", "wsum", "cor", "cov", "scov", "mmu", "lsq", "upsert", "insert", "fby",
-    "dsave",
+    "dsave", "setenv",
 ];
 
 const SQL_WORDS: &[&str] = &["select", "exec", "update", "delete"];
@@ -519,6 +523,22 @@ impl<'a> P<'a> {
     /// qSQL: `select cols by b from t where c` (and exec/update/delete).
     fn sql(&mut self, kind: &str) -> Result<Node, QErr> {
         self.pos += 1;
+        let (mut limit, mut order) = (None, None);
+        if kind == "select" && matches!(self.peek(), Some(Tok::LBracket)) {
+            self.pos += 1;
+            for a in self.args(Tok::RBracket)? {
+                match a {
+                    Node::Juxt(f, c) => match (&*f, &*c) {
+                        (Node::Prim(o), Node::Name(c)) if o == "<" || o == ">" => {
+                            order = Some((o == ">", c.clone()))
+                        }
+                        _ => return Err(err("nyi")),
+                    },
+                    Node::Elide | Node::Nil => return Err(err("nyi")),
+                    e => limit = Some(e),
+                }
+            }
+        }
         let parts = |p: &mut P, stop: &[&str]| -> Result<Vec<(Option<String>, Node)>, QErr> {
             let mut v = Vec::new();
             loop {
@@ -565,6 +585,8 @@ impl<'a> P<'a> {
             by,
             from,
             wh,
+            limit,
+            order,
         })))
     }
 

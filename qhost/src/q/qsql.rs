@@ -17,6 +17,53 @@ struct Tab {
 }
 
 pub fn eval(s: &Sql, outer: &mut Frame) -> QResult {
+    if s.limit.is_some() && s.by.is_empty() && !s.cols.is_empty() {
+        // KX: select[n] takes the rows before the Select phrase runs (an aggregate there sees
+        // only them); qhost takes them from the result
+        return Err(err("nyi"));
+    }
+    let r = eval_plain(s, outer)?;
+    if s.limit.is_none() && s.order.is_none() {
+        return Ok(r);
+    }
+    limit_order(s, r, outer)
+}
+
+/// `select[n;>c]` (code.kx.com/q/ref/select, "Limiting results"): the result sorted on c, then
+/// its first n rows (last n for a negative n, n rows from m for `m n`); a keyed result keeps
+/// its keys.
+fn limit_order(s: &Sql, r: KObj, outer: &mut Frame) -> QResult {
+    let nk = if r.t() == XD && r.dict_keys().t() == XT {
+        table_parts(&r.dict_keys()).0.len()
+    } else if r.t() == XT {
+        0
+    } else {
+        return Err(err("nyi"));
+    };
+    let prim = crate::q::verbs::apply_prim;
+    let mut t = if nk > 0 { prim("!", vec![KObj::long(0), r])? } else { r };
+    if let Some((down, c)) = &s.order {
+        let f = if *down { "xdesc" } else { "xasc" };
+        t = prim(f, vec![KObj::sym(c), t])?;
+    }
+    if let Some(l) = &s.limit {
+        let n = done(eval_node(l, outer))?;
+        let rows = prim("count", vec![t.clone()])?.get_long();
+        let v = if n.is_atom() { super::values::int_of(&n).map(|i| vec![i]) } else { ints_of(&n) };
+        t = match v.as_deref() {
+            Some([n]) if n.abs() as i64 >= rows => t,
+            Some([n]) => prim("#", vec![KObj::long(*n), t])?,
+            Some([m, n]) => prim("sublist", vec![KObj::from_slice(KJ, &[*m, *n]), t])?,
+            _ => return Err(err("type")),
+        };
+    }
+    if nk > 0 {
+        t = prim("!", vec![KObj::long(nk as i64), t])?;
+    }
+    Ok(t)
+}
+
+fn eval_plain(s: &Sql, outer: &mut Frame) -> QResult {
     let t = done(eval_node(&s.from, outer))?;
     if t.t() == XD && t.dict_keys().t() == XT && t.dict_values().t() == XT {
         return keyed(s, &t, outer);
@@ -34,7 +81,9 @@ pub fn eval(s: &Sql, outer: &mut Frame) -> QResult {
 /// name a table's (`exec options from module m` in ktorch's docs, printed by q). Other
 /// queries on dictionaries are 'nyi.
 fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
-    if s.kind != "exec" || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty() {
+    let update = s.kind == "update";
+    if !(s.kind == "exec" || update) || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty()
+    {
         return Err(err("nyi"));
     }
     let mut fr = Frame {
@@ -51,6 +100,25 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
             fr.names.push(n.clone());
             fr.vals.push(v.clone());
         }
+    }
+    if update {
+        // `update c:e from d` (ktorch's gpt/math.q, run by q: `flip update ok:actual=predict
+        // from update actual:a+b from `a`b`predict!..`): the keys name the values, a new name
+        // is a new key, an existing one gets the new value
+        let mut keys: Vec<String> = d.dict_keys().sym_list().iter().map(|k| k.to_string()).collect();
+        let mut vals = values::items(&d.dict_values());
+        for (k, (n, e)) in s.cols.iter().enumerate() {
+            let name = name_of(k, n, e);
+            let v = done(eval_node(e, &mut fr))?;
+            match keys.iter().position(|x| *x == name) {
+                Some(i) => vals[i] = v,
+                None => {
+                    keys.push(name);
+                    vals.push(v);
+                }
+            }
+        }
+        return Ok(KObj::dict(KObj::syms(&keys), from_items(vals)));
     }
     if s.cols.len() == 1 && s.cols[0].0.is_none() {
         return done(eval_node(&s.cols[0].1, &mut fr));

@@ -217,6 +217,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             std::env::set_var(a0.get_sym(), args[1].as_string());
             Ok(KObj::identity())
         }
+        ("fby", 2) => fby(a0, &args[1]),
         ("each", 2) => super::adverbs::apply_derived(a0, "'", vec![args[1].clone()]),
         ("peach", 2) => super::peach::peach(a0, &args[1]),
         ("over", 2) => super::adverbs::apply_derived(a0, "/", vec![args[1].clone()]),
@@ -621,4 +622,32 @@ fn run_script_text(text: &str) -> Result<(), ScriptErr> {
         }
     }
     Ok(())
+}
+
+/// `(f;x) fby g` (code.kx.com/q/ref/fby): f applied to x's items of each group of g, the
+/// result given to every row of the group; g a vector of x's count (a table of groups is 'nyi).
+fn fby(fx: &KObj, g: &KObj) -> QResult {
+    if fx.t() != 0 || fx.len() != 2 {
+        return Err(err("type"));
+    }
+    let (f, x) = (fx.item(0), fx.item(1));
+    if !g.is_vector() || g.t() == 0 {
+        return Err(err("nyi"));
+    }
+    if x.is_atom() || x.len() != g.len() {
+        return Err(err("length"));
+    }
+    let groups = crate::q::verbs::apply_prim("group", vec![g.clone()])?.dict_values();
+    let mut out: Vec<Option<KObj>> = vec![None; g.len() as usize];
+    for idx in super::values::items(&groups) {
+        let r = apply(&f, vec![crate::q::verbs::index::at(&x, &idx)?])?;
+        let rows = super::values::ints_of(&idx).unwrap_or_default();
+        // an aggregate gives every row of its group the one value; a function answering a list
+        // of the group's count gives each row its own item (KX's `{exec lmt>=sums qty from x}`)
+        let each = !r.is_atom() && r.t() != XD && r.len() == rows.len() as i64;
+        for (k, i) in rows.into_iter().enumerate() {
+            out[i as usize] = Some(if each { super::values::elem(&r, k as i64) } else { r.clone() });
+        }
+    }
+    Ok(super::values::from_items(out.into_iter().map(|v| v.unwrap()).collect()))
 }

@@ -96,7 +96,6 @@ pub fn shared(h: K, picks: Option<K>) -> Result<Target> {
                     .map(|i| d[i].1.shallow_clone())
                     .collect()
             }
-            (Obj::Module(_), _) => unreachable!("modules are read above"),
             (o, _) => bail!("not implemented for {}", o.class()),
         };
         Ok(ts)

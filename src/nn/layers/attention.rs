@@ -2,13 +2,13 @@
 //! first as libtorch's C++ module: (length; batch; dim)) and `selfattention` (ktorch's own
 //! knn::SelfAttention, batch first, with an optional layer norm on its input).
 //!
-//! Submodule parameters are held flat under PyTorch's dotted names (`out_proj.weight`,
-//! `in.weight`), so names and state read as PyTorch's and ktorch's; the transformer layers
-//! reuse `attend` with their own prefix (`self_attn.`).
+//! Their parts are child modules as libtorch and ktorch register them (`out_proj`; `norm`, `in`,
+//! `drop`, `out`), read by the forward under PyTorch's dotted names (`out_proj.weight`); the
+//! transformer layers reuse `attend` with their own prefix (`self_attn.`).
 use anyhow::{bail, Result};
 use tch::{Kind, Tensor};
 
-use super::{filled, flag, float, long, long_null, many, uniform, Layer, Out, Run};
+use super::{filled, flag, float, long, long_null, many, part, settle, uniform, Layer, Out, Run, Val};
 use crate::nn::Module;
 
 pub static LAYERS: &[Layer] = &[
@@ -117,7 +117,11 @@ fn attention_init(m: &mut Module) -> Result<()> {
         bail!("attention: positive key and value dimensions required");
     }
     let (b, ab) = (m.flag("bias"), m.flag("addbias"));
-    attention_parms(m, "", dim, kv, b, ab)
+    // `out_proj` a child Linear, as libtorch's MultiheadAttention registers it
+    m.children.push(("out_proj".into(), part("out_proj", "linear", &[("in", Val::Long(dim)), ("out", Val::Long(dim)), ("bias", Val::Bool(b))])?));
+    attention_parms(m, "", dim, kv, b, ab)?;
+    settle(m);
+    Ok(())
 }
 
 /// How one attention call runs.
@@ -335,18 +339,16 @@ fn selfattention_init(m: &mut Module) -> Result<()> {
         bail!("selfattention: model dimension of {dim} not divisible by {heads} heads");
     }
     check_dropout("selfattention", m.float("dropout"))?;
-    let bound = 1.0 / (dim as f64).sqrt();
+    // its parts as child modules, as knn/attention.cpp registers them
     let norm = m.flag("norm");
+    let mut v = vec![];
     if norm {
-        m.add_parm("norm.weight", filled(&[dim], 1.0)?);
-        m.add_parm("norm.bias", filled(&[dim], 0.0)?);
+        v.push(part("norm", "layernorm", &[("shape", Val::Longs(vec![dim]))])?);
     }
-    m.add_parm("in.weight", uniform(&[3 * dim, dim], bound)?);
-    if !norm {
-        m.add_parm("in.bias", uniform(&[3 * dim], bound)?);
-    }
-    m.add_parm("out.weight", uniform(&[dim, dim], bound)?);
-    m.add_parm("out.bias", uniform(&[dim], bound)?);
+    v.push(part("in", "linear", &[("in", Val::Long(dim)), ("out", Val::Long(3 * dim)), ("bias", Val::Bool(!norm))])?);
+    v.push(part("drop", "drop", &[("p", Val::Float(m.float("dropout")))])?);
+    v.push(part("out", "linear", &[("in", Val::Long(dim)), ("out", Val::Long(dim))])?);
+    m.children = v.into_iter().map(|c| (c.name.clone().unwrap_or_default(), c)).collect();
     Ok(())
 }
 

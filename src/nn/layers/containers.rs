@@ -9,8 +9,8 @@ use crate::nn::Module;
 pub static LAYERS: &[Layer] = &[
     // as libtorch's Sequential, every input goes to the first child, which checks its count
     // (a `seqjoin` first takes two: ktorch's mnist/cgan.q)
-    container("sequential", "torch.nn.Sequential", &[], (1, 8), sequential),
-    container("seqnest", "knn::SeqNest", &[], (1, 8), sequential),
+    Layer { adopt: any_child, ..container("sequential", "torch.nn.Sequential", &[], (1, 8), sequential) },
+    Layer { adopt: any_child, ..container("seqnest", "knn::SeqNest", &[], (1, 8), sequential) },
     Layer {
         init: crate::nn::callback::init,
         ..container(
@@ -26,6 +26,17 @@ pub static LAYERS: &[Layer] = &[
         )
     },
 ];
+
+/// A `sequential` or `seqnest` holds its children as libtorch's type-erased AnyModule, which
+/// ktorch cannot make of a Sequential (its forward is a template: nest with `seqnest`) nor of a
+/// container without a forward (knn.cpp's `anymodule`, with its words).
+fn any_child(_: &Module, c: &Module) -> Result<Option<String>> {
+    match c.layer.name {
+        "sequential" => anyhow::bail!("sequential: unable to create type-erased module, forward method uses template"),
+        n @ ("moduledict" | "modulelist" | "parmdict") => anyhow::bail!("{n}: unable to create type-erased module, no forward method defined"),
+        _ => Ok(None),
+    }
+}
 
 /// Each child in turn on the previous one's output.
 pub fn sequential(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use anyhow::{anyhow, Result};
 
 use super::{many, opt, Def, Layer, Out, Run, Ty};
-use crate::io::aoti::Aoti;
-use crate::io::foreign::Foreign;
-use crate::io::torchscript::Script;
+use crate::nn::foreign::aoti::Aoti;
+use crate::nn::foreign::Foreign;
+use crate::nn::foreign::torchscript::Script;
 use crate::nn::Module;
 
 pub static LAYERS: &[Layer] = &[

@@ -390,3 +390,47 @@ pub fn filled(size: &[i64], value: f64) -> Result<Tensor> {
     )?;
     Ok(t.f_set_requires_grad(true)?)
 }
+
+/// A child its parent's init makes (the parts of `attention`, `selfattention` and the
+/// transformer layers, as libtorch registers them): layer `ty` keyed `key`, the options given
+/// by name, the others at their defaults.
+pub fn part(key: &str, ty: &str, given: &[(&str, Val)]) -> Result<Module> {
+    let l = find(ty).ok_or_else(|| anyhow::anyhow!("no {ty} layer"))?;
+    let opts = l
+        .opts
+        .iter()
+        .map(|o| {
+            given
+                .iter()
+                .find(|(n, _)| *n == o.name)
+                .map(|(_, v)| v.clone())
+                .or_else(|| o.default.val(o.ty))
+                .ok_or_else(|| anyhow::anyhow!("{ty}: option `{} required", o.name))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Module::new(l, Some(key.to_string()), opts)
+}
+
+/// Move the parameters an init made flat under dotted names (`self_attn.out_proj.weight`) into
+/// the children made for them (`part`), replacing the values those drew: the values keep the
+/// parent's initialisation (PyTorch's: MultiheadAttention zeroes `out_proj.bias`), the tree and
+/// names become libtorch's. A name no child takes stays flat.
+pub fn settle(m: &mut Module) {
+    fn put(m: &mut Module, name: &str, t: Tensor) -> Option<Tensor> {
+        if let Some(slot) = m.parms.iter_mut().find(|(k, _)| k == name) {
+            slot.1 = t;
+            return None;
+        }
+        let Some((key, rest)) = name.split_once('.') else { return Some(t) };
+        match m.children.iter_mut().find(|(k, _)| k == key) {
+            Some((_, c)) => put(c, rest, t),
+            None => Some(t),
+        }
+    }
+    let flat = std::mem::take(&mut m.parms);
+    for (k, t) in flat {
+        if let Some(t) = put(m, &k, t) {
+            m.parms.push((k, t));
+        }
+    }
+}

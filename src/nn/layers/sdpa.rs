@@ -56,7 +56,7 @@ pub fn is_causal(m: &Tensor, boolean: bool) -> Result<bool> {
     let s = m.size();
     // a CUDA graph being recorded replays later with whatever mask its input then holds: pass
     // the mask itself (any mask stays right), not a decision taken on today's values
-    if crate::device::graph::capturing() {
+    if crate::device::capture::capturing() {
         return Ok(false);
     }
     if s.len() != 2 || s[0] != s[1] || s[0] == 0 || (m.kind() == Kind::Bool && !boolean) {

@@ -2,13 +2,14 @@
 //! libtorch's C++ TransformerEncoderLayer/TransformerDecoderLayer: sequence first, the norm after
 //! each residual sum (PyTorch's defaults, `norm_first=False`), layer norm eps 1e-5. Options as
 //! ktorch: in (model dimension), heads, dim (feedforward size, 2048), dropout (0.1), fn (`relu or
-//! `gelu). Parameters flat under PyTorch's names (`self_attn.in_proj_weight`, `linear1.weight`,
-//! `norm1.bias`, ...).
+//! `gelu). Their parts are child modules as in libtorch (`self_attn`, `linear1`, `norm1`, ...),
+//! so the parameter names are PyTorch's (`self_attn.in_proj_weight`, `linear1.weight`); the
+//! forward reads them by those names.
 use anyhow::{bail, Result};
 use tch::Tensor;
 
-use super::attention::{attend, attention_parms, check_dropout, Attend};
-use super::{filled, float, long, long_or, many, sym, uniform, Layer, Opt, Out, Run};
+use super::attention::{attend, check_dropout, Attend};
+use super::{float, long, long_or, many, part, sym, Layer, Opt, Out, Run, Val};
 use crate::nn::Module;
 
 const OPTS: &[Opt] = &[
@@ -61,36 +62,37 @@ fn check(m: &Module) -> Result<(i64, i64)> {
     Ok((d, f))
 }
 
-fn linear(m: &mut Module, name: &str, i: i64, o: i64) -> Result<()> {
-    let bound = 1.0 / (i as f64).sqrt();
-    m.add_parm(&format!("{name}.weight"), uniform(&[o, i], bound)?);
-    m.add_parm(&format!("{name}.bias"), uniform(&[o], bound)?);
-    Ok(())
-}
-
-fn norms(m: &mut Module, d: i64, n: usize) -> Result<()> {
-    for i in 1..=n {
-        m.add_parm(&format!("norm{i}.weight"), filled(&[d], 1.0)?);
-        m.add_parm(&format!("norm{i}.bias"), filled(&[d], 0.0)?);
+/// The layer's parts as libtorch's TransformerEncoderLayer/TransformerDecoderLayer register
+/// them (children, so `names`, `children` and `child` reach them as in ktorch): `self_attn`
+/// (and the decoder's `multihead_attn`), `linear1`, `dropout`, `linear2`, the norms, then a
+/// dropout after each residual block. Each part initialises as its own layer does (PyTorch's
+/// defaults: Linear's U(±1/√in), LayerNorm's ones and zeros, MultiheadAttention's).
+fn parts(m: &mut Module, attn: &[&str], n: usize) -> Result<()> {
+    let (d, f) = check(m)?;
+    let (h, p) = (m.long("heads"), m.float("dropout"));
+    let mut v = vec![];
+    for a in attn {
+        v.push(part(a, "attention", &[("dim", Val::Long(d)), ("heads", Val::Long(h)), ("dropout", Val::Float(p))])?);
     }
+    v.push(part("linear1", "linear", &[("in", Val::Long(d)), ("out", Val::Long(f))])?);
+    v.push(part("dropout", "drop", &[("p", Val::Float(p))])?);
+    v.push(part("linear2", "linear", &[("in", Val::Long(f)), ("out", Val::Long(d))])?);
+    for i in 1..=n {
+        v.push(part(&format!("norm{i}"), "layernorm", &[("shape", Val::Longs(vec![d]))])?);
+    }
+    for i in 1..=n {
+        v.push(part(&format!("dropout{i}"), "drop", &[("p", Val::Float(p))])?);
+    }
+    m.children = v.into_iter().map(|c| (c.name.clone().unwrap_or_default(), c)).collect();
     Ok(())
 }
 
 fn encoder_init(m: &mut Module) -> Result<()> {
-    let (d, f) = check(m)?;
-    attention_parms(m, "self_attn.", d, (d, d), true, false)?;
-    linear(m, "linear1", d, f)?;
-    linear(m, "linear2", f, d)?;
-    norms(m, d, 2)
+    parts(m, &["self_attn"], 2)
 }
 
 fn decoder_init(m: &mut Module) -> Result<()> {
-    let (d, f) = check(m)?;
-    attention_parms(m, "self_attn.", d, (d, d), true, false)?;
-    attention_parms(m, "multihead_attn.", d, (d, d), true, false)?;
-    linear(m, "linear1", d, f)?;
-    linear(m, "linear2", f, d)?;
-    norms(m, d, 3)
+    parts(m, &["self_attn", "multihead_attn"], 3)
 }
 
 /// Layer norm `normi` of x.

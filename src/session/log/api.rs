@@ -50,7 +50,7 @@ pub fn logto(x: K) -> KResult {
     } else if is_function(x) {
         route::function(x)
     } else {
-        bail!("{USAGE}, given {}", crate::tensor::opargs::describe(x))
+        bail!("{USAGE}, given {}", crate::registry::describe(x))
     };
     route::set(route);
     Ok(make::null())

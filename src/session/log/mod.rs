@@ -108,9 +108,16 @@ macro_rules! klog {
     }};
 }
 
-/// Set up at load (`fns`), on the q thread: remember it as the one thread that may call q, and
-/// route libtorch's warnings on it into the log.
+/// Set up at load (`fns`), on the q thread: give the guard its log and settings, remember this
+/// thread as the one that may call q, and route libtorch's warnings on it into the log.
 pub fn init() {
+    crate::k::hooks::install(crate::k::hooks::Hooks {
+        enter,
+        deliver,
+        debugging: || enabled(Level::Debug),
+        debug,
+        stackframe: crate::session::setting::stackframe,
+    });
     route::set_q_thread();
     warnings::install();
 }

@@ -60,7 +60,7 @@ pub fn ktype_letter(k: Kind) -> Option<u8> {
         _ => return None,
     })
 }
-fn ktype_of(t: &Tensor) -> Result<u8> {
+pub fn ktype_of(t: &Tensor) -> Result<u8> {
     if !t.defined() {
         return Ok(b' ');
     }
@@ -72,14 +72,6 @@ fn ktype_of(t: &Tensor) -> Result<u8> {
 pub fn dtype(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::symbol(options::kind_name(options::default_kind())));
-    }
-    // a module: each parameter's data type by name (ktorch.cpp's `moduleattr`)
-    if let Some(m) = module_of(x)? {
-        let p = m.get().named_parameters();
-        let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
-        let v = p.iter().map(|(_, t)| dtype_of(t)).collect::<Result<Vec<_>>>()?;
-        let v: Vec<&str> = v.iter().map(String::as_str).collect();
-        return Ok(make::dict_of(make::symbols(&keys), make::symbols(&v)));
     }
     if let Some(s) = read::symbol(x) {
         let k =
@@ -104,20 +96,9 @@ pub fn device(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::symbol(default_device()));
     }
-    if let Some(m) = module_of(x)? {
-        return Ok(make::symbol(&options::device_name(m.get().device())));
-    }
     query(x, Attr::Sym(&device_of), true)
 }
 
-/// The module of a module or model handle: `device` and `dtype` answer for its parameters, as
-/// ktorch does (the first parameter's or buffer's; cpu and the default type when none).
-fn module_of(x: K) -> Result<Option<crate::nn::ModRef>> {
-    match registry::class_of(x) {
-        Some("module" | "model") => Ok(Some(crate::nn::api::modref(x)?)),
-        _ => Ok(None),
-    }
-}
 pub fn layout(x: K) -> KResult {
     query(x, Attr::Sym(&layout_of), true)
 }
@@ -131,13 +112,6 @@ pub fn gradfn(x: K) -> KResult {
     query(x, Attr::Sym(&gradfn_of), false)
 }
 pub fn ktype(x: K) -> KResult {
-    // a module: each parameter's k type by name, as `dtype`
-    if let Some(m) = module_of(x)? {
-        let p = m.get().named_parameters();
-        let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
-        let v = p.iter().map(|(_, t)| ktype_of(t)).collect::<Result<Vec<_>>>()?;
-        return Ok(make::dict_of(make::symbols(&keys), make::chars(&v)));
-    }
     query(x, Attr::Char(&ktype_of), true)
 }
 
@@ -154,12 +128,9 @@ pub fn objtype(x: K) -> KResult {
     }
     registry::with(x, |o| match o {
         Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
-        // a module's type, as ktorch: `sequential, `linear, ..
-        Obj::Module(m) => Ok(make::symbol(m.get().layer.name)),
-        Obj::Optimizer(o) => Ok(make::symbol(o.kind.name)),
-        Obj::Loss(l) => Ok(make::symbol(l.name())),
-        // a model, stream, event or graph: its class
-        o => Ok(make::symbol(o.class())),
+        // a module's type, as ktorch: `sequential, `linear, ..; an optimizer's or loss's name; a
+        // model, stream, event or graph: its class
+        Obj::Object(b) => Ok(make::symbol(b.objtype())),
     })
 }
 
@@ -192,16 +163,11 @@ pub fn default_options() -> K {
 }
 
 /// `options[]` the defaults for new tensors; `options x` a tensor's options (a dictionary), a
-/// vector's (a table, a row per tensor), a dictionary's (keys to rows); `options`topic` as help.
+/// vector's (a table, a row per tensor), a dictionary's (keys to rows); the q function, which
+/// also takes topics, modules and losses, is dispatch/help.rs.
 pub fn options(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(default_options());
-    }
-    if read::symbol(x).is_some() {
-        return super::summary::topic(x, false);
-    }
-    if let Some(r) = super::summary::object_help(x, false)? {
-        return Ok(r);
     }
     if !registry::is_handle(x) {
         bail!("{}", super::expected(x, false));

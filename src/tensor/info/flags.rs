@@ -58,14 +58,6 @@ const USAGE: &str = "tensor/vector/dictionary or (object;flag) or (dict/vector;k
 /// `gradflag(d;keys)`, `gradflag(v;indices)` the flags of some tensors (an atom key or index
 /// gives an atom), and `gradflag(d;keys;flag)`, `gradflag(v;indices;flag)` set them.
 pub fn gradflag(x: K) -> KResult {
-    // a module's (or model's) parameters: names to flags (ktorch's freeze.rst)
-    if matches!(registry::class_of(x), Some("module") | Some("model")) {
-        let m = crate::nn::api::modref(x)?;
-        let p = m.get().named_parameters();
-        let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
-        let flags: Vec<bool> = p.iter().map(|(_, t)| t.requires_grad()).collect();
-        return Ok(make::dict_of(make::symbols(&keys), make::booleans(&flags)));
-    }
     if registry::is_handle(x) {
         return query(x, Attr::Bool(&requires_grad), false);
     }

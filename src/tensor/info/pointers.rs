@@ -7,19 +7,12 @@ use super::{facts, query, with_tensor, Attr};
 use crate::k::{make, KResult, K};
 
 pub fn ptr(x: K) -> KResult {
-    if crate::nn::api::is_module(x) {
-        return Ok(make::long(crate::nn::api::modref(x)?.address()));
-    }
     query(x, Attr::Long(&facts::impl_ptr), false)
 }
 pub fn sptr(x: K) -> KResult {
     query(x, Attr::Long(&facts::storage_ptr), false)
 }
 pub fn ref_(x: K) -> KResult {
-    // a module: the handles sharing its tree, not counting the one `modref` makes here
-    if crate::nn::api::is_module(x) {
-        return Ok(make::long(crate::nn::api::modref(x)?.count() - 1));
-    }
     query(x, Attr::Long(&facts::use_count), false)
 }
 pub fn sref(x: K) -> KResult {

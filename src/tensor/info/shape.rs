@@ -70,7 +70,7 @@ pub fn elements(x: K) -> KResult {
     query(x, Attr::Long(&storage_elements), true)
 }
 /// Bytes of the underlying storage; a sparse tensor's indices and values.
-fn storage_bytes(t: &Tensor) -> Result<i64> {
+pub fn storage_bytes(t: &Tensor) -> Result<i64> {
     if t.defined() && t.is_sparse() {
         return Ok(facts::storage_bytes(&t.f_internal_indices()?)?
             + facts::storage_bytes(&t.f_internal_values()?)?);
@@ -84,3 +84,4 @@ pub fn bytes(x: K) -> KResult {
 pub fn offset(x: K) -> KResult {
     query(x, Attr::Long(&facts::storage_offset), true)
 }
+

@@ -133,11 +133,22 @@ fn temporal_type(op: Op, a: i8, b: i8) -> Result<i8, QErr> {
         Op::Sub if a == b && a == KP => KN,
         Op::Sub if a == b && matches!(a, KD | KM) => KI,
         Op::Sub if a == b && plain(a) => a,
-        Op::Mul if a == KN && (int(b) || b == KF) => KN,
-        Op::Mul if b == KN && (int(a) || a == KF) => KN,
-        Op::Div if plain(a) && (int(b) || matches!(b, KE | KF)) => KF,
-        // a ratio of timespans is a float (0D01%0D00:30 is 2f)
-        Op::Div if a == KN && b == KN => KF,
+        // KX's Multiply table (code.kx.com/q/ref/multiply, "Range and domains"): a temporal
+        // times an integer, a real or a char keeps its type; times a float it is a float
+        // (`1e-9*0D00:00:01` is 1f: gpt/math.q's iter/sec), except a date or datetime,
+        // which gives a datetime; two temporals do not multiply
+        Op::Mul if is_temporal(a) != is_temporal(b) => {
+            let (t, o) = if is_temporal(a) { (a, b) } else { (b, a) };
+            match o {
+                KF if matches!(t, KD | KZ) => KZ,
+                KF => KF,
+                KE | KC => t,
+                o if int(o) => t,
+                _ => return Err(type_err()),
+            }
+        }
+        // Divide: the ratio of the underlying values, always a float (code.kx.com/q/ref/divide)
+        Op::Div if (is_temporal(a) || rank(a) > 0) && (is_temporal(b) || rank(b) > 0) => KF,
         Op::Min | Op::Max if a == b => a,
         Op::IDiv | Op::Mod if plain(a) && int(b) => a,
         Op::Xbar if plain(b) && (int(a) || a == b) => b,

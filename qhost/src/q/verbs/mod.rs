@@ -195,7 +195,7 @@ const DYADS: &[&str] = &[
     "div", "mod", "xbar", "xexp", "xlog", "and", "or", "within", "in", "except", "inter", "union",
     "cross", "sublist", "cut", "rotate", "like", "vs", "sv", "ss", "xprev", "bin", "binr", "wsum",
     "wavg", "cov", "cor", "mavg", "msum", "mmax", "mmin", "mcount", "xasc", "xdesc", "xkey",
-    "xcol", "mmu",
+    "xcol", "xcols", "mmu",
 ];
 
 /// Whether `name` is a primitive this module applies.

@@ -50,6 +50,11 @@ pub(crate) fn item_cmp(a: &KObj, b: &KObj) -> Ordering {
         }
         return a.t().cmp(&b.t());
     }
+    // a table's rows (dictionaries) compare by their values, column by column: `iasc t` grades
+    // by the first column, then the next within it (the parted first column KX's asc shows)
+    if a.t() == XD && b.t() == XD {
+        return item_cmp(&a.dict_values(), &b.dict_values());
+    }
     let (ia, ib) = (rows_of(a), rows_of(b));
     for (p, q) in ia.iter().zip(ib.iter()) {
         let o = item_cmp(p, q);

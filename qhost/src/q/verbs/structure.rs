@@ -63,6 +63,7 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
         "cross" => cross(x, y),
         "xkey" => xkey(x, y),
         "xcol" => xcol(x, y),
+        "xcols" => xcols(x, y),
         _ => return None,
     })
 }
@@ -588,6 +589,12 @@ fn bang(x: &KObj, y: &KObj) -> QResult {
             from_items(vec![y.clone()]),
         ));
     }
+    if y.t() == 0 && y.len() == 0 && x.len() > 0 && x.is_vector() {
+        // `keys!()`: real q accepts it (ktorch's cct.q builds `` `inp`tok`pos`enc`dec!() ``
+        // and then assigns every key); KX documents only lists of one count, so what q holds
+        // before a key is assigned is not known: the generic null here (README lists it)
+        return Ok(KObj::dict(x.clone(), from_items(vec![KObj::identity(); x.len() as usize])));
+    }
     if x.len() != y.len() {
         return Err(len_err());
     }
@@ -799,4 +806,31 @@ fn xcol(k: &KObj, t: &KObj) -> QResult {
     }
     names[..new.len()].copy_from_slice(&new);
     Ok(make_table(KObj::syms(&names), c))
+}
+
+/// `` `c`d xcols t `` (code.kx.com/q/ref/cols): the named columns first, then the others in
+/// their order; a keyed table or a name that is not a column is 'nyi.
+fn xcols(k: &KObj, t: &KObj) -> QResult {
+    if t.t() != XT {
+        return Err(nyi());
+    }
+    let first: Vec<String> = if k.t() == -KS {
+        vec![k.get_sym().to_string()]
+    } else if k.t() == KS {
+        k.sym_list().iter().map(|s| s.to_string()).collect()
+    } else {
+        return Err(type_err());
+    };
+    let (names, cols) = table_cols(t);
+    let names: Vec<String> = names.sym_list().iter().map(|s| s.to_string()).collect();
+    if first.iter().any(|f| !names.contains(f)) {
+        return Err(nyi());
+    }
+    let order: Vec<usize> = first
+        .iter()
+        .map(|f| names.iter().position(|n| n == f).unwrap())
+        .chain((0..names.len()).filter(|i| !first.contains(&names[*i])))
+        .collect();
+    let nn: Vec<String> = order.iter().map(|&i| names[i].clone()).collect();
+    Ok(make_table(KObj::syms(&nn), order.iter().map(|&i| cols[i].clone()).collect()))
 }

@@ -17,56 +17,17 @@
 //! graph cannot see is refused: CUDA missing, tensors off the GPU, q callbacks, optimizers
 //! that keep counts on the CPU, and at replay, inputs of another shape or type, parameters moved
 //! since recording, or optimizer/clipping settings changed since recording.
-use crate::cxx::CudaGraph;
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Tensor};
 
-use super::event::Event;
-use super::shim;
-use super::stream::{Stream, StreamGuard};
+use super::data::side;
+use super::{Model, Settings};
+use crate::device::capture::{capture, GraphPtr, WARMUP};
 use crate::k::{read, KResult, K};
-use crate::model::data::side;
-use crate::model::{Model, Settings};
 use crate::nn::{Module, Out, Run};
 use crate::registry::{self, Obj};
-
-/// Eager runs before capture, as in PyTorch's CUDA graph examples.
-const WARMUP: usize = 3;
-
-thread_local! {
-    /// Is this thread recording a graph now? (Checks that synchronize must not run then.)
-    static CAPTURING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-pub fn capturing() -> bool {
-    CAPTURING.with(|c| c.get())
-}
-
-/// Marks the thread as recording while it lives.
-struct Recording;
-impl Recording {
-    fn new() -> Recording {
-        CAPTURING.with(|c| c.set(true));
-        Recording
-    }
-}
-impl Drop for Recording {
-    fn drop(&mut self) {
-        CAPTURING.with(|c| c.set(false));
-    }
-}
-
-/// at::cuda::CUDAGraph, freed with the graph object.
-struct GraphPtr(*mut CudaGraph);
-
-impl Drop for GraphPtr {
-    fn drop(&mut self) {
-        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
-        unsafe { crate::cxx::ktorch_graph_free(self.0) }
-    }
-}
 
 /// What a step graph checks its model against before each replay.
 struct StepCheck {
@@ -109,7 +70,7 @@ impl Graph {
 
 /// The CUDA device of a module's parameters, or why it cannot be recorded.
 fn cuda_of(m: &Module) -> Result<usize> {
-    super::need_cuda().map_err(|e| anyhow!("CUDA graphs need a GPU: {e}"))?;
+    crate::device::need_cuda().map_err(|e| anyhow!("CUDA graphs need a GPU: {e}"))?;
     if has_callback(m) {
         bail!("a module with a callback layer calls q, which a graph cannot record");
     }
@@ -133,44 +94,6 @@ fn hold(m: &Module) -> (Vec<(Tensor, usize)>, Vec<Tensor>) {
         .collect();
     let keep = ts.iter().filter_map(|t| t.f_detach().ok()).collect();
     (ts.into_iter().map(|t| { let p = t.data_ptr() as usize; (t, p) }).collect(), keep)
-}
-
-/// Run `work` WARMUP times on a side stream, then once more under capture. Answers the graph
-/// and what the captured run returned (tensors in the graph's memory).
-fn capture(device: usize, work: &mut dyn FnMut() -> Result<Vec<Tensor>>) -> Result<(GraphPtr, Vec<Tensor>)> {
-    let current = Stream::current(device)?;
-    let side = Stream::new(device, false)?;
-    // the side stream first waits for what q queued (the inputs), q's stream later for the side
-    let queued = Event::new(false)?;
-    queued.record(&current)?;
-    queued.block(&side)?;
-    let r = (|| {
-        let _on_side = StreamGuard::new(&side)?;
-        for _ in 0..WARMUP {
-            work()?;
-        }
-        let g = GraphPtr(shim::graph_new()?);
-        shim::graph_begin(g.0)?;
-        let recording = Recording::new();
-        let out = work();
-        drop(recording);
-        let out = match out {
-            Ok(out) => out,
-            Err(e) => {
-                let _ = shim::graph_abort(g.0);
-                return Err(anyhow!("while recording: {e}"));
-            }
-        };
-        if let Err(e) = shim::graph_end(g.0) {
-            let _ = shim::graph_abort(g.0);
-            return Err(anyhow!("while recording: {e}"));
-        }
-        Ok((g, out))
-    })();
-    let done = Event::new(false)?;
-    done.record(&side)?;
-    done.block(&current)?;
-    r
 }
 
 /// The inputs given to `graph`/`replay`, as tensors on `dev` (handles or q data).
@@ -198,10 +121,9 @@ pub fn graph(x: K) -> KResult {
 
 /// The module of a module or model handle (shared, as a second handle would share it).
 fn module_of(o: &Obj) -> Result<crate::nn::ModRef> {
-    match o {
-        Obj::Module(m) => Ok(m.share()),
-        Obj::Model(m) => Ok(m.module.share()),
-        o => bail!("expected a module or model, given {}", o.class()),
+    match o.part::<crate::nn::ModRef>() {
+        Some(m) => Ok(m.share()),
+        None => bail!("expected a module or model, given {}", o.class()),
     }
 }
 
@@ -231,7 +153,7 @@ fn forward_graph(h: K, x: K) -> KResult {
     })?;
     crate::klog!(crate::session::log::Level::Info, "graph: recorded the forward of {} on cuda:{device}", module.layer.name);
     let g = Graph { ptr, inputs, outputs, many, held, _keep: keep, step: None, device, _root: root.clone() };
-    Ok(registry::add(Obj::Graph(Box::new(g))))
+    Ok(registry::add(Obj::new(g)))
 }
 
 fn settings_of(m: &Model) -> StepCheck {
@@ -269,7 +191,7 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         bail!("a training step graph needs a model, given {}", registry::class_of(h).unwrap_or("no object"));
     }
     let g = registry::lease(h, |o| {
-        let Obj::Model(m) = o else { unreachable!() };
+        let Some(m) = o.get_mut::<Model>() else { unreachable!() };
         let name = m.opt.kind.name;
         if !capturable(&m.opt) {
             bail!("the {name} optimizer keeps its step count on the CPU, which a graph would freeze; training steps can be recorded with: sgd, and adam or adamw through the fused kernels (setting`fused, CUDA float/half/bfloat16 parameters)");
@@ -286,11 +208,11 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
         let groups: Vec<Vec<Tensor>> = m.opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
         // no device wait inside a capture (the `sync` setting): the replay is one launch
-        let settings = crate::model::Settings { sync: false, ..m.train.clone() };
-        let Model { module, loss, opt, .. } = &mut **m;
+        let settings = Settings { sync: false, ..m.train.clone() };
+        let Model { module, loss, opt, scaler, .. } = m;
         let _ = crate::loss::calc::classes_seen();
         let (ptr, outputs) = capture(device, &mut || {
-            let (_, l) = crate::model::run::train_batch(module.get(), &run, loss, opt, &settings, &parms, &groups, &xs, &ys)?;
+            let (_, l) = super::run::train_batch(module.get(), &run, loss, opt, scaler.as_mut(), &settings, &parms, &groups, &xs, &ys)?;
             Ok(vec![l])
         })?;
         check.classes = crate::loss::calc::classes_seen();
@@ -300,7 +222,7 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         let inputs = xs.into_iter().chain(ys).collect();
         Ok(Graph { ptr, inputs, outputs, many: false, held, _keep: keep, step: Some(check), device, _root: root })
     })?;
-    Ok(registry::add(Obj::Graph(Box::new(g))))
+    Ok(registry::add(Obj::new(g)))
 }
 
 /// `replay g`, `replay(g;x)`, `replay(g;x;y)`.
@@ -314,14 +236,14 @@ pub fn replay(x: K) -> KResult {
         }
     };
     // the model a step graph trains, checked before the graph runs
-    let (check, device) = registry::with(h, |o| match o {
-        Obj::Graph(g) => Ok((g.step.as_ref().map(|c| (c.model, c.opts.clone(), c.clip, c.classes)), g.device)),
-        o => bail!("expected a graph, given {}", o.class()),
+    let (check, device) = registry::with(h, |o| match o.get::<Graph>() {
+        Some(g) => Ok((g.step.as_ref().map(|c| (c.model, c.opts.clone(), c.clip, c.classes)), g.device)),
+        None => bail!("expected a graph, given {}", o.class()),
     })?;
     let classes = check.as_ref().and_then(|c| c.3);
     if let Some((model, opts, clip, _)) = check {
         registry::with_id(model, |o| {
-            let Obj::Model(m) = o else { bail!("the graph's model was freed") };
+            let Some(m) = o.get::<Model>() else { bail!("the graph's model was freed") };
             let now = settings_of(m);
             if now.opts != opts || now.clip != clip {
                 bail!("the model's optimizer or clipping settings changed since recording; record the step again");
@@ -358,7 +280,7 @@ pub fn replay(x: K) -> KResult {
         }
     }
     let (outs, many) = registry::with(h, |o| {
-        let Obj::Graph(g) = o else { unreachable!() };
+        let Some(g) = o.get_mut::<Graph>() else { unreachable!() };
         g.replay(given)?;
         Ok((g.outputs.iter().map(|t| t.shallow_clone()).collect::<Vec<_>>(), g.many))
     })?;
@@ -390,6 +312,20 @@ impl Graph {
                 mine.f_copy_(new)?;
             }
         }
-        shim::graph_replay(self.ptr.0)
+        self.ptr.replay()
+    }
+}
+
+/// A recorded graph in the registry (class `graph`): its input and output tensors.
+impl crate::registry::Object for Graph {
+    fn class(&self) -> &'static str {
+        "graph"
+    }
+    fn tensors(&self) -> Vec<&Tensor> {
+        Graph::tensors(self)
+    }
+    // its count of input and output tensors
+    fn counts(&self) -> Vec<i64> {
+        vec![Graph::tensors(self).len() as i64]
     }
 }

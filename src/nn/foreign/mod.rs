@@ -4,8 +4,11 @@
 use anyhow::Result;
 use tch::{Device, Tensor};
 
-use super::aoti::Aoti;
-use super::torchscript::Script;
+pub mod aoti;
+pub mod torchscript;
+
+use aoti::Aoti;
+use torchscript::Script;
 use crate::nn::Out;
 
 pub enum Foreign {

@@ -50,6 +50,20 @@ pub fn free(x: K) -> KResult {
 pub fn tensorcount(x: K) -> KResult {
     // of one object: its tensors (a module's parameters and buffers, an optimizer's buffers)
     if registry::is_handle(x) {
+        // an optimizer's step counts are no tensors in ktorch (Optimizer::buffer_counts)
+        let opt = registry::with(x, |o| {
+            if let Some(z) = o.get::<crate::optim::Optimizer>() {
+                return Ok(Some(z.buffer_counts()?.0));
+            }
+            if let Some(m) = o.get::<crate::model::Model>() {
+                let t = m.module.get();
+                return Ok(Some((t.named_parameters().len() + t.named_buffers().len()) as i64 + m.opt.buffer_counts()?.0));
+            }
+            Ok(None)
+        })?;
+        if let Some(n) = opt {
+            return Ok(make::long(n));
+        }
         return Ok(make::long(registry::tensors(x)?.len() as i64));
     }
     Ok(make::long(
@@ -66,6 +80,9 @@ pub fn mapped(x: K) -> KResult {
 }
 
 pub fn class(x: K) -> KResult {
+    if !registry::is_handle(x) {
+        bail!("need allocated torch object, e.g. tensor, module, given {}", crate::tensor::opargs::describe(x));
+    }
     registry::with(x, |o| Ok(make::symbol(o.class())))
 }
 
@@ -87,14 +104,9 @@ pub fn obj(_: K) -> KResult {
                 Obj::Tensor(t) => t.size(),
                 Obj::Vector(v) => vec![v.len() as i64],
                 Obj::Dict(d) => vec![d.len() as i64],
-                // a module's count of parameter tensors
-                Obj::Module(m) => vec![m.get().named_parameters().len() as i64],
-                // an optimizer's count of parameters
-                Obj::Optimizer(o) => vec![o.parameters().len() as i64],
-                Obj::Loss(_) | Obj::Stream(_) | Obj::Event(_) | Obj::Future(_) => vec![],
-                Obj::Model(m) => vec![m.module.get().named_parameters().len() as i64],
-                // a graph: its count of input and output tensors
-                Obj::Graph(g) => vec![g.tensors().len() as i64],
+                // a module's count of parameter tensors, an optimizer's of parameters, a graph's
+                // of input and output tensors (none for a loss, stream, event or future)
+                Obj::Object(b) => b.counts(),
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
             ts.iter()

@@ -1,0 +1,222 @@
+// Gradient buckets reduced during the backward pass, as DistributedDataParallel's Reducer does
+// (torch/csrc/distributed/c10d/reducer.cpp): the parameters are put in buckets (reverse order,
+// the order in which the backward pass tends to reach them; one dtype and device a bucket, up to
+// a byte size), a hook after each parameter's gradient accumulator marks it ready, and when
+// every gradient of a bucket is ready the bucket is flattened and its all-reduce (average) is
+// started at once, while the backward pass goes on. Buckets start in their order on every rank
+// (a ready bucket waits for the ones before it), so the ranks issue their collectives alike.
+// After the backward pass, `finish` waits for every bucket and writes the averages back into the
+// gradients. The hooks do nothing unless the reducer is armed (`prepare` .. `finish`): a backward
+// pass outside a synchronising step leaves the gradients alone.
+//
+// Every entry point catches every C++ exception (attempt.h); an exception in a hook (a failed
+// collective) ends the backward pass with that error.
+#include <torch/csrc/autograd/function.h>
+#include <torch/csrc/autograd/function_hook.h>
+#include <torch/csrc/autograd/variable.h>
+
+#include <mutex>
+
+#include "dist_group.h"
+
+namespace {
+
+struct Reducer;
+
+// Called by the autograd engine after parameter i's gradient has been accumulated.
+struct ReadyHook : torch::autograd::FunctionPostHook {
+  Reducer* r;
+  size_t i;
+  ReadyHook(Reducer* r, size_t i) : r(r), i(i) {}
+  torch::autograd::variable_list operator()(const torch::autograd::variable_list& outputs,
+                                            const torch::autograd::variable_list& inputs) override;
+};
+
+struct Reducer {
+  std::vector<at::Tensor> params;
+  // each parameter's gradient accumulator (kept alive, as DDP does) and its hook's key
+  std::vector<std::shared_ptr<torch::autograd::Node>> accs;
+  std::vector<uintptr_t> keys;
+  std::vector<std::vector<size_t>> buckets;  // parameter indices, in flattening order
+  std::vector<size_t> bucket_of;
+  long cap;
+
+  // one backward pass
+  std::mutex mu;
+  Group* g = nullptr;  // armed when set
+  std::vector<size_t> pending;
+  std::vector<bool> ready, seen;
+  size_t next = 0;
+  std::vector<at::Tensor> flats;
+  std::vector<c10::intrusive_ptr<c10d::Work>> works;
+  std::vector<bool> avg;
+
+  Reducer(at::Tensor** ts, int n, long cap) : cap(cap) { build(ts, n); }
+  ~Reducer() { unhook(); }
+
+  void build(at::Tensor** ts, int n) {
+    unhook();
+    params.clear();
+    buckets.clear();
+    for (int i = 0; i < n; i++) {
+      TORCH_CHECK(ts[i]->defined() && ts[i]->requires_grad() && ts[i]->is_leaf(),
+                  "parameter ", i, " is not a leaf tensor that requires a gradient");
+      params.push_back(*ts[i]);
+    }
+    bucket_of.assign(n, 0);
+    long bytes = 0;
+    for (int i = n - 1; i >= 0; i--) {
+      auto& p = params[i];
+      long b = p.numel() * p.element_size();
+      bool fits = !buckets.empty() && params[buckets.back()[0]].scalar_type() == p.scalar_type() &&
+                  params[buckets.back()[0]].device() == p.device() && bytes + b <= cap;
+      if (fits) {
+        bytes += b;
+        buckets.back().push_back(i);
+      } else {
+        bytes = b;
+        buckets.push_back({static_cast<size_t>(i)});
+      }
+      bucket_of[i] = buckets.size() - 1;
+    }
+    for (int i = 0; i < n; i++) {
+      auto acc = torch::autograd::impl::grad_accumulator(params[i]);
+      TORCH_CHECK(acc, "parameter ", i, " has no gradient accumulator");
+      keys.push_back(acc->add_post_hook(std::make_unique<ReadyHook>(this, i)));
+      accs.push_back(std::move(acc));
+    }
+  }
+
+  void unhook() {
+    for (size_t i = 0; i < accs.size(); i++) accs[i]->del_post_hook(keys[i]);
+    accs.clear();
+    keys.clear();
+  }
+
+  bool same(at::Tensor** ts, int n) const {
+    if (static_cast<size_t>(n) != params.size()) return false;
+    for (int i = 0; i < n; i++)
+      if (ts[i]->unsafeGetTensorImpl() != params[i].unsafeGetTensorImpl()) return false;
+    return true;
+  }
+
+  void arm(Group* grp) {
+    std::lock_guard<std::mutex> l(mu);
+    g = grp;
+    pending.clear();
+    for (auto& b : buckets) pending.push_back(b.size());
+    ready.assign(buckets.size(), false);
+    seen.assign(params.size(), false);
+    next = 0;
+    flats.assign(buckets.size(), at::Tensor());
+    works.assign(buckets.size(), {});
+    avg.assign(buckets.size(), false);
+  }
+
+  void disarm() {
+    std::lock_guard<std::mutex> l(mu);
+    g = nullptr;
+    flats.clear();
+    works.clear();
+  }
+
+  // under mu: start bucket b's average across the ranks
+  void launch(size_t b) {
+    at::NoGradGuard ng;
+    std::vector<at::Tensor> gs;
+    for (auto i : buckets[b]) {
+      auto gr = params[i].grad();
+      TORCH_CHECK(gr.defined(), "parameter ", i, " has no gradient after its accumulator ran");
+      gs.push_back(gr.reshape({-1}));
+    }
+    flats[b] = gs.size() == 1 ? gs[0].clone() : at::cat(gs, 0);
+    int op = 1;
+    avg[b] = sum_for_avg(g, op, &flats[b]);
+    std::vector<at::Tensor> v{flats[b]};
+    c10d::AllreduceOptions o;
+    o.reduceOp = reduce_op(op);
+    o.timeout = g->timeout;
+    try {
+      works[b] = g->backend->allreduce(v, o);
+    } catch (...) {
+      g->failed = true;
+      throw;
+    }
+  }
+
+  void mark(size_t i) {
+    std::lock_guard<std::mutex> l(mu);
+    if (!g || seen[i]) return;
+    seen[i] = true;
+    auto b = bucket_of[i];
+    if (--pending[b] == 0) ready[b] = true;
+    while (next < buckets.size() && ready[next]) launch(next++);
+  }
+
+  // After the backward pass: every bucket started (else a parameter got no gradient), each
+  // waited for and its averages written back into the gradients.
+  void finish() {
+    std::lock_guard<std::mutex> l(mu);
+    TORCH_CHECK(g, "gradient reducer not armed");
+    for (size_t i = 0; i < params.size(); i++)
+      TORCH_CHECK(seen[i], "parameter ", i,
+                  " has no gradient after backward: every rank must use every parameter (as DDP without "
+                  "find_unused_parameters)");
+    at::NoGradGuard ng;
+    for (size_t b = 0; b < buckets.size(); b++) {
+      ::finish(g, works[b]);
+      if (avg[b]) flats[b].div_(g->backend->getSize());
+      long off = 0;
+      for (auto i : buckets[b]) {
+        auto gr = params[i].grad();
+        auto n = gr.numel();
+        gr.copy_(flats[b].narrow(0, off, n).view(gr.sizes()));
+        off += n;
+      }
+    }
+  }
+};
+
+torch::autograd::variable_list ReadyHook::operator()(const torch::autograd::variable_list& outputs,
+                                                     const torch::autograd::variable_list&) {
+  r->mark(i);
+  return outputs;
+}
+
+}  // namespace
+
+extern "C" {
+// A reducer of n parameters (leaf tensors that require gradients), buckets up to cap bytes.
+int ktorch_reducer_new(at::Tensor** ts, int n, long cap, void** r) {
+  return attempt([&] {
+    *r = nullptr;
+    *r = new Reducer(ts, n, cap);
+  });
+}
+
+int ktorch_reducer_free(void* r) {
+  return attempt([&] { delete static_cast<Reducer*>(r); });
+}
+
+// Before a backward pass: the parameters now (re-bucketed and re-hooked when they are no longer
+// the reducer's, e.g. the module was moved), then armed with the group.
+int ktorch_reducer_prepare(void* p, void* g, at::Tensor** ts, int n) {
+  return attempt([&] {
+    auto r = static_cast<Reducer*>(p);
+    r->disarm();
+    if (!r->same(ts, n)) r->build(ts, n);
+    r->arm(static_cast<Group*>(g));
+  });
+}
+
+// After the backward pass: wait for every bucket and write the averages back; disarmed after,
+// whatever happens. ok 0 (the backward pass failed): only disarm.
+int ktorch_reducer_finish(void* p, int ok) {
+  auto r = static_cast<Reducer*>(p);
+  int rc = ok ? attempt([&] { r->finish(); }) : 0;
+  std::string kept = last_error;
+  attempt([&] { r->disarm(); });
+  last_error = kept;
+  return rc;
+}
+}

@@ -1,0 +1,45 @@
+//! Batching of a tensor, vector, dictionary (tensor/batch.rs) or model (model/data.rs):
+//! `batch`, `restore`, `shuffle`.
+use anyhow::{bail, Result};
+
+use crate::k::{KResult, K};
+use crate::registry;
+use crate::tensor::batch::handle_dim;
+
+fn is_model(h: K) -> bool {
+    registry::class_of(h) == Some("model")
+}
+
+/// A model handle (its data is batched along dimension 0 only), or false for other objects.
+fn model_dim0(h: K, d: i64) -> Result<bool> {
+    if !is_model(h) {
+        return Ok(false);
+    }
+    if d != 0 {
+        bail!("model data is only batched on dimension 0, but given dimension {d}");
+    }
+    Ok(true)
+}
+
+pub fn batch(x: K) -> KResult {
+    if is_model(x) {
+        return crate::model::data::batch(x);
+    }
+    crate::tensor::batch::batch(x)
+}
+
+pub fn restore(x: K) -> KResult {
+    let (h, d) = handle_dim(x, "restore")?;
+    if model_dim0(h, d)? {
+        return crate::model::data::restore(h);
+    }
+    crate::tensor::batch::restore(h, d)
+}
+
+pub fn shuffle(x: K) -> KResult {
+    let (h, d) = handle_dim(x, "shuffle")?;
+    if model_dim0(h, d)? {
+        return crate::model::data::shuffle(h);
+    }
+    crate::tensor::batch::shuffle(h, d)
+}

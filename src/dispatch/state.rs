@@ -1,0 +1,56 @@
+//! `state` of a module, an optimizer or a model, and `module`, which also takes a model (a handle
+//! sharing its module).
+use anyhow::bail;
+
+use crate::k::{read, KResult, K};
+use crate::registry::{self, Obj};
+use crate::session::setting::alloptions;
+use crate::tensor::opargs::describe;
+use crate::{model, nn, optim};
+
+/// `module m` of a model: a handle sharing its module (ktorch's); `module o` of an optimizer: its
+/// container module; every other form is the module's (nn/api.rs).
+pub fn module(x: K) -> KResult {
+    if model::api::is_model(x) {
+        return Ok(registry::add(Obj::new(nn::api::modref(x)?)));
+    }
+    // `module o`: an optimizer's container, the modules and tensors its parameters came from
+    if optim::api::is_optimizer(x) {
+        return Ok(registry::add(Obj::new(nn::ModRef::new(optim::api::container(x)?))));
+    }
+    nn::api::module(x)
+}
+
+/// `opt m` of a model: an optimizer on the same tensors as the model's (Optimizer::shared_copy,
+/// ktorch's); every other form is the optimizer's (optim/api.rs).
+pub fn opt(x: K) -> KResult {
+    if model::api::is_model(x) {
+        let o = registry::with(x, |o| Ok(o.get::<model::Model>().map(|m| m.opt.shared_copy())))?;
+        if let Some(o) = o {
+            return Ok(registry::add(Obj::new(o)));
+        }
+    }
+    optim::api::opt(x)
+}
+
+/// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
+pub fn state(x: K) -> KResult {
+    if optim::api::is_optimizer(x) {
+        return optim::api::state(x, alloptions());
+    }
+    if model::api::is_model(x) {
+        return model::api::state(x, alloptions());
+    }
+    if let Some([o, f]) = read::items(&x) {
+        if optim::api::is_optimizer(*o) && read::boolean(*f).is_some() {
+            return optim::api::state(*o, read::boolean(*f).unwrap());
+        }
+    }
+    match read::items(&x) {
+        _ if nn::api::is_module(x) => nn::api::definition(nn::api::modref(x)?.get(), alloptions(), true),
+        Some([m, f]) if nn::api::is_module(*m) && read::boolean(*f).is_some() => {
+            nn::api::definition(nn::api::modref(*m)?.get(), read::boolean(*f).unwrap(), true)
+        }
+        _ => bail!("expects a module, or (module;flag), given {}", describe(x)),
+    }
+}

@@ -1,0 +1,38 @@
+//! What `k` asks of the layers above it: the log (a call's trace, its error, delivery of messages
+//! other threads queued, the registry's debug lines) and the `stackframe` setting. The session
+//! installs these at load (`session::log::init`), so that `k` and the registry, the lowest
+//! layers, import nothing above them (docs/architecture.md).
+use std::sync::OnceLock;
+
+pub struct Hooks {
+    /// A call starts (its name): its trace, and delivery of what other threads queued.
+    pub enter: fn(&str),
+    /// Deliver what other threads queued for a q route function.
+    pub deliver: fn(),
+    /// Is the log at debug level (or finer)? Messages are only formatted when it is.
+    pub debugging: fn() -> bool,
+    /// Log a message at debug level.
+    pub debug: fn(&str),
+    /// Keep libtorch's C++ backtrace after an error's first line?
+    pub stackframe: fn() -> bool,
+}
+
+static HOOKS: OnceLock<Hooks> = OnceLock::new();
+
+/// Before `install`: no log, first lines only (the settings' defaults).
+static NONE: Hooks = Hooks {
+    enter: |_| {},
+    deliver: || {},
+    debugging: || false,
+    debug: |_| {},
+    stackframe: || false,
+};
+
+/// Install the log and settings (once per load; later calls change nothing).
+pub fn install(h: Hooks) {
+    let _ = HOOKS.set(h);
+}
+
+pub fn hooks() -> &'static Hooks {
+    HOOKS.get().unwrap_or(&NONE)
+}

@@ -1,0 +1,376 @@
+//! A model that trains in step with the other ranks of the process group (PyTorch's
+//! DistributedDataParallel): `distmodel m` broadcasts rank 0's parameters and buffers to every
+//! rank, and from then on the model's `run`
+//! - takes this rank's shard of the training data: with n samples and w ranks, each pass orders
+//!   the samples (in order, or shuffled when the `shuffle` training option is set, by a
+//!   permutation every rank draws alike from the model's seed and the pass number), and rank r
+//!   takes every w-th sample from the r-th: n div w samples each (the remainder is left out, as
+//!   DistributedSampler with drop_last), batched by the training options;
+//! - broadcasts rank 0's buffers before each forward (DDP's default broadcast_buffers: batchnorm
+//!   running statistics are rank 0's);
+//! - averages the gradients across the ranks, before clipping and the optimizer's step, in
+//!   buckets of up to 25 MiB (DDP's bucket_cap_mb): by default each bucket's all-reduce starts
+//!   during the backward pass as soon as its gradients are accumulated (DDP's overlap, through
+//!   hooks on the gradient accumulators: src/cxx/dist_reducer.cpp) and all are waited for after
+//!   it; option `overlap` 0b sends every bucket after the backward pass instead;
+//! - reports the loss averaged across ranks (each batch's, and the mean), the accuracy over all
+//!   ranks' samples; predictions and outputs are this rank's own samples.
+//! `backward` and `backstep` on the model do the same broadcast and averaging around their one
+//! forward and backward (`synced`); `testrun` is unchanged: every rank evaluates all its test
+//! data with the same parameters.
+//!
+//! Forms: `distmodel m` (seed 0), `distmodel(m;seed)`, `distmodel(m;0b)` (back to training
+//! alone; 1b is the same as `distmodel m`), `distmodel(m;names;values)` with options `seed`,
+//! `overlap` (1b), `bucket` (MiB, 25) and `buffers` (1b: DDP's broadcast_buffers).
+use anyhow::{anyhow, bail, Result};
+use tch::{Device, Kind, Tensor};
+
+use crate::dist::collect::{allreduce_tensors, broadcast_tensors};
+use crate::dist::ffi;
+use crate::dist::group::{self, Group};
+use crate::cxx::{ktorch_reducer_finish, ktorch_reducer_free, ktorch_reducer_new, ktorch_reducer_prepare, DistReducer};
+use crate::k::{make, read, KResult, Owned, K};
+use super::api::{is_model, of};
+use super::run::{clip, forward_loss, Epoch};
+use super::Model;
+use crate::nn::Run;
+use crate::registry;
+use crate::tensor::autograd::{backward_of, reset_grads};
+use crate::tensor::batch::count;
+use crate::tensor::opargs::{describe, number, Num};
+
+/// DDP's default bucket size for gradients (bucket_cap_mb 25).
+const BUCKET_MIB: f64 = 25.0;
+
+/// A synchronising model's state: the seed of its shuffles and the passes run so far, its
+/// options, and the reducer of its gradients when they are averaged during the backward pass.
+pub struct Sync {
+    pub seed: u64,
+    pub passes: u64,
+    /// Buckets' all-reduce started during the backward pass (DDP), or all after it.
+    pub overlap: bool,
+    pub bucket_bytes: i64,
+    /// Rank 0's buffers broadcast before each forward pass (DDP's broadcast_buffers).
+    pub buffers: bool,
+    reducer: Option<Reducer>,
+}
+
+impl Sync {
+    fn new(seed: u64) -> Sync {
+        Sync { seed, passes: 0, overlap: true, bucket_bytes: (BUCKET_MIB * 1048576.0) as i64, buffers: true, reducer: None }
+    }
+}
+
+/// The shim's reducer (hooks on the parameters' gradient accumulators), freed with the setting.
+struct Reducer(*mut DistReducer);
+
+// SAFETY: the reducer is used under the process group's lock, from the thread that runs the step.
+unsafe impl Send for Reducer {}
+
+impl Drop for Reducer {
+    fn drop(&mut self) {
+        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
+        unsafe { ktorch_reducer_free(self.0) };
+    }
+}
+
+/// The options of `distmodel(m;names;values)` over the defaults.
+fn options(names: K, values: K) -> Result<Sync> {
+    let one = read::ktype(names) == -11;
+    let names = read::symbols(names).or_else(|| read::symbol(names).map(|s| vec![s])).ok_or_else(|| anyhow!("option names expected as symbols, given {}", describe(names)))?;
+    let e = Owned::new(if one { make::list_of(&[values]) } else { make::explode(values) });
+    let r = (|| {
+        let items = e.items().unwrap_or(&[]);
+        if items.len() != names.len() {
+            bail!("{} option name(s) but {} value(s)", names.len(), items.len());
+        }
+        let mut s = Sync::new(0);
+        for (n, x) in names.iter().zip(items) {
+            let x = *x;
+            let flag = || read::boolean(x).filter(|_| read::ktype(x) == -1).ok_or_else(|| anyhow!("{n}: expected a boolean, given {}", describe(x)));
+            match *n {
+                "seed" => {
+                    let v = read::long(x).filter(|v| matches!(read::ktype(x), -5 | -6 | -7) && *v >= 0);
+                    s.seed = v.ok_or_else(|| anyhow!("seed: expected a non-negative whole number, given {}", describe(x)))? as u64;
+                }
+                "overlap" => s.overlap = flag()?,
+                "buffers" => s.buffers = flag()?,
+                "bucket" => {
+                    let mib = match number(x) {
+                        Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
+                        Some(Num::Float(f)) if read::ktype(x) < 0 => f,
+                        _ => bail!("bucket: expected MiB as a number, given {}", describe(x)),
+                    };
+                    if !(mib > 0.0 && mib <= 65536.0) {
+                        bail!("bucket: expected MiB, more than 0 and at most 65536, given {mib}");
+                    }
+                    s.bucket_bytes = ((mib * 1048576.0) as i64).max(1);
+                }
+                _ => bail!("unrecognized option `{n}, expecting `seed`overlap`bucket`buffers"),
+            }
+        }
+        Ok(s)
+    })();
+    r
+}
+
+pub fn distmodel(x: K) -> KResult {
+    let usage = "expecting model, (model;seed), (model;flag) or (model;names;values)";
+    let (h, sync) = if is_model(x) {
+        (x, Some(Sync::new(0)))
+    } else {
+        match read::items(&x) {
+            Some([m, a]) if read::ktype(x) == 0 && is_model(*m) => {
+                let a = *a;
+                let sync = match read::ktype(a) {
+                    -1 => read::boolean(a).unwrap().then(|| Sync::new(0)),
+                    -5 | -6 | -7 => {
+                        let s = read::long(a).unwrap();
+                        if s < 0 {
+                            bail!("seed: expected a non-negative number, given {s}");
+                        }
+                        Some(Sync::new(s as u64))
+                    }
+                    _ => bail!("{usage}: seed as a whole number or flag as a boolean, given {}", describe(a)),
+                };
+                (*m, sync)
+            }
+            Some([m, n, v]) if read::ktype(x) == 0 && is_model(*m) => (*m, Some(options(*n, *v)?)),
+            _ => bail!("{usage}, given {}", describe(x)),
+        }
+    };
+    registry::lease(h, |o| {
+        let m = of(o)?;
+        match sync {
+            None => m.dist = None,
+            Some(sync) => {
+                group::with(|g| {
+                    let module = m.module.get();
+                    let ts: Vec<Tensor> = module.named_parameters().into_iter().chain(module.named_buffers()).map(|(_, t)| t.shallow_clone()).collect();
+                    comm_check(g, &ts)?;
+                    broadcast_tensors(g, &ts, 0)
+                })?;
+                m.dist = Some(sync);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(make::null())
+}
+
+/// The tensors a backend can carry: CPU for gloo, CUDA for nccl.
+fn comm_check(g: &Group, ts: &[Tensor]) -> Result<()> {
+    for t in ts {
+        match (g.backend, t.device()) {
+            ("gloo", Device::Cpu) => {}
+            ("nccl", Device::Cuda(_)) => {}
+            (b, d) => bail!("the {b} backend cannot carry the model's tensors on {d:?}: gloo needs the model on the CPU, nccl on CUDA"),
+        }
+    }
+    Ok(())
+}
+
+/// The device of metrics sent across ranks.
+fn comm_device(g: &Group, like: &Tensor) -> Device {
+    if g.backend == "gloo" {
+        Device::Cpu
+    } else {
+        like.device()
+    }
+}
+
+/// A permutation of 0..n from (seed, pass): splitmix64 driving Fisher-Yates, the same on every
+/// rank and machine (it does not touch libtorch's generators, so `seed` in q does not move it).
+pub fn permutation(n: usize, seed: u64, pass: u64) -> Vec<i64> {
+    let mut s = seed ^ pass.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+    let mut next = || {
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut v: Vec<i64> = (0..n as i64).collect();
+    for i in (1..n).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+/// This rank's samples of a pass: every size-th of the order, from the rank-th.
+pub fn shard(n: i64, rank: i64, size: i64, order: &[i64]) -> Vec<i64> {
+    (0..n / size).map(|i| order[(rank + size * i) as usize]).collect()
+}
+
+/// Average the gradients of parms across the ranks after the backward pass, in buckets (same
+/// kind and device, up to `cap` bytes, in reverse order as DDP fills them), all started at once,
+/// then written back: the path without overlap (option `overlap` 0b).
+fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
+    let mut grads = vec![];
+    for (i, p) in parms.iter().enumerate() {
+        let gr = p.grad();
+        if !gr.defined() {
+            bail!("parameter {i} has no gradient after backward: every rank must use every parameter (as DDP without find_unused_parameters)");
+        }
+        grads.push(gr);
+    }
+    let mut buckets: Vec<Vec<Tensor>> = vec![];
+    let mut bytes = 0;
+    for gr in grads.into_iter().rev() {
+        let b = gr.numel() as i64 * gr.kind().elt_size_in_bytes() as i64;
+        let fits = buckets.last().is_some_and(|l: &Vec<Tensor>| l[0].kind() == gr.kind() && l[0].device() == gr.device() && bytes + b <= cap);
+        if fits {
+            bytes += b;
+            buckets.last_mut().unwrap().push(gr);
+        } else {
+            bytes = b;
+            buckets.push(vec![gr]);
+        }
+    }
+    let flats: Vec<Tensor> = buckets.iter().map(|l| Tensor::f_cat(&l.iter().map(|t| t.f_reshape([-1])).collect::<Result<Vec<_>, _>>()?, 0)).collect::<Result<_, _>>()?;
+    allreduce_tensors(g, &flats, 1)?;
+    for (l, f) in buckets.iter().zip(&flats) {
+        let mut off = 0;
+        for t in l {
+            let n = t.numel() as i64;
+            let _ = t.shallow_clone().f_copy_(&f.f_narrow(0, off, n)?.f_view_as(t)?)?;
+            off += n;
+        }
+    }
+    Ok(())
+}
+
+/// One forward and backward pass `f` of a synchronising model, on the group: rank 0's buffers
+/// first (option `buffers`), then the gradients averaged across the ranks, bucket by bucket
+/// during the backward pass (the reducer's hooks, option `overlap`) or all after it.
+fn forward_backward<T>(g: &Group, sync: &mut Sync, parms: &[Tensor], buffers: &[Tensor], f: impl FnOnce() -> Result<T>) -> Result<T> {
+    if sync.buffers && !buffers.is_empty() {
+        tch::no_grad(|| broadcast_tensors(g, buffers, 0))?;
+    }
+    if !sync.overlap {
+        let r = f()?;
+        tch::no_grad(|| average_grads(g, parms, sync.bucket_bytes))?;
+        return Ok(r);
+    }
+    let mut ps = ffi::ptrs(parms);
+    let n = ps.len() as libc::c_int;
+    if sync.reducer.is_none() {
+        let mut r = std::ptr::null_mut();
+        // SAFETY: a src/cxx entry point: the parameter pointers are live tensors borrowed for the call, `r` an out-slot on this frame; it catches every C++ exception (attempt.h).
+        ffi::check(unsafe { ktorch_reducer_new(ps.as_mut_ptr(), n, sync.bucket_bytes as libc::c_long, &mut r) })?;
+        sync.reducer = Some(Reducer(r));
+    }
+    let red = sync.reducer.as_ref().unwrap().0;
+    // SAFETY: a src/cxx entry point: the reducer and group are live shim objects their owners hold, the parameters live tensors borrowed for the call; it catches every C++ exception (attempt.h).
+    ffi::check(unsafe { ktorch_reducer_prepare(red, g.raw(), ps.as_mut_ptr(), n) })?;
+    let r = f();
+    // always disarmed after, whatever the backward pass gave
+    // SAFETY: a src/cxx entry point on the live reducer this setting owns; it catches every C++ exception (attempt.h).
+    let done = ffi::check(unsafe { ktorch_reducer_finish(red, r.is_ok() as libc::c_int) });
+    let r = r?;
+    done?;
+    Ok(r)
+}
+
+/// The parameters that take gradients and the buffers of a module.
+fn parms_buffers(module: &crate::nn::ModRef) -> (Vec<Tensor>, Vec<Tensor>) {
+    let m = module.get();
+    let parms = m.named_parameters().into_iter().map(|(_, t)| t.shallow_clone()).filter(|t| t.requires_grad()).collect();
+    let buffers = m.named_buffers().into_iter().map(|(_, t)| t.shallow_clone()).collect();
+    (parms, buffers)
+}
+
+/// For `backward` and `backstep` on a model (steps.rs): `f` (its forward and backward pass) as
+/// is, or, when the model synchronises, with rank 0's buffers before it and the gradients
+/// averaged across the ranks (during and after the backward pass, as DDP's backward does).
+pub fn synced<T>(sync: &mut Option<Sync>, module: &crate::nn::ModRef, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let Some(sync) = sync.as_mut() else {
+        return f();
+    };
+    let (parms, buffers) = parms_buffers(module);
+    group::with(|g| {
+        comm_check(g, &parms)?;
+        comm_check(g, &buffers)?;
+        forward_backward(g, sync, &parms, &buffers, f)
+    })
+}
+
+/// One training pass of a synchronising model over this rank's shard (see the module's notes).
+pub fn epoch(m: &mut Model) -> Result<Epoch> {
+    let s = m.train.clone();
+    let Model { module, loss, opt, data, dist, .. } = m;
+    let sync = dist.as_mut().ok_or_else(|| anyhow!("model is not synchronising"))?;
+    let (seed, pass) = (sync.seed, sync.passes);
+    if data.size < 0 {
+        bail!("no training data defined");
+    }
+    let n = data.fullsize()?;
+    group::with(|g| {
+        let per = n / g.size;
+        if per == 0 {
+            bail!("{n} training sample(s) cannot be shared by {} ranks", g.size);
+        }
+        let order = if s.shuffle { permutation(n as usize, seed, pass) } else { (0..n).collect() };
+        let rows = shard(n, g.rank, g.size, &order);
+        let width = s.batchsize.min(per);
+        let batches = count(width, per, s.droplast);
+        let (xs, ys) = (data.x.cloned(), data.y.cloned());
+        let root = module.root().clone();
+        let (parms, buffers) = parms_buffers(module);
+        let module = module.get();
+        let run = Run { training: true, root: Some(root) };
+        comm_check(g, &parms)?;
+        comm_check(g, &buffers)?;
+        let groups: Vec<Vec<Tensor>> = opt.groups.iter().map(|gr| gr.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
+        let mut e = Epoch::default();
+        for b in 0..batches {
+            let r = &rows[(b * width) as usize..((b + 1) * width).min(per) as usize];
+            let idx = Tensor::from_slice(r);
+            let pick = |ts: &[Tensor]| ts.iter().map(|t| t.f_index_select(0, &idx.f_to_device(t.device())?)).collect::<Result<Vec<_>, _>>();
+            let (xb, yb) = (pick(&xs)?, pick(&ys)?);
+            let mut first: Option<Tensor> = None;
+            let l = opt.step_with(&mut || {
+                reset_grads(&parms, true)?;
+                let (out, l) = forward_backward(g, sync, &parms, &buffers, || {
+                    tch::with_grad(|| -> Result<(Tensor, Tensor)> {
+                        let (out, l) = forward_loss(module, &run, loss, &xb, &yb)?;
+                        // a module of several outputs is trained (and scored) on the first
+                        let out = out.into_iter().next().ok_or_else(|| anyhow!("forward gave no tensor"))?;
+                        backward_of(&l)?;
+                        Ok((out, l))
+                    })
+                })?;
+                clip(&s, &parms, &groups)?;
+                first.get_or_insert(out);
+                Ok(l)
+            })?;
+            let out = first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?;
+            e.record(&out, &l, &yb, r.len() as i64, &s.metrics)?;
+        }
+        // metrics across ranks: losses averaged batch by batch, correct counts and samples summed
+        if let Some(l0) = e.losses.first() {
+            let dev = comm_device(g, l0);
+            let l = Tensor::f_stack(&e.losses, 0)?.f_to_device(dev)?;
+            allreduce_tensors(g, std::slice::from_ref(&l), 1)?;
+            e.losses = l.f_unbind(0)?;
+            let c = match &e.correct {
+                Some(c) => c.f_to_device(dev)?,
+                None => Tensor::f_zeros([], (Kind::Int64, dev))?,
+            };
+            let samples = Tensor::f_full([], e.samples, (Kind::Int64, dev))?;
+            let both = Tensor::f_stack(&[c, samples], 0)?;
+            allreduce_tensors(g, std::slice::from_ref(&both), 0)?;
+            if e.correct.is_some() {
+                e.correct = Some(both.f_get(0)?);
+            }
+            e.samples = both.f_int64_value(&[1])?;
+        }
+        Ok(e)
+    })
+    .inspect(|_| {
+        if let Some(s) = m.dist.as_mut() {
+            s.passes += 1;
+        }
+    })
+}

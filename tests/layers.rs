@@ -1,0 +1,241 @@
+//! The layers of src/ run one way (docs/architecture.md): a module may name (`crate::x`,
+//! `use crate::{x, ..}`) only itself and the modules listed before it in `LAYERS`. The test reads
+//! every .rs file under src/, takes each path that starts at the crate root, and fails naming the
+//! file, the line and the upward import. It also fails when a top-level module of src/ is not in
+//! `LAYERS` (a new module takes its place in the order deliberately), when a listed one is gone,
+//! or when docs/architecture.md lists the layers in another order.
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first: the one list of them (docs/architecture.md shows the same order).
+const LAYERS: &[&str] = &[
+    // the kdb+ ABI: q values in and out, the guard every q function runs in
+    "k",
+    // the C++ shim's boundary: every entry point of src/cxx/*.cpp declared once, its one
+    // last-error getter, `check`, typed opaque handles, safe wrappers of whole C++ files
+    "cxx",
+    // the handle registry: objects behind the `Object` trait, q holds only their ids
+    "registry",
+    // versions, settings, the log (installs the hooks k and the registry log through)
+    "session",
+    // CUDA devices, streams, events, memory, the capture of CUDA graphs
+    "device",
+    // tensors, vectors, dictionaries: making, converting, reading arguments, information
+    "tensor",
+    // collectives over a process group (c10d), on tensors
+    "dist",
+    // the math q functions
+    "math",
+    // modules: layers, trees, forward, functional forms, TorchScript/AOTInductor modules
+    "nn",
+    // loss functions
+    "loss",
+    // optimizers
+    "optim",
+    // files: images, safetensors, torch.save state dicts
+    "io",
+    // models (module, loss, optimizer, data): training, async calls, distributed models,
+    // CUDA graphs recording a forward or a training step
+    "model",
+    // the q functions that take several classes, calling down into each domain
+    "dispatch",
+    // the one table of q names
+    "fns",
+    // the C entry points: `fns` and every q function under its C name
+    "exports",
+];
+
+/// Names at the crate root that are not modules: macros, with the module that defines them.
+const MACROS: &[(&str, &str)] = &[("klog", "session")];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rs_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The top-level module a file of src/ belongs to (`tensor` for src/tensor/info/mod.rs).
+fn top(root: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(root).unwrap();
+    let first = rel.components().next().unwrap().as_os_str().to_string_lossy().to_string();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// A line without its `//` comment (not inside a string literal).
+fn code(line: &str) -> &str {
+    let mut in_str = false;
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
+            _ => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+fn ident(s: &str) -> &str {
+    let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The first names after `crate::` in `text` (each name of a `crate::{a, b::c}` group), with
+/// the line each is on. Groups may span lines.
+fn crate_names(text: &str) -> Vec<(usize, String)> {
+    let mut found = vec![];
+    let mut at = 0;
+    while let Some(i) = text[at..].find("crate::") {
+        let start = at + i;
+        at = start + "crate::".len();
+        // `$crate::` in a macro body is the same path; a name ending in `crate` (`mycrate::`) is not
+        let before = text[..start].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let line = text[..start].matches('\n').count() + 1;
+        let rest = &text[at..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // the names at depth 0 of the group
+            let (mut depth, mut item_start) = (0, true);
+            for (j, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    c if item_start && !c.is_whitespace() => {
+                        item_start = false;
+                        let name = ident(&group[j..]);
+                        if !name.is_empty() && name != "self" {
+                            let l = line + group[..j].matches('\n').count();
+                            found.push((l, name.to_string()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let name = ident(rest);
+            if !name.is_empty() {
+                found.push((line, name.to_string()));
+            }
+        }
+    }
+    found
+}
+
+fn rank(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| *l == module)
+}
+
+/// Every import in src/ that goes up (or to a name the layers do not know), as messages.
+fn upward_imports(root: &Path) -> Vec<String> {
+    let mut files = vec![];
+    rs_files(root, &mut files);
+    files.sort();
+    let mut bad = vec![];
+    for f in files {
+        let from = top(root, &f);
+        if from == "lib" {
+            continue;
+        }
+        let Some(r) = rank(&from) else {
+            bad.push(format!("{}: module `{from}` is not in LAYERS (tests/layers.rs)", f.display()));
+            continue;
+        };
+        let text: String = std::fs::read_to_string(&f)
+            .unwrap()
+            .lines()
+            .map(code)
+            .collect::<Vec<_>>()
+            .join("\n");
+        for (line, name) in crate_names(&text) {
+            let to = MACROS.iter().find(|(m, _)| *m == name).map_or(name.as_str(), |(_, d)| *d);
+            match rank(to) {
+                Some(t) if t <= r => {}
+                Some(_) => bad.push(format!(
+                    "{}:{line}: `{from}` imports `{to}`, a layer above it",
+                    f.strip_prefix(root.parent().unwrap()).unwrap().display()
+                )),
+                None => bad.push(format!(
+                    "{}:{line}: `crate::{name}` is no layer of LAYERS",
+                    f.strip_prefix(root.parent().unwrap()).unwrap().display()
+                )),
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn every_import_goes_down() {
+    let bad = upward_imports(&src());
+    assert!(bad.is_empty(), "imports against the layer order (docs/architecture.md):\n{}", bad.join("\n"));
+}
+
+#[test]
+fn every_module_is_a_layer() {
+    let mut tops = BTreeSet::new();
+    for e in std::fs::read_dir(src()).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if p.is_dir() && p.join("mod.rs").exists() {
+            tops.insert(name);
+        } else if let Some(m) = name.strip_suffix(".rs") {
+            if m != "lib" {
+                tops.insert(m.to_string());
+            }
+        }
+    }
+    let listed: BTreeSet<String> = LAYERS.iter().map(|s| s.to_string()).collect();
+    assert_eq!(tops, listed, "src/'s top-level modules and LAYERS differ");
+    // lib.rs declares each of them
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    for l in LAYERS {
+        assert!(lib.contains(&format!("pub mod {l};")), "src/lib.rs does not declare `{l}`");
+    }
+}
+
+/// docs/architecture.md's table of layers: its rows' first cells, in order.
+#[test]
+fn the_architecture_doc_lists_the_layers_in_order() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md")).unwrap();
+    let rows: Vec<String> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `src/"))
+        .map(|l| ident(l).to_string())
+        .collect();
+    let layers: Vec<String> = LAYERS.iter().map(|s| s.to_string()).collect();
+    assert_eq!(rows, layers, "docs/architecture.md's layer table is not LAYERS' order");
+}
+
+/// The check itself: an upward import in a copy of src/ is found, with its file and line.
+#[test]
+fn an_upward_import_is_caught() {
+    let dir = std::env::temp_dir().join(format!("ktorch-layers-{}", std::process::id()));
+    let copy = dir.join("src");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(copy.join("tensor")).unwrap();
+    std::fs::write(copy.join("tensor/mod.rs"), "use crate::k::K;\nuse crate::{registry, model::api};\n").unwrap();
+    std::fs::write(copy.join("k.rs"), "// crate::model in a comment is no import\nuse crate::model;\n").unwrap();
+    std::fs::write(copy.join("model.rs"), "use crate::{\n    tensor,\n    dispatch::data,\n};\n").unwrap();
+    let bad = upward_imports(&copy);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(bad.len(), 3, "{bad:?}");
+    assert!(bad[0].ends_with("k.rs:2: `k` imports `model`, a layer above it"), "{bad:?}");
+    assert!(bad[1].ends_with("model.rs:3: `model` imports `dispatch`, a layer above it"), "{bad:?}");
+    assert!(bad[2].ends_with("mod.rs:2: `tensor` imports `model`, a layer above it"), "{bad:?}");
+}
