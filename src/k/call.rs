@@ -13,7 +13,8 @@ pub fn apply(f: K, args: Vec<Owned>) -> Option<Owned> {
     owned(unsafe { native::ee(native::dot(f, args.k())) })
 }
 
-/// Call the q function named `name` with `args` (owned, at most three: `k` takes each over).
+/// Call the q function named `name` with `args` (owned: `k` takes each over; at most eight, q's
+/// limit on a function's arguments).
 pub fn named(name: &CStr, args: Vec<Owned>) -> Option<Owned> {
     let a: Vec<K> = args.into_iter().map(Owned::into_raw).collect();
     let end = std::ptr::null_mut::<std::ffi::c_void>();
@@ -26,7 +27,16 @@ pub fn named(name: &CStr, args: Vec<Owned>) -> Option<Owned> {
             [x] => native::k(0, n, *x, end),
             [x, y] => native::k(0, n, *x, *y, end),
             [x, y, z] => native::k(0, n, *x, *y, *z, end),
-            _ => panic!("k: at most three arguments"),
+            [x, y, z, u] => native::k(0, n, *x, *y, *z, *u, end),
+            [x, y, z, u, v] => native::k(0, n, *x, *y, *z, *u, *v, end),
+            [x, y, z, u, v, w] => native::k(0, n, *x, *y, *z, *u, *v, *w, end),
+            [x, y, z, u, v, w, a] => native::k(0, n, *x, *y, *z, *u, *v, *w, *a, end),
+            [x, y, z, u, v, w, a, b] => native::k(0, n, *x, *y, *z, *u, *v, *w, *a, *b, end),
+            _ => {
+                // more than q allows: the arguments are released, the call is not made
+                a.into_iter().for_each(|x| drop(Owned::new(x)));
+                return None;
+            }
         }
     };
     owned(r)

@@ -108,6 +108,19 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
                     }
                     return Ok(());
                 }
+                // `(dictionary;key(s))`: those tensors, in the order of the keys (train.rst:925)
+                if registry::class_of(*v) == Some("dictionary") {
+                    let keys = read::symbols(*i).or_else(|| read::symbol(*i).map(|k| vec![k])).ok_or_else(|| anyhow!("dictionary paired with {}, expecting key or keys", describe(*i)))?;
+                    let d = registry::with(*v, |o| match o {
+                        Obj::Dict(d) => Ok(d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect::<Vec<_>>()),
+                        _ => unreachable!(),
+                    })?;
+                    for k in keys {
+                        let t = d.iter().find(|(x, _)| x == k).map(|(_, t)| t).ok_or_else(|| anyhow!("dictionary[`{k}] not found"))?;
+                        s.push(to(t.shallow_clone())?);
+                    }
+                    return Ok(());
+                }
             }
             // a general list holding handles is several inputs, never an array (ktorch's
             // xarray refuses pointers): `backward(d;(x;y);t)` in ktorch's mnist/cgan.q
