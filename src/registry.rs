@@ -106,9 +106,9 @@ impl Obj {
     /// The object itself if it is a `T`, else it back.
     pub fn take<T: Object>(self) -> Result<T, Obj> {
         match self {
-            Obj::Object(b) if (&*b as &dyn Any).is::<T>() => {
-                Ok(*(b as Box<dyn Any>).downcast::<T>().unwrap_or_else(|_| unreachable!()))
-            }
+            Obj::Object(b) if (&*b as &dyn Any).is::<T>() => Ok(*(b as Box<dyn Any>)
+                .downcast::<T>()
+                .unwrap_or_else(|_| unreachable!())),
             o => Err(o),
         }
     }
@@ -299,7 +299,10 @@ pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::R
 /// Run `f` on the live object with id `id` (an object a graph refers to by id).
 pub fn with_id<R>(id: i64, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::Result<R> {
     let mut r = lock();
-    let obj = r.objs.get_mut(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    let obj = r
+        .objs
+        .get_mut(&id)
+        .ok_or_else(|| anyhow!("stale pointer"))?;
     f(obj)
 }
 
@@ -316,7 +319,10 @@ pub fn tensor(x: K) -> anyhow::Result<Tensor> {
 pub fn class_of(x: K) -> Option<&'static str> {
     let id = id_of(x)?;
     let r = lock();
-    r.objs.get(&id).map(|o| o.class()).or_else(|| r.busy.get(&id).copied())
+    r.objs
+        .get(&id)
+        .map(|o| o.class())
+        .or_else(|| r.busy.get(&id).copied())
 }
 
 /// The error of a busy handle, None when `x` is not busy.

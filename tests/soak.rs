@@ -92,7 +92,12 @@ fn call(f: extern "C" fn(K) -> K, what: &str, x: K) -> K {
 /// Resident memory in MB, from /proc/self/statm (second field, in pages).
 fn rss_mb() -> f64 {
     let s = std::fs::read_to_string("/proc/self/statm").expect("statm");
-    let pages: f64 = s.split_whitespace().nth(1).expect("resident field").parse().expect("pages");
+    let pages: f64 = s
+        .split_whitespace()
+        .nth(1)
+        .expect("resident field")
+        .parse()
+        .expect("pages");
     pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as f64 / 1048576.0
 }
 
@@ -161,7 +166,11 @@ fn tensor_cycle(f: &Fns, i: usize) {
             r0(args);
             f.free(h);
             let back = call(f.tensor, "tensor", p);
-            assert_eq!(data::<f64>(back, len(back))[2], 0.5 * (b + 2.0), "cycle {i}");
+            assert_eq!(
+                data::<f64>(back, len(back))[2],
+                0.5 * (b + 2.0),
+                "cycle {i}"
+            );
             r0(back);
             f.free(p);
         }
@@ -191,7 +200,10 @@ fn xy() -> (K, K) {
             reals(&[b, 1.0 - b, b * b, 0.5 - b])
         })
         .collect();
-    (list(rows), longs(&(0..12).map(|i| i % 3).collect::<Vec<_>>()))
+    (
+        list(rows),
+        longs(&(0..12).map(|i| i % 3).collect::<Vec<_>>()),
+    )
 }
 
 /// Make the module, run a forward pass, read its output, free both.

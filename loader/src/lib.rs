@@ -100,7 +100,9 @@ impl Ktorch {
         match self.get(name) {
             // SAFETY: `dl` stored this pointer for a function of rank 1, which ktorch's table
             // makes as `extern "C" fn(K) -> K`.
-            Some(e) if e.rank == 1 => unsafe { std::mem::transmute::<*const libc::c_void, F1>(e.ptr) },
+            Some(e) if e.rank == 1 => unsafe {
+                std::mem::transmute::<*const libc::c_void, F1>(e.ptr)
+            },
             Some(e) => panic!("ktorch `{name} takes {} arguments", e.rank),
             None => panic!("ktorch has no `{name}"),
         }

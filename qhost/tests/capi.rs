@@ -60,11 +60,7 @@ fn api_in_process() {
     check_misc();
     check_fd_loop();
     unsafe { check_direct() };
-    assert_eq!(
-        live_objects(),
-        base,
-        "K objects leaked by the checks"
-    );
+    assert_eq!(live_objects(), base, "K objects leaked by the checks");
     // Last: ktorch may keep objects of its own for the process.
     check_ktorch_loads();
 }
@@ -363,7 +359,10 @@ unsafe fn check_direct() {
     // ee of (K)0 with nothing pending: an error object whose s is NULL (KX: "the error string
     // pointer (x->s) may also be NULL")
     let e = x::ee(std::ptr::null_mut());
-    assert_eq!(((*e).t, (*atom::<*const libc::c_char>(e)).is_null()), (ERR, true));
+    assert_eq!(
+        ((*e).t, (*atom::<*const libc::c_char>(e)).is_null()),
+        (ERR, true)
+    );
     x::r0(e);
     // k on a handle other than 0 (IPC) answers an error object and releases the arguments.
     let e = x::qhost_k(5, c"f".as_ptr(), [x::kj(1)].as_ptr(), 1);
@@ -470,5 +469,8 @@ fn exports_are_qs() {
     .collect();
     let stray: Vec<_> = names.difference(&expected).collect();
     let missing: Vec<_> = expected.difference(&names).collect();
-    assert!(stray.is_empty() && missing.is_empty(), "stray {stray:?}, missing {missing:?}");
+    assert!(
+        stray.is_empty() && missing.is_empty(),
+        "stray {stray:?}, missing {missing:?}"
+    );
 }

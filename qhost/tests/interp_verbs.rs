@@ -315,5 +315,10 @@ fn char_q_forms() {
     ]);
     // dot notation at the top level, on a global (as char.q's `s.ep`)
     let r = common::run_script("s:`ep`it!2 5\nshow s.ep\nshow s.it\n");
-    assert_eq!((r.code, r.stdout.as_str()), (Some(0), "2\n5\n"), "{}", r.stderr);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (Some(0), "2\n5\n"),
+        "{}",
+        r.stderr
+    );
 }

@@ -4,8 +4,15 @@
 //! capture.rs, which free them on drop.
 use anyhow::Result;
 
-use crate::cxx::{ktorch_cuda_props, ktorch_cuda_memory, ktorch_cuda_empty_cache, ktorch_cuda_thread_device, ktorch_cuda_reset_peak, ktorch_stream_new, ktorch_stream_current, ktorch_stream_default, ktorch_stream_copy, ktorch_stream_set, ktorch_stream_sync, ktorch_stream_query, ktorch_stream_info, ktorch_stream_same, ktorch_event_new, ktorch_event_record, ktorch_event_block, ktorch_event_sync, ktorch_event_query, ktorch_event_recorded, ktorch_event_elapsed, ktorch_graph_new, ktorch_graph_begin, ktorch_graph_end, ktorch_graph_replay, ktorch_graph_abort};
-
+use crate::cxx::{
+    ktorch_cuda_empty_cache, ktorch_cuda_memory, ktorch_cuda_props, ktorch_cuda_reset_peak,
+    ktorch_cuda_thread_device, ktorch_event_block, ktorch_event_elapsed, ktorch_event_new,
+    ktorch_event_query, ktorch_event_record, ktorch_event_recorded, ktorch_event_sync,
+    ktorch_graph_abort, ktorch_graph_begin, ktorch_graph_end, ktorch_graph_new,
+    ktorch_graph_replay, ktorch_stream_copy, ktorch_stream_current, ktorch_stream_default,
+    ktorch_stream_info, ktorch_stream_new, ktorch_stream_query, ktorch_stream_same,
+    ktorch_stream_set, ktorch_stream_sync,
+};
 
 use crate::cxx::{CudaEvent, CudaGraph, CudaStream};
 
@@ -21,7 +28,9 @@ pub fn props(d: usize) -> Result<(String, [i64; 7])> {
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are tensors borrowed for the call and out-slots on this frame, and it catches every C++ exception (attempt.h).
     ok(unsafe { ktorch_cuda_props(d as i32, name.as_mut_ptr(), 256, v.as_mut_ptr()) })?;
     // SAFETY: the shim wrote a NUL-terminated name of at most 255 bytes into the 256.
-    let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }.to_string_lossy().into_owned();
+    let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
     Ok((name, v.map(|x| x as i64)))
 }
 

@@ -22,7 +22,10 @@ pub fn last_error_text() -> Option<String> {
 
 /// The shim's last error as an anyhow error.
 pub fn last_error() -> anyhow::Error {
-    anyhow::anyhow!("{}", last_error_text().unwrap_or_else(|| "unknown C++ error".into()))
+    anyhow::anyhow!(
+        "{}",
+        last_error_text().unwrap_or_else(|| "unknown C++ error".into())
+    )
 }
 
 /// An entry point's return code as a result: 0 is success, else the shim's last error.
@@ -54,7 +57,9 @@ pub fn take_string(p: *mut c_char) -> Option<String> {
     }
     // SAFETY: a non-null string from the shim is nul-terminated and malloc'd for the caller,
     // which frees it once, after copying it.
-    let s = unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    let s = unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_string_lossy()
+        .into_owned();
     // SAFETY: as above: malloc'd for the caller, freed once, after the copy.
     unsafe { libc::free(p as *mut c_void) };
     Some(s)
@@ -88,7 +93,12 @@ extern "C" {
     pub fn ktorch_stream_set(s: *mut CudaStream) -> i32;
     pub fn ktorch_stream_sync(s: *mut CudaStream) -> i32;
     pub fn ktorch_stream_query(s: *mut CudaStream, done: *mut i32) -> i32;
-    pub fn ktorch_stream_info(s: *mut CudaStream, id: *mut c_long, device: *mut i32, priority: *mut i32) -> i32;
+    pub fn ktorch_stream_info(
+        s: *mut CudaStream,
+        id: *mut c_long,
+        device: *mut i32,
+        priority: *mut i32,
+    ) -> i32;
     pub fn ktorch_stream_same(a: *mut CudaStream, b: *mut CudaStream, same: *mut i32) -> i32;
 
     pub fn ktorch_event_new(timing: i32, out: *mut *mut CudaEvent) -> i32;
@@ -111,12 +121,36 @@ extern "C" {
 // ---- src/cxx/dist.cpp: process groups and collectives (src/dist/)
 extern "C" {
     pub fn ktorch_dist_has_nccl() -> c_int;
-    pub fn ktorch_dist_init(nccl: c_int, host: *const c_char, port: c_int, file: *const c_char, rank: c_int, size: c_int, timeout_ms: c_long, r: *mut *mut DistGroup) -> c_int;
+    pub fn ktorch_dist_init(
+        nccl: c_int,
+        host: *const c_char,
+        port: c_int,
+        file: *const c_char,
+        rank: c_int,
+        size: c_int,
+        timeout_ms: c_long,
+        r: *mut *mut DistGroup,
+    ) -> c_int;
     pub fn ktorch_dist_free(g: *mut DistGroup) -> c_int;
-    pub fn ktorch_dist_allreduce(g: *mut DistGroup, ts: *mut *mut c_void, n: c_int, op: c_int) -> c_int;
-    pub fn ktorch_dist_broadcast(g: *mut DistGroup, ts: *mut *mut c_void, n: c_int, root: c_int) -> c_int;
+    pub fn ktorch_dist_allreduce(
+        g: *mut DistGroup,
+        ts: *mut *mut c_void,
+        n: c_int,
+        op: c_int,
+    ) -> c_int;
+    pub fn ktorch_dist_broadcast(
+        g: *mut DistGroup,
+        ts: *mut *mut c_void,
+        n: c_int,
+        root: c_int,
+    ) -> c_int;
     pub fn ktorch_dist_allgather(g: *mut DistGroup, x: *mut c_void, r: *mut *mut c_void) -> c_int;
-    pub fn ktorch_dist_reducescatter(g: *mut DistGroup, x: *mut c_void, op: c_int, r: *mut *mut c_void) -> c_int;
+    pub fn ktorch_dist_reducescatter(
+        g: *mut DistGroup,
+        x: *mut c_void,
+        op: c_int,
+        r: *mut *mut c_void,
+    ) -> c_int;
     pub fn ktorch_dist_barrier(g: *mut DistGroup) -> c_int;
     /// Has a collective of this group failed (its communicator is then unusable)?
     pub fn ktorch_dist_failed(g: *mut DistGroup) -> c_int;
@@ -125,17 +159,37 @@ extern "C" {
 // ---- src/cxx/dist_reducer.cpp: gradient buckets all-reduced during the backward pass
 // (src/model/dist.rs)
 extern "C" {
-    pub fn ktorch_reducer_new(ts: *mut *mut c_void, n: c_int, cap: c_long, r: *mut *mut DistReducer) -> c_int;
+    pub fn ktorch_reducer_new(
+        ts: *mut *mut c_void,
+        n: c_int,
+        cap: c_long,
+        r: *mut *mut DistReducer,
+    ) -> c_int;
     pub fn ktorch_reducer_free(r: *mut DistReducer) -> c_int;
-    pub fn ktorch_reducer_prepare(r: *mut DistReducer, g: *mut DistGroup, ts: *mut *mut c_void, n: c_int) -> c_int;
+    pub fn ktorch_reducer_prepare(
+        r: *mut DistReducer,
+        g: *mut DistGroup,
+        ts: *mut *mut c_void,
+        n: c_int,
+    ) -> c_int;
     pub fn ktorch_reducer_finish(r: *mut DistReducer, ok: c_int) -> c_int;
 }
 
 // ---- src/cxx/speed.cpp: pinned host memory (src/tensor/convert.rs), GradScaler's unscale and
 // update (src/model/scaler.rs)
 extern "C" {
-    pub fn ktorch_empty_pinned(size: *const i64, n: c_int, dtype: c_int, out: *mut *mut c_void) -> c_int;
-    pub fn ktorch_amp_unscale(n: c_int, g: *const *mut c_void, found: *mut c_void, inv: *mut c_void) -> c_int;
+    pub fn ktorch_empty_pinned(
+        size: *const i64,
+        n: c_int,
+        dtype: c_int,
+        out: *mut *mut c_void,
+    ) -> c_int;
+    pub fn ktorch_amp_unscale(
+        n: c_int,
+        g: *const *mut c_void,
+        found: *mut c_void,
+        inv: *mut c_void,
+    ) -> c_int;
     pub fn ktorch_amp_update(
         scale: *mut c_void,
         tracker: *mut c_void,
@@ -257,16 +311,43 @@ extern "C" {
 // ---- src/cxx/speed.cpp: fused optimizer steps, gradient clipping (src/optim/fused.rs)
 extern "C" {
     pub fn ktorch_fused_adam(
-        decoupled: c_int, n: c_int, p: *const *mut c_void, g: *const *mut c_void,
-        m: *const *mut c_void, v: *const *mut c_void, vmax: *const *mut c_void,
-        step: *const *mut c_void, lr: f64, b1: f64, b2: f64, decay: f64, eps: f64, amsgrad: c_int,
-        scale: *mut c_void, inf: *mut c_void,
+        decoupled: c_int,
+        n: c_int,
+        p: *const *mut c_void,
+        g: *const *mut c_void,
+        m: *const *mut c_void,
+        v: *const *mut c_void,
+        vmax: *const *mut c_void,
+        step: *const *mut c_void,
+        lr: f64,
+        b1: f64,
+        b2: f64,
+        decay: f64,
+        eps: f64,
+        amsgrad: c_int,
+        scale: *mut c_void,
+        inf: *mut c_void,
     ) -> c_int;
-    pub fn ktorch_clip_norm(n: c_int, g: *const *mut c_void, max: f64, p: f64, total: *mut *mut c_void) -> c_int;
+    pub fn ktorch_clip_norm(
+        n: c_int,
+        g: *const *mut c_void,
+        max: f64,
+        p: f64,
+        total: *mut *mut c_void,
+    ) -> c_int;
     pub fn ktorch_fused_sgd(
-        n: c_int, p: *const *mut c_void, g: *const *mut c_void, buf: *const *mut c_void,
-        decay: f64, momentum: f64, lr: f64, dampening: f64, nesterov: c_int, first: c_int,
-        scale: *mut c_void, inf: *mut c_void,
+        n: c_int,
+        p: *const *mut c_void,
+        g: *const *mut c_void,
+        buf: *const *mut c_void,
+        decay: f64,
+        momentum: f64,
+        lr: f64,
+        dampening: f64,
+        nesterov: c_int,
+        first: c_int,
+        scale: *mut c_void,
+        inf: *mut c_void,
     ) -> c_int;
 }
 
@@ -297,7 +378,12 @@ extern "C" {
     pub fn ktorch_set_tf32(which: c_int, b: c_int) -> c_int;
     pub fn ktorch_get_matmul_precision() -> c_int;
     pub fn ktorch_set_matmul_precision(s: *const c_char) -> c_int;
-    pub fn ktorch_autocast_enter(dev: c_int, dtype: c_int, was: *mut c_int, wasdtype: *mut c_int) -> c_int;
+    pub fn ktorch_autocast_enter(
+        dev: c_int,
+        dtype: c_int,
+        was: *mut c_int,
+        wasdtype: *mut c_int,
+    ) -> c_int;
     pub fn ktorch_autocast_leave(dev: c_int, was: c_int, wasdtype: c_int) -> c_int;
 }
 
@@ -308,16 +394,21 @@ extern "C" {
 
 // ---- src/cxx/autograd_device.cpp: backward, gradients (src/tensor/autograd.rs)
 extern "C" {
-    pub fn ktorch_backward(
-        t: *mut c_void,
-        g: *mut c_void,
-        retain: c_int,
-        create: c_int,
-    ) -> c_int;
+    pub fn ktorch_backward(t: *mut c_void, g: *mut c_void, retain: c_int, create: c_int) -> c_int;
     pub fn ktorch_reset_grad(t: *mut c_void, none: c_int) -> c_int;
     pub fn ktorch_add_alpha_(t: *mut c_void, other: *const c_void, alpha: f64) -> c_int;
-    pub fn ktorch_addcmul_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> c_int;
-    pub fn ktorch_addcdiv_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> c_int;
+    pub fn ktorch_addcmul_value_(
+        t: *mut c_void,
+        a: *const c_void,
+        b: *const c_void,
+        value: f64,
+    ) -> c_int;
+    pub fn ktorch_addcdiv_value_(
+        t: *mut c_void,
+        a: *const c_void,
+        b: *const c_void,
+        value: f64,
+    ) -> c_int;
 }
 
 // ---- src/cxx/tensor_info.cpp: tensor facts (wrapped in cxx/tensor_info.rs)
@@ -342,9 +433,5 @@ extern "C" {
 // ---- src/tensor/options.rs
 extern "C" {
     pub fn ktorch_pin_memory(t: *mut c_void, out: *mut *mut c_void) -> c_int;
-    pub fn ktorch_to_memory_format(
-        t: *mut c_void,
-        m: c_int,
-        out: *mut *mut c_void,
-    ) -> c_int;
+    pub fn ktorch_to_memory_format(t: *mut c_void, m: c_int, out: *mut *mut c_void) -> c_int;
 }

@@ -1,12 +1,16 @@
 //! Tensor facts from src/cxx/tensor_info.cpp (libtorch calls tch does not wrap). Each takes a
 //! borrowed tensor: nothing here clones it, so reference counts read are the registry's own.
+use crate::cxx::{
+    ktorch_device_seed, ktorch_grad_fn, ktorch_impl_ptr, ktorch_is_alias, ktorch_is_coalesced,
+    ktorch_is_contiguous, ktorch_is_pinned, ktorch_layout, ktorch_memory_format,
+    ktorch_storage_bytes, ktorch_storage_count, ktorch_storage_offset, ktorch_storage_ptr,
+    ktorch_use_count, ktorch_weak_count,
+};
 use anyhow::{anyhow, Result};
 use libc::{c_int, c_void};
 use tch::Tensor;
-use crate::cxx::{ktorch_use_count, ktorch_weak_count, ktorch_impl_ptr, ktorch_storage_count, ktorch_storage_ptr, ktorch_storage_bytes, ktorch_storage_offset, ktorch_is_pinned, ktorch_memory_format, ktorch_is_contiguous, ktorch_layout, ktorch_is_coalesced, ktorch_is_alias, ktorch_grad_fn, ktorch_device_seed};
 
 type Tp = *const c_void;
-
 
 fn error() -> anyhow::Error {
     let msg = crate::cxx::last_error_text().unwrap_or_default();

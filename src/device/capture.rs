@@ -6,9 +6,9 @@ use anyhow::{anyhow, Result};
 use tch::Tensor;
 
 use super::event::Event;
-use crate::cxx::CudaGraph;
 use super::shim;
 use super::stream::{Stream, StreamGuard};
+use crate::cxx::CudaGraph;
 
 /// Eager runs before capture, as in PyTorch's CUDA graph examples.
 pub const WARMUP: usize = 3;
@@ -55,7 +55,10 @@ impl GraphPtr {
 
 /// Run `work` WARMUP times on a side stream, then once more under capture. Answers the graph
 /// and what the captured run returned (tensors in the graph's memory).
-pub fn capture(device: usize, work: &mut dyn FnMut() -> Result<Vec<Tensor>>) -> Result<(GraphPtr, Vec<Tensor>)> {
+pub fn capture(
+    device: usize,
+    work: &mut dyn FnMut() -> Result<Vec<Tensor>>,
+) -> Result<(GraphPtr, Vec<Tensor>)> {
     let current = Stream::current(device)?;
     let side = Stream::new(device, false)?;
     // the side stream first waits for what q queued (the inputs), q's stream later for the side

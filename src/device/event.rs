@@ -29,7 +29,9 @@ impl Drop for Event {
 
 impl Event {
     pub fn new(timing: bool) -> Result<Event> {
-        Ok(Event { ptr: shim::event_new(timing)? })
+        Ok(Event {
+            ptr: shim::event_new(timing)?,
+        })
     }
     pub fn record(&self, s: &Stream) -> Result<()> {
         shim::event_record(self.ptr, s.ptr())
@@ -113,7 +115,10 @@ pub fn wait(x: K) -> KResult {
 
 /// `elapsed(a;b)`: milliseconds from event a to event b.
 pub fn elapsed(x: K) -> KResult {
-    let [a, b] = read::items(&x).filter(|_| !registry::is_handle(x)).and_then(|v| <[K; 2]>::try_from(v).ok()).ok_or_else(|| anyhow::anyhow!("expects (event;event)"))?;
+    let [a, b] = read::items(&x)
+        .filter(|_| !registry::is_handle(x))
+        .and_then(|v| <[K; 2]>::try_from(v).ok())
+        .ok_or_else(|| anyhow::anyhow!("expects (event;event)"))?;
     // the second event's pointer stays valid between the two lookups: only q's thread frees
     let pb = with_event(b, |e| Ok(e.ptr))?;
     let ms = with_event(a, |e| shim::event_elapsed(e.ptr, pb))?;

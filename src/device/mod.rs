@@ -5,13 +5,12 @@
 //! memory.rs (properties, memory), stream.rs, event.rs and capture.rs (CUDA graphs: what they record is
 //! the model's, model/graph.rs), through the C++ shim's
 //! wrappers in cxx/cuda.rs.
-pub mod context;
 pub mod capture;
+pub mod context;
 pub mod event;
 pub mod memory;
 use crate::cxx::cuda as shim;
 pub mod stream;
-
 
 use anyhow::{anyhow, bail};
 use tch::Device;

@@ -29,18 +29,26 @@ impl Drop for Stream {
 
 impl Stream {
     pub fn new(device: usize, high: bool) -> Result<Stream> {
-        Ok(Stream { ptr: shim::stream_new(device, high)? })
+        Ok(Stream {
+            ptr: shim::stream_new(device, high)?,
+        })
     }
     /// The calling thread's current stream on `device`.
     pub fn current(device: usize) -> Result<Stream> {
-        Ok(Stream { ptr: shim::stream_current(device)? })
+        Ok(Stream {
+            ptr: shim::stream_current(device)?,
+        })
     }
     pub fn default(device: usize) -> Result<Stream> {
-        Ok(Stream { ptr: shim::stream_default(device)? })
+        Ok(Stream {
+            ptr: shim::stream_default(device)?,
+        })
     }
     /// A second value for the same CUDA stream.
     pub fn dup(&self) -> Result<Stream> {
-        Ok(Stream { ptr: shim::stream_copy(self.ptr)? })
+        Ok(Stream {
+            ptr: shim::stream_copy(self.ptr)?,
+        })
     }
     pub fn ptr(&self) -> *mut CudaStream {
         self.ptr

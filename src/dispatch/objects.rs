@@ -57,7 +57,10 @@ pub fn tensorcount(x: K) -> KResult {
             }
             if let Some(m) = o.get::<crate::model::Model>() {
                 let t = m.module.get();
-                return Ok(Some((t.named_parameters().len() + t.named_buffers().len()) as i64 + m.opt.buffer_counts()?.0));
+                return Ok(Some(
+                    (t.named_parameters().len() + t.named_buffers().len()) as i64
+                        + m.opt.buffer_counts()?.0,
+                ));
             }
             Ok(None)
         })?;
@@ -81,7 +84,10 @@ pub fn mapped(x: K) -> KResult {
 
 pub fn class(x: K) -> KResult {
     if !registry::is_handle(x) {
-        bail!("need allocated torch object, e.g. tensor, module, given {}", crate::tensor::opargs::describe(x));
+        bail!(
+            "need allocated torch object, e.g. tensor, module, given {}",
+            crate::tensor::opargs::describe(x)
+        );
     }
     registry::with(x, |o| Ok(make::symbol(o.class())))
 }
@@ -116,7 +122,11 @@ pub fn obj(_: K) -> KResult {
     });
     // objects lent to an async call: their class only, their tensors are in use
     let mut rows = rows;
-    rows.extend(registry::busy_list().into_iter().map(|(id, c)| (id, c, String::new(), "", vec![], 0, 0)));
+    rows.extend(
+        registry::busy_list()
+            .into_iter()
+            .map(|(id, c)| (id, c, String::new(), "", vec![], 0, 0)),
+    );
     rows.sort_by_key(|r| r.0);
     let longs = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> i64| {
         make::longs(&rows.iter().map(f).collect::<Vec<i64>>())
@@ -125,13 +135,7 @@ pub fn obj(_: K) -> KResult {
         let s: Vec<String> = rows.iter().map(f).collect();
         make::symbols(&s.iter().map(|x| x.as_str()).collect::<Vec<_>>())
     };
-    let sizes = make::list(
-        rows.iter()
-            .map(|r| {
-                make::longs(&r.4)
-            })
-            .collect(),
-    );
+    let sizes = make::list(rows.iter().map(|r| make::longs(&r.4)).collect());
     let cols = vec![
         longs(&|r| r.0),
         syms(&|r| r.1.to_string()),
@@ -155,7 +159,13 @@ pub fn obj(_: K) -> KResult {
 pub fn resolve(x: K) -> KResult {
     match make::reserialized(x) {
         Ok(z) => Ok(z),
-        Err(make::Failed::Serialize) => anyhow::bail!("b9: failed to serialize {}", crate::tensor::opargs::describe(x)),
-        Err(make::Failed::Deserialize) => anyhow::bail!("d9: failed to deserialize {}", crate::tensor::opargs::describe(x)),
+        Err(make::Failed::Serialize) => anyhow::bail!(
+            "b9: failed to serialize {}",
+            crate::tensor::opargs::describe(x)
+        ),
+        Err(make::Failed::Deserialize) => anyhow::bail!(
+            "d9: failed to deserialize {}",
+            crate::tensor::opargs::describe(x)
+        ),
     }
 }

@@ -4,7 +4,6 @@
 use libc::{c_int, c_void};
 use tch::Tensor;
 
-
 /// 0 is success; -1 becomes the shim's message as an error.
 pub fn check(rc: c_int) -> anyhow::Result<()> {
     crate::cxx::check(rc)

@@ -7,7 +7,9 @@ use super::{native, Owned, K};
 
 /// Apply the q function value `f` (borrowed) to `args` (owned), catching a q error (`ee`).
 pub fn apply(f: K, args: Vec<Owned>) -> Option<Owned> {
-    let args = Owned::new(super::make::list(args.into_iter().map(Owned::into_raw).collect()));
+    let args = Owned::new(super::make::list(
+        args.into_iter().map(Owned::into_raw).collect(),
+    ));
     // SAFETY: `f` and the argument list are live q values; `dot` borrows both and returns a new
     // reference (or an error object) that `ee` passes on.
     owned(unsafe { native::ee(native::dot(f, args.k())) })

@@ -72,7 +72,11 @@ pub fn uniform(items: Vec<K>) -> K {
     let v = unsafe { native::ktn(-t as i32, items.len() as i64) };
     for (i, x) in items.iter().enumerate() {
         unsafe {
-            std::ptr::copy_nonoverlapping((*x as *const u8).add(8), data::<u8>(v).add(i * width), width);
+            std::ptr::copy_nonoverlapping(
+                (*x as *const u8).add(8),
+                data::<u8>(v).add(i * width),
+                width,
+            );
             native::r0(*x);
         }
     }

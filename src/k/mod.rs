@@ -18,8 +18,8 @@ pub mod thread;
 
 pub use kdbplus::api::native;
 pub use kdbplus::api::K;
-pub use owned::Owned;
 pub use kdbplus::qtype;
+pub use owned::Owned;
 
 /// What a q-callable function body returns: a new K reference, or an error that the guard turns
 /// into a q error naming the function.

@@ -109,7 +109,8 @@ pub fn longs(x: K) -> Option<Vec<i64>> {
 }
 /// A float vector as f64s (None for other types).
 pub fn floats(x: K) -> Option<Vec<f64>> {
-    (ktype(x) == 9).then(|| unsafe { std::slice::from_raw_parts(data::<f64>(x), len(x) as usize).to_vec() })
+    (ktype(x) == 9)
+        .then(|| unsafe { std::slice::from_raw_parts(data::<f64>(x), len(x) as usize).to_vec() })
 }
 /// Keys and values of a q dictionary (type 99), borrowed.
 pub fn dict_parts(x: K) -> Option<(K, K)> {
@@ -144,7 +145,11 @@ pub fn error_text(e: K) -> Option<String> {
     if p.is_null() {
         return Some("unknown q error".into());
     }
-    Some(unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned())
+    Some(
+        unsafe { std::ffi::CStr::from_ptr(p) }
+            .to_string_lossy()
+            .into_owned(),
+    )
 }
 /// An atom's value bytes (k.h: from offset 8), `n` of them.
 pub fn atom_bytes(x: &K, n: usize) -> &[u8] {

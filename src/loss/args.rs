@@ -390,7 +390,13 @@ impl Opts {
     /// modes; `pairwise` and `similar` have none), as q values: all of them (those not given at
     /// their defaults), or only those differing from the defaults (ktorch's `alloptions` setting
     /// and the flag of `loss(l;flag)`).
-    pub fn listed(&self, loss: &str, slots: &[(&'static str, Ty)], modes: &[&str], all: bool) -> Result<Vec<(&'static str, K)>> {
+    pub fn listed(
+        &self,
+        loss: &str,
+        slots: &[(&'static str, Ty)],
+        modes: &[&str],
+        all: bool,
+    ) -> Result<Vec<(&'static str, K)>> {
         let mut v = vec![];
         for (name, _) in slots {
             let d = default_of(loss, name);

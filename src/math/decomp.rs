@@ -9,10 +9,10 @@ use tch::Tensor;
 
 use super::args::{self, multi, Tail};
 use super::forms::{self, Out};
+use crate::cxx::{ktorch_lstsq, ktorch_svd, ktorch_svdvals};
 use crate::k::{make, KResult, K};
 use crate::tensor::opargs;
 use crate::tensor::result;
-use crate::cxx::{ktorch_svd, ktorch_svdvals, ktorch_lstsq};
 
 /// A single result into an output tensor (null) or as a new value.
 fn one(
@@ -244,15 +244,27 @@ pub fn lux(x: K) -> KResult {
 fn check_pivots(m: &Tensor, p: &Tensor) -> Result<()> {
     let (ms, ps) = (m.size(), p.size());
     if ms.len() < 2 {
-        bail!("LU matrix must have at least 2 dimensions, given {}", ms.len());
+        bail!(
+            "LU matrix must have at least 2 dimensions, given {}",
+            ms.len()
+        );
     }
     let (r, c) = (ms[ms.len() - 2], ms[ms.len() - 1]);
-    let want: Vec<i64> = ms[..ms.len() - 2].iter().copied().chain([r.min(c)]).collect();
+    let want: Vec<i64> = ms[..ms.len() - 2]
+        .iter()
+        .copied()
+        .chain([r.min(c)])
+        .collect();
     if ps != want {
-        bail!("pivots of size {ps:?} do not fit an LU matrix of size {ms:?}: expecting size {want:?}");
+        bail!(
+            "pivots of size {ps:?} do not fit an LU matrix of size {ms:?}: expecting size {want:?}"
+        );
     }
     if p.kind() != tch::Kind::Int {
-        bail!("pivots must be int, as lu makes them, given {}", crate::tensor::options::kind_name(p.kind()));
+        bail!(
+            "pivots must be int, as lu makes them, given {}",
+            crate::tensor::options::kind_name(p.kind())
+        );
     }
     if p.numel() > 0 {
         let lo = p.f_min()?.f_int64_value(&[])?;
@@ -358,7 +370,6 @@ pub fn lusolve(x: K) -> KResult {
         |o| Ok(Tensor::f_linalg_lu_solve_out(o, &m, &p, &b, true, false).map(drop)?),
     )
 }
-
 
 fn ptr(t: &Tensor) -> *mut libc::c_void {
     t.as_ptr() as *mut libc::c_void

@@ -10,11 +10,11 @@ use tch::{TchError, Tensor};
 
 use super::args::{self, Tail};
 use super::forms;
+use crate::cxx::ktorch_addmm;
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, Num};
 use crate::tensor::result;
-use crate::cxx::{ktorch_addmm};
 
 type R = Result<Tensor, TchError>;
 
@@ -51,7 +51,6 @@ blas2! {
     mv:          |a, b| a.f_mv(b),                         |o| a.f_mv_out(o, b);
     outer:       |a, b| a.f_outer(b),                      |o| a.f_outer_out(o, b);
 }
-
 
 /// A number as the shim's (is float, float, integer).
 fn scalar(n: Num) -> (libc::c_int, f64, libc::c_long) {

@@ -138,8 +138,8 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         let v = values(x, 2..=2)?;
         return result((op.f)(&v[0], &v[1])?, false);
     }
-    let v =
-        forms::items(&x).ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
+    let v = forms::items(&x)
+        .ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,

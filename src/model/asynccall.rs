@@ -100,7 +100,10 @@ impl Future {
         if let Err(e) = &f.result {
             // freed unawaited: its error has no one to reach but the log
             let first = e.lines().next().unwrap_or(""); // libtorch's C++ backtrace follows
-            crate::session::log::error(&format!("async {}: freed before its await, its error was: {first}", self.name));
+            crate::session::log::error(&format!(
+                "async {}: freed before its await, its error was: {first}",
+                self.name
+            ));
         }
         self.give_back(f.model);
     }
@@ -183,7 +186,10 @@ fn start(name: &'static str, args: K) -> KResult {
         None => {
             let id = registry::id_of(h).unwrap_or_default();
             let at = lent.iter().position(|(i, _)| *i == id);
-            match at.map(|i| lent.remove(i)).map(|(i, o)| o.take::<Model>().map_err(|o| (i, o))) {
+            match at
+                .map(|i| lent.remove(i))
+                .map(|(i, o)| o.take::<Model>().map_err(|o| (i, o)))
+            {
                 Some(Ok(m)) => (Work::Run(Box::new(m)), Some(id)),
                 other => {
                     let other = other.map(|r| r.err().unwrap());
@@ -202,7 +208,12 @@ fn start(name: &'static str, args: K) -> KResult {
             ctx.enter();
             work_on(work)
         });
-    let mut f = Future { name, worker: None, lent, model };
+    let mut f = Future {
+        name,
+        worker: None,
+        lent,
+        model,
+    };
     match spawned {
         Ok(w) => {
             f.worker = Some(w);
@@ -255,7 +266,11 @@ fn refuse_callbacks(root: &Arc<Module>) -> Result<()> {
         .into_iter()
         .find(|(_, m)| m.layer.name == "callback")
     {
-        let at = if k.is_empty() { String::new() } else { format!(" (`{k})") };
+        let at = if k.is_empty() {
+            String::new()
+        } else {
+            format!(" (`{k})")
+        };
         bail!("module has a callback layer{at}, which calls q: it cannot run asynchronously");
     }
     Ok(())

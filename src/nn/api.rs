@@ -33,11 +33,15 @@ pub fn module(x: K) -> KResult {
             }
             [m] => definition(modref(*m)?.get(), alloptions(), false),
             // a child added to the module itself (depth 1 below it)
-            [m, d] => add(*m, 1, match read::items(d) {
-                // `enlist(`linear;..)`: a tree of one layer
-                Some([l]) if read::ktype(*l) >= 0 => *l,
-                _ => *d,
-            }),
+            [m, d] => add(
+                *m,
+                1,
+                match read::items(d) {
+                    // `enlist(`linear;..)`: a tree of one layer
+                    Some([l]) if read::ktype(*l) >= 0 => *l,
+                    _ => *d,
+                },
+            ),
             [m, n, d] if read::ktype(*n) == -7 => add(*m, read::long(*n).unwrap(), *d),
             _ => bail!(
                 "module given as 1st arg, expecting (module;flag) or (module;depth;definition)"
@@ -96,8 +100,12 @@ fn add(h: K, depth: i64, d: K) -> KResult {
         if !registry::with(d, |o| Ok(o.get::<ModRef>().is_some_and(|q| q.sole_root())))? {
             bail!("module to add is shared with other handles or is part of another module, free those first");
         }
-        let Ok(q) = registry::take(d)?.take::<ModRef>() else { unreachable!() };
-        let c = q.into_module().map_err(|_| anyhow::anyhow!("module to add is in use"))?;
+        let Ok(q) = registry::take(d)?.take::<ModRef>() else {
+            unreachable!()
+        };
+        let c = q
+            .into_module()
+            .map_err(|_| anyhow::anyhow!("module to add is in use"))?;
         return put(h, depth, c);
     }
     let c = spec::layer(d)?;
@@ -110,7 +118,10 @@ fn check_parent(h: K, depth: i64) -> Result<()> {
         let m = module_mut(o)?;
         let parent = last_at(m, depth - 1)?;
         if !parent.layer.container {
-            bail!("unable to add a module as a child of a {} module", parent.layer.name);
+            bail!(
+                "unable to add a module as a child of a {} module",
+                parent.layer.name
+            );
         }
         Ok(())
     })
@@ -221,7 +232,14 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
             .zip(vals.iter().copied())
             .map(|(k, v)| {
                 let t = crate::tensor::convert::to_tensor(v)?.f_detach()?;
-                Ok((k.to_string(), if requires { t.f_set_requires_grad(true)? } else { t }))
+                Ok((
+                    k.to_string(),
+                    if requires {
+                        t.f_set_requires_grad(true)?
+                    } else {
+                        t
+                    },
+                ))
             })
             .collect::<Result<_>>()?;
         if buffers {
@@ -247,13 +265,22 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
     }
     // a layer made of parts has its parts' tensors under their dotted names (`out_proj.weight`)
     let names: Vec<String> = if m.has_parts() {
-        let v = if buffers { m.named_buffers() } else { m.named_parameters() };
+        let v = if buffers {
+            m.named_buffers()
+        } else {
+            m.named_parameters()
+        };
         v.into_iter().map(|(k, _)| k).collect()
     } else {
-        (if buffers { &m.buffers } else { &m.parms }).iter().map(|(k, _)| k.clone()).collect()
+        (if buffers { &m.buffers } else { &m.parms })
+            .iter()
+            .map(|(k, _)| k.clone())
+            .collect()
     };
     for key in &names {
-        let slot = m.slot_mut(key, buffers).ok_or_else(|| anyhow::anyhow!("{name}: no {what} slot `{key}"))?;
+        let slot = m
+            .slot_mut(key, buffers)
+            .ok_or_else(|| anyhow::anyhow!("{name}: no {what} slot `{key}"))?;
         let Some(i) = keys.iter().position(|s| s == key) else {
             bail!("{name}: unable to find {what}: {key}")
         };
@@ -432,7 +459,9 @@ fn collapse(ty: layers::Ty, v: &Val) -> Val {
     let fixed = matches!(ty, Ty::Size(n) | Ty::Floats(n) | Ty::SizeOrSym(n, _) if n >= 1);
     match v {
         Val::Longs(l) if fixed && !l.is_empty() && l.iter().all(|j| *j == l[0]) => Val::Long(l[0]),
-        Val::Floats(f) if fixed && !f.is_empty() && f.iter().all(|x| *x == f[0]) => Val::Float(f[0]),
+        Val::Floats(f) if fixed && !f.is_empty() && f.iter().all(|x| *x == f[0]) => {
+            Val::Float(f[0])
+        }
         _ => v.clone(),
     }
 }
@@ -441,9 +470,16 @@ fn collapse(ty: layers::Ty, v: &Val) -> Val {
 fn own(m: &Module, buffers: bool) -> Result<K> {
     // a layer made of parts: its parts' too, by dotted name (the definition has no rows for them)
     let v: Vec<(String, &tch::Tensor)> = if m.has_parts() {
-        if buffers { m.named_buffers() } else { m.named_parameters() }
+        if buffers {
+            m.named_buffers()
+        } else {
+            m.named_parameters()
+        }
     } else {
-        (if buffers { &m.buffers } else { &m.parms }).iter().map(|(k, t)| (k.clone(), t)).collect()
+        (if buffers { &m.buffers } else { &m.parms })
+            .iter()
+            .map(|(k, t)| (k.clone(), t))
+            .collect()
     };
     if v.is_empty() {
         return Ok(empty_dict());

@@ -31,7 +31,9 @@ pub fn buffer(x: K) -> KResult {
 fn tensor_attr(x: K, buffers: bool) -> KResult {
     let what = if buffers { "buffer" } else { "parameter" };
     let v = opargs::list(&x)
-        .filter(|v| !v.is_empty() && (is_module(v[0]) || crate::registry::class_of(v[0]) == Some("model")))
+        .filter(|v| {
+            !v.is_empty() && (is_module(v[0]) || crate::registry::class_of(v[0]) == Some("model"))
+        })
         .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
     if !(2..=3).contains(&v.len()) {
         bail!("expecting 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
@@ -121,7 +123,10 @@ pub fn syms(v: impl Iterator<Item = String>) -> K {
 /// optimizer's: dispatch/info.rs).
 pub fn parmtypes(x: K) -> KResult {
     if !is_module(x) && registry::class_of(x) != Some("model") {
-        bail!("expecting model, module or optimizer, given {}", describe(x));
+        bail!(
+            "expecting model, module or optimizer, given {}",
+            describe(x)
+        );
     }
     let r = modref(x)?;
     let (mut k, mut v) = (vec![], vec![]);

@@ -87,7 +87,10 @@ pub fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         .collect();
     // the module handle and up to three tensor handles, each shared with the call (k takes
     // over the references it is given)
-    let shared = std::iter::once(mh).chain(args.iter().copied().take(3)).map(Owned::share).collect();
+    let shared = std::iter::once(mh)
+        .chain(args.iter().copied().take(3))
+        .map(Owned::share)
+        .collect();
     let r = super::callback::with_mode(run.training, || call::named(&f, shared));
     let y = result(r);
     // free what was made for the call (the function may have freed some itself)

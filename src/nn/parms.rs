@@ -77,7 +77,15 @@ pub fn parmnames(x: K) -> KResult {
 pub fn names(x: K) -> KResult {
     // a dictionary's keys (ktorch's `names` of a tensor dictionary)
     if registry::class_of(x) == Some("dictionary") {
-        return registry::with(x, |o| Ok(syms(o.keys().unwrap_or_default().into_iter().map(String::from).collect())));
+        return registry::with(x, |o| {
+            Ok(syms(
+                o.keys()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+            ))
+        });
     }
     on(x, "names", |m| {
         Ok(syms(

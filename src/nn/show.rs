@@ -20,7 +20,14 @@ static LABELS: &[(&str, &[(&str, &str)])] = &[
     // libtorch's MultiheadAttention prints its class and its `out_proj` child only
     ("attention", &[]),
     ("cat", &[("dim", "dim")]),
-    ("layernorm", &[("shape", ""), ("eps", "eps"), ("affine", "elementwise_affine")]),
+    (
+        "layernorm",
+        &[
+            ("shape", ""),
+            ("eps", "eps"),
+            ("affine", "elementwise_affine"),
+        ],
+    ),
     // knn::Recur prints its class alone (knn/recur.cpp), its detach flag not shown
     ("recur", &[]),
     ("drop", &[("p", "p"), ("inplace", "inplace")]),

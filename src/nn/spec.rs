@@ -34,7 +34,10 @@ impl std::ops::Deref for Pairs {
 impl FromIterator<(&'static str, K)> for Pairs {
     /// Pairs of values borrowed from the arguments (nothing made).
     fn from_iter<I: IntoIterator<Item = (&'static str, K)>>(i: I) -> Pairs {
-        Pairs { list: i.into_iter().collect(), _made: None }
+        Pairs {
+            list: i.into_iter().collect(),
+            _made: None,
+        }
     }
 }
 
@@ -66,7 +69,11 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
         }
         // values are symbols too: make each a symbol atom on demand (kept as the list's items)
         let vals = exploded(x, s.len())?;
-        let list = s.chunks(2).zip(vals.chunks(2)).map(|(k, v)| (k[0], v[1])).collect();
+        let list = s
+            .chunks(2)
+            .zip(vals.chunks(2))
+            .map(|(k, v)| (k[0], v[1]))
+            .collect();
         return Ok(Some(Pairs::with(list, vals.made)));
     }
     let Some(items) = read::items(&x) else {
@@ -117,7 +124,8 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
             v.push((k, e[1]));
             made.extend(e.made);
         }
-        let made = (!made.is_empty()).then(|| Owned::new(make::list(made.into_iter().map(Owned::into_raw).collect())));
+        let made = (!made.is_empty())
+            .then(|| Owned::new(make::list(made.into_iter().map(Owned::into_raw).collect())));
         return Ok(Some(Pairs::with(v, made)));
     }
     Ok(None)
@@ -143,10 +151,16 @@ pub fn exploded(x: K, n: usize) -> Result<Exploded> {
         bail!("expected {n} value(s), given {}", read::len(x));
     }
     if let Some(v) = read::items(&x) {
-        return Ok(Exploded { items: v.to_vec(), made: None });
+        return Ok(Exploded {
+            items: v.to_vec(),
+            made: None,
+        });
     }
     let e = Owned::new(make::explode(x));
-    Ok(Exploded { items: e.items().unwrap().to_vec(), made: Some(e) })
+    Ok(Exploded {
+        items: e.items().unwrap().to_vec(),
+        made: Some(e),
+    })
 }
 
 /// A value of option type `ty` from `x`, else an error naming the module and option.
@@ -208,8 +222,14 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
     // ktorch-fuzz). No real layer comes near the bound. A null (0N) is kept: in adaptive pooling's
     // output sizes it means "as the input".
     if let Some(Val::Longs(l)) = &v {
-        if let Some(j) = l.iter().find(|j| **j != i64::MIN && j.unsigned_abs() > i32::MAX as u64) {
-            bail!("{owner} {name}: size {j} out of range (at most {} either side of 0)", i32::MAX);
+        if let Some(j) = l
+            .iter()
+            .find(|j| **j != i64::MIN && j.unsigned_abs() > i32::MAX as u64)
+        {
+            bail!(
+                "{owner} {name}: size {j} out of range (at most {} either side of 0)",
+                i32::MAX
+            );
         }
     }
     v.ok_or_else(|| {
@@ -242,19 +262,40 @@ pub fn options(l: &Layer, pos: &[K], named: &[(&'static str, K)]) -> Result<Vec<
 
 /// Values for the option table `opts` of `owner` (a layer, an optimizer) from positional values
 /// and pairs, with defaults filled in; errors name the owner and the option.
-pub fn settings(owner: &str, opts: &[Opt], pos: &[K], named: &[(&'static str, K)]) -> Result<Vec<Val>> {
-    settings_from(owner, opts, opts.iter().map(|o| o.default.val(o.ty)).collect(), pos, named)
+pub fn settings(
+    owner: &str,
+    opts: &[Opt],
+    pos: &[K],
+    named: &[(&'static str, K)],
+) -> Result<Vec<Val>> {
+    settings_from(
+        owner,
+        opts,
+        opts.iter().map(|o| o.default.val(o.ty)).collect(),
+        pos,
+        named,
+    )
 }
 
 /// As [`settings`], starting from `base` instead of the defaults: an optimizer's group takes the
 /// options given and keeps the others from the optimizer's defaults or its current options
 /// (kopt.cpp's `optedit`, as PyTorch's `add_param_group`).
-pub fn settings_from(owner: &str, opts: &[Opt], base: Vec<Option<Val>>, pos: &[K], named: &[(&'static str, K)]) -> Result<Vec<Val>> {
+pub fn settings_from(
+    owner: &str,
+    opts: &[Opt],
+    base: Vec<Option<Val>>,
+    pos: &[K],
+    named: &[(&'static str, K)],
+) -> Result<Vec<Val>> {
     if pos.len() > opts.len() {
         if opts.is_empty() {
             bail!("{owner}: no arguments expected");
         }
-        bail!("{owner}: expecting up to {} positional arg(s), {} given", opts.len(), pos.len());
+        bail!(
+            "{owner}: expecting up to {} positional arg(s), {} given",
+            opts.len(),
+            pos.len()
+        );
     }
     let mut v = base;
     let nullable = |i: usize| opts[i].default == Def::Null;
@@ -312,7 +353,9 @@ pub fn layer(x: K) -> Result<Module> {
     let l = layers::find(ty).ok_or_else(|| anyhow!("unrecognized module type: `{ty}"))?;
     // a symbol list last is name-value pairs only when it names options (a callback's input
     // types `tensor`tensor are a value)
-    let named_opt = |k: &str| l.opts.iter().any(|o| o.name == k) || (ty == "callback" && matches!(k, "parms" | "buffers"));
+    let named_opt = |k: &str| {
+        l.opts.iter().any(|o| o.name == k) || (ty == "callback" && matches!(k, "parms" | "buffers"))
+    };
     let names_opts = |x: K| {
         // a dictionary last names options only when its keys are options (a callback's
         // parameters may be given as one)
@@ -370,7 +413,10 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
     let what = if buffers { "buffers" } else { "parms" };
     let ts: Vec<(String, tch::Tensor)> = if crate::registry::class_of(x) == Some("dictionary") {
         crate::registry::with(x, |o| match o {
-            crate::registry::Obj::Dict(d) => Ok(d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect()),
+            crate::registry::Obj::Dict(d) => Ok(d
+                .iter()
+                .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                .collect()),
             _ => unreachable!(),
         })?
     } else {
@@ -383,18 +429,28 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
             Ok(items)
         };
         let (keys, vals): (Vec<&str>, Vec<K>) = if let Some((k, v)) = read::dict_parts(x) {
-            let keys = read::symbols(k).ok_or_else(|| anyhow!("callback {what}: expecting symbol keys, given {}", describe(k)))?;
+            let keys = read::symbols(k).ok_or_else(|| {
+                anyhow!(
+                    "callback {what}: expecting symbol keys, given {}",
+                    describe(k)
+                )
+            })?;
             let n = keys.len();
             (keys, explode(v, n)?)
         } else {
             match read::items(&x) {
-                Some([k, v]) if read::symbol(*k).is_some() => (vec![read::symbol(*k).unwrap()], vec![*v]),
+                Some([k, v]) if read::symbol(*k).is_some() => {
+                    (vec![read::symbol(*k).unwrap()], vec![*v])
+                }
                 Some([k, v]) if read::symbols(*k).is_some() => {
                     let keys = read::symbols(*k).unwrap();
                     let n = keys.len();
                     (keys, explode(*v, n)?)
                 }
-                _ => bail!("callback {what}: expecting k dictionary or (syms;vals), given {}", describe(x)),
+                _ => bail!(
+                    "callback {what}: expecting k dictionary or (syms;vals), given {}",
+                    describe(x)
+                ),
             }
         };
         keys.iter()
@@ -403,7 +459,16 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
             .collect::<Result<_>>()?
     };
     ts.into_iter()
-        .map(|(k, t)| Ok((k, if buffers { t.f_detach()? } else { t.f_detach()?.f_set_requires_grad(true)? })))
+        .map(|(k, t)| {
+            Ok((
+                k,
+                if buffers {
+                    t.f_detach()?
+                } else {
+                    t.f_detach()?.f_set_requires_grad(true)?
+                },
+            ))
+        })
         .collect()
 }
 

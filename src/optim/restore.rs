@@ -22,9 +22,13 @@ pub fn is_state_call(v: &[K]) -> bool {
 /// The value of key `k` in a symbol-keyed dictionary (a list made from simple values goes into
 /// `made`, which the value points into).
 fn key(d: K, k: &str, made: &mut Vec<Owned>) -> Result<K> {
-    let (ks, vs) = read::dict_parts(d).ok_or_else(|| anyhow!("expecting a dictionary, given {}", describe(d)))?;
+    let (ks, vs) = read::dict_parts(d)
+        .ok_or_else(|| anyhow!("expecting a dictionary, given {}", describe(d)))?;
     let names = read::symbols(ks).ok_or_else(|| anyhow!("expecting symbol keys"))?;
-    let i = names.iter().position(|n| *n == k).ok_or_else(|| anyhow!("state has no `{k}"))?;
+    let i = names
+        .iter()
+        .position(|n| *n == k)
+        .ok_or_else(|| anyhow!("state has no `{k}"))?;
     let e = Owned::new(make::explode(vs));
     let x = e.items().unwrap()[i];
     made.push(e);
@@ -52,7 +56,10 @@ fn columns(t: K, what: &str, made: &mut Vec<Owned>) -> Result<Vec<(&'static str,
 }
 
 fn column<'a>(cols: &'a [(&'static str, Vec<K>)], name: &str, what: &str) -> Result<&'a [K]> {
-    cols.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_slice()).ok_or_else(|| anyhow!("{what}: no column `{name}"))
+    cols.iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v.as_slice())
+        .ok_or_else(|| anyhow!("{what}: no column `{name}"))
 }
 
 /// Buffer names live as long as the library (a parameter's state is keyed by `&'static str`):
@@ -72,7 +79,8 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
     // lists made while reading the state (simple lists' items as atoms): what it reads points
     // into them
     let mut made = vec![];
-    let name = read::symbol(key(state, "optimizer", &mut made)?).ok_or_else(|| anyhow!("state: optimizer expected as a symbol"))?;
+    let name = read::symbol(key(state, "optimizer", &mut made)?)
+        .ok_or_else(|| anyhow!("state: optimizer expected as a symbol"))?;
     let kind = kinds::find(name).ok_or_else(|| anyhow!("unrecognized optimizer: `{name}"))?;
     let opts = columns(key(state, "options", &mut made)?, "options", &mut made)?;
     let rows = opts.first().map_or(0, |(_, v)| v.len());
@@ -83,20 +91,37 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
         if let Some(check) = kind.check {
             check(i, &super::Settings { kind, vals: &vals })?;
         }
-        groups.push(Group { opts: vals, parms: vec![] });
+        groups.push(Group {
+            opts: vals,
+            parms: vec![],
+        });
     }
     let parms = columns(key(state, "parms", &mut made)?, "parms", &mut made)?;
-    let (group, module, pname, size) = (column(&parms, "parmgroup", "parms")?, column(&parms, "module", "parms")?, column(&parms, "name", "parms")?, column(&parms, "size", "parms")?);
+    let (group, module, pname, size) = (
+        column(&parms, "parmgroup", "parms")?,
+        column(&parms, "module", "parms")?,
+        column(&parms, "name", "parms")?,
+        column(&parms, "size", "parms")?,
+    );
     let buffers = column(&parms, "buffers", "parms").ok();
     let root = modref(target)?;
     let named = root.get().named_parameters();
     for r in 0..pname.len() {
         let g = read::long(group[r]).ok_or_else(|| anyhow!("parms: group expected as a long"))?;
-        let n = read::symbol(pname[r]).ok_or_else(|| anyhow!("parms: name expected as a symbol"))?;
-        let t = named.iter().find(|(k, _)| k == n).map(|(_, t)| *t).ok_or_else(|| anyhow!("parameter `{n} not found in the module"))?;
+        let n =
+            read::symbol(pname[r]).ok_or_else(|| anyhow!("parms: name expected as a symbol"))?;
+        let t = named
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| anyhow!("parameter `{n} not found in the module"))?;
         let want = read::longs(size[r]).unwrap_or_default();
         if t.size() != want {
-            bail!("parameter `{n}: size {:?} in the state, {:?} in the module", want, t.size());
+            bail!(
+                "parameter `{n}: size {:?} in the state, {:?} in the module",
+                want,
+                t.size()
+            );
         }
         let mut state = vec![];
         if let Some(b) = buffers {
@@ -104,21 +129,48 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
                 let keys = read::symbols(ks).unwrap_or_default();
                 let e = Owned::new(make::explode(vs));
                 for (k, v) in keys.iter().zip(e.items().unwrap_or(&[])) {
-                    let b = convert::to_tensor(*v).map_err(|e| anyhow!("parameter `{n}, buffer `{k}: {e}"))?;
+                    let b = convert::to_tensor(*v)
+                        .map_err(|e| anyhow!("parameter `{n}, buffer `{k}: {e}"))?;
                     // step counts stay on the CPU (optim::Parm::count_step)
-                    let b = if *k == "step" { b } else { b.f_to_device(t.device())? };
+                    let b = if *k == "step" {
+                        b
+                    } else {
+                        b.f_to_device(t.device())?
+                    };
                     state.push((intern(k), b));
                 }
             }
         }
-        let grp = groups.get_mut(usize::try_from(g).unwrap_or(usize::MAX)).ok_or_else(|| anyhow!("parameter `{n}: group {g} not in the options ({rows} row(s))"))?;
+        let grp = groups
+            .get_mut(usize::try_from(g).unwrap_or(usize::MAX))
+            .ok_or_else(|| {
+                anyhow!("parameter `{n}: group {g} not in the options ({rows} row(s))")
+            })?;
         let module = read::symbol(module[r]).unwrap_or("");
-        grp.parms.push(Parm { t: t.shallow_clone(), module: module.to_string(), name: n.to_string(), state });
+        grp.parms.push(Parm {
+            t: t.shallow_clone(),
+            module: module.to_string(),
+            name: n.to_string(),
+            state,
+        });
     }
     // as kopt.cpp's `putgroups`, the first group's options are the defaults
-    let defaults = groups.first().map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
+    let defaults = groups
+        .first()
+        .map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
     // the module rebuilt onto is the optimizer's container (kopt.cpp: `opt(state;module)`)
     let (m, addr) = (root.get(), root.address());
-    let sources = vec![super::Source { key: m.name.clone().unwrap_or_else(|| "0".into()), addr, tree: m.shared_copy(), count: 0 }];
-    Ok(Optimizer { kind, sources, defaults, groups, found_inf: None })
+    let sources = vec![super::Source {
+        key: m.name.clone().unwrap_or_else(|| "0".into()),
+        addr,
+        tree: m.shared_copy(),
+        count: 0,
+    }];
+    Ok(Optimizer {
+        kind,
+        sources,
+        defaults,
+        groups,
+        found_inf: None,
+    })
 }

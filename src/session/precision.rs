@@ -7,9 +7,11 @@
 //! of a parameter never outlives the optimizer step that changes the parameter.
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
+use crate::cxx::{
+    ktorch_autocast_enter, ktorch_autocast_leave, ktorch_get_matmul_precision, ktorch_get_tf32,
+    ktorch_set_matmul_precision, ktorch_set_tf32,
+};
 use anyhow::{bail, Result};
-use crate::cxx::{ktorch_get_tf32, ktorch_set_tf32, ktorch_get_matmul_precision, ktorch_set_matmul_precision, ktorch_autocast_enter, ktorch_autocast_leave};
-
 
 fn shim(rc: libc::c_int) -> Result<()> {
     crate::cxx::check(rc)?;
@@ -37,7 +39,11 @@ pub const PRECISIONS: [&str; 3] = ["highest", "high", "medium"];
 pub fn matmul_precision() -> Result<&'static str> {
     // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let v = unsafe { ktorch_get_matmul_precision() };
-    PRECISIONS.get(v as usize).copied().filter(|_| v >= 0).ok_or_else(|| anyhow::anyhow!("unable to read the float32 matmul precision"))
+    PRECISIONS
+        .get(v as usize)
+        .copied()
+        .filter(|_| v >= 0)
+        .ok_or_else(|| anyhow::anyhow!("unable to read the float32 matmul precision"))
 }
 
 pub fn set_matmul_precision(s: &str) -> Result<()> {

@@ -1,8 +1,8 @@
 //! `seed n`: seed libtorch's random generators (CPU and every CUDA device), as torch.manual_seed.
 use anyhow::anyhow;
 
-use crate::k::{make, read, KResult, K};
 use crate::cxx::ktorch_manual_seed;
+use crate::k::{make, read, KResult, K};
 
 pub fn seed(x: K) -> KResult {
     let n = read::long(x)
@@ -13,4 +13,3 @@ pub fn seed(x: K) -> KResult {
     crate::cxx::check(unsafe { ktorch_manual_seed(n) })?;
     Ok(make::null())
 }
-

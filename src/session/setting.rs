@@ -87,7 +87,10 @@ fn get(name: &str) -> KResult {
         "cudnnversion" => make::long(unsafe { crate::cxx::ktorch_cudnn_version() } as i64),
         "cudadevices" => make::long(tch::Cuda::device_count()),
         // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-        "benchmark" => make::boolean(flag(unsafe { crate::cxx::ktorch_get_benchmark() }, "benchmark")?),
+        "benchmark" => make::boolean(flag(
+            unsafe { crate::cxx::ktorch_get_benchmark() },
+            "benchmark",
+        )?),
         // ktorch's level: 0 off, 1 warn only, 2 error
         // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         "deterministic" => match unsafe { crate::cxx::ktorch_get_deterministic() } {
@@ -177,7 +180,14 @@ pub fn setting(x: K) -> KResult {
         match *name {
             "matmulprecision" => precision::set_matmul_precision(v)?,
             "autocast" => precision::set_autocast(v)?,
-            _ if NAMES.contains(name) => bail!("`{name} expects a {}", if ["threads", "interopthreads"].contains(name) { "positive long" } else { "boolean" }),
+            _ if NAMES.contains(name) => bail!(
+                "`{name} expects a {}",
+                if ["threads", "interopthreads"].contains(name) {
+                    "positive long"
+                } else {
+                    "boolean"
+                }
+            ),
             _ => bail!("unrecognized setting `{name}"),
         }
         return Ok(make::null());

@@ -9,29 +9,51 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::{convert, options::Options};
+use crate::cxx::{
+    ktorch_add_alpha_, ktorch_addcdiv_value_, ktorch_addcmul_value_, ktorch_backward,
+    ktorch_reset_grad,
+};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
-use crate::cxx::{ktorch_backward, ktorch_reset_grad, ktorch_add_alpha_, ktorch_addcmul_value_, ktorch_addcdiv_value_};
-
 
 /// `t += value * a * b` in place, one kernel.
 pub fn addcmul_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe { ktorch_addcmul_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) })?;
+    crate::cxx::check(unsafe {
+        ktorch_addcmul_value_(
+            t.as_ptr() as *mut c_void,
+            a.as_ptr() as *const c_void,
+            b.as_ptr() as *const c_void,
+            value,
+        )
+    })?;
     Ok(())
 }
 
 /// `t += value * a / b` in place, one kernel.
 pub fn addcdiv_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe { ktorch_addcdiv_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) })?;
+    crate::cxx::check(unsafe {
+        ktorch_addcdiv_value_(
+            t.as_ptr() as *mut c_void,
+            a.as_ptr() as *const c_void,
+            b.as_ptr() as *const c_void,
+            value,
+        )
+    })?;
     Ok(())
 }
 
 /// `t += alpha * other` in place, one kernel (ATen's `add_(other, alpha)`).
 pub fn add_alpha_(t: &Tensor, other: &Tensor, alpha: f64) -> anyhow::Result<()> {
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe { ktorch_add_alpha_(t.as_ptr() as *mut c_void, other.as_ptr() as *const c_void, alpha) })?;
+    crate::cxx::check(unsafe {
+        ktorch_add_alpha_(
+            t.as_ptr() as *mut c_void,
+            other.as_ptr() as *const c_void,
+            alpha,
+        )
+    })?;
     Ok(())
 }
 
@@ -120,7 +142,9 @@ pub fn reset_grads<T: std::borrow::Borrow<Tensor>>(ts: &[T], none: bool) -> anyh
 /// Backward from a scalar loss, libtorch's errors caught in the shim.
 pub fn backward_of(t: &Tensor) -> anyhow::Result<()> {
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe { ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0) })?;
+    crate::cxx::check(unsafe {
+        ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0)
+    })?;
     Ok(())
 }
 

@@ -190,7 +190,9 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
     };
     let mut p = std::ptr::null_mut();
     // SAFETY: a src/cxx entry point: `size` is a live slice of its length, `p` an out-slot on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe { crate::cxx::ktorch_empty_pinned(size.as_ptr(), size.len() as libc::c_int, code, &mut p) })?;
+    crate::cxx::check(unsafe {
+        crate::cxx::ktorch_empty_pinned(size.as_ptr(), size.len() as libc::c_int, code, &mut p)
+    })?;
     // SAFETY: the call succeeded, so `p` is an at::Tensor the shim allocated for us; the Tensor owns it from here and frees it once.
     let out = unsafe { Tensor::from_ptr(p as *mut _) };
     if out.numel() > 0 {
@@ -240,7 +242,9 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
     let es = elem_size(qt);
     if size.is_empty() {
         // SAFETY: `ptr` is the data of `cpu`, a contiguous CPU tensor of one element of `es` bytes.
-        return Ok(crate::k::make::atom(-qt, unsafe { std::slice::from_raw_parts(ptr, es) }));
+        return Ok(crate::k::make::atom(-qt, unsafe {
+            std::slice::from_raw_parts(ptr, es)
+        }));
     }
     Ok(build(ptr, &size, qt, es))
 }

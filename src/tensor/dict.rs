@@ -75,7 +75,10 @@ pub fn from_q(x: K) -> anyhow::Result<Vec<(String, Tensor)>> {
     if read::items(&x).is_some_and(|v| v.is_empty()) {
         return Ok(vec![]);
     }
-    bail!("expects a q dictionary of symbols to values, given {}", crate::tensor::opargs::describe(x))
+    bail!(
+        "expects a q dictionary of symbols to values, given {}",
+        crate::tensor::opargs::describe(x)
+    )
 }
 
 pub fn dict(x: K) -> KResult {

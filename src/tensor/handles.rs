@@ -71,7 +71,12 @@ pub fn to(x: K) -> KResult {
     // Module.to(memory_format=), for its 4-d tensors (channels-last 2d) or 5-d (3d), so that a
     // convolution net runs channels-last without a layout copy of each weight at every call
     let module = registry::class_of(h) == Some("module");
-    if module && (o.grad.is_some() || o.sparse.is_some() || o.pin.is_some() || o.memory == Some(super::options::Memory::Preserve)) {
+    if module
+        && (o.grad.is_some()
+            || o.sparse.is_some()
+            || o.pin.is_some()
+            || o.memory == Some(super::options::Memory::Preserve))
+    {
         bail!("converts device & type, but cannot be used for layout, gradient, pinned memory or memory format");
     }
     let ts = registry::tensors(h)?;
@@ -150,21 +155,32 @@ pub fn use_(x: K) -> KResult {
         if registry::is_handle(*h) && class.is_none() {
             let _ = registry::tensor(*h)?; // the registry's own message for a stale handle
         }
-        bail!("1st arg must be tensor, vector or dictionary, given {}", class.map_or_else(|| super::opargs::describe(*h), str::to_string));
+        bail!(
+            "1st arg must be tensor, vector or dictionary, given {}",
+            class.map_or_else(|| super::opargs::describe(*h), str::to_string)
+        );
     }
     if registry::is_handle(*v) && registry::id_of(*v) == registry::id_of(*h) {
         return Ok(make::null());
     }
     let given = registry::class_of(*v);
     if registry::is_handle(*v) && !matches!(given, Some("tensor" | "vector" | "dictionary")) {
-        bail!("unable to re-assign {} to given {}", class.unwrap(), given.unwrap_or("stale pointer"));
+        bail!(
+            "unable to re-assign {} to given {}",
+            class.unwrap(),
+            given.unwrap_or("stale pointer")
+        );
     }
     let obj = match class.unwrap() {
         "tensor" => {
             if registry::is_handle(*v) && given != Some("tensor") {
                 bail!("cannot re-assign tensor to {}", given.unwrap());
             }
-            Obj::Tensor(if registry::is_handle(*v) { registry::take_tensor(*v)? } else { convert::to_tensor(*v)? })
+            Obj::Tensor(if registry::is_handle(*v) {
+                registry::take_tensor(*v)?
+            } else {
+                convert::to_tensor(*v)?
+            })
         }
         "vector" => match given {
             Some("vector") => registry::take(*v)?,

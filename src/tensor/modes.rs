@@ -146,7 +146,8 @@ fn make(
             let kind = explicit.unwrap_or(fill.kind());
             let s = size_or(*s, &like)?;
             // fill_ with a 0-dim tensor keeps longs exact (a double scalar would round them)
-            Tensor::f_zeros(&s, (kind, opts(&o, kind).1))?.f_fill_tensor_(&fill.f_to_kind(kind)?.f_to_device(opts(&o, kind).1)?)?
+            Tensor::f_zeros(&s, (kind, opts(&o, kind).1))?
+                .f_fill_tensor_(&fill.f_to_kind(kind)?.f_to_device(opts(&o, kind).1)?)?
         }
         "arange" | "range" => {
             let nums = args

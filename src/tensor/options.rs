@@ -4,8 +4,8 @@
 use anyhow::bail;
 use tch::{Device, Kind};
 
-use crate::k::{read, K};
 use crate::cxx::{ktorch_pin_memory, ktorch_to_memory_format};
+use crate::k::{read, K};
 
 /// The session's default dtype for floating point creation (ktorch: `dtype[]`, `` dtype`double ``).
 static DEFAULT_KIND: std::sync::Mutex<Kind> = std::sync::Mutex::new(Kind::Float);
@@ -236,7 +236,6 @@ impl Options {
         Ok(t)
     }
 }
-
 
 /// `t` in memory format `m` (itself when it already is).
 fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {

@@ -29,7 +29,10 @@ pub fn all(h: K) -> KResult {
         ("tensor", _) => return convert::to_q(&ts[0]),
         (_, Some(keys)) => {
             let keys: Vec<&str> = keys.iter().map(|s| s.as_str()).collect();
-            make::dict_of(make::symbols(&keys), make::list(ts.iter().map(handle).collect()))
+            make::dict_of(
+                make::symbols(&keys),
+                make::list(ts.iter().map(handle).collect()),
+            )
         }
         _ => make::list(ts.iter().map(handle).collect()),
     })

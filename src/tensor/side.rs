@@ -28,7 +28,10 @@ impl Side {
     }
     /// Shallow copies (the same tensors) to pass to a module or loss.
     pub fn cloned(&self) -> Vec<Tensor> {
-        self.tensors().into_iter().map(Tensor::shallow_clone).collect()
+        self.tensors()
+            .into_iter()
+            .map(Tensor::shallow_clone)
+            .collect()
     }
     pub fn push(&mut self, t: Tensor) {
         *self = match std::mem::take(self) {
@@ -101,22 +104,47 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
             if let Some([v, i]) = read::items(&a) {
                 if registry::class_of(*v) == Some("vector") {
                     let ts = registry::tensors(*v)?;
-                    let ix = read::longs(*i).or_else(|| read::long(*i).map(|j| vec![j])).ok_or_else(|| anyhow!("vector paired with {}, expecting long index or indices", describe(*i)))?;
+                    let ix = read::longs(*i)
+                        .or_else(|| read::long(*i).map(|j| vec![j]))
+                        .ok_or_else(|| {
+                            anyhow!(
+                                "vector paired with {}, expecting long index or indices",
+                                describe(*i)
+                            )
+                        })?;
                     for j in ix {
-                        let t = ts.get(usize::try_from(j).unwrap_or(usize::MAX)).ok_or_else(|| anyhow!("vector[{j}] invalid for {}-element vector", ts.len()))?;
+                        let t = ts
+                            .get(usize::try_from(j).unwrap_or(usize::MAX))
+                            .ok_or_else(|| {
+                                anyhow!("vector[{j}] invalid for {}-element vector", ts.len())
+                            })?;
                         s.push(to(t.shallow_clone())?);
                     }
                     return Ok(());
                 }
                 // `(dictionary;key(s))`: those tensors, in the order of the keys (train.rst:925)
                 if registry::class_of(*v) == Some("dictionary") {
-                    let keys = read::symbols(*i).or_else(|| read::symbol(*i).map(|k| vec![k])).ok_or_else(|| anyhow!("dictionary paired with {}, expecting key or keys", describe(*i)))?;
+                    let keys = read::symbols(*i)
+                        .or_else(|| read::symbol(*i).map(|k| vec![k]))
+                        .ok_or_else(|| {
+                            anyhow!(
+                                "dictionary paired with {}, expecting key or keys",
+                                describe(*i)
+                            )
+                        })?;
                     let d = registry::with(*v, |o| match o {
-                        Obj::Dict(d) => Ok(d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect::<Vec<_>>()),
+                        Obj::Dict(d) => Ok(d
+                            .iter()
+                            .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                            .collect::<Vec<_>>()),
                         _ => unreachable!(),
                     })?;
                     for k in keys {
-                        let t = d.iter().find(|(x, _)| x == k).map(|(_, t)| t).ok_or_else(|| anyhow!("dictionary[`{k}] not found"))?;
+                        let t = d
+                            .iter()
+                            .find(|(x, _)| x == k)
+                            .map(|(_, t)| t)
+                            .ok_or_else(|| anyhow!("dictionary[`{k}] not found"))?;
                         s.push(to(t.shallow_clone())?);
                     }
                     return Ok(());
@@ -149,5 +177,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
 
 /// Is `a` a general list with a handle among its items?
 pub fn holds_handle(a: K) -> bool {
-    read::ktype(a) == 0 && !registry::is_handle(a) && read::items(&a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
+    read::ktype(a) == 0
+        && !registry::is_handle(a)
+        && read::items(&a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
 }

@@ -138,7 +138,9 @@ pub fn from_q(x: K) -> anyhow::Result<Vec<Tensor>> {
         if t.dim() == 0 {
             return Ok(vec![t]);
         }
-        return (0..t.size()[0]).map(|i| Ok(t.f_get(i)?.f_contiguous()?.f_detach_copy()?)).collect();
+        return (0..t.size()[0])
+            .map(|i| Ok(t.f_get(i)?.f_contiguous()?.f_detach_copy()?))
+            .collect();
     }
     take_args(read::items(&x).unwrap_or(&[]))
 }

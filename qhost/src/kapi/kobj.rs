@@ -577,8 +577,14 @@ impl KObj {
         // only general lists, dictionaries, tables and functions hold K pointers: reading a
         // typed vector's data as pointers would be undefined behaviour (use `elem`)
         let t = self.t();
-        assert!(t == 0 || t >= 98, "KObj::item on a list of type {t}: use elem");
-        assert!(t != 0 || (i >= 0 && i < unsafe { (*self.as_ptr()).n }), "KObj::item {i} out of range");
+        assert!(
+            t == 0 || t >= 98,
+            "KObj::item on a list of type {t}: use elem"
+        );
+        assert!(
+            t != 0 || (i >= 0 && i < unsafe { (*self.as_ptr()).n }),
+            "KObj::item {i} out of range"
+        );
         let p = unsafe { *data::<K>(self.as_ptr()).add(i as usize) };
         KObj::from_borrowed(p).expect("null item in list")
     }

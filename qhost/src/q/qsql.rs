@@ -41,7 +41,11 @@ fn limit_order(s: &Sql, r: KObj, outer: &mut Frame) -> QResult {
         return Err(err("nyi"));
     };
     let prim = crate::q::verbs::apply_prim;
-    let mut t = if nk > 0 { prim("!", vec![KObj::long(0), r])? } else { r };
+    let mut t = if nk > 0 {
+        prim("!", vec![KObj::long(0), r])?
+    } else {
+        r
+    };
     if let Some((down, c)) = &s.order {
         let f = if *down { "xdesc" } else { "xasc" };
         t = prim(f, vec![KObj::sym(c), t])?;
@@ -49,7 +53,11 @@ fn limit_order(s: &Sql, r: KObj, outer: &mut Frame) -> QResult {
     if let Some(l) = &s.limit {
         let n = done(eval_node(l, outer))?;
         let rows = prim("count", vec![t.clone()])?.get_long();
-        let v = if n.is_atom() { super::values::int_of(&n).map(|i| vec![i]) } else { ints_of(&n) };
+        let v = if n.is_atom() {
+            super::values::int_of(&n).map(|i| vec![i])
+        } else {
+            ints_of(&n)
+        };
         t = match v.as_deref() {
             Some([n]) if n.abs() as i64 >= rows => t,
             Some([n]) => prim("#", vec![KObj::long(*n), t])?,
@@ -82,8 +90,7 @@ fn eval_plain(s: &Sql, outer: &mut Frame) -> QResult {
 /// queries on dictionaries are 'nyi.
 fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
     let update = s.kind == "update";
-    if !(s.kind == "exec" || update) || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty()
-    {
+    if !(s.kind == "exec" || update) || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty() {
         return Err(err("nyi"));
     }
     let mut fr = Frame {
@@ -91,7 +98,12 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
         vals: Vec::new(),
         this: outer.this.clone(),
     };
-    for (k, v) in d.dict_keys().sym_list().iter().zip(values::items(&d.dict_values())) {
+    for (k, v) in d
+        .dict_keys()
+        .sym_list()
+        .iter()
+        .zip(values::items(&d.dict_values()))
+    {
         fr.names.push(k.to_string());
         fr.vals.push(Some(v));
     }
@@ -105,7 +117,12 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
         // `update c:e from d` (ktorch's gpt/math.q, run by q: `flip update ok:actual=predict
         // from update actual:a+b from `a`b`predict!..`): the keys name the values, a new name
         // is a new key, an existing one gets the new value
-        let mut keys: Vec<String> = d.dict_keys().sym_list().iter().map(|k| k.to_string()).collect();
+        let mut keys: Vec<String> = d
+            .dict_keys()
+            .sym_list()
+            .iter()
+            .map(|k| k.to_string())
+            .collect();
         let mut vals = values::items(&d.dict_values());
         for (k, (n, e)) in s.cols.iter().enumerate() {
             let name = name_of(k, n, e);
@@ -152,7 +169,10 @@ fn keyed(s: &Sql, kt: &KObj, outer: &mut Frame) -> QResult {
     if rn.len() < nk || rn[..nk] != kn[..] {
         return Err(err("nyi"));
     }
-    let keys = make_table(&kn.iter().map(|s| s.to_string()).collect::<Vec<_>>(), rc[..nk].to_vec());
+    let keys = make_table(
+        &kn.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        rc[..nk].to_vec(),
+    );
     let vals = make_table(
         &rn[nk..].iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         rc[nk..].to_vec(),

@@ -269,7 +269,11 @@ fn save(h: &KObj) -> QResult {
         return Err(err("nyi"));
     }
     let v = get_global(&name).ok_or_else(|| err(&name))?;
-    let handle = if h.t() == -KS { h.clone() } else { KObj::sym(&format!(":{p}")) };
+    let handle = if h.t() == -KS {
+        h.clone()
+    } else {
+        KObj::sym(&format!(":{p}"))
+    };
     write_object(&handle, &v)
 }
 
@@ -608,7 +612,9 @@ fn run_script_text(text: &str) -> Result<(), ScriptErr> {
         let r = if let Some(cmd) = st.strip_prefix('\\') {
             // q prints the result of \t and \ts run from a script (not of other commands)
             let timed = matches!(cmd.split([' ', ':']).next(), Some("t" | "ts"))
-                && cmd.split_once(' ').is_some_and(|(_, e)| !e.trim().is_empty());
+                && cmd
+                    .split_once(' ')
+                    .is_some_and(|(_, e)| !e.trim().is_empty());
             let r = command(cmd);
             if let (true, Ok(v)) = (timed, &r) {
                 print_stdout(&super::display::show_text(v));
@@ -646,8 +652,14 @@ fn fby(fx: &KObj, g: &KObj) -> QResult {
         // of the group's count gives each row its own item (KX's `{exec lmt>=sums qty from x}`)
         let each = !r.is_atom() && r.t() != XD && r.len() == rows.len() as i64;
         for (k, i) in rows.into_iter().enumerate() {
-            out[i as usize] = Some(if each { super::values::elem(&r, k as i64) } else { r.clone() });
+            out[i as usize] = Some(if each {
+                super::values::elem(&r, k as i64)
+            } else {
+                r.clone()
+            });
         }
     }
-    Ok(super::values::from_items(out.into_iter().map(|v| v.unwrap()).collect()))
+    Ok(super::values::from_items(
+        out.into_iter().map(|v| v.unwrap()).collect(),
+    ))
 }

@@ -8,9 +8,8 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Device, Tensor};
 
 use super::torchscript::cpath;
+use crate::cxx::{ktorch_aoti_free, ktorch_aoti_load, ktorch_aoti_run};
 use crate::nn::Out;
-use crate::cxx::{ktorch_aoti_load, ktorch_aoti_free, ktorch_aoti_run};
-
 
 /// A loaded package.
 pub struct Aoti {
@@ -53,7 +52,10 @@ impl Aoti {
         let rc = unsafe { ktorch_aoti_load(p.as_ptr(), std::ptr::null(), -1, &mut l, &mut dev) };
         if rc != 0 {
             let e = crate::cxx::last_error().to_string();
-            bail!("{path}: cannot load AOTInductor package ({})", e.lines().next().unwrap_or(""));
+            bail!(
+                "{path}: cannot load AOTInductor package ({})",
+                e.lines().next().unwrap_or("")
+            );
         }
         let dev = crate::cxx::take_string(dev).unwrap_or_default();
         let device = match dev.as_str() {
@@ -76,16 +78,34 @@ impl Aoti {
     pub fn forward(&self, x: &[Tensor]) -> Result<Out> {
         let x = x
             .iter()
-            .map(|t| if t.device() == self.device { Ok(t.shallow_clone()) } else { t.f_to_device(self.device) })
+            .map(|t| {
+                if t.device() == self.device {
+                    Ok(t.shallow_clone())
+                } else {
+                    t.f_to_device(self.device)
+                }
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        let ptrs: Vec<*mut libc::c_void> = x.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect();
+        let ptrs: Vec<*mut libc::c_void> =
+            x.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect();
         let mut r = std::ptr::null_mut();
         let mut nr = 0;
         // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        let rc = unsafe { ktorch_aoti_run(self.loader, ptrs.as_ptr(), ptrs.len() as libc::c_int, &mut r, &mut nr) };
+        let rc = unsafe {
+            ktorch_aoti_run(
+                self.loader,
+                ptrs.as_ptr(),
+                ptrs.len() as libc::c_int,
+                &mut r,
+                &mut nr,
+            )
+        };
         if rc != 0 {
             let e = crate::cxx::last_error().to_string();
-            bail!("aoti forward: {}", e.lines().find(|l| !l.trim().is_empty()).unwrap_or("failed"));
+            bail!(
+                "aoti forward: {}",
+                e.lines().find(|l| !l.trim().is_empty()).unwrap_or("failed")
+            );
         }
         // SAFETY: `r` is a malloc'd array of `nr` new'd tensors, now ours.
         let mut out: Vec<Tensor> = (0..nr as usize)
@@ -94,6 +114,10 @@ impl Aoti {
             .collect();
         // SAFETY: the array itself was malloc'd by the shim for us; its tensors are taken above.
         unsafe { libc::free(r as *mut libc::c_void) };
-        Ok(if out.len() == 1 { Out::Tensor(out.remove(0)) } else { Out::Tensors(out) })
+        Ok(if out.len() == 1 {
+            Out::Tensor(out.remove(0))
+        } else {
+            Out::Tensors(out)
+        })
     }
 }

@@ -13,9 +13,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{anyhow, bail, Result};
 use tch::{CModule, Device, IValue, Tensor};
 
+use crate::cxx::{
+    ktorch_jit_buffers, ktorch_jit_clone, ktorch_jit_code, ktorch_jit_parameters, ktorch_jit_train,
+};
 use crate::nn::Out;
-use crate::cxx::{ktorch_jit_buffers, ktorch_jit_parameters, ktorch_jit_train, ktorch_jit_clone, ktorch_jit_code};
-
 
 // tch's CModule is one pointer to the torch::jit::Module it new'd (tch =0.24.0, pinned): the
 // shim needs that pointer, and a copy made by the shim becomes a CModule that tch frees.
@@ -42,7 +43,9 @@ extern "C" fn collect(data: *mut libc::c_void, name: *const libc::c_char, t: *mu
     // SAFETY: `data` is the Vec passed by `named` below; `t` a new'd at::Tensor we now own.
     let v = unsafe { &mut *(data as *mut Vec<(String, Tensor)>) };
     // SAFETY: `name` is the NUL-terminated name jit.cpp passes for the call.
-    let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
+    let name = unsafe { std::ffi::CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned();
     // SAFETY: `t` a new'd at::Tensor we now own (as above).
     v.push((name, unsafe { Tensor::from_ptr(t as *mut _) }));
 }
@@ -56,13 +59,22 @@ impl Script {
         }
         if let Device::Cuda(i) = device {
             if i as i64 >= tch::Cuda::device_count() {
-                bail!("{path}: cannot load on cuda:{i}, no such CUDA device ({} found)", tch::Cuda::device_count());
+                bail!(
+                    "{path}: cannot load on cuda:{i}, no such CUDA device ({} found)",
+                    tch::Cuda::device_count()
+                );
             }
         }
         let m = CModule::load_on_device(path, device).map_err(|e| {
-            anyhow!("{path}: not a TorchScript module ({})", first_line(&e.to_string()))
+            anyhow!(
+                "{path}: not a TorchScript module ({})",
+                first_line(&e.to_string())
+            )
         })?;
-        let s = Script { m, training: AtomicBool::new(true) };
+        let s = Script {
+            m,
+            training: AtomicBool::new(true),
+        };
         // a module saved in eval mode loads in eval mode: make ktorch's flag the one we track
         s.set_training(true)?;
         Ok(s)
@@ -110,14 +122,20 @@ impl Script {
         shim(unsafe { ktorch_jit_clone(self.ptr(), &mut r) })?;
         // SAFETY: `r` is a new'd torch::jit::Module, which a CModule owns and deletes as tch's.
         let m = unsafe { std::mem::transmute_copy::<*mut libc::c_void, CModule>(&r) };
-        Ok(Script { m, training: AtomicBool::new(self.training.load(Ordering::Relaxed)) })
+        Ok(Script {
+            m,
+            training: AtomicBool::new(self.training.load(Ordering::Relaxed)),
+        })
     }
 
     /// Save to `path` in TorchScript's format (`torch.jit.load` reads it).
     pub fn save(&self, path: &str) -> Result<()> {
-        self.m
-            .save(path)
-            .map_err(|e| anyhow!("{path}: cannot save TorchScript module ({})", first_line(&e.to_string())))
+        self.m.save(path).map_err(|e| {
+            anyhow!(
+                "{path}: cannot save TorchScript module ({})",
+                first_line(&e.to_string())
+            )
+        })
     }
 
     /// The TorchScript code of the module, as `str` shows it.
@@ -135,7 +153,10 @@ impl Script {
         if self.training.load(Ordering::Relaxed) != training {
             self.set_training(training)?;
         }
-        let inputs: Vec<IValue> = x.iter().map(|t| IValue::Tensor(t.shallow_clone())).collect();
+        let inputs: Vec<IValue> = x
+            .iter()
+            .map(|t| IValue::Tensor(t.shallow_clone()))
+            .collect();
         let y = self
             .m
             .forward_is(&inputs)
@@ -169,7 +190,10 @@ fn tensor(v: IValue) -> Result<Tensor> {
         IValue::Double(f) => Tensor::from(f),
         IValue::Int(j) => Tensor::from(j),
         IValue::Bool(b) => Tensor::from(b),
-        other => bail!("torchscript forward: output of type {} where tensors or numbers are expected", kind(&other)),
+        other => bail!(
+            "torchscript forward: output of type {} where tensors or numbers are expected",
+            kind(&other)
+        ),
     })
 }
 
@@ -200,7 +224,11 @@ fn kind(v: &IValue) -> &'static str {
 fn first_line(s: &str) -> String {
     let l = s.lines().find(|l| !l.trim().is_empty()).unwrap_or(s).trim();
     let l = l.strip_prefix("Internal torch error: ").unwrap_or(l);
-    l.split(" This is an internal miniz error").next().unwrap_or(l).trim().to_string()
+    l.split(" This is an internal miniz error")
+        .next()
+        .unwrap_or(l)
+        .trim()
+        .to_string()
 }
 
 /// TorchScript's error for a failed call: its message without the interpreter's traceback of
@@ -209,11 +237,14 @@ fn script_error(s: &str) -> String {
     let lines: Vec<&str> = s
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("frame #") && !l.starts_with("Exception raised from"))
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("frame #") && !l.starts_with("Exception raised from")
+        })
         .collect();
     // an error raised inside the script's code closes with Python's form, "RuntimeError: ..."
     let python = lines.iter().rev().find(|l| {
-        l.split_once(": ").is_some_and(|(k, _)| k.ends_with("Error") && !k.contains(' '))
+        l.split_once(": ")
+            .is_some_and(|(k, _)| k.ends_with("Error") && !k.contains(' '))
     });
     match python {
         Some(l) => l.to_string(),

@@ -9,11 +9,11 @@ pub mod distance;
 pub mod norm;
 pub mod rnn;
 pub mod shape;
-use anyhow::{anyhow, bail, Result};
-use tch::{Kind, Tensor};
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, options, result};
+use anyhow::{anyhow, bail, Result};
+use tch::{Kind, Tensor};
 
 /// The input tensor, whether it came from a handle, and the remaining arguments.
 pub fn input(x: &K) -> Result<(Tensor, bool, &[K])> {
@@ -99,7 +99,10 @@ pub fn opts(args: &[K], names: &[&str]) -> Result<Opts> {
     for (i, x) in pos.iter().enumerate() {
         v[i] = Some(*x);
     }
-    Ok(Opts { vals: v, _made: made })
+    Ok(Opts {
+        vals: v,
+        _made: made,
+    })
 }
 
 pub fn long(opt: &str, x: K) -> Result<i64> {

@@ -1,10 +1,9 @@
 //! Calls into src/cxx/nn_act.cpp: activations whose scalar options tch's generated functions
 //! leave out (elu's alpha, leaky_relu's slope, ...), and libtorch's local response norms, which
 //! are C++ API functions rather than ATen operators.
+use crate::cxx::{ktorch_act, ktorch_lrn};
 use anyhow::Result;
 use tch::Tensor;
-use crate::cxx::{ktorch_act, ktorch_lrn};
-
 
 /// The activations of the shim, with their one or two scalar options (`a`, `b`).
 #[derive(Clone, Copy)]
@@ -17,7 +16,9 @@ pub enum Act {
     Hardtanh,
     Softplus,
     /// rrelu: random slopes in training, their mean otherwise.
-    Rrelu { training: bool },
+    Rrelu {
+        training: bool,
+    },
 }
 
 /// Activation `op` of `x` with options `a` and `b`, in place (same tensor back) when asked.

@@ -66,7 +66,9 @@ fn check_function_name(name: &str) -> anyhow::Result<()> {
     // Only a name is looked up: k(0,..) evaluates q text, and `` logto`$"a:1" `` must not assign
     // a global (the fuzzer's `` logto`cuda:99 `` did).
     let ident = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '.')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
     if !ident {
         bail!("`{name} is not a q function name");
     }

@@ -117,7 +117,10 @@ fn deliver_queued() {
         deliver_one(level, &msg);
         let dropped = DROPPED.swap(0, Ordering::Relaxed);
         if dropped > 0 {
-            deliver_one(Level::Warn, &format!("log queue full: {dropped} message(s) dropped"));
+            deliver_one(
+                Level::Warn,
+                &format!("log queue full: {dropped} message(s) dropped"),
+            );
         }
     }
 }
@@ -164,7 +167,10 @@ fn route_call(
     msg: &str,
 ) -> Result<(), String> {
     IN_ROUTE.with(|f| f.set(true));
-    let r = apply(Owned::new(make::symbol(level.name())), Owned::new(make::string(msg)));
+    let r = apply(
+        Owned::new(make::symbol(level.name())),
+        Owned::new(make::string(msg)),
+    );
     IN_ROUTE.with(|f| f.set(false));
     let Some(r) = r else {
         return Err("no result".into());

@@ -10,7 +10,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use super::Level;
 use crate::cxx::ktorch_install_warning_handler;
 
-
 /// Route libtorch's warnings raised on the calling thread into the log (their text goes to
 /// stderr as before if the handler cannot be installed).
 pub fn install() {

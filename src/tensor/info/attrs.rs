@@ -187,14 +187,20 @@ pub fn options(x: K) -> KResult {
     let class = registry::class_of(x).unwrap_or("tensor");
     if class == "tensor" {
         let vals: Vec<&str> = rows[0].iter().map(|s| s.as_str()).collect();
-        return Ok(make::dict_of(make::symbols(&OPTION_KEYS), make::symbols(&vals)));
+        return Ok(make::dict_of(
+            make::symbols(&OPTION_KEYS),
+            make::symbols(&vals),
+        ));
     }
     let cols = (0..OPTION_KEYS.len())
         .map(|c| make::symbols(&rows.iter().map(|r| r[c].as_str()).collect::<Vec<_>>()))
         .collect();
     let table = make::table(&OPTION_KEYS, cols);
     Ok(match keys {
-        Some(k) => make::dict_of(make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()), table),
+        Some(k) => make::dict_of(
+            make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()),
+            table,
+        ),
         None => table,
     })
 }

@@ -53,7 +53,11 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
     // a list of types (`"ej"$(x;y)`), or of widths (`3 -4$("a";"b")`): pairwise with y's items
     if matches!(x.t(), KC | KH | KI | KJ) {
         let xs = items(x);
-        let ys = if y.is_atom() { vec![y.clone(); xs.len()] } else { items(y) };
+        let ys = if y.is_atom() {
+            vec![y.clone(); xs.len()]
+        } else {
+            items(y)
+        };
         if xs.len() != ys.len() {
             return Err(len_err());
         }
@@ -328,10 +332,12 @@ fn parse_date(t: i8, s: &str) -> QResult {
         vec![]
     };
     let want = if t == KD { 3 } else { 2 };
-    let ok = parts.len() == want
-        && parts[0].len() == 4
-        && parts[1..].iter().all(|p| p.len() == 2);
-    let v: Option<Vec<i64>> = if ok { parts.iter().map(|p| digits(p)).collect() } else { None };
+    let ok = parts.len() == want && parts[0].len() == 4 && parts[1..].iter().all(|p| p.len() == 2);
+    let v: Option<Vec<i64>> = if ok {
+        parts.iter().map(|p| digits(p)).collect()
+    } else {
+        None
+    };
     let Some(v) = v else {
         return Ok(null_atom(t));
     };

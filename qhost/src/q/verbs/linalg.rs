@@ -51,7 +51,10 @@ fn rank(x: &KObj) -> Option<usize> {
 }
 
 fn rows(x: &KObj) -> Vec<Vec<f64>> {
-    x.items().iter().map(|r| r.slice::<f64>().to_vec()).collect()
+    x.items()
+        .iter()
+        .map(|r| r.slice::<f64>().to_vec())
+        .collect()
 }
 
 fn matrix(m: Vec<Vec<f64>>) -> KObj {
@@ -148,7 +151,11 @@ fn is_real_or_int_array(x: &KObj) -> bool {
 /// (q's answer for it is not documented).
 fn inv(x: &KObj) -> QResult {
     if rank(x) != Some(2) {
-        return Err(if is_real_or_int_array(x) { err("nyi") } else { type_err() });
+        return Err(if is_real_or_int_array(x) {
+            err("nyi")
+        } else {
+            type_err()
+        });
     }
     let mut a = rows(x);
     let n = a.len();

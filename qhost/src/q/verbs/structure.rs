@@ -593,7 +593,10 @@ fn bang(x: &KObj, y: &KObj) -> QResult {
         // `keys!()`: real q accepts it (ktorch's cct.q builds `` `inp`tok`pos`enc`dec!() ``
         // and then assigns every key); KX documents only lists of one count, so what q holds
         // before a key is assigned is not known: the generic null here (README lists it)
-        return Ok(KObj::dict(x.clone(), from_items(vec![KObj::identity(); x.len() as usize])));
+        return Ok(KObj::dict(
+            x.clone(),
+            from_items(vec![KObj::identity(); x.len() as usize]),
+        ));
     }
     if x.len() != y.len() {
         return Err(len_err());
@@ -832,5 +835,8 @@ fn xcols(k: &KObj, t: &KObj) -> QResult {
         .chain((0..names.len()).filter(|i| !first.contains(&names[*i])))
         .collect();
     let nn: Vec<String> = order.iter().map(|&i| names[i].clone()).collect();
-    Ok(make_table(KObj::syms(&nn), order.iter().map(|&i| cols[i].clone()).collect()))
+    Ok(make_table(
+        KObj::syms(&nn),
+        order.iter().map(|&i| cols[i].clone()).collect(),
+    ))
 }
