@@ -2,6 +2,10 @@
 //! raised there) never call q there; with a q function as the route they wait in the queue and
 //! reach the function on the q thread at its next ktorch call. qhost's lib provides the k.h API
 //! (and q itself) in-process.
+// This test plays q: it calls k.h and ktorch's C entry points directly, on values it makes,
+// as src/k does and under src/k's invariant (every K is a live q value made here), which
+// stands for a SAFETY comment on each block.
+#![allow(clippy::undocumented_unsafe_blocks)]
 use std::ffi::CString;
 use std::thread;
 

@@ -3,6 +3,10 @@
 //! error, never read the atom's bytes as a length (a symbol atom "counted" like its pointer: a
 //! 700 TB allocation that Rust aborts on; ktorch-fuzz --calls 2000 --seed 11 found it in `ce`,
 //! `smoothl1`, `triplet` and `train`). qhost's lib provides the k.h API in-process.
+// This test plays q: it calls k.h and ktorch's C entry points directly, on values it makes,
+// as src/k does and under src/k's invariant (every K is a live q value made here), which
+// stands for a SAFETY comment on each block.
+#![allow(clippy::undocumented_unsafe_blocks)]
 use qhost::kapi::exports::result_of;
 use qhost::kapi::*;
 

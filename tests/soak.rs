@@ -8,6 +8,10 @@
 //! qhost's k.h API linked in. `make soak` runs this test alone and prints the measures: about
 //! 6 s in release on 2 shared cores (the million tensor cycles 4.8 s), resident growth 0.0 MB;
 //! a trial leaking a third of the tensor cycles grew 213 MB.
+// This test plays q: it calls k.h and ktorch's C entry points directly, on values it makes,
+// as src/k does and under src/k's invariant (every K is a live q value made here), which
+// stands for a SAFETY comment on each block.
+#![allow(clippy::undocumented_unsafe_blocks)]
 use kdbplus::api::{native, K};
 use std::ffi::CString;
 use std::time::Instant;

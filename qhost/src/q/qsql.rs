@@ -374,6 +374,9 @@ fn select_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
     ))
 }
 
+/// A `by`'s groups: key names, key values (one column per `by` expression), each group's rows.
+type Groups = (Vec<String>, Vec<KObj>, Vec<Vec<i64>>);
+
 /// The groups of `by` over the selected rows: each group's rows (as table row numbers) and the
 /// key values of the groups' first rows, one column per `by` expression.
 fn by_groups(
@@ -381,7 +384,7 @@ fn by_groups(
     tab: &Tab,
     idx: &[i64],
     outer: &mut Frame,
-) -> Result<(Vec<String>, Vec<KObj>, Vec<Vec<i64>>), QErr> {
+) -> Result<Groups, QErr> {
     let mut knames = Vec::new();
     let mut kvals = Vec::new();
     for (k, (n, e)) in s.by.iter().enumerate() {
