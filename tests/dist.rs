@@ -11,6 +11,7 @@
 //! - tests/dist/kill.q: rank 1 killed mid-run, rank 0 gets a q error within the timeout;
 //! - a rank that never arrives: the rendezvous is a q error within the timeout;
 //! - a rank that stalls: the other's collective is a q error at the timeout.
+//!
 //! Every process runs under a deadline, so a hang fails the test instead of stalling it.
 
 mod common;

@@ -7,6 +7,7 @@
 //!    state dicts loaded, bad files answered with q errors naming the file and the problem;
 //!    then trains a model in q and writes its state and outputs;
 //! 3. tests/py/pymodels_check.py loads those in PyTorch and compares outputs.
+//!
 //! The AOTInductor package takes about a minute to compile the first time; the maker keeps it in
 //! ~/.cache/ktorch/pymodels, keyed by the model's weights and torch's version.
 mod common;

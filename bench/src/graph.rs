@@ -3,6 +3,7 @@
 //! - eager: the q text `run bm` (every step's kernels launched one by one from ktorch);
 //! - graph: the q text `{free replay(bg;x;y)}'[bxs;bys]; sync()`: each step replayed from a CUDA
 //!   graph recorded once by `graph(gm;x;y)`, the batch copied into the graph's inputs first.
+//!
 //! Both models start from the same seeded weights and train on the same batches; each call ends
 //! waiting for the GPU (eager reads its mean loss, the graph side syncs). Without CUDA the rows
 //! say why they were not measured.

@@ -6,6 +6,7 @@
 //! - ktorch AOTInductor: `evaluate(a;X)` on the package `loadaoti` made (one package per batch
 //!   size: export fixes it; kernels compiled for one thread);
 //! - PyTorch eager in Python (bench/peer.py): `m(x)` under `torch.no_grad()`, a tensor in.
+//!
 //! One torch thread everywhere. The models are made once by bench/pymodels.py (the virtualenv's
 //! python) and kept in ~/.cache/ktorch/pymodels/bench (compiling the packages takes a minute or
 //! two the first time).

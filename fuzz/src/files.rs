@@ -149,7 +149,7 @@ fn pickle(r: &mut Rng) -> Vec<u8> {
                 p.push(b'J');
                 p.extend((r.next() as u32).to_le_bytes());
             }
-            9 => p.push(*r.pick(&[b'R', b'Q', b'b', b'u', b's', b'a', b'e', b'0', b'1', b'2'])),
+            9 => p.push(*r.pick(b"RQbusae012")),
             10 => p.extend([b'q', r.below(4) as u8]),
             11 => p.extend([b'h', r.below(4) as u8]),
             12 => p.extend([0x8a, r.below(10) as u8, 0xff, 0xff]),

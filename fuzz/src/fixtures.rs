@@ -269,7 +269,7 @@ impl<'a> Fixtures<'a> {
     pub fn fresh(&mut self, class: &'static str, variant: u64) -> KObj {
         let h = match class {
             "tensor" if cuda() && variant % 4 == 3 => {
-                let x = if variant / 4 % 2 == 0 {
+                let x = if (variant / 4).is_multiple_of(2) {
                     list(vec![reals(&[1., 2., 3.]), sym("cuda")])
                 } else {
                     list(vec![

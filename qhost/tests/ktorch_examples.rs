@@ -357,7 +357,7 @@ fn every_example_gets_past_its_q() {
         .filter(|s| !s.ends_with("mnist.q") && !s.ends_with("cifar.q"))
         .filter(|s| {
             only.as_ref()
-                .map_or(true, |o| s.to_string_lossy().contains(o.as_str()))
+                .is_none_or(|o| s.to_string_lossy().contains(o.as_str()))
         })
         .collect();
     let mut report = Vec::new();

@@ -31,7 +31,7 @@ pub fn props(d: usize) -> Result<(String, [i64; 7])> {
     let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
         .to_string_lossy()
         .into_owned();
-    Ok((name, v.map(|x| x as i64)))
+    Ok((name, v))
 }
 
 /// allocated, reserved, peak allocated, peak reserved, free, total (bytes).
@@ -39,7 +39,7 @@ pub fn memory(d: usize) -> Result<[i64; 6]> {
     let mut v = [0 as libc::c_long; 6];
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are tensors borrowed for the call and out-slots on this frame, and it catches every C++ exception (attempt.h).
     ok(unsafe { ktorch_cuda_memory(d as i32, v.as_mut_ptr()) })?;
-    Ok(v.map(|x| x as i64))
+    Ok(v)
 }
 
 /// Device `d` current on this (worker) thread, its CUDA context bound.
@@ -103,7 +103,7 @@ pub fn stream_info(s: *mut CudaStream) -> Result<(i64, usize, i32)> {
     let (mut id, mut d, mut p) = (0 as libc::c_long, 0, 0);
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are tensors borrowed for the call and out-slots on this frame, and it catches every C++ exception (attempt.h).
     ok(unsafe { ktorch_stream_info(s, &mut id, &mut d, &mut p) })?;
-    Ok((id as i64, d as usize, p))
+    Ok((id, d as usize, p))
 }
 pub fn stream_same(a: *mut CudaStream, b: *mut CudaStream) -> Result<bool> {
     // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).

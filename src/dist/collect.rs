@@ -81,7 +81,7 @@ fn in_place(ts: &[Tensor], f: impl FnOnce(&[Tensor]) -> Result<()>) -> Result<()
     tch::no_grad(|| f(&work))?;
     for (t, w) in ts.iter().zip(&work) {
         if !t.is_contiguous() {
-            let _ = tch::no_grad(|| t.shallow_clone().f_copy_(w))?;
+            tch::no_grad(|| t.shallow_clone().f_copy_(w))?;
         }
     }
     Ok(())
@@ -167,7 +167,7 @@ pub fn allreduce(x: K) -> KResult {
 }
 
 pub fn broadcast(x: K) -> KResult {
-    let (x, r) = split(x, |b| matches!(read::ktype(b), -5 | -6 | -7));
+    let (x, r) = split(x, |b| matches!(read::ktype(b), -7..=-5));
     let root = r.map(|r| read::long(r).unwrap_or(-1)).unwrap_or(0);
     match target(x)? {
         Target::Handle(_, ts) => {

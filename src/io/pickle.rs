@@ -101,7 +101,7 @@ fn size(v: &Value) -> usize {
 
 impl<'a> Machine<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        if self.i.checked_add(n).map_or(true, |e| e > self.b.len()) {
+        if self.i.checked_add(n).is_none_or(|e| e > self.b.len()) {
             bail!("pickle is truncated");
         }
         let s = &self.b[self.i..self.i + n];
@@ -189,7 +189,7 @@ impl<'a> Machine<'a> {
         Ok(())
     }
     fn set_items(&mut self, items: Vec<Value>) -> Result<()> {
-        if items.len() % 2 != 0 {
+        if !items.len().is_multiple_of(2) {
             bail!("pickle is malformed (odd count of dictionary items)");
         }
         let d = match self.top()? {

@@ -50,10 +50,7 @@ pub fn loadscript(x: K) -> KResult {
     // (`:file;`cuda) is a symbol list
     if let Some(v) = read::symbols(x).filter(|v| v.len() == 2 && read::ktype(x) == 11) {
         let f = v[0].strip_prefix(':').unwrap_or(v[0]).to_string();
-        return Ok(new_module(
-            "torchscript",
-            vec![Val::Str(f), Val::Sym(v[1])],
-        )?);
+        return new_module("torchscript", vec![Val::Str(f), Val::Sym(v[1])]);
     }
     let v = parts(x);
     if v.is_empty() || v.len() > 2 {
@@ -65,14 +62,14 @@ pub fn loadscript(x: K) -> KResult {
             .ok_or_else(|| anyhow!("expects {usage}, device a symbol, given {}", describe(*d)))?,
         None => "cpu",
     };
-    Ok(new_module("torchscript", vec![Val::Str(f), Val::Sym(dev)])?)
+    new_module("torchscript", vec![Val::Str(f), Val::Sym(dev)])
 }
 
 /// `loadaoti file`: a module of the AOTInductor package (made by
 /// `torch._inductor.aoti_compile_and_package`), for inference on the device it was compiled for.
 pub fn loadaoti(x: K) -> KResult {
     let f = need_file(x, "file")?;
-    Ok(new_module("aoti", vec![Val::Str(f)])?)
+    new_module("aoti", vec![Val::Str(f)])
 }
 
 /// `savescript(module;file)`: write a TorchScript module (or a model's), with its current

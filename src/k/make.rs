@@ -83,6 +83,9 @@ pub fn uniform(items: Vec<K>) -> K {
     v
 }
 /// Pointer to a vector's data (k.h: offset 16).
+///
+/// # Safety
+/// `x` is a live q value (a list, for the pointer to mean its items).
 pub unsafe fn data<T>(x: K) -> *mut T {
     (x as *mut u8).add(16) as *mut T
 }

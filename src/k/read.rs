@@ -12,7 +12,7 @@ pub fn ktype(x: K) -> i8 {
 pub fn len(x: K) -> i64 {
     let n = |y: K| unsafe { *((y as *const u8).add(8) as *const i64) };
     match ktype(x) {
-        t if t < 0 || t >= 100 => 1,
+        t if !(0..100).contains(&t) => 1,
         98 => {
             // a table's header holds its column dictionary: rows are the first column's length
             let d = unsafe { *((x as *const u8).add(8) as *const K) };

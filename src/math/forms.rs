@@ -4,6 +4,7 @@
 //! - a trailing output tensor (`f(x;out)`, `f(x;y;out)`) receives the result, which is then null;
 //! - a trailing `[]` (q's unary null `::`) in place of the output runs the in-place form on the
 //!   first input, which must be a tensor.
+//!
 //! The declarative macros in `pointwise` (and the other math files) turn one line per function
 //! into a q function with all of these forms.
 use anyhow::{bail, Result};

@@ -208,7 +208,7 @@ pub fn r#in(x: K) -> KResult {
     let v =
         opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let mut n = v.len();
-    if n < 2 || n > 5 {
+    if !(2..=5).contains(&n) {
         bail!("expecting 2-5 args, {USAGE}, given {n}");
     }
     let out = if n > 2 && opargs::is_tensor(v[n - 1]) {

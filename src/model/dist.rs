@@ -15,6 +15,7 @@
 //!   it; option `overlap` 0b sends every bucket after the backward pass instead;
 //! - reports the loss averaged across ranks (each batch's, and the mean), the accuracy over all
 //!   ranks' samples; predictions and outputs are this rank's own samples.
+//!
 //! `backward` and `backstep` on the model do the same broadcast and averaging around their one
 //! forward and backward (`synced`); `testrun` is unchanged: every rank evaluates all its test
 //! data with the same parameters.
@@ -119,8 +120,7 @@ fn options(names: K, values: K) -> Result<Sync> {
             };
             match *n {
                 "seed" => {
-                    let v =
-                        read::long(x).filter(|v| matches!(read::ktype(x), -5 | -6 | -7) && *v >= 0);
+                    let v = read::long(x).filter(|v| matches!(read::ktype(x), -7..=-5) && *v >= 0);
                     s.seed = v.ok_or_else(|| {
                         anyhow!(
                             "seed: expected a non-negative whole number, given {}",
@@ -159,7 +159,7 @@ pub fn distmodel(x: K) -> KResult {
                 let a = *a;
                 let sync = match read::ktype(a) {
                     -1 => read::boolean(a).unwrap().then(|| Sync::new(0)),
-                    -5 | -6 | -7 => {
+                    -7..=-5 => {
                         let s = read::long(a).unwrap();
                         if s < 0 {
                             bail!("seed: expected a non-negative number, given {s}");
@@ -291,8 +291,7 @@ fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
         let mut off = 0;
         for t in l {
             let n = t.numel() as i64;
-            let _ = t
-                .shallow_clone()
+            t.shallow_clone()
                 .f_copy_(&f.f_narrow(0, off, n)?.f_view_as(t)?)?;
             off += n;
         }

@@ -55,7 +55,8 @@ impl Options {
                 self.init
             );
         }
-        if !(self.growth > 1.0) {
+        // NaN fails too
+        if self.growth.is_nan() || self.growth <= 1.0 {
             bail!(
                 "gradscale: growth factor must be greater than 1, given {}",
                 self.growth

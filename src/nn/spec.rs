@@ -245,9 +245,9 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
             ),
             Ty::Floats(0) => "double(s)".to_string(),
             Ty::Floats(n) => format!("double scalar or list of {n} doubles"),
-            Ty::Sym(c) if c.is_empty() => "symbol".to_string(),
+            Ty::Sym([]) => "symbol".to_string(),
             Ty::Sym(c) => format!("one of `{}", c.join("`")),
-            Ty::Syms(c) if c.is_empty() => "symbol(s)".to_string(),
+            Ty::Syms([]) => "symbol(s)".to_string(),
             Ty::Syms(c) => format!("symbol(s) from `{}", c.join("`")),
             Ty::Str => "symbol or string".to_string(),
         };

@@ -66,7 +66,7 @@ fn update(s: &Settings, p: &mut Parm, grad: &Tensor, decoupled: bool) -> Result<
     let bc2 = 1.0 - b2.powf(step);
     let second = match vmax {
         Some(x) => {
-            let _ = x.shallow_clone().f_copy_(&x.f_maximum(&v)?)?;
+            x.shallow_clone().f_copy_(&x.f_maximum(&v)?)?;
             x
         }
         None => v,

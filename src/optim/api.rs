@@ -8,6 +8,7 @@
 //!   same names (optim::restore);
 //! - `opt o`, `opt(o;flag)`: the definition: type, a table of options (a row per group) and a
 //!   table of parameters (group, pointer, module, name, size).
+//!
 //! Parameters: `()` for none, a tensor, a vector (or `(v;indices)`), a dictionary (or
 //! `(d;keys)`), a module (or `(m;child index)`, `(m;child names)`).
 use anyhow::{anyhow, bail, Result};
@@ -617,7 +618,7 @@ pub fn lr(x: K) -> KResult {
         );
     }
     let rates: Vec<f64> = match read::ktype(*r) {
-        -9 | -8 | -7 | -6 => vec![crate::tensor::opargs::number(*r)
+        -9..=-6 => vec![crate::tensor::opargs::number(*r)
             .map(|n| match n {
                 crate::tensor::opargs::Num::Int(i) => i as f64,
                 crate::tensor::opargs::Num::Float(f) => f,

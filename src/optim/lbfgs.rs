@@ -235,7 +235,7 @@ impl Flat {
 
     fn restore(&self, saved: &[Tensor]) -> Result<()> {
         for (p, x) in self.parms.iter().zip(saved) {
-            let _ = p.shallow_clone().f_copy_(x)?;
+            p.shallow_clone().f_copy_(x)?;
         }
         Ok(())
     }
@@ -380,6 +380,8 @@ fn iterate(
 
 /// The L-BFGS direction: the history updated with the last step (when its curvature y.s is
 /// positive), then the two-loop recursion applied to the negative gradient.
+// its two loops index four lists at once, as PyTorch's `step` does
+#[allow(clippy::needless_range_loop)]
 fn direction(o: &Options, state: &mut State, flat_grad: &Tensor) -> Result<Tensor> {
     let (Some(prev), Some(d)) = (&state.prev_flat_grad, &state.d) else {
         bail!("lbfgs: state from earlier steps incomplete")

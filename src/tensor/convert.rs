@@ -220,7 +220,7 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
     }
     if t.is_complex() {
         let r = t.f_detach()?.f_resolve_conj()?.f_view_as_real()?;
-        let r = if first { r.f_movedim(&[-1], &[0])? } else { r };
+        let r = if first { r.f_movedim([-1], [0])? } else { r };
         return to_q_complex(&r, first);
     }
     let (qt, kind) = qtype_of_kind(t.kind())?;

@@ -31,7 +31,7 @@ fn size(x: K) -> anyhow::Result<Vec<i64>> {
         return Ok(vec![n]);
     }
     match read::ktype(x) {
-        7 | 6 | 5 => {
+        5..=7 => {
             let t = super::convert::to_tensor(x)?.f_to_kind(Kind::Int64)?;
             Ok(Vec::<i64>::try_from(&t)?)
         }

@@ -225,7 +225,7 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
                     "," => Some("raze"),
                     _ => None,
                 }) {
-                    if x.t() > 0 || x.len() == 0 {
+                    if x.t() > 0 || x.is_empty() {
                         if let Ok(r) = super::verbs::apply_prim(k, vec![x.clone()]) {
                             return Ok(r);
                         }

@@ -145,8 +145,8 @@ fn stack_low() -> usize {
 /// Evaluate source text at top level.
 pub fn eval_text(src: &str) -> QResult {
     let t = src.trim_start();
-    if t.starts_with('\\') {
-        return super::system::command(&t[1..]);
+    if let Some(cmd) = t.strip_prefix('\\') {
+        return super::system::command(cmd);
     }
     let node = parser::parse(src)?;
     let mut fr = Frame::default();
@@ -273,10 +273,8 @@ fn eval_args(args: &[Node], fr: &mut Frame) -> Result<Vec<Option<KObj>>, Flow> {
 
 fn eval_apply(f: &Node, args: &[Node], fr: &mut Frame) -> R {
     match f {
-        Node::Name(w) if w == "if" || w == "do" || w == "while" => {
-            if fr.slot(w).is_none() {
-                return control(w, args, fr);
-            }
+        Node::Name(w) if (w == "if" || w == "do" || w == "while") && fr.slot(w).is_none() => {
+            return control(w, args, fr);
         }
         Node::Prim(op) if op == "$" && args.len() >= 3 => return cond(args, fr),
         _ => {}

@@ -59,7 +59,7 @@ fn limit_order(s: &Sql, r: KObj, outer: &mut Frame) -> QResult {
             ints_of(&n)
         };
         t = match v.as_deref() {
-            Some([n]) if n.abs() as i64 >= rows => t,
+            Some([n]) if n.abs() >= rows => t,
             Some([n]) => prim("#", vec![KObj::long(*n), t])?,
             Some([m, n]) => prim("sublist", vec![KObj::from_slice(KJ, &[*m, *n]), t])?,
             _ => return Err(err("type")),
@@ -379,12 +379,7 @@ type Groups = (Vec<String>, Vec<KObj>, Vec<Vec<i64>>);
 
 /// The groups of `by` over the selected rows: each group's rows (as table row numbers) and the
 /// key values of the groups' first rows, one column per `by` expression.
-fn by_groups(
-    s: &Sql,
-    tab: &Tab,
-    idx: &[i64],
-    outer: &mut Frame,
-) -> Result<Groups, QErr> {
+fn by_groups(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> Result<Groups, QErr> {
     let mut knames = Vec::new();
     let mut kvals = Vec::new();
     for (k, (n, e)) in s.by.iter().enumerate() {

@@ -14,7 +14,7 @@ use crate::kapi::KObj;
 
 thread_local! {
     /// The script being loaded (`.z.f`) and the script arguments (`.z.x`).
-    static SCRIPT: RefCell<(String, Vec<String>)> = RefCell::new((String::new(), Vec::new()));
+    static SCRIPT: RefCell<(String, Vec<String>)> = const { RefCell::new((String::new(), Vec::new())) };
 }
 
 pub fn set_args(script: &str, args: Vec<String>) {
@@ -67,7 +67,7 @@ pub fn write_handle(h: i64, x: &KObj) -> Result<(), QErr> {
                 }
             }
         }
-        0 if x.len() == 0 => {}
+        0 if x.is_empty() => {}
         _ => return Err(err("type")),
     }
     if nl {
@@ -103,11 +103,11 @@ pub fn value(x: &KObj) -> QResult {
         t if t == -KC => eval::eval_text(&(x.get_byte() as char).to_string()),
         t if t == -KS => get(x.get_sym()),
         XD => Ok(x.dict_values()),
-        0 if x.len() > 0 && x.item(0).is_func() => {
+        0 if !x.is_empty() && x.item(0).is_func() => {
             let it = x.items();
             apply(&it[0], it[1..].to_vec())
         }
-        0 if x.len() > 0 && x.item(0).t() == -KS => {
+        0 if !x.is_empty() && x.item(0).t() == -KS => {
             let it = x.items();
             let f = get(it[0].get_sym())?;
             apply(&f, it[1..].to_vec())

@@ -73,7 +73,7 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
         t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("domain"))?, false),
         t if t == -KH || t == -KI || t == -KJ => {
             let n = int_atom(x).unwrap();
-            if y.t() == KC || y.t() == -KC || (y.t() == 0 && y.len() == 0) {
+            if y.t() == KC || y.t() == -KC || (y.t() == 0 && y.is_empty()) {
                 return pad(n, y);
             }
             if (1..=19).contains(&n.abs()) && n != 3 {
@@ -84,7 +84,7 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
         }
         _ => return Err(type_err()),
     };
-    if y.t() == 0 && y.len() == 0 {
+    if y.t() == 0 && y.is_empty() {
         return Ok(KObj::vector(t, 0)); // `symbol$() and `$() are empty typed vectors too
     }
     if parse || (t == KS && is_text(y)) {
@@ -99,7 +99,7 @@ fn is_text(y: &KObj) -> bool {
 
 /// Cast through lists, dictionaries and tables to base type t.
 fn to_type_deep(t: i8, y: &KObj) -> QResult {
-    if y.t() == 0 && y.len() == 0 {
+    if y.t() == 0 && y.is_empty() {
         return Ok(KObj::vector(t, 0)); // `long$() is an empty long vector
     }
     atomic1(y, &|v| to_type(t, v))

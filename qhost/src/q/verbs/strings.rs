@@ -96,7 +96,7 @@ pub fn string(x: &KObj) -> KObj {
             make_table(n, c.iter().map(string).collect())
         }
         t if (0..XT).contains(&t) => KObj::list(items(x).iter().map(string).collect()),
-        _ => KObj::string(&crate::q::display::show_text(x).trim_end().to_string()),
+        _ => KObj::string(crate::q::display::show_text(x).trim_end()),
     }
 }
 
@@ -396,7 +396,7 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
                 .fold(0i64, |a, (&r, &v)| a.wrapping_mul(r).wrapping_add(v)),
         ));
     }
-    if y.t() == 0 && y.len() > 0 && (int_atom(x).is_some() || int_list(x).is_some()) {
+    if y.t() == 0 && !y.is_empty() && (int_atom(x).is_some() || int_list(x).is_some()) {
         // a matrix of digits (a row per digit) decodes column by column
         let rows: Vec<Vec<i64>> = y
             .items()
@@ -429,7 +429,7 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
                 .fold(0i64, |a, &v| a.wrapping_mul(b).wrapping_add(v)),
         ));
     }
-    if y.t() == 0 && y.len() == 0 {
+    if y.t() == 0 && y.is_empty() {
         return Err(err("type"));
     }
     Err(nyi())
