@@ -86,8 +86,8 @@ fn get(name: &str) -> KResult {
         // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
         "cudnnversion" => make::long(unsafe { crate::cxx::ktorch_cudnn_version() } as i64),
         "cudadevices" => make::long(tch::Cuda::device_count()),
-        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
         "benchmark" => make::boolean(flag(
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
             unsafe { crate::cxx::ktorch_get_benchmark() },
             "benchmark",
         )?),

@@ -34,6 +34,10 @@ pub unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
 }
 
 /// Copy from the end down, 64 bytes (a cache line) at a time, then the head with memcpy.
+///
+/// # Safety
+/// As `copy_bytes`: `src` valid for `n` bytes of reads, `dst` for `n` bytes of writes, not
+/// overlapping.
 unsafe fn copy_backward(src: *const u8, dst: *mut u8, n: usize) {
     const BLOCK: usize = 64;
     let mut left = n;
