@@ -268,9 +268,46 @@ pub fn objtype_tag(x: K) -> Option<&'static str> {
     id_of(x).and_then(|id| lock().tags.get(&id).copied())
 }
 
-/// The q form of a handle: `enlist id`.
+/// The q form of a handle: `enlist id` (made in place: no Vec on this path, every new object
+/// passes here).
 pub fn handle(id: i64) -> K {
-    make::list(vec![make::long(id)])
+    unsafe {
+        let x = crate::k::native::ktn(0, 1);
+        *make::data::<K>(x) = make::long(id);
+        x
+    }
+}
+
+/// The hot path of a tensor op on two tensor handles (`add(x;y)`): `f` runs on the two
+/// tensors as the registry holds them and its result is stored as a new tensor, all under one
+/// lock: no shallow copies of the inputs (each one a C++ allocation and a refcount), one lock
+/// where reading two handles and storing the result took three. The op runs with the lock
+/// held, as any `with` body does: `f` is one libtorch call, which calls neither q nor ktorch
+/// back. None when `x` or `y` is not a live tensor handle: the caller's general path then
+/// reads the arguments and gives their errors.
+pub fn tensor_pair(
+    x: K,
+    y: K,
+    f: impl FnOnce(&Tensor, &Tensor) -> anyhow::Result<Tensor>,
+) -> Option<anyhow::Result<K>> {
+    let (i, j) = (id_of(x)?, id_of(y)?);
+    let id = {
+        let mut r = lock();
+        let (Some(Obj::Tensor(a)), Some(Obj::Tensor(b))) = (r.objs.get(&i), r.objs.get(&j))
+        else {
+            return None;
+        };
+        let t = match f(a, b) {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        let id = r.next;
+        r.next += 1;
+        r.objs.insert(id, Obj::Tensor(t));
+        id
+    };
+    debug!("made tensor {id}");
+    Some(Ok(handle(id)))
 }
 
 /// The id in `x` if `x` has the handle form (a one-element general list holding a long).

@@ -379,6 +379,13 @@ fn with_multiplier(v: &'static [K], n: usize, usage: &str) -> Result<(&'static [
 /// `add 1 2 10` the same on a simple list of values.
 pub fn add(x: K) -> KResult {
     const USAGE: &str = "(x;y;multiplier;output)";
+    // the hot path, two tensor handles: one registry lock, no copies (anything else, errors
+    // included, takes the general path below)
+    if let Some(&[a, b]) = read::items(x) {
+        if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
+            return r;
+        }
+    }
     if read::ktype(x) > 0 {
         let v = values(x, 2..=3)?;
         let m = if v.len() == 3 {
