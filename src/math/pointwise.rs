@@ -148,6 +148,12 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
             if n == 1 { "" } else { "s" }
         ),
     };
+    // two tensor handles: one registry lock, no copies (as `add`)
+    if let [a, b] = v {
+        if let Some(r) = registry::tensor_pair(*a, *b, |a, b| Ok((op.f)(a, b)?)) {
+            return r;
+        }
+    }
     let first = registry::is_handle(v[0]);
     let none = || anyhow!("no in-place call implemented");
     if let Some(s) = scalar(v[1]) {
