@@ -20,7 +20,6 @@ pub const SIZES: [i64; 2] = [1, 1000];
 pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut crate::peer::Peer) -> Result<(), String> {
     let kt = &ctx.ktorch;
     kt.q_globals()?;
-    let mut parts: Option<Vec<Stat>> = None;
     for n in SIZES {
         let qv = |v: f64| {
             let x = KObj::vector(KF, n);
@@ -61,44 +60,8 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut crate::peer::Peer) -> Result<()
         if py_on {
             cases.push(Case::timed("PyTorch", |iters| py.add(n, iters)));
         }
-        if let Ok(w) = std::env::var("KT_LOOP") {
-            for _ in 0..3_000_000 { unsafe {
-                if w == "ktorch" {
-                let r = add(ap);
-                let f = free(r);
-                qhost::kapi::exports::r0(f);
-                qhost::kapi::exports::r0(r);
-                } else { drop(black_box(a.f_add(&b).unwrap())); }
-            } }
-            std::process::exit(0);
-        }
-        if std::env::var("KT_PARTS").is_ok() {
-            let (dim, tcount) = (kt.f1("dim"), kt.f1("tensorcount"));
-            let reg = std::sync::Mutex::new(std::collections::BTreeMap::<i64, Tensor>::new());
-            for i in 0..100 { reg.lock().unwrap().insert(i, a.shallow_clone()); }
-            let hx = hx.as_ptr();
-            parts = Some(interleaved(&mut [
-                Case::new("shallow", || drop(black_box(a.shallow_clone()))),
-                Case::new("lock+get", || { let g = reg.lock().unwrap(); black_box(g.get(&black_box(50i64)).is_some()); }),
-                Case::new("lock+insert+remove", || { reg.lock().unwrap().insert(1000, Tensor::new()); drop(black_box(reg.lock().unwrap().remove(&1000))); }),
-                Case::new("K handle", || unsafe { let r = exports::ktn(0,1); *(r as *mut u8).add(16).cast::<K>() = exports::kj(7); exports::r0(r); }),
-                Case::new("K null", || unsafe { exports::r0(exports::ka(101)); }),
-                Case::new("tch+K", || unsafe { drop(black_box(a.f_add(&b).unwrap())); let r = exports::ktn(0,1); *(r as *mut u8).add(16).cast::<K>() = exports::kj(7); exports::r0(r); exports::r0(exports::ka(101)); }),
-                Case::new("ktorch add+free", || unsafe {
-                let r = add(ap);
-                assert!(!r.is_null(), "add(x;y) failed");
-                let f = free(r);
-                qhost::kapi::exports::r0(f);
-                qhost::kapi::exports::r0(r);
-            }),
-                Case::new("tch", || { drop(black_box(a.f_add(&b).unwrap())); }),
-                Case::new("ktorch dim h", || unsafe { exports::r0(dim(hx)); }),
-                Case::new("ktorch tensorcount h", || unsafe { exports::r0(tcount(hx)); }),
-            ], ctx.plan));
-        }
         let s = interleaved(&mut cases, ctx.plan);
         drop(cases);
-        if let Some(p) = parts.take() { for (nm, st) in ["shallow","lock+get","lock+insert+remove","K handle","K null","tch+K","ktorch add+free","tch","dim h","tensorcount h"].iter().zip(p) { eprintln!("PART {nm:20} {:8.1} ns (min {:.1})", st.median, st.min); } }
         eval::eval_text("free(qx;qy)").map_err(|e| e.0)?;
         kt.call("free", &KObj::list(vec![hx, hy]))?;
         drop(args);
