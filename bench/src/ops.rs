@@ -96,7 +96,12 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut crate::peer::Peer) -> Result<()
             &sz,
             Some(withk),
             fixed(&withk),
-            format!("{:.2}× tch, +{} host", withk.median / tch.median, crate::report::time(withk.median - tch.median)),
+            format!(
+                "{:.2}× tch, {}{} host",
+                withk.median / tch.median,
+                if withk.median >= tch.median { "+" } else { "-" },
+                crate::report::time((withk.median - tch.median).abs())
+            ),
         );
         rep.row(
             BENCH,
