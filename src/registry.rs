@@ -328,9 +328,9 @@ pub fn tensor_pair(
     let (i, j) = (id_of(x)?, id_of(y)?);
     let id = {
         let mut r = lock();
-        let (Some(Obj::Tensor(a)), Some(Obj::Tensor(b))) = (r.objs.get(&i), r.objs.get(&j))
-        else {
-            return None;
+        let (a, b) = match (r.objs.get(&i), r.objs.get(&j)) {
+            (Some(Obj::Tensor(a)), Some(Obj::Tensor(b))) => (a, b),
+            _ => return None,
         };
         let t = match f(a, b) {
             Ok(t) => t,
