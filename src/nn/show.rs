@@ -141,6 +141,19 @@ fn class(pytorch: &str) -> String {
 
 /// `label=value` for each option shown.
 fn options(m: &Module) -> Vec<String> {
+    // knn/callback.h prints each input type followed by a comma, then ` out=`:
+    // `in=tensor,tensor, out=tensor` (kmodules.rst:1100)
+    if m.layer.name == "callback" {
+        let ins = match m.opt("in") {
+            Val::Syms(v) => v.iter().map(|s| format!("{s},")).collect::<String>(),
+            v => format!("{},", value(v)),
+        };
+        return vec![
+            format!("fn={}", value(m.opt("fn"))),
+            format!("in={}", ins.trim_end_matches(',')),
+            format!("out={}", value(m.opt("out"))),
+        ];
+    }
     let vals = m.layer.opts.iter().zip(&m.opts);
     match LABELS.iter().find(|(n, _)| *n == m.layer.name) {
         Some((_, labels)) => labels
