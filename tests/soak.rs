@@ -136,7 +136,12 @@ impl Fns {
         }
     }
     fn free(&self, h: K) {
-        r0(call(self.free, "free", h));
+        // free answers (K)0 as ktorch's Free does: a failure is the error it leaves pending
+        let r = (self.free)(h);
+        if let Some(e) = qhost::kapi::exports::take_error() {
+            panic!("free failed: {e}");
+        }
+        r0(r);
         r0(h);
     }
 }

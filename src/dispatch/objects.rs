@@ -44,7 +44,10 @@ pub fn free(x: K) -> KResult {
             }
         }
     }
-    Ok(make::null())
+    // (K)0, as ktorch's Free returns: q reads it as `::` (KX: a C function with nothing to
+    // return may return (K)0), and it spares q an allocation on the per-call path (`free`
+    // follows every temporary tensor)
+    Ok(std::ptr::null_mut())
 }
 
 pub fn tensorcount(x: K) -> KResult {

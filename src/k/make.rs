@@ -42,6 +42,13 @@ pub fn string(s: &str) -> K {
     unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), data::<u8>(x), s.len()) };
     x
 }
+/// A one-item general list taking ownership of `x` (a handle's form, `enlist id`), made in place:
+/// no Vec on the path every new object takes.
+pub fn enlist(x: K) -> K {
+    let l = unsafe { native::ktn(0, 1) };
+    unsafe { *data::<K>(l) = x };
+    l
+}
 /// A general list taking ownership of `items`.
 pub fn list(items: Vec<K>) -> K {
     let x = unsafe { native::ktn(0, items.len() as i64) };

@@ -148,6 +148,12 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
             if n == 1 { "" } else { "s" }
         ),
     };
+    // two tensor handles: one registry lock, no copies (as `add`)
+    if let [a, b] = v {
+        if let Some(r) = registry::tensor_pair(*a, *b, |a, b| Ok((op.f)(a, b)?)) {
+            return r;
+        }
+    }
     let first = registry::is_handle(v[0]);
     let none = || anyhow!("no in-place call implemented");
     if let Some(s) = scalar(v[1]) {
@@ -379,6 +385,13 @@ fn with_multiplier<'a>(v: &'a [K], n: usize, usage: &str) -> Result<(&'a [K], Nu
 /// `add 1 2 10` the same on a simple list of values.
 pub fn add(x: K) -> KResult {
     const USAGE: &str = "(x;y;multiplier;output)";
+    // the hot path, two tensor handles: one registry lock, no copies (anything else, errors
+    // included, takes the general path below)
+    if let Some(&[a, b]) = read::items(&x) {
+        if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
+            return r;
+        }
+    }
     if read::ktype(x) > 0 {
         let v = values(x, 2..=3)?;
         let m = if v.len() == 3 {
