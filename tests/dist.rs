@@ -221,6 +221,35 @@ fn a_killed_rank_is_an_error_for_the_other_within_the_timeout() {
     );
 }
 
+/// A file rendezvous in a directory that does not exist is an error at once (c10d's FileStore
+/// would retry opening it for 300 seconds, whatever the timeout: ktorch-fuzz --seed 1 found it).
+#[test]
+fn a_file_rendezvous_in_a_missing_directory_is_an_error_at_once() {
+    let dir = std::env::temp_dir().join(format!("ktorch-dist-nodir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("nodir.q");
+    std::fs::write(
+        &script,
+        "{key[x]set'x}(`ktorch 2:`fns,1)[];\n-1 \"error: \",@[distinit;(`gloo;\"file:///no such dir/ktorch-store\";0;1;2);{x}];\nexit 0\n",
+    )
+    .unwrap();
+    let t = Instant::now();
+    let c = rank(script.to_str().unwrap(), &[], 0, 1, free_port());
+    let (ok, out, err) = finish(c, Duration::from_secs(60)).expect("distinit hung");
+    let took = t.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ok, "{out}\n{err}");
+    let e = out
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error:\n{out}\n{err}"));
+    assert_eq!(
+        e,
+        "error: distinit: rendezvous \"file:///no such dir/ktorch-store\": no directory /no such dir"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}: {e}");
+}
+
 #[test]
 fn a_rank_that_never_arrives_is_an_error_within_the_timeout() {
     let dir = std::env::temp_dir().join(format!("ktorch-dist-{}", std::process::id()));

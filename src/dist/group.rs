@@ -66,6 +66,14 @@ fn rendezvous(s: &str) -> Result<Rendezvous> {
         if p.is_empty() {
             bail!("rendezvous {s:?}: no file path");
         }
+        // c10d's FileStore retries opening the file for its own default 300 seconds, whatever
+        // the timeout given: a missing directory would hold the call that long
+        let dir = std::path::Path::new(p)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty());
+        if let Some(d) = dir.filter(|d| !d.is_dir()) {
+            bail!("rendezvous {s:?}: no directory {}", d.display());
+        }
         return Ok(Rendezvous::File(p.to_string()));
     }
     let hp = s.strip_prefix("tcp://").unwrap_or(s);
