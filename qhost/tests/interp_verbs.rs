@@ -180,8 +180,9 @@ fn aggregation() {
         // code.kx.com/q/ref/med: med is {avg x (iasc x)@floor .5*-1 0+count x,:()}; KX's examples
         // of a dictionary, a table (the middle row, not each column's median) and a keyed table
         ("med `a`b!(10 -21 3;4 5 -6)", "7 -8 -1.5"),
-        ("med flip `a`b!(10 -21 3;4 5 -6)", "`a`b!3 -6f"),
-        ("med `k xkey update k:`abc`def`ghi from flip `a`b!(10 -21 3;4 5 -6)", "`a`b!3 -6f"),
+        ("med flip `a`b!(10 -21 3;4 5 -6)", "a| 3\nb| -6"),
+        ("-3!med flip `a`b!(10 -21 3;4 5 -6)", "\"`a`b!3 -6f\""),
+        ("med `k xkey update k:`abc`def`ghi from flip `a`b!(10 -21 3;4 5 -6)", "a| 3\nb| -6"),
         // the definition on lists of lists: rows in q's sort order (item by item), the middle
         // one for an odd count, the two middle ones averaged for an even count
         ("med (1 2f;3 1f;2 5f)", "2 5f"),
