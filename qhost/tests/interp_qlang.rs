@@ -7,18 +7,29 @@ use common::{q, q_err, run_script};
 /// Console text with trailing blanks cut from each line (q pads matrix columns; KX's pages
 /// drop the trailing blanks when they show them).
 fn shown(expr: &str) -> String {
-    q(expr).lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n")
+    q(expr)
+        .lines()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The one-line (-3!) form of a value.
 fn s1(expr: &str) -> String {
-    script(&format!("-1 .Q.s1 {{ {expr} }}[];\n")).trim_end_matches('\n').to_string()
+    script(&format!("-1 .Q.s1 {{ {expr} }}[];\n"))
+        .trim_end_matches('\n')
+        .to_string()
 }
 
 /// Run a script and answer its stdout (the script must succeed).
 fn script(text: &str) -> String {
     let r = run_script(text);
-    assert_eq!(r.code, Some(0), "script failed:\n{text}\n--- stderr\n{}", r.stderr);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "script failed:\n{text}\n--- stderr\n{}",
+        r.stderr
+    );
     r.stdout
 }
 
@@ -40,7 +51,10 @@ fn matrices_align_columns() {
     // ktorch docs sparse.rst:211: q)show i:1 2#0 2 shows the row without the enlist comma
     assert_eq!(shown("1 2#0 2"), "0 2");
     // ktorch docs types.rst:29: rows of (symbol; vector) keep each item's own form
-    assert_eq!(shown("((`short;0 1h);(`bool;01b))"), "`short 0 1h\n`bool  01b");
+    assert_eq!(
+        shown("((`short;0 1h);(`bool;01b))"),
+        "`short 0 1h\n`bool  01b"
+    );
     // ktorch docs modules.rst:266: items of different counts show one per line in -3! form
     assert_eq!(
         shown("(`sequential`a; enlist(`linear;5;2); enlist `relu`r)"),
@@ -53,7 +67,10 @@ fn dictionaries_of_lists_align_as_rows() {
     // ktorch docs dictionaries.rst:152: q)size each t prints `x| 2` for a value ,2
     assert_eq!(shown("`x`y!(enlist 2;enlist 3)"), "x| 2\ny| 3");
     // ktorch docs math-linalg.rst:880: values of different counts show in -3! form
-    assert_eq!(shown("`resid`rank!(`real$();enlist 3)"), "resid| `real$()\nrank | ,3");
+    assert_eq!(
+        shown("`resid`rank!(`real$();enlist 3)"),
+        "resid| `real$()\nrank | ,3"
+    );
     // ktorch docs modules.rst:136: empty typed keys are parenthesised
     assert_eq!(s1("(`symbol$())!()"), "(`symbol$())!()");
 }
@@ -71,9 +88,15 @@ fn conforming_dictionaries_make_a_table() {
 #[test]
 fn precision_and_console_size() {
     // code.kx.com/q/basics/syscmds/#p-precision: \P 3 then 1%3 shows 0.333
-    assert_eq!(script("\\P 3\nshow 1%3\n\\P 0\nshow 1%3\n"), "0.333\n0.33333333333333331\n");
+    assert_eq!(
+        script("\\P 3\nshow 1%3\n\\P 0\nshow 1%3\n"),
+        "0.333\n0.33333333333333331\n"
+    );
     // code.kx.com/q/basics/syscmds/#c-console-size: \c 25 80 is the default, \c sets it
-    assert_eq!(script("show system\"c\"\n\\c 20 40\nshow system\"c\"\n"), "25 80i\n20 40i\n");
+    assert_eq!(
+        script("show system\"c\"\n\\c 20 40\nshow system\"c\"\n"),
+        "25 80i\n20 40i\n"
+    );
 }
 
 #[test]
@@ -132,7 +155,10 @@ fn matrix_product() {
 #[test]
 fn vs_and_sv() {
     // code.kx.com/q/ref/vs/
-    assert_eq!(q("` vs `:/home/kdb/data/mytable"), "`:/home/kdb/data`mytable");
+    assert_eq!(
+        q("` vs `:/home/kdb/data/mytable"),
+        "`:/home/kdb/data`mytable"
+    );
     assert_eq!(q("` vs `mywork.dat"), "`mywork`dat");
     assert_eq!(q("10 vs 1995"), "1 9 9 5");
     assert_eq!(q("24 60 60 vs 3805"), "1 3 25");
@@ -165,8 +191,14 @@ fn text_files() {
     // code.kx.com/q/ref/file-text/: ("types";delimiter) 0: lines; an enlisted delimiter reads
     // the first line as column names
     assert_eq!(s1("(\"SJ\";\",\")0:(\"a,1\";\"b,2\")"), "(`a`b;1 2)");
-    assert_eq!(shown("(\"SJ\";enlist\",\")0:(\"s,n\";\"a,1\";\"b,2\")"), "s n\n---\na 1\nb 2");
-    assert_eq!(s1("(\"S *\";\",\")0:enlist\"a,x,hello\""), "(,`a;,\"hello\")");
+    assert_eq!(
+        shown("(\"SJ\";enlist\",\")0:(\"s,n\";\"a,1\";\"b,2\")"),
+        "s n\n---\na 1\nb 2"
+    );
+    assert_eq!(
+        s1("(\"S *\";\",\")0:enlist\"a,x,hello\""),
+        "(,`a;,\"hello\")"
+    );
     let dir = std::env::temp_dir().join(format!("qhost_qlang_{}", std::process::id()));
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     let d = dir.display();
@@ -176,7 +208,10 @@ fn text_files() {
          `:{d}/o set `a`b!(1 2;\"xy\")\nshow get`:{d}/o\ns:til 3\nsave`:{d}/s\nshow get`:{d}/s\n"
     ));
     std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(out, "\"ab\"\n\"cd\"\n`f.txt`sub\n()\na| 1 2\nb| \"xy\"\n0 1 2\n");
+    assert_eq!(
+        out,
+        "\"ab\"\n\"cd\"\n`f.txt`sub\n()\na| 1 2\nb| \"xy\"\n0 1 2\n"
+    );
 }
 
 #[test]
@@ -200,7 +235,10 @@ fn composition_by_juxtaposition() {
     // code.kx.com/q/ref/compose/ : a unary function before a function composes with it
     assert_eq!(q("(neg sum)1 2 3"), "-6");
     assert_eq!(q("(sum 2*)1 2 3"), "12");
-    assert_eq!(s1("f:(\"ab\";\"cd\";\"ax\"); (f where f like)\"a*\""), "(\"ab\";\"ax\")");
+    assert_eq!(
+        s1("f:(\"ab\";\"cd\";\"ax\"); (f where f like)\"a*\""),
+        "(\"ab\";\"ax\")"
+    );
     assert_eq!(q("(where 1 0 1=)1"), "0 2");
     assert_eq!(q("(count each)(1 2;3)"), "2 1");
 }
@@ -223,9 +261,8 @@ fn symbols_apply_the_global_they_name() {
 #[test]
 fn amend_assign_and_new_dictionary_keys() {
     // code.kx.com/q/ref/assign/ (amend-assign); issue 19: both new keys get their own value
-    let out = script(
-        "d:`a`b!1 2\nd[`mean`std]:(10;20)\nshow d\ni+:1\ni+:1\nshow i\nl,:3\nshow l\n",
-    );
+    let out =
+        script("d:`a`b!1 2\nd[`mean`std]:(10;20)\nshow d\ni+:1\ni+:1\nshow i\nl,:3\nshow l\n");
     assert_eq!(out, "a   | 1\nb   | 2\nmean| 10\nstd | 20\n2\n,3\n");
 }
 
@@ -245,7 +282,10 @@ fn qsql_on_dictionaries_and_keyed_tables() {
     assert_eq!(shown("d:`a`b!(1;`x`y); exec b from d"), "`x`y");
     // code.kx.com/q/ref/exec/ and /ref/update/ on a keyed table
     assert_eq!(q("kt:([k:`x`y]v:1 2); exec v from kt"), "1 2");
-    assert_eq!(shown("kt:([k:`x`y]v:1 2); update v:v*10 from kt"), "k| v\n-| --\nx| 10\ny| 20");
+    assert_eq!(
+        shown("kt:([k:`x`y]v:1 2); update v:v*10 from kt"),
+        "k| v\n-| --\nx| 10\ny| 20"
+    );
 }
 
 #[test]
@@ -260,7 +300,10 @@ fn no_panic_reaches_the_console() {
     // issue 19: `(sum 2*)1 2 3` and a table holding a table used to kill the process
     let out = script("show (sum 2*)1 2 3\nd:`a`b!(1;`c`d!(2;3))\nshow (d;d)\nshow first (d;d)\n");
     let out: Vec<&str> = out.lines().map(|l| l.trim_end()).collect();
-    assert_eq!(out.join("\n"), "12\na b\n----------\n1 `c`d!2 3\n1 `c`d!2 3\na| 1\nb| `c`d!2 3");
+    assert_eq!(
+        out.join("\n"),
+        "12\na b\n----------\n1 `c`d!2 3\n1 `c`d!2 3\na| 1\nb| `c`d!2 3"
+    );
 }
 
 /// What qhost still cannot do exactly answers 'nyi (and nothing else): this list is the
@@ -347,7 +390,10 @@ fn a_list_with_elided_items_is_a_projection() {
     assert_eq!(shown("(1;;3) 2"), "1 2 3");
     assert_eq!(shown("{x,y} . (;`b) `a"), "`a`b");
     // ktorch's mnist/gan.q, run by q: (tensor(;w;c)@)' composes a function with the projection
-    assert_eq!(shown("(({x,y}[`t](;2;3)@)'[`a`b])~((`t;`a;2;3);(`t;`b;2;3))"), "1b");
+    assert_eq!(
+        shown("(({x,y}[`t](;2;3)@)'[`a`b])~((`t;`a;2;3);(`t;`b;2;3))"),
+        "1b"
+    );
 }
 
 #[test]
@@ -361,13 +407,19 @@ fn assign_through_an_operator() {
     assert_eq!(script("bar+:1;\n-1 .Q.s1 bar;\n"), "1\n");
     // ktorch's gpt/math.q:86, which q ran (gpt/out/math.log): `y:1_'x@:i` reads the new x,
     // so `x op: y` is worth x's new value
-    assert_eq!(shown("f:{[x;i] y:1_'x@:i; (x;y)}; f[(1 2 3;4 5 6);1 0]~((4 5 6;1 2 3);(5 6;2 3))"), "1b");
+    assert_eq!(
+        shown("f:{[x;i] y:1_'x@:i; (x;y)}; f[(1 2 3;4 5 6);1 0]~((4 5 6;1 2 3);(5 6;2 3))"),
+        "1b"
+    );
 }
 
 #[test]
 fn setenv_is_infix() {
     // code.kx.com/q/ref/getenv: x setenv y, then getenv x gives y
-    assert_eq!(shown("`QHOSTTESTVAR setenv \"/home/user/temp\"; getenv`QHOSTTESTVAR"), "\"/home/user/temp\"");
+    assert_eq!(
+        shown("`QHOSTTESTVAR setenv \"/home/user/temp\"; getenv`QHOSTTESTVAR"),
+        "\"/home/user/temp\""
+    );
 }
 
 #[test]
@@ -443,7 +495,16 @@ fn select_with_a_limit_and_an_order() {
     // code.kx.com/q/ref/select ("Limit expression"): select[3;>price] gives the three best
     // prices; `<` sorts ascending; a By phrase keeps its keys
     let t = "t:([]sym:`a`b`c`d`e;price:5 9 1 7 3)";
-    assert_eq!(shown(&format!("{t}; select[3;>price] from t")), "sym price\n---------\nb   9\nd   7\na   5");
-    assert_eq!(shown(&format!("{t}; select[2;<price] from t")), "sym price\n---------\nc   1\ne   3");
-    assert_eq!(shown(&format!("{t}; select[2] from t")), "sym price\n---------\na   5\nb   9");
+    assert_eq!(
+        shown(&format!("{t}; select[3;>price] from t")),
+        "sym price\n---------\nb   9\nd   7\na   5"
+    );
+    assert_eq!(
+        shown(&format!("{t}; select[2;<price] from t")),
+        "sym price\n---------\nc   1\ne   3"
+    );
+    assert_eq!(
+        shown(&format!("{t}; select[2] from t")),
+        "sym price\n---------\na   5\nb   9"
+    );
 }

@@ -182,7 +182,10 @@ fn aggregation() {
         ("med `a`b!(10 -21 3;4 5 -6)", "7 -8 -1.5"),
         ("med flip `a`b!(10 -21 3;4 5 -6)", "a| 3\nb| -6"),
         ("-3!med flip `a`b!(10 -21 3;4 5 -6)", "\"`a`b!3 -6f\""),
-        ("med `k xkey update k:`abc`def`ghi from flip `a`b!(10 -21 3;4 5 -6)", "a| 3\nb| -6"),
+        (
+            "med `k xkey update k:`abc`def`ghi from flip `a`b!(10 -21 3;4 5 -6)",
+            "a| 3\nb| -6",
+        ),
         // the definition on lists of lists: rows in q's sort order (item by item), the middle
         // one for an odd count, the two middle ones averaged for an even count
         ("med (1 2f;3 1f;2 5f)", "2 5f"),
@@ -325,5 +328,10 @@ fn char_q_forms() {
     ]);
     // dot notation at the top level, on a global (as char.q's `s.ep`)
     let r = common::run_script("s:`ep`it!2 5\nshow s.ep\nshow s.it\n");
-    assert_eq!((r.code, r.stdout.as_str()), (Some(0), "2\n5\n"), "{}", r.stderr);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (Some(0), "2\n5\n"),
+        "{}",
+        r.stderr
+    );
 }

@@ -25,13 +25,13 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
+use super::api::{is_model, of};
+use super::run::{clip, forward_loss, Epoch};
+use super::Model;
 use crate::dist::collect::{allreduce_tensors, broadcast_tensors};
 use crate::dist::ffi;
 use crate::dist::group::{self, Group};
 use crate::k::{make, read, KResult, K};
-use super::api::{is_model, of};
-use super::run::{clip, forward_loss, Epoch};
-use super::Model;
 use crate::nn::Run;
 use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
@@ -56,7 +56,14 @@ pub struct Sync {
 
 impl Sync {
     fn new(seed: u64) -> Sync {
-        Sync { seed, passes: 0, overlap: true, bucket_bytes: (BUCKET_MIB * 1048576.0) as i64, buffers: true, reducer: None }
+        Sync {
+            seed,
+            passes: 0,
+            overlap: true,
+            bucket_bytes: (BUCKET_MIB * 1048576.0) as i64,
+            buffers: true,
+            reducer: None,
+        }
     }
 }
 
@@ -75,21 +82,46 @@ impl Drop for Reducer {
 /// The options of `distmodel(m;names;values)` over the defaults.
 fn options(names: K, values: K) -> Result<Sync> {
     let one = read::ktype(names) == -11;
-    let names = read::symbols(names).or_else(|| read::symbol(names).map(|s| vec![s])).ok_or_else(|| anyhow!("option names expected as symbols, given {}", describe(names)))?;
-    let e = if one { make::list(vec![unsafe { crate::k::native::r1(values) }]) } else { make::explode(values) };
+    let names = read::symbols(names)
+        .or_else(|| read::symbol(names).map(|s| vec![s]))
+        .ok_or_else(|| {
+            anyhow!(
+                "option names expected as symbols, given {}",
+                describe(names)
+            )
+        })?;
+    let e = if one {
+        make::list(vec![unsafe { crate::k::native::r1(values) }])
+    } else {
+        make::explode(values)
+    };
     let r = (|| {
         let items = read::items(e).unwrap_or(&[]);
         if items.len() != names.len() {
-            bail!("{} option name(s) but {} value(s)", names.len(), items.len());
+            bail!(
+                "{} option name(s) but {} value(s)",
+                names.len(),
+                items.len()
+            );
         }
         let mut s = Sync::new(0);
         for (n, x) in names.iter().zip(items) {
             let x = *x;
-            let flag = || read::boolean(x).filter(|_| read::ktype(x) == -1).ok_or_else(|| anyhow!("{n}: expected a boolean, given {}", describe(x)));
+            let flag = || {
+                read::boolean(x)
+                    .filter(|_| read::ktype(x) == -1)
+                    .ok_or_else(|| anyhow!("{n}: expected a boolean, given {}", describe(x)))
+            };
             match *n {
                 "seed" => {
-                    let v = read::long(x).filter(|v| matches!(read::ktype(x), -5 | -6 | -7) && *v >= 0);
-                    s.seed = v.ok_or_else(|| anyhow!("seed: expected a non-negative whole number, given {}", describe(x)))? as u64;
+                    let v =
+                        read::long(x).filter(|v| matches!(read::ktype(x), -5 | -6 | -7) && *v >= 0);
+                    s.seed = v.ok_or_else(|| {
+                        anyhow!(
+                            "seed: expected a non-negative whole number, given {}",
+                            describe(x)
+                        )
+                    })? as u64;
                 }
                 "overlap" => s.overlap = flag()?,
                 "buffers" => s.buffers = flag()?,
@@ -130,7 +162,10 @@ pub fn distmodel(x: K) -> KResult {
                         }
                         Some(Sync::new(s as u64))
                     }
-                    _ => bail!("{usage}: seed as a whole number or flag as a boolean, given {}", describe(a)),
+                    _ => bail!(
+                        "{usage}: seed as a whole number or flag as a boolean, given {}",
+                        describe(a)
+                    ),
                 };
                 (*m, sync)
             }
@@ -145,7 +180,12 @@ pub fn distmodel(x: K) -> KResult {
             Some(sync) => {
                 group::with(|g| {
                     let module = m.module.get();
-                    let ts: Vec<Tensor> = module.named_parameters().into_iter().chain(module.named_buffers()).map(|(_, t)| t.shallow_clone()).collect();
+                    let ts: Vec<Tensor> = module
+                        .named_parameters()
+                        .into_iter()
+                        .chain(module.named_buffers())
+                        .map(|(_, t)| t.shallow_clone())
+                        .collect();
                     comm_check(g, &ts)?;
                     broadcast_tensors(g, &ts, 0)
                 })?;
@@ -199,7 +239,9 @@ pub fn permutation(n: usize, seed: u64, pass: u64) -> Vec<i64> {
 
 /// This rank's samples of a pass: every size-th of the order, from the rank-th.
 pub fn shard(n: i64, rank: i64, size: i64, order: &[i64]) -> Vec<i64> {
-    (0..n / size).map(|i| order[(rank + size * i) as usize]).collect()
+    (0..n / size)
+        .map(|i| order[(rank + size * i) as usize])
+        .collect()
 }
 
 /// Average the gradients of parms across the ranks after the backward pass, in buckets (same
@@ -218,7 +260,9 @@ fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
     let mut bytes = 0;
     for gr in grads.into_iter().rev() {
         let b = gr.numel() as i64 * gr.kind().elt_size_in_bytes() as i64;
-        let fits = buckets.last().is_some_and(|l: &Vec<Tensor>| l[0].kind() == gr.kind() && l[0].device() == gr.device() && bytes + b <= cap);
+        let fits = buckets.last().is_some_and(|l: &Vec<Tensor>| {
+            l[0].kind() == gr.kind() && l[0].device() == gr.device() && bytes + b <= cap
+        });
         if fits {
             bytes += b;
             buckets.last_mut().unwrap().push(gr);
@@ -227,13 +271,25 @@ fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
             buckets.push(vec![gr]);
         }
     }
-    let flats: Vec<Tensor> = buckets.iter().map(|l| Tensor::f_cat(&l.iter().map(|t| t.f_reshape([-1])).collect::<Result<Vec<_>, _>>()?, 0)).collect::<Result<_, _>>()?;
+    let flats: Vec<Tensor> = buckets
+        .iter()
+        .map(|l| {
+            Tensor::f_cat(
+                &l.iter()
+                    .map(|t| t.f_reshape([-1]))
+                    .collect::<Result<Vec<_>, _>>()?,
+                0,
+            )
+        })
+        .collect::<Result<_, _>>()?;
     allreduce_tensors(g, &flats, 1)?;
     for (l, f) in buckets.iter().zip(&flats) {
         let mut off = 0;
         for t in l {
             let n = t.numel() as i64;
-            let _ = t.shallow_clone().f_copy_(&f.f_narrow(0, off, n)?.f_view_as(t)?)?;
+            let _ = t
+                .shallow_clone()
+                .f_copy_(&f.f_narrow(0, off, n)?.f_view_as(t)?)?;
             off += n;
         }
     }
@@ -243,7 +299,13 @@ fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
 /// One forward and backward pass `f` of a synchronising model, on the group: rank 0's buffers
 /// first (option `buffers`), then the gradients averaged across the ranks, bucket by bucket
 /// during the backward pass (the reducer's hooks, option `overlap`) or all after it.
-fn forward_backward<T>(g: &Group, sync: &mut Sync, parms: &[Tensor], buffers: &[Tensor], f: impl FnOnce() -> Result<T>) -> Result<T> {
+fn forward_backward<T>(
+    g: &Group,
+    sync: &mut Sync,
+    parms: &[Tensor],
+    buffers: &[Tensor],
+    f: impl FnOnce() -> Result<T>,
+) -> Result<T> {
     if sync.buffers && !buffers.is_empty() {
         tch::no_grad(|| broadcast_tensors(g, buffers, 0))?;
     }
@@ -256,7 +318,14 @@ fn forward_backward<T>(g: &Group, sync: &mut Sync, parms: &[Tensor], buffers: &[
     let n = ps.len() as libc::c_int;
     if sync.reducer.is_none() {
         let mut r = std::ptr::null_mut();
-        ffi::check(unsafe { ffi::ktorch_reducer_new(ps.as_mut_ptr(), n, sync.bucket_bytes as libc::c_long, &mut r) })?;
+        ffi::check(unsafe {
+            ffi::ktorch_reducer_new(
+                ps.as_mut_ptr(),
+                n,
+                sync.bucket_bytes as libc::c_long,
+                &mut r,
+            )
+        })?;
         sync.reducer = Some(Reducer(r));
     }
     let red = sync.reducer.as_ref().unwrap().0;
@@ -272,15 +341,28 @@ fn forward_backward<T>(g: &Group, sync: &mut Sync, parms: &[Tensor], buffers: &[
 /// The parameters that take gradients and the buffers of a module.
 fn parms_buffers(module: &crate::nn::ModRef) -> (Vec<Tensor>, Vec<Tensor>) {
     let m = module.get();
-    let parms = m.named_parameters().into_iter().map(|(_, t)| t.shallow_clone()).filter(|t| t.requires_grad()).collect();
-    let buffers = m.named_buffers().into_iter().map(|(_, t)| t.shallow_clone()).collect();
+    let parms = m
+        .named_parameters()
+        .into_iter()
+        .map(|(_, t)| t.shallow_clone())
+        .filter(|t| t.requires_grad())
+        .collect();
+    let buffers = m
+        .named_buffers()
+        .into_iter()
+        .map(|(_, t)| t.shallow_clone())
+        .collect();
     (parms, buffers)
 }
 
 /// For `backward` and `backstep` on a model (steps.rs): `f` (its forward and backward pass) as
 /// is, or, when the model synchronises, with rank 0's buffers before it and the gradients
 /// averaged across the ranks (during and after the backward pass, as DDP's backward does).
-pub fn synced<T>(sync: &mut Option<Sync>, module: &crate::nn::ModRef, f: impl FnOnce() -> Result<T>) -> Result<T> {
+pub fn synced<T>(
+    sync: &mut Option<Sync>,
+    module: &crate::nn::ModRef,
+    f: impl FnOnce() -> Result<T>,
+) -> Result<T> {
     let Some(sync) = sync.as_mut() else {
         return f();
     };
@@ -295,8 +377,17 @@ pub fn synced<T>(sync: &mut Option<Sync>, module: &crate::nn::ModRef, f: impl Fn
 /// One training pass of a synchronising model over this rank's shard (see the module's notes).
 pub fn epoch(m: &mut Model) -> Result<Epoch> {
     let s = m.train.clone();
-    let Model { module, loss, opt, data, dist, .. } = m;
-    let sync = dist.as_mut().ok_or_else(|| anyhow!("model is not synchronising"))?;
+    let Model {
+        module,
+        loss,
+        opt,
+        data,
+        dist,
+        ..
+    } = m;
+    let sync = dist
+        .as_mut()
+        .ok_or_else(|| anyhow!("model is not synchronising"))?;
     let (seed, pass) = (sync.seed, sync.passes);
     if data.size < 0 {
         bail!("no training data defined");
@@ -305,9 +396,16 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
     group::with(|g| {
         let per = n / g.size;
         if per == 0 {
-            bail!("{n} training sample(s) cannot be shared by {} ranks", g.size);
+            bail!(
+                "{n} training sample(s) cannot be shared by {} ranks",
+                g.size
+            );
         }
-        let order = if s.shuffle { permutation(n as usize, seed, pass) } else { (0..n).collect() };
+        let order = if s.shuffle {
+            permutation(n as usize, seed, pass)
+        } else {
+            (0..n).collect()
+        };
         let rows = shard(n, g.rank, g.size, &order);
         let width = s.batchsize.min(per);
         let batches = count(width, per, s.droplast);
@@ -315,15 +413,26 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
         let root = module.root().clone();
         let (parms, buffers) = parms_buffers(module);
         let module = module.get();
-        let run = Run { training: true, root: Some(root) };
+        let run = Run {
+            training: true,
+            root: Some(root),
+        };
         comm_check(g, &parms)?;
         comm_check(g, &buffers)?;
-        let groups: Vec<Vec<Tensor>> = opt.groups.iter().map(|gr| gr.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
+        let groups: Vec<Vec<Tensor>> = opt
+            .groups
+            .iter()
+            .map(|gr| gr.parms.iter().map(|p| p.t.shallow_clone()).collect())
+            .collect();
         let mut e = Epoch::default();
         for b in 0..batches {
             let r = &rows[(b * width) as usize..((b + 1) * width).min(per) as usize];
             let idx = Tensor::from_slice(r);
-            let pick = |ts: &[Tensor]| ts.iter().map(|t| t.f_index_select(0, &idx.f_to_device(t.device())?)).collect::<Result<Vec<_>, _>>();
+            let pick = |ts: &[Tensor]| {
+                ts.iter()
+                    .map(|t| t.f_index_select(0, &idx.f_to_device(t.device())?))
+                    .collect::<Result<Vec<_>, _>>()
+            };
             let (xb, yb) = (pick(&xs)?, pick(&ys)?);
             let mut first: Option<Tensor> = None;
             let l = opt.step_with(&mut || {
@@ -332,7 +441,10 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
                     tch::with_grad(|| -> Result<(Tensor, Tensor)> {
                         let (out, l) = forward_loss(module, &run, loss, &xb, &yb)?;
                         // a module of several outputs is trained (and scored) on the first
-                        let out = out.into_iter().next().ok_or_else(|| anyhow!("forward gave no tensor"))?;
+                        let out = out
+                            .into_iter()
+                            .next()
+                            .ok_or_else(|| anyhow!("forward gave no tensor"))?;
                         backward_of(&l)?;
                         Ok((out, l))
                     })

@@ -29,7 +29,14 @@ impl Epoch {
     /// One batch's loss (none where a test pass asks for no loss metric), sample count and the
     /// metrics asked for: correct predictions (arg max along the last dim against class targets),
     /// predictions, outputs. Kept as tensors: no sync.
-    pub(crate) fn record(&mut self, out: &Tensor, l: Option<&Tensor>, yb: &[Tensor], samples: i64, metrics: &[&str]) -> Result<()> {
+    pub(crate) fn record(
+        &mut self,
+        out: &Tensor,
+        l: Option<&Tensor>,
+        yb: &[Tensor],
+        samples: i64,
+        metrics: &[&str],
+    ) -> Result<()> {
         let want = |k: &str| metrics.contains(&k);
         if let Some(l) = l {
             self.losses.push(l.f_detach()?);
@@ -39,7 +46,9 @@ impl Epoch {
             let p = out.f_detach()?.f_argmax(-1, false)?;
             if want("accuracy") {
                 let y = yb.first().ok_or_else(|| anyhow!("accuracy: no targets"))?;
-                let c = p.f_eq_tensor(&y.f_to_device(p.device())?)?.f_sum(Kind::Int64)?;
+                let c = p
+                    .f_eq_tensor(&y.f_to_device(p.device())?)?
+                    .f_sum(Kind::Int64)?;
                 self.correct = Some(match self.correct.take() {
                     Some(a) => a.f_add(&c)?,
                     None => c,
@@ -66,17 +75,43 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         }
         return crate::model::dist::epoch(m);
     }
-    let s = if training { m.train.clone() } else { m.test.clone() };
-    let Model { module, loss, opt, data, testdata, scaler, .. } = m;
+    let s = if training {
+        m.train.clone()
+    } else {
+        m.test.clone()
+    };
+    let Model {
+        module,
+        loss,
+        opt,
+        data,
+        testdata,
+        scaler,
+        ..
+    } = m;
     let d = if training { data } else { testdata };
     if d.size < 0 {
-        bail!("no {} data defined", if training { "training" } else { "test" });
+        bail!(
+            "no {} data defined",
+            if training { "training" } else { "test" }
+        );
     }
     let root = module.root().clone();
     let module = module.get();
-    let run = Run { training, root: Some(root) };
-    let parms: Vec<Tensor> = opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
-    let groups: Vec<Vec<Tensor>> = opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
+    let run = Run {
+        training,
+        root: Some(root),
+    };
+    let parms: Vec<Tensor> = opt
+        .parameters()
+        .into_iter()
+        .map(|t| t.shallow_clone())
+        .collect();
+    let groups: Vec<Vec<Tensor>> = opt
+        .groups
+        .iter()
+        .map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect())
+        .collect();
     let mut e = Epoch::default();
     // a test pass computes the loss only when a metric needs it (kmodel.cpp's testloop and
     // lossflag): test data may have no targets, as mnist/gan.q's generator with metric `output
@@ -92,7 +127,18 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         }
         let forward_loss = || forward_loss(module, &run, loss, &xb, &yb);
         let (outs, l) = if training {
-            let (o, l) = train_batch(module, &run, loss, opt, scaler.as_mut(), &s, &parms, &groups, &xb, &yb)?;
+            let (o, l) = train_batch(
+                module,
+                &run,
+                loss,
+                opt,
+                scaler.as_mut(),
+                &s,
+                &parms,
+                &groups,
+                &xb,
+                &yb,
+            )?;
             (o, Some(l))
         } else if need_loss {
             let (o, l) = tch::no_grad(forward_loss)?;
@@ -160,8 +206,16 @@ fn hidden_state(x: Vec<Tensor>, prev: Vec<Tensor>) -> Result<Vec<Tensor>> {
 /// clipping, the step skipped after an overflow and the scale updated.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn train_batch(
-    module: &Module, run: &Run, loss: &Loss, opt: &mut crate::optim::Optimizer, scaler: Option<&mut super::scaler::Scaler>, s: &Settings,
-    parms: &[Tensor], groups: &[Vec<Tensor>], xb: &[Tensor], yb: &[Tensor],
+    module: &Module,
+    run: &Run,
+    loss: &Loss,
+    opt: &mut crate::optim::Optimizer,
+    scaler: Option<&mut super::scaler::Scaler>,
+    s: &Settings,
+    parms: &[Tensor],
+    groups: &[Vec<Tensor>],
+    xb: &[Tensor],
+    yb: &[Tensor],
 ) -> Result<(Vec<Tensor>, Tensor)> {
     if let Some(sc) = scaler {
         if opt.kind.closure.is_some() {
@@ -199,17 +253,31 @@ pub(crate) fn train_batch(
         first.get_or_insert(out);
         Ok(l)
     })?;
-    Ok((first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?, l))
+    Ok((
+        first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?,
+        l,
+    ))
 }
 
 /// The module's outputs for inputs `x` and the loss of the first against targets `y`: a module
 /// giving several tensors (an `lstm`'s output and hidden state, a `recur`'s) is trained on its
 /// output, the first (kloss.cpp's `lossinput`). Under the session's autocast (setting`autocast)
 /// when the module is on CUDA.
-pub(crate) fn forward_loss(module: &Module, run: &Run, loss: &Loss, x: &[Tensor], y: &[Tensor]) -> Result<(Vec<Tensor>, Tensor)> {
+pub(crate) fn forward_loss(
+    module: &Module,
+    run: &Run,
+    loss: &Loss,
+    x: &[Tensor],
+    y: &[Tensor],
+) -> Result<(Vec<Tensor>, Tensor)> {
     crate::session::precision::autocast_scope(module.device(), || {
         let out = module.forward(run, x)?.into_vec();
-        let first = out.first().ok_or_else(|| anyhow!("{}: unable to retrieve model output from empty vector of tensors", module.layer.name))?;
+        let first = out.first().ok_or_else(|| {
+            anyhow!(
+                "{}: unable to retrieve model output from empty vector of tensors",
+                module.layer.name
+            )
+        })?;
         let l = loss.output(first.shallow_clone(), y)?;
         Ok((out, l))
     })
@@ -221,7 +289,10 @@ fn forward_only(module: &Module, run: &Run, x: &[Tensor]) -> Result<Vec<Tensor>>
     crate::session::precision::autocast_scope(module.device(), || {
         let out = module.forward(run, x)?.into_vec();
         if out.is_empty() {
-            bail!("{}: unable to retrieve model output from empty vector of tensors", module.layer.name);
+            bail!(
+                "{}: unable to retrieve model output from empty vector of tensors",
+                module.layer.name
+            );
         }
         Ok(out)
     })
@@ -252,17 +323,36 @@ pub(crate) fn clip(s: &Settings, parms: &[Tensor], groups: &[Vec<Tensor>]) -> Re
 /// PyTorch's clip_grad_norm_: scale all gradients by max/(total norm + 1e-6) when above max;
 /// answers the total norm.
 pub fn clip_norm(parms: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
-    let grads: Vec<Tensor> = parms.iter().map(|t| t.grad()).filter(|g| g.defined()).collect();
+    let grads: Vec<Tensor> = parms
+        .iter()
+        .map(|t| t.grad())
+        .filter(|g| g.defined())
+        .collect();
     if grads.is_empty() {
         return Ok(Tensor::f_zeros([], (Kind::Float, tch::Device::Cpu))?);
     }
     // CUDA gradients of one device and type: PyTorch's multi-tensor path (two launches)
-    if grads[0].device().is_cuda() && grads.iter().all(|g| g.device() == grads[0].device() && g.kind() == grads[0].kind() && !g.is_sparse()) {
+    if grads[0].device().is_cuda()
+        && grads.iter().all(|g| {
+            g.device() == grads[0].device() && g.kind() == grads[0].kind() && !g.is_sparse()
+        })
+    {
         return crate::optim::fused::clip_norm(&grads, max, p);
     }
-    let norms = grads.iter().map(|g| g.f_norm_scalaropt_dim(p, &[] as &[i64], false)).collect::<Result<Vec<_>, _>>()?;
-    let total = if p.is_infinite() { Tensor::f_stack(&norms, 0)?.f_amax(&[] as &[i64], false)? } else { Tensor::f_stack(&norms, 0)?.f_norm_scalaropt_dim(p, &[] as &[i64], false)? };
-    let coef = total.f_add_scalar(1e-6)?.f_reciprocal()?.f_mul_scalar(max)?.f_clamp_max(1.0)?;
+    let norms = grads
+        .iter()
+        .map(|g| g.f_norm_scalaropt_dim(p, &[] as &[i64], false))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total = if p.is_infinite() {
+        Tensor::f_stack(&norms, 0)?.f_amax(&[] as &[i64], false)?
+    } else {
+        Tensor::f_stack(&norms, 0)?.f_norm_scalaropt_dim(p, &[] as &[i64], false)?
+    };
+    let coef = total
+        .f_add_scalar(1e-6)?
+        .f_reciprocal()?
+        .f_mul_scalar(max)?
+        .f_clamp_max(1.0)?;
     for g in grads {
         let _ = g.shallow_clone().f_mul_(&coef)?;
     }
@@ -283,7 +373,8 @@ pub fn results(e: Epoch, s: &Settings) -> KResult {
             "batchloss" => Tensor::f_stack(&e.losses, 0)?,
             "accuracy" => {
                 let c = e.correct.as_ref().ok_or_else(|| anyhow!("no batches"))?;
-                c.f_to_kind(Kind::Double)?.f_mul_scalar(100.0 / e.samples.max(1) as f64)?
+                c.f_to_kind(Kind::Double)?
+                    .f_mul_scalar(100.0 / e.samples.max(1) as f64)?
             }
             "predict" => Tensor::f_cat(&e.predict, 0)?,
             "output" => Tensor::f_cat(&e.output, 0)?,
@@ -291,9 +382,14 @@ pub fn results(e: Epoch, s: &Settings) -> KResult {
         });
     }
     let ks: Vec<K> = if s.tensor {
-        vals.into_iter().map(|t| registry::add(Obj::Tensor(t))).collect()
+        vals.into_iter()
+            .map(|t| registry::add(Obj::Tensor(t)))
+            .collect()
     } else {
-        make::try_vec(vals.iter().map(|t| convert::to_q(&t.f_to_device(tch::Device::Cpu)?)))?
+        make::try_vec(
+            vals.iter()
+                .map(|t| convert::to_q(&t.f_to_device(tch::Device::Cpu)?)),
+        )?
     };
     Ok(if s.dictionary {
         make::dict(&s.metrics, ks)

@@ -33,7 +33,10 @@ pub fn set_console(h: usize, w: usize) {
 }
 
 pub fn console_size() -> (usize, usize) {
-    (HEIGHT.load(Ordering::Relaxed), WIDTH.load(Ordering::Relaxed))
+    (
+        HEIGHT.load(Ordering::Relaxed),
+        WIDTH.load(Ordering::Relaxed),
+    )
 }
 
 /// The console text of `x` as q shows it (one or more lines, each ending in a newline).
@@ -123,8 +126,9 @@ fn is_matrix(x: &KObj) -> bool {
     let n = it[0].len();
     // empty rows show each in its own form (`` `long$() `` a line, as ktorch's tensors.rst shows)
     n > 0
-        && it.iter()
-        .all(|i| (0..XT).contains(&i.t()) && !matches!(i.t(), KB | KG | KC) && i.len() == n)
+        && it
+            .iter()
+            .all(|i| (0..XT).contains(&i.t()) && !matches!(i.t(), KB | KG | KC) && i.len() == n)
 }
 
 /// The lines of a general list: a matrix's rows with aligned columns, else each item in
@@ -182,9 +186,17 @@ fn row_cells(r: &KObj) -> Vec<String> {
         0 => r
             .items()
             .iter()
-            .map(|i| if i.t() < 0 { atom_console(i) } else { one_line(i) })
+            .map(|i| {
+                if i.t() < 0 {
+                    atom_console(i)
+                } else {
+                    one_line(i)
+                }
+            })
             .collect(),
-        _ => (0..r.len()).map(|i| atom_text(&elem(r, i), false)).collect(),
+        _ => (0..r.len())
+            .map(|i| atom_text(&elem(r, i), false))
+            .collect(),
     }
 }
 
@@ -229,7 +241,10 @@ fn cells(col: &KObj) -> Vec<String> {
             .collect()
     } else if col.t() == XT {
         // a table as a column: each row in one-line form
-        crate::q::verbs::util::rows_of(col).iter().map(one_line).collect()
+        crate::q::verbs::util::rows_of(col)
+            .iter()
+            .map(one_line)
+            .collect()
     } else if col.t() < 0 {
         vec![atom_text(col, false)]
     } else {

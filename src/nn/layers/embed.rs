@@ -7,9 +7,7 @@
 use anyhow::{bail, Result};
 use tch::Tensor;
 
-use super::{
-    flag, float, float_null, layer, long, long_null, many, sym, uniform, Layer, Out, Run,
-};
+use super::{flag, float, float_null, layer, long, long_null, many, sym, uniform, Layer, Out, Run};
 use crate::nn::Module;
 
 pub static LAYERS: &[Layer] = &[
@@ -117,7 +115,11 @@ fn padding(m: &Module) -> Result<Option<i64>> {
 fn positive(m: &Module, opts: &[&str]) -> Result<()> {
     for o in opts {
         if m.long(o) <= 0 {
-            bail!("{}: positive {o} required, given {}", m.layer.name, m.long(o));
+            bail!(
+                "{}: positive {o} required, given {}",
+                m.layer.name,
+                m.long(o)
+            );
         }
     }
     Ok(())
@@ -187,9 +189,16 @@ fn embedbag(m: &Module, _: &Run, x: &[Tensor]) -> Result<Out> {
                 bail!("{name}: offsets required for 1-d input")
             };
             if o.dim() != 1 {
-                bail!("{name}: offsets has to be a 1-d tensor, given {}-d", o.dim());
+                bail!(
+                    "{name}: offsets has to be a 1-d tensor, given {}-d",
+                    o.dim()
+                );
             }
-            (x[0].shallow_clone(), o.shallow_clone(), psw.map(|t| t.shallow_clone()))
+            (
+                x[0].shallow_clone(),
+                o.shallow_clone(),
+                psw.map(|t| t.shallow_clone()),
+            )
         }
         d => bail!("{name}: input has to be 1-d or 2-d, but got {d}-d"),
     };

@@ -206,7 +206,11 @@ fn med_by_items(x: &KObj) -> bool {
 }
 
 fn med_items(x: &KObj) -> QResult {
-    let x = if x.t() == XD { x.dict_values() } else { x.clone() };
+    let x = if x.t() == XD {
+        x.dict_values()
+    } else {
+        x.clone()
+    };
     let g = super::search_sort::grade(&x, false)?;
     let n = g.len();
     // floor .5*-1 0+count x: the one middle index twice for an odd count, the two middle ones
@@ -276,8 +280,14 @@ fn all_any(all: bool, x: &KObj) -> QResult {
     if x.t() == XT {
         // code.kx.com/q/ref/all-any: on a table, a dictionary of each column's answer
         let (names, cols) = table_cols(x);
-        let v: Vec<KObj> = cols.iter().map(|c| all_any(all, c)).collect::<Result<_, _>>()?;
-        return Ok(KObj::dict(names, KObj::from_slice(KB, &v.iter().map(|b| b.get_byte()).collect::<Vec<_>>())));
+        let v: Vec<KObj> = cols
+            .iter()
+            .map(|c| all_any(all, c))
+            .collect::<Result<_, _>>()?;
+        return Ok(KObj::dict(
+            names,
+            KObj::from_slice(KB, &v.iter().map(|b| b.get_byte()).collect::<Vec<_>>()),
+        ));
     }
     if x.t() == XD && x.dict_values().t() > 0 {
         // a dictionary aggregates its values, as q's other aggregates do (ktorch's mnist/swa.q:
