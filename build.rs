@@ -34,14 +34,10 @@ fn libtorch_root() -> Option<PathBuf> {
 /// CCCL by scripts/torch-venv.sh), if all that ATen's CUDA headers include is there.
 fn cuda_include(root: &std::path::Path) -> Option<PathBuf> {
     let inc = root.parent()?.join("nvidia/cu13/include");
-    [
-        "cuda_runtime_api.h",
-        "crt/host_config.h",
-        "cccl/nv/target",
-    ]
-    .iter()
-    .all(|f| inc.join(f).exists())
-    .then_some(inc)
+    ["cuda_runtime_api.h", "crt/host_config.h", "cccl/nv/target"]
+        .iter()
+        .all(|f| inc.join(f).exists())
+        .then_some(inc)
 }
 
 /// src/cxx/cuda.cpp: streams, events, graphs and device memory through ATen's CUDA API. Without
@@ -89,10 +85,16 @@ fn dist_shim(root: &std::path::Path) {
         .include(root.join("include/torch/csrc/api/include"))
         .flag("-std=c++17")
         .flag("-w");
-    let nccl = root.parent().map(|p| p.join("nvidia/nccl/include")).filter(|d| d.join("nccl.h").exists());
+    let nccl = root
+        .parent()
+        .map(|p| p.join("nvidia/nccl/include"))
+        .filter(|d| d.join("nccl.h").exists());
     if let (Some(inc), Some(nccl)) = (cuda_include(root), nccl) {
         if root.join("lib/libtorch_cuda.so").exists() {
-            b.define("KTORCH_NCCL", None).include(&inc).include(inc.join("cccl")).include(nccl);
+            b.define("KTORCH_NCCL", None)
+                .include(&inc)
+                .include(inc.join("cccl"))
+                .include(nccl);
         }
     }
     b.compile("ktorch_dist_shim");

@@ -1,18 +1,13 @@
-//! Link the bench binary as qhost's own binary is linked, so that ktorch.so, dlopen'ed with
-//! RTLD_NOW, finds the k.h functions in the executable: `-u name` for each (so qhost's rlib and
-//! C shim members are linked) and a `--dynamic-list` of exactly those names. qhost's build script
-//! hands both over through its `links` key. Also an rpath to the libtorch that tch links (the
-//! virtualenv's), the same one ktorch.so loads, so the process holds one libtorch.
+//! Link the bench binary as qhost's own binary is linked (loader/src/link.rs), so that
+//! ktorch.so, dlopen'ed with RTLD_NOW, finds the k.h functions in the executable. Also an rpath
+//! to the libtorch that tch links (the virtualenv's), the same one ktorch.so loads, so the
+//! process holds one libtorch.
+include!("../loader/src/link.rs");
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let dynlist = std::env::var("DEP_QHOST_KAPI_DYNLIST")
-        .expect("qhost's build script gives its export list");
-    let exports = std::env::var("DEP_QHOST_KAPI_EXPORTS")
-        .expect("qhost's build script gives its export names");
-    println!("cargo:rustc-link-arg-bins=-Wl,--dynamic-list={dynlist}");
-    for name in exports.split(',') {
-        println!("cargo:rustc-link-arg-bins=-Wl,-u,{name}");
-    }
+    println!("cargo:rerun-if-changed=../loader/src/link.rs");
+    link_as_qhost();
     if let Ok(lib) = std::env::var("DEP_TCH_LIBTORCH_LIB") {
         println!("cargo:rustc-link-arg-bins=-Wl,-rpath,{lib}");
     }

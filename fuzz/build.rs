@@ -1,20 +1,16 @@
-//! Link the fuzz binary as qhost's own binary is linked (see bench/build.rs): ktorch.so,
+//! Link the fuzz binary as qhost's own binary is linked (loader/src/link.rs): ktorch.so,
 //! dlopen'ed with RTLD_NOW, finds the k.h functions in this executable. Also write the
 //! generator's vocabulary: every identifier-like string literal in ktorch's source and every
 //! symbol in the docs' q examples, so generated arguments carry real option names and get past
 //! the first check of most functions (kept current with the source by construction).
 use std::path::Path;
 
+include!("../loader/src/link.rs");
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let dynlist = std::env::var("DEP_QHOST_KAPI_DYNLIST")
-        .expect("qhost's build script gives its export list");
-    let exports = std::env::var("DEP_QHOST_KAPI_EXPORTS")
-        .expect("qhost's build script gives its export names");
-    println!("cargo:rustc-link-arg-bins=-Wl,--dynamic-list={dynlist}");
-    for name in exports.split(',') {
-        println!("cargo:rustc-link-arg-bins=-Wl,-u,{name}");
-    }
+    println!("cargo:rerun-if-changed=../loader/src/link.rs");
+    link_as_qhost();
     vocabulary();
     doc_blocks();
 }

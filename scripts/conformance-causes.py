@@ -105,6 +105,15 @@ CAUSES = [
   "Open: none. Issue 20's items of ktorch's own are done (docs/conformance.md, 'Fixed for issue 20'); "
   "what remains above and below is explained by its cause.",
   set()),
+ ('precision', "The docs' session printed floats at `\\P 4`/`\\P 5`, set where the page does not show it",
+  "The same values, printed by q at the default `\\P 7` here: rounded to the page's 4 (kmodules.rst, "
+  "train.rst) or 5 (opt.rst:857) significant digits they are the page's digits (0.1114671 is 0.1115, "
+  "6.350748e-05 is 6.3507e-05). loss.rst:472 shows the page's own `\\P 4`; these pages set it off-page.",
+  places('kmodules:1249,1263 opt:857 train:666')),
+ ('addresses', "Memory addresses: a parameter's `pointer` is where libtorch put its data",
+  "`opt[o]`parms` and an optimizer's state list each parameter's data pointer, an address that "
+  "differs from run to run and machine to machine (the page's 83362896 is our 140005274732160).",
+  places('opt:220,229,275,495')),
  ('qhost', "qhost, not ktorch",
   "q that qhost lacks (class 4) or a qhost crash; none is left after issue 19's work.",
   lambda r: r['cls'] in ('4-qhost', 'crash')),

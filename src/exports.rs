@@ -10,17 +10,25 @@
 use crate::k::K;
 
 /// Forward one call to the table's entry `q`; the first call also sets up what `fns` would.
-fn entry(q: &'static str, slot: &std::sync::OnceLock<Option<*const libc::c_void>>) -> Option<*const libc::c_void> {
+fn entry(
+    q: &'static str,
+    slot: &std::sync::OnceLock<Option<*const libc::c_void>>,
+) -> Option<*const libc::c_void> {
     static INIT: std::sync::Once = std::sync::Once::new();
     INIT.call_once(|| {
         crate::k::guard::install_panic_hook();
         crate::session::log::init();
     });
-    *slot.get_or_init(|| crate::fns::TABLE.iter().find(|e| e.name == q).map(|e| e.call))
+    *slot.get_or_init(|| {
+        crate::fns::TABLE
+            .iter()
+            .find(|e| e.name == q)
+            .map(|e| e.call)
+    })
 }
 
 struct Slot(std::sync::OnceLock<Option<*const libc::c_void>>);
-// Function addresses only.
+// SAFETY: Function addresses only.
 unsafe impl Sync for Slot {}
 
 macro_rules! exports {
@@ -35,6 +43,8 @@ macro_rules! exports {
             #[export_name = $c]
             extern "C" fn export(x: K) -> K {
                 match entry($q, &SLOT.0) {
+                    // SAFETY: `entry` gives the address of the fns table's entry point of this
+                    // name, a one-argument `extern "C" fn(K) -> K`.
                     Some(f) => unsafe { std::mem::transmute::<*const libc::c_void, extern "C" fn(K) -> K>(f)(x) },
                     None => crate::k::guard::signal($q, "not in this build's fns table"),
                 }
@@ -47,6 +57,8 @@ macro_rules! exports {
             #[export_name = $c]
             extern "C" fn export(x: K, y: K) -> K {
                 match entry($q, &SLOT.0) {
+                    // SAFETY: `entry` gives the address of the fns table's entry point of this
+                    // name, a two-argument `extern "C" fn(K, K) -> K`.
                     Some(f) => unsafe { std::mem::transmute::<*const libc::c_void, extern "C" fn(K, K) -> K>(f)(x, y) },
                     None => crate::k::guard::signal($q, "not in this build's fns table"),
                 }
@@ -535,13 +547,20 @@ pub extern "C" fn fns(x: K) -> K {
 
 /// In ktorch's order (`exports::NAMES`: ktorch's, then ours), then any entry not listed there.
 fn dictionary(_: K) -> crate::k::KResult {
-    let listed = NAMES.iter().filter_map(|(q, _)| crate::fns::TABLE.iter().find(|e| e.name == *q));
-    let rest = crate::fns::TABLE.iter().filter(|e| !NAMES.iter().any(|(q, _)| *q == e.name));
+    let listed = NAMES
+        .iter()
+        .filter_map(|(q, _)| crate::fns::TABLE.iter().find(|e| e.name == *q));
+    let rest = crate::fns::TABLE
+        .iter()
+        .filter(|e| !NAMES.iter().any(|(q, _)| *q == e.name));
     let entries: Vec<&crate::fns::Entry> = listed.chain(rest).collect();
     let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
     let funcs = entries
         .iter()
-        .map(|e| unsafe { crate::k::native::dl(e.call as *mut _, e.arity) })
+        .map(|e| crate::k::make::function(e.call, e.arity))
         .collect();
-    Ok(unsafe { crate::k::native::xD(crate::k::make::symbols(&names), crate::k::make::list(funcs)) })
+    Ok(crate::k::make::dict_of(
+        crate::k::make::symbols(&names),
+        crate::k::make::list(funcs),
+    ))
 }

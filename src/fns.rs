@@ -1,6 +1,6 @@
 //! The one table of q names: every exported q function is listed here with its Rust function and
 //! arity, and `fns` hands q a dictionary of them. Go from a q name to its Rust in one hop.
-use crate::k::{guard::guard, native, K};
+use crate::k::{guard::guard, make, K};
 use crate::{device, dispatch, dist, io, loss, math, model, nn, optim, session, tensor};
 
 /// One q function: its name, the C entry point q calls (already guarded), its arity.
@@ -10,7 +10,7 @@ pub struct Entry {
     pub arity: i64,
 }
 
-// The table only holds function addresses, which are safe to share.
+// SAFETY: The table only holds function addresses, which are safe to share.
 unsafe impl Sync for Entry {}
 
 /// Declare the table: each `"name" => path` gets a C entry point that runs `path` in the guard.
@@ -38,10 +38,8 @@ macro_rules! table {
             name: $name,
             call: {
                 extern "C" fn call(x: K, y: K) -> K {
-                    let args = unsafe { native::knk(2, native::r1(x), native::r1(y)) };
-                    let r = guard($name, args, $f);
-                    unsafe { native::r0(args) };
-                    r
+                    let args = crate::k::Owned::new(make::list_of(&[x, y]));
+                    guard($name, args.k(), $f)
                 }
                 call as *const libc::c_void
             },

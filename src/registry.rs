@@ -6,8 +6,10 @@
 //! An object lent to an async call (`lend`, `give_back`) is out of the map and its id is busy: any
 //! use of the handle is the error `<class> busy: ..` until the call's future is awaited or freed.
 use std::any::{Any, TypeId};
-use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, TryLockError};
 
 use anyhow::{anyhow, bail};
 use once_cell::sync::Lazy;
@@ -106,9 +108,9 @@ impl Obj {
     /// The object itself if it is a `T`, else it back.
     pub fn take<T: Object>(self) -> Result<T, Obj> {
         match self {
-            Obj::Object(b) if (&*b as &dyn Any).is::<T>() => {
-                Ok(*(b as Box<dyn Any>).downcast::<T>().unwrap_or_else(|_| unreachable!()))
-            }
+            Obj::Object(b) if (&*b as &dyn Any).is::<T>() => Ok(*(b as Box<dyn Any>)
+                .downcast::<T>()
+                .unwrap_or_else(|_| unreachable!())),
             o => Err(o),
         }
     }
@@ -165,9 +167,30 @@ impl Obj {
     }
 }
 
+/// The hash of an id for the map of live objects: ids are consecutive longs, so one multiply by
+/// an odd constant spreads them over the table (std's default SipHash cost more than the lookup
+/// on the per-call path: every new tensor is inserted and every freed one removed).
+#[derive(Default)]
+struct IdHash(u64);
+
+impl Hasher for IdHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ *b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_i64(&mut self, i: i64) {
+        self.0 = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 struct Registry {
     next: i64,
-    objs: BTreeMap<i64, Obj>,
+    /// Live objects by id. A hash map (no order): what lists or visits them sorts by id.
+    objs: HashMap<i64, Obj, BuildHasherDefault<IdHash>>,
     /// Handles whose objects are lent to an async call (taken out of `objs`), with their class:
     /// every use of them is an error until the call's future is awaited or freed.
     busy: BTreeMap<i64, &'static str>,
@@ -190,17 +213,23 @@ impl Registry {
 static REGISTRY: Lazy<Mutex<Registry>> = Lazy::new(|| {
     Mutex::new(Registry {
         next: 1,
-        objs: BTreeMap::new(),
+        objs: HashMap::default(),
         busy: BTreeMap::new(),
         tags: BTreeMap::new(),
     })
 });
 
-thread_local! {
-    /// Whether this thread holds the registry's lock. std's Mutex is not re-entrant: code that
-    /// reached the registry again while inside `with` (an error message naming another handle's
-    /// class, say) waited for itself forever. It fails instead (see `lock`).
-    static HELD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+/// The thread holding the registry's lock (its `pthread_self`), 0 when none. std's Mutex is not
+/// re-entrant: code that reached the registry again while inside `with` (an error message naming
+/// another handle's class, say) waited for itself forever. It fails instead (see `lock`). Only
+/// the holder writes its own id here, and clears it before unlocking, so a thread reads its own
+/// id exactly while it holds the lock. (An atomic rather than a thread-local: a thread-local in
+/// a shared library costs a `__tls_get_addr` call per access, three per lock.)
+static OWNER: AtomicUsize = AtomicUsize::new(0);
+
+fn this_thread() -> usize {
+    // SAFETY: pthread_self has no preconditions and cannot fail (POSIX)
+    unsafe { libc::pthread_self() as usize }
 }
 
 /// The registry, locked for the life of this value.
@@ -219,25 +248,32 @@ impl std::ops::DerefMut for Locked {
 }
 impl Drop for Locked {
     fn drop(&mut self) {
-        HELD.with(|h| h.set(false));
+        // before the guard (the field) unlocks
+        OWNER.store(0, Ordering::Relaxed);
     }
 }
 
 fn lock() -> Locked {
-    // A second lock on this thread would deadlock: panic instead, which the guard turns into a
-    // q error (the fuzzer found `xnormal(dict;future)` hanging this way).
-    if HELD.with(|h| h.get()) {
-        panic!("internal error: the object registry was re-entered while in use");
-    }
     // A panic while holding the lock leaves the map consistent (no partial updates), so recover.
-    let g = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-    HELD.with(|h| h.set(true));
+    let g = match REGISTRY.try_lock() {
+        Ok(g) => g,
+        Err(TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(TryLockError::WouldBlock) => {
+            // Held by this thread, a second lock would deadlock: panic instead, which the guard
+            // turns into a q error (the fuzzer found `xnormal(dict;future)` hanging this way).
+            if in_use_here() {
+                panic!("internal error: the object registry was re-entered while in use");
+            }
+            REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+        }
+    };
+    OWNER.store(this_thread(), Ordering::Relaxed);
     Locked(g)
 }
 
 /// Is the registry locked by this thread (inside `with`)? Then it cannot be asked again.
 pub fn in_use_here() -> bool {
-    HELD.with(|h| h.get())
+    OWNER.load(Ordering::Relaxed) == this_thread()
 }
 
 /// Store `obj`; returns its q handle.
@@ -268,14 +304,47 @@ pub fn objtype_tag(x: K) -> Option<&'static str> {
     id_of(x).and_then(|id| lock().tags.get(&id).copied())
 }
 
-/// The q form of a handle: `enlist id`.
+/// The q form of a handle: `enlist id` (made in place: no Vec on this path, every new object
+/// passes here).
 pub fn handle(id: i64) -> K {
-    make::list(vec![make::long(id)])
+    make::enlist(make::long(id))
+}
+
+/// The hot path of a tensor op on two tensor handles (`add(x;y)`): `f` runs on the two
+/// tensors as the registry holds them and its result is stored as a new tensor, all under one
+/// lock: no shallow copies of the inputs (each one a C++ allocation and a refcount), one lock
+/// where reading two handles and storing the result took three. The op runs with the lock
+/// held, as any `with` body does: `f` is one libtorch call, which calls neither q nor ktorch
+/// back. None when `x` or `y` is not a live tensor handle: the caller's general path then
+/// reads the arguments and gives their errors.
+pub fn tensor_pair(
+    x: K,
+    y: K,
+    f: impl FnOnce(&Tensor, &Tensor) -> anyhow::Result<Tensor>,
+) -> Option<anyhow::Result<K>> {
+    let (i, j) = (id_of(x)?, id_of(y)?);
+    let id = {
+        let mut r = lock();
+        let (a, b) = match (r.objs.get(&i), r.objs.get(&j)) {
+            (Some(Obj::Tensor(a)), Some(Obj::Tensor(b))) => (a, b),
+            _ => return None,
+        };
+        let t = match f(a, b) {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        let id = r.next;
+        r.next += 1;
+        r.objs.insert(id, Obj::Tensor(t));
+        id
+    };
+    debug!("made tensor {id}");
+    Some(Ok(handle(id)))
 }
 
 /// The id in `x` if `x` has the handle form (a one-element general list holding a long).
 pub fn id_of(x: K) -> Option<i64> {
-    match read::items(x) {
+    match read::items(&x) {
         Some([j]) if read::ktype(*j) == -7 => read::long(*j),
         _ => None,
     }
@@ -299,7 +368,10 @@ pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::R
 /// Run `f` on the live object with id `id` (an object a graph refers to by id).
 pub fn with_id<R>(id: i64, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::Result<R> {
     let mut r = lock();
-    let obj = r.objs.get_mut(&id).ok_or_else(|| anyhow!("stale pointer"))?;
+    let obj = r
+        .objs
+        .get_mut(&id)
+        .ok_or_else(|| anyhow!("stale pointer"))?;
     f(obj)
 }
 
@@ -316,7 +388,10 @@ pub fn tensor(x: K) -> anyhow::Result<Tensor> {
 pub fn class_of(x: K) -> Option<&'static str> {
     let id = id_of(x)?;
     let r = lock();
-    r.objs.get(&id).map(|o| o.class()).or_else(|| r.busy.get(&id).copied())
+    r.objs
+        .get(&id)
+        .map(|o| o.class())
+        .or_else(|| r.busy.get(&id).copied())
 }
 
 /// The error of a busy handle, None when `x` is not busy.
@@ -401,11 +476,12 @@ pub fn free(x: K) -> anyhow::Result<()> {
 /// Free every object. Running async calls are waited for (dropping a future joins its worker),
 /// and what they had lent is freed with them.
 pub fn free_all() {
-    let objs = {
+    let mut objs: Vec<(i64, Obj)> = {
         let mut r = lock();
         r.busy.clear();
-        std::mem::take(&mut r.objs)
+        std::mem::take(&mut r.objs).into_iter().collect()
     };
+    objs.sort_unstable_by_key(|(id, _)| *id);
     for (id, obj) in objs {
         dropped(id, obj);
     }
@@ -436,12 +512,13 @@ pub fn lend(x: K, root: Option<*const ()>) -> anyhow::Result<Vec<(i64, Obj)>> {
         (Obj::Object(b), Some(a)) => b.root() == Some(a),
         _ => false,
     };
-    let ids: Vec<i64> = r
+    let mut ids: Vec<i64> = r
         .objs
         .iter()
         .filter(|(i, o)| **i == id || shares(o))
         .map(|(i, _)| *i)
         .collect();
+    ids.sort_unstable();
     let mut lent = Vec::with_capacity(ids.len());
     for i in ids {
         let o = r.objs.remove(&i).unwrap();
@@ -489,12 +566,17 @@ pub fn replace(x: K, obj: Obj) -> anyhow::Result<()> {
 
 /// Number of live objects of each class, and all ids with their class.
 pub fn list() -> Vec<(i64, &'static str)> {
-    lock().objs.iter().map(|(id, o)| (*id, o.class())).collect()
+    let mut v: Vec<_> = lock().objs.iter().map(|(id, o)| (*id, o.class())).collect();
+    v.sort_unstable();
+    v
 }
 
 /// Visit every live object (for `obj[]`).
 pub fn each<R>(mut f: impl FnMut(i64, &Obj) -> R) -> Vec<R> {
-    lock().objs.iter().map(|(id, o)| f(*id, o)).collect()
+    let r = lock();
+    let mut ids: Vec<i64> = r.objs.keys().copied().collect();
+    ids.sort_unstable();
+    ids.into_iter().map(|id| f(id, &r.objs[&id])).collect()
 }
 
 /// A short description of a q argument for error messages, as ktorch's `kname`.

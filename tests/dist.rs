@@ -11,6 +11,7 @@
 //! - tests/dist/kill.q: rank 1 killed mid-run, rank 0 gets a q error within the timeout;
 //! - a rank that never arrives: the rendezvous is a q error within the timeout;
 //! - a rank that stalls: the other's collective is a q error at the timeout.
+//!
 //! Every process runs under a deadline, so a hang fails the test instead of stalling it.
 
 mod common;
@@ -28,11 +29,18 @@ fn bin_dir() -> PathBuf {
 
 /// A port free on loopback now (the OS picks it).
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn rank(script: &str, args: &[&str], rank: usize, size: usize, port: u16) -> Child {
-    assert!(bin_dir().join("ktorch.so").exists(), "build first: make build");
+    assert!(
+        bin_dir().join("ktorch.so").exists(),
+        "build first: make build"
+    );
     Command::new(bin_dir().join("qhost"))
         .arg(manifest_dir().join(script))
         .args(args)
@@ -54,7 +62,11 @@ fn finish(mut c: Child, limit: Duration) -> Option<(bool, String, String)> {
     loop {
         if let Some(status) = c.try_wait().unwrap() {
             let out = c.wait_with_output().unwrap();
-            return Some((status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into()));
+            return Some((
+                status.success(),
+                String::from_utf8_lossy(&out.stdout).into(),
+                String::from_utf8_lossy(&out.stderr).into(),
+            ));
         }
         if t.elapsed() > limit {
             let _ = c.kill();
@@ -76,9 +88,18 @@ fn two_ranks_train_like_one_process_on_the_union() {
         let (ok, out, err) = r.unwrap_or_else(|| panic!("rank {i} hung past {limit:?}"));
         assert!(ok, "rank {i} failed:\n{out}\n{err}");
         let steps = out.lines().filter(|l| l.starts_with("step ")).count();
-        assert_eq!(steps, 12, "rank {i}: expected 12 checked steps of run:\n{out}");
-        let manual = out.lines().filter(|l| l.starts_with("backward/step ")).count();
-        assert_eq!(manual, 3, "rank {i}: expected 3 checked steps of backward and step:\n{out}");
+        assert_eq!(
+            steps, 12,
+            "rank {i}: expected 12 checked steps of run:\n{out}"
+        );
+        let manual = out
+            .lines()
+            .filter(|l| l.starts_with("backward/step "))
+            .count();
+        assert_eq!(
+            manual, 3,
+            "rank {i}: expected 3 checked steps of backward and step:\n{out}"
+        );
         assert!(out.lines().any(|l| l == "ok"), "rank {i}:\n{out}\n{err}");
     }
 }
@@ -86,7 +107,8 @@ fn two_ranks_train_like_one_process_on_the_union() {
 fn python() -> PathBuf {
     match std::env::var_os("VIRTUAL_ENV") {
         Some(v) => PathBuf::from(v).join("bin/python"),
-        None => PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/ktorch/torch-2.11.0/bin/python"),
+        None => PathBuf::from(std::env::var("HOME").unwrap())
+            .join(".cache/ktorch/torch-2.11.0/bin/python"),
     }
 }
 
@@ -114,7 +136,8 @@ fn two_ranks(cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec<Strin
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
-            let (ok, out, err) = r.unwrap_or_else(|| panic!("{cmd:?} {args:?}: rank {i} hung past {limit:?}"));
+            let (ok, out, err) =
+                r.unwrap_or_else(|| panic!("{cmd:?} {args:?}: rank {i} hung past {limit:?}"));
             assert!(ok, "{cmd:?} {args:?}: rank {i} failed:\n{out}\n{err}");
             out
         })
@@ -132,10 +155,21 @@ fn two_ranks_match_pytorch_ddp_with_batchnorm_and_with_autocast_and_clipping() {
         two_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
     }
     for case in ["bn", "amp"] {
-        let outs = two_ranks(&bin_dir().join("qhost"), &[manifest_dir().join("tests/dist/ddp.q").to_str().unwrap(), case, d], limit);
+        let outs = two_ranks(
+            &bin_dir().join("qhost"),
+            &[
+                manifest_dir().join("tests/dist/ddp.q").to_str().unwrap(),
+                case,
+                d,
+            ],
+            limit,
+        );
         for (i, out) in outs.iter().enumerate() {
             let steps = out.lines().filter(|l| l.starts_with("step ")).count();
-            assert_eq!(steps, 6, "{case}, rank {i}: expected 6 steps checked against DDP:\n{out}");
+            assert_eq!(
+                steps, 6,
+                "{case}, rank {i}: expected 6 steps checked against DDP:\n{out}"
+            );
             assert!(out.lines().any(|l| l == "ok"), "{case}, rank {i}:\n{out}");
         }
     }
@@ -155,20 +189,36 @@ fn a_killed_rank_is_an_error_for_the_other_within_the_timeout() {
         match lines.next() {
             Some(Ok(l)) if l == "step 3" => break,
             Some(Ok(_)) => {}
-            _ => panic!("rank 1 ended before step 3: {:?}", finish(b, Duration::from_secs(5))),
+            _ => panic!(
+                "rank 1 ended before step 3: {:?}",
+                finish(b, Duration::from_secs(5))
+            ),
         }
-        assert!(started.elapsed() < Duration::from_secs(60), "rank 1 too slow to start");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "rank 1 too slow to start"
+        );
     }
     b.kill().unwrap();
     let killed = Instant::now();
     let _ = b.wait();
-    let (ok, out, err) = finish(a, Duration::from_secs(timeout + 30)).expect("rank 0 hung after its peer was killed");
+    let (ok, out, err) = finish(a, Duration::from_secs(timeout + 30))
+        .expect("rank 0 hung after its peer was killed");
     let took = killed.elapsed();
     assert!(ok, "rank 0 failed:\n{out}\n{err}");
-    let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("rank 0 printed no error:\n{out}\n{err}"));
+    let e = out
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("rank 0 printed no error:\n{out}\n{err}"));
     assert!(e.len() > "error: ".len(), "empty error");
-    assert!(out.lines().any(|l| l == "ended"), "rank 0 did not end its group after the error:\n{out}\n{err}");
-    assert!(took < Duration::from_secs(timeout + 5), "rank 0's error came after {took:?}, timeout {timeout}s: {e}");
+    assert!(
+        out.lines().any(|l| l == "ended"),
+        "rank 0 did not end its group after the error:\n{out}\n{err}"
+    );
+    assert!(
+        took < Duration::from_secs(timeout + 5),
+        "rank 0's error came after {took:?}, timeout {timeout}s: {e}"
+    );
 }
 
 #[test]
@@ -184,11 +234,15 @@ fn a_rank_that_never_arrives_is_an_error_within_the_timeout() {
     let port = free_port();
     let t = Instant::now();
     let c = rank(script.to_str().unwrap(), &[], 0, 2, port);
-    let (ok, out, err) = finish(c, Duration::from_secs(60)).expect("rank 0 hung waiting for rank 1");
+    let (ok, out, err) =
+        finish(c, Duration::from_secs(60)).expect("rank 0 hung waiting for rank 1");
     let took = t.elapsed();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(ok, "{out}\n{err}");
-    let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error:\n{out}\n{err}"));
+    let e = out
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error:\n{out}\n{err}"));
     assert!(e.starts_with("error: distinit: "), "{e}");
     assert!(took < Duration::from_secs(2 + 10), "took {took:?}: {e}");
 }
@@ -210,7 +264,11 @@ fn the_launcher_runs_the_example_on_two_ranks() {
     let (ok, out, err) = finish(c, Duration::from_secs(120)).expect("the launcher hung");
     assert!(ok, "{out}\n{err}");
     assert!(out.lines().any(|l| l == "[rank 0] ranks: 2"), "{out}");
-    assert!(out.lines().any(|l| l == "[rank 0] parameters identical on every rank: 1"), "{out}\n{err}");
+    assert!(
+        out.lines()
+            .any(|l| l == "[rank 0] parameters identical on every rank: 1"),
+        "{out}\n{err}"
+    );
 }
 
 #[test]
@@ -235,8 +293,14 @@ fn a_stalled_rank_is_an_error_for_the_other_at_the_timeout() {
     let _ = std::fs::remove_dir_all(&dir);
     let (ok, out, err) = ra;
     assert!(ok, "{out}\n{err}");
-    let e = out.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error:\n{out}\n{err}"));
+    let e = out
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error:\n{out}\n{err}"));
     assert_eq!(e, "error: allreduce: Operation timed out!");
     // start-up and the 2 s timeout: well under the sleeper's 15 s
-    assert!(took < Duration::from_secs(12), "took {took:?}: rank 0 waited for the sleeper instead of timing out");
+    assert!(
+        took < Duration::from_secs(12),
+        "took {took:?}: rank 0 waited for the sleeper instead of timing out"
+    );
 }

@@ -145,7 +145,7 @@ fn every_doc_example_runs_as_written() {
     let with_cuda = std::env::var("KTORCH_DOCS_CUDA").is_ok_and(|v| v == "1");
     for entry in std::fs::read_dir(&docs).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().map_or(true, |e| e != "md") {
+        if path.extension().is_none_or(|e| e != "md") {
             continue;
         }
         for (cuda, block) in blocks(&std::fs::read_to_string(&path).unwrap()) {

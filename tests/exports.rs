@@ -39,7 +39,11 @@ fn every_name_exported_once_with_ktorchs_c_name() {
     let table: BTreeSet<&str> = ktorch::fns::TABLE.iter().map(|e| e.name).collect();
     let listed: Vec<&str> = names.iter().map(|(q, _)| *q).collect();
     let set: BTreeSet<&str> = listed.iter().copied().collect();
-    assert_eq!(set.len(), listed.len(), "a q name listed twice in exports.rs");
+    assert_eq!(
+        set.len(),
+        listed.len(),
+        "a q name listed twice in exports.rs"
+    );
     assert_eq!(set, table, "exports.rs and fns.rs list different q names");
     let cs: BTreeSet<&str> = names.iter().map(|(_, c)| *c).collect();
     assert_eq!(cs.len(), names.len(), "a C name used twice");
@@ -47,7 +51,11 @@ fn every_name_exported_once_with_ktorchs_c_name() {
     for (i, (q, c, n)) in k.iter().enumerate() {
         assert_eq!(names[i].0, q, "fns order differs from ktorch's at {i}");
         assert_eq!(names[i].1, c, "C name of {q}");
-        let arity = ktorch::fns::TABLE.iter().find(|e| e.name == q).unwrap().arity;
+        let arity = ktorch::fns::TABLE
+            .iter()
+            .find(|e| e.name == q)
+            .unwrap()
+            .arity;
         assert_eq!(arity.to_string(), *n, "arity of {q}");
     }
 }
@@ -68,10 +76,17 @@ fn dynamic_symbols(lib: &std::path::Path) -> BTreeSet<String> {
 #[test]
 fn shared_library_defines_each_and_shadows_nothing() {
     let so = bin_dir().join("ktorch.so");
-    assert!(so.exists(), "build first: make build (needs {})", so.display());
+    assert!(
+        so.exists(),
+        "build first: make build (needs {})",
+        so.display()
+    );
     let ours = dynamic_symbols(&so);
     for (q, c) in ktorch::exports::NAMES {
-        assert!(ours.contains(*c), "ktorch.so does not export {c} (q name {q})");
+        assert!(
+            ours.contains(*c),
+            "ktorch.so does not export {c} (q name {q})"
+        );
     }
     let ldd = Command::new("ldd").arg(&so).output().expect("ldd runs");
     let deps: Vec<PathBuf> = String::from_utf8_lossy(&ldd.stdout)
@@ -81,11 +96,18 @@ fn shared_library_defines_each_and_shadows_nothing() {
         .filter(|p| p.starts_with('/'))
         .map(PathBuf::from)
         .collect();
-    assert!(deps.iter().any(|d| d.to_string_lossy().contains("libc.so")), "ldd found libc: {deps:?}");
+    assert!(
+        deps.iter().any(|d| d.to_string_lossy().contains("libc.so")),
+        "ldd found libc: {deps:?}"
+    );
     for d in deps {
         let theirs = dynamic_symbols(&d);
         for (q, c) in ktorch::exports::NAMES {
-            assert!(!theirs.contains(*c), "export {c} (q name {q}) is also a symbol of {}", d.display());
+            assert!(
+                !theirs.contains(*c),
+                "export {c} (q name {q}) is also a symbol of {}",
+                d.display()
+            );
         }
     }
 }
@@ -93,7 +115,10 @@ fn shared_library_defines_each_and_shadows_nothing() {
 #[test]
 fn q_loads_single_functions() {
     let dir = bin_dir();
-    assert!(dir.join("qhost").exists() && dir.join("ktorch.so").exists(), "build first: make build");
+    assert!(
+        dir.join("qhost").exists() && dir.join("ktorch.so").exists(),
+        "build first: make build"
+    );
     // ktorch's docs (build.rst): options of the default tensor, without loading fns; then a
     // two-argument function and a math function under its C name.
     let script = "-1 .Q.s1 (`ktorch 2:`options,1)[];\n\
@@ -115,7 +140,11 @@ fn q_loads_single_functions() {
         })
         .expect("qhost runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().map(|l| l.trim_start_matches("q)")).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_start_matches("q)"))
+        .filter(|l| !l.is_empty())
+        .collect();
     assert_eq!(
         lines,
         [

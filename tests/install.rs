@@ -37,7 +37,11 @@ fn qhost(dir: &Path, qhome: &Path, script: &str) -> Output {
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 fn install(qhome: &Path) {
@@ -56,17 +60,33 @@ fn installed_library_trains_spirals_without_ld_library_path() {
     let qhome = temp("qhome");
     install(&qhome);
     let so = qhome.join("l64/ktorch.so");
-    let ldd = Command::new("ldd").arg(&so).env_remove("LD_LIBRARY_PATH").output().unwrap();
+    let ldd = Command::new("ldd")
+        .arg(&so)
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
     let ldd = text(&ldd);
-    assert!(ldd.contains("libtorch_cpu.so =>") && !ldd.contains("not found"), "ldd:\n{ldd}");
+    assert!(
+        ldd.contains("libtorch_cpu.so =>") && !ldd.contains("not found"),
+        "ldd:\n{ldd}"
+    );
 
     let spirals = manifest_dir().join("examples/spirals.q");
-    let script = format!("{LOAD}-1 \"loaded: \",string 112h=type tensor;\nsystem \"l {}\";\n", spirals.display());
+    let script = format!(
+        "{LOAD}-1 \"loaded: \",string 112h=type tensor;\nsystem \"l {}\";\n",
+        spirals.display()
+    );
     let o = qhost(&temp("elsewhere"), &qhome, &script);
     let out = text(&o);
     assert!(o.status.success(), "{out}");
-    assert!(out.contains("ktorch 0.1.0, libtorch 2.11.0, cuda: "), "{out}");
-    assert!(out.contains("loaded: 1\n") && out.contains("training accuracy after 200 epochs on cpu:"), "{out}");
+    assert!(
+        out.contains("ktorch 0.1.0, libtorch 2.11.0, cuda: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("loaded: 1\n") && out.contains("training accuracy after 200 epochs on cpu:"),
+        "{out}"
+    );
     assert!(!out.contains("spirals: accuracy below"), "{out}");
 }
 
@@ -90,7 +110,10 @@ fn loader_says_what_is_missing() {
     std::fs::copy(manifest_dir().join("q/ktorch.q"), qhome.join("ktorch.q")).unwrap();
     let o = qhost(&temp("e1"), &qhome, &format!("{LOAD}\\\\\n"));
     let out = text(&o);
-    assert!(out.contains("'ktorch.q: ktorch.so not found: run make install"), "{out}");
+    assert!(
+        out.contains("'ktorch.q: ktorch.so not found: run make install"),
+        "{out}"
+    );
 
     // a library whose run path leads nowhere: libtorch is missing
     let qhome = temp("nolib");
@@ -104,5 +127,8 @@ fn loader_says_what_is_missing() {
     assert!(st.success());
     let o = qhost(&temp("e2"), &qhome, &format!("{LOAD}\\\\\n"));
     let out = text(&o);
-    assert!(out.contains("'ktorch.q: the libtorch 2.11 that ktorch.so was installed with is missing"), "{out}");
+    assert!(
+        out.contains("'ktorch.q: the libtorch 2.11 that ktorch.so was installed with is missing"),
+        "{out}"
+    );
 }

@@ -8,9 +8,14 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first: the one list of them (docs/architecture.md shows the same order).
+// rustfmt would move the comments onto the lines above them (and again on every run)
+#[rustfmt::skip]
 const LAYERS: &[&str] = &[
     // the kdb+ ABI: q values in and out, the guard every q function runs in
     "k",
+    // the C++ shim's boundary: every entry point of src/cxx/*.cpp declared once, its one
+    // last-error getter, `check`, typed opaque handles, safe wrappers of whole C++ files
+    "cxx",
     // the handle registry: objects behind the `Object` trait, q holds only their ids
     "registry",
     // versions, settings, the log (installs the hooks k and the registry log through)
@@ -63,7 +68,13 @@ fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The top-level module a file of src/ belongs to (`tensor` for src/tensor/info/mod.rs).
 fn top(root: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(root).unwrap();
-    let first = rel.components().next().unwrap().as_os_str().to_string_lossy().to_string();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy()
+        .to_string();
     first.trim_end_matches(".rs").to_string()
 }
 
@@ -85,7 +96,9 @@ fn code(line: &str) -> &str {
 }
 
 fn ident(s: &str) -> &str {
-    let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(s.len());
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
     &s[..end]
 }
 
@@ -150,7 +163,10 @@ fn upward_imports(root: &Path) -> Vec<String> {
             continue;
         }
         let Some(r) = rank(&from) else {
-            bad.push(format!("{}: module `{from}` is not in LAYERS (tests/layers.rs)", f.display()));
+            bad.push(format!(
+                "{}: module `{from}` is not in LAYERS (tests/layers.rs)",
+                f.display()
+            ));
             continue;
         };
         let text: String = std::fs::read_to_string(&f)
@@ -160,7 +176,10 @@ fn upward_imports(root: &Path) -> Vec<String> {
             .collect::<Vec<_>>()
             .join("\n");
         for (line, name) in crate_names(&text) {
-            let to = MACROS.iter().find(|(m, _)| *m == name).map_or(name.as_str(), |(_, d)| *d);
+            let to = MACROS
+                .iter()
+                .find(|(m, _)| *m == name)
+                .map_or(name.as_str(), |(_, d)| *d);
             match rank(to) {
                 Some(t) if t <= r => {}
                 Some(_) => bad.push(format!(
@@ -180,7 +199,11 @@ fn upward_imports(root: &Path) -> Vec<String> {
 #[test]
 fn every_import_goes_down() {
     let bad = upward_imports(&src());
-    assert!(bad.is_empty(), "imports against the layer order (docs/architecture.md):\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "imports against the layer order (docs/architecture.md):\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -202,21 +225,29 @@ fn every_module_is_a_layer() {
     // lib.rs declares each of them
     let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
     for l in LAYERS {
-        assert!(lib.contains(&format!("pub mod {l};")), "src/lib.rs does not declare `{l}`");
+        assert!(
+            lib.contains(&format!("pub mod {l};")),
+            "src/lib.rs does not declare `{l}`"
+        );
     }
 }
 
 /// docs/architecture.md's table of layers: its rows' first cells, in order.
 #[test]
 fn the_architecture_doc_lists_the_layers_in_order() {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .unwrap();
     let rows: Vec<String> = doc
         .lines()
         .filter_map(|l| l.strip_prefix("| `src/"))
         .map(|l| ident(l).to_string())
         .collect();
     let layers: Vec<String> = LAYERS.iter().map(|s| s.to_string()).collect();
-    assert_eq!(rows, layers, "docs/architecture.md's layer table is not LAYERS' order");
+    assert_eq!(
+        rows, layers,
+        "docs/architecture.md's layer table is not LAYERS' order"
+    );
 }
 
 /// The check itself: an upward import in a copy of src/ is found, with its file and line.
@@ -226,13 +257,34 @@ fn an_upward_import_is_caught() {
     let copy = dir.join("src");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(copy.join("tensor")).unwrap();
-    std::fs::write(copy.join("tensor/mod.rs"), "use crate::k::K;\nuse crate::{registry, model::api};\n").unwrap();
-    std::fs::write(copy.join("k.rs"), "// crate::model in a comment is no import\nuse crate::model;\n").unwrap();
-    std::fs::write(copy.join("model.rs"), "use crate::{\n    tensor,\n    dispatch::data,\n};\n").unwrap();
+    std::fs::write(
+        copy.join("tensor/mod.rs"),
+        "use crate::k::K;\nuse crate::{registry, model::api};\n",
+    )
+    .unwrap();
+    std::fs::write(
+        copy.join("k.rs"),
+        "// crate::model in a comment is no import\nuse crate::model;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        copy.join("model.rs"),
+        "use crate::{\n    tensor,\n    dispatch::data,\n};\n",
+    )
+    .unwrap();
     let bad = upward_imports(&copy);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(bad.len(), 3, "{bad:?}");
-    assert!(bad[0].ends_with("k.rs:2: `k` imports `model`, a layer above it"), "{bad:?}");
-    assert!(bad[1].ends_with("model.rs:3: `model` imports `dispatch`, a layer above it"), "{bad:?}");
-    assert!(bad[2].ends_with("mod.rs:2: `tensor` imports `model`, a layer above it"), "{bad:?}");
+    assert!(
+        bad[0].ends_with("k.rs:2: `k` imports `model`, a layer above it"),
+        "{bad:?}"
+    );
+    assert!(
+        bad[1].ends_with("model.rs:3: `model` imports `dispatch`, a layer above it"),
+        "{bad:?}"
+    );
+    assert!(
+        bad[2].ends_with("mod.rs:2: `tensor` imports `model`, a layer above it"),
+        "{bad:?}"
+    );
 }

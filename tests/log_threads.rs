@@ -2,6 +2,10 @@
 //! raised there) never call q there; with a q function as the route they wait in the queue and
 //! reach the function on the q thread at its next ktorch call. qhost's lib provides the k.h API
 //! (and q itself) in-process.
+// This test plays q: it calls k.h and ktorch's C entry points directly, on values it makes,
+// as src/k does and under src/k's invariant (every K is a live q value made here), which
+// stands for a SAFETY comment on each block.
+#![allow(clippy::undocumented_unsafe_blocks)]
 use std::ffi::CString;
 use std::thread;
 
@@ -26,7 +30,10 @@ fn func(name: &str) -> extern "C" fn(K) -> K {
 fn q(text: &str) -> K {
     let c = CString::new(text).unwrap();
     let r = unsafe { native::k(0, c.as_ptr(), std::ptr::null_mut::<std::ffi::c_void>()) };
-    assert!(!r.is_null() && unsafe { *(r as *const i8).add(2) } != -128, "q: {text}");
+    assert!(
+        !r.is_null() && unsafe { *(r as *const i8).add(2) } != -128,
+        "q: {text}"
+    );
     r
 }
 
@@ -72,7 +79,9 @@ fn other_threads_reach_the_q_function_on_the_q_thread() {
     assert!(q_true(r#"(`warn;"from a worker")~msgs 0"#));
     assert!(q_true(r#"(`info;"worker 1 done")~msgs 1"#));
     assert!(q_true(r#"`warn~first msgs 2"#));
-    assert!(q_true(r#"(last msgs 2) like "An output with one or more elements was resized*""#));
+    assert!(q_true(
+        r#"(last msgs 2) like "An output with one or more elements was resized*""#
+    ));
 
     // libtorch keeps its handler per thread: without install, a thread's warnings go to
     // libtorch's default handler (stderr), not the log

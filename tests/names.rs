@@ -70,12 +70,30 @@ fn every_ktorch_name_is_ours_or_pending() {
 #[test]
 fn every_ktorch_module_type_is_ours_or_pending() {
     let ours: BTreeSet<&str> = ktorch::nn::layers::all().map(|l| l.name).collect();
-    let pending: BTreeSet<String> = groups("modules_pending.txt").into_iter().flat_map(|(_, v)| v).collect();
-    let theirs: Vec<String> = groups("ktorch_modules.txt").into_iter().flat_map(|(_, v)| v).collect();
+    let pending: BTreeSet<String> = groups("modules_pending.txt")
+        .into_iter()
+        .flat_map(|(_, v)| v)
+        .collect();
+    let theirs: Vec<String> = groups("ktorch_modules.txt")
+        .into_iter()
+        .flat_map(|(_, v)| v)
+        .collect();
     let have = theirs.iter().filter(|n| ours.contains(n.as_str())).count();
     println!("modules  {have:3}/{:3}", theirs.len());
-    let missing: Vec<&String> = theirs.iter().filter(|n| !ours.contains(n.as_str()) && !pending.contains(*n)).collect();
-    let stale: Vec<&String> = pending.iter().filter(|n| ours.contains(n.as_str())).collect();
-    assert!(missing.is_empty(), "ktorch module types neither ours nor pending: {missing:?}");
-    assert!(stale.is_empty(), "module types we have, still listed in modules_pending.txt: {stale:?}");
+    let missing: Vec<&String> = theirs
+        .iter()
+        .filter(|n| !ours.contains(n.as_str()) && !pending.contains(*n))
+        .collect();
+    let stale: Vec<&String> = pending
+        .iter()
+        .filter(|n| ours.contains(n.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ktorch module types neither ours nor pending: {missing:?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "module types we have, still listed in modules_pending.txt: {stale:?}"
+    );
 }

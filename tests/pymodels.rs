@@ -7,6 +7,7 @@
 //!    state dicts loaded, bad files answered with q errors naming the file and the problem;
 //!    then trains a model in q and writes its state and outputs;
 //! 3. tests/py/pymodels_check.py loads those in PyTorch and compares outputs.
+//!
 //! The AOTInductor package takes about a minute to compile the first time; the maker keeps it in
 //! ~/.cache/ktorch/pymodels, keyed by the model's weights and torch's version.
 mod common;
@@ -21,13 +22,18 @@ fn bin_dir() -> PathBuf {
 fn python() -> PathBuf {
     match std::env::var_os("VIRTUAL_ENV") {
         Some(v) => PathBuf::from(v).join("bin/python"),
-        None => PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/ktorch/torch-2.11.0/bin/python"),
+        None => PathBuf::from(std::env::var("HOME").unwrap())
+            .join(".cache/ktorch/torch-2.11.0/bin/python"),
     }
 }
 
 fn run(cmd: &mut Command, what: &str) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.status.success(), "{what} failed:\n{text}");
     println!("{what}:\n{text}");
 }
@@ -38,7 +44,10 @@ fn pytorch_round_trips() {
     let dir = std::env::temp_dir().join(format!("ktorch-pymodels-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     run(
-        Command::new(python()).arg(root.join("tests/py/pymodels_make.py")).arg(&dir).current_dir(&root),
+        Command::new(python())
+            .arg(root.join("tests/py/pymodels_make.py"))
+            .arg(&dir)
+            .current_dir(&root),
         "pymodels_make.py",
     );
     run(
@@ -50,7 +59,10 @@ fn pytorch_round_trips() {
         "roundtrip.q",
     );
     run(
-        Command::new(python()).arg(root.join("tests/py/pymodels_check.py")).arg(&dir).current_dir(&root),
+        Command::new(python())
+            .arg(root.join("tests/py/pymodels_check.py"))
+            .arg(&dir)
+            .current_dir(&root),
         "pymodels_check.py",
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -2,6 +2,10 @@
 //! (`q -s N`): the registry is behind a lock and every entry point only touches the K objects it
 //! is given, so concurrent calls must neither crash nor mix up handles. qhost's lib provides the
 //! k.h API in-process; each thread makes and frees its own K objects, as in q.
+// This test plays q: it calls k.h and ktorch's C entry points directly, on values it makes,
+// as src/k does and under src/k's invariant (every K is a live q value made here), which
+// stands for a SAFETY comment on each block.
+#![allow(clippy::undocumented_unsafe_blocks)]
 use kdbplus::api::{native, K};
 use std::thread;
 

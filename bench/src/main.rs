@@ -15,7 +15,7 @@
 //! the same rounds) and adds rows and targets; call it from `main` below.
 mod conv;
 mod graph;
-mod host;
+use ktorch_loader as host;
 mod measure;
 mod nets;
 mod ops;

@@ -149,7 +149,9 @@ impl TchSide {
             other => return Err(format!("no tch network `{other}`")),
         };
         let opt = opt.map_err(|e| e.to_string())?;
-        let x = Tensor::from_slice(&job.x).view(job.dims().as_slice()).to_device(device);
+        let x = Tensor::from_slice(&job.x)
+            .view(job.dims().as_slice())
+            .to_device(device);
         let y = Tensor::from_slice(&job.y).to_device(device);
         Ok(TchSide {
             _vs: vs,

@@ -6,6 +6,7 @@
 //! - ktorch AOTInductor: `evaluate(a;X)` on the package `loadaoti` made (one package per batch
 //!   size: export fixes it; kernels compiled for one thread);
 //! - PyTorch eager in Python (bench/peer.py): `m(x)` under `torch.no_grad()`, a tensor in.
+//!
 //! One torch thread everywhere. The models are made once by bench/pymodels.py (the virtualenv's
 //! python) and kept in ~/.cache/ktorch/pymodels/bench (compiling the packages takes a minute or
 //! two the first time).
@@ -39,7 +40,13 @@ fn models() -> Result<PathBuf, String> {
         .output()
         .map_err(|e| format!("{}: {e}", python.display()))?;
     if !out.status.success() {
-        return Err(format!("bench/pymodels.py failed: {}", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")));
+        return Err(format!(
+            "bench/pymodels.py failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ));
     }
     Ok(dir)
 }
@@ -74,15 +81,26 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut Peer) -> Result<(), String> {
     for rows in [1i64, 64] {
         let aoti = kt.call("loadaoti", &path(&format!("scorer_b{rows}_t1.pt2")))?;
         let x = batch(rows);
-        let (sargs, aargs) = (KObj::list(vec![script.clone(), x.clone()]), KObj::list(vec![aoti.clone(), x.clone()]));
+        let (sargs, aargs) = (
+            KObj::list(vec![script.clone(), x.clone()]),
+            KObj::list(vec![aoti.clone(), x.clone()]),
+        );
         // the two must agree before they are timed
         let (ys, ya) = (kt.call("evaluate", &sargs)?, kt.call("evaluate", &aargs)?);
         let (ys, ya): (Vec<f32>, Vec<f32>) = (
-            ys.items().iter().flat_map(|r| r.slice::<f32>().to_vec()).collect(),
-            ya.items().iter().flat_map(|r| r.slice::<f32>().to_vec()).collect(),
+            ys.items()
+                .iter()
+                .flat_map(|r| r.slice::<f32>().to_vec())
+                .collect(),
+            ya.items()
+                .iter()
+                .flat_map(|r| r.slice::<f32>().to_vec())
+                .collect(),
         );
         if ys.len() != rows as usize || ys.iter().zip(&ya).any(|(a, b)| (a - b).abs() > 1e-5) {
-            return Err(format!("{BENCH}: TorchScript and AOTInductor outputs differ"));
+            return Err(format!(
+                "{BENCH}: TorchScript and AOTInductor outputs differ"
+            ));
         }
         let state = dir.join("scorer.safetensors");
         let py_ok = py.running() && py.infer(&state, rows, 1).is_ok();
@@ -94,26 +112,70 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut Peer) -> Result<(), String> {
                 qhost::kapi::exports::r0(r);
             }
         };
-        let mut cases = vec![Case::new("torchscript", call(&sargs)), Case::new("aoti", call(&aargs))];
+        let mut cases = vec![
+            Case::new("torchscript", call(&sargs)),
+            Case::new("aoti", call(&aargs)),
+        ];
         if py_ok {
-            cases.push(Case::timed("PyTorch", |iters| py.infer(&state, rows, iters).expect("peer infer")));
+            cases.push(Case::timed("PyTorch", |iters| {
+                py.infer(&state, rows, iters).expect("peer infer")
+            }));
         }
         let s = interleaved(&mut cases, ctx.plan);
         drop(cases);
         let pyt: Option<Stat> = s.get(2).copied();
         let per = |s: &Stat| format!("{:.1}k rows/s", rows as f64 * 1e6 / s.median);
-        let vs = |x: &Stat| pyt.map_or("PyTorch not measured".to_string(), |p| format!("{:.2}× PyTorch eager", x.median / p.median));
+        let vs = |x: &Stat| {
+            pyt.map_or("PyTorch not measured".to_string(), |p| {
+                format!("{:.2}× PyTorch eager", x.median / p.median)
+            })
+        };
         let sz = format!("batch {rows}");
-        rep.row(BENCH, "ktorch TorchScript: evaluate(m;X), q data in and out", &sz, Some(s[0]), per(&s[0]), vs(&s[0]));
-        rep.row(BENCH, "ktorch AOTInductor: evaluate(a;X), q data in and out", &sz, Some(s[1]), per(&s[1]), vs(&s[1]));
+        rep.row(
+            BENCH,
+            "ktorch TorchScript: evaluate(m;X), q data in and out",
+            &sz,
+            Some(s[0]),
+            per(&s[0]),
+            vs(&s[0]),
+        );
+        rep.row(
+            BENCH,
+            "ktorch AOTInductor: evaluate(a;X), q data in and out",
+            &sz,
+            Some(s[1]),
+            per(&s[1]),
+            vs(&s[1]),
+        );
         match pyt {
-            Some(p) => rep.row(BENCH, "PyTorch eager: m(x) under no_grad, tensor in", &sz, Some(p), per(&p), "1.00× PyTorch eager".into()),
+            Some(p) => rep.row(
+                BENCH,
+                "PyTorch eager: m(x) under no_grad, tensor in",
+                &sz,
+                Some(p),
+                per(&p),
+                "1.00× PyTorch eager".into(),
+            ),
             None => {
-                rep.row(BENCH, "PyTorch eager: m(x) under no_grad, tensor in", &sz, None, String::new(), String::new());
-                rep.rows.last_mut().unwrap().note = format!("not measured: {}", py.error.as_deref().unwrap_or("peer request failed"));
+                rep.row(
+                    BENCH,
+                    "PyTorch eager: m(x) under no_grad, tensor in",
+                    &sz,
+                    None,
+                    String::new(),
+                    String::new(),
+                );
+                rep.rows.last_mut().unwrap().note = format!(
+                    "not measured: {}",
+                    py.error.as_deref().unwrap_or("peer request failed")
+                );
             }
         }
-        rep.target(format!("TorchScript scoring from q, batch {rows}: time vs PyTorch eager"), pyt.map(|p| s[0].median / p.median), Bound::AtMost(1.0));
+        rep.target(
+            format!("TorchScript scoring from q, batch {rows}: time vs PyTorch eager"),
+            pyt.map(|p| s[0].median / p.median),
+            Bound::AtMost(1.0),
+        );
         kt.call("free", &aoti)?;
     }
     kt.call("free", &script)?;

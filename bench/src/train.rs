@@ -42,8 +42,18 @@ pub fn run(ctx: &Ctx, rep: &mut Report, py: &mut Peer) -> Result<(), String> {
 }
 
 /// One job, three sides, interleaved rounds; rows and targets.
-fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job, device: &str) -> Result<(), String> {
-    let on = if device == "cpu" { String::new() } else { format!(" ({device})") };
+fn bench(
+    ctx: &Ctx,
+    rep: &mut Report,
+    py: &mut Peer,
+    job: &Job,
+    device: &str,
+) -> Result<(), String> {
+    let on = if device == "cpu" {
+        String::new()
+    } else {
+        format!(" ({device})")
+    };
     let bench = format!("training {}{on}", job.name);
     let mut tch = TchSide::new(job, device)?;
     let ktorch = KtorchSide::new(job, device);
@@ -154,7 +164,10 @@ fn bench(ctx: &Ctx, rep: &mut Report, py: &mut Peer, job: &Job, device: &str) ->
         (Ok(_), None) => not_measured(rep, &bench, &py_case, &size, "?".into()),
     }
     rep.target(
-        format!("ktorch training {}{on}: samples/s vs PyTorch eager", job.name),
+        format!(
+            "ktorch training {}{on}: samples/s vs PyTorch eager",
+            job.name
+        ),
         kt_s.zip(py_s).map(|(k, p)| p.median / k.median),
         Bound::AtLeast(1.0),
     );

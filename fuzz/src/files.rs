@@ -12,10 +12,37 @@ use crate::gen::Rng;
 
 /// The corpus's file names (relative to the children's folder).
 pub const FILES: &[&str] = &[
-    "m0.pt", "m1.pt", "m2.pt", "m3.pt", "m4.pt", "m5.pt", "m6.pt", "m7.pt", "m8.pt", "m9.pt", "m10.pt", "m11.pt",
-    "p0.pt", "p1.pt", "p2.pt", "p3.pt", "p4.pt", "p5.pt", "p6.pt", "p7.pt", "p8.pt", "p9.pt",
-    "s0.safetensors", "s1.safetensors", "s2.safetensors", "s3.safetensors", "s4.safetensors", "s5.safetensors",
-    "tests/data/pymodels/tiny.pt", "tests/data/pymodels/tiny_sd.pt", "tests/data/pymodels/tiny.safetensors",
+    "m0.pt",
+    "m1.pt",
+    "m2.pt",
+    "m3.pt",
+    "m4.pt",
+    "m5.pt",
+    "m6.pt",
+    "m7.pt",
+    "m8.pt",
+    "m9.pt",
+    "m10.pt",
+    "m11.pt",
+    "p0.pt",
+    "p1.pt",
+    "p2.pt",
+    "p3.pt",
+    "p4.pt",
+    "p5.pt",
+    "p6.pt",
+    "p7.pt",
+    "p8.pt",
+    "p9.pt",
+    "s0.safetensors",
+    "s1.safetensors",
+    "s2.safetensors",
+    "s3.safetensors",
+    "s4.safetensors",
+    "s5.safetensors",
+    "tests/data/pymodels/tiny.pt",
+    "tests/data/pymodels/tiny_sd.pt",
+    "tests/data/pymodels/tiny.safetensors",
 ];
 
 const FIXTURES: &[&str] = &["tiny.pt", "tiny_sd.pt", "tiny.safetensors"];
@@ -25,7 +52,11 @@ fn crc32(b: &[u8]) -> u32 {
     for &x in b {
         c ^= x as u32;
         for _ in 0..8 {
-            c = if c & 1 != 0 { (c >> 1) ^ 0xEDB8_8320 } else { c >> 1 };
+            c = if c & 1 != 0 {
+                (c >> 1) ^ 0xEDB8_8320
+            } else {
+                c >> 1
+            };
         }
     }
     !c
@@ -118,7 +149,7 @@ fn pickle(r: &mut Rng) -> Vec<u8> {
                 p.push(b'J');
                 p.extend((r.next() as u32).to_le_bytes());
             }
-            9 => p.push(*r.pick(&[b'R', b'Q', b'b', b'u', b's', b'a', b'e', b'0', b'1', b'2'])),
+            9 => p.push(*r.pick(b"RQbusae012")),
             10 => p.extend([b'q', r.below(4) as u8]),
             11 => p.extend([b'h', r.below(4) as u8]),
             12 => p.extend([0x8a, r.below(10) as u8, 0xff, 0xff]),
@@ -134,9 +165,26 @@ fn pickle(r: &mut Rng) -> Vec<u8> {
 /// A safetensors file with a generated header over some data.
 fn safetensors(r: &mut Rng) -> Vec<u8> {
     let dtype = *r.pick(&["F32", "F64", "I64", "BOOL", "F16", "BF16", "U8", "Q4", ""]);
-    let shape = *r.pick(&["[2,2]", "[]", "[0]", "[4294967296,4294967296]", "[-1]", "[3]", "[1,1,1,1,1,1,1,1]"]);
-    let (a, b) = *r.pick(&[(0u64, 16u64), (0, 0), (8, 4), (0, 1 << 40), (16, 32), (u64::MAX, 0)]);
-    let h = format!(r#"{{"w":{{"dtype":"{dtype}","shape":{shape},"data_offsets":[{a},{b}]}},"__metadata__":{{"format":"pt"}}}}"#);
+    let shape = *r.pick(&[
+        "[2,2]",
+        "[]",
+        "[0]",
+        "[4294967296,4294967296]",
+        "[-1]",
+        "[3]",
+        "[1,1,1,1,1,1,1,1]",
+    ]);
+    let (a, b) = *r.pick(&[
+        (0u64, 16u64),
+        (0, 0),
+        (8, 4),
+        (0, 1 << 40),
+        (16, 32),
+        (u64::MAX, 0),
+    ]);
+    let h = format!(
+        r#"{{"w":{{"dtype":"{dtype}","shape":{shape},"data_offsets":[{a},{b}]}},"__metadata__":{{"format":"pt"}}}}"#
+    );
     let mut v = (h.len() as u64).to_le_bytes().to_vec();
     v.extend(h.as_bytes());
     v.extend((0..r.below(40)).map(|_| r.next() as u8));
@@ -146,7 +194,10 @@ fn safetensors(r: &mut Rng) -> Vec<u8> {
 /// Write the corpus into `dir` (the children's folder), the same for the same seed.
 pub fn write(dir: &Path, seed: u64) -> std::io::Result<()> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/pymodels");
-    let fixtures: Vec<Vec<u8>> = FIXTURES.iter().map(|f| std::fs::read(src.join(f)).unwrap_or_default()).collect();
+    let fixtures: Vec<Vec<u8>> = FIXTURES
+        .iter()
+        .map(|f| std::fs::read(src.join(f)).unwrap_or_default())
+        .collect();
     std::fs::create_dir_all(dir.join("tests/data/pymodels"))?;
     for (f, b) in FIXTURES.iter().zip(&fixtures) {
         std::fs::write(dir.join("tests/data/pymodels").join(f), b)?;
@@ -157,12 +208,22 @@ pub fn write(dir: &Path, seed: u64) -> std::io::Result<()> {
         std::fs::write(dir.join(format!("m{i}.pt")), mutate(base, &mut r))?;
     }
     // the real data.pkl of tiny_sd.pt, read back from its stored zip record
-    let real = fixtures[1].windows(8).position(|w| w == b"data.pkl").and_then(|i| {
-        // the pickle starts at its protocol opcode, after the record's alignment padding
-        let start = i + 8 + fixtures[1][i + 8..].windows(2).position(|w| w == [0x80, 2])?;
-        let end = fixtures[1][start..].windows(2).position(|w| w == b".P").map_or(fixtures[1].len(), |e| start + e + 1);
-        Some(fixtures[1][start..end].to_vec())
-    });
+    let real = fixtures[1]
+        .windows(8)
+        .position(|w| w == b"data.pkl")
+        .and_then(|i| {
+            // the pickle starts at its protocol opcode, after the record's alignment padding
+            let start = i
+                + 8
+                + fixtures[1][i + 8..]
+                    .windows(2)
+                    .position(|w| w == [0x80, 2])?;
+            let end = fixtures[1][start..]
+                .windows(2)
+                .position(|w| w == b".P")
+                .map_or(fixtures[1].len(), |e| start + e + 1);
+            Some(fixtures[1][start..end].to_vec())
+        });
     for i in 0..10 {
         let p = match (&real, i % 2) {
             (Some(pk), 0) => mutate(pk, &mut r),
@@ -171,7 +232,11 @@ pub fn write(dir: &Path, seed: u64) -> std::io::Result<()> {
         let data = (0..r.below(64)).map(|_| r.next() as u8).collect();
         std::fs::write(
             dir.join(format!("p{i}.pt")),
-            zip(&[("p/data.pkl", p), ("p/byteorder", b"little".to_vec()), ("p/data/0", data)]),
+            zip(&[
+                ("p/data.pkl", p),
+                ("p/byteorder", b"little".to_vec()),
+                ("p/data/0", data),
+            ]),
         )?;
     }
     for i in 0..6 {

@@ -269,10 +269,14 @@ impl<'a> Fixtures<'a> {
     pub fn fresh(&mut self, class: &'static str, variant: u64) -> KObj {
         let h = match class {
             "tensor" if cuda() && variant % 4 == 3 => {
-                let x = if variant / 4 % 2 == 0 {
+                let x = if (variant / 4).is_multiple_of(2) {
                     list(vec![reals(&[1., 2., 3.]), sym("cuda")])
                 } else {
-                    list(vec![sym("randn"), KObj::from_slice(KJ, &[2i64, 3]), sym("cuda")])
+                    list(vec![
+                        sym("randn"),
+                        KObj::from_slice(KJ, &[2i64, 3]),
+                        sym("cuda"),
+                    ])
                 };
                 self.make("tensor", x)
             }
@@ -296,7 +300,10 @@ impl<'a> Fixtures<'a> {
                 ),
             ),
             "module" => self.module(variant % MODULES.len() as u64),
-            "loss" => self.make("loss", sym(LOSSES[(variant % LOSSES.len() as u64) as usize])),
+            "loss" => self.make(
+                "loss",
+                sym(LOSSES[(variant % LOSSES.len() as u64) as usize]),
+            ),
             "optimizer" => {
                 let q = self.linear(2, 3);
                 let kind = OPTIMIZERS[(variant % OPTIMIZERS.len() as u64) as usize];

@@ -209,8 +209,10 @@ impl Gen<'_, '_, '_> {
                 KObj::syms(&v)
             }
             // now and then a file of the corpus for the model and weight readers (files.rs)
-            Kind::Str if self.rng.chance(25) => KObj::string(*self.rng.pick(crate::files::FILES)),
-            Kind::Str => KObj::string(*self.rng.pick(STRINGS)),
+            Kind::Str if self.rng.chance(25) => {
+                KObj::string(self.rng.pick::<&str>(crate::files::FILES))
+            }
+            Kind::Str => KObj::string(self.rng.pick::<&str>(STRINGS)),
             Kind::Handle => self.handle(),
             Kind::List => {
                 let n = self.rng.below(5);
@@ -252,9 +254,9 @@ impl Gen<'_, '_, '_> {
             return KObj::sym(&format!(":{}", self.rng.pick(crate::files::FILES)));
         }
         if self.rng.chance(5) {
-            return KObj::sym(*self.rng.pick(&["", "nosuch", "cuda:99", "x y"]));
+            return KObj::sym(self.rng.pick::<&str>(&["", "nosuch", "cuda:99", "x y"]));
         }
-        KObj::sym(*self.rng.pick(VOCAB))
+        KObj::sym(self.rng.pick::<&str>(VOCAB))
     }
 
     pub fn handle(&mut self) -> KObj {

@@ -15,7 +15,7 @@ mod docs;
 mod files;
 mod fixtures;
 mod gen;
-mod host;
+use ktorch_loader as host;
 mod mutate;
 mod parent;
 

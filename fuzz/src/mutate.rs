@@ -173,7 +173,9 @@ fn atom_from(t: i8, b: &[u8]) -> KObj {
         KE => KObj::real(f32::from_ne_bytes(b.try_into().unwrap())),
         KJ => KObj::long(i64::from_ne_bytes(b.try_into().unwrap())),
         KF => KObj::float(f64::from_ne_bytes(b.try_into().unwrap())),
-        KM | KD | KU | KV | KT => KObj::temporal(t, i32::from_ne_bytes(b.try_into().unwrap()) as i64),
+        KM | KD | KU | KV | KT => {
+            KObj::temporal(t, i32::from_ne_bytes(b.try_into().unwrap()) as i64)
+        }
         KP | KN => KObj::temporal(t, i64::from_ne_bytes(b.try_into().unwrap())),
         KZ => KObj::datetime(f64::from_ne_bytes(b.try_into().unwrap())),
         _ => v, // guids: a one-item list

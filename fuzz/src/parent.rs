@@ -112,7 +112,10 @@ pub fn main(args: &[String]) -> i32 {
     }
     // Files for the model and weight readers, named by the generator (files.rs).
     if let Err(e) = crate::files::write(&dir, o.seed) {
-        eprintln!("ktorch-fuzz: writing the file corpus in {}: {e}", dir.display());
+        eprintln!(
+            "ktorch-fuzz: writing the file corpus in {}: {e}",
+            dir.display()
+        );
         let _ = std::fs::remove_dir_all(&dir);
         return 2;
     }
@@ -121,7 +124,11 @@ pub fn main(args: &[String]) -> i32 {
     // not a finding.
     let copy = dir.join("ktorch.so");
     if let Err(e) = std::fs::copy(&o.lib, &copy) {
-        eprintln!("ktorch-fuzz: copying {} to {}: {e}", o.lib.display(), copy.display());
+        eprintln!(
+            "ktorch-fuzz: copying {} to {}: {e}",
+            o.lib.display(),
+            copy.display()
+        );
         let _ = std::fs::remove_dir_all(&dir);
         return 2;
     }
@@ -310,7 +317,8 @@ fn absorb(text: &str, f: &mut Findings) {
             Some("done") => {
                 let name = w.next().unwrap_or("").to_string();
                 let n: Vec<u64> = w.filter_map(|x| x.parse().ok()).collect();
-                if let [calls, errors, values, kleaks, objleaks, panics, docs, docs_values] = n[..] {
+                if let [calls, errors, values, kleaks, objleaks, panics, docs, docs_values] = n[..]
+                {
                     f.outcomes.insert(
                         name,
                         Outcome {

@@ -46,7 +46,11 @@ fn run(mut args: Vec<String>) -> i32 {
     }
     // as q: the first argument is the script when it is one; everything after it is for .z.x
     // (even a file name ending .q, e.g. a data script the program loads itself)
-    let n = args.iter().take(1).take_while(|a| a.ends_with(".q") || a.ends_with(".k")).count();
+    let n = args
+        .iter()
+        .take(1)
+        .take_while(|a| a.ends_with(".q") || a.ends_with(".k"))
+        .count();
     let (scripts, rest) = args.split_at(n);
     let first = scripts.first().cloned().unwrap_or_default();
     system::set_args(&first, rest.to_vec());

@@ -59,7 +59,11 @@ fn interrupted(script: &str, after: Duration) -> (Option<i32>, String, String) {
 #[test]
 fn sigint_stops_a_long_run() {
     let (code, out, err) = interrupted("tests/q/signal/run_stop.q", Duration::from_millis(1500));
-    assert_eq!(code, Some(0), "exit {code:?}\n--- stdout\n{out}--- stderr\n{err}");
+    assert_eq!(
+        code,
+        Some(0),
+        "exit {code:?}\n--- stdout\n{out}--- stderr\n{err}"
+    );
     assert!(out.contains(" 0 failed"), "{out}");
 }
 
@@ -113,6 +117,12 @@ fn callback_in_peach_is_an_error() {
         &[("QHOST_LEAKCHECK", "1"), ("QHOST_STRICT", "1")],
         Duration::from_secs(300),
     );
-    assert_eq!(r.code, Some(0), "--- stdout\n{}--- stderr\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "--- stdout\n{}--- stderr\n{}",
+        r.stdout,
+        r.stderr
+    );
     assert!(r.stdout.contains(" 0 failed"), "{}", r.stdout);
 }

@@ -52,7 +52,11 @@ fn expression(st: &str) -> Option<&str> {
 #[test]
 fn every_example_parses() {
     let all = scripts(&repo());
-    assert!(all.len() >= 31, "the vendored repository has 31 scripts, found {}", all.len());
+    assert!(
+        all.len() >= 31,
+        "the vendored repository has 31 scripts, found {}",
+        all.len()
+    );
     let mut bad = Vec::new();
     for s in &all {
         let text = std::fs::read_to_string(repo().join(s)).unwrap();
@@ -64,7 +68,11 @@ fn every_example_parses() {
             }
         }
     }
-    assert!(bad.is_empty(), "statements qhost cannot parse:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "statements qhost cannot parse:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// A q string literal holding `s`.
@@ -88,7 +96,12 @@ fn q_string(s: &str) -> String {
 fn workdir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("qhost-ktorch-examples-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let st = Command::new("cp").arg("-r").arg(repo()).arg(&dir).status().unwrap();
+    let st = Command::new("cp")
+        .arg("-r")
+        .arg(repo())
+        .arg(&dir)
+        .status()
+        .unwrap();
     assert!(st.success());
     let mnist = Command::new("bash")
         .arg("scripts/mnist.sh")
@@ -96,17 +109,30 @@ fn workdir() -> PathBuf {
         .current_dir(qhome::repo_root())
         .output()
         .expect("scripts/mnist.sh runs");
-    assert!(mnist.status.success(), "scripts/mnist.sh failed:\n{}", String::from_utf8_lossy(&mnist.stderr));
+    assert!(
+        mnist.status.success(),
+        "scripts/mnist.sh failed:\n{}",
+        String::from_utf8_lossy(&mnist.stderr)
+    );
     // CIFAR-10's binary layout (cs.toronto.edu/~kriz/cifar.html): records of a label byte then
     // 3x32x32 pixel bytes; batches.meta.txt names the 10 classes one a line
     let c = dir.join("vision/data/cifar-10-batches-bin");
     std::fs::create_dir_all(&c).unwrap();
     let mut seed: u64 = 1;
     let mut byte = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (seed >> 56) as u8
     };
-    for name in ["data_batch_1", "data_batch_2", "data_batch_3", "data_batch_4", "data_batch_5", "test_batch"] {
+    for name in [
+        "data_batch_1",
+        "data_batch_2",
+        "data_batch_3",
+        "data_batch_4",
+        "data_batch_5",
+        "test_batch",
+    ] {
         let mut b = Vec::new();
         for k in 0..100u8 {
             b.push(k % 10);
@@ -131,9 +157,15 @@ struct Stop {
 
 /// The names a statement assigns at its start (`a:..`, `a[i]:..`, `a,:..`).
 fn assigned(st: &str) -> Option<String> {
-    let n: String = st.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '_').collect();
-    let rest = st[n.len()..].trim_start_matches(|c: char| c == '[' || c.is_ascii_alphanumeric() || c == '`' || c == ']' || c == ';');
-    (!n.is_empty() && (rest.starts_with(':') || rest.get(1..).is_some_and(|r| r.starts_with(':')))).then_some(n)
+    let n: String = st
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '_')
+        .collect();
+    let rest = st[n.len()..].trim_start_matches(|c: char| {
+        c == '[' || c.is_ascii_alphanumeric() || c == '`' || c == ']' || c == ';'
+    });
+    (!n.is_empty() && (rest.starts_with(':') || rest.get(1..).is_some_and(|r| r.starts_with(':'))))
+        .then_some(n)
 }
 
 /// Whether `st` mentions `name` as a whole word.
@@ -141,14 +173,19 @@ fn mentions(st: &str, name: &str) -> bool {
     st.match_indices(name).any(|(i, _)| {
         let before = st[..i].chars().last();
         let after = st[i + name.len()..].chars().next();
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        let word =
+            |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
         !word(before) && !word(after)
     })
 }
 
 /// Run `script` statement by statement from a driver beside it: each statement evaluated under a trap; one that runs longer than `budget` is
 /// interrupted. Answers the errors, and whether the driver reached its end.
-fn run_script(dir: &Path, script: &Path, budget: Duration) -> (Vec<Stop>, bool, String, Option<String>) {
+fn run_script(
+    dir: &Path,
+    script: &Path,
+    budget: Duration,
+) -> (Vec<Stop>, bool, String, Option<String>) {
     let text = std::fs::read_to_string(dir.join(script)).unwrap();
     let statements = qhost::q::system::statements(&text);
     let mut drv = String::from(
@@ -208,7 +245,8 @@ fn run_script(dir: &Path, script: &Path, budget: Duration) -> (Vec<Stop>, bool, 
                     let cascade = tainted.iter().any(|n: &String| mentions(st, n));
                     // what a stopped statement was to assign is missing for the ones after it
                     // (a ktorch error or the interrupt first; a q error is never excused here)
-                    if interrupted.contains(&i) || cascade || msg == "stop" || is_ktorch_error(msg) {
+                    if interrupted.contains(&i) || cascade || msg == "stop" || is_ktorch_error(msg)
+                    {
                         tainted.extend(assigned(st));
                     }
                     stops.push(Stop {
@@ -244,7 +282,9 @@ fn run_script(dir: &Path, script: &Path, budget: Duration) -> (Vec<Stop>, bool, 
             stuck = statements.get(current).cloned();
             log.push_str(&format!(
                 "(killed: no progress after the interrupt of: {})\n",
-                statements.get(current).map_or("", |s| s.lines().next().unwrap_or(""))
+                statements
+                    .get(current)
+                    .map_or("", |s| s.lines().next().unwrap_or(""))
             ));
             break;
         }
@@ -263,19 +303,28 @@ fn ktorch_names() -> Vec<String> {
         .spawn()
         .and_then(|mut c| {
             use std::io::Write;
-            c.stdin.take().unwrap().write_all(b"-1 \" \" sv string key (`ktorch 2:`fns,1)[];\n\\\\\n")?;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"-1 \" \" sv string key (`ktorch 2:`fns,1)[];\n\\\\\n")?;
             c.wait_with_output()
         })
         .expect("qhost runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let names: Vec<String> = text.split_whitespace().map(|s| s.trim_start_matches("q)").to_string()).filter(|s| !s.is_empty()).collect();
+    let names: Vec<String> = text
+        .split_whitespace()
+        .map(|s| s.trim_start_matches("q)").to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
     assert!(names.len() > 100, "ktorch's names: {text}");
     names
 }
 
 /// ktorch's errors are `'fn: message`; a q error is a bare name ('type, 'nyi, 'length...).
 fn is_ktorch_error(e: &str) -> bool {
-    let Some((head, _)) = e.split_once(": ") else { return false };
+    let Some((head, _)) = e.split_once(": ") else {
+        return false;
+    };
     !head.is_empty() && head.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
 }
 
@@ -296,14 +345,20 @@ fn every_example_gets_past_its_q() {
     qhome::ktorch();
     let dir = workdir();
     let budget = Duration::from_secs(
-        std::env::var("QHOST_EXAMPLE_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(6),
+        std::env::var("QHOST_EXAMPLE_BUDGET")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(6),
     );
     let only = std::env::var("QHOST_EXAMPLE").ok();
     // mnist/mnist.q and vision/cifar.q are the data readers the others load with \l
     let all: Vec<PathBuf> = scripts(&dir)
         .into_iter()
         .filter(|s| !s.ends_with("mnist.q") && !s.ends_with("cifar.q"))
-        .filter(|s| only.as_ref().map_or(true, |o| s.to_string_lossy().contains(o.as_str())))
+        .filter(|s| {
+            only.as_ref()
+                .is_none_or(|o| s.to_string_lossy().contains(o.as_str()))
+        })
         .collect();
     let mut report = Vec::new();
     let mut bad = 0;
@@ -316,7 +371,10 @@ fn every_example_gets_past_its_q() {
         // after several is inside an extension's call: the statement names ktorch, or calls a
         // q function of the script that does)
         let in_ktorch = stuck.is_some();
-        let named: Vec<&String> = stuck.iter().flat_map(|st| ktorch.iter().filter(|n| mentions(st, n))).collect();
+        let named: Vec<&String> = stuck
+            .iter()
+            .flat_map(|st| ktorch.iter().filter(|n| mentions(st, n)))
+            .collect();
         let q: Vec<&Stop> = stops.iter().filter(|x| !expected_stop(x)).collect();
         let mut line = format!("{}: {} stop(s)", s.display(), stops.len());
         for x in &stops {
@@ -327,7 +385,11 @@ fn every_example_gets_past_its_q() {
             } else {
                 ""
             };
-            line.push_str(&format!("\n    '{}{how}  <- {}", x.error, x.statement.lines().next().unwrap_or("")));
+            line.push_str(&format!(
+                "\n    '{}{how}  <- {}",
+                x.error,
+                x.statement.lines().next().unwrap_or("")
+            ));
         }
         if !done && in_ktorch {
             line.push_str(&format!(
@@ -349,5 +411,10 @@ fn every_example_gets_past_its_q() {
         let _ = std::fs::remove_dir_all(&dir);
     }
     eprintln!("{}", report.join("\n"));
-    assert_eq!(bad, 0, "scripts stopped by q (see above):\n{}", report.join("\n"));
+    assert_eq!(
+        bad,
+        0,
+        "scripts stopped by q (see above):\n{}",
+        report.join("\n")
+    );
 }

@@ -22,7 +22,11 @@ fn script(text: &str) -> std::path::PathBuf {
 fn run(text: &str) -> qhome::Run {
     qhome::testext();
     let f = script(text);
-    qhome::run_qhost(&f.display().to_string(), &[("QHOST_STRICT", "1")], Duration::from_secs(60))
+    qhome::run_qhost(
+        &f.display().to_string(),
+        &[("QHOST_STRICT", "1")],
+        Duration::from_secs(60),
+    )
 }
 
 /// `\t` shows the interval ("default off": 0); `\t N` sets it and .z.ts runs on each tick with
@@ -40,8 +44,7 @@ fn timer_ticks_after_the_script() {
         "-1 \"script done\";\n",
     ));
     assert_eq!(
-        r.stdout,
-        "0i\n20i\nscript done\ntick 1 -12h\ntick 2 -12h\ntick 3 -12h\nexit 7\n",
+        r.stdout, "0i\n20i\nscript done\ntick 1 -12h\ntick 2 -12h\ntick 3 -12h\nexit 7\n",
         "{}",
         r.stderr
     );
@@ -193,8 +196,7 @@ fn peach_matches_each() {
         Duration::from_secs(120),
     );
     assert_eq!(
-        r.stdout,
-        "1b\n\"three\"\n0 2 4 6 8\n4i\n1i\n\"limit\"\n",
+        r.stdout, "1b\n\"three\"\n0 2 4 6 8\n4i\n1i\n\"limit\"\n",
         "{}",
         r.stderr
     );

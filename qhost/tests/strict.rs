@@ -15,7 +15,12 @@ fn q(text: &str, strict: bool, args: &str) -> qhome::Run {
     let file = dir.join(format!("t{}.q", unique()));
     let text = format!("\\l tests/q/lib/assert.q\nL:{{`testext 2:(x;y)}}\n{text}\n");
     std::fs::write(&file, text).unwrap();
-    let script = format!("{}{}{}", file.display(), if args.is_empty() { "" } else { " " }, args);
+    let script = format!(
+        "{}{}{}",
+        file.display(),
+        if args.is_empty() { "" } else { " " },
+        args
+    );
     let env: &[(&str, &str)] = if strict {
         &[("QHOST_STRICT", "1")]
     } else {
@@ -61,7 +66,10 @@ fn generic_null_needs_g_set() {
 /// A general list returned with an item never set is fatal in strict mode.
 #[test]
 fn unset_list_item_is_fatal() {
-    fatal(&q("f:L[`halflist;1]\nf[]", true, ""), "item 1 of a general list");
+    fatal(
+        &q("f:L[`halflist;1]\nf[]", true, ""),
+        "item 1 of a general list",
+    );
 }
 
 /// "As krr records only the passed pointer, you should ensure that the string remains valid
@@ -76,12 +84,18 @@ fn krr_keeps_only_the_pointer() {
         "",
     );
     assert!(
-        !r.stdout.contains("a temporary message that dies with the call")
+        !r.stdout
+            .contains("a temporary message that dies with the call")
             && !r.stdout.contains("a message on the stack"),
         "{}",
         r.stdout
     );
-    assert_eq!(r.stdout.lines().last(), Some("error number 7"), "{}", r.stderr);
+    assert_eq!(
+        r.stdout.lines().last(),
+        Some("error number 7"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// "Do not call krr() and then return a valid pointer!"
@@ -89,7 +103,8 @@ fn krr_keeps_only_the_pointer() {
 fn krr_then_a_value_is_an_error() {
     let r = q("-1 @[L[`krrvalue;1];0;{x}];exit 0", true, "");
     assert!(
-        r.stdout.contains("qhost strict: a value was returned with error 'left behind' pending"),
+        r.stdout
+            .contains("qhost strict: a value was returned with error 'left behind' pending"),
         "{}\n{}",
         r.stdout,
         r.stderr
@@ -108,16 +123,20 @@ fn stale_error_is_reported() {
     );
     let out: Vec<&str> = r.stdout.lines().collect();
     assert!(
-        out.first().is_some_and(|l| l.starts_with(
-            "qhost strict: a value was returned with error 'oops' pending"
-        )),
+        out.first().is_some_and(
+            |l| l.starts_with("qhost strict: a value was returned with error 'oops' pending")
+        ),
         "{}\n{}",
         r.stdout,
         r.stderr
     );
     assert_eq!(out.get(1), Some(&"::"), "{}", r.stderr);
     // not strict: the stale error is dropped, not blamed on the next call, which answers ::
-    let r = q("f:L[`dotnoee;2]\n-1 .Q.s1 f[{'x};`oops];g:L[`nothing;1]\n-1 .Q.s1 g[];exit 0", false, "");
+    let r = q(
+        "f:L[`dotnoee;2]\n-1 .Q.s1 f[{'x};`oops];g:L[`nothing;1]\n-1 .Q.s1 g[];exit 0",
+        false,
+        "",
+    );
     assert_eq!(r.stdout, "1b\n::\n", "{}", r.stderr);
 }
 
@@ -127,12 +146,16 @@ fn stale_error_is_reported() {
 fn k_from_another_thread() {
     let r = q("f:L[`kthread;1]\n-1 f[];exit 0", false, "");
     assert!(
-        r.stdout.starts_with("k: called from a thread q did not start"),
+        r.stdout
+            .starts_with("k: called from a thread q did not start"),
         "{}\n{}",
         r.stdout,
         r.stderr
     );
-    fatal(&q("f:L[`kthread;1]\nf[]", true, ""), "k: called from a thread q did not start");
+    fatal(
+        &q("f:L[`kthread;1]\nf[]", true, ""),
+        "k: called from a thread q did not start",
+    );
 }
 
 /// peach with `-s 2`: an extension's function runs on secondary threads and may allocate

@@ -2,7 +2,7 @@
 // libtorch's AOTIModelPackageLoader: it unpacks the package into a temporary folder and dlopens
 // the compiled model library inside it (no compiler is needed at load time: the package holds
 // the .so built when Python compiled it). Each entry point catches every C++ exception and
-// answers 0, or -1 with the message kept for ktorch_la_error.
+// answers 0, or -1 with the message kept for ktorch_last_error.
 #include <ATen/ATen.h>
 #include <cstdlib>
 #include <cstring>

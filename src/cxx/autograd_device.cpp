@@ -3,7 +3,7 @@
 // c10's device guard, registered by libtorch_cuda when CUDA is present), and copies into a
 // memory format (channels last). Each entry point takes tch's C_tensor pointers (at::Tensor*)
 // and catches every C++ exception: 0 on success, -1 on error with the message kept for
-// ktorch_ad_error.
+// ktorch_last_error.
 #include <ATen/ATen.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
@@ -15,13 +15,6 @@
 #include "attempt.h"
 
 extern "C" {
-// The last error's message, malloc'd (the caller frees it).
-char* ktorch_ad_error() {
-  char* p = static_cast<char*>(std::malloc(last_error.size() + 1));
-  if (p) std::memcpy(p, last_error.c_str(), last_error.size() + 1);
-  return p;
-}
-
 // at::manual_seed (what torch::manual_seed calls): the CPU generator and every CUDA device's.
 // After a device-side assert the CUDA generators throw, and tch's at_manual_seed lets that
 // escape into Rust (an abort, found by ktorch-fuzz on the GPU machine): here it is an error.

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string>
 
+#include "attempt.h"
+
 static char* dup(const std::string& s) {
   char* p = static_cast<char*>(std::malloc(s.size() + 1));
   if (p) std::memcpy(p, s.c_str(), s.size() + 1);
@@ -16,6 +18,10 @@ static char* dup(const std::string& s) {
 }
 
 extern "C" {
+// The last error of this thread's shim calls (attempt.h), malloc'd (the caller frees it): the
+// one getter for every shim file.
+char* ktorch_last_error() { return dup(last_error); }
+
 // Strings are malloc'd; the caller frees them with free(). NULL on error.
 char* ktorch_show_config() { try { return dup(at::show_config()); } catch (...) { return nullptr; } }
 char* ktorch_parallel_info() { try { return dup(at::get_parallel_info()); } catch (...) { return nullptr; } }

@@ -1,6 +1,6 @@
 // CUDA control that tch does not wrap: device properties and memory, streams, events and CUDA
 // graphs, through ATen's and c10's CUDA API. Every entry point catches every C++ exception
-// (attempt: 0 on success, -1 with the message kept for ktorch_ad_error). Objects cross to Rust
+// (attempt: 0 on success, -1 with the message kept for ktorch_last_error). Objects cross to Rust
 // as opaque pointers that Rust frees through the matching *_free.
 //
 // Built with KTORCH_CUDA when build.rs finds the CUDA headers of the torch wheel; otherwise every

@@ -2,7 +2,7 @@
 // Gloo backend (CPU tensors) or an NCCL one (CUDA tensors, when built with the CUDA and NCCL
 // headers), and the collectives ktorch uses: allreduce, broadcast, allgather, reduce-scatter,
 // barrier. Every entry point catches every C++ exception (attempt.h) and answers 0, or -1 with
-// the message kept for ktorch_dist_error. Every wait is bounded by the group's timeout, so a rank
+// the message kept for ktorch_last_error. Every wait is bounded by the group's timeout, so a rank
 // that never arrives or a peer that dies is an error, never a hang.
 //
 // The wheel ships c10d's headers but not gloo's: gloo_decl/ declares the few gloo names that
@@ -46,12 +46,6 @@ void check_devices(Group* g, at::Tensor** ts, int n) {
 }  // namespace
 
 extern "C" {
-char* ktorch_dist_error() {
-  char* p = static_cast<char*>(std::malloc(last_error.size() + 1));
-  if (p) std::memcpy(p, last_error.c_str(), last_error.size() + 1);
-  return p;
-}
-
 int ktorch_dist_has_nccl() {
 #ifdef KTORCH_NCCL
   return 1;

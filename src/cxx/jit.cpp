@@ -1,7 +1,7 @@
 // What tch's CModule does not give for a TorchScript module held as a ktorch module: its buffers,
 // setting its training flag from a shared reference, and an independent deep copy. Each entry
 // point takes the torch::jit::Module* that tch's CModule holds (tch new's one per load), catches
-// every C++ exception and answers 0, or -1 with the message kept for ktorch_la_error.
+// every C++ exception and answers 0, or -1 with the message kept for ktorch_last_error.
 #include <torch/script.h>
 #include <cstdlib>
 #include <cstring>

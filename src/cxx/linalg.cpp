@@ -2,7 +2,7 @@
 // addr and baddbmm (with and without an output tensor), and the optional driver names of svd,
 // svdvals and lstsq (tch passes a string where libtorch wants "no driver"). Each entry point
 // takes tch's C_tensor pointers (at::Tensor*), catches every C++ exception and answers 0, or -1
-// with the message kept for ktorch_la_error. New tensors come back through `r` (new'd, owned
+// with the message kept for ktorch_last_error. New tensors come back through `r` (new'd, owned
 // by the caller as tch tensors).
 #include <ATen/ATen.h>
 #include <cstdlib>
@@ -19,12 +19,6 @@ static c10::optional<c10::string_view> driver(const char* s) {
 }
 
 extern "C" {
-char* ktorch_la_error() {
-  char* p = static_cast<char*>(std::malloc(last_error.size() + 1));
-  if (p) std::memcpy(p, last_error.c_str(), last_error.size() + 1);
-  return p;
-}
-
 // mode: 0 addbmm, 1 addmm, 2 addmv, 3 addr, 4 baddbmm; beta*x + alpha*f(y,z), into out when
 // out is not null (then *r is left null).
 int ktorch_addmm(int mode, at::Tensor* out, at::Tensor* x, at::Tensor* y, at::Tensor* z, int bf, double bd, long bj,

@@ -2,7 +2,7 @@
 // celu, leaky_relu, hardshrink, softshrink, hardtanh, softplus and rrelu (tch's generated
 // functions drop every scalar that has a default), and libtorch's local response norm and
 // cross-map LRN, which are C++ API functions rather than ATen operators. Errors as in
-// linalg.cpp: 0, or -1 with the message kept for ktorch_la_error. New tensors come back in `r`.
+// linalg.cpp: 0, or -1 with the message kept for ktorch_last_error. New tensors come back in `r`.
 #include <ATen/ATen.h>
 #include <torch/nn/functional/normalization.h>
 #include <torch/nn/modules/normalization.h>

@@ -5,7 +5,7 @@
 // single-tensor algorithm takes about ten a parameter), the autocast state of this thread (device
 // type and reduced dtype), GradScaler's two kernels, and a tensor's version counter (to know that
 // a mask tensor seen before is unchanged). Every entry point catches each C++ exception: 0 on
-// success, -1 with the message kept for ktorch_ad_error (attempt.h's thread-local last error).
+// success, -1 with the message kept for ktorch_last_error (attempt.h's thread-local last error).
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
 #include <ATen/autocast_mode.h>

@@ -3,7 +3,7 @@
 // the default generators' seeds. Each entry point takes tch's C_tensor pointer (an at::Tensor*),
 // reads without changing anything, and catches every C++ exception: none crosses into Rust.
 // Results that can fail are written through an out pointer; the return is 0 on success, -1 on
-// error (the message is then available from ktorch_info_error).
+// error (the message is then available from ktorch_last_error).
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
 #include <torch/csrc/autograd/function.h>
@@ -31,9 +31,6 @@ static int memory_code(c10::MemoryFormat m) {
 }
 
 extern "C" {
-// The last error's first line (malloc'd; the caller frees it).
-char* ktorch_info_error() { return dup(last_error); }
-
 // Owning references to the TensorImpl (0 for an undefined tensor), and weak references.
 int ktorch_use_count(const at::Tensor* t, int64_t* r) { return attempt([&] { *r = t->defined() ? (int64_t)t->use_count() : 0; }); }
 int ktorch_weak_count(const at::Tensor* t, int64_t* r) { return attempt([&] { *r = t->defined() ? (int64_t)t->weak_use_count() : 0; }); }

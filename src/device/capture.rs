@@ -2,14 +2,13 @@
 //! then one run under capture) and whether this thread is recording now, which the checks that
 //! would synchronize (a loss's target check, attention's fallbacks) ask. What is recorded (a
 //! module's forward, a model's training step) is the model's: model/graph.rs.
-use std::ffi::c_void;
-
 use anyhow::{anyhow, Result};
 use tch::Tensor;
 
 use super::event::Event;
 use super::shim;
 use super::stream::{Stream, StreamGuard};
+use crate::cxx::CudaGraph;
 
 /// Eager runs before capture, as in PyTorch's CUDA graph examples.
 pub const WARMUP: usize = 3;
@@ -38,11 +37,12 @@ impl Drop for Recording {
 }
 
 /// at::cuda::CUDAGraph, freed with the graph object.
-pub struct GraphPtr(*mut c_void);
+pub struct GraphPtr(*mut CudaGraph);
 
 impl Drop for GraphPtr {
     fn drop(&mut self) {
-        unsafe { shim::ktorch_graph_free(self.0) }
+        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
+        unsafe { crate::cxx::ktorch_graph_free(self.0) }
     }
 }
 
@@ -55,7 +55,10 @@ impl GraphPtr {
 
 /// Run `work` WARMUP times on a side stream, then once more under capture. Answers the graph
 /// and what the captured run returned (tensors in the graph's memory).
-pub fn capture(device: usize, work: &mut dyn FnMut() -> Result<Vec<Tensor>>) -> Result<(GraphPtr, Vec<Tensor>)> {
+pub fn capture(
+    device: usize,
+    work: &mut dyn FnMut() -> Result<Vec<Tensor>>,
+) -> Result<(GraphPtr, Vec<Tensor>)> {
     let current = Stream::current(device)?;
     let side = Stream::new(device, false)?;
     // the side stream first waits for what q queued (the inputs), q's stream later for the side

@@ -3,7 +3,7 @@
 //! async forward) must run on the device and stream q has chosen, and warn into ktorch's log,
 //! not with the defaults of a fresh thread.
 use super::stream::Stream;
-use super::{current_cuda, cuda_count, shim};
+use super::{cuda_count, current_cuda, shim};
 
 pub struct ThreadContext {
     /// The q thread's current CUDA device and its current stream, None without CUDA.

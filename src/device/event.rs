@@ -4,7 +4,7 @@
 //! stream s, `wait e` / `wait(e;s)` makes the current stream (or s) wait on the device for that
 //! point without blocking q, `elapsed(a;b)` the milliseconds between two recorded events
 //! (timing from q), and `sync e`, `query e` (in mod.rs) block on it or ask if it is reached.
-use std::ffi::c_void;
+use crate::cxx::CudaEvent;
 
 use anyhow::{bail, Result};
 
@@ -14,7 +14,7 @@ use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
 pub struct Event {
-    ptr: *mut c_void,
+    ptr: *mut CudaEvent,
 }
 
 // SAFETY: a CUDAEvent is owned by one registry entry and used under the registry's lock.
@@ -22,13 +22,16 @@ unsafe impl Send for Event {}
 
 impl Drop for Event {
     fn drop(&mut self) {
-        unsafe { shim::ktorch_event_free(self.ptr) }
+        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
+        unsafe { crate::cxx::ktorch_event_free(self.ptr) }
     }
 }
 
 impl Event {
     pub fn new(timing: bool) -> Result<Event> {
-        Ok(Event { ptr: shim::event_new(timing)? })
+        Ok(Event {
+            ptr: shim::event_new(timing)?,
+        })
     }
     pub fn record(&self, s: &Stream) -> Result<()> {
         shim::event_record(self.ptr, s.ptr())
@@ -73,7 +76,7 @@ pub fn event(x: K) -> KResult {
 
 /// The event handle and stream of `record`/`wait`: (e) with the current stream, or (e;s).
 fn event_stream(x: K, f: impl FnOnce(&Event, &Stream) -> Result<()>) -> KResult {
-    let (e, s) = match read::items(x) {
+    let (e, s) = match read::items(&x) {
         Some([e, s]) if !registry::is_handle(x) => (*e, Some(*s)),
         _ => (x, None),
     };
@@ -112,7 +115,10 @@ pub fn wait(x: K) -> KResult {
 
 /// `elapsed(a;b)`: milliseconds from event a to event b.
 pub fn elapsed(x: K) -> KResult {
-    let [a, b] = read::items(x).filter(|_| !registry::is_handle(x)).and_then(|v| <[K; 2]>::try_from(v).ok()).ok_or_else(|| anyhow::anyhow!("expects (event;event)"))?;
+    let [a, b] = read::items(&x)
+        .filter(|_| !registry::is_handle(x))
+        .and_then(|v| <[K; 2]>::try_from(v).ok())
+        .ok_or_else(|| anyhow::anyhow!("expects (event;event)"))?;
     // the second event's pointer stays valid between the two lookups: only q's thread frees
     let pb = with_event(b, |e| Ok(e.ptr))?;
     let ms = with_event(a, |e| shim::event_elapsed(e.ptr, pb))?;

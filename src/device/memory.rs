@@ -7,7 +7,16 @@ use anyhow::Result;
 use super::{cuda_arg, cuda_count, shim};
 use crate::k::{make, read, KResult, K};
 
-const INFO: &[&str] = &["device", "name", "capability", "memory", "processors", "threads", "warp", "l2cache"];
+const INFO: &[&str] = &[
+    "device",
+    "name",
+    "capability",
+    "memory",
+    "processors",
+    "threads",
+    "warp",
+    "l2cache",
+];
 
 /// One device's facts as q values in INFO's order.
 fn info_row(d: usize) -> Result<Vec<K>> {
@@ -28,7 +37,9 @@ fn info_row(d: usize) -> Result<Vec<K>> {
 pub fn cudainfo(x: K) -> KResult {
     if read::is_nil(x) {
         super::need_cuda()?;
-        let rows = (0..cuda_count()).map(info_row).collect::<Result<Vec<_>>>()?;
+        let rows = (0..cuda_count())
+            .map(info_row)
+            .collect::<Result<Vec<_>>>()?;
         // rows to columns, each value moved once
         let mut cols: Vec<Vec<K>> = vec![Vec::new(); INFO.len()];
         for r in rows {
@@ -46,7 +57,14 @@ pub fn cudainfo(x: K) -> KResult {
 pub fn cudamemory(x: K) -> KResult {
     let v = shim::memory(cuda_arg(x)?)?;
     Ok(make::dict(
-        &["allocated", "reserved", "maxallocated", "maxreserved", "free", "total"],
+        &[
+            "allocated",
+            "reserved",
+            "maxallocated",
+            "maxreserved",
+            "free",
+            "total",
+        ],
         v.iter().map(|b| make::long(*b)).collect(),
     ))
 }
@@ -56,7 +74,10 @@ pub fn cudamemory(x: K) -> KResult {
 pub fn emptycache(_x: K) -> KResult {
     if cuda_count() > 0 {
         shim::empty_cache()?;
-        crate::klog!(crate::session::log::Level::Debug, "emptycache: cached CUDA memory given back");
+        crate::klog!(
+            crate::session::log::Level::Debug,
+            "emptycache: cached CUDA memory given back"
+        );
     }
     Ok(make::null())
 }

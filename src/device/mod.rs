@@ -3,15 +3,14 @@
 //! (`device` itself, the device of a tensor or of the session, is with the tensor information.)
 //! `sync` and `query` also take streams and events; the CUDA control beyond devices is in
 //! memory.rs (properties, memory), stream.rs, event.rs and capture.rs (CUDA graphs: what they record is
-//! the model's, model/graph.rs), through the C++ shim in
-//! shim.rs.
-pub mod context;
+//! the model's, model/graph.rs), through the C++ shim's
+//! wrappers in cxx/cuda.rs.
 pub mod capture;
+pub mod context;
 pub mod event;
 pub mod memory;
-mod shim;
+use crate::cxx::cuda as shim;
 pub mod stream;
-
 
 use anyhow::{anyhow, bail};
 use tch::Device;
@@ -19,12 +18,7 @@ use tch::Device;
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 
-extern "C" {
-    fn ktorch_cuda_current(r: *mut libc::c_long) -> libc::c_int;
-    fn ktorch_cuda_set(i: libc::c_int) -> libc::c_int;
-}
-
-pub use crate::session::ffi::shim_error;
+use crate::cxx::{ktorch_cuda_current, ktorch_cuda_set};
 
 /// `cpu`, `cuda` (the current CUDA device), `cuda:n`.
 pub fn device_from_name(s: &str) -> Option<Device> {
@@ -48,6 +42,7 @@ pub fn current_cuda() -> usize {
         return 0;
     }
     let mut r: libc::c_long = 0;
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     if unsafe { ktorch_cuda_current(&mut r) } != 0 {
         return 0;
     }
@@ -112,9 +107,8 @@ pub fn cudadevice(x: K) -> KResult {
     {
         Some(i) => {
             check_cuda(i)?;
-            if unsafe { ktorch_cuda_set(i as libc::c_int) } != 0 {
-                return Err(shim_error());
-            }
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+            crate::cxx::check(unsafe { ktorch_cuda_set(i as libc::c_int) })?;
             Ok(make::null())
         }
         None => {

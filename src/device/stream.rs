@@ -4,7 +4,7 @@
 //! work ktorch queues next goes there (`setstream()` back to the device's default stream),
 //! `getstream()` the current stream as a handle. `sync s` waits for a stream, `query s` tells
 //! whether its work is done (see sync and query in mod.rs).
-use std::ffi::c_void;
+use crate::cxx::CudaStream;
 
 use anyhow::{bail, Result};
 
@@ -14,7 +14,7 @@ use crate::registry::{self, Obj};
 
 /// One CUDA stream (libtorch's CUDAStream, a view of a pooled or default stream).
 pub struct Stream {
-    ptr: *mut c_void,
+    ptr: *mut CudaStream,
 }
 
 // SAFETY: a CUDAStream is a plain value (device, id) usable from any thread.
@@ -22,26 +22,35 @@ unsafe impl Send for Stream {}
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        unsafe { shim::ktorch_stream_free(self.ptr) }
+        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
+        unsafe { crate::cxx::ktorch_stream_free(self.ptr) }
     }
 }
 
 impl Stream {
     pub fn new(device: usize, high: bool) -> Result<Stream> {
-        Ok(Stream { ptr: shim::stream_new(device, high)? })
+        Ok(Stream {
+            ptr: shim::stream_new(device, high)?,
+        })
     }
     /// The calling thread's current stream on `device`.
     pub fn current(device: usize) -> Result<Stream> {
-        Ok(Stream { ptr: shim::stream_current(device)? })
+        Ok(Stream {
+            ptr: shim::stream_current(device)?,
+        })
     }
     pub fn default(device: usize) -> Result<Stream> {
-        Ok(Stream { ptr: shim::stream_default(device)? })
+        Ok(Stream {
+            ptr: shim::stream_default(device)?,
+        })
     }
     /// A second value for the same CUDA stream.
     pub fn dup(&self) -> Result<Stream> {
-        Ok(Stream { ptr: shim::stream_copy(self.ptr)? })
+        Ok(Stream {
+            ptr: shim::stream_copy(self.ptr)?,
+        })
     }
-    pub fn ptr(&self) -> *mut c_void {
+    pub fn ptr(&self) -> *mut CudaStream {
         self.ptr
     }
     /// Make this its device's current stream on the calling thread.
@@ -96,7 +105,7 @@ pub fn with_stream<R>(x: K, f: impl FnOnce(&Stream) -> Result<R>) -> Result<R> {
 /// `stream()`, `stream device`, `stream(device;priority)`: a new stream handle.
 pub fn stream(x: K) -> KResult {
     // (device;priority): a general list, or two symbols (`cuda:0`high)
-    let (device, priority) = match (read::ktype(x), read::items(x)) {
+    let (device, priority) = match (read::ktype(x), read::items(&x)) {
         (0, Some([d, p])) if !registry::is_handle(x) => (cuda_arg(*d)?, Some(read::symbol(*p))),
         (11, _) => match read::symbols(x).as_deref() {
             Some([d, p]) => (cuda_named(d)?, Some(Some(*p))),

@@ -43,11 +43,18 @@ pub fn bytes(x: K) -> KResult {
 /// (Optimizer::buffer_counts), a model's module and optimizer together. None for other values
 /// (tensors, vectors, dictionaries, q data).
 fn object_count(x: K, what: Count) -> Result<Option<i64>> {
-    if !matches!(registry::class_of(x), Some("module" | "loss" | "optimizer" | "model")) {
+    if !matches!(
+        registry::class_of(x),
+        Some("module" | "loss" | "optimizer" | "model")
+    ) {
         return Ok(None);
     }
     let module = |m: &Module| -> Result<i64> {
-        let ts = m.named_parameters().into_iter().chain(m.named_buffers()).map(|(_, t)| t);
+        let ts = m
+            .named_parameters()
+            .into_iter()
+            .chain(m.named_buffers())
+            .map(|(_, t)| t);
         Ok(match what {
             Count::Size => m.named_parameters().len() as i64,
             Count::Elements => ts.map(shape::storage_elements).sum::<Result<i64>>()?,

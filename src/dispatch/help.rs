@@ -3,7 +3,7 @@
 use anyhow::{bail, Result};
 use tch::Kind;
 
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::session::setting::alloptions;
 use crate::tensor::info::{self, attrs, facts};
@@ -41,17 +41,44 @@ const TOPICS: [(&str, &str); 8] = [
 /// `backward`'s modes (ktorch.h's `backsym`): retain the graph, create one for higher order
 /// derivatives.
 const BACKWARD: [(&str, bool, bool, &str); 4] = [
-    ("free", false, false, "free graph, no higher order derivatives"),
-    ("retain", true, false, "retain graph, no higher order derivatives"),
-    ("create", true, true, "retain graph, create graph for higher order derivatives"),
-    ("createfree", false, true, "free graph & create graph for higher order derivatives (unused?)"),
+    (
+        "free",
+        false,
+        false,
+        "free graph, no higher order derivatives",
+    ),
+    (
+        "retain",
+        true,
+        false,
+        "retain graph, no higher order derivatives",
+    ),
+    (
+        "create",
+        true,
+        true,
+        "retain graph, create graph for higher order derivatives",
+    ),
+    (
+        "createfree",
+        false,
+        true,
+        "free graph & create graph for higher order derivatives (unused?)",
+    ),
 ];
 
 /// An optimizer type's options at their defaults.
 fn opt_defaults(k: &optim::kinds::Kind) -> K {
-    let vals: Vec<nn::layers::Val> = k.opts.iter().map(|o| o.default.val(o.ty).unwrap_or(nn::layers::Val::None)).collect();
+    let vals: Vec<nn::layers::Val> = k
+        .opts
+        .iter()
+        .map(|o| o.default.val(o.ty).unwrap_or(nn::layers::Val::None))
+        .collect();
     let keys: Vec<&str> = k.opts.iter().map(|o| o.name).collect();
-    unsafe { native::xD(make::symbols(&keys), make::uniform(vals.iter().map(nn::api::atom).collect())) }
+    make::dict_of(
+        make::symbols(&keys),
+        make::uniform(vals.iter().map(nn::api::atom).collect()),
+    )
 }
 
 /// `help`/`options` of a module or loss type or an optimizer's name; `help` gives the type's
@@ -81,14 +108,22 @@ pub fn object_help(x: K, full: bool) -> Result<Option<K>> {
         let m = nn::api::modref(x)?;
         let m = m.get();
         let o = nn::api::options(m, all);
-        return if full { nn::help::module_help(m.layer.name, Some(o)) } else { Ok(Some(o)) };
+        return if full {
+            nn::help::module_help(m.layer.name, Some(o))
+        } else {
+            Ok(Some(o))
+        };
     }
     if loss::object::is_loss(x) {
         let (name, o) = registry::with(x, |ob| {
             let l = loss::object::of(ob)?;
             Ok((l.name(), loss::help::options(l, all)?))
         })?;
-        return if full { loss::help::help(name, Some(o)) } else { Ok(Some(o)) };
+        return if full {
+            loss::help::help(name, Some(o))
+        } else {
+            Ok(Some(o))
+        };
     }
     Ok(None)
 }
@@ -148,14 +183,17 @@ pub fn topic(x: K, full: bool) -> KResult {
                 .iter()
                 .map(|d| attrs::ktype_letter(*d).unwrap_or(b' '))
                 .collect();
-            unsafe { native::xD(make::symbols(&k), make::chars(&v)) }
+            make::dict_of(make::symbols(&k), make::chars(&v))
         }
         // ktorch's table as it prints it (ktorch.cpp `ktypes`): the k type letter of each of
         // its first 8 dtypes, so `e` shows for float and for half
         "ktype" => {
-            let k: Vec<u8> = DTYPES[..8].iter().map(|d| attrs::ktype_letter(*d).unwrap_or(b' ')).collect();
+            let k: Vec<u8> = DTYPES[..8]
+                .iter()
+                .map(|d| attrs::ktype_letter(*d).unwrap_or(b' '))
+                .collect();
             let v: Vec<&str> = DTYPES[..8].iter().map(|d| options::kind_name(*d)).collect();
-            unsafe { native::xD(make::chars(&k), make::symbols(&v)) }
+            make::dict_of(make::chars(&k), make::symbols(&v))
         }
         "device" => {
             let n = tch::Cuda::device_count().max(0) as usize;
@@ -170,7 +208,7 @@ pub fn topic(x: K, full: bool) -> KResult {
                 seeds.push(facts::device_seed(Some(i))?);
             }
             let k: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-            unsafe { native::xD(make::symbols(&k), make::longs(&seeds)) }
+            make::dict_of(make::symbols(&k), make::longs(&seeds))
         }
         "tensor" | "vector" | "dictionary" => attrs::default_options(),
         "module" => nn::help::module_table()?,
@@ -180,7 +218,10 @@ pub fn topic(x: K, full: bool) -> KResult {
             let names: Vec<&str> = ks.iter().map(|k| k.name).collect();
             let py = make::list(ks.iter().map(|k| make::string(k.pytorch)).collect());
             let opts = make::list(ks.iter().map(opt_defaults).collect());
-            make::table(&["optimizer", "pytorch", "options"], vec![make::symbols(&names), py, opts])
+            make::table(
+                &["optimizer", "pytorch", "options"],
+                vec![make::symbols(&names), py, opts],
+            )
         }
         "backward" => make::table(
             &["mode", "retain", "create", "description"],

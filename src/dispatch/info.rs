@@ -3,7 +3,7 @@
 //! parameter's, by name), and `parmtypes`, which also takes an optimizer. Tensors, vectors and dictionaries are tensor/info's.
 use anyhow::Result;
 
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::info::{attrs, flags, pointers, summary};
 use crate::tensor::options;
@@ -49,9 +49,12 @@ pub fn dtype(x: K) -> KResult {
         if let Some(m) = module_of(x)? {
             let p = m.get().named_parameters();
             let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
-            let v = p.iter().map(|(_, t)| attrs::dtype_of(t)).collect::<Result<Vec<_>>>()?;
+            let v = p
+                .iter()
+                .map(|(_, t)| attrs::dtype_of(t))
+                .collect::<Result<Vec<_>>>()?;
             let v: Vec<&str> = v.iter().map(String::as_str).collect();
-            return Ok(unsafe { native::xD(make::symbols(&keys), make::symbols(&v)) });
+            return Ok(make::dict_of(make::symbols(&keys), make::symbols(&v)));
         }
     }
     attrs::dtype(x)
@@ -72,8 +75,11 @@ pub fn ktype(x: K) -> KResult {
     if let Some(m) = module_of(x)? {
         let p = m.get().named_parameters();
         let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
-        let v = p.iter().map(|(_, t)| attrs::ktype_of(t)).collect::<Result<Vec<_>>>()?;
-        return Ok(unsafe { native::xD(make::symbols(&keys), make::chars(&v)) });
+        let v = p
+            .iter()
+            .map(|(_, t)| attrs::ktype_of(t))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(make::dict_of(make::symbols(&keys), make::chars(&v)));
     }
     attrs::ktype(x)
 }
@@ -85,7 +91,7 @@ pub fn gradflag(x: K) -> KResult {
         let p = m.get().named_parameters();
         let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
         let flags: Vec<bool> = p.iter().map(|(_, t)| t.requires_grad()).collect();
-        return Ok(unsafe { native::xD(make::symbols(&keys), make::booleans(&flags)) });
+        return Ok(make::dict_of(make::symbols(&keys), make::booleans(&flags)));
     }
     flags::gradflag(x)
 }
@@ -94,11 +100,19 @@ pub fn gradflag(x: K) -> KResult {
 /// module or model: nn/attrs.rs.
 pub fn parmtypes(x: K) -> KResult {
     if registry::class_of(x) == Some("optimizer") {
-        let (k, v): (Vec<String>, Vec<String>) = registry::with(x, |o| match o.get::<optim::Optimizer>() {
-            Some(z) => Ok(z.groups.iter().flat_map(|g| g.parms.iter().map(|p| (p.name.clone(), p.module.clone()))).unzip()),
-            None => unreachable!(),
-        })?;
-        return Ok(nn::attrs::dict(nn::attrs::syms(k.into_iter()), make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>())));
+        let (k, v): (Vec<String>, Vec<String>) =
+            registry::with(x, |o| match o.get::<optim::Optimizer>() {
+                Some(z) => Ok(z
+                    .groups
+                    .iter()
+                    .flat_map(|g| g.parms.iter().map(|p| (p.name.clone(), p.module.clone())))
+                    .unzip()),
+                None => unreachable!(),
+            })?;
+        return Ok(nn::attrs::dict(
+            nn::attrs::syms(k.into_iter()),
+            make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>()),
+        ));
     }
     nn::attrs::parmtypes(x)
 }

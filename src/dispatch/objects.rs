@@ -13,9 +13,10 @@ pub fn free(x: K) -> KResult {
     } else if registry::is_handle(x) {
         registry::free(x)?;
     } else {
-        let (items, keys) = match read::dict_parts(x) {
-            Some((k, v)) => (read::items(v), read::symbols(k)),
-            None => (read::items(x), None),
+        let parts = read::dict_parts(x);
+        let (items, keys) = match &parts {
+            Some((k, v)) => (read::items(v), read::symbols(*k)),
+            None => (read::items(&x), None),
         };
         let Some(items) = items else {
             bail!("expecting a ktorch object, or a list or dictionary of them")
@@ -43,7 +44,10 @@ pub fn free(x: K) -> KResult {
             }
         }
     }
-    Ok(make::null())
+    // (K)0, as ktorch's Free returns: q reads it as `::` (KX: a C function with nothing to
+    // return may return (K)0), and it spares q an allocation on the per-call path (`free`
+    // follows every temporary tensor)
+    Ok(std::ptr::null_mut())
 }
 
 pub fn tensorcount(x: K) -> KResult {
@@ -56,7 +60,10 @@ pub fn tensorcount(x: K) -> KResult {
             }
             if let Some(m) = o.get::<crate::model::Model>() {
                 let t = m.module.get();
-                return Ok(Some((t.named_parameters().len() + t.named_buffers().len()) as i64 + m.opt.buffer_counts()?.0));
+                return Ok(Some(
+                    (t.named_parameters().len() + t.named_buffers().len()) as i64
+                        + m.opt.buffer_counts()?.0,
+                ));
             }
             Ok(None)
         })?;
@@ -80,7 +87,10 @@ pub fn mapped(x: K) -> KResult {
 
 pub fn class(x: K) -> KResult {
     if !registry::is_handle(x) {
-        bail!("need allocated torch object, e.g. tensor, module, given {}", crate::tensor::opargs::describe(x));
+        bail!(
+            "need allocated torch object, e.g. tensor, module, given {}",
+            crate::tensor::opargs::describe(x)
+        );
     }
     registry::with(x, |o| Ok(make::symbol(o.class())))
 }
@@ -115,30 +125,20 @@ pub fn obj(_: K) -> KResult {
     });
     // objects lent to an async call: their class only, their tensors are in use
     let mut rows = rows;
-    rows.extend(registry::busy_list().into_iter().map(|(id, c)| (id, c, String::new(), "", vec![], 0, 0)));
+    rows.extend(
+        registry::busy_list()
+            .into_iter()
+            .map(|(id, c)| (id, c, String::new(), "", vec![], 0, 0)),
+    );
     rows.sort_by_key(|r| r.0);
     let longs = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> i64| {
-        let v = unsafe { crate::k::native::ktn(7, rows.len() as i64) };
-        let d = unsafe { std::slice::from_raw_parts_mut(make::data::<i64>(v), rows.len()) };
-        for (slot, r) in d.iter_mut().zip(&rows) {
-            *slot = f(r);
-        }
-        v
+        make::longs(&rows.iter().map(f).collect::<Vec<i64>>())
     };
     let syms = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> String| {
         let s: Vec<String> = rows.iter().map(f).collect();
         make::symbols(&s.iter().map(|x| x.as_str()).collect::<Vec<_>>())
     };
-    let sizes = make::list(
-        rows.iter()
-            .map(|r| {
-                let v = unsafe { crate::k::native::ktn(7, r.4.len() as i64) };
-                unsafe { std::slice::from_raw_parts_mut(make::data::<i64>(v), r.4.len()) }
-                    .copy_from_slice(&r.4);
-                v
-            })
-            .collect(),
-    );
+    let sizes = make::list(rows.iter().map(|r| make::longs(&r.4)).collect());
     let cols = vec![
         longs(&|r| r.0),
         syms(&|r| r.1.to_string()),
@@ -154,20 +154,21 @@ pub fn obj(_: K) -> KResult {
         ],
         cols,
     );
-    Ok(unsafe { crate::k::native::xT(d) })
+    Ok(make::table_of(d))
 }
 
 /// `resolve x`: `x` through q's own serialisation (`-9!-8!x`): the canonical form q itself would
 /// hold, e.g. a general list of atoms of one type made a simple list.
 pub fn resolve(x: K) -> KResult {
-    let b = unsafe { crate::k::native::b9(-1, x) };
-    if b.is_null() {
-        anyhow::bail!("b9: failed to serialize {}", crate::tensor::opargs::describe(x));
+    match make::reserialized(x) {
+        Ok(z) => Ok(z),
+        Err(make::Failed::Serialize) => anyhow::bail!(
+            "b9: failed to serialize {}",
+            crate::tensor::opargs::describe(x)
+        ),
+        Err(make::Failed::Deserialize) => anyhow::bail!(
+            "d9: failed to deserialize {}",
+            crate::tensor::opargs::describe(x)
+        ),
     }
-    let z = unsafe { crate::k::native::d9(b) };
-    unsafe { crate::k::native::r0(b) };
-    if z.is_null() {
-        anyhow::bail!("d9: failed to deserialize {}", crate::tensor::opargs::describe(x));
-    }
-    Ok(z)
 }

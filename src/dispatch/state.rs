@@ -16,7 +16,9 @@ pub fn module(x: K) -> KResult {
     }
     // `module o`: an optimizer's container, the modules and tensors its parameters came from
     if optim::api::is_optimizer(x) {
-        return Ok(registry::add(Obj::new(nn::ModRef::new(optim::api::container(x)?))));
+        return Ok(registry::add(Obj::new(nn::ModRef::new(
+            optim::api::container(x)?,
+        ))));
     }
     nn::api::module(x)
 }
@@ -25,7 +27,9 @@ pub fn module(x: K) -> KResult {
 /// ktorch's); every other form is the optimizer's (optim/api.rs).
 pub fn opt(x: K) -> KResult {
     if model::api::is_model(x) {
-        let o = registry::with(x, |o| Ok(o.get::<model::Model>().map(|m| m.opt.shared_copy())))?;
+        let o = registry::with(x, |o| {
+            Ok(o.get::<model::Model>().map(|m| m.opt.shared_copy()))
+        })?;
         if let Some(o) = o {
             return Ok(registry::add(Obj::new(o)));
         }
@@ -41,13 +45,15 @@ pub fn state(x: K) -> KResult {
     if model::api::is_model(x) {
         return model::api::state(x, alloptions());
     }
-    if let Some([o, f]) = read::items(x) {
+    if let Some([o, f]) = read::items(&x) {
         if optim::api::is_optimizer(*o) && read::boolean(*f).is_some() {
             return optim::api::state(*o, read::boolean(*f).unwrap());
         }
     }
-    match read::items(x) {
-        _ if nn::api::is_module(x) => nn::api::definition(nn::api::modref(x)?.get(), alloptions(), true),
+    match read::items(&x) {
+        _ if nn::api::is_module(x) => {
+            nn::api::definition(nn::api::modref(x)?.get(), alloptions(), true)
+        }
         Some([m, f]) if nn::api::is_module(*m) && read::boolean(*f).is_some() => {
             nn::api::definition(nn::api::modref(*m)?.get(), read::boolean(*f).unwrap(), true)
         }

@@ -20,8 +20,18 @@ use crate::tensor::{convert, opargs::describe};
 pub const OPS: &[&str] = &["sum", "avg", "prod", "min", "max"];
 
 fn op(x: K) -> Result<i32> {
-    let s = read::symbol(x).filter(|_| read::ktype(x) == -11).ok_or_else(|| anyhow!("reduce op: expected a symbol, given {}", describe(x)))?;
-    OPS.iter().position(|o| *o == s).map(|i| i as i32).ok_or_else(|| anyhow!("unrecognized reduce op `{s}, expecting one of `{}", OPS.join("`")))
+    let s = read::symbol(x)
+        .filter(|_| read::ktype(x) == -11)
+        .ok_or_else(|| anyhow!("reduce op: expected a symbol, given {}", describe(x)))?;
+    OPS.iter()
+        .position(|o| *o == s)
+        .map(|i| i as i32)
+        .ok_or_else(|| {
+            anyhow!(
+                "unrecognized reduce op `{s}, expecting one of `{}",
+                OPS.join("`")
+            )
+        })
 }
 
 /// Split `(x;extra)` when the second item is what `is_extra` accepts (and x a handle or data).
@@ -29,7 +39,7 @@ fn split(x: K, is_extra: impl Fn(K) -> bool) -> (K, Option<K>) {
     if registry::is_handle(x) {
         return (x, None);
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([a, b]) if read::ktype(x) == 0 && is_extra(*b) => (*a, Some(*b)),
         _ => (x, None),
     }
@@ -43,22 +53,35 @@ enum Target {
 
 fn target(x: K) -> Result<Target> {
     match registry::class_of(x) {
-        Some(c @ ("tensor" | "vector" | "dictionary")) => Ok(Target::Handle(c, registry::tensors(x)?)),
+        Some(c @ ("tensor" | "vector" | "dictionary")) => {
+            Ok(Target::Handle(c, registry::tensors(x)?))
+        }
         Some(c) => bail!("expecting tensor, vector, dictionary or q data, given {c}"),
         None if registry::is_handle(x) => bail!("stale pointer"),
-        None => Ok(Target::Data(convert::to_tensor(x).map_err(|e| anyhow!("q data: {e}"))?)),
+        None => Ok(Target::Data(
+            convert::to_tensor(x).map_err(|e| anyhow!("q data: {e}"))?,
+        )),
     }
 }
 
 /// Run an in-place collective on tensors: contiguous ones directly, others through a contiguous
 /// copy written back after.
 fn in_place(ts: &[Tensor], f: impl FnOnce(&[Tensor]) -> Result<()>) -> Result<()> {
-    let work: Vec<Tensor> = ts.iter().map(|t| if t.is_contiguous() { Ok(t.shallow_clone()) } else { t.f_contiguous() }).collect::<Result<_, _>>()?;
+    let work: Vec<Tensor> = ts
+        .iter()
+        .map(|t| {
+            if t.is_contiguous() {
+                Ok(t.shallow_clone())
+            } else {
+                t.f_contiguous()
+            }
+        })
+        .collect::<Result<_, _>>()?;
     // collectives write into tensors that may be parameters (leaves that require gradients)
     tch::no_grad(|| f(&work))?;
     for (t, w) in ts.iter().zip(&work) {
         if !t.is_contiguous() {
-            let _ = tch::no_grad(|| t.shallow_clone().f_copy_(w))?;
+            tch::no_grad(|| t.shallow_clone().f_copy_(w))?;
         }
     }
     Ok(())
@@ -68,7 +91,10 @@ fn in_place(ts: &[Tensor], f: impl FnOnce(&[Tensor]) -> Result<()>) -> Result<()
 pub fn allreduce_tensors(g: &Group, ts: &[Tensor], op: i32) -> Result<()> {
     in_place(ts, |w| {
         let mut p = ptrs(w);
-        ffi::check(unsafe { ffi::ktorch_dist_allreduce(g.raw(), p.as_mut_ptr(), p.len() as i32, op) })
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+        ffi::check(unsafe {
+            crate::cxx::ktorch_dist_allreduce(g.raw(), p.as_mut_ptr(), p.len() as i32, op)
+        })
     })
 }
 
@@ -79,21 +105,30 @@ pub fn broadcast_tensors(g: &Group, ts: &[Tensor], root: i64) -> Result<()> {
     }
     in_place(ts, |w| {
         let mut p = ptrs(w);
-        ffi::check(unsafe { ffi::ktorch_dist_broadcast(g.raw(), p.as_mut_ptr(), p.len() as i32, root as i32) })
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+        ffi::check(unsafe {
+            crate::cxx::ktorch_dist_broadcast(g.raw(), p.as_mut_ptr(), p.len() as i32, root as i32)
+        })
     })
 }
 
 fn gather_one(g: &Group, t: &Tensor) -> Result<Tensor> {
     let c = t.f_contiguous()?;
     let mut r = std::ptr::null_mut();
-    ffi::check(unsafe { ffi::ktorch_dist_allgather(g.raw(), c.as_ptr() as *mut _, &mut r) })?;
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    ffi::check(unsafe {
+        crate::cxx::ktorch_dist_allgather(g.raw(), c.as_ptr() as *mut _, &mut r)
+    })?;
     Ok(owned(r))
 }
 
 fn scatter_one(g: &Group, t: &Tensor, op: i32) -> Result<Tensor> {
     let c = t.f_contiguous()?;
     let mut r = std::ptr::null_mut();
-    ffi::check(unsafe { ffi::ktorch_dist_reducescatter(g.raw(), c.as_ptr() as *mut _, op, &mut r) })?;
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    ffi::check(unsafe {
+        crate::cxx::ktorch_dist_reducescatter(g.raw(), c.as_ptr() as *mut _, op, &mut r)
+    })?;
     Ok(owned(r))
 }
 
@@ -104,7 +139,13 @@ fn answer(x: K, class: &str, ts: Vec<Tensor>) -> KResult {
         "tensor" => registry::add(Obj::Tensor(ts.into_iter().next().unwrap())),
         "vector" => registry::add(Obj::Vector(ts)),
         _ => {
-            let keys = registry::with(x, |o| Ok(o.keys().unwrap_or_default().into_iter().map(str::to_string).collect::<Vec<_>>()))?;
+            let keys = registry::with(x, |o| {
+                Ok(o.keys()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>())
+            })?;
             registry::add(Obj::Dict(keys.into_iter().zip(ts).collect()))
         }
     })
@@ -126,7 +167,7 @@ pub fn allreduce(x: K) -> KResult {
 }
 
 pub fn broadcast(x: K) -> KResult {
-    let (x, r) = split(x, |b| matches!(read::ktype(b), -5 | -6 | -7));
+    let (x, r) = split(x, |b| matches!(read::ktype(b), -7..=-5));
     let root = r.map(|r| read::long(r).unwrap_or(-1)).unwrap_or(0);
     match target(x)? {
         Target::Handle(_, ts) => {
@@ -143,7 +184,11 @@ pub fn broadcast(x: K) -> KResult {
 pub fn allgather(x: K) -> KResult {
     match target(x)? {
         Target::Handle(c, ts) => {
-            let r = group::with(|g| ts.iter().map(|t| gather_one(g, t)).collect::<Result<Vec<_>>>())?;
+            let r = group::with(|g| {
+                ts.iter()
+                    .map(|t| gather_one(g, t))
+                    .collect::<Result<Vec<_>>>()
+            })?;
             answer(x, c, r)
         }
         Target::Data(t) => convert::to_q(&group::with(|g| gather_one(g, &t))?),
@@ -155,7 +200,11 @@ pub fn reducescatter(x: K) -> KResult {
     let o = o.map(op).transpose()?.unwrap_or(0);
     match target(x)? {
         Target::Handle(c, ts) => {
-            let r = group::with(|g| ts.iter().map(|t| scatter_one(g, t, o)).collect::<Result<Vec<_>>>())?;
+            let r = group::with(|g| {
+                ts.iter()
+                    .map(|t| scatter_one(g, t, o))
+                    .collect::<Result<Vec<_>>>()
+            })?;
             answer(x, c, r)
         }
         Target::Data(t) => convert::to_q(&group::with(|g| scatter_one(g, &t, o))?),

@@ -4,8 +4,8 @@
 use std::ffi::CString;
 use std::sync::Mutex;
 
+use crate::cxx::DistGroup;
 use anyhow::{anyhow, bail, Result};
-use libc::c_void;
 
 use super::ffi;
 use crate::k::{make, read, KResult, K};
@@ -15,14 +15,14 @@ use crate::tensor::opargs::{describe, number, Num};
 pub const DEFAULT_TIMEOUT: f64 = 60.0;
 
 pub struct Group {
-    ptr: *mut c_void,
+    ptr: *mut DistGroup,
     pub rank: i64,
     pub size: i64,
     pub backend: &'static str,
     pub timeout: f64,
 }
 
-// The shim's group is used under GROUP's lock only.
+// SAFETY: The shim's group is used under GROUP's lock only.
 unsafe impl Send for Group {}
 
 static GROUP: Mutex<Option<Group>> = Mutex::new(None);
@@ -43,12 +43,14 @@ fn lock() -> Result<std::sync::MutexGuard<'static, Option<Group>>> {
     match GROUP.try_lock() {
         Ok(g) => Ok(g),
         Err(std::sync::TryLockError::Poisoned(e)) => Ok(e.into_inner()),
-        Err(std::sync::TryLockError::WouldBlock) => bail!("the process group is in use by a collective or a synchronising run in progress"),
+        Err(std::sync::TryLockError::WouldBlock) => {
+            bail!("the process group is in use by a collective or a synchronising run in progress")
+        }
     }
 }
 
 impl Group {
-    pub fn raw(&self) -> *mut c_void {
+    pub fn raw(&self) -> *mut DistGroup {
         self.ptr
     }
 }
@@ -67,13 +69,24 @@ fn rendezvous(s: &str) -> Result<Rendezvous> {
         return Ok(Rendezvous::File(p.to_string()));
     }
     let hp = s.strip_prefix("tcp://").unwrap_or(s);
-    let (h, p) = hp.rsplit_once(':').ok_or_else(|| anyhow!("rendezvous {s:?}: expecting \"host:port\", \"tcp://host:port\" or \"file://path\""))?;
-    let port: i64 = p.parse().map_err(|_| anyhow!("rendezvous {s:?}: port {p:?} is not a number"))?;
+    let (h, p) = hp.rsplit_once(':').ok_or_else(|| {
+        anyhow!("rendezvous {s:?}: expecting \"host:port\", \"tcp://host:port\" or \"file://path\"")
+    })?;
+    let port: i64 = p
+        .parse()
+        .map_err(|_| anyhow!("rendezvous {s:?}: port {p:?} is not a number"))?;
     if !(0..=65535).contains(&port) {
         bail!("rendezvous {s:?}: port {port} out of range 0-65535");
     }
     let h = h.trim_start_matches('[').trim_end_matches(']');
-    Ok(Rendezvous::Tcp(if h.is_empty() { "127.0.0.1".into() } else { h.to_string() }, port))
+    Ok(Rendezvous::Tcp(
+        if h.is_empty() {
+            "127.0.0.1".into()
+        } else {
+            h.to_string()
+        },
+        port,
+    ))
 }
 
 fn env(name: &str) -> Result<String> {
@@ -82,14 +95,19 @@ fn env(name: &str) -> Result<String> {
 
 fn env_long(name: &str) -> Result<i64> {
     let v = env(name)?;
-    v.trim().parse().map_err(|_| anyhow!("environment variable {name}={v:?} is not a whole number"))
+    v.trim()
+        .parse()
+        .map_err(|_| anyhow!("environment variable {name}={v:?} is not a whole number"))
 }
 
 fn seconds(x: K) -> Result<f64> {
     let s = match number(x) {
         Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
         Some(Num::Float(f)) if read::ktype(x) < 0 => f,
-        _ => bail!("timeout: expected seconds as a number, given {}", describe(x)),
+        _ => bail!(
+            "timeout: expected seconds as a number, given {}",
+            describe(x)
+        ),
     };
     // c10d adds the timeout to the clock: keep it far from overflowing (a year at most)
     if !(s > 0.0 && s <= 31_536_000.0) {
@@ -99,7 +117,9 @@ fn seconds(x: K) -> Result<f64> {
 }
 
 fn whole(x: K, what: &str) -> Result<i64> {
-    read::long(x).filter(|_| read::ktype(x) < 0 && read::ktype(x) != -9 && read::ktype(x) != -8).ok_or_else(|| anyhow!("{what}: expected a whole number, given {}", describe(x)))
+    read::long(x)
+        .filter(|_| read::ktype(x) < 0 && read::ktype(x) != -9 && read::ktype(x) != -8)
+        .ok_or_else(|| anyhow!("{what}: expected a whole number, given {}", describe(x)))
 }
 
 /// `distinit backend`, `distinit(backend;timeout)`: rendezvous from MASTER_ADDR, MASTER_PORT,
@@ -107,28 +127,58 @@ fn whole(x: K, what: &str) -> Result<i64> {
 /// `distinit(backend;rendezvous;rank;size)`, `distinit(backend;rendezvous;rank;size;timeout)`.
 pub fn distinit(x: K) -> KResult {
     let usage = "expecting backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
-    let args: Vec<K> = match read::items(x) {
+    let args: Vec<K> = match read::items(&x) {
         Some(v) if read::ktype(x) == 0 => v.to_vec(),
         _ if read::ktype(x) == -11 => vec![x],
         _ => bail!("{usage}, given {}", describe(x)),
     };
-    let backend = args.first().and_then(|b| read::symbol(*b).filter(|_| read::ktype(*b) == -11)).ok_or_else(|| anyhow!("{usage}: backend `gloo or `nccl"))?;
+    let backend = args
+        .first()
+        .and_then(|b| read::symbol(*b).filter(|_| read::ktype(*b) == -11))
+        .ok_or_else(|| anyhow!("{usage}: backend `gloo or `nccl"))?;
     let nccl = match backend {
         "gloo" => false,
         "nccl" => true,
-        b => bail!("unrecognized backend `{b}, expecting `gloo (CPU tensors) or `nccl (CUDA tensors)"),
+        b => bail!(
+            "unrecognized backend `{b}, expecting `gloo (CPU tensors) or `nccl (CUDA tensors)"
+        ),
     };
     let (rv, rank, size, timeout) = match args.len() {
         1 | 2 => {
             let addr = env("MASTER_ADDR")?;
             let port = env_long("MASTER_PORT")?;
-            let t = if args.len() == 2 { seconds(args[1])? } else { DEFAULT_TIMEOUT };
-            (Rendezvous::Tcp(addr, port), env_long("RANK")?, env_long("WORLD_SIZE")?, t)
+            let t = if args.len() == 2 {
+                seconds(args[1])?
+            } else {
+                DEFAULT_TIMEOUT
+            };
+            (
+                Rendezvous::Tcp(addr, port),
+                env_long("RANK")?,
+                env_long("WORLD_SIZE")?,
+                t,
+            )
         }
         4 | 5 => {
-            let s = read::string(args[1]).or_else(|| read::symbol(args[1]).map(str::to_string)).ok_or_else(|| anyhow!("rendezvous: expected a string \"host:port\" or \"file://path\", given {}", describe(args[1])))?;
-            let t = if args.len() == 5 { seconds(args[4])? } else { DEFAULT_TIMEOUT };
-            (rendezvous(&s)?, whole(args[2], "rank")?, whole(args[3], "size")?, t)
+            let s = read::string(args[1])
+                .or_else(|| read::symbol(args[1]).map(str::to_string))
+                .ok_or_else(|| {
+                    anyhow!(
+                        "rendezvous: expected a string \"host:port\" or \"file://path\", given {}",
+                        describe(args[1])
+                    )
+                })?;
+            let t = if args.len() == 5 {
+                seconds(args[4])?
+            } else {
+                DEFAULT_TIMEOUT
+            };
+            (
+                rendezvous(&s)?,
+                whole(args[2], "rank")?,
+                whole(args[3], "size")?,
+                t,
+            )
         }
         n => bail!("{usage}, given {n} args"),
     };
@@ -136,17 +186,28 @@ pub fn distinit(x: K) -> KResult {
         bail!("size: expected a positive number of ranks, given {size}");
     }
     if rank < 0 || rank >= size {
-        bail!("rank: {rank} out of range for {size} rank(s), expecting 0-{}", size - 1);
+        bail!(
+            "rank: {rank} out of range for {size} rank(s), expecting 0-{}",
+            size - 1
+        );
     }
     if let Rendezvous::Tcp(_, p) = &rv {
         // port 0: rank 0's store takes any free port, which no other rank can know
         if !(0..=65535).contains(p) || (*p == 0 && size > 1) {
-            bail!("port {p} out of range {}-65535", if size > 1 { 1 } else { 0 });
+            bail!(
+                "port {p} out of range {}-65535",
+                if size > 1 { 1 } else { 0 }
+            );
         }
     }
     let mut g = lock()?;
     if let Some(g) = g.as_ref() {
-        bail!("a process group is already started (rank {} of {}, {}): distend[] first", g.rank, g.size, g.backend);
+        bail!(
+            "a process group is already started (rank {} of {}, {}): distend[] first",
+            g.rank,
+            g.size,
+            g.backend
+        );
     }
     let (host, port, file) = match &rv {
         Rendezvous::Tcp(h, p) => (Some(CString::new(h.as_str())?), *p, None),
@@ -155,8 +216,26 @@ pub fn distinit(x: K) -> KResult {
     let cptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
     let mut p = std::ptr::null_mut();
     let ms = (timeout * 1000.0).ceil() as libc::c_long;
-    ffi::check(unsafe { ffi::ktorch_dist_init(nccl as i32, cptr(&host), port as i32, cptr(&file), rank as i32, size as i32, ms, &mut p) })?;
-    *g = Some(Group { ptr: p, rank, size, backend: if nccl { "nccl" } else { "gloo" }, timeout });
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    ffi::check(unsafe {
+        crate::cxx::ktorch_dist_init(
+            nccl as i32,
+            cptr(&host),
+            port as i32,
+            cptr(&file),
+            rank as i32,
+            size as i32,
+            ms,
+            &mut p,
+        )
+    })?;
+    *g = Some(Group {
+        ptr: p,
+        rank,
+        size,
+        backend: if nccl { "nccl" } else { "gloo" },
+        timeout,
+    });
     Ok(make::null())
 }
 
@@ -164,7 +243,8 @@ pub fn distinit(x: K) -> KResult {
 pub fn distend(_: K) -> KResult {
     let g = lock()?.take();
     if let Some(g) = g {
-        ffi::check(unsafe { ffi::ktorch_dist_free(g.ptr) })?;
+        // SAFETY: `g` was taken out of GROUP, so this is the group's last use: freed once, here.
+        ffi::check(unsafe { crate::cxx::ktorch_dist_free(g.ptr) })?;
     }
     Ok(make::null())
 }
@@ -181,6 +261,7 @@ pub fn distsize(_: K) -> KResult {
 
 /// `barrier[]`: waits until every rank has called it.
 pub fn barrier(_: K) -> KResult {
-    with(|g| ffi::check(unsafe { ffi::ktorch_dist_barrier(g.ptr) }))?;
+    // SAFETY: `g.ptr` is the live process group, used under GROUP's lock; the entry point catches every C++ exception.
+    with(|g| ffi::check(unsafe { crate::cxx::ktorch_dist_barrier(g.ptr) }))?;
     Ok(make::null())
 }

@@ -22,7 +22,7 @@ const GRID_USAGE: &str = "(input array/tensor; rows; cols; padding; pad value), 
 const DEFAULT_PADDING: i64 = 2;
 
 pub fn makegrid(x: K) -> KResult {
-    let v = items(x, 2..=5, GRID_USAGE)?;
+    let v = items(&x, 2..=5, GRID_USAGE)?;
     let count = |i: usize, what: &str| -> anyhow::Result<Option<i64>> {
         match long(v[i]) {
             Some(i64::MIN) => Ok(None),
@@ -107,7 +107,7 @@ fn grid(
 
 pub fn png(x: K) -> KResult {
     let usage = "(PNG file name; image array/tensor)";
-    let v = items(x, 2..=2, usage)?;
+    let v = items(&x, 2..=2, usage)?;
     let Some(name) = read::symbol(v[0]) else {
         bail!(
             "expects {usage}, file name a symbol, given {}",

@@ -23,9 +23,20 @@ pub enum Value {
     /// One of the allowed names.
     Global(Global),
     /// A storage named by a persistent id: its element type, its record key, its element count.
-    Storage { kind: Kind, key: String, numel: i64 },
+    Storage {
+        kind: Kind,
+        key: String,
+        numel: i64,
+    },
     /// A tensor to make from a storage: offset, sizes and strides in elements.
-    Tensor { kind: Kind, key: String, numel: i64, offset: i64, size: Vec<i64>, stride: Vec<i64> },
+    Tensor {
+        kind: Kind,
+        key: String,
+        numel: i64,
+        offset: i64,
+        size: Vec<i64>,
+        stride: Vec<i64>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,7 +101,7 @@ fn size(v: &Value) -> usize {
 
 impl<'a> Machine<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        if self.i.checked_add(n).map_or(true, |e| e > self.b.len()) {
+        if self.i.checked_add(n).is_none_or(|e| e > self.b.len()) {
             bail!("pickle is truncated");
         }
         let s = &self.b[self.i..self.i + n];
@@ -111,25 +122,37 @@ impl<'a> Machine<'a> {
     }
     fn line(&mut self) -> Result<&'a str> {
         let rest = &self.b[self.i..];
-        let n = rest.iter().position(|&c| c == b'\n').ok_or_else(|| anyhow!("pickle is truncated"))?;
+        let n = rest
+            .iter()
+            .position(|&c| c == b'\n')
+            .ok_or_else(|| anyhow!("pickle is truncated"))?;
         self.i += n + 1;
         std::str::from_utf8(&rest[..n]).map_err(|_| anyhow!("pickle has a name that is not text"))
     }
     fn text(&mut self, n: usize) -> Result<Value> {
         let s = self.take(n)?;
-        Ok(Value::Str(String::from_utf8(s.to_vec()).map_err(|_| anyhow!("pickle has a string that is not UTF-8"))?))
+        Ok(Value::Str(String::from_utf8(s.to_vec()).map_err(|_| {
+            anyhow!("pickle has a string that is not UTF-8")
+        })?))
     }
     fn pop(&mut self) -> Result<Value> {
         if self.marks.last().is_some_and(|&m| m >= self.stack.len()) {
             bail!("pickle is malformed (stack underflow at a mark)");
         }
-        self.stack.pop().ok_or_else(|| anyhow!("pickle is malformed (stack underflow)"))
+        self.stack
+            .pop()
+            .ok_or_else(|| anyhow!("pickle is malformed (stack underflow)"))
     }
     fn top(&mut self) -> Result<&mut Value> {
-        self.stack.last_mut().ok_or_else(|| anyhow!("pickle is malformed (stack underflow)"))
+        self.stack
+            .last_mut()
+            .ok_or_else(|| anyhow!("pickle is malformed (stack underflow)"))
     }
     fn pop_mark(&mut self) -> Result<Vec<Value>> {
-        let m = self.marks.pop().ok_or_else(|| anyhow!("pickle is malformed (no mark)"))?;
+        let m = self
+            .marks
+            .pop()
+            .ok_or_else(|| anyhow!("pickle is malformed (no mark)"))?;
         if m > self.stack.len() {
             bail!("pickle is malformed (mark beyond the stack)");
         }
@@ -144,12 +167,20 @@ impl<'a> Machine<'a> {
         Ok(())
     }
     fn get(&mut self, k: u32) -> Result<()> {
-        let v = self.memo.get(&k).ok_or_else(|| anyhow!("pickle is malformed (memo {k} read before it is written)"))?.clone();
+        let v = self
+            .memo
+            .get(&k)
+            .ok_or_else(|| anyhow!("pickle is malformed (memo {k} read before it is written)"))?
+            .clone();
         self.made += size(&v);
         self.push(v)
     }
     fn put(&mut self, k: u32) -> Result<()> {
-        let v = self.stack.last().ok_or_else(|| anyhow!("pickle is malformed (stack underflow)"))?.clone();
+        let v = self
+            .stack
+            .last()
+            .ok_or_else(|| anyhow!("pickle is malformed (stack underflow)"))?
+            .clone();
         self.made += size(&v);
         if self.made > BUDGET {
             bail!("pickle is too large or too deep");
@@ -158,12 +189,14 @@ impl<'a> Machine<'a> {
         Ok(())
     }
     fn set_items(&mut self, items: Vec<Value>) -> Result<()> {
-        if items.len() % 2 != 0 {
+        if !items.len().is_multiple_of(2) {
             bail!("pickle is malformed (odd count of dictionary items)");
         }
         let d = match self.top()? {
             Value::Dict(d) => d,
-            _ => bail!("pickle is malformed (dictionary items for something that is not a dictionary)"),
+            _ => bail!(
+                "pickle is malformed (dictionary items for something that is not a dictionary)"
+            ),
         };
         let mut it = items.into_iter();
         while let (Some(k), Some(v)) = (it.next(), it.next()) {
@@ -209,7 +242,9 @@ fn ints(v: &Value, what: &str) -> Result<Vec<i64>> {
 
 /// Apply an allowed name to its arguments (REDUCE).
 fn call(f: Global, args: Value) -> Result<Value> {
-    let Value::Tuple(a) = args else { bail!("pickle is malformed (arguments are not a tuple)") };
+    let Value::Tuple(a) = args else {
+        bail!("pickle is malformed (arguments are not a tuple)")
+    };
     match f {
         Global::OrderedDict => {
             if !a.is_empty() {
@@ -219,12 +254,25 @@ fn call(f: Global, args: Value) -> Result<Value> {
         }
         Global::RebuildTensor => {
             if a.len() < 4 {
-                bail!("pickle is malformed (_rebuild_tensor_v2 with {} arguments)", a.len());
+                bail!(
+                    "pickle is malformed (_rebuild_tensor_v2 with {} arguments)",
+                    a.len()
+                );
             }
-            let Value::Storage { kind, key, numel } = &a[0] else { bail!("pickle is malformed (tensor without a storage)") };
-            let (offset, size, stride) = (int(&a[1], "offset")?, ints(&a[2], "size")?, ints(&a[3], "stride")?);
+            let Value::Storage { kind, key, numel } = &a[0] else {
+                bail!("pickle is malformed (tensor without a storage)")
+            };
+            let (offset, size, stride) = (
+                int(&a[1], "offset")?,
+                ints(&a[2], "size")?,
+                ints(&a[3], "stride")?,
+            );
             if size.len() != stride.len() {
-                bail!("tensor has {} sizes and {} strides", size.len(), stride.len());
+                bail!(
+                    "tensor has {} sizes and {} strides",
+                    size.len(),
+                    stride.len()
+                );
             }
             if offset < 0 || size.iter().any(|&s| s < 0) || stride.iter().any(|&s| s < 0) {
                 bail!("tensor has a negative offset, size or stride");
@@ -239,26 +287,43 @@ fn call(f: Global, args: Value) -> Result<Value> {
                     bail!("tensor reaches element {last} of a storage of {numel}");
                 }
             }
-            Ok(Value::Tensor { kind: *kind, key: key.clone(), numel: *numel, offset, size, stride })
+            Ok(Value::Tensor {
+                kind: *kind,
+                key: key.clone(),
+                numel: *numel,
+                offset,
+                size,
+                stride,
+            })
         }
         Global::RebuildParameter => match a.into_iter().next() {
             Some(t @ Value::Tensor { .. }) => Ok(t),
             _ => bail!("pickle is malformed (_rebuild_parameter without a tensor)"),
         },
-        Global::Storage(_) => bail!("pickle calls a storage type (only persistent ids name storages)"),
+        Global::Storage(_) => {
+            bail!("pickle calls a storage type (only persistent ids name storages)")
+        }
     }
 }
 
 /// A persistent id: `('storage', storage type, key, location, element count)`.
 fn persistent(pid: Value) -> Result<Value> {
-    let Value::Tuple(p) = pid else { bail!("pickle has a persistent id that is not a tuple") };
+    let Value::Tuple(p) = pid else {
+        bail!("pickle has a persistent id that is not a tuple")
+    };
     match &p[..] {
-        [Value::Str(tag), Value::Global(Global::Storage(kind)), Value::Str(key), _, n] if tag == "storage" => {
+        [Value::Str(tag), Value::Global(Global::Storage(kind)), Value::Str(key), _, n]
+            if tag == "storage" =>
+        {
             let numel = int(n, "storage size")?;
             if numel < 0 {
                 bail!("storage has a negative size");
             }
-            Ok(Value::Storage { kind: *kind, key: key.clone(), numel })
+            Ok(Value::Storage {
+                kind: *kind,
+                key: key.clone(),
+                numel,
+            })
         }
         _ => bail!("pickle has a persistent id other than a tensor storage"),
     }
@@ -266,7 +331,14 @@ fn persistent(pid: Value) -> Result<Value> {
 
 /// Run the pickle: the value it makes.
 pub fn load(b: &[u8]) -> Result<Value> {
-    let mut m = Machine { b, i: 0, stack: vec![], marks: vec![], memo: Default::default(), made: 0 };
+    let mut m = Machine {
+        b,
+        i: 0,
+        stack: vec![],
+        marks: vec![],
+        memo: Default::default(),
+        made: 0,
+    };
     loop {
         let op = m.u8()?;
         match op {

@@ -21,12 +21,17 @@ pub fn file(x: K) -> Option<String> {
 }
 
 fn need_file(x: K, usage: &str) -> Result<String> {
-    file(x).ok_or_else(|| anyhow!("expects {usage}, file name a symbol or string, given {}", describe(x)))
+    file(x).ok_or_else(|| {
+        anyhow!(
+            "expects {usage}, file name a symbol or string, given {}",
+            describe(x)
+        )
+    })
 }
 
 /// The items of a call's argument list, or the one argument.
 fn parts(x: K) -> Vec<K> {
-    match read::items(x) {
+    match read::items(&x) {
         Some(v) if !registry::is_handle(x) => v.to_vec(),
         _ => vec![x],
     }
@@ -45,7 +50,7 @@ pub fn loadscript(x: K) -> KResult {
     // (`:file;`cuda) is a symbol list
     if let Some(v) = read::symbols(x).filter(|v| v.len() == 2 && read::ktype(x) == 11) {
         let f = v[0].strip_prefix(':').unwrap_or(v[0]).to_string();
-        return Ok(new_module("torchscript", vec![Val::Str(f), Val::Sym(v[1])])?);
+        return new_module("torchscript", vec![Val::Str(f), Val::Sym(v[1])]);
     }
     let v = parts(x);
     if v.is_empty() || v.len() > 2 {
@@ -53,17 +58,18 @@ pub fn loadscript(x: K) -> KResult {
     }
     let f = need_file(v[0], usage)?;
     let dev = match v.get(1) {
-        Some(d) => read::symbol(*d).ok_or_else(|| anyhow!("expects {usage}, device a symbol, given {}", describe(*d)))?,
+        Some(d) => read::symbol(*d)
+            .ok_or_else(|| anyhow!("expects {usage}, device a symbol, given {}", describe(*d)))?,
         None => "cpu",
     };
-    Ok(new_module("torchscript", vec![Val::Str(f), Val::Sym(dev)])?)
+    new_module("torchscript", vec![Val::Str(f), Val::Sym(dev)])
 }
 
 /// `loadaoti file`: a module of the AOTInductor package (made by
 /// `torch._inductor.aoti_compile_and_package`), for inference on the device it was compiled for.
 pub fn loadaoti(x: K) -> KResult {
     let f = need_file(x, "file")?;
-    Ok(new_module("aoti", vec![Val::Str(f)])?)
+    new_module("aoti", vec![Val::Str(f)])
 }
 
 /// `savescript(module;file)`: write a TorchScript module (or a model's), with its current
@@ -94,21 +100,39 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
         return registry::with(x, |o| {
             Ok(match o {
                 Obj::Tensor(t) => vec![("0".to_string(), t.shallow_clone())],
-                Obj::Vector(v) => v.iter().enumerate().map(|(i, t)| (i.to_string(), t.shallow_clone())).collect(),
-                Obj::Dict(d) => d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect(),
+                Obj::Vector(v) => v
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (i.to_string(), t.shallow_clone()))
+                    .collect(),
+                Obj::Dict(d) => d
+                    .iter()
+                    .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                    .collect(),
                 o if o.part::<ModRef>().is_some() => vec![],
                 _ => bail!("expects a tensor, vector, dictionary, module or model, given {c}"),
             })
         })
-        .and_then(|v| if matches!(c, "module" | "model") { state(x) } else { Ok(v) });
+        .and_then(|v| {
+            if matches!(c, "module" | "model") {
+                state(x)
+            } else {
+                Ok(v)
+            }
+        });
     }
     if registry::is_handle(x) {
         bail!("stale pointer");
     }
-    let (k, v) = read::dict_parts(x).ok_or_else(|| anyhow!("expects a tensor, vector, dictionary, module, model or a q dictionary, given {}", describe(x)))?;
+    let (k, v) = read::dict_parts(x).ok_or_else(|| {
+        anyhow!(
+            "expects a tensor, vector, dictionary, module, model or a q dictionary, given {}",
+            describe(x)
+        )
+    })?;
     let keys = read::symbols(k).ok_or_else(|| anyhow!("q dictionary keys must be symbols"))?;
     let n = keys.len();
-    let vals: Vec<K> = match read::items(v) {
+    let vals: Vec<K> = match read::items(&v) {
         Some(items) if read::ktype(v) == 0 => items.to_vec(),
         _ => bail!("q dictionary values must be a general list of arrays or tensors (one per key)"),
     };
@@ -147,25 +171,55 @@ fn into_module(x: K, file: &str, from: Vec<(String, Tensor)>) -> Result<()> {
     let h = modref(x)?;
     let mine = state(x)?;
     let has = |n: &str, v: &[(String, Tensor)]| v.iter().any(|(k, _)| k == n);
-    let missing: Vec<&str> = mine.iter().map(|(k, _)| k.as_str()).filter(|k| !has(k, &from)).collect();
-    let extra: Vec<&str> = from.iter().map(|(k, _)| k.as_str()).filter(|k| !has(k, &mine)).collect();
+    let missing: Vec<&str> = mine
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !has(k, &from))
+        .collect();
+    let extra: Vec<&str> = from
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !has(k, &mine))
+        .collect();
     if !missing.is_empty() || !extra.is_empty() {
-        let list = |v: &[&str]| v.iter().take(8).map(|s| format!("`{s}")).collect::<String>() + if v.len() > 8 { " .." } else { "" };
+        let list = |v: &[&str]| {
+            v.iter()
+                .take(8)
+                .map(|s| format!("`{s}"))
+                .collect::<String>()
+                + if v.len() > 8 { " .." } else { "" }
+        };
         let mut why = vec![];
         if !missing.is_empty() {
             why.push(format!("missing from the file: {}", list(&missing)));
         }
         if !extra.is_empty() {
-            why.push(format!("not in the {}: {}", h.get().layer.name, list(&extra)));
+            why.push(format!(
+                "not in the {}: {}",
+                h.get().layer.name,
+                list(&extra)
+            ));
         }
-        bail!("{file}: names do not match the module's ({})", why.join("; "));
+        bail!(
+            "{file}: names do not match the module's ({})",
+            why.join("; ")
+        );
     }
     let mut pairs = vec![];
     for (k, t) in &mine {
         let (_, s) = from.iter().find(|(n, _)| n == k).unwrap();
         if s.size() != t.size() {
-            let q = |v: Vec<i64>| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ");
-            bail!("{file}: `{k} has shape {} in the file, {} in the module", q(s.size()), q(t.size()));
+            let q = |v: Vec<i64>| {
+                v.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            bail!(
+                "{file}: `{k} has shape {} in the file, {} in the module",
+                q(s.size()),
+                q(t.size())
+            );
         }
         pairs.push((t.shallow_clone(), s));
     }

@@ -5,21 +5,28 @@
 //! parameter names and ours read back the same way.
 use std::borrow::Cow;
 
-use anyhow::{anyhow, bail, Result};
 use ::safetensors::tensor::{Dtype, SafeTensors, View};
+use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
 /// The tensors of a file, in the order of their bytes in it.
 pub fn read(path: &str) -> Result<Vec<(String, Tensor)>> {
     let bytes = std::fs::read(path).map_err(|e| anyhow!("{path}: {e}"))?;
-    let st = SafeTensors::deserialize(&bytes).map_err(|e| anyhow!("{path}: not a safetensors file ({e:?})"))?;
+    let st = SafeTensors::deserialize(&bytes)
+        .map_err(|e| anyhow!("{path}: not a safetensors file ({e:?})"))?;
     let mut v = st.tensors();
     v.sort_by_key(|(_, t)| t.data().as_ptr() as usize);
     v.into_iter()
         .map(|(name, view)| {
-            let kind = kind(view.dtype()).ok_or_else(|| anyhow!("{path}: tensor `{name} has type {:?}, which ktorch does not read", view.dtype()))?;
+            let kind = kind(view.dtype()).ok_or_else(|| {
+                anyhow!(
+                    "{path}: tensor `{name} has type {:?}, which ktorch does not read",
+                    view.dtype()
+                )
+            })?;
             let size: Vec<i64> = view.shape().iter().map(|&d| d as i64).collect();
-            let t = Tensor::f_from_data_size(view.data(), &size, kind).map_err(|e| anyhow!("{path}: tensor `{name}: {e}"))?;
+            let t = Tensor::f_from_data_size(view.data(), &size, kind)
+                .map_err(|e| anyhow!("{path}: tensor `{name}: {e}"))?;
             Ok((name, t))
         })
         .collect()
@@ -94,14 +101,34 @@ pub fn write(path: &str, tensors: &[(String, Tensor)]) -> Result<()> {
         if t.is_sparse() {
             bail!("{path}: tensor `{name} is sparse (safetensors holds dense tensors)");
         }
-        let d = dtype(t.kind()).ok_or_else(|| anyhow!("{path}: tensor `{name} has type {:?}, which safetensors does not hold", t.kind()))?;
+        let d = dtype(t.kind()).ok_or_else(|| {
+            anyhow!(
+                "{path}: tensor `{name} has type {:?}, which safetensors does not hold",
+                t.kind()
+            )
+        })?;
         let c = t.f_detach()?.f_to_device(Device::Cpu)?.f_contiguous()?;
         let n = c.numel();
         let mut data = vec![0u8; n * c.kind().elt_size_in_bytes()];
         c.f_copy_data_u8(&mut data, n)?;
-        all.push((name.clone(), Bytes { dtype: d, shape: c.size().iter().map(|&s| s as usize).collect(), data }));
+        all.push((
+            name.clone(),
+            Bytes {
+                dtype: d,
+                shape: c.size().iter().map(|&s| s as usize).collect(),
+                data,
+            },
+        ));
     }
-    let meta = Some([("format".to_string(), "pt".to_string())].into_iter().collect());
-    ::safetensors::tensor::serialize_to_file(all.iter().map(|(k, b)| (k.as_str(), b)), &meta, std::path::Path::new(path))
-        .map_err(|e| anyhow!("{path}: cannot write ({e:?})"))
+    let meta = Some(
+        [("format".to_string(), "pt".to_string())]
+            .into_iter()
+            .collect(),
+    );
+    ::safetensors::tensor::serialize_to_file(
+        all.iter().map(|(k, b)| (k.as_str(), b)),
+        &meta,
+        std::path::Path::new(path),
+    )
+    .map_err(|e| anyhow!("{path}: cannot write ({e:?})"))
 }

@@ -31,14 +31,21 @@ fn read_inner(path: &str) -> Result<Vec<(String, Tensor)>> {
         .cloned()
         .ok_or_else(|| anyhow!("not a torch.save file (no data.pkl in the archive)"))?;
     let prefix = &pkl[..pkl.len() - "data.pkl".len()];
-    if names.iter().any(|n| n.starts_with(&format!("{prefix}code/"))) {
+    if names
+        .iter()
+        .any(|n| n.starts_with(&format!("{prefix}code/")))
+    {
         bail!("is a TorchScript module, not a state dict: use loadscript");
     }
     if let Ok(mut bo) = z.by_name(&format!("{prefix}byteorder")) {
         let mut s = String::new();
-        bo.read_to_string(&mut s).map_err(|e| anyhow!("byteorder record: {e}"))?;
+        bo.read_to_string(&mut s)
+            .map_err(|e| anyhow!("byteorder record: {e}"))?;
         if s.trim() != "little" {
-            bail!("storages are {} endian (only little endian is read)", s.trim());
+            bail!(
+                "storages are {} endian (only little endian is read)",
+                s.trim()
+            );
         }
     }
     let bytes = record(&mut z, &pkl, 1 << 30)?;
@@ -48,7 +55,17 @@ fn read_inner(path: &str) -> Result<Vec<(String, Tensor)>> {
     let mut storages: HashMap<String, Tensor> = HashMap::new();
     let mut out = vec![];
     for (name, t) in flat {
-        let Value::Tensor { kind, key, numel, offset, size, stride } = t else { unreachable!() };
+        let Value::Tensor {
+            kind,
+            key,
+            numel,
+            offset,
+            size,
+            stride,
+        } = t
+        else {
+            unreachable!()
+        };
         let s = match storages.get(&key) {
             Some(s) => {
                 if s.kind() != kind || s.numel() as i64 != numel {
@@ -75,20 +92,36 @@ fn record(z: &mut zip::ZipArchive<std::fs::File>, name: &str, limit: u64) -> Res
         bail!("record {name} is {} bytes (more than {limit})", r.size());
     }
     let mut b = Vec::with_capacity(r.size() as usize);
-    r.read_to_end(&mut b).map_err(|e| anyhow!("record {name}: {e} (file truncated or damaged?)"))?;
+    r.read_to_end(&mut b)
+        .map_err(|e| anyhow!("record {name}: {e} (file truncated or damaged?)"))?;
     Ok(b)
 }
 
 /// Storage `key` of `numel` elements of `kind`: a 1-dimensional tensor holding its bytes.
-fn storage(z: &mut zip::ZipArchive<std::fs::File>, prefix: &str, key: &str, kind: Kind, numel: i64) -> Result<Tensor> {
+fn storage(
+    z: &mut zip::ZipArchive<std::fs::File>,
+    prefix: &str,
+    key: &str,
+    kind: Kind,
+    numel: i64,
+) -> Result<Tensor> {
     let name = format!("{prefix}data/{key}");
     let esize = kind.elt_size_in_bytes() as i64;
-    let want = numel.checked_mul(esize).ok_or_else(|| anyhow!("storage {key} is too large"))?;
+    let want = numel
+        .checked_mul(esize)
+        .ok_or_else(|| anyhow!("storage {key} is too large"))?;
     let b = record(z, &name, want as u64)?;
     if (b.len() as i64) < want {
-        bail!("storage {key} has {} bytes where {numel} elements need {want}", b.len());
+        bail!(
+            "storage {key} has {} bytes where {numel} elements need {want}",
+            b.len()
+        );
     }
-    Ok(Tensor::f_from_data_size(&b[..want as usize], &[numel], kind)?)
+    Ok(Tensor::f_from_data_size(
+        &b[..want as usize],
+        &[numel],
+        kind,
+    )?)
 }
 
 /// Every tensor of a (nested) dictionary with its dotted name.
@@ -101,7 +134,11 @@ fn flatten(prefix: String, v: Value, out: &mut Vec<(String, Value)>) -> Result<(
                     Value::Int(j) => j.to_string(),
                     other => bail!("dictionary key {other:?} is not a string"),
                 };
-                let name = if prefix.is_empty() { k } else { format!("{prefix}.{k}") };
+                let name = if prefix.is_empty() {
+                    k
+                } else {
+                    format!("{prefix}.{k}")
+                };
                 flatten(name, v, out)?;
             }
             Ok(())
@@ -110,8 +147,14 @@ fn flatten(prefix: String, v: Value, out: &mut Vec<(String, Value)>) -> Result<(
             out.push((prefix, t));
             Ok(())
         }
-        other if prefix.is_empty() => bail!("holds {}, not a dictionary of tensors (a state dict)", what(&other)),
-        other => bail!("`{prefix} is {}, not a tensor (only dictionaries of tensors are read)", what(&other)),
+        other if prefix.is_empty() => bail!(
+            "holds {}, not a dictionary of tensors (a state dict)",
+            what(&other)
+        ),
+        other => bail!(
+            "`{prefix} is {}, not a tensor (only dictionaries of tensors are read)",
+            what(&other)
+        ),
     }
 }
 

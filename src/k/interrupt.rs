@@ -97,7 +97,10 @@ fn uninstall() {
     };
     unsafe {
         libc::sigaction(libc::SIGINT, &old, std::ptr::null_mut());
-        if PENDING.swap(false, Ordering::SeqCst) && old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN {
+        if PENDING.swap(false, Ordering::SeqCst)
+            && old.sa_sigaction != libc::SIG_DFL
+            && old.sa_sigaction != libc::SIG_IGN
+        {
             libc::raise(libc::SIGINT);
         }
     }

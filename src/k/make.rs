@@ -1,7 +1,7 @@
 //! Making q values. Each returns a new reference that the caller passes on to q.
 use std::ffi::CString;
 
-use super::{native, qtype, K};
+use super::{native, qtype, Owned, K};
 
 pub fn long(j: i64) -> K {
     unsafe { native::kj(j) }
@@ -42,6 +42,13 @@ pub fn string(s: &str) -> K {
     unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), data::<u8>(x), s.len()) };
     x
 }
+/// A one-item general list taking ownership of `x` (a handle's form, `enlist id`), made in place:
+/// no Vec on the path every new object takes.
+pub fn enlist(x: K) -> K {
+    let l = unsafe { native::ktn(0, 1) };
+    unsafe { *data::<K>(l) = x };
+    l
+}
 /// A general list taking ownership of `items`.
 pub fn list(items: Vec<K>) -> K {
     let x = unsafe { native::ktn(0, items.len() as i64) };
@@ -72,13 +79,20 @@ pub fn uniform(items: Vec<K>) -> K {
     let v = unsafe { native::ktn(-t as i32, items.len() as i64) };
     for (i, x) in items.iter().enumerate() {
         unsafe {
-            std::ptr::copy_nonoverlapping((*x as *const u8).add(8), data::<u8>(v).add(i * width), width);
+            std::ptr::copy_nonoverlapping(
+                (*x as *const u8).add(8),
+                data::<u8>(v).add(i * width),
+                width,
+            );
             native::r0(*x);
         }
     }
     v
 }
 /// Pointer to a vector's data (k.h: offset 16).
+///
+/// # Safety
+/// `x` is a live q value (a list, for the pointer to mean its items).
 pub unsafe fn data<T>(x: K) -> *mut T {
     (x as *mut u8).add(16) as *mut T
 }
@@ -110,27 +124,73 @@ pub fn explode(x: K) -> K {
         .collect();
     list(items)
 }
-/// A general list of fallible items: on the first error, the items made so far are freed, so a
-/// failing call leaks nothing.
+/// A general list of fallible items: on the first error, the items made so far are dropped
+/// (owned: released), so a failing call leaks nothing.
 pub fn try_list(items: impl IntoIterator<Item = anyhow::Result<K>>) -> anyhow::Result<K> {
     try_vec(items).map(list)
 }
-/// Fallible K values collected: on the first error, those made so far are freed (a plain
-/// `collect::<Result<Vec<K>>>` drops them unfreed: a K leak per failing call).
+/// Fallible K values collected, each owned until all are made: on the first error those made
+/// so far are released (a plain `collect::<Result<Vec<K>>>` of raw K's leaks them).
 pub fn try_vec(items: impl IntoIterator<Item = anyhow::Result<K>>) -> anyhow::Result<Vec<K>> {
-    let mut made = Vec::new();
-    for item in items {
-        match item {
-            Ok(k) => made.push(k),
-            Err(e) => {
-                made.into_iter().for_each(|k| {
-                    unsafe { native::r0(k) };
-                });
-                return Err(e);
-            }
-        }
+    let made = items
+        .into_iter()
+        .map(|r| r.map(Owned::new))
+        .collect::<anyhow::Result<Vec<Owned>>>()?;
+    Ok(made.into_iter().map(Owned::into_raw).collect())
+}
+/// A new reference to a borrowed value (an argument), to return it to q or put it in a list
+/// that owns its items.
+pub fn share(x: K) -> K {
+    Owned::share(x).into_raw()
+}
+/// A general list of borrowed values, each with a new reference (the list owns them).
+pub fn list_of(items: &[K]) -> K {
+    list(items.iter().map(|x| Owned::share(*x).into_raw()).collect())
+}
+/// A dictionary of `keys` and `values` (both owned, taken by the dictionary: k.h `xD`).
+pub fn dict_of(keys: K, values: K) -> K {
+    unsafe { native::xD(keys, values) }
+}
+/// An empty dictionary, `()!()`.
+pub fn empty_dict() -> K {
+    dict_of(symbols(&[]), list(vec![]))
+}
+/// A table from its column dictionary (owned, taken: k.h `xT`).
+pub fn table_of(d: K) -> K {
+    unsafe { native::xT(d) }
+}
+/// An atom of q type `t` (negative) holding `bytes` (its value's width).
+pub fn atom(t: i8, bytes: &[u8]) -> K {
+    let a = unsafe { native::ka(t as i32) };
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), (a as *mut u8).add(8), bytes.len()) };
+    a
+}
+/// A simple list of q type `t` with `n` items, uninitialised: the caller fills its `data`.
+pub fn vector(t: i8, n: i64) -> K {
+    unsafe { native::ktn(t as i32, n) }
+}
+/// A C function of `arity` arguments as a q function (k.h `dl`).
+pub fn function(f: *const libc::c_void, arity: i64) -> K {
+    unsafe { native::dl(f as *const _, arity) }
+}
+/// `x` through q's own serialisation (`-9!-8!x`, k.h `b9`/`d9`): the canonical form q would
+/// hold. The error says which step failed.
+pub fn reserialized(x: K) -> Result<K, Failed> {
+    let b = unsafe { native::b9(-1, x) };
+    if b.is_null() {
+        return Err(Failed::Serialize);
     }
-    Ok(made)
+    let b = Owned::new(b);
+    let z = unsafe { native::d9(b.k()) };
+    if z.is_null() {
+        return Err(Failed::Deserialize);
+    }
+    Ok(z)
+}
+/// Which step of `reserialized` failed.
+pub enum Failed {
+    Serialize,
+    Deserialize,
 }
 /// A char atom.
 pub fn char(c: u8) -> K {

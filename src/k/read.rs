@@ -12,7 +12,7 @@ pub fn ktype(x: K) -> i8 {
 pub fn len(x: K) -> i64 {
     let n = |y: K| unsafe { *((y as *const u8).add(8) as *const i64) };
     match ktype(x) {
-        t if t < 0 || t >= 100 => 1,
+        t if !(0..100).contains(&t) => 1,
         98 => {
             // a table's header holds its column dictionary: rows are the first column's length
             let d = unsafe { *((x as *const u8).add(8) as *const K) };
@@ -32,7 +32,7 @@ pub fn is_nil(x: K) -> bool {
 pub fn is_unset(x: K) -> bool {
     ktype(x) == 101
 }
-/// A symbol atom's text.
+/// A symbol atom's text. `'static` is honest here: q interns symbols (`ss`) and never frees them.
 pub fn symbol(x: K) -> Option<&'static str> {
     if ktype(x) != qtype::SYMBOL_ATOM {
         return None;
@@ -60,14 +60,16 @@ pub fn boolean(x: K) -> Option<bool> {
         None
     }
 }
-/// Items of a general list (borrowed pointers); None for other types.
-pub fn items(x: K) -> Option<&'static [K]> {
+/// Items of a general list (borrowed pointers); None for other types. The slice borrows `x`:
+/// it lives no longer than the K it was read from (the call's argument, or an `Owned`).
+pub fn items(x: &K) -> Option<&[K]> {
+    let x = *x;
     if ktype(x) != 0 {
         return None;
     }
     Some(unsafe { std::slice::from_raw_parts(data::<K>(x), len(x) as usize) })
 }
-/// Symbols of a symbol vector.
+/// Symbols of a symbol vector (interned: `'static`, as in `symbol`).
 pub fn symbols(x: K) -> Option<Vec<&'static str>> {
     if ktype(x) != qtype::SYMBOL_LIST {
         return None;
@@ -107,7 +109,8 @@ pub fn longs(x: K) -> Option<Vec<i64>> {
 }
 /// A float vector as f64s (None for other types).
 pub fn floats(x: K) -> Option<Vec<f64>> {
-    (ktype(x) == 9).then(|| unsafe { std::slice::from_raw_parts(data::<f64>(x), len(x) as usize).to_vec() })
+    (ktype(x) == 9)
+        .then(|| unsafe { std::slice::from_raw_parts(data::<f64>(x), len(x) as usize).to_vec() })
 }
 /// Keys and values of a q dictionary (type 99), borrowed.
 pub fn dict_parts(x: K) -> Option<(K, K)> {
@@ -130,4 +133,41 @@ pub fn string(x: K) -> Option<String> {
         -10 => Some((unsafe { *(x as *const u8).add(8) } as char).to_string()),
         _ => None,
     }
+}
+
+/// The text of a q error object (type -128: its message where a symbol's pointer would be);
+/// None for any other value.
+pub fn error_text(e: K) -> Option<String> {
+    if ktype(e) != -128 {
+        return None;
+    }
+    let p = unsafe { *((e as *const u8).add(8) as *const *const libc::c_char) };
+    if p.is_null() {
+        return Some("unknown q error".into());
+    }
+    Some(
+        unsafe { std::ffi::CStr::from_ptr(p) }
+            .to_string_lossy()
+            .into_owned(),
+    )
+}
+/// An atom's value bytes (k.h: from offset 8), `n` of them.
+pub fn atom_bytes(x: &K, n: usize) -> &[u8] {
+    unsafe { std::slice::from_raw_parts((*x as *const u8).add(8), n) }
+}
+/// A real atom's value.
+pub fn real(x: K) -> Option<f32> {
+    (ktype(x) == -8).then(|| unsafe { *((x as *const u8).add(8) as *const f32) })
+}
+/// A float atom's value.
+pub fn float(x: K) -> Option<f64> {
+    (ktype(x) == -9).then(|| unsafe { *((x as *const u8).add(8) as *const f64) })
+}
+/// A table's column dictionary (k.h: a table's header holds it at offset 8), borrowed.
+pub fn table_dict(x: K) -> Option<K> {
+    (ktype(x) == 98).then(|| unsafe { *((x as *const u8).add(8) as *const K) })
+}
+/// A simple list's data bytes (`len` items of `width` bytes each), borrowed.
+pub fn vector_bytes(x: &K, width: usize) -> &[u8] {
+    unsafe { std::slice::from_raw_parts(data::<u8>(*x), len(*x) as usize * width) }
 }

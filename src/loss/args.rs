@@ -127,32 +127,28 @@ impl Item {
     }
     /// The item as an atom's type and 8 bytes of its value (None for lists and handles).
     fn atom(self) -> Option<(i8, [u8; 8])> {
-        let (t, p) = match self {
+        // a value's width by its type (atom or list alike)
+        let width = |t: i8| match t.abs() {
+            1 | 4 => 1,
+            5 => 2,
+            6 | 8 => 4,
+            _ => 8,
+        };
+        let mut b = [0u8; 8];
+        let t = match self {
             Item::K(x) if read::ktype(x) < 0 => {
-                (read::ktype(x), unsafe { (x as *const u8).add(8) })
+                let t = read::ktype(x);
+                b[..width(t)].copy_from_slice(read::atom_bytes(&x, width(t)));
+                t
             }
             Item::At(x, i) => {
                 let t = read::ktype(x);
-                let w = match t {
-                    1 | 4 => 1,
-                    5 => 2,
-                    6 | 8 => 4,
-                    _ => 8,
-                };
-                (-t, unsafe {
-                    crate::k::make::data::<u8>(x).add(i * w) as *const u8
-                })
+                let w = width(t);
+                b[..w].copy_from_slice(&read::vector_bytes(&x, w)[i * w..(i + 1) * w]);
+                -t
             }
             _ => return None,
         };
-        let mut b = [0u8; 8];
-        let w = match t {
-            -1 | -4 => 1,
-            -5 => 2,
-            -6 | -8 => 4,
-            _ => 8,
-        };
-        unsafe { std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), w) };
         Some((t, b))
     }
     fn symbol(self) -> Option<&'static str> {
@@ -206,7 +202,7 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
                 describe(k)
             ),
         };
-        let vals: Vec<Item> = match read::items(v) {
+        let vals: Vec<Item> = match read::items(&v) {
             Some(items) => items.iter().map(|i| Item::K(*i)).collect(),
             None => (0..read::len(v) as usize).map(|i| Item::At(v, i)).collect(),
         };
@@ -225,7 +221,7 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
                 .collect(),
         ));
     }
-    let Some(items) = read::items(x) else {
+    let Some(items) = read::items(&x) else {
         return Ok(None);
     };
     if items.is_empty() {
@@ -247,7 +243,7 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
             .collect::<Result<Vec<_>>>()
             .map(Some);
     }
-    let is_pair = |y: K| match (read::symbols(y), read::items(y)) {
+    let is_pair = |y: K| match (read::symbols(y), read::items(&y)) {
         (Some(s), _) => s.len() == 2,
         (_, Some(v)) => v.len() == 2 && read::symbol(v[0]).is_some(),
         _ => false,
@@ -258,7 +254,7 @@ fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
     items
         .iter()
         .enumerate()
-        .map(|(i, y)| match (read::symbols(*y), read::items(*y)) {
+        .map(|(i, y)| match (read::symbols(*y), read::items(y)) {
             (Some(s), _) if s.len() == 2 => Ok((s[0], Item::At(*y, 1))),
             (_, Some(v)) if v.len() == 2 && read::symbol(v[0]).is_some() => {
                 Ok((read::symbol(v[0]).unwrap_or(""), Item::K(v[1])))
@@ -394,7 +390,13 @@ impl Opts {
     /// modes; `pairwise` and `similar` have none), as q values: all of them (those not given at
     /// their defaults), or only those differing from the defaults (ktorch's `alloptions` setting
     /// and the flag of `loss(l;flag)`).
-    pub fn listed(&self, loss: &str, slots: &[(&'static str, Ty)], modes: &[&str], all: bool) -> Result<Vec<(&'static str, K)>> {
+    pub fn listed(
+        &self,
+        loss: &str,
+        slots: &[(&'static str, Ty)],
+        modes: &[&str],
+        all: bool,
+    ) -> Result<Vec<(&'static str, K)>> {
         let mut v = vec![];
         for (name, _) in slots {
             let d = default_of(loss, name);

@@ -43,7 +43,11 @@ fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
     if !x.device().is_cuda() || y.is_floating_point() || y.numel() == 0 {
         return Ok(());
     }
-    let classes = if x.dim() == 1 { x.size()[0] } else { x.size()[1] };
+    let classes = if x.dim() == 1 {
+        x.size()[0]
+    } else {
+        x.size()[1]
+    };
     CLASSES.with(|c| c.set(Some((classes, ignore))));
     if crate::device::capture::capturing() || TRUSTED.with(|t| t.get()) {
         return Ok(());
@@ -53,7 +57,10 @@ fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
 
 /// Every target a class index below `classes`, or `ignore`.
 pub fn targets_within(y: &Tensor, classes: i64, ignore: i64) -> Result<()> {
-    let out = y.f_lt(0)?.f_logical_or(&y.f_ge(classes)?)?.f_logical_and(&y.f_ne(ignore)?)?;
+    let out = y
+        .f_lt(0)?
+        .f_logical_or(&y.f_ge(classes)?)?
+        .f_logical_and(&y.f_ne(ignore)?)?;
     if bool::try_from(out.f_any()?)? {
         let v = y.f_masked_select(&out)?.f_get(0)?.f_int64_value(&[])?;
         bail!("target {v} is not a class index for {classes} classes");
@@ -114,12 +121,18 @@ pub fn cosineloss(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 /// concatenated list) a class index other than blank.
 fn check_ctc(t: &[Tensor], blank: i64) -> Result<()> {
     let host = |x: &Tensor| -> Result<Vec<i64>> {
-        let x = x.f_to_device(tch::Device::Cpu)?.f_to_kind(Kind::Int64)?.f_flatten(0, -1)?;
+        let x = x
+            .f_to_device(tch::Device::Cpu)?
+            .f_to_kind(Kind::Int64)?
+            .f_flatten(0, -1)?;
         Ok(Vec::<i64>::try_from(&x)?)
     };
     let (lp, tg) = (t[0].size(), t[1].size());
     if lp.len() < 2 || lp.len() > 3 {
-        bail!("input must be (time;batch;classes) or (time;classes) log-probabilities, given {}-d", lp.len());
+        bail!(
+            "input must be (time;batch;classes) or (time;classes) log-probabilities, given {}-d",
+            lp.len()
+        );
     }
     let (steps, classes) = (lp[0], lp[lp.len() - 1]);
     let (xl, yl, y) = (host(&t[2])?, host(&t[3])?, host(&t[1])?);
@@ -148,13 +161,19 @@ fn check_ctc(t: &[Tensor], blank: i64) -> Result<()> {
         }
         let total: i64 = yl.iter().sum();
         if total > y.len() as i64 {
-            bail!("target lengths sum to {total}, but {} targets given", y.len());
+            bail!(
+                "target lengths sum to {total}, but {} targets given",
+                y.len()
+            );
         }
         vec![&y[..total as usize]]
     };
     for c in rows.into_iter().flatten() {
         if *c < 0 || *c >= classes || *c == blank {
-            bail!("target {c} is not a class index in 0..{} other than blank ({blank})", classes - 1);
+            bail!(
+                "target {c} is not a class index in 0..{} other than blank ({blank})",
+                classes - 1
+            );
         }
     }
     Ok(())
@@ -337,9 +356,20 @@ pub fn triplet(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 /// too): PyTorch's PairwiseDistance (p 2, eps 1e-6, keepdim false) and CosineSimilarity (dim 1,
 /// eps 1e-8), no reduction.
 pub fn pairwise(t: &[Tensor], o: &Opts) -> Result<Tensor> {
-    Ok(Tensor::f_pairwise_distance(&t[0], &t[1], o.double("p", 2.0), o.double("eps", 1e-6), o.flag("keepdim", false))?)
+    Ok(Tensor::f_pairwise_distance(
+        &t[0],
+        &t[1],
+        o.double("p", 2.0),
+        o.double("eps", 1e-6),
+        o.flag("keepdim", false),
+    )?)
 }
 
 pub fn similar(t: &[Tensor], o: &Opts) -> Result<Tensor> {
-    Ok(Tensor::f_cosine_similarity(&t[0], &t[1], o.long("dim", 1), o.double("eps", 1e-8))?)
+    Ok(Tensor::f_cosine_similarity(
+        &t[0],
+        &t[1],
+        o.long("dim", 1),
+        o.double("eps", 1e-8),
+    )?)
 }

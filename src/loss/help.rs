@@ -50,13 +50,18 @@ pub fn example(name: &str) -> Result<Option<K>> {
         // the distance modules, also losses: their module examples
         "pairwise" | "similar" => help::module_example(name),
         // kloss.cpp's `classwt` options of BCEWithLogitsLoss
-        "bcelogits" => Ok(Some(make::dict(&["weight", "reduce"], vec![make::null(), make::symbol("mean")]))),
+        "bcelogits" => Ok(Some(make::dict(
+            &["weight", "reduce"],
+            vec![make::null(), make::symbol("mean")],
+        ))),
         _ => Ok(None),
     }
 }
 
 fn values(name: &str, opts: Option<K>) -> Result<Option<Vec<K>>> {
-    let Some(&(_, pytorch, least, most)) = LOSSES.iter().find(|r| r.0 == name) else { return Ok(None) };
+    let Some(&(_, pytorch, least, most)) = LOSSES.iter().find(|r| r.0 == name) else {
+        return Ok(None);
+    };
     let o = match opts {
         Some(o) => o,
         None => match example(name)? {
@@ -64,12 +69,27 @@ fn values(name: &str, opts: Option<K>) -> Result<Option<Vec<K>>> {
             None => return Ok(None),
         },
     };
-    Ok(Some(vec![make::symbol(name), make::string(pytorch), make::boolean(true), make::symbol("tensor"), make::long(least), make::symbols(&vec!["tensor"; most]), o]))
+    Ok(Some(vec![
+        make::symbol(name),
+        make::string(pytorch),
+        make::boolean(true),
+        make::symbol("tensor"),
+        make::long(least),
+        make::symbols(&vec!["tensor"; most]),
+        o,
+    ]))
 }
 
 /// `` help`ce `` (None for other names); `opts`: a loss object's own options (`help l`).
 pub fn help(name: &str, opts: Option<K>) -> Result<Option<K>> {
-    Ok(values(name, opts)?.map(|v| make::dict(&["module", "pytorch", "forward", "result", "n", "args", "options"], v)))
+    Ok(values(name, opts)?.map(|v| {
+        make::dict(
+            &[
+                "module", "pytorch", "forward", "result", "n", "args", "options",
+            ],
+            v,
+        )
+    }))
 }
 
 /// `` help`loss ``: every loss module type, a row each.

@@ -123,8 +123,8 @@ fn run(name: &str, x: K) -> KResult {
         let o = args::parse(&[], s.slots, s.modes)?;
         return result((s.calc)(&ts, &o)?, false);
     }
-    let v =
-        opargs::list(x).ok_or_else(|| anyhow!("expects {usage}, given {}", opargs::describe(x)))?;
+    let v = opargs::list(&x)
+        .ok_or_else(|| anyhow!("expects {usage}, given {}", opargs::describe(x)))?;
     let n = match s.inputs {
         N(k) => k,
         Bce => {

@@ -36,7 +36,11 @@ impl Loss {
             bail!(
                 "{}: expects the output and {} target tensor(s), given {}",
                 self.name(),
-                if lo == hi { (lo - 1).to_string() } else { format!("{}-{}", lo - 1, hi - 1) },
+                if lo == hi {
+                    (lo - 1).to_string()
+                } else {
+                    format!("{}-{}", lo - 1, hi - 1)
+                },
                 targets.len()
             );
         }
@@ -60,28 +64,40 @@ pub fn is_loss(x: K) -> bool {
 
 /// A loss from its definition: a name and options.
 pub fn make_loss(name: &str, opts: &[K]) -> Result<Loss> {
-    let spec = SPECS.iter().find(|s| s.name == name).ok_or_else(|| anyhow!("unrecognized loss: `{name}"))?;
+    let spec = SPECS
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| anyhow!("unrecognized loss: `{name}"))?;
     let opts = args::parse(opts, spec.slots, spec.modes).map_err(|e| anyhow!("{name}: {e}"))?;
     Ok(Loss { spec, opts })
 }
 
 /// The loss of a definition dictionary (`module`options), None for other arguments.
 fn from_definition(x: K) -> Result<Option<Loss>> {
-    let Some((k, v)) = read::dict_parts(x) else { return Ok(None) };
+    let Some((k, v)) = read::dict_parts(x) else {
+        return Ok(None);
+    };
     if read::symbols(k).as_deref() != Some(&["module", "options"][..]) {
         return Ok(None);
     }
     if read::len(v) != 2 {
-        bail!("definition: expecting `module`options!(name;options), given {} value(s)", read::len(v));
+        bail!(
+            "definition: expecting `module`options!(name;options), given {} value(s)",
+            read::len(v)
+        );
     }
-    let e = make::explode(v);
-    let items = read::items(e).unwrap();
+    let e = crate::k::Owned::new(make::explode(v));
+    let items = e.items().unwrap();
     let r = match read::symbol(items[0]) {
-        Some(name) if read::dict_parts(items[1]).is_some_and(|(k, _)| read::len(k) > 0) => make_loss(name, &items[1..2]),
+        Some(name) if read::dict_parts(items[1]).is_some_and(|(k, _)| read::len(k) > 0) => {
+            make_loss(name, &items[1..2])
+        }
         Some(name) => make_loss(name, &[]),
-        None => Err(anyhow!("definition: module expected as a symbol, given {}", describe(items[0]))),
+        None => Err(anyhow!(
+            "definition: module expected as a symbol, given {}",
+            describe(items[0])
+        )),
     };
-    unsafe { crate::k::native::r0(e) };
     r.map(Some)
 }
 
@@ -90,7 +106,10 @@ pub fn definition(l: &Loss, all: bool) -> KResult {
     let given = l.opts.listed(l.name(), l.spec.slots, l.spec.modes, all)?;
     let keys: Vec<&str> = given.iter().map(|(k, _)| *k).collect();
     let opts = make::dict(&keys, given.into_iter().map(|(_, v)| v).collect());
-    Ok(make::dict(&["module", "options"], vec![make::symbol(l.name()), opts]))
+    Ok(make::dict(
+        &["module", "options"],
+        vec![make::symbol(l.name()), opts],
+    ))
 }
 
 pub fn loss(x: K) -> KResult {
@@ -98,7 +117,9 @@ pub fn loss(x: K) -> KResult {
         return Ok(registry::add(Obj::new(make_loss(s, &[])?)));
     }
     if is_loss(x) {
-        return registry::with(x, |o| definition(of(o)?, crate::session::setting::alloptions()));
+        return registry::with(x, |o| {
+            definition(of(o)?, crate::session::setting::alloptions())
+        });
     }
     // a model's loss (ktorch's `loss m`): a loss object of its own with the same options (a
     // loss object never changes, so it answers as the model's does)
@@ -112,18 +133,27 @@ pub fn loss(x: K) -> KResult {
     }
     // `(`mse;`none)` is a symbol list: its items as atoms
     if read::symbols(x).is_some_and(|s| !s.is_empty()) {
-        let e = make::explode(x);
-        let v = read::items(e).unwrap();
-        let r = make_loss(read::symbol(v[0]).unwrap(), &v[1..]);
-        unsafe { crate::k::native::r0(e) };
-        return Ok(registry::add(Obj::new(r?)));
+        let e = crate::k::Owned::new(make::explode(x));
+        let v = e.items().unwrap();
+        return Ok(registry::add(Obj::new(make_loss(
+            read::symbol(v[0]).unwrap(),
+            &v[1..],
+        )?)));
     }
-    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting loss name or (loss;inputs..), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
+        anyhow!(
+            "expecting loss name or (loss;inputs..), given {}",
+            describe(x)
+        )
+    })?;
     if let Some(s) = read::symbol(v[0]) {
         return Ok(registry::add(Obj::new(make_loss(s, &v[1..])?)));
     }
     if !is_loss(v[0]) && registry::class_of(v[0]) != Some("model") {
-        bail!("expecting loss name, loss object or model as 1st arg, given {}", describe(v[0]));
+        bail!(
+            "expecting loss name, loss object or model as 1st arg, given {}",
+            describe(v[0])
+        );
     }
     if v.len() == 2 && read::boolean(v[1]).is_some() {
         let all = read::boolean(v[1]).unwrap();
@@ -132,7 +162,11 @@ pub fn loss(x: K) -> KResult {
     // inputs as a model's: tensor, vector and dictionary handles, (vector;indices) pairs (rnn/
     // charsteps.q's `loss(m;(v;0);y)`), q arrays, lists of these (kloss.cpp's lossarg)
     let ts = if v[1..].iter().any(|a| wants_side(*a)) {
-        let dev = if registry::class_of(v[0]) == Some("model") { Some(crate::nn::api::modref(v[0])?.get().device()) } else { None };
+        let dev = if registry::class_of(v[0]) == Some("model") {
+            Some(crate::nn::api::modref(v[0])?.get().device())
+        } else {
+            None
+        };
         crate::tensor::side::side_on(&v[1..], dev)?.cloned()
     } else {
         pointwise::inputs(&v[1..])?.0
@@ -141,7 +175,17 @@ pub fn loss(x: K) -> KResult {
         let l = of(o)?;
         let (lo, hi) = l.inputs();
         if ts.len() < lo || ts.len() > hi {
-            bail!("{}: expects {} input{}, given {}", l.name(), if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") }, if hi == 1 { "" } else { "s" }, ts.len());
+            bail!(
+                "{}: expects {} input{}, given {}",
+                l.name(),
+                if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo}-{hi}")
+                },
+                if hi == 1 { "" } else { "s" },
+                ts.len()
+            );
         }
         l.calc(&ts)
     })?;
@@ -151,7 +195,8 @@ pub fn loss(x: K) -> KResult {
 /// Is `a` an input that only a model's reading takes: a vector or dictionary handle, a
 /// (vector;indices) pair, or a general list holding handles?
 fn wants_side(a: K) -> bool {
-    matches!(registry::class_of(a), Some("vector" | "dictionary")) || crate::tensor::side::holds_handle(a)
+    matches!(registry::class_of(a), Some("vector" | "dictionary"))
+        || crate::tensor::side::holds_handle(a)
 }
 
 /// The loss object, or a model's loss (`loss(m;x;y)`).

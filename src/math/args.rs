@@ -29,7 +29,7 @@ impl Tail {
 
     /// The items of an argument list of `min` to `max` items.
     pub fn list(x: K, min: usize, max: usize, usage: &str) -> Result<Tail> {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some(v) if (min..=max).contains(&v.len()) => Ok(Tail {
                 v: v.to_vec(),
                 n: v.len(),
@@ -99,10 +99,7 @@ impl Tail {
 
 /// A float atom (ktorch's xdouble): a q null means "not given".
 pub fn double(x: K) -> Option<Option<f64>> {
-    (read::ktype(x) == -9).then(|| {
-        let f = unsafe { *((x as *const u8).add(8) as *const f64) };
-        (!f.is_nan()).then_some(f)
-    })
+    read::float(x).map(|f| (!f.is_nan()).then_some(f))
 }
 
 /// A number atom of any numeric type (ktorch's xnum).

@@ -79,7 +79,7 @@ fn tolerance(x: K) -> Result<(Tensor, Tensor, bool, f64, f64, bool)> {
         return Ok((v.pop().expect("1"), b, false, rtol, atol, nan));
     }
     let usage = "expects (x;y), (x;y;nan equal), (x;y;rel tol), (x;y;rel tol;abs tol), or (x;y;rel;abs;nan equal)";
-    let v = opargs::list(x).ok_or_else(|| anyhow!("{usage}"))?;
+    let v = opargs::list(&x).ok_or_else(|| anyhow!("{usage}"))?;
     let mut n = v.len();
     if n > 2 {
         if let Some(b) = opargs::flag(v[n - 1]) {
@@ -121,7 +121,7 @@ pub fn equal(x: K) -> KResult {
         let b = v.pop().expect("2");
         (v.pop().expect("1"), b)
     } else {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some(v) if v.len() == 2 => {
                 let (mut ts, _) = inputs(v)?;
                 let b = ts.pop().expect("2");

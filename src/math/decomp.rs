@@ -9,7 +9,7 @@ use tch::Tensor;
 
 use super::args::{self, multi, Tail};
 use super::forms::{self, Out};
-use super::linalg::shim_error;
+use crate::cxx::{ktorch_lstsq, ktorch_svd, ktorch_svdvals};
 use crate::k::{make, KResult, K};
 use crate::tensor::opargs;
 use crate::tensor::result;
@@ -244,15 +244,27 @@ pub fn lux(x: K) -> KResult {
 fn check_pivots(m: &Tensor, p: &Tensor) -> Result<()> {
     let (ms, ps) = (m.size(), p.size());
     if ms.len() < 2 {
-        bail!("LU matrix must have at least 2 dimensions, given {}", ms.len());
+        bail!(
+            "LU matrix must have at least 2 dimensions, given {}",
+            ms.len()
+        );
     }
     let (r, c) = (ms[ms.len() - 2], ms[ms.len() - 1]);
-    let want: Vec<i64> = ms[..ms.len() - 2].iter().copied().chain([r.min(c)]).collect();
+    let want: Vec<i64> = ms[..ms.len() - 2]
+        .iter()
+        .copied()
+        .chain([r.min(c)])
+        .collect();
     if ps != want {
-        bail!("pivots of size {ps:?} do not fit an LU matrix of size {ms:?}: expecting size {want:?}");
+        bail!(
+            "pivots of size {ps:?} do not fit an LU matrix of size {ms:?}: expecting size {want:?}"
+        );
     }
     if p.kind() != tch::Kind::Int {
-        bail!("pivots must be int, as lu makes them, given {}", crate::tensor::options::kind_name(p.kind()));
+        bail!(
+            "pivots must be int, as lu makes them, given {}",
+            crate::tensor::options::kind_name(p.kind())
+        );
     }
     if p.numel() > 0 {
         let lo = p.f_min()?.f_int64_value(&[])?;
@@ -275,7 +287,7 @@ fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
         }
         return Ok((v[0].shallow_clone(), v[1].shallow_clone(), true));
     }
-    match opargs::list(x) {
+    match opargs::list(&x) {
         Some(v) if v.len() == 2 => {
             let (mut ts, h) = args::inputs(v)?;
             let p = ts.pop().expect("two");
@@ -359,29 +371,6 @@ pub fn lusolve(x: K) -> KResult {
     )
 }
 
-extern "C" {
-    fn ktorch_svd(
-        a: *mut libc::c_void,
-        full: libc::c_int,
-        driver: *const libc::c_char,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-    fn ktorch_svdvals(
-        out: *mut libc::c_void,
-        a: *mut libc::c_void,
-        driver: *const libc::c_char,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-    fn ktorch_lstsq(
-        a: *mut libc::c_void,
-        b: *mut libc::c_void,
-        has_rcond: libc::c_int,
-        rcond: f64,
-        driver: *const libc::c_char,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-}
-
 fn ptr(t: &Tensor) -> *mut libc::c_void {
     t.as_ptr() as *mut libc::c_void
 }
@@ -401,10 +390,9 @@ fn cptr(d: &Option<std::ffi::CString>) -> *const libc::c_char {
 
 /// Tensors made by the shim (n of them), or its error.
 fn made(rc: libc::c_int, r: &[*mut libc::c_void]) -> Result<Vec<Tensor>> {
-    if rc != 0 {
-        return Err(shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(r.iter()
+        // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
         .map(|p| unsafe { Tensor::from_ptr(*p as *mut _) })
         .collect())
 }
@@ -421,6 +409,7 @@ pub fn svd(x: K) -> KResult {
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     let mut r = [std::ptr::null_mut(); 3];
     let v = made(
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         unsafe { ktorch_svd(ptr(&ts[0]), full as libc::c_int, cptr(&d), r.as_mut_ptr()) },
         &r,
     )?;
@@ -436,6 +425,7 @@ pub fn svdvals(x: K) -> KResult {
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
     let mut r = [std::ptr::null_mut(); 1];
     let o = out.as_ref().map_or(std::ptr::null_mut(), ptr);
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe { ktorch_svdvals(o, ptr(&ts[0]), cptr(&d), r.as_mut_ptr()) };
     if out.is_some() {
         made(rc, &[])?;
@@ -460,6 +450,7 @@ pub fn lstsq(x: K) -> KResult {
         }
     }
     let mut r = [std::ptr::null_mut(); 4];
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe {
         ktorch_lstsq(
             ptr(&ts[0]),

@@ -4,6 +4,7 @@
 //! - a trailing output tensor (`f(x;out)`, `f(x;y;out)`) receives the result, which is then null;
 //! - a trailing `[]` (q's unary null `::`) in place of the output runs the in-place form on the
 //!   first input, which must be a tensor.
+//!
 //! The declarative macros in `pointwise` (and the other math files) turn one line per function
 //! into a q function with all of these forms.
 use anyhow::{bail, Result};
@@ -24,8 +25,8 @@ pub enum Out {
 }
 
 /// The items of an argument list, not a handle itself.
-pub fn items(x: K) -> Option<&'static [K]> {
-    read::items(x).filter(|_| !registry::is_handle(x))
+pub fn items(x: &K) -> Option<&[K]> {
+    read::items(x).filter(|_| !registry::is_handle(*x))
 }
 
 /// Is `x` the last argument that names an output: a tensor handle or `::`?
@@ -36,7 +37,7 @@ fn is_out(x: K) -> bool {
 /// Split `n` inputs and an optional output from the argument `x` of a function taking `n` inputs.
 /// With one input, `x` itself may be the input (q data or a handle): `f x`, `f(x;out)`, `f(x;[])`.
 pub fn split(x: K, n: usize, usage: &str) -> Result<(Vec<K>, Out)> {
-    let v = items(x);
+    let v = items(&x);
     let (inputs, last) = match v {
         Some(v) if v.len() == n + 1 && is_out(v[n]) => (v[..n].to_vec(), Some(v[n])),
         Some(v) if n > 1 && v.len() == n => (v.to_vec(), None),

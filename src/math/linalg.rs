@@ -10,6 +10,7 @@ use tch::{TchError, Tensor};
 
 use super::args::{self, Tail};
 use super::forms;
+use crate::cxx::ktorch_addmm;
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, Num};
@@ -51,31 +52,6 @@ blas2! {
     outer:       |a, b| a.f_outer(b),                      |o| a.f_outer_out(o, b);
 }
 
-extern "C" {
-    fn ktorch_la_error() -> *mut libc::c_char;
-    #[allow(clippy::too_many_arguments)]
-    fn ktorch_addmm(
-        mode: libc::c_int,
-        out: *mut libc::c_void,
-        x: *mut libc::c_void,
-        y: *mut libc::c_void,
-        z: *mut libc::c_void,
-        bf: libc::c_int,
-        bd: f64,
-        bj: libc::c_long,
-        af: libc::c_int,
-        ad: f64,
-        aj: libc::c_long,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-}
-
-/// The message of the shim's last error.
-pub fn shim_error() -> anyhow::Error {
-    let m = crate::session::ffi::take_string(unsafe { ktorch_la_error() });
-    anyhow!("{}", m.unwrap_or_else(|| "unknown C++ error".into()))
-}
-
 /// A number as the shim's (is float, float, integer).
 fn scalar(n: Num) -> (libc::c_int, f64, libc::c_long) {
     match n {
@@ -98,6 +74,7 @@ fn addmat(x: K, mode: i32) -> KResult {
     let ((bf, bd, bj), (af, ad, aj)) = (scalar(beta), scalar(alpha));
     let ptr = |t: &Tensor| t.as_ptr() as *mut libc::c_void;
     let mut r = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe {
         ktorch_addmm(
             mode,
@@ -114,12 +91,11 @@ fn addmat(x: K, mode: i32) -> KResult {
             &mut r,
         )
     };
-    if rc != 0 {
-        return Err(shim_error());
-    }
+    crate::cxx::check(rc)?;
     if o.is_some() {
         return Ok(make::null());
     }
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     result(unsafe { Tensor::from_ptr(r as *mut _) }, h)
 }
 
@@ -196,7 +172,7 @@ fn matrices(x: K) -> Result<(Vec<Tensor>, bool)> {
     if read::ktype(x) != 0 {
         return Ok((vec![args::input(x)?.0], false));
     }
-    let v = opargs::list(x).unwrap_or(&[]);
+    let v = opargs::list(&x).unwrap_or(&[]);
     for (i, y) in v.iter().enumerate() {
         if registry::is_handle(*y) && !opargs::is_tensor(*y) {
             bail!("arg[{i}] unexpected, given {}", opargs::describe(*y));

@@ -31,7 +31,7 @@ pub fn dist(x: K) -> KResult {
         };
         return result(pnorm(&t.f_get(0)?, &t.f_get(1)?, p)?, false);
     }
-    let v = forms::items(x).ok_or_else(|| anyhow!("expecting 2-3 args, (x;y;p)"))?;
+    let v = forms::items(&x).ok_or_else(|| anyhow!("expecting 2-3 args, (x;y;p)"))?;
     let p = match v.len() {
         2 => 2.0,
         3 => match opargs::number(v[2]) {

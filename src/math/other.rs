@@ -118,7 +118,7 @@ pub fn diagonal(x: K) -> KResult {
     if read::ktype(x) != 0 {
         bail!("not implemented for {}", describe(x));
     }
-    let (input, o) = match forms::items(x).and_then(|v| longs_after(v, 3).map(|o| (v[0], o))) {
+    let (input, o) = match forms::items(&x).and_then(|v| longs_after(v, 3).map(|o| (v[0], o))) {
         Some(p) => p,
         None => (x, vec![]),
     };
@@ -129,7 +129,7 @@ pub fn diagonal(x: K) -> KResult {
 
 /// `Flip(input;dims)`: reversed along the given dimensions.
 pub fn flip(x: K) -> KResult {
-    let v = forms::items(x)
+    let v = forms::items(&x)
         .filter(|v| v.len() == 2)
         .ok_or_else(|| anyhow!("expecting 2 arguments, (input;dims)"))?;
     let d = opargs::longs(v[1]).ok_or_else(|| {
@@ -151,7 +151,7 @@ pub fn trace(x: K) -> KResult {
 /// `roll(input;shifts)` (the input flattened, rolled and restored) or `roll(input;shifts;dims)`.
 pub fn roll(x: K) -> KResult {
     let usage = "expects 2-3 args, (input;shifts;dims)";
-    let v = forms::items(x)
+    let v = forms::items(&x)
         .filter(|v| v.len() == 2 || v.len() == 3)
         .ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
     let s = opargs::longs(v[1]).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
@@ -166,7 +166,7 @@ pub fn roll(x: K) -> KResult {
 /// `renorm(input;p;dim;maxnorm)`, `renorm(input;p;dim;maxnorm;output)`.
 pub fn renorm(x: K) -> KResult {
     let usage = "unexpected arg(s), expecting 4-5 args, (input;power;dim;maxnorm;output)";
-    let v = forms::items(x)
+    let v = forms::items(&x)
         .filter(|v| v.len() == 4 || v.len() == 5)
         .ok_or_else(|| anyhow!(usage))?;
     let (Some(p), Some(d), Some(m)) = (
@@ -201,7 +201,7 @@ pub fn histc(x: K) -> KResult {
         return result(t.f_histc(100)?, h);
     }
     let usage = "unrecognized arg(s), expecting 1-5 args, (input;bins;lo;hi;output)";
-    let v = forms::items(x).ok_or_else(|| anyhow!(usage))?;
+    let v = forms::items(&x).ok_or_else(|| anyhow!(usage))?;
     let out = (v.len() > 1 && opargs::is_tensor(v[v.len() - 1])).then(|| v[v.len() - 1]);
     let v = &v[..v.len() - out.is_some() as usize];
     if v.is_empty() || v.len() > 4 {
@@ -273,7 +273,7 @@ pub fn bincount(x: K) -> KResult {
         let (t, h) = arg(x)?;
         return result(t.f_bincount(None::<Tensor>, 0)?, h);
     }
-    let v = forms::items(x).ok_or_else(|| anyhow!(usage))?;
+    let v = forms::items(&x).ok_or_else(|| anyhow!(usage))?;
     match v.len() {
         2 if opargs::long(v[1]).is_some() => {
             let (t, h) = arg(v[0])?;
@@ -313,7 +313,7 @@ pub fn tensordot(x: K) -> KResult {
         let none: [i64; 0] = [];
         return result(t.f_get(0)?.f_tensordot(&t.f_get(1)?, none, none)?, false);
     }
-    let v = forms::items(x).ok_or_else(|| anyhow!(usage))?;
+    let v = forms::items(&x).ok_or_else(|| anyhow!(usage))?;
     let (i, j) = match v.len() {
         2 | 3 => {
             let d = match v.get(2) {

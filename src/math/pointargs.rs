@@ -38,7 +38,7 @@ fn into(x: K, what: &str) -> Result<Tensor> {
 /// `clamp(x;lo;hi)`, `clamp(x;lo;hi;output)`: limit `x` to `[lo,hi]`; a null limit is no limit.
 pub fn clamp(x: K) -> KResult {
     let v =
-        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (lo, hi) = match (
         v.get(1).and_then(|k| limit(*k)),
         v.get(2).and_then(|k| limit(*k)),
@@ -73,7 +73,7 @@ pub fn lerp(x: K) -> KResult {
         return result(v[0].f_lerp(&v[1], item(&v[2])?)?, false);
     }
     let v =
-        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     if !(3..=4).contains(&v.len()) {
         bail!("3-4 arguments expected, {USAGE}, but {} supplied", v.len());
     }
@@ -107,7 +107,7 @@ pub fn lerp(x: K) -> KResult {
 /// `mvlgamma(x;p)`, `mvlgamma(x;p;output)`: the multivariate log-gamma of dimension `p`.
 pub fn mvlgamma(x: K) -> KResult {
     let v =
-        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let p = v.get(1).and_then(|k| opargs::long(*k)).ok_or_else(|| {
         anyhow!(
             "2nd argument of number of dimensions expected, given {}",
@@ -150,7 +150,7 @@ fn power(x: K, p: &Power) -> KResult {
         let v = values(x, 2..=2)?;
         return result((p.tt)(&v[0], &v[1])?, false);
     }
-    let v = opargs::list(x).ok_or_else(|| anyhow!("{USAGE}"))?;
+    let v = opargs::list(&x).ok_or_else(|| anyhow!("{USAGE}"))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,

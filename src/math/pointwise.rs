@@ -138,8 +138,8 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         let v = values(x, 2..=2)?;
         return result((op.f)(&v[0], &v[1])?, false);
     }
-    let v =
-        forms::items(x).ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
+    let v = forms::items(&x)
+        .ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,
@@ -148,6 +148,12 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
             if n == 1 { "" } else { "s" }
         ),
     };
+    // two tensor handles: one registry lock, no copies (as `add`)
+    if let [a, b] = v {
+        if let Some(r) = registry::tensor_pair(*a, *b, |a, b| Ok((op.f)(a, b)?)) {
+            return r;
+        }
+    }
     let first = registry::is_handle(v[0]);
     let none = || anyhow!("no in-place call implemented");
     if let Some(s) = scalar(v[1]) {
@@ -339,7 +345,7 @@ fn scaled(all: &[&Tensor], y: &Tensor, m: Num, what: &str) -> Result<Tensor> {
 
 /// Split `(inputs..;multiplier;output)`: `n` inputs, then an optional number (default 1),
 /// then an optional output tensor or `[]`.
-fn with_multiplier(v: &'static [K], n: usize, usage: &str) -> Result<(&'static [K], Num, Out)> {
+fn with_multiplier<'a>(v: &'a [K], n: usize, usage: &str) -> Result<(&'a [K], Num, Out)> {
     if v.len() < n || v.len() > n + 2 {
         bail!(
             "{}-{} args expected, {usage}, but {} given",
@@ -379,6 +385,13 @@ fn with_multiplier(v: &'static [K], n: usize, usage: &str) -> Result<(&'static [
 /// `add 1 2 10` the same on a simple list of values.
 pub fn add(x: K) -> KResult {
     const USAGE: &str = "(x;y;multiplier;output)";
+    // the hot path, two tensor handles: one registry lock, no copies (anything else, errors
+    // included, takes the general path below)
+    if let Some(&[a, b]) = read::items(&x) {
+        if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
+            return r;
+        }
+    }
     if read::ktype(x) > 0 {
         let v = values(x, 2..=3)?;
         let m = if v.len() == 3 {
@@ -392,7 +405,7 @@ pub fn add(x: K) -> KResult {
         );
     }
     let v =
-        forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        forms::items(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 2, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;
@@ -432,7 +445,7 @@ fn addc(x: K, div: bool) -> KResult {
         );
     }
     let v =
-        forms::items(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        forms::items(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 3, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;

@@ -44,8 +44,7 @@ impl Slot {
             Slot::Long => opargs::long(x).map(Val::Long),
             Slot::Longs => opargs::longs(x).map(Val::Longs),
             Slot::Flag => opargs::flag(x).map(Val::Flag),
-            Slot::Double => (read::ktype(x) == -9)
-                .then(|| Val::Double(unsafe { *((x as *const u8).add(8) as *const f64) })),
+            Slot::Double => read::float(x).map(Val::Double),
             Slot::Dtype => match read::symbol(x) {
                 Some(s) => Some(Val::Kind(
                     options::kind_from_name(s)
@@ -126,7 +125,7 @@ impl Args {
 /// q data that is one array (ktorch's `xarray`): a general list whose items are atoms is an
 /// argument list, not an array; otherwise data of one type and a regular shape.
 pub fn array(x: K) -> Option<Tensor> {
-    if read::items(x).is_some_and(|v| v.len() > 1 && v.iter().any(|i| read::ktype(*i) < 0)) {
+    if read::items(&x).is_some_and(|v| v.len() > 1 && v.iter().any(|i| read::ktype(*i) < 0)) {
         return None;
     }
     opargs::array(x)
@@ -158,7 +157,7 @@ pub fn parse(x: K, slots: &[Slot], out: OutKind, usage: &str) -> Result<Args> {
         });
     }
     let max = 1 + slots.len() + (out != OutKind::None) as usize;
-    let v = opargs::list(x)
+    let v = opargs::list(&x)
         .ok_or_else(|| anyhow!("not implemented for {}, expecting {usage}", describe(x)))?;
     if v.is_empty() || v.len() > max {
         bail!("expecting up to {max} args, {usage}, given {}", v.len());

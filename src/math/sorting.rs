@@ -23,14 +23,15 @@ pub fn results(ts: Vec<Tensor>, handle: bool, out: Option<K>) -> KResult {
 
 /// The input of a function whose argument may be the input alone (a handle or an array, as
 /// ktorch's `xarray`) or an argument list: `Ok(input)` or `Err(list)`.
-fn lone(x: K) -> Result<std::result::Result<(Tensor, bool), &'static [K]>> {
+fn lone(a: &K) -> Result<std::result::Result<(Tensor, bool), &[K]>> {
+    let x = *a;
     if registry::is_handle(x) {
         return Ok(Ok((registry::tensor(x)?, true)));
     }
     if let Some(t) = opargs::array(x) {
         return Ok(Ok((t, false)));
     }
-    opargs::list(x)
+    opargs::list(a)
         .map(Err)
         .ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))
 }
@@ -47,7 +48,7 @@ fn out_vector(v: &[K], n: &mut usize, min: usize) -> Option<K> {
 pub fn sort(x: K) -> KResult {
     const USAGE: &str = "(input;dim;descend;stable;output)";
     let (mut dim, mut descend, mut stable, mut out) = (-1, false, None, None);
-    let (t, h) = match lone(x)? {
+    let (t, h) = match lone(&x)? {
         Ok(t) => t,
         Err(v) => {
             let mut n = v.len();
@@ -91,7 +92,7 @@ pub fn sort(x: K) -> KResult {
 pub fn argsort(x: K) -> KResult {
     const USAGE: &str = "(input;dim;descend)";
     let (mut dim, mut descend) = (-1, false);
-    let (t, h) = match lone(x)? {
+    let (t, h) = match lone(&x)? {
         Ok(t) => t,
         Err(v) => {
             let mut n = v.len();
@@ -121,9 +122,9 @@ pub fn argsort(x: K) -> KResult {
 
 /// The argument list of `topk`/`kthvalue`: `(input;k;..)`, its count checked, the output
 /// vector taken off the end.
-fn klist(x: K, most: usize, usage: &str) -> Result<(&'static [K], usize, i64, Option<K>)> {
+fn klist<'a>(x: &'a K, most: usize, usage: &str) -> Result<(&'a [K], usize, i64, Option<K>)> {
     let v =
-        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(*x)))?;
     let mut n = v.len();
     if n < 2 || n > most {
         bail!("expecting 2-{most} args, {usage}, given {n}");
@@ -158,7 +159,7 @@ fn opt_flag(v: &[K], n: usize, i: usize, default: bool, what: &str) -> Result<bo
 /// `topk(x;k)`, `topk(x;k;dim)`, `topk(x;k;dim;largest)`, `topk(x;k;dim;largest;sorted)`,
 /// `topk(x;k;largest)`, `topk(x;k;largest;sorted)`, then an optional output vector.
 pub fn topk(x: K) -> KResult {
-    let (v, n, k, out) = klist(x, 6, "(input;k;dim;largest;sorted;output)")?;
+    let (v, n, k, out) = klist(&x, 6, "(input;k;dim;largest;sorted;output)")?;
     let (dim, largest, sorted) = match v.get(2).filter(|_| n > 2).and_then(|d| long(*d)) {
         Some(d) => (
             d,
@@ -184,7 +185,7 @@ pub fn topk(x: K) -> KResult {
 /// `kthvalue(x;k)`, `kthvalue(x;k;dim)`, `kthvalue(x;k;dim;keepdim)`, `kthvalue(x;k;keepdim)`,
 /// then an optional output vector: the k-th smallest values and their indices.
 pub fn kthvalue(x: K) -> KResult {
-    let (v, n, k, out) = klist(x, 5, "(input;k;dim;keepdim;output)")?;
+    let (v, n, k, out) = klist(&x, 5, "(input;k;dim;keepdim;output)")?;
     let (dim, keepdim) = match v.get(2).filter(|_| n > 2).and_then(|d| long(*d)) {
         Some(d) => (d, opt_flag(v, n, 3, false, "keepdim")?),
         None => {
@@ -205,9 +206,9 @@ pub fn kthvalue(x: K) -> KResult {
 pub fn r#in(x: K) -> KResult {
     const USAGE: &str = "(x;y;unique;invert;output)";
     let v =
-        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let mut n = v.len();
-    if n < 2 || n > 5 {
+    if !(2..=5).contains(&n) {
         bail!("expecting 2-5 args, {USAGE}, given {n}");
     }
     let out = if n > 2 && opargs::is_tensor(v[n - 1]) {

@@ -152,7 +152,7 @@ fn shift(x: K, inverse: bool) -> KResult {
         let (t, h) = args::input(x)?;
         (t, h, None)
     } else {
-        let v = opargs::list(x)
+        let v = opargs::list(&x)
             .filter(|v| v.len() == 2)
             .ok_or_else(|| anyhow!("unexpected arg(s), expecting (input;dim)"))?;
         let d = args::sizes(v[1])
@@ -209,7 +209,7 @@ fn freq(x: K, real: bool) -> KResult {
                 read::len(x)
             ),
         },
-        0 if opargs::list(x).is_some() => {
+        0 if opargs::list(&x).is_some() => {
             let mut a = Tail::list(x, 1, 4, usage)?;
             let n = opargs::long(a.v[0]).ok_or_else(|| {
                 anyhow!(
@@ -279,7 +279,7 @@ fn window(x: K, w: Win) -> KResult {
     let (len, v, o) = if let Some(n) = opargs::long(x) {
         (n, vec![], Options::default())
     } else {
-        let v = opargs::list(x).ok_or_else(|| anyhow!("expects {usage}"))?;
+        let v = opargs::list(&x).ok_or_else(|| anyhow!("expects {usage}"))?;
         let (v, o) = match v.split_last() {
             Some((l, rest)) if !rest.is_empty() && options::is_options(*l) => {
                 (rest, options::parse(*l)?)

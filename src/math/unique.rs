@@ -25,7 +25,7 @@ fn uargs(
     if let Some(t) = array(x) {
         return Ok((t, false, None, flags));
     }
-    let Some(v) = opargs::list(x) else {
+    let Some(v) = opargs::list(&x) else {
         bail!("not implemented for {}, expecting {usage}", describe(x))
     };
     if v.len() < 2 {

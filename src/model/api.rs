@@ -9,15 +9,15 @@
 //! - `run m`, `run(m;x;y)`: one training epoch; `testrun m`, `testrun(m;x;y)`: one test pass.
 use anyhow::{anyhow, bail, Result};
 
-use super::run::{epoch, results};
 use super::data::define;
+use super::run::{epoch, results};
 use super::{Data, Model, Settings};
 use crate::k::{make, read, KResult, K};
 use crate::loss::object::Loss;
 use crate::nn::api::modref;
+use crate::nn::forward::{Call, Mode};
 use crate::nn::ModRef;
 use crate::optim::Optimizer;
-use crate::nn::forward::{Call, Mode};
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
@@ -37,7 +37,9 @@ pub fn model(x: K) -> KResult {
     if is_model(x) {
         return registry::with(x, |o| definition(of(o)?, alloptions()));
     }
-    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("expecting (module;loss;optimizer), given {}", describe(x)))?;
+    let v = read::items(&x)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| anyhow!("expecting (module;loss;optimizer), given {}", describe(x)))?;
     if is_model(v[0]) {
         if let [m, f] = v {
             if let Some(b) = read::boolean(*f) {
@@ -48,20 +50,36 @@ pub fn model(x: K) -> KResult {
         for (i, p) in v[1..].iter().enumerate() {
             match registry::class_of(*p) {
                 Some("module" | "loss" | "optimizer") => {}
-                Some(c) => bail!("arg[{}]: expecting module, loss or optimizer, given {c}", i + 1),
-                None => bail!("arg[{}]: expecting module, loss or optimizer, given {}", i + 1, describe(*p)),
+                Some(c) => bail!(
+                    "arg[{}]: expecting module, loss or optimizer, given {c}",
+                    i + 1
+                ),
+                None => bail!(
+                    "arg[{}]: expecting module, loss or optimizer, given {}",
+                    i + 1,
+                    describe(*p)
+                ),
             }
         }
-        let parts = v[1..].iter().map(|p| registry::take(*p)).collect::<Result<Vec<Obj>>>()?;
+        let parts = v[1..]
+            .iter()
+            .map(|p| registry::take(*p))
+            .collect::<Result<Vec<Obj>>>()?;
         registry::with(v[0], |o| {
             let m = of(o)?;
             for p in parts {
                 let p = match p.take::<ModRef>() {
-                    Ok(q) => { m.module = q; continue; }
+                    Ok(q) => {
+                        m.module = q;
+                        continue;
+                    }
                     Err(p) => p,
                 };
                 let p = match p.take::<Loss>() {
-                    Ok(l) => { m.loss = l; continue; }
+                    Ok(l) => {
+                        m.loss = l;
+                        continue;
+                    }
                     Err(p) => p,
                 };
                 match p.take::<Optimizer>() {
@@ -75,14 +93,35 @@ pub fn model(x: K) -> KResult {
         })?;
         return Ok(make::null());
     }
-    let [q, l, o] = v else { bail!("expecting (module;loss;optimizer), given {} args", v.len()) };
+    let [q, l, o] = v else {
+        bail!("expecting (module;loss;optimizer), given {} args", v.len())
+    };
     for (p, want) in [(*q, "module"), (*l, "loss"), (*o, "optimizer")] {
         if registry::class_of(p) != Some(want) {
-            bail!("expecting {want}, given {}", registry::class_of(p).map_or_else(|| describe(p), str::to_string));
+            bail!(
+                "expecting {want}, given {}",
+                registry::class_of(p).map_or_else(|| describe(p), str::to_string)
+            );
         }
     }
-    let (Ok(module), Ok(loss), Ok(opt)) = (registry::take(*q)?.take::<ModRef>(), registry::take(*l)?.take::<Loss>(), registry::take(*o)?.take::<Optimizer>()) else { unreachable!() };
-    let m = Model { module, loss, opt, train: Settings::train(), test: Settings::test(), data: Data::default(), testdata: Data::default(), dist: None, scaler: None };
+    let (Ok(module), Ok(loss), Ok(opt)) = (
+        registry::take(*q)?.take::<ModRef>(),
+        registry::take(*l)?.take::<Loss>(),
+        registry::take(*o)?.take::<Optimizer>(),
+    ) else {
+        unreachable!()
+    };
+    let m = Model {
+        module,
+        loss,
+        opt,
+        train: Settings::train(),
+        test: Settings::test(),
+        data: Data::default(),
+        testdata: Data::default(),
+        dist: None,
+        scaler: None,
+    };
     Ok(registry::add(Obj::new(m)))
 }
 
@@ -95,7 +134,10 @@ pub fn state(x: K, all: bool) -> KResult {
         let module = crate::nn::api::definition(m.module.get(), all, true)?;
         let loss = crate::loss::object::definition(&m.loss, all)?;
         let opt = crate::optim::api::definition(&m.opt, all, true)?;
-        Ok(make::dict(&["module", "loss", "optimizer", "train", "test"], vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?]))
+        Ok(make::dict(
+            &["module", "loss", "optimizer", "train", "test"],
+            vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?],
+        ))
     })
 }
 
@@ -104,7 +146,10 @@ fn definition(m: &Model, all: bool) -> KResult {
     let module = crate::nn::api::definition(m.module.get(), all, false)?;
     let loss = crate::loss::object::definition(&m.loss, all)?;
     let opt = crate::optim::api::definition(&m.opt, all, false)?;
-    Ok(make::dict(&["module", "loss", "optimizer", "train", "test"], vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?]))
+    Ok(make::dict(
+        &["module", "loss", "optimizer", "train", "test"],
+        vec![module, loss, opt, m.train.dict(true)?, m.test.dict(false)?],
+    ))
 }
 
 /// The training or the test settings.
@@ -121,7 +166,9 @@ fn settings(x: K, training: bool) -> KResult {
     if is_model(x) {
         return registry::with(x, |o| pick(of(o)?, training).dict(training));
     }
-    let v = read::items(x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model and options or data, given {}", describe(x)))?;
+    let v = read::items(&x)
+        .filter(|v| v.len() >= 2 && is_model(v[0]))
+        .ok_or_else(|| anyhow!("expecting model and options or data, given {}", describe(x)))?;
     let names = read::symbols(v[1]).or_else(|| read::symbol(v[1]).map(|s| vec![s]));
     match (v.len(), names) {
         (2, Some(n)) => registry::with(v[0], |o| {
@@ -136,23 +183,21 @@ fn settings(x: K, training: bool) -> KResult {
         (2, None) => {
             let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expecting option name(s) or a dictionary, given {}", describe(v[1])))?;
             let names = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
-            let e = make::explode(vals);
-            let r = registry::with(v[0], |o| {
+            let e = crate::k::Owned::new(make::explode(vals));
+            registry::with(v[0], |o| {
                 let s = pick(of(o)?, training);
                 let mut new = s.clone();
-                for (n, x) in names.iter().zip(read::items(e).unwrap()) {
+                for (n, x) in names.iter().zip(e.items().unwrap()) {
                     new.set(n, *x, training)?;
                 }
                 *s = new;
                 Ok(make::null())
-            });
-            unsafe { crate::k::native::r0(e) };
-            r
+            })
         }
         (3, Some(n)) => {
-            let e = if n.len() == 1 && read::symbol(v[1]).is_some() { make::list(vec![unsafe { crate::k::native::r1(v[2]) }]) } else { make::explode(v[2]) };
-            let r = registry::with(v[0], |o| {
-                let items = read::items(e).unwrap();
+            let e = crate::k::Owned::new(if n.len() == 1 && read::symbol(v[1]).is_some() { make::list_of(&v[2..3]) } else { make::explode(v[2]) });
+            registry::with(v[0], |o| {
+                let items = e.items().unwrap();
                 if items.len() != n.len() {
                     bail!("{} option name(s) but {} value(s)", n.len(), items.len());
                 }
@@ -163,9 +208,7 @@ fn settings(x: K, training: bool) -> KResult {
                 }
                 *s = new;
                 Ok(make::null())
-            });
-            unsafe { crate::k::native::r0(e) };
-            r
+            })
         }
         (3, None) => Ok(make::long(define(v[0], training, Some(&v[1..2]), Some(&v[2..3]))?)),
         _ => bail!("expecting (model;names), (model;dictionary), (model;names;values) or (model;inputs;targets)"),
@@ -183,7 +226,9 @@ pub fn test(x: K) -> KResult {
 fn size(x: K, training: bool) -> KResult {
     registry::with(x, |o| {
         let m = of(o)?;
-        Ok(make::long(if training { &m.data } else { &m.testdata }.current()))
+        Ok(make::long(
+            if training { &m.data } else { &m.testdata }.current(),
+        ))
     })
 }
 
@@ -200,12 +245,20 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
     if is_model(x) {
         return Ok(x);
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([m, xs, ys]) if is_model(*m) => {
-            define(*m, training, Some(std::slice::from_ref(xs)), Some(std::slice::from_ref(ys)))?;
+            define(
+                *m,
+                training,
+                Some(std::slice::from_ref(xs)),
+                Some(std::slice::from_ref(ys)),
+            )?;
             Ok(*m)
         }
-        _ => bail!("expecting model, or (model;inputs;targets), given {}", describe(x)),
+        _ => bail!(
+            "expecting model, or (model;inputs;targets), given {}",
+            describe(x)
+        ),
     }
 }
 
@@ -249,7 +302,10 @@ fn prepare_model(x: K, mode: Mode) -> Result<Call> {
         Ok(if training { &m.data } else { &m.testdata }.x.cloned())
     })?;
     if inputs.is_empty() {
-        bail!("model has no {} inputs", if training { "training" } else { "test" });
+        bail!(
+            "model has no {} inputs",
+            if training { "training" } else { "test" }
+        );
     }
     Ok(Call::new(modref(x)?, inputs, mode))
 }

@@ -26,7 +26,7 @@ use anyhow::{anyhow, bail, Result};
 use super::run::{epoch, results, Epoch};
 use super::Model;
 use crate::device::context::ThreadContext;
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::nn::forward::{self, Call};
 use crate::nn::{ModRef, Module, Out};
 use crate::registry::{self, Obj};
@@ -100,7 +100,10 @@ impl Future {
         if let Err(e) = &f.result {
             // freed unawaited: its error has no one to reach but the log
             let first = e.lines().next().unwrap_or(""); // libtorch's C++ backtrace follows
-            crate::session::log::error(&format!("async {}: freed before its await, its error was: {first}", self.name));
+            crate::session::log::error(&format!(
+                "async {}: freed before its await, its error was: {first}",
+                self.name
+            ));
         }
         self.give_back(f.model);
     }
@@ -135,7 +138,7 @@ impl Drop for Future {
 /// a future.
 pub fn async_(x: K) -> KResult {
     let usage = || format!("expecting (name;args..), name one of {}", NAMES.join(", "));
-    let v = read::items(x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
+    let v = read::items(&x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
     let Some(v) = v else {
         let given = read::symbol(x).map_or_else(|| describe(x), |s| format!("`{s}"));
         bail!("{}, given {given}", usage())
@@ -148,10 +151,8 @@ pub fn async_(x: K) -> KResult {
     if v.len() == 2 {
         start(name, v[1])
     } else {
-        let args = make::list(v[1..].iter().map(|a| unsafe { native::r1(*a) }).collect());
-        let r = start(name, args);
-        unsafe { native::r0(args) };
-        r
+        let args = crate::k::Owned::new(make::list_of(&v[1..]));
+        start(name, args.k())
     }
 }
 
@@ -168,7 +169,7 @@ fn start(name: &'static str, args: K) -> KResult {
         };
         let call = super::api::prepare_forward(args, mode)?;
         // the handle whose object is lent: the model or module given
-        let h = match read::items(args) {
+        let h = match read::items(&args) {
             Some(v) if !registry::is_handle(args) => v[0],
             _ => args,
         };
@@ -185,7 +186,10 @@ fn start(name: &'static str, args: K) -> KResult {
         None => {
             let id = registry::id_of(h).unwrap_or_default();
             let at = lent.iter().position(|(i, _)| *i == id);
-            match at.map(|i| lent.remove(i)).map(|(i, o)| o.take::<Model>().map_err(|o| (i, o))) {
+            match at
+                .map(|i| lent.remove(i))
+                .map(|(i, o)| o.take::<Model>().map_err(|o| (i, o)))
+            {
                 Some(Ok(m)) => (Work::Run(Box::new(m)), Some(id)),
                 other => {
                     let other = other.map(|r| r.err().unwrap());
@@ -204,7 +208,12 @@ fn start(name: &'static str, args: K) -> KResult {
             ctx.enter();
             work_on(work)
         });
-    let mut f = Future { name, worker: None, lent, model };
+    let mut f = Future {
+        name,
+        worker: None,
+        lent,
+        model,
+    };
     match spawned {
         Ok(w) => {
             f.worker = Some(w);
@@ -257,7 +266,11 @@ fn refuse_callbacks(root: &Arc<Module>) -> Result<()> {
         .into_iter()
         .find(|(_, m)| m.layer.name == "callback")
     {
-        let at = if k.is_empty() { String::new() } else { format!(" (`{k})") };
+        let at = if k.is_empty() {
+            String::new()
+        } else {
+            format!(" (`{k})")
+        };
         bail!("module has a callback layer{at}, which calls q: it cannot run asynchronously");
     }
     Ok(())

@@ -15,9 +15,9 @@ use super::api::{is_model, of};
 use super::{Model, Settings};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
-pub use crate::tensor::side::{holds_handle, side, side_on, Side};
 use crate::tensor::batch::{count, fullsize, maxsize_all, perm, reindex, select};
 use crate::tensor::opargs::describe;
+pub use crate::tensor::side::{holds_handle, side, side_on, Side};
 
 /// Inputs and targets with their batching state.
 pub struct Data {
@@ -36,13 +36,24 @@ pub struct Data {
 
 impl Default for Data {
     fn default() -> Data {
-        Data { x: Side::Empty, y: Side::Empty, size: -1, batch: -1, perm: None, checked: None }
+        Data {
+            x: Side::Empty,
+            y: Side::Empty,
+            size: -1,
+            batch: -1,
+            perm: None,
+            checked: None,
+        }
     }
 }
 
 impl Data {
     fn all(&self) -> Vec<&Tensor> {
-        self.x.tensors().into_iter().chain(self.y.tensors()).collect()
+        self.x
+            .tensors()
+            .into_iter()
+            .chain(self.y.tensors())
+            .collect()
     }
     /// The batch size in effect: the setting, at most the data size.
     fn width(&self, s: &Settings) -> i64 {
@@ -58,7 +69,10 @@ impl Data {
     }
     /// Samples now: the current batch's, or all.
     pub fn current(&self) -> i64 {
-        self.x.tensors().first().map_or(0, |t| if t.dim() == 0 { 1 } else { t.size()[0] })
+        self.x
+            .tensors()
+            .first()
+            .map_or(0, |t| if t.dim() == 0 { 1 } else { t.size()[0] })
     }
     /// Back to full size, no batch selected; answers the size.
     pub fn fullsize(&mut self) -> Result<i64> {
@@ -72,7 +86,9 @@ impl Data {
     /// Full size, then one random order for inputs and targets together.
     pub fn reshuffle(&mut self) -> Result<()> {
         let n = self.fullsize()?;
-        let Some(first) = self.all().first().map(|t| t.shallow_clone()) else { return Ok(()) };
+        let Some(first) = self.all().first().map(|t| t.shallow_clone()) else {
+            return Ok(());
+        };
         if n > 1 {
             let i = perm(n, &first)?;
             self.x = self.x.map(|t| reindex(t, &i, 0))?;
@@ -136,12 +152,23 @@ impl Data {
     pub fn set(&mut self, x: Side, y: Side) -> Result<()> {
         let size = Data::size_of(&x, &y)?;
         self.fullsize()?;
-        *self = Data { x, y, size, batch: -1, perm: None, checked: None };
+        *self = Data {
+            x,
+            y,
+            size,
+            batch: -1,
+            perm: None,
+            checked: None,
+        };
         Ok(())
     }
     /// New inputs (or targets), checked against the other side.
     pub fn set_side(&mut self, inputs: bool, z: Side) -> Result<()> {
-        let size = if inputs { Data::size_of(&z, &self.y)? } else { Data::size_of(&self.x, &z)? };
+        let size = if inputs {
+            Data::size_of(&z, &self.y)?
+        } else {
+            Data::size_of(&self.x, &z)?
+        };
         self.fullsize()?;
         if inputs {
             self.x = z;
@@ -167,8 +194,14 @@ fn pick(m: &mut Model, training: bool) -> (&mut Data, &Settings) {
 /// The arguments are read before the model is taken from the registry (they may be handles).
 pub fn define(h: K, training: bool, x: Option<&[K]>, y: Option<&[K]>) -> Result<i64> {
     let device = registry::with(h, |o| Ok(of(o)?.module.get().device()))?;
-    let xs = x.map(|a| side(a, device)).transpose().map_err(|e| anyhow!("inputs: {e}"))?;
-    let ys = y.map(|a| side(a, device)).transpose().map_err(|e| anyhow!("targets: {e}"))?;
+    let xs = x
+        .map(|a| side(a, device))
+        .transpose()
+        .map_err(|e| anyhow!("inputs: {e}"))?;
+    let ys = y
+        .map(|a| side(a, device))
+        .transpose()
+        .map_err(|e| anyhow!("targets: {e}"))?;
     registry::with(h, |o| {
         let (d, s) = pick(of(o)?, training);
         match (xs, ys) {
@@ -182,7 +215,11 @@ pub fn define(h: K, training: bool, x: Option<&[K]>, y: Option<&[K]>) -> Result<
 }
 
 /// Run `f` on the model of handle `h` with its training or test data.
-fn with_data<R>(h: K, training: bool, f: impl FnOnce(&mut Data, &Settings) -> Result<R>) -> Result<R> {
+fn with_data<R>(
+    h: K,
+    training: bool,
+    f: impl FnOnce(&mut Data, &Settings) -> Result<R>,
+) -> Result<R> {
     registry::with(h, |o| {
         let (d, s) = pick(of(o)?, training);
         f(d, s)
@@ -202,19 +239,45 @@ fn data_(x: K, training: bool) -> KResult {
     if is_model(x) {
         return with_data(x, training, |d, _| Ok(make::list(vec![d.x.q()?, d.y.q()?])));
     }
-    let v = read::items(x).filter(|v| (2..=3).contains(&v.len()) && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;inputs;targets), given {}", describe(x)))?;
-    let n = define(v[0], training, Some(&v[1..2]), v.get(2).map(std::slice::from_ref))?;
+    let v = read::items(&x)
+        .filter(|v| (2..=3).contains(&v.len()) && is_model(v[0]))
+        .ok_or_else(|| {
+            anyhow!(
+                "expecting model, or (model;inputs;targets), given {}",
+                describe(x)
+            )
+        })?;
+    let n = define(
+        v[0],
+        training,
+        Some(&v[1..2]),
+        v.get(2).map(std::slice::from_ref),
+    )?;
     Ok(make::long(n))
 }
 
 /// `input`/`target` and their test forms.
 fn side_(x: K, training: bool, inputs: bool) -> KResult {
     if is_model(x) {
-        let o = with_data(x, training, |d, _| Ok(if inputs { d.x.object() } else { d.y.object() }))?;
+        let o = with_data(x, training, |d, _| {
+            Ok(if inputs { d.x.object() } else { d.y.object() })
+        })?;
         return Ok(o.map_or_else(make::null, registry::add));
     }
-    let v = read::items(x).filter(|v| v.len() >= 2 && is_model(v[0])).ok_or_else(|| anyhow!("expecting model, or (model;{}..), given {}", if inputs { "inputs" } else { "targets" }, describe(x)))?;
-    let n = if inputs { define(v[0], training, Some(&v[1..]), None)? } else { define(v[0], training, None, Some(&v[1..]))? };
+    let v = read::items(&x)
+        .filter(|v| v.len() >= 2 && is_model(v[0]))
+        .ok_or_else(|| {
+            anyhow!(
+                "expecting model, or (model;{}..), given {}",
+                if inputs { "inputs" } else { "targets" },
+                describe(x)
+            )
+        })?;
+    let n = if inputs {
+        define(v[0], training, Some(&v[1..]), None)?
+    } else {
+        define(v[0], training, None, Some(&v[1..]))?
+    };
     Ok(make::long(n))
 }
 
@@ -242,7 +305,9 @@ pub fn batch(x: K) -> KResult {
     Ok(make::boolean(with_data(x, true, |d, s| d.next(s, true))?))
 }
 pub fn testbatch(x: K) -> KResult {
-    Ok(make::boolean(with_data(model_arg(x)?, false, |d, s| d.next(s, false))?))
+    Ok(make::boolean(with_data(model_arg(x)?, false, |d, s| {
+        d.next(s, false)
+    })?))
 }
 
 /// `restore m` (from tensor::batch::restore).
@@ -250,14 +315,20 @@ pub fn restore(x: K) -> KResult {
     Ok(make::long(with_data(x, true, |d, _| d.fullsize())?))
 }
 pub fn testrestore(x: K) -> KResult {
-    Ok(make::long(with_data(model_arg(x)?, false, |d, _| d.fullsize())?))
+    Ok(make::long(with_data(model_arg(x)?, false, |d, _| {
+        d.fullsize()
+    })?))
 }
 
 pub fn batchinit(x: K) -> KResult {
-    Ok(make::long(with_data(model_arg(x)?, true, |d, s| d.init(s, true))?))
+    Ok(make::long(with_data(model_arg(x)?, true, |d, s| {
+        d.init(s, true)
+    })?))
 }
 pub fn testinit(x: K) -> KResult {
-    Ok(make::long(with_data(model_arg(x)?, false, |d, s| d.init(s, false))?))
+    Ok(make::long(with_data(model_arg(x)?, false, |d, s| {
+        d.init(s, false)
+    })?))
 }
 
 /// `shuffle m` (from tensor::batch::shuffle): the training data, always (the setting is for runs).
@@ -267,6 +338,10 @@ pub fn shuffle(x: K) -> KResult {
 }
 
 pub fn unshuffle(x: K) -> KResult {
-    with_data(model_arg(x).map_err(|_| anyhow!("requires model argument, given {}", describe(x)))?, true, |d, _| d.unshuffle())?;
+    with_data(
+        model_arg(x).map_err(|_| anyhow!("requires model argument, given {}", describe(x)))?,
+        true,
+        |d, _| d.unshuffle(),
+    )?;
     Ok(make::null())
 }

@@ -15,6 +15,7 @@
 //!   it; option `overlap` 0b sends every bucket after the backward pass instead;
 //! - reports the loss averaged across ranks (each batch's, and the mean), the accuracy over all
 //!   ranks' samples; predictions and outputs are this rank's own samples.
+//!
 //! `backward` and `backstep` on the model do the same broadcast and averaging around their one
 //! forward and backward (`synced`); `testrun` is unchanged: every rank evaluates all its test
 //! data with the same parameters.
@@ -28,10 +29,14 @@ use tch::{Device, Kind, Tensor};
 use super::api::{is_model, of};
 use super::run::{clip, forward_loss, Epoch};
 use super::Model;
+use crate::cxx::{
+    ktorch_reducer_finish, ktorch_reducer_free, ktorch_reducer_new, ktorch_reducer_prepare,
+    DistReducer,
+};
 use crate::dist::collect::{allreduce_tensors, broadcast_tensors};
 use crate::dist::ffi;
 use crate::dist::group::{self, Group};
-use crate::k::{make, read, KResult, K};
+use crate::k::{make, read, KResult, Owned, K};
 use crate::nn::Run;
 use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
@@ -68,14 +73,15 @@ impl Sync {
 }
 
 /// The shim's reducer (hooks on the parameters' gradient accumulators), freed with the setting.
-struct Reducer(*mut libc::c_void);
+struct Reducer(*mut DistReducer);
 
-// The reducer is used under the process group's lock, from the thread that runs the step.
+// SAFETY: the reducer is used under the process group's lock, from the thread that runs the step.
 unsafe impl Send for Reducer {}
 
 impl Drop for Reducer {
     fn drop(&mut self) {
-        unsafe { ffi::ktorch_reducer_free(self.0) };
+        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
+        unsafe { ktorch_reducer_free(self.0) };
     }
 }
 
@@ -90,13 +96,13 @@ fn options(names: K, values: K) -> Result<Sync> {
                 describe(names)
             )
         })?;
-    let e = if one {
-        make::list(vec![unsafe { crate::k::native::r1(values) }])
+    let e = Owned::new(if one {
+        make::list_of(&[values])
     } else {
         make::explode(values)
-    };
+    });
     let r = (|| {
-        let items = read::items(e).unwrap_or(&[]);
+        let items = e.items().unwrap_or(&[]);
         if items.len() != names.len() {
             bail!(
                 "{} option name(s) but {} value(s)",
@@ -114,8 +120,7 @@ fn options(names: K, values: K) -> Result<Sync> {
             };
             match *n {
                 "seed" => {
-                    let v =
-                        read::long(x).filter(|v| matches!(read::ktype(x), -5 | -6 | -7) && *v >= 0);
+                    let v = read::long(x).filter(|v| matches!(read::ktype(x), -7..=-5) && *v >= 0);
                     s.seed = v.ok_or_else(|| {
                         anyhow!(
                             "seed: expected a non-negative whole number, given {}",
@@ -141,7 +146,6 @@ fn options(names: K, values: K) -> Result<Sync> {
         }
         Ok(s)
     })();
-    unsafe { crate::k::native::r0(e) };
     r
 }
 
@@ -150,12 +154,12 @@ pub fn distmodel(x: K) -> KResult {
     let (h, sync) = if is_model(x) {
         (x, Some(Sync::new(0)))
     } else {
-        match read::items(x) {
+        match read::items(&x) {
             Some([m, a]) if read::ktype(x) == 0 && is_model(*m) => {
                 let a = *a;
                 let sync = match read::ktype(a) {
                     -1 => read::boolean(a).unwrap().then(|| Sync::new(0)),
-                    -5 | -6 | -7 => {
+                    -7..=-5 => {
                         let s = read::long(a).unwrap();
                         if s < 0 {
                             bail!("seed: expected a non-negative number, given {s}");
@@ -287,8 +291,7 @@ fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
         let mut off = 0;
         for t in l {
             let n = t.numel() as i64;
-            let _ = t
-                .shallow_clone()
+            t.shallow_clone()
                 .f_copy_(&f.f_narrow(0, off, n)?.f_view_as(t)?)?;
             off += n;
         }
@@ -318,8 +321,9 @@ fn forward_backward<T>(
     let n = ps.len() as libc::c_int;
     if sync.reducer.is_none() {
         let mut r = std::ptr::null_mut();
+        // SAFETY: a src/cxx entry point: the parameter pointers are live tensors borrowed for the call, `r` an out-slot on this frame; it catches every C++ exception (attempt.h).
         ffi::check(unsafe {
-            ffi::ktorch_reducer_new(
+            ktorch_reducer_new(
                 ps.as_mut_ptr(),
                 n,
                 sync.bucket_bytes as libc::c_long,
@@ -329,10 +333,12 @@ fn forward_backward<T>(
         sync.reducer = Some(Reducer(r));
     }
     let red = sync.reducer.as_ref().unwrap().0;
-    ffi::check(unsafe { ffi::ktorch_reducer_prepare(red, g.raw(), ps.as_mut_ptr(), n) })?;
+    // SAFETY: a src/cxx entry point: the reducer and group are live shim objects their owners hold, the parameters live tensors borrowed for the call; it catches every C++ exception (attempt.h).
+    ffi::check(unsafe { ktorch_reducer_prepare(red, g.raw(), ps.as_mut_ptr(), n) })?;
     let r = f();
     // always disarmed after, whatever the backward pass gave
-    let done = ffi::check(unsafe { ffi::ktorch_reducer_finish(red, r.is_ok() as libc::c_int) });
+    // SAFETY: a src/cxx entry point on the live reducer this setting owns; it catches every C++ exception (attempt.h).
+    let done = ffi::check(unsafe { ktorch_reducer_finish(red, r.is_ok() as libc::c_int) });
     let r = r?;
     done?;
     Ok(r)

@@ -76,7 +76,10 @@ fn cuda_of(m: &Module) -> Result<usize> {
     }
     match m.device() {
         Device::Cuda(i) => Ok(i),
-        d => bail!("module is on {}, CUDA graphs record work on a CUDA device", crate::tensor::options::device_name(d)),
+        d => bail!(
+            "module is on {}, CUDA graphs record work on a CUDA device",
+            crate::tensor::options::device_name(d)
+        ),
     }
 }
 
@@ -93,29 +96,44 @@ fn hold(m: &Module) -> (Vec<(Tensor, usize)>, Vec<Tensor>) {
         .map(|(_, t)| t.shallow_clone())
         .collect();
     let keep = ts.iter().filter_map(|t| t.f_detach().ok()).collect();
-    (ts.into_iter().map(|t| { let p = t.data_ptr() as usize; (t, p) }).collect(), keep)
+    (
+        ts.into_iter()
+            .map(|t| {
+                let p = t.data_ptr() as usize;
+                (t, p)
+            })
+            .collect(),
+        keep,
+    )
 }
 
 /// The inputs given to `graph`/`replay`, as tensors on `dev` (handles or q data).
 fn tensors_on(x: K, dev: Device, what: &str) -> Result<Vec<Tensor>> {
-    side(&[x], dev).map(|s| s.cloned()).map_err(|e| anyhow!("{what}: {e}"))
+    side(&[x], dev)
+        .map(|s| s.cloned())
+        .map_err(|e| anyhow!("{what}: {e}"))
 }
 
 /// Own copies of inputs, on the device: the graph reads these, never the caller's tensors.
 fn own(ts: Vec<Tensor>) -> Result<Vec<Tensor>> {
-    ts.iter().map(|t| Ok(crate::tensor::detach::detached_copy(t)?)).collect()
+    ts.iter()
+        .map(|t| Ok(crate::tensor::detach::detached_copy(t)?))
+        .collect()
 }
 
 /// `graph(m;x)` or `graph(model;x;y)`.
 pub fn graph(x: K) -> KResult {
-    let args = match read::items(x) {
+    let args = match read::items(&x) {
         Some(a) if !registry::is_handle(x) => a.to_vec(),
         _ => bail!("expects (module;inputs) or (model;inputs;targets)"),
     };
     match args.as_slice() {
         [m, x] => forward_graph(*m, *x),
         [m, x, y] => step_graph(*m, *x, *y),
-        _ => bail!("expects (module;inputs) or (model;inputs;targets), given {} arguments", args.len()),
+        _ => bail!(
+            "expects (module;inputs) or (model;inputs;targets), given {} arguments",
+            args.len()
+        ),
     }
 }
 
@@ -134,10 +152,15 @@ fn forward_graph(h: K, x: K) -> KResult {
     let device = cuda_of(module)?;
     let inputs = own(tensors_on(x, Device::Cuda(device), "inputs")?)?;
     let (held, keep) = hold(module);
-    let run = Run { training: false, root: Some(root.clone()) };
+    let run = Run {
+        training: false,
+        root: Some(root.clone()),
+    };
     let mut many = false;
     let (ptr, outputs) = capture(device, &mut || {
-        let out = tch::no_grad(|| crate::nn::callback::with_mode(false, || module.forward(&run, &inputs)))?;
+        let out = tch::no_grad(|| {
+            crate::nn::callback::with_mode(false, || module.forward(&run, &inputs))
+        })?;
         Ok(match out {
             Out::Tensor(t) => vec![t],
             Out::Tensors(v) => {
@@ -151,8 +174,22 @@ fn forward_graph(h: K, x: K) -> KResult {
             }
         })
     })?;
-    crate::klog!(crate::session::log::Level::Info, "graph: recorded the forward of {} on cuda:{device}", module.layer.name);
-    let g = Graph { ptr, inputs, outputs, many, held, _keep: keep, step: None, device, _root: root.clone() };
+    crate::klog!(
+        crate::session::log::Level::Info,
+        "graph: recorded the forward of {} on cuda:{device}",
+        module.layer.name
+    );
+    let g = Graph {
+        ptr,
+        inputs,
+        outputs,
+        many,
+        held,
+        _keep: keep,
+        step: None,
+        device,
+        _root: root.clone(),
+    };
     Ok(registry::add(Obj::new(g)))
 }
 
@@ -182,16 +219,27 @@ fn capturable(o: &crate::optim::Optimizer) -> bool {
     CAPTURABLE.contains(&name)
         || (CAPTURABLE_FUSED.contains(&name)
             && crate::session::setting::fused()
-            && o.parameters().iter().all(|t| t.device().is_cuda() && matches!(t.kind(), tch::Kind::Float | tch::Kind::Half | tch::Kind::BFloat16)))
+            && o.parameters().iter().all(|t| {
+                t.device().is_cuda()
+                    && matches!(
+                        t.kind(),
+                        tch::Kind::Float | tch::Kind::Half | tch::Kind::BFloat16
+                    )
+            }))
 }
 
 fn step_graph(h: K, x: K, y: K) -> KResult {
     let id = registry::id_of(h).ok_or_else(|| anyhow!("expected a model as first argument"))?;
     if registry::class_of(h) != Some("model") {
-        bail!("a training step graph needs a model, given {}", registry::class_of(h).unwrap_or("no object"));
+        bail!(
+            "a training step graph needs a model, given {}",
+            registry::class_of(h).unwrap_or("no object")
+        );
     }
     let g = registry::lease(h, |o| {
-        let Some(m) = o.get_mut::<Model>() else { unreachable!() };
+        let Some(m) = o.get_mut::<Model>() else {
+            unreachable!()
+        };
         let name = m.opt.kind.name;
         if !capturable(&m.opt) {
             bail!("the {name} optimizer keeps its step count on the CPU, which a graph would freeze; training steps can be recorded with: sgd, and adam or adamw through the fused kernels (setting`fused, CUDA float/half/bfloat16 parameters)");
@@ -204,23 +252,69 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
         check.model = id;
         let (held, mut keep) = hold(m.module.get());
         let root = m.module.root().clone();
-        let run = Run { training: true, root: Some(root.clone()) };
-        let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
-        let groups: Vec<Vec<Tensor>> = m.opt.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect();
+        let run = Run {
+            training: true,
+            root: Some(root.clone()),
+        };
+        let parms: Vec<Tensor> = m
+            .opt
+            .parameters()
+            .into_iter()
+            .map(|t| t.shallow_clone())
+            .collect();
+        let groups: Vec<Vec<Tensor>> = m
+            .opt
+            .groups
+            .iter()
+            .map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect())
+            .collect();
         // no device wait inside a capture (the `sync` setting): the replay is one launch
-        let settings = Settings { sync: false, ..m.train.clone() };
-        let Model { module, loss, opt, scaler, .. } = m;
+        let settings = Settings {
+            sync: false,
+            ..m.train.clone()
+        };
+        let Model {
+            module,
+            loss,
+            opt,
+            scaler,
+            ..
+        } = m;
         let _ = crate::loss::calc::classes_seen();
         let (ptr, outputs) = capture(device, &mut || {
-            let (_, l) = super::run::train_batch(module.get(), &run, loss, opt, scaler.as_mut(), &settings, &parms, &groups, &xs, &ys)?;
+            let (_, l) = super::run::train_batch(
+                module.get(),
+                &run,
+                loss,
+                opt,
+                scaler.as_mut(),
+                &settings,
+                &parms,
+                &groups,
+                &xs,
+                &ys,
+            )?;
             Ok(vec![l])
         })?;
         check.classes = crate::loss::calc::classes_seen();
         // the optimizer's buffers (momentum) are written by the graph too
         keep.extend(opt.buffers().into_iter().filter_map(|t| t.f_detach().ok()));
-        crate::klog!(crate::session::log::Level::Info, "graph: recorded a training step ({name}) on cuda:{device}, after {WARMUP} eager steps");
+        crate::klog!(
+            crate::session::log::Level::Info,
+            "graph: recorded a training step ({name}) on cuda:{device}, after {WARMUP} eager steps"
+        );
         let inputs = xs.into_iter().chain(ys).collect();
-        Ok(Graph { ptr, inputs, outputs, many: false, held, _keep: keep, step: Some(check), device, _root: root })
+        Ok(Graph {
+            ptr,
+            inputs,
+            outputs,
+            many: false,
+            held,
+            _keep: keep,
+            step: Some(check),
+            device,
+            _root: root,
+        })
     })?;
     Ok(registry::add(Obj::new(g)))
 }
@@ -230,14 +324,21 @@ pub fn replay(x: K) -> KResult {
     let (h, new) = if registry::is_handle(x) {
         (x, vec![])
     } else {
-        match read::items(x) {
-            Some([h, rest @ ..]) if registry::is_handle(*h) && !rest.is_empty() => (*h, rest.to_vec()),
+        match read::items(&x) {
+            Some([h, rest @ ..]) if registry::is_handle(*h) && !rest.is_empty() => {
+                (*h, rest.to_vec())
+            }
             _ => bail!("expects graph, (graph;inputs) or (graph;inputs;targets)"),
         }
     };
     // the model a step graph trains, checked before the graph runs
     let (check, device) = registry::with(h, |o| match o.get::<Graph>() {
-        Some(g) => Ok((g.step.as_ref().map(|c| (c.model, c.opts.clone(), c.clip, c.classes)), g.device)),
+        Some(g) => Ok((
+            g.step
+                .as_ref()
+                .map(|c| (c.model, c.opts.clone(), c.clip, c.classes)),
+            g.device,
+        )),
         None => bail!("expected a graph, given {}", o.class()),
     })?;
     let classes = check.as_ref().and_then(|c| c.3);
@@ -256,7 +357,13 @@ pub fn replay(x: K) -> KResult {
     let given: Vec<Vec<Tensor>> = new
         .iter()
         .enumerate()
-        .map(|(i, a)| tensors_on(*a, Device::Cuda(device), if i == 0 { "inputs" } else { "targets" }))
+        .map(|(i, a)| {
+            tensors_on(
+                *a,
+                Device::Cuda(device),
+                if i == 0 { "inputs" } else { "targets" },
+            )
+        })
         .collect::<Result<_>>()?;
     if let (Some((n, ignore)), Some(ys)) = (classes, given.get(1)) {
         // q data is checked on the host, CPU tensors there too. CUDA tensors are the caller's,
@@ -270,22 +377,37 @@ pub fn replay(x: K) -> KResult {
             }
             None => {
                 let on_cuda = registry::is_handle(new[1])
-                    && registry::with(new[1], |o| Ok(o.tensors().iter().any(|t| t.device().is_cuda())))?;
+                    && registry::with(new[1], |o| {
+                        Ok(o.tensors().iter().any(|t| t.device().is_cuda()))
+                    })?;
                 if !on_cuda {
                     for y in ys.iter().filter(|y| !y.is_floating_point()) {
-                        crate::loss::calc::targets_within(y, n, ignore).map_err(|e| anyhow!("targets: {e}"))?;
+                        crate::loss::calc::targets_within(y, n, ignore)
+                            .map_err(|e| anyhow!("targets: {e}"))?;
                     }
                 }
             }
         }
     }
     let (outs, many) = registry::with(h, |o| {
-        let Some(g) = o.get_mut::<Graph>() else { unreachable!() };
+        let Some(g) = o.get_mut::<Graph>() else {
+            unreachable!()
+        };
         g.replay(given)?;
-        Ok((g.outputs.iter().map(|t| t.shallow_clone()).collect::<Vec<_>>(), g.many))
+        Ok((
+            g.outputs
+                .iter()
+                .map(|t| t.shallow_clone())
+                .collect::<Vec<_>>(),
+            g.many,
+        ))
     })?;
     let mut outs = outs;
-    Ok(if many { registry::add(Obj::Vector(outs)) } else { registry::add(Obj::Tensor(outs.remove(0))) })
+    Ok(if many {
+        registry::add(Obj::Vector(outs))
+    } else {
+        registry::add(Obj::Tensor(outs.remove(0)))
+    })
 }
 
 impl Graph {
@@ -298,7 +420,11 @@ impl Graph {
         let given: Vec<Tensor> = given.into_iter().flatten().collect();
         if !given.is_empty() {
             if given.len() != self.inputs.len() {
-                bail!("graph recorded with {} input tensor(s), given {}", self.inputs.len(), given.len());
+                bail!(
+                    "graph recorded with {} input tensor(s), given {}",
+                    self.inputs.len(),
+                    given.len()
+                );
             }
             for (i, (mine, new)) in self.inputs.iter().zip(&given).enumerate() {
                 if mine.size() != new.size() || mine.kind() != new.kind() {

@@ -46,7 +46,12 @@ impl crate::registry::Object for Model {
     }
     fn tensors(&self) -> Vec<&tch::Tensor> {
         let m = self.module.get();
-        m.named_parameters().into_iter().chain(m.named_buffers()).map(|(_, t)| t).chain(self.opt.buffers()).collect()
+        m.named_parameters()
+            .into_iter()
+            .chain(m.named_buffers())
+            .map(|(_, t)| t)
+            .chain(self.opt.buffers())
+            .collect()
     }
     fn grad_tensors(&self) -> Vec<&tch::Tensor> {
         self.opt.parameters()

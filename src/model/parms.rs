@@ -19,7 +19,9 @@ use crate::tensor::opargs::describe;
 /// The parameters of a module, model or optimizer by name (shallow copies: the same tensors).
 fn named_parms(h: K, what: &str) -> Result<Vec<(String, Tensor)>> {
     registry::with(h, |o| {
-        let shallow = |v: Vec<(String, &Tensor)>| v.into_iter().map(|(k, t)| (k, t.shallow_clone())).collect();
+        let shallow = |v: Vec<(String, &Tensor)>| {
+            v.into_iter().map(|(k, t)| (k, t.shallow_clone())).collect()
+        };
         if let Some(m) = o.part::<ModRef>() {
             return Ok(shallow(m.get().named_parameters()));
         }
@@ -29,15 +31,30 @@ fn named_parms(h: K, what: &str) -> Result<Vec<(String, Tensor)>> {
                 .iter()
                 .flat_map(|g| g.parms.iter())
                 .enumerate()
-                .map(|(i, p)| (if p.name.is_empty() { i.to_string() } else { p.name.clone() }, p.t.shallow_clone()))
+                .map(|(i, p)| {
+                    (
+                        if p.name.is_empty() {
+                            i.to_string()
+                        } else {
+                            p.name.clone()
+                        },
+                        p.t.shallow_clone(),
+                    )
+                })
                 .collect(),
-            None => bail!("expecting model, module or optimizer{what}, given {}", o.class()),
+            None => bail!(
+                "expecting model, module or optimizer{what}, given {}",
+                o.class()
+            ),
         })
     })
 }
 
 fn is_object(x: K) -> bool {
-    matches!(registry::class_of(x), Some("module" | "model" | "optimizer"))
+    matches!(
+        registry::class_of(x),
+        Some("module" | "model" | "optimizer")
+    )
 }
 
 /// `clone t`: a detached copy of a tensor; `clone m`: a new module, a copy of a module's or a
@@ -46,17 +63,29 @@ pub fn clone(x: K) -> KResult {
     let o = registry::with(x, |o| {
         Ok(match o {
             Obj::Tensor(t) => Obj::Tensor(crate::tensor::detach::detached_copy(t)?),
-            o if o.part::<ModRef>().is_some() => Obj::new(ModRef::new(o.part::<ModRef>().unwrap().get().deep_clone()?)),
-            other => bail!("expecting tensor, module or model, not implemented for {}", other.class()),
+            o if o.part::<ModRef>().is_some() => {
+                Obj::new(ModRef::new(o.part::<ModRef>().unwrap().get().deep_clone()?))
+            }
+            other => bail!(
+                "expecting tensor, module or model, not implemented for {}",
+                other.class()
+            ),
         })
     })?;
     Ok(registry::add(o))
 }
 
 /// The parameters of `h` with a dictionary handle `d`'s tensors, for `f`.
-fn with_dict<R>(h: K, d: K, f: impl FnOnce(&[(String, Tensor)], &mut Vec<(String, Tensor)>) -> Result<R>) -> Result<R> {
+fn with_dict<R>(
+    h: K,
+    d: K,
+    f: impl FnOnce(&[(String, Tensor)], &mut Vec<(String, Tensor)>) -> Result<R>,
+) -> Result<R> {
     if registry::class_of(d) != Some("dictionary") {
-        bail!("expecting dictionary of parameters for 2nd arg, given {}", registry::class_of(d).map_or_else(|| describe(d), str::to_string));
+        bail!(
+            "expecting dictionary of parameters for 2nd arg, given {}",
+            registry::class_of(d).map_or_else(|| describe(d), str::to_string)
+        );
     }
     let p = named_parms(h, " for 1st arg")?;
     registry::with(d, |o| match o {
@@ -69,9 +98,12 @@ fn args(x: K) -> Result<(K, Option<K>)> {
     if is_object(x) {
         return Ok((x, None));
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([h, d]) => Ok((*h, Some(*d))),
-        _ => bail!("expecting model, module or optimizer, or (object;dictionary), given {}", describe(x)),
+        _ => bail!(
+            "expecting model, module or optimizer, or (object;dictionary), given {}",
+            describe(x)
+        ),
     }
 }
 
@@ -79,7 +111,10 @@ pub fn copyparms(x: K) -> KResult {
     match args(x)? {
         (h, None) => {
             let p = named_parms(h, "")?;
-            let copies = p.iter().map(|(k, t)| Ok((k.clone(), crate::tensor::detach::detached_copy(t)?))).collect::<Result<Vec<_>>>()?;
+            let copies = p
+                .iter()
+                .map(|(k, t)| Ok((k.clone(), crate::tensor::detach::detached_copy(t)?)))
+                .collect::<Result<Vec<_>>>()?;
             Ok(registry::add(Obj::Dict(copies)))
         }
         (h, Some(d)) => {
@@ -88,7 +123,9 @@ pub fn copyparms(x: K) -> KResult {
                     p.iter()
                         .map(|(k, t)| match dict.iter().find(|(n, _)| n == k) {
                             Some((_, v)) => {
-                                t.shallow_clone().f_copy_(v).map_err(|e| anyhow!("{k}: {e}"))?;
+                                t.shallow_clone()
+                                    .f_copy_(v)
+                                    .map_err(|e| anyhow!("{k}: {e}"))?;
                                 Ok(true)
                             }
                             None => Ok(false),
@@ -97,28 +134,47 @@ pub fn copyparms(x: K) -> KResult {
                 })
             })?;
             let names = named_parms(h, "")?;
-            Ok(make::dict(&names.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), found.into_iter().map(make::boolean).collect()))
+            Ok(make::dict(
+                &names.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+                found.into_iter().map(make::boolean).collect(),
+            ))
         }
     }
 }
 
 pub fn avgparms(x: K) -> KResult {
-    let (h, Some(d)) = args(x)? else { bail!("expects 2 args, model/module/optimizer & dictionary of parameters w'averaged weights") };
+    let (h, Some(d)) = args(x)? else {
+        bail!(
+            "expects 2 args, model/module/optimizer & dictionary of parameters w'averaged weights"
+        )
+    };
     let n = with_dict(h, d, |p, dict| {
         tch::no_grad(|| -> Result<i64> {
             // every parameter must be there before anything changes
             let mut avg = vec![];
             for (k, _) in p {
-                let a = dict.iter().find(|(n, _)| n == k).ok_or_else(|| anyhow!("parameter {k} not found, unable to compute average"))?;
+                let a = dict
+                    .iter()
+                    .find(|(n, _)| n == k)
+                    .ok_or_else(|| anyhow!("parameter {k} not found, unable to compute average"))?;
                 avg.push(a.1.shallow_clone());
             }
             if !dict.iter().any(|(k, _)| k == ".n") {
                 dict.push((".n".into(), Tensor::f_from_slice(&[1.0f64])?.f_reshape([])?));
             }
-            let count = dict.iter().find(|(k, _)| k == ".n").map(|(_, t)| t.shallow_clone()).unwrap();
+            let count = dict
+                .iter()
+                .find(|(k, _)| k == ".n")
+                .map(|(_, t)| t.shallow_clone())
+                .unwrap();
             let f = 1.0 / (1.0 + count.f_double_value(&[])?);
             for ((_, t), a) in p.iter().zip(avg) {
-                let step = t.f_detach()?.f_to_device(a.device())?.f_to_kind(a.kind())?.f_sub(&a)?.f_mul_scalar(f)?;
+                let step = t
+                    .f_detach()?
+                    .f_to_device(a.device())?
+                    .f_to_kind(a.kind())?
+                    .f_sub(&a)?
+                    .f_mul_scalar(f)?;
                 let _ = a.shallow_clone().f_add_(&step)?;
             }
             let _ = count.shallow_clone().f_add_scalar_(1.0)?;
@@ -147,19 +203,37 @@ pub fn batchnorm(x: K) -> KResult {
     let (h, d) = if registry::is_handle(x) {
         (x, None)
     } else {
-        match read::items(x) {
+        match read::items(&x) {
             Some([h, d]) => (*h, Some(*d)),
             _ => bail!("expecting model or module, or (model/module;dictionary of momentum settings), given {}", describe(x)),
         }
     };
     let q = tree(h)?;
-    let norms: Vec<(String, &crate::nn::Module)> = q.get().named_modules().into_iter().filter(|(_, m)| BATCHNORMS.contains(&m.layer.name)).collect();
+    let norms: Vec<(String, &crate::nn::Module)> = q
+        .get()
+        .named_modules()
+        .into_iter()
+        .filter(|(_, m)| BATCHNORMS.contains(&m.layer.name))
+        .collect();
     if let Some(d) = d {
-        let (k, v) = read::dict_parts(d).ok_or_else(|| anyhow!("expecting k dictionary of momentum settings for 2nd arg, given {}", describe(d)))?;
-        let keys = read::symbols(k).ok_or_else(|| anyhow!("momentum settings: expecting symbol keys"))?;
-        let vals = read::floats(v).ok_or_else(|| anyhow!("dictionary of previous momentum settings expected as double(s), given {}", describe(v)))?;
+        let (k, v) = read::dict_parts(d).ok_or_else(|| {
+            anyhow!(
+                "expecting k dictionary of momentum settings for 2nd arg, given {}",
+                describe(d)
+            )
+        })?;
+        let keys =
+            read::symbols(k).ok_or_else(|| anyhow!("momentum settings: expecting symbol keys"))?;
+        let vals = read::floats(v).ok_or_else(|| {
+            anyhow!(
+                "dictionary of previous momentum settings expected as double(s), given {}",
+                describe(v)
+            )
+        })?;
         for (name, f) in keys.iter().zip(vals) {
-            let (_, m) = norms.iter().find(|(n, _)| n == name).ok_or_else(|| anyhow!("unable to locate batch norm module '{name}' to restore momentum"))?;
+            let (_, m) = norms.iter().find(|(n, _)| n == name).ok_or_else(|| {
+                anyhow!("unable to locate batch norm module '{name}' to restore momentum")
+            })?;
             let own = m.float("momentum");
             if !(f.is_nan() && own.is_nan()) && f != own && !f.is_nan() {
                 bail!("'{name}': momentum {f} differs from the module's {own}");
@@ -170,10 +244,18 @@ pub fn batchnorm(x: K) -> KResult {
     }
     let mut momentum = vec![];
     for (_, m) in &norms {
-        momentum.push(if m.cumulative() { f64::NAN } else { m.float("momentum") });
+        momentum.push(if m.cumulative() {
+            f64::NAN
+        } else {
+            m.float("momentum")
+        });
         m.set_cumulative(true);
         tch::no_grad(|| -> Result<()> {
-            for (b, v) in [("running_mean", 0.0), ("running_var", 1.0), ("num_batches_tracked", 0.0)] {
+            for (b, v) in [
+                ("running_mean", 0.0),
+                ("running_var", 1.0),
+                ("num_batches_tracked", 0.0),
+            ] {
                 if let Ok(t) = m.buffer(b) {
                     let _ = t.shallow_clone().f_fill_(v)?;
                 }
@@ -182,45 +264,53 @@ pub fn batchnorm(x: K) -> KResult {
         })?;
     }
     let names: Vec<&str> = norms.iter().map(|(n, _)| n.as_str()).collect();
-    let answer = unsafe { crate::k::native::xD(make::symbols(&names), make::floats(&momentum)) };
+    let answer = crate::k::Owned::new(make::dict_of(
+        make::symbols(&names),
+        make::floats(&momentum),
+    ));
     if registry::class_of(h) == Some("model") && !norms.is_empty() {
         let r = recalc(h, &q);
         for ((_, m), f) in norms.iter().zip(&momentum) {
             m.set_cumulative(f.is_nan());
         }
-        if let Err(e) = r {
-            unsafe { crate::k::native::r0(answer) };
-            return Err(e);
-        }
+        r?;
     }
-    Ok(answer)
+    Ok(answer.into_raw())
 }
 
 /// One pass over a model's training data in training mode without gradients.
 fn recalc(h: K, q: &ModRef) -> Result<()> {
-    crate::k::interrupt::scope(|| registry::lease(h, |o| {
-        let m = of(o)?;
-        if m.data.batches(&m.train) < 1 {
-            bail!("no training data loaded for the model");
-        }
-        let module = q.get();
-        let was = module.training();
-        module.train(true);
-        let run = Run { training: true, root: Some(q.root().clone()) };
-        let s = m.train.clone();
-        let r = tch::no_grad(|| -> Result<()> {
-            // plain batches in order: no shuffle for this pass
-            let s = super::Settings { shuffle: false, ..s };
-            while m.data.next(&s, true)? {
-                crate::k::interrupt::check()?;
-                module.forward(&run, &m.data.x.cloned())?;
+    crate::k::interrupt::scope(|| {
+        registry::lease(h, |o| {
+            let m = of(o)?;
+            if m.data.batches(&m.train) < 1 {
+                bail!("no training data loaded for the model");
             }
-            Ok(())
-        });
-        if r.is_err() {
-            let _ = m.data.fullsize();
-        }
-        module.train(was);
-        r
-    }))
+            let module = q.get();
+            let was = module.training();
+            module.train(true);
+            let run = Run {
+                training: true,
+                root: Some(q.root().clone()),
+            };
+            let s = m.train.clone();
+            let r = tch::no_grad(|| -> Result<()> {
+                // plain batches in order: no shuffle for this pass
+                let s = super::Settings {
+                    shuffle: false,
+                    ..s
+                };
+                while m.data.next(&s, true)? {
+                    crate::k::interrupt::check()?;
+                    module.forward(&run, &m.data.x.cloned())?;
+                }
+                Ok(())
+            });
+            if r.is_err() {
+                let _ = m.data.fullsize();
+            }
+            module.train(was);
+            r
+        })
+    })
 }

@@ -24,17 +24,7 @@ use crate::optim::Optimizer;
 use crate::registry;
 use crate::tensor::opargs::{describe, number, Num};
 
-extern "C" {
-    fn ktorch_amp_unscale(n: libc::c_int, g: *const *mut libc::c_void, found: *mut libc::c_void, inv: *mut libc::c_void) -> libc::c_int;
-    fn ktorch_amp_update(scale: *mut libc::c_void, tracker: *mut libc::c_void, found: *mut libc::c_void, growth: f64, backoff: f64, interval: libc::c_long) -> libc::c_int;
-}
-
-fn shim(rc: libc::c_int) -> Result<()> {
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
-    Ok(())
-}
+use crate::cxx::{check as shim, ktorch_amp_unscale, ktorch_amp_update};
 
 /// GradScaler's options, PyTorch's defaults by `Default`.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -47,7 +37,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { init: 65536.0, growth: 2.0, backoff: 0.5, interval: 2000 }
+        Options {
+            init: 65536.0,
+            growth: 2.0,
+            backoff: 0.5,
+            interval: 2000,
+        }
     }
 }
 
@@ -55,16 +50,29 @@ impl Options {
     /// GradScaler's checks of its arguments.
     pub fn check(&self) -> Result<()> {
         if !(self.init.is_finite() && self.init > 0.0) {
-            bail!("gradscale: initial scale must be a positive number, given {}", self.init);
+            bail!(
+                "gradscale: initial scale must be a positive number, given {}",
+                self.init
+            );
         }
-        if !(self.growth > 1.0) {
-            bail!("gradscale: growth factor must be greater than 1, given {}", self.growth);
+        // NaN fails too
+        if self.growth.is_nan() || self.growth <= 1.0 {
+            bail!(
+                "gradscale: growth factor must be greater than 1, given {}",
+                self.growth
+            );
         }
         if !(self.backoff > 0.0 && self.backoff < 1.0) {
-            bail!("gradscale: backoff factor must be between 0 and 1, given {}", self.backoff);
+            bail!(
+                "gradscale: backoff factor must be between 0 and 1, given {}",
+                self.backoff
+            );
         }
         if self.interval < 1 {
-            bail!("gradscale: growth interval must be a positive integer, given {}", self.interval);
+            bail!(
+                "gradscale: growth interval must be a positive integer, given {}",
+                self.interval
+            );
         }
         Ok(())
     }
@@ -84,7 +92,13 @@ pub struct Scaler {
 
 impl Scaler {
     pub fn new(opts: Options) -> Scaler {
-        Scaler { opts, scale: None, tracker: None, found: None, skipped: None }
+        Scaler {
+            opts,
+            scale: None,
+            tracker: None,
+            found: None,
+            skipped: None,
+        }
     }
 
     fn scale_on(&mut self, d: Device) -> Result<Tensor> {
@@ -105,11 +119,16 @@ impl Scaler {
     /// GradScaler's `unscale_`: once between a backward and the step, every gradient divided by
     /// the scale in place, noting any inf or nan. Nothing to do before the first scaled loss.
     pub fn unscale(&mut self, parms: &[Tensor]) -> Result<()> {
-        let Some(scale) = self.scale.as_ref().map(|s| s.shallow_clone()) else { return Ok(()) };
+        let Some(scale) = self.scale.as_ref().map(|s| s.shallow_clone()) else {
+            return Ok(());
+        };
         if self.found.is_some() {
             return Ok(());
         }
-        let inv = scale.f_to_kind(Kind::Double)?.f_reciprocal()?.f_to_kind(Kind::Float)?;
+        let inv = scale
+            .f_to_kind(Kind::Double)?
+            .f_reciprocal()?
+            .f_to_kind(Kind::Float)?;
         let found = Tensor::f_zeros([], (Kind::Float, scale.device()))?;
         // by device and type, as `_unscale_grads_`
         let mut per: Vec<(Device, Kind, Vec<Tensor>)> = vec![];
@@ -124,17 +143,35 @@ impl Scaler {
             if g.is_sparse() {
                 bail!("gradscale: sparse gradients not implemented");
             }
-            match per.iter_mut().find(|b| b.0 == g.device() && b.1 == g.kind()) {
+            match per
+                .iter_mut()
+                .find(|b| b.0 == g.device() && b.1 == g.kind())
+            {
                 Some(b) => b.2.push(g),
                 None => per.push((g.device(), g.kind(), vec![g])),
             }
         }
         for (d, _, gs) in per {
-            let (f, i) = if d == scale.device() { (found.shallow_clone(), inv.shallow_clone()) } else { (Tensor::f_zeros([], (Kind::Float, d))?, inv.f_to_device(d)?) };
-            let ptrs: Vec<*mut libc::c_void> = gs.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect();
-            shim(unsafe { ktorch_amp_unscale(ptrs.len() as libc::c_int, ptrs.as_ptr(), f.as_ptr() as *mut _, i.as_ptr() as *mut _) })?;
+            let (f, i) = if d == scale.device() {
+                (found.shallow_clone(), inv.shallow_clone())
+            } else {
+                (Tensor::f_zeros([], (Kind::Float, d))?, inv.f_to_device(d)?)
+            };
+            let ptrs: Vec<*mut libc::c_void> =
+                gs.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect();
+            // SAFETY: a src/cxx entry point: the gradient, found and scale pointers are live tensors borrowed for the call; it catches every C++ exception (attempt.h).
+            shim(unsafe {
+                ktorch_amp_unscale(
+                    ptrs.len() as libc::c_int,
+                    ptrs.as_ptr(),
+                    f.as_ptr() as *mut _,
+                    i.as_ptr() as *mut _,
+                )
+            })?;
             if d != scale.device() {
-                let _ = found.shallow_clone().f_add_(&f.f_to_device(scale.device())?)?;
+                let _ = found
+                    .shallow_clone()
+                    .f_add_(&f.f_to_device(scale.device())?)?;
             }
         }
         self.found = Some(found);
@@ -150,7 +187,11 @@ impl Scaler {
         if opt.kind.closure.is_some() {
             bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
         }
-        let parms: Vec<Tensor> = opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
+        let parms: Vec<Tensor> = opt
+            .parameters()
+            .into_iter()
+            .map(|t| t.shallow_clone())
+            .collect();
         self.unscale(&parms)?;
         let found = self.found.take().expect("unscaled");
         let d = found.device();
@@ -165,7 +206,17 @@ impl Scaler {
         }
         let (scale, tracker) = (self.scale.as_ref().unwrap(), self.tracker.as_ref().unwrap());
         let o = self.opts;
-        shim(unsafe { ktorch_amp_update(scale.as_ptr() as *mut _, tracker.as_ptr() as *mut _, found.as_ptr() as *mut _, o.growth, o.backoff, o.interval as libc::c_long) })?;
+        // SAFETY: a src/cxx entry point: the scale, tracker and found pointers are live tensors this scaler holds, borrowed for the call; it catches every C++ exception (attempt.h).
+        shim(unsafe {
+            ktorch_amp_update(
+                scale.as_ptr() as *mut _,
+                tracker.as_ptr() as *mut _,
+                found.as_ptr() as *mut _,
+                o.growth,
+                o.backoff,
+                o.interval as libc::c_long,
+            )
+        })?;
         if let Some(k) = &self.skipped {
             let _ = k.shallow_clone().f_add_(&found)?;
         }
@@ -176,7 +227,11 @@ impl Scaler {
     /// before the first scaled loss.
     pub fn state(&self) -> Result<(f64, i64, i64)> {
         match (&self.scale, &self.tracker, &self.skipped) {
-            (Some(s), Some(t), Some(k)) => Ok((s.f_double_value(&[])?, t.f_int64_value(&[])?, k.f_double_value(&[])? as i64)),
+            (Some(s), Some(t), Some(k)) => Ok((
+                s.f_double_value(&[])?,
+                t.f_int64_value(&[])?,
+                k.f_double_value(&[])? as i64,
+            )),
             _ => Ok((self.opts.init, 0, 0)),
         }
     }
@@ -188,33 +243,58 @@ pub fn gradscale(x: K) -> KResult {
     use crate::model::api::{is_model, of};
     if is_model(x) {
         return registry::with(x, |o| {
-            let Some(s) = of(o)?.scaler.as_ref() else { return Ok(make::null()) };
+            let Some(s) = of(o)?.scaler.as_ref() else {
+                return Ok(make::null());
+            };
             let (scale, tracker, skipped) = s.state()?;
             let o = s.opts;
             Ok(make::dict(
-                &["scale", "growth", "backoff", "interval", "tracker", "skipped"],
-                vec![make::float(scale), make::float(o.growth), make::float(o.backoff), make::long(o.interval), make::long(tracker), make::long(skipped)],
+                &[
+                    "scale", "growth", "backoff", "interval", "tracker", "skipped",
+                ],
+                vec![
+                    make::float(scale),
+                    make::float(o.growth),
+                    make::float(o.backoff),
+                    make::long(o.interval),
+                    make::long(tracker),
+                    make::long(skipped),
+                ],
             ))
         });
     }
-    let v = read::items(x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expecting model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expecting model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
     let num = |x: K, what: &str| match number(x) {
         Some(Num::Int(i)) => Ok(i as f64),
         Some(Num::Float(f)) => Ok(f),
-        None => bail!("gradscale: {what}: expected a number, given {}", describe(x)),
+        None => bail!(
+            "gradscale: {what}: expected a number, given {}",
+            describe(x)
+        ),
     };
     let opts = if v.len() == 2 {
         match read::boolean(v[1]) {
             Some(false) => None,
             Some(true) => Some(Options::default()),
-            None => Some(Options { init: num(v[1], "initial scale")?, ..Options::default() }),
+            None => Some(Options {
+                init: num(v[1], "initial scale")?,
+                ..Options::default()
+            }),
         }
     } else {
         let interval = match number(v[4]) {
             Some(Num::Int(i)) => i,
-            _ => bail!("gradscale: growth interval: expected a long, given {}", describe(v[4])),
+            _ => bail!(
+                "gradscale: growth interval: expected a long, given {}",
+                describe(v[4])
+            ),
         };
-        Some(Options { init: num(v[1], "initial scale")?, growth: num(v[2], "growth factor")?, backoff: num(v[3], "backoff factor")?, interval })
+        Some(Options {
+            init: num(v[1], "initial scale")?,
+            growth: num(v[2], "growth factor")?,
+            backoff: num(v[3], "backoff factor")?,
+            interval,
+        })
     };
     if let Some(o) = &opts {
         o.check()?;

@@ -33,18 +33,52 @@ pub struct Settings {
 
 impl Settings {
     pub fn train() -> Settings {
-        Settings { batchsize: 32, droplast: false, shuffle: false, tensor: false, dictionary: false, metrics: vec!["loss"], clipnorm: None, clipvalue: None, clipgroup: false, hidden: false, sync: false }
+        Settings {
+            batchsize: 32,
+            droplast: false,
+            shuffle: false,
+            tensor: false,
+            dictionary: false,
+            metrics: vec!["loss"],
+            clipnorm: None,
+            clipvalue: None,
+            clipgroup: false,
+            hidden: false,
+            sync: false,
+        }
     }
     pub fn test() -> Settings {
-        Settings { batchsize: 100, ..Settings::train() }
+        Settings {
+            batchsize: 100,
+            ..Settings::train()
+        }
     }
 
     /// Option names, training (with clipping and shuffle) or test.
     pub fn names(training: bool) -> &'static [&'static str] {
         if training {
-            &["batchsize", "droplast", "hidden", "shuffle", "sync", "tensor", "dictionary", "metrics", "clipnorm", "clipvalue", "clipgroup"]
+            &[
+                "batchsize",
+                "droplast",
+                "hidden",
+                "shuffle",
+                "sync",
+                "tensor",
+                "dictionary",
+                "metrics",
+                "clipnorm",
+                "clipvalue",
+                "clipgroup",
+            ]
         } else {
-            &["batchsize", "droplast", "hidden", "tensor", "dictionary", "metrics"]
+            &[
+                "batchsize",
+                "droplast",
+                "hidden",
+                "tensor",
+                "dictionary",
+                "metrics",
+            ]
         }
     }
 
@@ -75,9 +109,15 @@ impl Settings {
     /// Set one option from q data.
     pub fn set(&mut self, name: &str, x: K, training: bool) -> Result<()> {
         if !Settings::names(training).contains(&name) {
-            bail!("unrecognized {} option: `{name}", if training { "training" } else { "test" });
+            bail!(
+                "unrecognized {} option: `{name}",
+                if training { "training" } else { "test" }
+            );
         }
-        let flag = |x: K| read::boolean(x).ok_or_else(|| anyhow!("{name}: expected boolean, given {}", describe(x)));
+        let flag = |x: K| {
+            read::boolean(x)
+                .ok_or_else(|| anyhow!("{name}: expected boolean, given {}", describe(x)))
+        };
         let num = |x: K| match number(x) {
             Some(Num::Int(i)) => Ok(i as f64),
             Some(Num::Float(f)) => Ok(f),
@@ -85,7 +125,9 @@ impl Settings {
         };
         match name {
             "batchsize" => {
-                let n = read::long(x).filter(|_| read::ktype(x) < 0).ok_or_else(|| anyhow!("batchsize: expected long, given {}", describe(x)))?;
+                let n = read::long(x)
+                    .filter(|_| read::ktype(x) < 0)
+                    .ok_or_else(|| anyhow!("batchsize: expected long, given {}", describe(x)))?;
                 if n < 1 {
                     bail!("batchsize: must be positive, given {n}");
                 }
@@ -99,10 +141,19 @@ impl Settings {
             "hidden" => self.hidden = flag(x)?,
             "sync" => self.sync = flag(x)?,
             "metrics" => {
-                let s = read::symbols(x).or_else(|| read::symbol(x).map(|s| vec![s])).ok_or_else(|| anyhow!("metrics: expected symbol(s), given {}", describe(x)))?;
+                let s = read::symbols(x)
+                    .or_else(|| read::symbol(x).map(|s| vec![s]))
+                    .ok_or_else(|| anyhow!("metrics: expected symbol(s), given {}", describe(x)))?;
                 self.metrics = s
                     .into_iter()
-                    .map(|m| METRICS.iter().find(|k| **k == m).copied().ok_or_else(|| anyhow!("metrics: unrecognized metric `{m}, expecting one of `{}", METRICS.join("`"))))
+                    .map(|m| {
+                        METRICS.iter().find(|k| **k == m).copied().ok_or_else(|| {
+                            anyhow!(
+                                "metrics: unrecognized metric `{m}, expecting one of `{}",
+                                METRICS.join("`")
+                            )
+                        })
+                    })
                     .collect::<Result<_>>()?;
             }
             "clipnorm" => {
@@ -111,13 +162,19 @@ impl Settings {
                 } else if read::ktype(x) < 0 {
                     Some((num(x)?, 2.0))
                 } else if read::len(x) == 2 && matches!(read::ktype(x), 5..=9) {
-                    let e = make::explode(x);
-                    let v = read::items(e).unwrap().iter().map(|i| num(*i)).collect::<Result<Vec<f64>>>();
-                    unsafe { crate::k::native::r0(e) };
-                    let v = v?;
+                    let e = crate::k::Owned::new(make::explode(x));
+                    let v = e
+                        .items()
+                        .unwrap()
+                        .iter()
+                        .map(|i| num(*i))
+                        .collect::<Result<Vec<f64>>>()?;
                     Some((v[0], v[1]))
                 } else {
-                    bail!("clipnorm: expected max norm, or (max norm;order), given {}", describe(x))
+                    bail!(
+                        "clipnorm: expected max norm, or (max norm;order), given {}",
+                        describe(x)
+                    )
                 };
             }
             "clipvalue" => self.clipvalue = if read::is_nil(x) { None } else { Some(num(x)?) },

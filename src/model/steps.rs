@@ -9,17 +9,20 @@ use tch::Tensor;
 
 use super::api::{is_model, of};
 use super::data::side;
-use super::run::forward_loss;
-use crate::loss::object::Loss;
-use crate::nn::ModRef;
 use super::run::clip_norm;
+use super::run::forward_loss;
 use super::scaler::Scaler;
 use crate::k::{make, read, KResult, K};
+use crate::loss::object::Loss;
+use crate::nn::ModRef;
 use crate::nn::Run;
 use crate::optim::Optimizer;
 use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
-use crate::tensor::{convert, opargs::{describe, number, Num}};
+use crate::tensor::{
+    convert,
+    opargs::{describe, number, Num},
+};
 
 /// The inputs and targets of a step: x;y given, or the training data (its current batch).
 fn step_data(m: &super::Model, xy: Option<(K, K)>) -> Result<(Vec<Tensor>, Vec<Tensor>)> {
@@ -37,8 +40,17 @@ fn step_data(m: &super::Model, xy: Option<(K, K)>) -> Result<(Vec<Tensor>, Vec<T
 
 /// Forward and loss on x;y in training mode with gradients, then backward (of the loss times
 /// the scale, with a gradient scaler): the loss tensor.
-fn loss_backward(module: &ModRef, loss: &Loss, scaler: Option<&mut Scaler>, x: &[Tensor], y: &[Tensor]) -> Result<Tensor> {
-    let run = Run { training: true, root: Some(module.root().clone()) };
+fn loss_backward(
+    module: &ModRef,
+    loss: &Loss,
+    scaler: Option<&mut Scaler>,
+    x: &[Tensor],
+    y: &[Tensor],
+) -> Result<Tensor> {
+    let run = Run {
+        training: true,
+        root: Some(module.root().clone()),
+    };
     tch::with_grad(|| -> Result<Tensor> {
         let (_, l) = forward_loss(module.get(), &run, loss, x, y)?;
         match scaler {
@@ -54,9 +66,12 @@ fn model_args(x: K) -> Result<(K, Option<(K, K)>)> {
     if is_model(x) {
         return Ok((x, None));
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([m, a, b]) if is_model(*m) => Ok((*m, Some((*a, *b)))),
-        _ => bail!("expecting model, or (model;inputs;targets), given {}", describe(x)),
+        _ => bail!(
+            "expecting model, or (model;inputs;targets), given {}",
+            describe(x)
+        ),
     }
 }
 
@@ -66,14 +81,22 @@ pub fn backward(x: K) -> KResult {
     let l = registry::lease(h, |o| {
         let m = of(o)?;
         let (x, y) = step_data(m, xy)?;
-        let super::Model { module, loss, dist, scaler, .. } = m;
-        crate::model::dist::synced(dist, module, || loss_backward(module, loss, scaler.as_mut(), &x, &y))
+        let super::Model {
+            module,
+            loss,
+            dist,
+            scaler,
+            ..
+        } = m;
+        crate::model::dist::synced(dist, module, || {
+            loss_backward(module, loss, scaler.as_mut(), &x, &y)
+        })
     })?;
     convert::to_q(&l.f_detach()?)
 }
 
 pub fn is_model_call(x: K) -> bool {
-    is_model(x) || matches!(read::items(x), Some([m, _, _]) if is_model(*m))
+    is_model(x) || matches!(read::items(&x), Some([m, _, _]) if is_model(*m))
 }
 
 /// `step m`: with a gradient scaler, GradScaler's step and update (scaler.rs).
@@ -93,25 +116,43 @@ pub fn step(x: K) -> KResult {
 pub fn backstep(x: K) -> KResult {
     let (h, xy) = model_args(x)?;
     // an LBFGS step iterates: Ctrl-C ends it between iterations (k::interrupt)
-    let l = crate::k::interrupt::scope(|| registry::lease(h, |o| {
-        let m = of(o)?;
-        let (x, y) = step_data(m, xy)?;
-        let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
-        let super::Model { module, loss, opt, dist, scaler, .. } = m;
-        if let Some(s) = scaler {
-            if opt.kind.closure.is_some() {
-                bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
+    let l = crate::k::interrupt::scope(|| {
+        registry::lease(h, |o| {
+            let m = of(o)?;
+            let (x, y) = step_data(m, xy)?;
+            let parms: Vec<Tensor> = m
+                .opt
+                .parameters()
+                .into_iter()
+                .map(|t| t.shallow_clone())
+                .collect();
+            let super::Model {
+                module,
+                loss,
+                opt,
+                dist,
+                scaler,
+                ..
+            } = m;
+            if let Some(s) = scaler {
+                if opt.kind.closure.is_some() {
+                    bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
+                }
+                reset_grads(&parms, true)?;
+                let l = crate::model::dist::synced(dist, module, || {
+                    loss_backward(module, loss, Some(&mut *s), &x, &y)
+                })?;
+                s.step(opt)?;
+                return Ok(l);
             }
-            reset_grads(&parms, true)?;
-            let l = crate::model::dist::synced(dist, module, || loss_backward(module, loss, Some(&mut *s), &x, &y))?;
-            s.step(opt)?;
-            return Ok(l);
-        }
-        opt.step_with(&mut || {
-            reset_grads(&parms, true)?;
-            crate::model::dist::synced(dist, module, || loss_backward(module, loss, None, &x, &y))
+            opt.step_with(&mut || {
+                reset_grads(&parms, true)?;
+                crate::model::dist::synced(dist, module, || {
+                    loss_backward(module, loss, None, &x, &y)
+                })
+            })
         })
-    }))?;
+    })?;
     convert::to_q(&l.f_detach()?)
 }
 
@@ -129,14 +170,28 @@ fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
     registry::with(h, |o| {
         if let Some(m) = o.get_mut::<super::Model>() {
             if let Some(s) = m.scaler.as_mut() {
-                let parms: Vec<Tensor> = m.opt.parameters().into_iter().map(|t| t.shallow_clone()).collect();
+                let parms: Vec<Tensor> = m
+                    .opt
+                    .parameters()
+                    .into_iter()
+                    .map(|t| t.shallow_clone())
+                    .collect();
                 s.unscale(&parms)?;
             }
         }
         let opt = o.part::<Optimizer>();
         Ok(match opt {
-            Some(z) => z.groups.iter().map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect()).collect(),
-            None => vec![o.tensors().into_iter().filter(|t| t.requires_grad()).map(|t| t.shallow_clone()).collect()],
+            Some(z) => z
+                .groups
+                .iter()
+                .map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect())
+                .collect(),
+            None => vec![o
+                .tensors()
+                .into_iter()
+                .filter(|t| t.requires_grad())
+                .map(|t| t.shallow_clone())
+                .collect()],
         })
     })
 }
@@ -144,7 +199,7 @@ fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
 /// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
 /// norm before clipping (one per group with the flag).
 pub fn clip(x: K) -> KResult {
-    let v = read::items(x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
+    let v = read::items(&x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
     let max = num(v[1], "max norm")?;
     let (mut p, mut group) = (2.0, false);
     for a in &v[2..] {
@@ -155,7 +210,14 @@ pub fn clip(x: K) -> KResult {
     }
     let gs = groups(v[0])?;
     if group {
-        let norms = gs.iter().map(|g| clip_norm(g, max, p)?.f_double_value(&[]).map_err(Into::into)).collect::<Result<Vec<f64>>>()?;
+        let norms = gs
+            .iter()
+            .map(|g| {
+                clip_norm(g, max, p)?
+                    .f_double_value(&[])
+                    .map_err(Into::into)
+            })
+            .collect::<Result<Vec<f64>>>()?;
         return Ok(make::floats(&norms));
     }
     let all: Vec<Tensor> = gs.into_iter().flatten().collect();
@@ -164,7 +226,9 @@ pub fn clip(x: K) -> KResult {
 
 /// `clipv(obj;value)`: every gradient clamped to -value..value.
 pub fn clipv(x: K) -> KResult {
-    let Some([h, v]) = read::items(x) else { bail!("expecting (object;value), given {}", describe(x)) };
+    let Some([h, v]) = read::items(&x) else {
+        bail!("expecting (object;value), given {}", describe(x))
+    };
     let c = num(*v, "clip value")?;
     for t in groups(*h)?.into_iter().flatten() {
         let g = t.grad();

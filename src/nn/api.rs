@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 use super::layers::{self, Val};
 use super::spec::{self, Stack};
 use super::{ModRef, Module};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, Owned, K};
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
@@ -26,18 +26,22 @@ pub fn module(x: K) -> KResult {
     if is_module(x) {
         return definition(modref(x)?.get(), alloptions(), false);
     }
-    if let Some(v) = read::items(x).filter(|v| !v.is_empty() && is_module(v[0])) {
+    if let Some(v) = read::items(&x).filter(|v| !v.is_empty() && is_module(v[0])) {
         return match v {
             [m, f] if read::boolean(*f).is_some() => {
                 definition(modref(*m)?.get(), read::boolean(*f).unwrap(), false)
             }
             [m] => definition(modref(*m)?.get(), alloptions(), false),
             // a child added to the module itself (depth 1 below it)
-            [m, d] => add(*m, 1, match read::items(*d) {
-                // `enlist(`linear;..)`: a tree of one layer
-                Some([l]) if read::ktype(*l) >= 0 => *l,
-                _ => *d,
-            }),
+            [m, d] => add(
+                *m,
+                1,
+                match read::items(d) {
+                    // `enlist(`linear;..)`: a tree of one layer
+                    Some([l]) if read::ktype(*l) >= 0 => *l,
+                    _ => *d,
+                },
+            ),
             [m, n, d] if read::ktype(*n) == -7 => add(*m, read::long(*n).unwrap(), *d),
             _ => bail!(
                 "module given as 1st arg, expecting (module;flag) or (module;depth;definition)"
@@ -50,9 +54,12 @@ pub fn module(x: K) -> KResult {
     if let Some(m) = parmdict(x)? {
         return Ok(registry::add(Obj::new(ModRef::new(m))));
     }
-    let m = spec::with_pool(|| -> Result<Module> {
+    // lists made while reading a state table (simple lists' items as atoms), owned here: the
+    // rows point into them
+    let mut made = vec![];
+    let m = (|| -> Result<Module> {
         let mut q = Stack::default();
-        if let Some(rows) = state_rows(x)? {
+        if let Some(rows) = state_rows(x, &mut made)? {
             for (d, ty, name, opts, parms, buffers) in rows {
                 let l = layers::find(ty)
                     .ok_or_else(|| anyhow::anyhow!("unrecognized module type: `{ty}"))?;
@@ -75,7 +82,7 @@ pub fn module(x: K) -> KResult {
             }
         }
         q.finish()
-    })?;
+    })()?;
     Ok(registry::add(Obj::new(ModRef::new(m))))
 }
 
@@ -93,11 +100,15 @@ fn add(h: K, depth: i64, d: K) -> KResult {
         if !registry::with(d, |o| Ok(o.get::<ModRef>().is_some_and(|q| q.sole_root())))? {
             bail!("module to add is shared with other handles or is part of another module, free those first");
         }
-        let Ok(q) = registry::take(d)?.take::<ModRef>() else { unreachable!() };
-        let c = q.into_module().map_err(|_| anyhow::anyhow!("module to add is in use"))?;
+        let Ok(q) = registry::take(d)?.take::<ModRef>() else {
+            unreachable!()
+        };
+        let c = q
+            .into_module()
+            .map_err(|_| anyhow::anyhow!("module to add is in use"))?;
         return put(h, depth, c);
     }
-    let c = spec::with_pool(|| spec::layer(d))?;
+    let c = spec::layer(d)?;
     put(h, depth, c)
 }
 
@@ -107,7 +118,10 @@ fn check_parent(h: K, depth: i64) -> Result<()> {
         let m = module_mut(o)?;
         let parent = last_at(m, depth - 1)?;
         if !parent.layer.container {
-            bail!("unable to add a module as a child of a {} module", parent.layer.name);
+            bail!(
+                "unable to add a module as a child of a {} module",
+                parent.layer.name
+            );
         }
         Ok(())
     })
@@ -167,7 +181,7 @@ pub fn module_mut(o: &mut Obj) -> Result<&mut Module> {
 /// from a q dictionary of names to values (ktorch's `parmdict`), None for any other definition.
 /// Its parameters have no fixed names, so it is read here rather than from options.
 fn parmdict(x: K) -> Result<Option<Module>> {
-    let Some(v) = read::items(x) else {
+    let Some(v) = read::items(&x) else {
         return Ok(None);
     };
     let (name, d) = match v {
@@ -182,7 +196,7 @@ fn parmdict(x: K) -> Result<Option<Module>> {
     }
     let l = layers::find("parmdict").ok_or_else(|| anyhow::anyhow!("no parmdict layer"))?;
     let mut m = Module::new(l, name.map(str::to_string), vec![])?;
-    spec::with_pool(|| restore(&mut m, d, false))?;
+    restore(&mut m, d, false)?;
     Ok(Some(m))
 }
 
@@ -215,10 +229,17 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
         let requires = !buffers;
         let slots = keys
             .iter()
-            .zip(vals)
+            .zip(vals.iter().copied())
             .map(|(k, v)| {
                 let t = crate::tensor::convert::to_tensor(v)?.f_detach()?;
-                Ok((k.to_string(), if requires { t.f_set_requires_grad(true)? } else { t }))
+                Ok((
+                    k.to_string(),
+                    if requires {
+                        t.f_set_requires_grad(true)?
+                    } else {
+                        t
+                    },
+                ))
             })
             .collect::<Result<_>>()?;
         if buffers {
@@ -232,7 +253,7 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
         // a parameter dictionary takes the parameters given, whatever their names
         m.parms = keys
             .iter()
-            .zip(vals)
+            .zip(vals.iter().copied())
             .map(|(k, v)| {
                 let t = crate::tensor::convert::to_tensor(v)?
                     .f_detach()?
@@ -244,13 +265,22 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
     }
     // a layer made of parts has its parts' tensors under their dotted names (`out_proj.weight`)
     let names: Vec<String> = if m.has_parts() {
-        let v = if buffers { m.named_buffers() } else { m.named_parameters() };
+        let v = if buffers {
+            m.named_buffers()
+        } else {
+            m.named_parameters()
+        };
         v.into_iter().map(|(k, _)| k).collect()
     } else {
-        (if buffers { &m.buffers } else { &m.parms }).iter().map(|(k, _)| k.clone()).collect()
+        (if buffers { &m.buffers } else { &m.parms })
+            .iter()
+            .map(|(k, _)| k.clone())
+            .collect()
     };
     for key in &names {
-        let slot = m.slot_mut(key, buffers).ok_or_else(|| anyhow::anyhow!("{name}: no {what} slot `{key}"))?;
+        let slot = m
+            .slot_mut(key, buffers)
+            .ok_or_else(|| anyhow::anyhow!("{name}: no {what} slot `{key}"))?;
         let Some(i) = keys.iter().position(|s| s == key) else {
             bail!("{name}: unable to find {what}: {key}")
         };
@@ -280,10 +310,11 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
 }
 
 /// The rows of a definition given as the dictionary or table `module m` returns, or None.
-fn state_rows(x: K) -> Result<Option<Vec<Row>>> {
+/// Lists made from simple ones while reading go into `made`, which the rows point into.
+fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
     let (table, d) = match read::ktype(x) {
         // a table: its dictionary is k.h's x->k, at offset 8
-        98 => (true, unsafe { *((x as *const u8).add(8) as *const K) }),
+        98 => (true, read::table_dict(x).unwrap()),
         99 => (false, x),
         _ => return Ok(None),
     };
@@ -298,12 +329,13 @@ fn state_rows(x: K) -> Result<Option<Vec<Row>>> {
     }
     let parms = keys.get(4) == Some(&"parms");
     let buffers = keys.get(5) == Some(&"buffers");
-    let cols = read::items(v).map(|c| c.to_vec()).unwrap_or_else(|| {
-        let e = make::explode(v);
-        spec::keep(e);
-        read::items(e).unwrap().to_vec()
+    let cols = read::items(&v).map(|c| c.to_vec()).unwrap_or_else(|| {
+        let e = Owned::new(make::explode(v));
+        let c = e.items().unwrap().to_vec();
+        made.push(e);
+        c
     });
-    let opts = |o: K| -> Result<(Vec<&'static str>, Vec<K>)> {
+    let mut opts = |o: K| -> Result<(Vec<&'static str>, Vec<K>)> {
         let Some((ok, ov)) = read::dict_parts(o) else {
             bail!(
                 "module options expected as a dictionary, given {}",
@@ -311,12 +343,13 @@ fn state_rows(x: K) -> Result<Option<Vec<Row>>> {
             )
         };
         let ks = read::symbols(ok).unwrap_or_default();
-        let vs = match read::items(ov) {
+        let vs = match read::items(&ov) {
             Some(v) => v.to_vec(),
             None => {
-                let e = make::explode(ov);
-                spec::keep(e);
-                read::items(e).unwrap().to_vec()
+                let e = Owned::new(make::explode(ov));
+                let c = e.items().unwrap().to_vec();
+                made.push(e);
+                c
             }
         };
         Ok((ks, vs))
@@ -344,18 +377,18 @@ fn state_rows(x: K) -> Result<Option<Vec<Row>>> {
         .ok_or_else(|| anyhow::anyhow!("module definition: module expected as symbols"))?;
     let names = read::symbols(cols[2])
         .ok_or_else(|| anyhow::anyhow!("module definition: name expected as symbols"))?;
-    let o = read::items(cols[3]).ok_or_else(|| {
+    let o = read::items(&cols[3]).ok_or_else(|| {
         anyhow::anyhow!("module definition: options expected as a list of dictionaries")
     })?;
     let p = if parms {
-        Some(read::items(cols[4]).ok_or_else(|| {
+        Some(read::items(&cols[4]).ok_or_else(|| {
             anyhow::anyhow!("module state: parms expected as a list of dictionaries")
         })?)
     } else {
         None
     };
     let b = if buffers {
-        Some(read::items(cols[5]).ok_or_else(|| {
+        Some(read::items(&cols[5]).ok_or_else(|| {
             anyhow::anyhow!("module state: buffers expected as a list of dictionaries")
         })?)
     } else {
@@ -417,7 +450,7 @@ pub fn options_of(layer: &layers::Layer, vals: &[Val], all: bool) -> K {
     if k.is_empty() {
         return empty_dict();
     }
-    unsafe { native::xD(make::symbols(&k), values(&v)) }
+    make::dict_of(make::symbols(&k), values(&v))
 }
 
 /// An expanding array's value as one element when all its elements are the same.
@@ -426,7 +459,9 @@ fn collapse(ty: layers::Ty, v: &Val) -> Val {
     let fixed = matches!(ty, Ty::Size(n) | Ty::Floats(n) | Ty::SizeOrSym(n, _) if n >= 1);
     match v {
         Val::Longs(l) if fixed && !l.is_empty() && l.iter().all(|j| *j == l[0]) => Val::Long(l[0]),
-        Val::Floats(f) if fixed && !f.is_empty() && f.iter().all(|x| *x == f[0]) => Val::Float(f[0]),
+        Val::Floats(f) if fixed && !f.is_empty() && f.iter().all(|x| *x == f[0]) => {
+            Val::Float(f[0])
+        }
         _ => v.clone(),
     }
 }
@@ -435,9 +470,16 @@ fn collapse(ty: layers::Ty, v: &Val) -> Val {
 fn own(m: &Module, buffers: bool) -> Result<K> {
     // a layer made of parts: its parts' too, by dotted name (the definition has no rows for them)
     let v: Vec<(String, &tch::Tensor)> = if m.has_parts() {
-        if buffers { m.named_buffers() } else { m.named_parameters() }
+        if buffers {
+            m.named_buffers()
+        } else {
+            m.named_parameters()
+        }
     } else {
-        (if buffers { &m.buffers } else { &m.parms }).iter().map(|(k, t)| (k.clone(), t)).collect()
+        (if buffers { &m.buffers } else { &m.parms })
+            .iter()
+            .map(|(k, t)| (k.clone(), t))
+            .collect()
     };
     if v.is_empty() {
         return Ok(empty_dict());
@@ -447,11 +489,11 @@ fn own(m: &Module, buffers: bool) -> Result<K> {
         v.iter()
             .map(|(_, t)| crate::tensor::convert::to_q(&t.f_detach()?)),
     )?;
-    Ok(unsafe { native::xD(make::symbols(&names), vals) })
+    Ok(make::dict_of(make::symbols(&names), vals))
 }
 
 fn empty_dict() -> K {
-    unsafe { native::xD(make::symbols(&[]), native::ktn(0, 0)) }
+    make::empty_dict()
 }
 
 /// `module m`: a dictionary for a single layer, a table for a container; `state m` (`state`
@@ -518,7 +560,7 @@ pub fn seq(x: K) -> KResult {
         if t != -11 {
             bail!("expecting module symbol, given {}", describe(x));
         }
-        return Ok(unsafe { native::r1(x) });
+        return Ok(make::share(x));
     }
     if t > 0 {
         let Some(s) = read::symbols(x) else {
@@ -531,24 +573,21 @@ pub fn seq(x: K) -> KResult {
         v.extend(s[1..].iter().map(|a| make::symbols(&[a])));
         return Ok(make::list(v));
     }
-    let items = read::items(x).unwrap();
+    let items = read::items(&x).unwrap();
     if items.is_empty() {
         bail!("empty list");
     }
-    let mut v = vec![unsafe { native::r1(items[0]) }];
+    let mut v = vec![Owned::share(items[0])];
     for i in &items[1..] {
         let ti = read::ktype(*i);
         if ti < 0 && ti != -11 {
-            for k in v {
-                unsafe { native::r0(k) };
-            }
             bail!("scalar expected to be a symbol, given a {}", describe(*i));
         }
-        v.push(if ti == -11 {
+        v.push(Owned::new(if ti == -11 {
             make::symbols(&[read::symbol(*i).unwrap()])
         } else {
-            make::list(vec![unsafe { native::r1(*i) }])
-        });
+            make::list_of(&[*i])
+        }));
     }
-    Ok(make::list(v))
+    Ok(make::list(v.into_iter().map(Owned::into_raw).collect()))
 }

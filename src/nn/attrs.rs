@@ -15,7 +15,7 @@ use tch::Tensor;
 use super::api::{is_module, modref, module_mut};
 use super::parms::on;
 use super::{layers, ModRef, Module};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::{self, describe};
 
@@ -30,8 +30,10 @@ pub fn buffer(x: K) -> KResult {
 
 fn tensor_attr(x: K, buffers: bool) -> KResult {
     let what = if buffers { "buffer" } else { "parameter" };
-    let v = opargs::list(x)
-        .filter(|v| !v.is_empty() && (is_module(v[0]) || crate::registry::class_of(v[0]) == Some("model")))
+    let v = opargs::list(&x)
+        .filter(|v| {
+            !v.is_empty() && (is_module(v[0]) || crate::registry::class_of(v[0]) == Some("model"))
+        })
         .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
     if !(2..=3).contains(&v.len()) {
         bail!("expecting 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
@@ -121,7 +123,10 @@ pub fn syms(v: impl Iterator<Item = String>) -> K {
 /// optimizer's: dispatch/info.rs).
 pub fn parmtypes(x: K) -> KResult {
     if !is_module(x) && registry::class_of(x) != Some("model") {
-        bail!("expecting model, module or optimizer, given {}", describe(x));
+        bail!(
+            "expecting model, module or optimizer, given {}",
+            describe(x)
+        );
     }
     let r = modref(x)?;
     let (mut k, mut v) = (vec![], vec![]);
@@ -140,12 +145,12 @@ pub fn parmtypes(x: K) -> KResult {
 }
 
 pub fn dict(k: K, v: K) -> K {
-    unsafe { native::xD(k, v) }
+    make::dict_of(k, v)
 }
 
 /// The handle and child key of `(m;name)` or `(m;index)`.
 fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
-    let v = opargs::list(x)
+    let v = opargs::list(&x)
         .filter(|v| !v.is_empty() && is_module(v[0]))
         .ok_or_else(|| anyhow!("expects module as first argument"))?;
     let [m, k] = v else {
@@ -215,7 +220,7 @@ pub fn moduletypes(x: K) -> KResult {
     let (h, types) = if is_module(x) {
         (x, None)
     } else {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some([h, t]) if is_module(*h) => {
                 let s = opargs::syms(*t).ok_or_else(|| {
                     anyhow!(

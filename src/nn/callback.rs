@@ -12,7 +12,7 @@ use tch::Tensor;
 
 use super::layers::{Out, Run};
 use super::{ModRef, Module};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{call, make, read, KResult, Owned, K};
 use crate::registry::{self, Obj};
 
 thread_local! {
@@ -85,55 +85,30 @@ pub fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         .iter()
         .map(|t| registry::add(Obj::Tensor(t.shallow_clone())))
         .collect();
-    let r = super::callback::with_mode(run.training, || unsafe {
-        let r1 = native::r1;
-        match args.len() {
-            1 => native::k(
-                0,
-                f.as_ptr(),
-                r1(mh),
-                r1(args[0]),
-                std::ptr::null_mut::<std::ffi::c_void>(),
-            ),
-            2 => native::k(
-                0,
-                f.as_ptr(),
-                r1(mh),
-                r1(args[0]),
-                r1(args[1]),
-                std::ptr::null_mut::<std::ffi::c_void>(),
-            ),
-            _ => native::k(
-                0,
-                f.as_ptr(),
-                r1(mh),
-                r1(args[0]),
-                r1(args[1]),
-                r1(args[2]),
-                std::ptr::null_mut::<std::ffi::c_void>(),
-            ),
-        }
-    });
+    // the module handle and up to three tensor handles, each shared with the call (k takes
+    // over the references it is given)
+    let shared = std::iter::once(mh)
+        .chain(args.iter().copied().take(3))
+        .map(Owned::share)
+        .collect();
+    let r = super::callback::with_mode(run.training, || call::named(&f, shared));
     let y = result(r);
     // free what was made for the call (the function may have freed some itself)
     for h in std::iter::once(mh).chain(args) {
         let _ = registry::free(h);
-        unsafe { native::r0(h) };
+        drop(Owned::new(h));
     }
     Ok(Out::Tensor(y?))
 }
 
 /// The tensor of the function's result (a tensor handle, taken), or the q error it signalled.
-fn result(r: K) -> Result<Tensor> {
-    if r.is_null() {
+fn result(r: Option<Owned>) -> Result<Tensor> {
+    let Some(r) = r else {
         bail!("callback: unexpected null return from k function");
-    }
-    let t = read::ktype(r);
-    let y = if t == -128 {
-        let msg = unsafe {
-            std::ffi::CStr::from_ptr(*((r as *const u8).add(8) as *const *const libc::c_char))
-        };
-        Err(anyhow!("callback error from k: {}", msg.to_string_lossy()))
+    };
+    let r = r.k();
+    if let Some(msg) = read::error_text(r) {
+        Err(anyhow!("callback error from k: {msg}"))
     } else if registry::class_of(r) == Some("tensor") {
         registry::take_tensor(r)
     } else {
@@ -141,9 +116,7 @@ fn result(r: K) -> Result<Tensor> {
             "callback: unable to retrieve tensor from {}",
             crate::tensor::opargs::describe(r)
         ))
-    };
-    unsafe { native::r0(r) };
-    y
+    }
 }
 
 /// `callbacks[]`: the forms a callback can take, as ktorch's table (fn, in, out).

@@ -24,14 +24,26 @@ pub struct Mode {
 }
 
 /// `forward`: training mode with gradients.
-pub const FORWARD: Mode = Mode { train: Some(true), grad: Some(true) };
+pub const FORWARD: Mode = Mode {
+    train: Some(true),
+    grad: Some(true),
+};
 /// `nforward`: training mode without gradients.
-pub const NFORWARD: Mode = Mode { train: Some(true), grad: Some(false) };
+pub const NFORWARD: Mode = Mode {
+    train: Some(true),
+    grad: Some(false),
+};
 /// `eforward` and `evaluate`: evaluation mode without gradients.
-pub const EFORWARD: Mode = Mode { train: Some(false), grad: Some(false) };
+pub const EFORWARD: Mode = Mode {
+    train: Some(false),
+    grad: Some(false),
+};
 /// `kforward`, inside a callback: the training mode and gradients of the call it is in (outside
 /// one, the module's own flag and the current gradient mode).
-pub const KFORWARD: Mode = Mode { train: None, grad: None };
+pub const KFORWARD: Mode = Mode {
+    train: None,
+    grad: None,
+};
 
 impl Mode {
     /// Training mode (as it is: true).
@@ -50,7 +62,11 @@ pub struct Call {
 
 impl Call {
     pub fn new(module: super::ModRef, inputs: Vec<Tensor>, mode: Mode) -> Call {
-        Call { module, inputs, mode }
+        Call {
+            module,
+            inputs,
+            mode,
+        }
     }
 
     /// The module the call runs (its tree's root is what an async call lends).
@@ -69,17 +85,25 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
     // a handle alone that is not a model: say what it is (stale, or its class)
     if registry::is_handle(x) {
         match registry::class_of(x) {
-            Some(c) if c != "module" => bail!("expecting a model, or a module and inputs, given {c}"),
+            Some(c) if c != "module" => {
+                bail!("expecting a model, or a module and inputs, given {c}")
+            }
             None => bail!("stale pointer"),
             _ => {}
         }
     }
-    let v = match read::items(x) {
+    let v = match read::items(&x) {
         // a model's module runs as well (ktorch's forward on models)
-        Some(v) if v.len() >= 2 && (is_module(v[0]) || registry::class_of(v[0]) == Some("model")) => v,
+        Some(v)
+            if v.len() >= 2 && (is_module(v[0]) || registry::class_of(v[0]) == Some("model")) =>
+        {
+            v
+        }
         // a handle first that is no module: stale, or of another class
         Some(v) if !v.is_empty() && registry::is_handle(v[0]) => match registry::class_of(v[0]) {
-            Some(c) if c != "module" && c != "model" => bail!("expecting a module or model, given {c}"),
+            Some(c) if c != "module" && c != "model" => {
+                bail!("expecting a module or model, given {c}")
+            }
             None => bail!("stale pointer"),
             _ => bail!("requires a module and at least one input"),
         },
@@ -106,7 +130,8 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
             None if registry::is_handle(*a) => bail!("input[{i}]: stale pointer"),
             // a list of handles (and arrays): each an input, as kmodel.cpp's modelarg
             None if crate::tensor::side::holds_handle(*a) => {
-                let s = crate::tensor::side::side(&[*a], module.get().device()).map_err(|e| anyhow::anyhow!("input[{i}]: {e}"))?;
+                let s = crate::tensor::side::side(&[*a], module.get().device())
+                    .map_err(|e| anyhow::anyhow!("input[{i}]: {e}"))?;
                 inputs.extend(s.cloned());
             }
             None => inputs.push(
@@ -115,7 +140,11 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
             ),
         }
     }
-    Ok(Call { module, inputs, mode })
+    Ok(Call {
+        module,
+        inputs,
+        mode,
+    })
 }
 
 /// Run module `m` of tree `h` on the inputs (moved to its device) in the given mode.
@@ -140,7 +169,11 @@ fn go(h: &super::ModRef, m: &super::Module, inputs: Vec<Tensor>, mode: Mode) -> 
         root: Some(h.root().clone()),
     };
     // under the session's autocast (setting`autocast) when the module is on CUDA
-    let call = || crate::session::precision::autocast_scope(device, || with_mode(training, || m.forward(&r, &inputs)));
+    let call = || {
+        crate::session::precision::autocast_scope(device, || {
+            with_mode(training, || m.forward(&r, &inputs))
+        })
+    };
     match mode.grad {
         Some(true) => tch::with_grad(call),
         Some(false) => tch::no_grad(call),
@@ -164,7 +197,10 @@ pub fn qdata(o: Out) -> KResult {
         Out::Tensors(v) => make::try_list(v.iter().map(convert::to_q)),
         Out::Dict(v) => {
             let keys: Vec<&str> = v.iter().map(|(k, _)| k.as_str()).collect();
-            Ok(make::dict(&keys, make::try_vec(v.iter().map(|(_, t)| convert::to_q(t)))?))
+            Ok(make::dict(
+                &keys,
+                make::try_vec(v.iter().map(|(_, t)| convert::to_q(t)))?,
+            ))
         }
     }
 }
@@ -174,7 +210,7 @@ pub fn training(x: K) -> KResult {
     if is_module(x) {
         return Ok(make::boolean(modref(x)?.get().training()));
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
             modref(*m)?.get().train(read::boolean(*f).unwrap());
             Ok(make::null())

@@ -29,7 +29,7 @@ fn flag(x: K, grad: bool) -> KResult {
         }
         return Ok(make::null());
     }
-    let v = opargs::list(x)
+    let v = opargs::list(&x)
         .filter(|v| (2..=3).contains(&v.len()))
         .ok_or_else(|| {
             anyhow!(
@@ -149,15 +149,13 @@ fn values(x: K, n: usize, single: bool) -> Result<Vec<Tensor>> {
         }
         return Ok(v);
     }
-    let items = match opargs::list(x) {
+    let items = match opargs::list(&x) {
         Some(v) => v.to_vec(),
         None if read::ktype(x) < 0 => bail!("{n} names but a single value"),
         None => {
-            let e = make::explode(x);
-            let v = read::items(e).map(|v| v.to_vec()).unwrap_or_default();
-            let r = v.iter().map(|i| one(*i)).collect::<Result<Vec<_>>>();
-            unsafe { crate::k::native::r0(e) };
-            return check_count(r?, n);
+            let e = crate::k::Owned::new(make::explode(x));
+            let v = e.items().map(|v| v.to_vec()).unwrap_or_default();
+            return check_count(v.iter().map(|i| one(*i)).collect::<Result<Vec<_>>>()?, n);
         }
     };
     check_count(

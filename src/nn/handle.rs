@@ -14,8 +14,9 @@ pub struct ModRef {
     at: *const Module,
 }
 
-// See `Module`'s Sync: the tree is read concurrently, changed only when unshared.
+// SAFETY: See `Module`'s Sync: the tree is read concurrently, changed only when unshared.
 unsafe impl Send for ModRef {}
+// SAFETY: as Send above.
 unsafe impl Sync for ModRef {}
 
 impl ModRef {
@@ -78,7 +79,9 @@ impl ModRef {
 
     /// Is this handle the only reference to its tree, and for its root?
     pub fn sole_root(&self) -> bool {
-        std::ptr::eq(self.at, Arc::as_ptr(&self.root)) && Arc::strong_count(&self.root) == 1 && Arc::weak_count(&self.root) == 0
+        std::ptr::eq(self.at, Arc::as_ptr(&self.root))
+            && Arc::strong_count(&self.root) == 1
+            && Arc::weak_count(&self.root) == 0
     }
 
     /// The tree itself, when this handle is its root's only reference (`module(m;depth;q)`
@@ -102,7 +105,11 @@ impl crate::registry::Object for ModRef {
     }
     fn tensors(&self) -> Vec<&tch::Tensor> {
         let m = self.get();
-        m.named_parameters().into_iter().chain(m.named_buffers()).map(|(_, t)| t).collect()
+        m.named_parameters()
+            .into_iter()
+            .chain(m.named_buffers())
+            .map(|(_, t)| t)
+            .collect()
     }
     // its count of parameter tensors
     fn counts(&self) -> Vec<i64> {

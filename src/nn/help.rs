@@ -9,7 +9,7 @@ use anyhow::{anyhow, Result};
 
 use super::layers::{self, Layer};
 use super::spec;
-use crate::k::{make, KResult, K};
+use crate::k::{make, KResult, Owned, K};
 
 /// ktorch's module types (knn.cpp's `moduleattrs`): name, the least number of inputs ktorch
 /// gives (0: the count of its forward's arguments), PyTorch's name, and the example options of
@@ -24,8 +24,18 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("adaptmax3d", 0, "torch.nn.AdaptiveMaxPool3d", "size:3 2 4"),
     ("adrop", 0, "torch.nn.AlphaDropout", ""),
     // ours: AOTInductor packages and TorchScript modules made in Python (docs/pymodels.md)
-    ("aoti", 1, "torch._inductor.AOTIModelPackageLoader", "file:`model.pt2"),
-    ("attention", 3, "torch.nn.MultiheadAttention", "dim:2048;heads:8"),
+    (
+        "aoti",
+        1,
+        "torch._inductor.AOTIModelPackageLoader",
+        "file:`model.pt2",
+    ),
+    (
+        "attention",
+        3,
+        "torch.nn.MultiheadAttention",
+        "dim:2048;heads:8",
+    ),
     ("avgpool1d", 0, "torch.nn.AvgPool1d", "size:3"),
     ("avgpool2d", 0, "torch.nn.AvgPool2d", "size:3 2"),
     ("avgpool3d", 0, "torch.nn.AvgPool3d", "size:3 2 2"),
@@ -39,12 +49,32 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("conv1d", 0, "torch.nn.Conv1d", "in:16;out:32;size:3"),
     ("conv2d", 0, "torch.nn.Conv2d", "in:16;out:32;size:3 5"),
     ("conv3d", 0, "torch.nn.Conv3d", "in:16;out:32;size:3 5 2"),
-    ("convtranspose1d", 1, "torch.nn.ConvTranspose1d", "in:128;out:64;size:5"),
-    ("convtranspose2d", 1, "torch.nn.ConvTranspose2d", "in:128;out:64;size:3 5"),
-    ("convtranspose3d", 1, "torch.nn.ConvTranspose3d", "in:128;out:64;size:3 5 2"),
+    (
+        "convtranspose1d",
+        1,
+        "torch.nn.ConvTranspose1d",
+        "in:128;out:64;size:5",
+    ),
+    (
+        "convtranspose2d",
+        1,
+        "torch.nn.ConvTranspose2d",
+        "in:128;out:64;size:3 5",
+    ),
+    (
+        "convtranspose3d",
+        1,
+        "torch.nn.ConvTranspose3d",
+        "in:128;out:64;size:3 5 2",
+    ),
     ("crossmap2d", 0, "torch.nn.CrossMapLRN2d", "size:2"),
     ("decoder", 2, "torch.nn.TransformerDecoder", "layers:6"),
-    ("decoderlayer", 2, "torch.nn.TransformerDecoderLayer", "in:512;heads:8"),
+    (
+        "decoderlayer",
+        2,
+        "torch.nn.TransformerDecoderLayer",
+        "in:512;heads:8",
+    ),
     ("drop", 0, "torch.nn.Dropout", ""),
     ("drop2d", 0, "torch.nn.Dropout2d", ""),
     ("drop3d", 0, "torch.nn.Dropout3d", ""),
@@ -53,14 +83,34 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("embed", 0, "torch.nn.Embedding", "rows:1000;cols:64"),
     ("embedbag", 1, "torch.nn.EmbeddingBag", "rows:1000;cols:64"),
     ("embedpos", 0, "knn.EmbedPosition", "rows:120;cols:512"),
-    ("embedseq", 0, "knn.EmbedSequence", "rows:5000;cols:512;length:120"),
+    (
+        "embedseq",
+        0,
+        "knn.EmbedSequence",
+        "rows:5000;cols:512;length:120",
+    ),
     ("encoder", 1, "torch.nn.TransformerEncoder", "layers:6"),
-    ("encoderlayer", 1, "torch.nn.TransformerEncoderLayer", "in:512;heads:8"),
+    (
+        "encoderlayer",
+        1,
+        "torch.nn.TransformerEncoderLayer",
+        "in:512;heads:8",
+    ),
     ("expand", 0, "torch.Tensor.expand", "size:-1 -1 28 28"),
     ("fadrop", 0, "torch.nn.FeatureAlphaDropout", ""),
     ("flatten", 0, "torch.nn.Flatten", ""),
-    ("fmaxpool2d", 0, "torch.nn.FractionalMaxPool2d", "size:2 4;outsize:16 32"),
-    ("fmaxpool3d", 0, "torch.nn.FractionalMaxPool3d", "size:2 4 3;outsize:16 32 24"),
+    (
+        "fmaxpool2d",
+        0,
+        "torch.nn.FractionalMaxPool2d",
+        "size:2 4;outsize:16 32",
+    ),
+    (
+        "fmaxpool3d",
+        0,
+        "torch.nn.FractionalMaxPool3d",
+        "size:2 4 3;outsize:16 32 24",
+    ),
     ("fold", 0, "torch.nn.Fold", "out:4 6;size:2 3"),
     ("fork", 0, "knn.Fork", ""),
     ("gelu", 0, "torch.nn.GELU", ""),
@@ -74,7 +124,12 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("instancenorm1d", 0, "torch.nn.InstanceNorm1d", "in:100"),
     ("instancenorm2d", 0, "torch.nn.InstanceNorm2d", "in:100"),
     ("instancenorm3d", 0, "torch.nn.InstanceNorm3d", "in:100"),
-    ("interpolate", 1, "torch.nn.functional.interpolate", "size:4"),
+    (
+        "interpolate",
+        1,
+        "torch.nn.functional.interpolate",
+        "size:4",
+    ),
     ("layernorm", 0, "torch.nn.LayerNorm", "shape:32 10"),
     ("leakyrelu", 0, "torch.nn.LeakyReLU", ""),
     ("linear", 0, "torch.nn.Linear", "in:784;out:10"),
@@ -98,12 +153,22 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("pad", 0, "torch.nn.functional.pad", "pad:1 2 2 1 1 2"),
     ("pad1d", 0, "torch.nn.ConstantPad1d", "pad:1 2;value:0"),
     ("pad2d", 0, "torch.nn.ConstantPad2d", "pad:1 1 2 2;value:0"),
-    ("pad3d", 0, "torch.nn.ConstantPad3d", "pad:3 3 6 6 0 1;value:3.5"),
+    (
+        "pad3d",
+        0,
+        "torch.nn.ConstantPad3d",
+        "pad:3 3 6 6 0 1;value:3.5",
+    ),
     ("pairwise", 0, "torch.nn.PairwiseDistance", ""),
     ("parmdict", 0, "torch.nn.ParameterDict", ""),
     ("permute", 0, "torch.permute", "size:0 2 3 1"),
     ("prelu", 0, "torch.nn.PReLU", ""),
-    ("randomcrop", 0, "torchvision.transforms", "size:32;pad:4;padmode:`reflect"),
+    (
+        "randomcrop",
+        0,
+        "torchvision.transforms",
+        "size:32;pad:4;padmode:`reflect",
+    ),
     ("randomflip", 0, "torchvision.transforms", "p:0.5;dim:-1"),
     ("recur", 1, "knn.Recur", ""),
     ("reflect1d", 0, "torch.nn.ReflectionPad1d", "pad:1 2"),
@@ -112,13 +177,23 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("relu6", 0, "torch.nn.ReLU6", ""),
     ("replicate1d", 0, "torch.nn.ReplicationPad1d", "pad:1 2"),
     ("replicate2d", 0, "torch.nn.ReplicationPad2d", "pad:1 1 2 0"),
-    ("replicate3d", 0, "torch.nn.ReplicationPad3d", "pad:3 3 6 6 1 1"),
+    (
+        "replicate3d",
+        0,
+        "torch.nn.ReplicationPad3d",
+        "pad:3 3 6 6 1 1",
+    ),
     ("reshape", 0, "torch.reshape", "size:-1 1 28 28"),
     ("residual", 1, "knn.Residual", ""),
     ("rnn", 1, "torch.nn.RNN", "in:10;hidden:20"),
     ("rrelu", 0, "torch.nn.RReLU", ""),
     ("select", 0, "torcn.Tensor.select", "dim:1;ind:-1"),
-    ("selfattention", 1, "knn.SelfAttention", "dim:512;heads:8;dropout:0.1"),
+    (
+        "selfattention",
+        1,
+        "knn.SelfAttention",
+        "dim:512;heads:8;dropout:0.1",
+    ),
     ("selu", 0, "torch.nn.SELU", ""),
     ("seqjoin", 1, "knn.SeqJoin", ""),
     ("seqdict", 1, "knn.SeqDict", ""),
@@ -137,8 +212,18 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("squeeze", 0, "torch.squeeze", "dim:1"),
     ("tanh", 0, "torch.nn.Tanh", ""),
     ("tanhshrink", 0, "torch.nn.Tanhshrink", ""),
-    ("threshold", 0, "torch.nn.Threshold", "threshold:0.1;value:0"),
-    ("torchscript", 1, "torch.jit.ScriptModule", "file:`model.pt;device:`cpu"),
+    (
+        "threshold",
+        0,
+        "torch.nn.Threshold",
+        "threshold:0.1;value:0",
+    ),
+    (
+        "torchscript",
+        1,
+        "torch.jit.ScriptModule",
+        "file:`model.pt;device:`cpu",
+    ),
     ("transform", 0, "knn.Transform", ""),
     ("transformer", 2, "torch.nn.Transformer", ""),
     ("transpose", 0, "knn.Transpose", ""),
@@ -146,7 +231,12 @@ static MODULES: &[(&str, usize, &str, &str)] = &[
     ("unsqueeze", 0, "torch.unsqueeze", "dim:0"),
     ("upsample", 0, "torch.nn.Upsample", ""),
     ("zeropad2d", 0, "torch.nn.ZeroPad2d", "pad:1 1 2 0"),
-    ("zscore", 0, "torchvision.transforms", "mean:0.51 0.49 0.47;std:0.25 0.25 0.21"),
+    (
+        "zscore",
+        0,
+        "torchvision.transforms",
+        "mean:0.51 0.49 0.47;std:0.25 0.25 0.21",
+    ),
 ];
 
 /// The forward call of module `name` (knn.cpp's `attrs`, from each module's forward signature):
@@ -161,7 +251,14 @@ fn forward(name: &str, n: usize, l: &Layer) -> (bool, &'static str, i64, Vec<&'s
         "lstm" => (true, "nested", 1, vec!["tensor", "tuple"]),
         "fork" => (true, "tuple", 1, t(1)),
         "recur" => (true, "vector", 1, t(3)),
-        "attention" => (true, "tuple", 3, vec!["tensor", "tensor", "tensor", "tensor", "boolean", "tensor", "boolean"]),
+        "attention" => (
+            true,
+            "tuple",
+            3,
+            vec![
+                "tensor", "tensor", "tensor", "tensor", "boolean", "tensor", "boolean",
+            ],
+        ),
         "decoder" | "decoderlayer" => (true, "tensor", 2, t(6)),
         "encoder" | "encoderlayer" => (true, "tensor", 1, t(3)),
         "transformer" => (true, "tensor", 2, t(8)),
@@ -175,58 +272,89 @@ fn forward(name: &str, n: usize, l: &Layer) -> (bool, &'static str, i64, Vec<&'s
 }
 
 /// A ktorch module type's row, None for other names.
-fn module_row(name: &str) -> Option<(&'static (&'static str, usize, &'static str, &'static str), &'static Layer)> {
+fn module_row(
+    name: &str,
+) -> Option<(
+    &'static (&'static str, usize, &'static str, &'static str),
+    &'static Layer,
+)> {
     let r = MODULES.iter().find(|r| r.0 == name)?;
     Some((r, layers::find(name)?))
 }
 
 /// The example options of module type `name` (`` options`linear ``), None for other names.
 pub fn module_example(name: &str) -> Result<Option<K>> {
-    let Some(((_, _, _, ex), l)) = module_row(name) else { return Ok(None) };
-    let vals = spec::with_pool(|| -> Result<Vec<layers::Val>> {
-        let named = pairs(ex)?;
+    let Some(((_, _, _, ex), l)) = module_row(name) else {
+        return Ok(None);
+    };
+    let vals = (|| -> Result<Vec<layers::Val>> {
+        let mut made = vec![];
+        let named = pairs(ex, &mut made)?;
         spec::options(l, &[], &named)
-    })
+    })()
     .map_err(|e| anyhow!("{name} example: {e}"))?;
     Ok(Some(super::api::options_of(l, &vals, true)))
 }
 
-/// `name:value;..` as (name, q value) pairs, the values kept in the definition pool.
-fn pairs(ex: &'static str) -> Result<spec::Pairs> {
+/// `name:value;..` as (name, q value) pairs, the values owned by `made`.
+fn pairs(ex: &'static str, made: &mut Vec<Owned>) -> Result<spec::Pairs> {
     let mut v = vec![];
     for p in ex.split(';').filter(|p| !p.is_empty()) {
-        let (k, x) = p.split_once(':').ok_or_else(|| anyhow!("bad example {p}"))?;
+        let (k, x) = p
+            .split_once(':')
+            .ok_or_else(|| anyhow!("bad example {p}"))?;
         let q = if let Some(s) = x.strip_prefix('`') {
             make::symbol(s)
         } else if x.contains(' ') {
             let w: Vec<&str> = x.split(' ').collect();
             if x.contains('.') {
-                make::floats(&w.iter().map(|s| s.parse::<f64>()).collect::<Result<Vec<_>, _>>()?)
+                make::floats(
+                    &w.iter()
+                        .map(|s| s.parse::<f64>())
+                        .collect::<Result<Vec<_>, _>>()?,
+                )
             } else {
-                make::longs(&w.iter().map(|s| s.parse::<i64>()).collect::<Result<Vec<_>, _>>()?)
+                make::longs(
+                    &w.iter()
+                        .map(|s| s.parse::<i64>())
+                        .collect::<Result<Vec<_>, _>>()?,
+                )
             }
         } else if x.contains('.') {
             make::float(x.parse()?)
         } else {
             make::long(x.parse()?)
         };
-        spec::keep(q);
-        v.push((k, q));
+        let q = Owned::new(q);
+        v.push((k, q.k()));
+        made.push(q);
     }
-    Ok(v)
+    Ok(v.into_iter().collect())
 }
 
-const KEYS: [&str; 7] = ["module", "pytorch", "forward", "result", "n", "args", "options"];
+const KEYS: [&str; 7] = [
+    "module", "pytorch", "forward", "result", "n", "args", "options",
+];
 
 /// One type's help as its 7 values, `opts` its options (the example's when None).
 fn module_values(name: &str, opts: Option<K>) -> Result<Option<Vec<K>>> {
-    let Some((&(_, n, pytorch, _), l)) = module_row(name) else { return Ok(None) };
+    let Some((&(_, n, pytorch, _), l)) = module_row(name) else {
+        return Ok(None);
+    };
     let (f, r, least, args) = forward(name, n, l);
     let o = match opts {
         Some(o) => o,
         None => module_example(name)?.unwrap(),
     };
-    Ok(Some(vec![make::symbol(name), make::string(pytorch), make::boolean(f), make::symbol(r), make::long(least), make::symbols(&args), o]))
+    Ok(Some(vec![
+        make::symbol(name),
+        make::string(pytorch),
+        make::boolean(f),
+        make::symbol(r),
+        make::long(least),
+        make::symbols(&args),
+        o,
+    ]))
 }
 
 /// `` help`linear ``: the dictionary of one module type, None for other names; `opts`: a
@@ -237,7 +365,11 @@ pub fn module_help(name: &str, opts: Option<K>) -> Result<Option<K>> {
 
 /// `` help`module ``: every module type, a row each.
 pub fn module_table() -> KResult {
-    table(MODULES.iter().map(|r| module_values(r.0, None).map(|v| v.unwrap())))
+    table(
+        MODULES
+            .iter()
+            .map(|r| module_values(r.0, None).map(|v| v.unwrap())),
+    )
 }
 
 /// A table of rows of the 7 help values.
@@ -249,5 +381,8 @@ pub fn table(rows: impl Iterator<Item = Result<Vec<K>>>) -> KResult {
             c.push(k);
         }
     }
-    Ok(make::table(&KEYS, cols.into_iter().map(make::uniform).collect()))
+    Ok(make::table(
+        &KEYS,
+        cols.into_iter().map(make::uniform).collect(),
+    ))
 }

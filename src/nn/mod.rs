@@ -32,8 +32,8 @@ pub mod foreign;
 pub mod forward;
 pub mod freeze;
 pub mod functional;
-pub mod help;
 pub mod handle;
+pub mod help;
 pub mod init;
 pub mod layers;
 pub mod parms;
@@ -70,7 +70,7 @@ pub struct Module {
     cumulative: AtomicBool,
 }
 
-// A tree is read by several threads at once (q's peach, a forward running while a callback
+// SAFETY: A tree is read by several threads at once (q's peach, a forward running while a callback
 // looks at the same module): libtorch tensors may be used concurrently for reading, and
 // nothing in a Module changes through a shared reference except the atomic training flag and
 // tensor contents, which libtorch owns (as in PyTorch, concurrent in-place updates of the same
@@ -100,7 +100,19 @@ impl Module {
     /// parameters and buffers copied (detached; parameters keep their gradient requirement).
     pub fn deep_clone(&self) -> Result<Module> {
         let copy = |v: &Vec<(String, Tensor)>| -> Result<Vec<(String, Tensor)>> {
-            v.iter().map(|(k, t)| Ok((k.clone(), if t.defined() { crate::tensor::detach::detached_copy(t)?.set_requires_grad(t.requires_grad()) } else { t.shallow_clone() }))).collect()
+            v.iter()
+                .map(|(k, t)| {
+                    Ok((
+                        k.clone(),
+                        if t.defined() {
+                            crate::tensor::detach::detached_copy(t)?
+                                .set_requires_grad(t.requires_grad())
+                        } else {
+                            t.shallow_clone()
+                        },
+                    ))
+                })
+                .collect()
         };
         // a Python model's copy lists the copy's own tensors (shared with it, as on loading)
         let (foreign, parms, buffers) = match &self.foreign {
@@ -117,7 +129,11 @@ impl Module {
             parms,
             buffers,
             foreign,
-            children: self.children.iter().map(|(k, c)| Ok((k.clone(), c.deep_clone()?))).collect::<Result<_>>()?,
+            children: self
+                .children
+                .iter()
+                .map(|(k, c)| Ok((k.clone(), c.deep_clone()?)))
+                .collect::<Result<_>>()?,
             training: AtomicBool::new(self.training()),
             cumulative: AtomicBool::new(self.cumulative()),
         })
@@ -131,7 +147,11 @@ impl Module {
         if self.foreign.is_some() {
             return None;
         }
-        let copy = |v: &Vec<(String, Tensor)>| v.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect();
+        let copy = |v: &Vec<(String, Tensor)>| {
+            v.iter()
+                .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                .collect()
+        };
         Some(Module {
             layer: self.layer,
             name: self.name.clone(),
@@ -139,7 +159,11 @@ impl Module {
             parms: copy(&self.parms),
             buffers: copy(&self.buffers),
             foreign: None,
-            children: self.children.iter().map(|(k, c)| Some((k.clone(), c.shared_copy()?))).collect::<Option<_>>()?,
+            children: self
+                .children
+                .iter()
+                .map(|(k, c)| Some((k.clone(), c.shared_copy()?)))
+                .collect::<Option<_>>()?,
             training: AtomicBool::new(self.training()),
             cumulative: AtomicBool::new(self.cumulative()),
         })
@@ -241,30 +265,53 @@ impl Module {
     }
     /// A tensor of this module by name, else of a child by its dotted name (`out_proj.weight`:
     /// a layer reading the parts it is made of).
-    fn dotted<'a>(&'a self, name: &str, of: &dyn Fn(&'a Module) -> &'a Vec<(String, Tensor)>) -> Option<&'a Tensor> {
+    fn dotted<'a>(
+        &'a self,
+        name: &str,
+        of: &dyn Fn(&'a Module) -> &'a Vec<(String, Tensor)>,
+    ) -> Option<&'a Tensor> {
         if let Some((_, t)) = of(self).iter().find(|(k, _)| k == name) {
             return Some(t);
         }
         let (key, rest) = name.split_once('.')?;
-        self.children.iter().find(|(k, _)| k == key)?.1.dotted(rest, of)
+        self.children
+            .iter()
+            .find(|(k, _)| k == key)?
+            .1
+            .dotted(rest, of)
     }
 
     /// Is this a layer made of parts (children its init makes: `attention`, `selfattention`,
     /// the transformer layers)? A definition shows it as one row, with its parts' parameters
     /// under their dotted names, as ktorch's does; a state rebuilds it so.
     pub fn has_parts(&self) -> bool {
-        matches!(self.layer.name, "attention" | "selfattention" | "encoderlayer" | "decoderlayer")
+        matches!(
+            self.layer.name,
+            "attention" | "selfattention" | "encoderlayer" | "decoderlayer"
+        )
     }
 
     /// The tensor slot of a parameter (or buffer) by its dotted name, to set it.
     pub fn slot_mut(&mut self, name: &str, buffers: bool) -> Option<&mut Tensor> {
-        let own = if buffers { &mut self.buffers } else { &mut self.parms };
+        let own = if buffers {
+            &mut self.buffers
+        } else {
+            &mut self.parms
+        };
         if let Some(i) = own.iter().position(|(k, _)| k == name) {
-            let own = if buffers { &mut self.buffers } else { &mut self.parms };
+            let own = if buffers {
+                &mut self.buffers
+            } else {
+                &mut self.parms
+            };
             return Some(&mut own[i].1);
         }
         let (key, rest) = name.split_once('.')?;
-        self.children.iter_mut().find(|(k, _)| k == key)?.1.slot_mut(rest, buffers)
+        self.children
+            .iter_mut()
+            .find(|(k, _)| k == key)?
+            .1
+            .slot_mut(rest, buffers)
     }
 
     /// Add a child: its key is its name, else the key this container gives it (`fork`'s `qa`),
@@ -331,7 +378,10 @@ impl Module {
             if path.is_empty() {
                 continue;
             }
-            if let Some(rest) = name.strip_prefix(path.as_str()).and_then(|r| r.strip_prefix('.')) {
+            if let Some(rest) = name
+                .strip_prefix(path.as_str())
+                .and_then(|r| r.strip_prefix('.'))
+            {
                 if rest.len() < best.1.len() && m.parms.iter().any(|(k, _)| k == rest) {
                     best = (m, rest);
                 }
@@ -448,7 +498,9 @@ fn sub_type(layer: &str, sub: &str) -> Option<&'static str> {
         ("selfattention", "in" | "out") => "linear",
         ("attention", "out_proj") => "linear",
         ("encoderlayer" | "decoderlayer", "self_attn" | "multihead_attn") => "attention",
-        ("encoderlayer" | "decoderlayer", "self_attn.out_proj" | "multihead_attn.out_proj") => "linear",
+        ("encoderlayer" | "decoderlayer", "self_attn.out_proj" | "multihead_attn.out_proj") => {
+            "linear"
+        }
         ("encoderlayer" | "decoderlayer", s) if s.starts_with("linear") => "linear",
         ("encoderlayer" | "decoderlayer", s) if s.starts_with("norm") => "layernorm",
         _ => return None,

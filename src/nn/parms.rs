@@ -15,7 +15,7 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
     let (h, key) = if registry::is_handle(x) {
         (x, None)
     } else {
-        match read::items(x) {
+        match read::items(&x) {
             Some([h, k]) if registry::is_handle(*h) => {
                 let key = if let Some(s) = read::symbol(*k) {
                     Ok(s)
@@ -77,7 +77,15 @@ pub fn parmnames(x: K) -> KResult {
 pub fn names(x: K) -> KResult {
     // a dictionary's keys (ktorch's `names` of a tensor dictionary)
     if registry::class_of(x) == Some("dictionary") {
-        return registry::with(x, |o| Ok(syms(o.keys().unwrap_or_default().into_iter().map(String::from).collect())));
+        return registry::with(x, |o| {
+            Ok(syms(
+                o.keys()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+            ))
+        });
     }
     on(x, "names", |m| {
         Ok(syms(

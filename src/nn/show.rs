@@ -20,7 +20,14 @@ static LABELS: &[(&str, &[(&str, &str)])] = &[
     // libtorch's MultiheadAttention prints its class and its `out_proj` child only
     ("attention", &[]),
     ("cat", &[("dim", "dim")]),
-    ("layernorm", &[("shape", ""), ("eps", "eps"), ("affine", "elementwise_affine")]),
+    (
+        "layernorm",
+        &[
+            ("shape", ""),
+            ("eps", "eps"),
+            ("affine", "elementwise_affine"),
+        ],
+    ),
     // knn::Recur prints its class alone (knn/recur.cpp), its detach flag not shown
     ("recur", &[]),
     ("drop", &[("p", "p"), ("inplace", "inplace")]),
@@ -134,6 +141,19 @@ fn class(pytorch: &str) -> String {
 
 /// `label=value` for each option shown.
 fn options(m: &Module) -> Vec<String> {
+    // knn/callback.h prints each input type followed by a comma, then ` out=`:
+    // `in=tensor,tensor, out=tensor` (kmodules.rst:1100)
+    if m.layer.name == "callback" {
+        let ins = match m.opt("in") {
+            Val::Syms(v) => v.iter().map(|s| format!("{s},")).collect::<String>(),
+            v => format!("{},", value(v)),
+        };
+        return vec![
+            format!("fn={}", value(m.opt("fn"))),
+            format!("in={}", ins.trim_end_matches(',')),
+            format!("out={}", value(m.opt("out"))),
+        ];
+    }
     let vals = m.layer.opts.iter().zip(&m.opts);
     match LABELS.iter().find(|(n, _)| *n == m.layer.name) {
         Some((_, labels)) => labels

@@ -13,11 +13,40 @@ use anyhow::{anyhow, bail, Result};
 
 use super::layers::{self, Def, Layer, Opt, Ty, Val};
 use super::Module;
-use crate::k::{read, K};
+use crate::k::{make, read, Owned, K};
 use crate::tensor::opargs::{describe, number, Num};
 
-/// Named options given last: (name, value) in order.
-pub type Pairs = Vec<(&'static str, K)>;
+/// Named options given last: (name, value) in order, owning the q values made while reading
+/// them (a simple list's items as atoms), which its K's may point into.
+#[derive(Default)]
+pub struct Pairs {
+    list: Vec<(&'static str, K)>,
+    _made: Option<Owned>,
+}
+
+impl std::ops::Deref for Pairs {
+    type Target = Vec<(&'static str, K)>;
+    fn deref(&self) -> &Self::Target {
+        &self.list
+    }
+}
+
+impl FromIterator<(&'static str, K)> for Pairs {
+    /// Pairs of values borrowed from the arguments (nothing made).
+    fn from_iter<I: IntoIterator<Item = (&'static str, K)>>(i: I) -> Pairs {
+        Pairs {
+            list: i.into_iter().collect(),
+            _made: None,
+        }
+    }
+}
+
+impl Pairs {
+    /// `list`, whose values may point into `made`.
+    fn with(list: Vec<(&'static str, K)>, made: Option<Owned>) -> Pairs {
+        Pairs { list, _made: made }
+    }
+}
 
 /// The pairs in `x` if `x` has one of the name-value forms (ktorch's `xpairs`).
 pub fn pairs(x: K) -> Result<Option<Pairs>> {
@@ -28,7 +57,8 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
             None => bail!("unexpected name,value dictionary with {} keys", describe(k)),
         };
         let vals = exploded(v, keys.len())?;
-        return Ok(Some(keys.into_iter().zip(vals).collect()));
+        let list = keys.into_iter().zip(vals.iter().copied()).collect();
+        return Ok(Some(Pairs::with(list, vals.made)));
     }
     if let Some(s) = read::symbols(x) {
         if s.len() % 2 == 1 {
@@ -39,18 +69,18 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
         }
         // values are symbols too: make each a symbol atom on demand (kept as the list's items)
         let vals = exploded(x, s.len())?;
-        return Ok(Some(
-            s.chunks(2)
-                .zip(vals.chunks(2))
-                .map(|(k, v)| (k[0], v[1]))
-                .collect(),
-        ));
+        let list = s
+            .chunks(2)
+            .zip(vals.chunks(2))
+            .map(|(k, v)| (k[0], v[1]))
+            .collect();
+        return Ok(Some(Pairs::with(list, vals.made)));
     }
-    let Some(items) = read::items(x) else {
+    let Some(items) = read::items(&x) else {
         return Ok(None);
     };
     if items.is_empty() {
-        return Ok(Some(vec![]));
+        return Ok(Some(Pairs::default()));
     }
     if read::symbol(items[0]).is_some() {
         if items.len() % 2 == 1 {
@@ -77,10 +107,12 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
     let is_pair = |y: K| {
         read::len(y) == 2
             && (read::ktype(y) == 11
-                || read::items(y).is_some_and(|v| read::symbol(v[0]).is_some()))
+                || read::items(&y).is_some_and(|v| read::symbol(v[0]).is_some()))
     };
     if is_pair(items[0]) {
         let mut v = vec![];
+        // the values of symbol-list pairs, made as atoms: one list owns them all
+        let mut made = vec![];
         for (i, y) in items.iter().enumerate() {
             if !is_pair(*y) {
                 bail!("name,value pair[{i}] has no name symbol or not 2 elements");
@@ -90,51 +122,45 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
                 .or_else(|| read::symbols(*y).map(|s| s[0]))
                 .unwrap();
             v.push((k, e[1]));
+            made.extend(e.made);
         }
-        return Ok(Some(v));
+        let made = (!made.is_empty())
+            .then(|| Owned::new(make::list(made.into_iter().map(Owned::into_raw).collect())));
+        return Ok(Some(Pairs::with(v, made)));
     }
     Ok(None)
 }
 
-/// Items of a list as atoms (kept alive for the whole call in a pool: q data read here is
-/// borrowed from the argument or from these).
-pub fn exploded(x: K, n: usize) -> Result<Vec<K>> {
+/// Items of a list as atoms: a general list's own items (borrowed from the argument), or the
+/// items of a list made from a simple one, which this value owns (released when it is dropped,
+/// also on an error or a panic: tch panics from some `f_` methods taking a Scalar).
+pub struct Exploded {
+    items: Vec<K>,
+    pub made: Option<Owned>,
+}
+
+impl std::ops::Deref for Exploded {
+    type Target = [K];
+    fn deref(&self) -> &[K] {
+        &self.items
+    }
+}
+
+pub fn exploded(x: K, n: usize) -> Result<Exploded> {
     if read::len(x) as usize != n {
         bail!("expected {n} value(s), given {}", read::len(x));
     }
-    if let Some(v) = read::items(x) {
-        return Ok(v.to_vec());
+    if let Some(v) = read::items(&x) {
+        return Ok(Exploded {
+            items: v.to_vec(),
+            made: None,
+        });
     }
-    let e = crate::k::make::explode(x);
-    POOL.with(|p| p.borrow_mut().push(e));
-    Ok(read::items(e).unwrap().to_vec())
-}
-
-thread_local! {
-    /// q values made while reading a definition, freed when it is done (`with_pool`).
-    static POOL: std::cell::RefCell<Vec<K>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Keep `k` (a value made while reading) until the definition is read.
-pub fn keep(k: K) {
-    POOL.with(|p| p.borrow_mut().push(k));
-}
-
-/// Run `f`, then free the values made while reading, also when `f` panics (tch panics with
-/// libtorch's error from some `f_` methods taking a Scalar: the pool was left unfreed, a K leak
-/// per call found by ktorch-fuzz in `normalize`).
-pub fn with_pool<R>(f: impl FnOnce() -> R) -> R {
-    struct Drain;
-    impl Drop for Drain {
-        fn drop(&mut self) {
-            let made: Vec<K> = POOL.with(|p| p.borrow_mut().drain(..).collect());
-            for k in made {
-                unsafe { crate::k::native::r0(k) };
-            }
-        }
-    }
-    let _drain = Drain;
-    f()
+    let e = Owned::new(make::explode(x));
+    Ok(Exploded {
+        items: e.items().unwrap().to_vec(),
+        made: Some(e),
+    })
 }
 
 /// A value of option type `ty` from `x`, else an error naming the module and option.
@@ -178,7 +204,7 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
         Ty::Floats(n) if matches!(t, 5..=9) => {
             let v: Option<Vec<f64>> = exploded(x, read::len(x) as usize)
                 .ok()
-                .and_then(|e| e.into_iter().map(float).collect());
+                .and_then(|e| e.iter().map(|i| float(*i)).collect());
             v.filter(|v| count(n, v.len())).map(Val::Floats)
         }
         Ty::Sym(c) => read::symbol(x).filter(|s| one_of(c, s)).map(Val::Sym),
@@ -196,8 +222,14 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
     // ktorch-fuzz). No real layer comes near the bound. A null (0N) is kept: in adaptive pooling's
     // output sizes it means "as the input".
     if let Some(Val::Longs(l)) = &v {
-        if let Some(j) = l.iter().find(|j| **j != i64::MIN && j.unsigned_abs() > i32::MAX as u64) {
-            bail!("{owner} {name}: size {j} out of range (at most {} either side of 0)", i32::MAX);
+        if let Some(j) = l
+            .iter()
+            .find(|j| **j != i64::MIN && j.unsigned_abs() > i32::MAX as u64)
+        {
+            bail!(
+                "{owner} {name}: size {j} out of range (at most {} either side of 0)",
+                i32::MAX
+            );
         }
     }
     v.ok_or_else(|| {
@@ -213,9 +245,9 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
             ),
             Ty::Floats(0) => "double(s)".to_string(),
             Ty::Floats(n) => format!("double scalar or list of {n} doubles"),
-            Ty::Sym(c) if c.is_empty() => "symbol".to_string(),
+            Ty::Sym([]) => "symbol".to_string(),
             Ty::Sym(c) => format!("one of `{}", c.join("`")),
-            Ty::Syms(c) if c.is_empty() => "symbol(s)".to_string(),
+            Ty::Syms([]) => "symbol(s)".to_string(),
             Ty::Syms(c) => format!("symbol(s) from `{}", c.join("`")),
             Ty::Str => "symbol or string".to_string(),
         };
@@ -224,25 +256,46 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
 }
 
 /// The options of layer `l` from the positional values and pairs, with defaults filled in.
-pub fn options(l: &Layer, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
+pub fn options(l: &Layer, pos: &[K], named: &[(&'static str, K)]) -> Result<Vec<Val>> {
     settings(l.name, l.opts, pos, named)
 }
 
 /// Values for the option table `opts` of `owner` (a layer, an optimizer) from positional values
 /// and pairs, with defaults filled in; errors name the owner and the option.
-pub fn settings(owner: &str, opts: &[Opt], pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
-    settings_from(owner, opts, opts.iter().map(|o| o.default.val(o.ty)).collect(), pos, named)
+pub fn settings(
+    owner: &str,
+    opts: &[Opt],
+    pos: &[K],
+    named: &[(&'static str, K)],
+) -> Result<Vec<Val>> {
+    settings_from(
+        owner,
+        opts,
+        opts.iter().map(|o| o.default.val(o.ty)).collect(),
+        pos,
+        named,
+    )
 }
 
 /// As [`settings`], starting from `base` instead of the defaults: an optimizer's group takes the
 /// options given and keeps the others from the optimizer's defaults or its current options
 /// (kopt.cpp's `optedit`, as PyTorch's `add_param_group`).
-pub fn settings_from(owner: &str, opts: &[Opt], base: Vec<Option<Val>>, pos: &[K], named: &Pairs) -> Result<Vec<Val>> {
+pub fn settings_from(
+    owner: &str,
+    opts: &[Opt],
+    base: Vec<Option<Val>>,
+    pos: &[K],
+    named: &[(&'static str, K)],
+) -> Result<Vec<Val>> {
     if pos.len() > opts.len() {
         if opts.is_empty() {
             bail!("{owner}: no arguments expected");
         }
-        bail!("{owner}: expecting up to {} positional arg(s), {} given", opts.len(), pos.len());
+        bail!(
+            "{owner}: expecting up to {} positional arg(s), {} given",
+            opts.len(),
+            pos.len()
+        );
     }
     let mut v = base;
     let nullable = |i: usize| opts[i].default == Def::Null;
@@ -267,7 +320,7 @@ pub fn settings_from(owner: &str, opts: &[Opt], base: Vec<Option<Val>>, pos: &[K
 /// One layer definition: a symbol, symbols (type, name, then options given as symbols) or a
 /// general list (type; optional name; options..). Returns the module (without children).
 pub fn layer(x: K) -> Result<Module> {
-    let syms: Vec<K>;
+    let syms: Exploded;
     let (ty, name, rest): (&str, Option<&str>, &[K]) = if let Some(s) = read::symbol(x) {
         (s, None, &[])
     } else if let Some(s) = read::symbols(x) {
@@ -279,7 +332,7 @@ pub fn layer(x: K) -> Result<Module> {
                 (s[0], Some(s[1]), &syms[2..])
             }
         }
-    } else if let Some(v) = read::items(x) {
+    } else if let Some(v) = read::items(&x) {
         let Some(s) = v.first().and_then(|a| read::symbol(*a)) else {
             bail!(
                 "no module symbol found, given {}",
@@ -300,7 +353,9 @@ pub fn layer(x: K) -> Result<Module> {
     let l = layers::find(ty).ok_or_else(|| anyhow!("unrecognized module type: `{ty}"))?;
     // a symbol list last is name-value pairs only when it names options (a callback's input
     // types `tensor`tensor are a value)
-    let named_opt = |k: &str| l.opts.iter().any(|o| o.name == k) || (ty == "callback" && matches!(k, "parms" | "buffers"));
+    let named_opt = |k: &str| {
+        l.opts.iter().any(|o| o.name == k) || (ty == "callback" && matches!(k, "parms" | "buffers"))
+    };
     let names_opts = |x: K| {
         // a dictionary last names options only when its keys are options (a callback's
         // parameters may be given as one)
@@ -312,28 +367,30 @@ pub fn layer(x: K) -> Result<Module> {
     let (pos, named) = match rest.last().filter(|x| names_opts(**x)) {
         Some(last) => match pairs(*last)? {
             Some(p) => (&rest[..rest.len() - 1], p),
-            None => (rest, vec![]),
+            None => (rest, Pairs::default()),
         },
-        None => (rest, vec![]),
+        None => (rest, Pairs::default()),
     };
     // a callback's `parms` and `buffers` (4th and 5th positional, or named) are tensors for its
     // q function, not options (knn/callback.cpp's cbparms)
     if ty == "callback" {
-        let (mut pos, mut named) = (pos.to_vec(), named);
+        // `named`'s values may point into a list it owns: it lives to the end of this branch
+        let (mut pos, mut kept) = (pos.to_vec(), named.to_vec());
         let mut given: Vec<(bool, K)> = vec![];
         for (i, b) in [(4, true), (3, false)] {
             if pos.len() > i {
                 given.push((b, pos.remove(i)));
             }
         }
-        named.retain(|(k, v)| match *k {
+        kept.retain(|(k, v)| match *k {
             "parms" | "buffers" => {
                 given.push((*k == "buffers", *v));
                 false
             }
             _ => true,
         });
-        let opts = options(l, &pos, &named)?;
+        let opts = options(l, &pos, &kept)?;
+        drop(named);
         let mut m = Module::new(l, name.map(str::to_string), opts)?;
         for (buffers, v) in given {
             for (k, t) in callback_tensors(v, buffers)? {
@@ -356,23 +413,44 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
     let what = if buffers { "buffers" } else { "parms" };
     let ts: Vec<(String, tch::Tensor)> = if crate::registry::class_of(x) == Some("dictionary") {
         crate::registry::with(x, |o| match o {
-            crate::registry::Obj::Dict(d) => Ok(d.iter().map(|(k, t)| (k.clone(), t.shallow_clone())).collect()),
+            crate::registry::Obj::Dict(d) => Ok(d
+                .iter()
+                .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                .collect()),
             _ => unreachable!(),
         })?
     } else {
+        // the values, borrowed from `x` or from the list `exploded` made (owned by `_vals`)
+        let mut _vals = None;
+        let mut explode = |v: K, n: usize| -> Result<Vec<K>> {
+            let e = exploded(v, n)?;
+            let items = e.to_vec();
+            _vals = Some(e);
+            Ok(items)
+        };
         let (keys, vals): (Vec<&str>, Vec<K>) = if let Some((k, v)) = read::dict_parts(x) {
-            let keys = read::symbols(k).ok_or_else(|| anyhow!("callback {what}: expecting symbol keys, given {}", describe(k)))?;
+            let keys = read::symbols(k).ok_or_else(|| {
+                anyhow!(
+                    "callback {what}: expecting symbol keys, given {}",
+                    describe(k)
+                )
+            })?;
             let n = keys.len();
-            (keys, exploded(v, n)?)
+            (keys, explode(v, n)?)
         } else {
-            match read::items(x) {
-                Some([k, v]) if read::symbol(*k).is_some() => (vec![read::symbol(*k).unwrap()], vec![*v]),
+            match read::items(&x) {
+                Some([k, v]) if read::symbol(*k).is_some() => {
+                    (vec![read::symbol(*k).unwrap()], vec![*v])
+                }
                 Some([k, v]) if read::symbols(*k).is_some() => {
                     let keys = read::symbols(*k).unwrap();
                     let n = keys.len();
-                    (keys, exploded(*v, n)?)
+                    (keys, explode(*v, n)?)
                 }
-                _ => bail!("callback {what}: expecting k dictionary or (syms;vals), given {}", describe(x)),
+                _ => bail!(
+                    "callback {what}: expecting k dictionary or (syms;vals), given {}",
+                    describe(x)
+                ),
             }
         };
         keys.iter()
@@ -381,7 +459,16 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
             .collect::<Result<_>>()?
     };
     ts.into_iter()
-        .map(|(k, t)| Ok((k, if buffers { t.f_detach()? } else { t.f_detach()?.f_set_requires_grad(true)? })))
+        .map(|(k, t)| {
+            Ok((
+                k,
+                if buffers {
+                    t.f_detach()?
+                } else {
+                    t.f_detach()?.f_set_requires_grad(true)?
+                },
+            ))
+        })
         .collect()
 }
 
@@ -445,7 +532,7 @@ impl Stack {
 
 /// A tree definition at depth `d`.
 pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
-    match read::items(x) {
+    match read::items(&x) {
         Some(v) if !v.is_empty() => {
             q.push(d, layer(v[0])?)?;
             for c in &v[1..] {
@@ -459,7 +546,7 @@ pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
 
 /// ktorch's `xdv`: 0 when `x` is not depth-value pairs, -1 for one pair, else the count.
 pub fn dv_count(x: K) -> i64 {
-    let Some(v) = read::items(x) else { return 0 };
+    let Some(v) = read::items(&x) else { return 0 };
     if v.len() == 2 && read::ktype(v[0]) == -7 {
         return -1;
     }
@@ -474,10 +561,10 @@ pub fn dv(x: K, n: i64, q: &mut Stack) -> Result<()> {
     let pairs: Vec<K> = if n < 0 {
         vec![x]
     } else {
-        read::items(x).unwrap().to_vec()
+        read::items(&x).unwrap().to_vec()
     };
     for p in pairs {
-        let v = read::items(p).unwrap();
+        let v = read::items(&p).unwrap();
         q.push(read::long(v[0]).unwrap(), layer(v[1])?)?;
     }
     Ok(())

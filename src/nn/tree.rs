@@ -4,18 +4,18 @@
 use anyhow::bail;
 
 use super::spec::dv_count;
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::describe;
 
 /// `dv tree`: the depth-value pairs of a nested tree.
 pub fn dv(x: K) -> KResult {
     fn walk(d: i64, x: K, out: &mut Vec<K>) {
-        let items = read::items(x).filter(|v| !v.is_empty());
+        let items = read::items(&x).filter(|v| !v.is_empty());
         let y = items.map_or(x, |v| v[0]);
         let v = match (read::symbol(y), read::symbols(y)) {
             (Some(s), _) => make::symbol(s),
             (None, Some(s)) if s.len() == 1 => make::symbol(s[0]),
-            _ => unsafe { native::r1(y) },
+            _ => make::share(y),
         };
         out.push(make::list(vec![make::long(d), v]));
         if let Some(v) = items {
@@ -38,11 +38,11 @@ pub fn tree(x: K) -> KResult {
     let pairs: Vec<(i64, K)> = if n < 0 {
         vec![x]
     } else {
-        read::items(x).unwrap().to_vec()
+        read::items(&x).unwrap().to_vec()
     }
     .into_iter()
     .map(|p| {
-        let v = read::items(p).unwrap();
+        let v = read::items(&p).unwrap();
         (read::long(v[0]).unwrap(), v[1])
     })
     .collect();
@@ -56,10 +56,10 @@ fn build(p: &[(i64, K)], i: usize, j: usize, n: i64) -> K {
     if i == j {
         return match read::symbol(v) {
             Some(s) => make::symbols(&[s]),
-            None => make::list(vec![unsafe { native::r1(v) }]),
+            None => make::list_of(&[v]),
         };
     }
-    let mut z = vec![unsafe { native::r1(v) }];
+    let mut z = vec![make::share(v)];
     let first = i + 1;
     let mut k = first;
     for a in first..=j {

@@ -10,14 +10,22 @@ use tch::Tensor;
 /// Fused kernels where they apply (fused.rs), this file's rule for the other parameters.
 pub fn adam(o: &mut Optimizer) -> Result<()> {
     let inf = o.found_inf.take();
-    let scaled = inf.as_ref().map(|inf| super::fused::Scaled { scale: None, inf });
-    super::fused::adam(o, false, scaled.as_ref(), |s, p, grad| update(s, p, grad, false))
+    let scaled = inf
+        .as_ref()
+        .map(|inf| super::fused::Scaled { scale: None, inf });
+    super::fused::adam(o, false, scaled.as_ref(), |s, p, grad| {
+        update(s, p, grad, false)
+    })
 }
 
 pub fn adamw(o: &mut Optimizer) -> Result<()> {
     let inf = o.found_inf.take();
-    let scaled = inf.as_ref().map(|inf| super::fused::Scaled { scale: None, inf });
-    super::fused::adam(o, true, scaled.as_ref(), |s, p, grad| update(s, p, grad, true))
+    let scaled = inf
+        .as_ref()
+        .map(|inf| super::fused::Scaled { scale: None, inf });
+    super::fused::adam(o, true, scaled.as_ref(), |s, p, grad| {
+        update(s, p, grad, true)
+    })
 }
 
 fn zeros(p: &Tensor) -> Result<Tensor> {
@@ -25,11 +33,21 @@ fn zeros(p: &Tensor) -> Result<Tensor> {
 }
 
 fn update(s: &Settings, p: &mut Parm, grad: &Tensor, decoupled: bool) -> Result<()> {
-    let (lr, b1, b2, eps, decay) = (s.float("lr"), s.float("beta1"), s.float("beta2"), s.float("eps"), s.float("decay"));
+    let (lr, b1, b2, eps, decay) = (
+        s.float("lr"),
+        s.float("beta1"),
+        s.float("beta2"),
+        s.float("eps"),
+        s.float("decay"),
+    );
     let step = p.count_step()?;
     let m = p.buffer("exp_avg", zeros)?;
     let v = p.buffer("exp_avg_sq", zeros)?;
-    let vmax = if s.flag("amsgrad") { Some(p.buffer("max_exp_avg_sq", zeros)?) } else { None };
+    let vmax = if s.flag("amsgrad") {
+        Some(p.buffer("max_exp_avg_sq", zeros)?)
+    } else {
+        None
+    };
     let mut w = p.t.shallow_clone();
     let g = if decoupled {
         if decay != 0.0 {
@@ -48,12 +66,15 @@ fn update(s: &Settings, p: &mut Parm, grad: &Tensor, decoupled: bool) -> Result<
     let bc2 = 1.0 - b2.powf(step);
     let second = match vmax {
         Some(x) => {
-            let _ = x.shallow_clone().f_copy_(&x.f_maximum(&v)?)?;
+            x.shallow_clone().f_copy_(&x.f_maximum(&v)?)?;
             x
         }
         None => v,
     };
-    let denom = second.f_sqrt()?.f_div_scalar(bc2.sqrt())?.f_add_scalar_(eps)?;
+    let denom = second
+        .f_sqrt()?
+        .f_div_scalar(bc2.sqrt())?
+        .f_add_scalar_(eps)?;
     addcdiv_(&w, &m, &denom, -lr / bc1)?;
     Ok(())
 }

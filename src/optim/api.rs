@@ -8,12 +8,13 @@
 //!   same names (optim::restore);
 //! - `opt o`, `opt(o;flag)`: the definition: type, a table of options (a row per group) and a
 //!   table of parameters (group, pointer, module, name, size).
+//!
 //! Parameters: `()` for none, a tensor, a vector (or `(v;indices)`), a dictionary (or
 //! `(d;keys)`), a module (or `(m;child index)`, `(m;child names)`).
 use anyhow::{anyhow, bail, Result};
 
 use super::{kinds, Group, Optimizer, Parm, Settings, Source};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::nn::api::{atom, modref};
 use crate::nn::spec;
 use crate::registry::{self, Obj};
@@ -25,7 +26,7 @@ pub fn is_optimizer(x: K) -> bool {
 }
 
 pub fn opt(x: K) -> KResult {
-    spec::with_pool(|| opt_(x))
+    opt_(x)
 }
 
 fn opt_(x: K) -> KResult {
@@ -34,9 +35,17 @@ fn opt_(x: K) -> KResult {
     }
     if let Some(s) = read::symbol(x) {
         let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
-        return Ok(registry::add(Obj::new(Optimizer { kind, sources: vec![], defaults: kinds_defaults(kind), groups: vec![], found_inf: None })));
+        return Ok(registry::add(Obj::new(Optimizer {
+            kind,
+            sources: vec![],
+            defaults: kinds_defaults(kind),
+            groups: vec![],
+            found_inf: None,
+        })));
     }
-    let v = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
+    let v = read::items(&x)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
     if is_optimizer(v[0]) {
         if let [o, f] = v {
             if let Some(b) = read::boolean(*f) {
@@ -52,7 +61,12 @@ fn opt_(x: K) -> KResult {
         let o = super::restore::rebuild(v[0], v[1])?;
         return Ok(registry::add(Obj::new(o)));
     }
-    let s = read::symbol(v[0]).ok_or_else(|| anyhow!("expecting optimizer name or pointer as 1st arg, given {}", describe(v[0])))?;
+    let s = read::symbol(v[0]).ok_or_else(|| {
+        anyhow!(
+            "expecting optimizer name or pointer as 1st arg, given {}",
+            describe(v[0])
+        )
+    })?;
     let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
     let (group, rest) = group_arg(&v[1..]);
     let (parms, opts) = read_args(rest, true)?;
@@ -61,7 +75,13 @@ fn opt_(x: K) -> KResult {
         Some((pos, named)) => spec::settings(kind.name, kind.opts, pos, named)?,
         None => kinds_defaults(kind),
     };
-    let mut o = Optimizer { kind, sources: vec![], defaults, groups: vec![], found_inf: None };
+    let mut o = Optimizer {
+        kind,
+        sources: vec![],
+        defaults,
+        groups: vec![],
+        found_inf: None,
+    };
     add(&mut o, group, parms, opts)?;
     Ok(registry::add(Obj::new(o)))
 }
@@ -86,7 +106,9 @@ type Opts = Option<(Vec<K>, spec::Pairs)>;
 
 /// The parameters (first) and options (the rest; None when none given) of an `opt` call.
 fn read_args(v: &[K], with_opts: bool) -> Result<(Given, Opts)> {
-    let Some(first) = v.first() else { return Ok(((vec![], None), None)) };
+    let Some(first) = v.first() else {
+        return Ok(((vec![], None), None));
+    };
     let parms = parameters(*first)?;
     let rest = &v[1..];
     if rest.is_empty() || !with_opts {
@@ -95,9 +117,9 @@ fn read_args(v: &[K], with_opts: bool) -> Result<(Given, Opts)> {
     let (pos, named) = match rest.last() {
         Some(last) => match spec::pairs(*last)? {
             Some(p) => (&rest[..rest.len() - 1], p),
-            None => (rest, vec![]),
+            None => (rest, spec::Pairs::default()),
         },
-        None => (rest, vec![]),
+        None => (rest, spec::Pairs::default()),
     };
     Ok((parms, Some((pos.to_vec(), named))))
 }
@@ -117,24 +139,52 @@ fn add(o: &mut Optimizer, g: Option<i64>, (mut parms, from): Given, opts: Opts) 
         None => o.defaults.clone(),
     };
     let vals = match &opts {
-        Some((pos, named)) => spec::settings_from(o.kind.name, o.kind.opts, base.into_iter().map(Some).collect(), pos, named)?,
+        Some((pos, named)) => spec::settings_from(
+            o.kind.name,
+            o.kind.opts,
+            base.into_iter().map(Some).collect(),
+            pos,
+            named,
+        )?,
         None => base,
     };
     if let Some(check) = o.kind.check {
-        check(g as usize, &Settings { kind: o.kind, vals: &vals })?;
+        check(
+            g as usize,
+            &Settings {
+                kind: o.kind,
+                vals: &vals,
+            },
+        )?;
     }
     for (i, p) in parms.iter().enumerate() {
-        let dup = o.groups.iter().flat_map(|g| &g.parms).any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size())
-            || parms[..i].iter().any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size());
+        let dup = o
+            .groups
+            .iter()
+            .flat_map(|g| &g.parms)
+            .any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size())
+            || parms[..i]
+                .iter()
+                .any(|q| q.t.data_ptr() == p.t.data_ptr() && q.t.size() == p.t.size());
         if dup {
-            bail!("parameter {} is already in the optimizer", if p.name.is_empty() { format!("[{i}]") } else { p.name.clone() });
+            bail!(
+                "parameter {} is already in the optimizer",
+                if p.name.is_empty() {
+                    format!("[{i}]")
+                } else {
+                    p.name.clone()
+                }
+            );
         }
     }
     if let Some(from) = from {
         name_parms(o, &mut parms, from)?;
     }
     if g == n {
-        o.groups.push(Group { opts: vals, parms: vec![] });
+        o.groups.push(Group {
+            opts: vals,
+            parms: vec![],
+        });
     } else {
         o.groups[g as usize].opts = vals;
     }
@@ -148,7 +198,11 @@ type Given = (Vec<Parm>, Option<From>);
 /// Where parameters came from: a module (its own name, address and a tree on the same tensors)
 /// or tensors (a tensor, vector or dictionary: kopt.cpp's parameter dictionary).
 pub enum From {
-    Module { name: Option<String>, addr: i64, tree: Option<crate::nn::Module> },
+    Module {
+        name: Option<String>,
+        addr: i64,
+        tree: Option<crate::nn::Module>,
+    },
     Tensors,
 }
 
@@ -170,20 +224,37 @@ fn name_parms(o: &mut Optimizer, parms: &mut [Parm], from: From) -> Result<()> {
                     key = format!("parms{n}");
                     n += 1;
                 }
-                let l = crate::nn::layers::find("parmdict").ok_or_else(|| anyhow!("no parmdict layer"))?;
+                let l = crate::nn::layers::find("parmdict")
+                    .ok_or_else(|| anyhow!("no parmdict layer"))?;
                 let tree = crate::nn::Module::new(l, Some(key.clone()), vec![])?;
-                new_source(o, Source { key, addr: 0, tree: Some(tree), count: 0 }, None)?
+                new_source(
+                    o,
+                    Source {
+                        key,
+                        addr: 0,
+                        tree: Some(tree),
+                        count: 0,
+                    },
+                    None,
+                )?
             }
         },
-        From::Module { name, addr, tree } => match o.sources.iter().position(|s| s.addr == addr && addr != 0) {
-            Some(i) => i,
-            None => {
-                let module = tree.as_ref().map_or("module", |t| t.layer.name);
-                let key = key_of(&name, o.sources.len());
-                let src = Source { key, addr, tree, count: 0 };
-                new_source(o, src, name.map(|n| (n, module)))?
+        From::Module { name, addr, tree } => {
+            match o.sources.iter().position(|s| s.addr == addr && addr != 0) {
+                Some(i) => i,
+                None => {
+                    let module = tree.as_ref().map_or("module", |t| t.layer.name);
+                    let key = key_of(&name, o.sources.len());
+                    let src = Source {
+                        key,
+                        addr,
+                        tree,
+                        count: 0,
+                    };
+                    new_source(o, src, name.map(|n| (n, module)))?
+                }
             }
-        },
+        }
     };
     let src = &mut o.sources[at];
     for p in parms.iter_mut() {
@@ -225,7 +296,14 @@ fn new_source(o: &mut Optimizer, src: Source, named: Option<(String, &str)>) -> 
 }
 
 pub fn kinds_defaults(k: &'static kinds::Kind) -> Vec<crate::nn::Val> {
-    k.opts.iter().map(|o| o.default.val(o.ty).expect("optimizer options all have defaults")).collect()
+    k.opts
+        .iter()
+        .map(|o| {
+            o.default
+                .val(o.ty)
+                .expect("optimizer options all have defaults")
+        })
+        .collect()
 }
 
 fn parm(t: &tch::Tensor, module: &str, name: &str) -> Result<Parm> {
@@ -233,9 +311,17 @@ fn parm(t: &tch::Tensor, module: &str, name: &str) -> Result<Parm> {
         bail!("undefined tensor cannot be optimized");
     }
     if !t.requires_grad() {
-        bail!("{}: tensor does not require gradients", if name.is_empty() { "tensor" } else { name });
+        bail!(
+            "{}: tensor does not require gradients",
+            if name.is_empty() { "tensor" } else { name }
+        );
     }
-    Ok(Parm { t: t.shallow_clone(), module: module.to_string(), name: name.to_string(), state: vec![] })
+    Ok(Parm {
+        t: t.shallow_clone(),
+        module: module.to_string(),
+        name: name.to_string(),
+        state: vec![],
+    })
 }
 
 /// The parameters of an `opt` argument.
@@ -244,51 +330,87 @@ fn parameters(x: K) -> Result<Given> {
         return Ok((vec![], None));
     }
     let tensors = |v: Vec<Parm>| -> Result<Given> { Ok((v, Some(From::Tensors))) };
-    let (h, sel) = match read::items(x) {
+    let (h, sel) = match read::items(&x) {
         Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
         _ => (x, None),
     };
     match registry::class_of(h) {
-        Some("tensor") if sel.is_none() => tensors(vec![parm(&registry::tensor(h)?, "parmdict", "")?]),
+        Some("tensor") if sel.is_none() => {
+            tensors(vec![parm(&registry::tensor(h)?, "parmdict", "")?])
+        }
         Some("vector") => {
             let v = registry::tensors(h)?;
             let idx: Vec<i64> = match sel {
                 None => (0..v.len() as i64).collect(),
-                Some(s) => read::longs(s).or_else(|| read::long(s).map(|j| vec![j])).ok_or_else(|| anyhow!("vector index expected as long(s), given {}", describe(s)))?,
+                Some(s) => read::longs(s)
+                    .or_else(|| read::long(s).map(|j| vec![j]))
+                    .ok_or_else(|| {
+                        anyhow!("vector index expected as long(s), given {}", describe(s))
+                    })?,
             };
-            tensors(idx.iter()
-                .map(|&i| {
-                    let t = v.get(i as usize).filter(|_| i >= 0).ok_or_else(|| anyhow!("vector index {i} out of range for {} tensors", v.len()))?;
-                    parm(t, "parmdict", "")
-                })
-                .collect::<Result<_>>()?)
+            tensors(
+                idx.iter()
+                    .map(|&i| {
+                        let t = v.get(i as usize).filter(|_| i >= 0).ok_or_else(|| {
+                            anyhow!("vector index {i} out of range for {} tensors", v.len())
+                        })?;
+                        parm(t, "parmdict", "")
+                    })
+                    .collect::<Result<_>>()?,
+            )
         }
         Some("dictionary") => {
             let (keys, ts) = registry::with(h, |o| match o {
-                Obj::Dict(d) => Ok((d.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(), d.iter().map(|(_, t)| t.shallow_clone()).collect::<Vec<_>>())),
+                Obj::Dict(d) => Ok((
+                    d.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(),
+                    d.iter().map(|(_, t)| t.shallow_clone()).collect::<Vec<_>>(),
+                )),
                 _ => unreachable!(),
             })?;
             let want: Vec<String> = match sel {
                 None => keys.clone(),
-                Some(s) => read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k])).ok_or_else(|| anyhow!("dictionary keys expected as symbol(s), given {}", describe(s)))?.into_iter().map(String::from).collect(),
+                Some(s) => read::symbols(s)
+                    .or_else(|| read::symbol(s).map(|k| vec![k]))
+                    .ok_or_else(|| {
+                        anyhow!(
+                            "dictionary keys expected as symbol(s), given {}",
+                            describe(s)
+                        )
+                    })?
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
             };
-            tensors(want.iter()
-                .map(|k| {
-                    let i = keys.iter().position(|x| x == k).ok_or_else(|| anyhow!("dictionary has no key `{k}"))?;
-                    parm(&ts[i], "parmdict", k)
-                })
-                .collect::<Result<_>>()?)
+            tensors(
+                want.iter()
+                    .map(|k| {
+                        let i = keys
+                            .iter()
+                            .position(|x| x == k)
+                            .ok_or_else(|| anyhow!("dictionary has no key `{k}"))?;
+                        parm(&ts[i], "parmdict", k)
+                    })
+                    .collect::<Result<_>>()?,
+            )
         }
         Some("module") => {
             let r = modref(h)?;
             let m = r.get();
-            let from = || Some(From::Module { name: m.name.clone(), addr: r.address(), tree: m.shared_copy() });
+            let from = || {
+                Some(From::Module {
+                    name: m.name.clone(),
+                    addr: r.address(),
+                    tree: m.shared_copy(),
+                })
+            };
             let mods: Vec<(String, &crate::nn::Module)> = match sel {
                 None => vec![(String::new(), m)],
                 Some(s) => {
                     if let Some(j) = read::long(s).filter(|_| read::ktype(s) < 0) {
                         vec![(child_name(m, Err(j))?, m.find(Err(j))?)]
-                    } else if let Some(names) = read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k])) {
+                    } else if let Some(names) =
+                        read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k]))
+                    {
                         // a name is a child module's, else a parameter's (kopt.cpp's moduleparms)
                         let mut v = vec![];
                         for n in names {
@@ -296,7 +418,9 @@ fn parameters(x: K) -> Result<Given> {
                                 for (name, t) in c.named_parameters() {
                                     v.push(parm(t, owner_type(c, &name), &format!("{n}.{name}"))?);
                                 }
-                            } else if let Some((_, t)) = m.named_parameters().into_iter().find(|(k, _)| k == n) {
+                            } else if let Some((_, t)) =
+                                m.named_parameters().into_iter().find(|(k, _)| k == n)
+                            {
                                 v.push(parm(t, owner_type(m, n), n)?);
                             } else {
                                 bail!("no module or parameter named `{n}");
@@ -304,7 +428,10 @@ fn parameters(x: K) -> Result<Given> {
                         }
                         return Ok((v, from()));
                     } else {
-                        bail!("module children expected as an index or name(s), given {}", describe(s))
+                        bail!(
+                            "module children expected as an index or name(s), given {}",
+                            describe(s)
+                        )
                     }
                 }
             };
@@ -312,7 +439,11 @@ fn parameters(x: K) -> Result<Given> {
             for (prefix, c) in mods {
                 for (name, t) in c.named_parameters() {
                     let owner = owner_type(c, &name);
-                    let full = if prefix.is_empty() { name } else { format!("{prefix}.{name}") };
+                    let full = if prefix.is_empty() {
+                        name
+                    } else {
+                        format!("{prefix}.{name}")
+                    };
                     v.push(parm(t, owner, &full)?);
                 }
             }
@@ -320,7 +451,10 @@ fn parameters(x: K) -> Result<Given> {
         }
         Some(c) => bail!("cannot optimize parameters of {c}"),
         None if registry::is_handle(h) => bail!("stale pointer"),
-        None => bail!("unrecognized parameters, expecting tensor, vector, dictionary or module, given {}", describe(x)),
+        None => bail!(
+            "unrecognized parameters, expecting tensor, vector, dictionary or module, given {}",
+            describe(x)
+        ),
     }
 }
 
@@ -328,7 +462,9 @@ fn parameters(x: K) -> Result<Given> {
 fn child_name(m: &crate::nn::Module, j: Result<&str, i64>) -> Result<String> {
     let Err(j) = j else { unreachable!() };
     let all = m.named_modules();
-    all.get(j as usize + 1).map(|(k, _)| k.clone()).ok_or_else(|| anyhow!("invalid child index {j}"))
+    all.get(j as usize + 1)
+        .map(|(k, _)| k.clone())
+        .ok_or_else(|| anyhow!("invalid child index {j}"))
 }
 
 /// The type of the module that owns parameter `name` (`0.weight` -> child 0's type; a flat
@@ -346,17 +482,50 @@ pub fn definition(o: &Optimizer, all: bool, state: bool) -> KResult {
     let names: Vec<&str> = o.kind.opts.iter().map(|x| x.name).collect();
     // options: a table, one row per group, all columns or those differing from a default
     let keep: Vec<usize> = (0..names.len())
-        .filter(|&i| all || o.groups.iter().any(|g| o.kind.opts[i].default.val(o.kind.opts[i].ty).as_ref() != Some(&g.opts[i])))
+        .filter(|&i| {
+            all || o
+                .groups
+                .iter()
+                .any(|g| o.kind.opts[i].default.val(o.kind.opts[i].ty).as_ref() != Some(&g.opts[i]))
+        })
         .collect();
-    let cols: Vec<K> = keep.iter().map(|&i| column(o.groups.iter().map(|g| &g.opts[i]).collect())).collect();
+    let cols: Vec<K> = keep
+        .iter()
+        .map(|&i| column(o.groups.iter().map(|g| &g.opts[i]).collect()))
+        .collect();
     let options = make::table(&keep.iter().map(|&i| names[i]).collect::<Vec<_>>(), cols);
-    let parms: Vec<(usize, &Parm)> = o.groups.iter().enumerate().flat_map(|(i, g)| g.parms.iter().map(move |p| (i, p))).collect();
+    let parms: Vec<(usize, &Parm)> = o
+        .groups
+        .iter()
+        .enumerate()
+        .flat_map(|(i, g)| g.parms.iter().map(move |p| (i, p)))
+        .collect();
     let mut pcols = vec![
         make::longs(&parms.iter().map(|(g, _)| *g as i64).collect::<Vec<_>>()),
-        make::longs(&parms.iter().map(|(_, p)| p.t.data_ptr() as i64).collect::<Vec<_>>()),
-        make::symbols(&parms.iter().map(|(_, p)| p.module.as_str()).collect::<Vec<_>>()),
-        make::symbols(&parms.iter().map(|(_, p)| p.name.as_str()).collect::<Vec<_>>()),
-        make::list(parms.iter().map(|(_, p)| make::longs(&p.t.size())).collect()),
+        make::longs(
+            &parms
+                .iter()
+                .map(|(_, p)| p.t.data_ptr() as i64)
+                .collect::<Vec<_>>(),
+        ),
+        make::symbols(
+            &parms
+                .iter()
+                .map(|(_, p)| p.module.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        make::symbols(
+            &parms
+                .iter()
+                .map(|(_, p)| p.name.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        make::list(
+            parms
+                .iter()
+                .map(|(_, p)| make::longs(&p.t.size()))
+                .collect(),
+        ),
     ];
     let mut pnames = vec!["parmgroup", "pointer", "module", "name", "size"];
     if state {
@@ -364,7 +533,10 @@ pub fn definition(o: &Optimizer, all: bool, state: bool) -> KResult {
         pcols.push(make::try_list(parms.iter().map(|(_, p)| buffers(p)))?);
     }
     let ptable = make::table(&pnames, pcols);
-    Ok(dict(&["optimizer", "options", "parms"], vec![make::symbol(o.kind.name), options, ptable]))
+    Ok(dict(
+        &["optimizer", "options", "parms"],
+        vec![make::symbol(o.kind.name), options, ptable],
+    ))
 }
 
 /// A column of option values: a simple list when all are atoms of one type (an empty column of
@@ -379,11 +551,11 @@ fn column(v: Vec<&crate::nn::Val>) -> K {
 /// A parameter's buffers as a dictionary of name to q data.
 fn buffers(p: &Parm) -> Result<K> {
     if p.state.is_empty() {
-        return Ok(unsafe { native::xD(make::symbols(&[]), native::ktn(0, 0)) });
+        return Ok(make::empty_dict());
     }
     let names: Vec<&str> = p.state.iter().map(|(k, _)| *k).collect();
     let vals = make::try_list(p.state.iter().map(|(_, t)| crate::tensor::convert::to_q(t)))?;
-    Ok(unsafe { native::xD(make::symbols(&names), vals) })
+    Ok(make::dict_of(make::symbols(&names), vals))
 }
 
 /// `state o`, `state(o;flag)`: the definition with each parameter's buffers.
@@ -394,7 +566,14 @@ pub fn state(o: K, all: bool) -> KResult {
 /// `step o`: one update (a model's `step`: dispatch/train.rs).
 pub fn step(x: K) -> KResult {
     if !is_optimizer(x) {
-        bail!("expecting an optimizer, given {}", registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) { "stale pointer" } else { "q data" }));
+        bail!(
+            "expecting an optimizer, given {}",
+            registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) {
+                "stale pointer"
+            } else {
+                "q data"
+            })
+        );
     }
     registry::with(x, |o| optimizer(o)?.step())?;
     Ok(make::null())
@@ -420,27 +599,45 @@ fn has_opt(x: K) -> bool {
 pub fn lr(x: K) -> KResult {
     if has_opt(x) {
         return with_opt(x, |o| {
-            let v: Vec<f64> = (0..o.groups.len()).map(|g| o.settings(g).float("lr")).collect();
+            let v: Vec<f64> = (0..o.groups.len())
+                .map(|g| o.settings(g).float("lr"))
+                .collect();
             Ok(make::floats(&v))
         });
     }
-    let Some([h, r]) = read::items(x) else { bail!("expecting optimizer, model, or (optimizer or model;rate(s)), given {}", describe(x)) };
+    let Some([h, r]) = read::items(&x) else {
+        bail!(
+            "expecting optimizer, model, or (optimizer or model;rate(s)), given {}",
+            describe(x)
+        )
+    };
     if !has_opt(*h) {
-        bail!("expecting optimizer or model as 1st arg, given {}", describe(*h));
+        bail!(
+            "expecting optimizer or model as 1st arg, given {}",
+            describe(*h)
+        );
     }
     let rates: Vec<f64> = match read::ktype(*r) {
-        -9 | -8 | -7 | -6 => vec![crate::tensor::opargs::number(*r).map(|n| match n {
-            crate::tensor::opargs::Num::Int(i) => i as f64,
-            crate::tensor::opargs::Num::Float(f) => f,
-        }).unwrap()],
-        9 => unsafe { std::slice::from_raw_parts(make::data::<f64>(*r), read::len(*r) as usize) }.to_vec(),
-        _ => bail!("learning rate(s) expected as double(s), given {}", describe(*r)),
+        -9..=-6 => vec![crate::tensor::opargs::number(*r)
+            .map(|n| match n {
+                crate::tensor::opargs::Num::Int(i) => i as f64,
+                crate::tensor::opargs::Num::Float(f) => f,
+            })
+            .unwrap()],
+        9 => read::floats(*r).unwrap(),
+        _ => bail!(
+            "learning rate(s) expected as double(s), given {}",
+            describe(*r)
+        ),
     };
     with_opt(*h, |o| {
         let i = o.kind.opts.iter().position(|x| x.name == "lr").unwrap();
         let n = o.groups.len();
         if rates.len() != 1 && rates.len() != n {
-            bail!("{} learning rate(s) given for {n} parameter group(s)", rates.len());
+            bail!(
+                "{} learning rate(s) given for {n} parameter group(s)",
+                rates.len()
+            );
         }
         for (g, grp) in o.groups.iter_mut().enumerate() {
             grp.opts[i] = crate::nn::Val::Float(if rates.len() == 1 { rates[0] } else { rates[g] });
@@ -454,12 +651,23 @@ pub fn lr(x: K) -> KResult {
 pub fn container(x: K) -> Result<crate::nn::Module> {
     registry::with(x, |o| {
         let o = optimizer(o)?;
-        let copy = |s: &Source| s.tree.as_ref().and_then(|t| t.shared_copy()).ok_or_else(|| anyhow!("the optimizer's `{} cannot be returned as a module (a Python model)", s.key));
+        let copy = |s: &Source| {
+            s.tree
+                .as_ref()
+                .and_then(|t| t.shared_copy())
+                .ok_or_else(|| {
+                    anyhow!(
+                        "the optimizer's `{} cannot be returned as a module (a Python model)",
+                        s.key
+                    )
+                })
+        };
         match o.sources.as_slice() {
             [] => bail!("the optimizer has no parameters from modules or tensors"),
             [one] => copy(one),
             all => {
-                let l = crate::nn::layers::find("moduledict").ok_or_else(|| anyhow!("no moduledict layer"))?;
+                let l = crate::nn::layers::find("moduledict")
+                    .ok_or_else(|| anyhow!("no moduledict layer"))?;
                 let mut d = crate::nn::Module::new(l, None, vec![])?;
                 for s in all {
                     d.children.push((s.key.clone(), copy(s)?));

@@ -11,21 +11,7 @@ use anyhow::{bail, Result};
 use tch::{Device, Kind, Tensor};
 
 use super::{Optimizer, Parm, Settings};
-
-extern "C" {
-    fn ktorch_fused_adam(
-        decoupled: libc::c_int, n: libc::c_int, p: *const *mut libc::c_void, g: *const *mut libc::c_void,
-        m: *const *mut libc::c_void, v: *const *mut libc::c_void, vmax: *const *mut libc::c_void,
-        step: *const *mut libc::c_void, lr: f64, b1: f64, b2: f64, decay: f64, eps: f64, amsgrad: libc::c_int,
-        scale: *mut libc::c_void, inf: *mut libc::c_void,
-    ) -> libc::c_int;
-    fn ktorch_clip_norm(n: libc::c_int, g: *const *mut libc::c_void, max: f64, p: f64, total: *mut *mut libc::c_void) -> libc::c_int;
-    fn ktorch_fused_sgd(
-        n: libc::c_int, p: *const *mut libc::c_void, g: *const *mut libc::c_void, buf: *const *mut libc::c_void,
-        decay: f64, momentum: f64, lr: f64, dampening: f64, nesterov: libc::c_int, first: libc::c_int,
-        scale: *mut libc::c_void, inf: *mut libc::c_void,
-    ) -> libc::c_int;
-}
+use crate::cxx::{ktorch_clip_norm, ktorch_fused_adam, ktorch_fused_sgd};
 
 /// GradScaler's tensors for a fused step: the scale (the kernels unscale the gradients) and the
 /// found-inf flag (the kernels skip the update where it is set).
@@ -40,7 +26,11 @@ impl Scaled<'_> {
         self.inf.device()
     }
     fn ptrs(&self) -> (*mut libc::c_void, *mut libc::c_void) {
-        (self.scale.map_or(std::ptr::null_mut(), |s| s.as_ptr() as *mut libc::c_void), self.inf.as_ptr() as *mut libc::c_void)
+        (
+            self.scale
+                .map_or(std::ptr::null_mut(), |s| s.as_ptr() as *mut libc::c_void),
+            self.inf.as_ptr() as *mut libc::c_void,
+        )
     }
 }
 
@@ -51,14 +41,27 @@ pub fn takes_found_inf(o: &Optimizer, d: Device) -> bool {
         return false;
     }
     o.groups.iter().all(|g| {
-        let momentum = o.kind.name == "sgd" && Settings { kind: o.kind, vals: &g.opts }.float("momentum") != 0.0;
-        let have = g.parms.iter().filter(|p| p.t.grad().defined() && p.has("momentum_buffer")).count();
+        let momentum = o.kind.name == "sgd"
+            && Settings {
+                kind: o.kind,
+                vals: &g.opts,
+            }
+            .float("momentum")
+                != 0.0;
+        let have = g
+            .parms
+            .iter()
+            .filter(|p| p.t.grad().defined() && p.has("momentum_buffer"))
+            .count();
         let with = g.parms.iter().filter(|p| p.t.grad().defined()).count();
         // sgd with momentum only once every buffer exists: a first step the kernel skips would
         // leave the buffers it is given unset (torch.optim's fused SGD makes them empty and
         // reads them next step); before that the flag is read back and the step made or not
         (!momentum || have == with)
-            && g.parms.iter().all(|p| !p.t.grad().defined() || (p.t.device() == d && use_fused(d, p.t.kind()) && !p.t.grad().is_sparse()))
+            && g.parms.iter().all(|p| {
+                !p.t.grad().defined()
+                    || (p.t.device() == d && use_fused(d, p.t.kind()) && !p.t.grad().is_sparse())
+            })
     })
 }
 
@@ -67,15 +70,15 @@ fn ptrs(v: &[Tensor]) -> Vec<*mut libc::c_void> {
 }
 
 fn shim(rc: libc::c_int) -> Result<()> {
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(())
 }
 
 /// Whether a bucket of parameters on `device` of type `kind` takes the fused kernel.
 fn use_fused(device: Device, kind: Kind) -> bool {
-    crate::session::setting::fused() && (device.is_cuda() || crate::session::setting::fusedcpu()) && matches!(kind, Kind::Float | Kind::Half | Kind::BFloat16)
+    crate::session::setting::fused()
+        && (device.is_cuda() || crate::session::setting::fusedcpu())
+        && matches!(kind, Kind::Float | Kind::Half | Kind::BFloat16)
 }
 
 /// A group's parameters that have gradients, by (device, type): indices into `parms`, with
@@ -118,12 +121,17 @@ fn zeros(p: &Tensor) -> Result<Tensor> {
 /// Adam (decoupled false) or AdamW: fused buckets through the kernel, the others through
 /// `single` (adam.rs's rule for one parameter).
 pub fn adam(
-    o: &mut Optimizer, decoupled: bool, scaled: Option<&Scaled>,
+    o: &mut Optimizer,
+    decoupled: bool,
+    scaled: Option<&Scaled>,
     single: impl Fn(&Settings, &mut Parm, &Tensor) -> Result<()>,
 ) -> Result<()> {
     let kind = o.kind;
     for g in &mut o.groups {
-        let s = Settings { kind, vals: &g.opts };
+        let s = Settings {
+            kind,
+            vals: &g.opts,
+        };
         for (d, k, b) in buckets(kind.name, &g.parms)? {
             if !use_fused(d, k) || scaled.is_some_and(|c| c.device() != d) {
                 for (i, grad) in &b {
@@ -132,7 +140,8 @@ pub fn adam(
                 continue;
             }
             let ams = s.flag("amsgrad");
-            let (mut p, mut gr, mut m, mut v, mut x, mut st) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+            let (mut p, mut gr, mut m, mut v, mut x, mut st) =
+                (vec![], vec![], vec![], vec![], vec![], vec![]);
             for (i, grad) in b {
                 let q = &mut g.parms[i];
                 p.push(q.t.shallow_clone());
@@ -149,12 +158,25 @@ pub fn adam(
                 Some(c) => c.ptrs(),
                 None => (std::ptr::null_mut(), std::ptr::null_mut()),
             };
+            // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
             shim(unsafe {
                 ktorch_fused_adam(
-                    decoupled as libc::c_int, p.len() as libc::c_int, ptrs(&p).as_ptr(), ptrs(&gr).as_ptr(),
-                    ptrs(&m).as_ptr(), ptrs(&v).as_ptr(), ptrs(&x).as_ptr(), ptrs(&st).as_ptr(),
-                    s.float("lr"), s.float("beta1"), s.float("beta2"), s.float("decay"), s.float("eps"),
-                    ams as libc::c_int, sc, inf,
+                    decoupled as libc::c_int,
+                    p.len() as libc::c_int,
+                    ptrs(&p).as_ptr(),
+                    ptrs(&gr).as_ptr(),
+                    ptrs(&m).as_ptr(),
+                    ptrs(&v).as_ptr(),
+                    ptrs(&x).as_ptr(),
+                    ptrs(&st).as_ptr(),
+                    s.float("lr"),
+                    s.float("beta1"),
+                    s.float("beta2"),
+                    s.float("decay"),
+                    s.float("eps"),
+                    ams as libc::c_int,
+                    sc,
+                    inf,
                 )
             })?;
         }
@@ -165,15 +187,22 @@ pub fn adam(
 /// SGD: fused buckets through the kernel (momentum buffers made on the first step as the
 /// kernel's first-step rule sets them: the gradient with decay), the others through `single`.
 pub fn sgd(
-    o: &mut Optimizer, scaled: Option<&Scaled>,
+    o: &mut Optimizer,
+    scaled: Option<&Scaled>,
     single: impl Fn(&Settings, &mut Parm, &Tensor) -> Result<()>,
 ) -> Result<()> {
     let kind = o.kind;
     for g in &mut o.groups {
-        let s = Settings { kind, vals: &g.opts };
+        let s = Settings {
+            kind,
+            vals: &g.opts,
+        };
         let momentum = s.float("momentum");
         for (d, k, b) in buckets(kind.name, &g.parms)? {
-            let have = b.iter().filter(|(i, _)| g.parms[*i].has("momentum_buffer")).count();
+            let have = b
+                .iter()
+                .filter(|(i, _)| g.parms[*i].has("momentum_buffer"))
+                .count();
             // a bucket where some parameters have a buffer and others not is left to the rule
             let mixed = momentum != 0.0 && have != 0 && have != b.len();
             if !use_fused(d, k) || mixed || scaled.is_some_and(|c| c.device() != d) {
@@ -197,12 +226,25 @@ pub fn sgd(
                 None => (std::ptr::null_mut(), std::ptr::null_mut()),
             };
             let bp = ptrs(&buf);
+            // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
             shim(unsafe {
                 ktorch_fused_sgd(
-                    p.len() as libc::c_int, ptrs(&p).as_ptr(), ptrs(&gr).as_ptr(),
-                    if momentum != 0.0 { bp.as_ptr() } else { std::ptr::null() },
-                    s.float("decay"), momentum, s.float("lr"), s.float("dampening"),
-                    s.flag("nesterov") as libc::c_int, first as libc::c_int, sc, inf,
+                    p.len() as libc::c_int,
+                    ptrs(&p).as_ptr(),
+                    ptrs(&gr).as_ptr(),
+                    if momentum != 0.0 {
+                        bp.as_ptr()
+                    } else {
+                        std::ptr::null()
+                    },
+                    s.float("decay"),
+                    momentum,
+                    s.float("lr"),
+                    s.float("dampening"),
+                    s.flag("nesterov") as libc::c_int,
+                    first as libc::c_int,
+                    sc,
+                    inf,
                 )
             })?;
         }
@@ -214,6 +256,16 @@ pub fn sgd(
 /// `clip_norm` chooses it for CUDA): the total norm, gradients scaled in place.
 pub fn clip_norm(grads: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
     let mut total = std::ptr::null_mut();
-    shim(unsafe { ktorch_clip_norm(grads.len() as libc::c_int, ptrs(grads).as_ptr(), max, p, &mut total) })?;
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    shim(unsafe {
+        ktorch_clip_norm(
+            grads.len() as libc::c_int,
+            ptrs(grads).as_ptr(),
+            max,
+            p,
+            &mut total,
+        )
+    })?;
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     Ok(unsafe { Tensor::from_ptr(total as *mut _) })
 }

@@ -27,7 +27,13 @@ pub static KINDS: &[Kind] = &[
     Kind {
         name: "adagrad",
         pytorch: "torch.optim.Adagrad",
-        opts: &[float("lr", 0.01), float("lrdecay", 0.0), float("decay", 0.0), float("init", 0.0), float("eps", 1e-10)],
+        opts: &[
+            float("lr", 0.01),
+            float("lrdecay", 0.0),
+            float("decay", 0.0),
+            float("init", 0.0),
+            float("eps", 1e-10),
+        ],
         step: super::adagrad::step,
         closure: None,
         check: None,
@@ -35,7 +41,14 @@ pub static KINDS: &[Kind] = &[
     Kind {
         name: "adam",
         pytorch: "torch.optim.Adam",
-        opts: &[float("lr", 0.001), float("beta1", 0.9), float("beta2", 0.999), float("eps", 1e-8), float("decay", 0.0), flag("amsgrad", false)],
+        opts: &[
+            float("lr", 0.001),
+            float("beta1", 0.9),
+            float("beta2", 0.999),
+            float("eps", 1e-8),
+            float("decay", 0.0),
+            flag("amsgrad", false),
+        ],
         step: super::adam::adam,
         closure: None,
         check: None,
@@ -43,7 +56,14 @@ pub static KINDS: &[Kind] = &[
     Kind {
         name: "adamw",
         pytorch: "torch.optim.AdamW",
-        opts: &[float("lr", 0.001), float("beta1", 0.9), float("beta2", 0.999), float("eps", 1e-8), float("decay", 0.01), flag("amsgrad", false)],
+        opts: &[
+            float("lr", 0.001),
+            float("beta1", 0.9),
+            float("beta2", 0.999),
+            float("eps", 1e-8),
+            float("decay", 0.01),
+            flag("amsgrad", false),
+        ],
         step: super::adam::adamw,
         closure: None,
         check: None,
@@ -86,7 +106,14 @@ pub static KINDS: &[Kind] = &[
     Kind {
         name: "rmsprop",
         pytorch: "torch.optim.RMSprop",
-        opts: &[float("lr", 0.01), float("alpha", 0.99), float("eps", 1e-8), float("decay", 0.0), float("momentum", 0.0), flag("centered", false)],
+        opts: &[
+            float("lr", 0.01),
+            float("alpha", 0.99),
+            float("eps", 1e-8),
+            float("decay", 0.0),
+            float("momentum", 0.0),
+            flag("centered", false),
+        ],
         step: super::rmsprop::step,
         closure: None,
         check: None,
@@ -94,7 +121,13 @@ pub static KINDS: &[Kind] = &[
     Kind {
         name: "sgd",
         pytorch: "torch.optim.SGD",
-        opts: &[float("lr", 0.01), float("momentum", 0.0), float("dampening", 0.0), float("decay", 0.0), flag("nesterov", false)],
+        opts: &[
+            float("lr", 0.01),
+            float("momentum", 0.0),
+            float("dampening", 0.0),
+            float("decay", 0.0),
+            flag("nesterov", false),
+        ],
         step: super::sgd::step,
         closure: None,
         check: None,

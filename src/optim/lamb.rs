@@ -27,7 +27,13 @@ pub fn step(o: &mut Optimizer) -> Result<()> {
         None
     };
     o.each(|s, p, grad| {
-        let (lr, b1, b2, eps, decay) = (s.float("lr"), s.float("beta1"), s.float("beta2"), s.float("eps"), s.float("decay"));
+        let (lr, b1, b2, eps, decay) = (
+            s.float("lr"),
+            s.float("beta1"),
+            s.float("beta2"),
+            s.float("eps"),
+            s.float("decay"),
+        );
         let step = p.count_step()?;
         let m = p.buffer("exp_avg", |t| Ok(t.f_zeros_like()?))?;
         let v = p.buffer("exp_avg_sq", |t| Ok(t.f_zeros_like()?))?;
@@ -35,11 +41,21 @@ pub fn step(o: &mut Optimizer) -> Result<()> {
             Some(n) => grad.f_div(n)?,
             None => grad.shallow_clone(),
         };
-        let _ = m.shallow_clone().f_mul_scalar_(b1)?.f_add_(&g.f_mul_scalar(1.0 - b1)?)?;
-        let _ = v.shallow_clone().f_mul_scalar_(b2)?.f_addcmul_(&g, &g.f_mul_scalar(1.0 - b2)?)?;
+        let _ = m
+            .shallow_clone()
+            .f_mul_scalar_(b1)?
+            .f_add_(&g.f_mul_scalar(1.0 - b1)?)?;
+        let _ = v
+            .shallow_clone()
+            .f_mul_scalar_(b2)?
+            .f_addcmul_(&g, &g.f_mul_scalar(1.0 - b2)?)?;
         let mut upd = if s.flag("unbiased") {
             let num = m.f_div_scalar(1.0 - b1.powf(step))?;
-            num.f_div(&v.f_sqrt()?.f_div_scalar((1.0 - b2.powf(step)).sqrt())?.f_add_scalar(eps)?)?
+            num.f_div(
+                &v.f_sqrt()?
+                    .f_div_scalar((1.0 - b2.powf(step)).sqrt())?
+                    .f_add_scalar(eps)?,
+            )?
         } else {
             m.f_div(&v.f_sqrt()?.f_add_scalar(eps)?)?
         };
@@ -53,7 +69,9 @@ pub fn step(o: &mut Optimizer) -> Result<()> {
         if s.flag("trustclip") {
             trust = trust.f_clip(s.float("trustmin"), s.float("trustmax"))?;
         }
-        let _ = p.t.shallow_clone().f_sub_(&upd.f_mul(&trust)?.f_mul_scalar(lr)?)?;
+        let _ =
+            p.t.shallow_clone()
+                .f_sub_(&upd.f_mul(&trust)?.f_mul_scalar(lr)?)?;
         Ok(())
     })
 }

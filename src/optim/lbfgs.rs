@@ -86,7 +86,10 @@ struct State {
 }
 
 fn scalar(p: &Parm, name: &str) -> Result<Option<f64>> {
-    p.get(name).map(|t| t.f_double_value(&[])).transpose().map_err(Into::into)
+    p.get(name)
+        .map(|t| t.f_double_value(&[]))
+        .transpose()
+        .map_err(Into::into)
 }
 
 fn rows(p: &Parm, name: &str) -> Result<Vec<Tensor>> {
@@ -125,7 +128,11 @@ impl State {
         p.set("n_iter", long(self.n_iter)?);
         let Some(d) = self.d else { return Ok(()) };
         let stack = |v: &[Tensor], empty: &[i64]| -> Result<Tensor> {
-            Ok(if v.is_empty() { Tensor::f_zeros(empty, (like.kind(), like.device()))? } else { Tensor::f_stack(v, 0)? })
+            Ok(if v.is_empty() {
+                Tensor::f_zeros(empty, (like.kind(), like.device()))?
+            } else {
+                Tensor::f_stack(v, 0)?
+            })
         };
         p.set("d", d);
         p.set("t", double(self.t)?);
@@ -145,10 +152,18 @@ impl State {
 
 /// Python's min and max of two numbers: the first unless the second is strictly beyond it.
 fn pymin(a: f64, b: f64) -> f64 {
-    if b < a { b } else { a }
+    if b < a {
+        b
+    } else {
+        a
+    }
 }
 fn pymax(a: f64, b: f64) -> f64 {
-    if b > a { b } else { a }
+    if b > a {
+        b
+    } else {
+        a
+    }
 }
 
 fn value(t: &Tensor) -> Result<f64> {
@@ -158,7 +173,10 @@ fn value(t: &Tensor) -> Result<f64> {
 /// The loss as a double (PyTorch's float(closure())).
 fn loss_value(l: &Tensor) -> Result<f64> {
     if l.numel() != 1 {
-        bail!("lbfgs: the loss should be a single value, given {} values", l.numel());
+        bail!(
+            "lbfgs: the loss should be a single value, given {} values",
+            l.numel()
+        );
     }
     Ok(l.f_reshape([1])?.f_double_value(&[0])?)
 }
@@ -209,12 +227,15 @@ impl Flat {
     }
 
     fn copy(&self) -> Result<Vec<Tensor>> {
-        self.parms.iter().map(|p| Ok(crate::tensor::detach::detached_copy(p)?)).collect()
+        self.parms
+            .iter()
+            .map(|p| Ok(crate::tensor::detach::detached_copy(p)?))
+            .collect()
     }
 
     fn restore(&self, saved: &[Tensor]) -> Result<()> {
         for (p, x) in self.parms.iter().zip(saved) {
-            let _ = p.shallow_clone().f_copy_(x)?;
+            p.shallow_clone().f_copy_(x)?;
         }
         Ok(())
     }
@@ -228,13 +249,22 @@ fn evaluate(closure: &mut dyn FnMut() -> Result<Tensor>) -> Result<Tensor> {
 /// `step(closure)`: up to `iter` L-BFGS iterations; the loss of the first evaluation.
 pub fn closure(o: &mut Optimizer, closure: &mut dyn FnMut() -> Result<Tensor>) -> Result<Tensor> {
     if o.groups.len() > 1 {
-        bail!("lbfgs: expecting one parameter group, given {}", o.groups.len());
+        bail!(
+            "lbfgs: expecting one parameter group, given {}",
+            o.groups.len()
+        );
     }
     if o.parameters().is_empty() {
         bail!("lbfgs: no parameters to optimize");
     }
     let opts = Options::of(&o.settings(0));
-    let flat = Flat { parms: o.groups[0].parms.iter().map(|p| p.t.shallow_clone()).collect() };
+    let flat = Flat {
+        parms: o.groups[0]
+            .parms
+            .iter()
+            .map(|p| p.t.shallow_clone())
+            .collect(),
+    };
     if flat.parms.iter().any(|p| p.is_complex()) {
         bail!("lbfgs: complex parameters not implemented");
     }
@@ -247,7 +277,12 @@ pub fn closure(o: &mut Optimizer, closure: &mut dyn FnMut() -> Result<Tensor>) -
 
 /// The body of PyTorch's step, under no_grad: answers the first loss and the flat gradient
 /// (whose type and device the saved history takes when empty).
-fn iterate(o: &Options, flat: &Flat, state: &mut State, closure: &mut dyn FnMut() -> Result<Tensor>) -> Result<(Tensor, Tensor)> {
+fn iterate(
+    o: &Options,
+    flat: &Flat,
+    state: &mut State,
+    closure: &mut dyn FnMut() -> Result<Tensor>,
+) -> Result<(Tensor, Tensor)> {
     let orig_loss = evaluate(&mut *closure)?;
     let mut loss = loss_value(&orig_loss)?;
     let mut current_evals = 1;
@@ -270,7 +305,10 @@ fn iterate(o: &Options, flat: &Flat, state: &mut State, closure: &mut dyn FnMut(
             state.old_dirs.clear();
             state.old_stps.clear();
             state.ro.clear();
-            state.h_diag = Some(Tensor::f_ones(Vec::<i64>::new(), (flat_grad.kind(), flat_grad.device()))?);
+            state.h_diag = Some(Tensor::f_ones(
+                Vec::<i64>::new(),
+                (flat_grad.kind(), flat_grad.device()),
+            )?);
             flat_grad.f_neg()?
         } else {
             direction(o, state, &flat_grad)?
@@ -279,7 +317,14 @@ fn iterate(o: &Options, flat: &Flat, state: &mut State, closure: &mut dyn FnMut(
         state.prev_flat_grad = Some(flat_grad.shallow_clone());
         state.prev_loss = loss;
         // the step length: the first ever scaled by the gradient's size
-        state.t = if state.n_iter == 1 { pymin(1.0, value(&flat_grad.f_abs()?.f_sum(flat_grad.kind())?.f_reciprocal()?)?) * o.lr } else { o.lr };
+        state.t = if state.n_iter == 1 {
+            pymin(
+                1.0,
+                value(&flat_grad.f_abs()?.f_sum(flat_grad.kind())?.f_reciprocal()?)?,
+            ) * o.lr
+        } else {
+            o.lr
+        };
         let gtd = value(&flat_grad.f_dot(&d)?)?;
         if gtd > -o.tolerance_change {
             break;
@@ -294,7 +339,16 @@ fn iterate(o: &Options, flat: &Flat, state: &mut State, closure: &mut dyn FnMut(
                 flat.restore(&x_init)?;
                 Ok((l, g))
             };
-            let found = strong_wolfe(&mut obj, state.t, &d, loss, &flat_grad, gtd, o.tolerance_change, o.max_eval - current_evals)?;
+            let found = strong_wolfe(
+                &mut obj,
+                state.t,
+                &d,
+                loss,
+                &flat_grad,
+                gtd,
+                o.tolerance_change,
+                o.max_eval - current_evals,
+            )?;
             (loss, flat_grad, state.t, ls_func_evals) = found;
             flat.add(state.t, &d)?;
             opt_cond = max_abs(&flat_grad)? <= o.tolerance_grad;
@@ -315,7 +369,9 @@ fn iterate(o: &Options, flat: &Flat, state: &mut State, closure: &mut dyn FnMut(
             break;
         }
         // lack of progress
-        if max_abs(&d.f_mul_scalar(state.t)?)? <= o.tolerance_change || (loss - state.prev_loss).abs() < o.tolerance_change {
+        if max_abs(&d.f_mul_scalar(state.t)?)? <= o.tolerance_change
+            || (loss - state.prev_loss).abs() < o.tolerance_change
+        {
             break;
         }
     }
@@ -324,8 +380,12 @@ fn iterate(o: &Options, flat: &Flat, state: &mut State, closure: &mut dyn FnMut(
 
 /// The L-BFGS direction: the history updated with the last step (when its curvature y.s is
 /// positive), then the two-loop recursion applied to the negative gradient.
+// its two loops index four lists at once, as PyTorch's `step` does
+#[allow(clippy::needless_range_loop)]
 fn direction(o: &Options, state: &mut State, flat_grad: &Tensor) -> Result<Tensor> {
-    let (Some(prev), Some(d)) = (&state.prev_flat_grad, &state.d) else { bail!("lbfgs: state from earlier steps incomplete") };
+    let (Some(prev), Some(d)) = (&state.prev_flat_grad, &state.d) else {
+        bail!("lbfgs: state from earlier steps incomplete")
+    };
     let y = flat_grad.f_sub(prev)?;
     let s = d.f_mul_scalar(state.t)?;
     let ys = y.f_dot(&s)?;
@@ -340,7 +400,10 @@ fn direction(o: &Options, state: &mut State, flat_grad: &Tensor) -> Result<Tenso
         state.old_dirs.push(y);
         state.old_stps.push(s);
     }
-    let h_diag = state.h_diag.as_ref().ok_or_else(|| anyhow::anyhow!("lbfgs: state from earlier steps incomplete"))?;
+    let h_diag = state
+        .h_diag
+        .as_ref()
+        .ok_or_else(|| anyhow::anyhow!("lbfgs: state from earlier steps incomplete"))?;
     let n = state.old_dirs.len();
     let mut al = vec![0.0; n];
     let mut q = flat_grad.f_neg()?;
@@ -358,13 +421,25 @@ fn direction(o: &Options, state: &mut State, flat_grad: &Tensor) -> Result<Tenso
 
 /// `_cubic_interpolate`: the minimum of the cubic through two points with their derivatives,
 /// kept within the bounds (the points' interval by default).
-fn cubic_interpolate(x1: f64, f1: f64, g1: f64, x2: f64, f2: f64, g2: f64, bounds: Option<(f64, f64)>) -> f64 {
+fn cubic_interpolate(
+    x1: f64,
+    f1: f64,
+    g1: f64,
+    x2: f64,
+    f2: f64,
+    g2: f64,
+    bounds: Option<(f64, f64)>,
+) -> f64 {
     let (lo, hi) = bounds.unwrap_or(if x1 <= x2 { (x1, x2) } else { (x2, x1) });
     let d1 = g1 + g2 - 3.0 * (f1 - f2) / (x1 - x2);
     let d2_square = d1 * d1 - g1 * g2;
     if d2_square >= 0.0 {
         let d2 = d2_square.sqrt();
-        let min_pos = if x1 <= x2 { x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2.0 * d2)) } else { x1 - (x1 - x2) * ((g1 + d2 - d1) / (g1 - g2 + 2.0 * d2)) };
+        let min_pos = if x1 <= x2 {
+            x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2.0 * d2))
+        } else {
+            x1 - (x1 - x2) * ((g1 + d2 - d1) / (g1 - g2 + 2.0 * d2))
+        };
         pymin(pymax(min_pos, lo), hi)
     } else {
         (lo + hi) / 2.0
@@ -377,7 +452,16 @@ type Objective<'a> = dyn FnMut(f64, &Tensor) -> Result<(f64, Tensor)> + 'a;
 /// Wolfe conditions: bracketing, then zooming in by cubic interpolation. Answers the loss,
 /// gradient and step found and the count of evaluations.
 #[allow(clippy::too_many_arguments)]
-fn strong_wolfe(obj: &mut Objective, mut t: f64, d: &Tensor, f: f64, g: &Tensor, gtd: f64, tolerance_change: f64, max_ls: i64) -> Result<(f64, Tensor, f64, i64)> {
+fn strong_wolfe(
+    obj: &mut Objective,
+    mut t: f64,
+    d: &Tensor,
+    f: f64,
+    g: &Tensor,
+    gtd: f64,
+    tolerance_change: f64,
+    max_ls: i64,
+) -> Result<(f64, Tensor, f64, i64)> {
     let (c1, c2) = (1e-4, 0.9);
     let d_norm = max_abs(d)?;
     let (mut f_new, mut g_new) = obj(t, d)?;
@@ -387,7 +471,12 @@ fn strong_wolfe(obj: &mut Objective, mut t: f64, d: &Tensor, f: f64, g: &Tensor,
     let mut done = false;
     let mut ls_iter = 0;
     // bracket an interval containing a point satisfying the Wolfe criteria
-    let (mut bracket, mut bracket_f, mut bracket_g, mut bracket_gtd): (Vec<f64>, Vec<f64>, Vec<Tensor>, Vec<f64>) = (vec![], vec![], vec![], vec![]);
+    let (mut bracket, mut bracket_f, mut bracket_g, mut bracket_gtd): (
+        Vec<f64>,
+        Vec<f64>,
+        Vec<Tensor>,
+        Vec<f64>,
+    ) = (vec![], vec![], vec![], vec![]);
     while ls_iter < max_ls {
         if f_new > f + c1 * t * gtd || (ls_iter > 1 && f_new >= f_prev) {
             bracket = vec![t_prev, t];
@@ -414,7 +503,15 @@ fn strong_wolfe(obj: &mut Objective, mut t: f64, d: &Tensor, f: f64, g: &Tensor,
         let min_step = t + 0.01 * (t - t_prev);
         let max_step = t * 10.0;
         let tmp = t;
-        t = cubic_interpolate(t_prev, f_prev, gtd_prev, t, f_new, gtd_new, Some((min_step, max_step)));
+        t = cubic_interpolate(
+            t_prev,
+            f_prev,
+            gtd_prev,
+            t,
+            f_new,
+            gtd_new,
+            Some((min_step, max_step)),
+        );
         // next step
         t_prev = tmp;
         f_prev = f_new;
@@ -433,20 +530,38 @@ fn strong_wolfe(obj: &mut Objective, mut t: f64, d: &Tensor, f: f64, g: &Tensor,
     }
     // zoom: refine the bracket until a point meets the criteria
     let mut insuf_progress = false;
-    let order = |bf: &[f64]| if bf[0] <= bf[bf.len() - 1] { (0, 1) } else { (1, 0) };
+    let order = |bf: &[f64]| {
+        if bf[0] <= bf[bf.len() - 1] {
+            (0, 1)
+        } else {
+            (1, 0)
+        }
+    };
     let (mut low, mut high) = order(&bracket_f);
     while !done && ls_iter < max_ls {
         if (bracket[1] - bracket[0]).abs() * d_norm < tolerance_change {
             break;
         }
-        t = cubic_interpolate(bracket[0], bracket_f[0], bracket_gtd[0], bracket[1], bracket_f[1], bracket_gtd[1], None);
+        t = cubic_interpolate(
+            bracket[0],
+            bracket_f[0],
+            bracket_gtd[0],
+            bracket[1],
+            bracket_f[1],
+            bracket_gtd[1],
+            None,
+        );
         // a point too near the ends of the bracket twice, or at or beyond one, moves to 0.1 of
         // the bracket's width inside it
         let (bmax, bmin) = (pymax(bracket[0], bracket[1]), pymin(bracket[0], bracket[1]));
         let eps = 0.1 * (bmax - bmin);
         if pymin(bmax - t, t - bmin) < eps {
             if insuf_progress || t >= bmax || t <= bmin {
-                t = if (t - bmax).abs() < (t - bmin).abs() { bmax - eps } else { bmin + eps };
+                t = if (t - bmax).abs() < (t - bmin).abs() {
+                    bmax - eps
+                } else {
+                    bmin + eps
+                };
                 insuf_progress = false;
             } else {
                 insuf_progress = true;
@@ -482,5 +597,10 @@ fn strong_wolfe(obj: &mut Objective, mut t: f64, d: &Tensor, f: f64, g: &Tensor,
             bracket_gtd[low] = gtd_new;
         }
     }
-    Ok((bracket_f[low], bracket_g[low].shallow_clone(), bracket[low], ls_func_evals))
+    Ok((
+        bracket_f[low],
+        bracket_g[low].shallow_clone(),
+        bracket[low],
+        ls_func_evals,
+    ))
 }

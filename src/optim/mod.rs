@@ -14,8 +14,8 @@ pub mod api;
 pub mod fused;
 pub mod kinds;
 pub mod lamb;
-pub mod restore;
 pub mod lbfgs;
+pub mod restore;
 pub mod rmsprop;
 pub mod sgd;
 
@@ -42,7 +42,11 @@ pub struct Parm {
 
 impl Parm {
     /// Buffer `name`, made by `init` when missing.
-    pub fn buffer(&mut self, name: &'static str, init: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+    pub fn buffer(
+        &mut self,
+        name: &'static str,
+        init: impl FnOnce(&Tensor) -> Result<Tensor>,
+    ) -> Result<Tensor> {
         if let Some((_, t)) = self.state.iter().find(|(k, _)| *k == name) {
             return Ok(t.shallow_clone());
         }
@@ -66,7 +70,9 @@ impl Parm {
     /// Count the step in buffer `step` (a scalar float tensor on the CPU, as PyTorch keeps it
     /// unless `capturable`: reading it back never waits for the GPU) and return the new count.
     pub fn count_step(&mut self) -> Result<f64> {
-        let s = self.buffer("step", |_| Ok(Tensor::f_zeros([], (tch::Kind::Float, tch::Device::Cpu))?))?;
+        let s = self.buffer("step", |_| {
+            Ok(Tensor::f_zeros([], (tch::Kind::Float, tch::Device::Cpu))?)
+        })?;
         let _ = s.shallow_clone().f_add_scalar_(1.0)?;
         Ok(s.f_double_value(&[])?)
     }
@@ -118,7 +124,10 @@ impl Settings<'_> {
     fn val(&self, name: &str) -> &Val {
         match self.kind.opts.iter().position(|o| o.name == name) {
             Some(i) => &self.vals[i],
-            None => panic!("{}: no option `{name} in the optimizer table", self.kind.name),
+            None => panic!(
+                "{}: no option `{name} in the optimizer table",
+                self.kind.name
+            ),
         }
     }
     pub fn float(&self, name: &str) -> f64 {
@@ -155,7 +164,10 @@ impl Settings<'_> {
 
 impl Optimizer {
     pub fn settings(&self, g: usize) -> Settings<'_> {
-        Settings { kind: self.kind, vals: &self.groups[g].opts }
+        Settings {
+            kind: self.kind,
+            vals: &self.groups[g].opts,
+        }
     }
 
     /// A second optimizer on the same parameter and buffer tensors (`opt m` of a model, which
@@ -166,29 +178,51 @@ impl Optimizer {
             t: p.t.shallow_clone(),
             module: p.module.clone(),
             name: p.name.clone(),
-            state: p.state.iter().map(|(k, t)| (*k, t.shallow_clone())).collect(),
+            state: p
+                .state
+                .iter()
+                .map(|(k, t)| (*k, t.shallow_clone()))
+                .collect(),
         };
         Optimizer {
             kind: self.kind,
             sources: self
                 .sources
                 .iter()
-                .map(|s| Source { key: s.key.clone(), addr: s.addr, tree: s.tree.as_ref().and_then(|t| t.shared_copy()), count: s.count })
+                .map(|s| Source {
+                    key: s.key.clone(),
+                    addr: s.addr,
+                    tree: s.tree.as_ref().and_then(|t| t.shared_copy()),
+                    count: s.count,
+                })
                 .collect(),
             defaults: self.defaults.clone(),
-            groups: self.groups.iter().map(|g| Group { opts: g.opts.clone(), parms: g.parms.iter().map(parm).collect() }).collect(),
+            groups: self
+                .groups
+                .iter()
+                .map(|g| Group {
+                    opts: g.opts.clone(),
+                    parms: g.parms.iter().map(parm).collect(),
+                })
+                .collect(),
             found_inf: None,
         }
     }
 
     /// Every parameter tensor, group by group.
     pub fn parameters(&self) -> Vec<&Tensor> {
-        self.groups.iter().flat_map(|g| g.parms.iter().map(|p| &p.t)).collect()
+        self.groups
+            .iter()
+            .flat_map(|g| g.parms.iter().map(|p| &p.t))
+            .collect()
     }
 
     /// Every buffer tensor (ktorch's `tensorcount`, `elements` and `bytes` of an optimizer).
     pub fn buffers(&self) -> Vec<&Tensor> {
-        self.groups.iter().flat_map(|g| g.parms.iter().flat_map(|p| p.state.iter().map(|(_, t)| t))).collect()
+        self.groups
+            .iter()
+            .flat_map(|g| g.parms.iter().flat_map(|p| p.state.iter().map(|(_, t)| t)))
+            .collect()
     }
 
     /// ktorch's count of the buffers: (tensors, elements, bytes). kopt.cpp keeps each
@@ -196,7 +230,11 @@ impl Optimizer {
     /// element of 8 bytes and no tensor, whatever tensor we keep it in (PyTorch's float).
     pub fn buffer_counts(&self) -> Result<(i64, i64, i64)> {
         let (mut n, mut e, mut b) = (0, 0, 0);
-        for (k, t) in self.groups.iter().flat_map(|g| g.parms.iter().flat_map(|p| p.state.iter())) {
+        for (k, t) in self
+            .groups
+            .iter()
+            .flat_map(|g| g.parms.iter().flat_map(|p| p.state.iter()))
+        {
             if *k == "step" {
                 e += 1;
                 b += 8;
@@ -230,10 +268,16 @@ impl Optimizer {
     }
 
     /// Run `f` on each group's settings and its parameters that have gradients.
-    pub fn each(&mut self, mut f: impl FnMut(&Settings, &mut Parm, &Tensor) -> Result<()>) -> Result<()> {
+    pub fn each(
+        &mut self,
+        mut f: impl FnMut(&Settings, &mut Parm, &Tensor) -> Result<()>,
+    ) -> Result<()> {
         let kind = self.kind;
         for g in &mut self.groups {
-            let s = Settings { kind, vals: &g.opts };
+            let s = Settings {
+                kind,
+                vals: &g.opts,
+            };
             for p in &mut g.parms {
                 let grad = p.t.grad();
                 if !grad.defined() {

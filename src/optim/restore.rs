@@ -9,7 +9,7 @@ use anyhow::{anyhow, bail, Result};
 use once_cell::sync::Lazy;
 
 use super::{kinds, Group, Optimizer, Parm};
-use crate::k::{make, read, K};
+use crate::k::{make, read, Owned, K};
 use crate::nn::api::modref;
 use crate::nn::spec;
 use crate::tensor::{convert, opargs::describe};
@@ -19,37 +19,47 @@ pub fn is_state_call(v: &[K]) -> bool {
     matches!(v, [s, m] if read::dict_parts(*s).is_some() && matches!(crate::registry::class_of(*m), Some("module" | "model")))
 }
 
-/// The value of key `k` in a symbol-keyed dictionary.
-fn key(d: K, k: &str) -> Result<K> {
-    let (ks, vs) = read::dict_parts(d).ok_or_else(|| anyhow!("expecting a dictionary, given {}", describe(d)))?;
+/// The value of key `k` in a symbol-keyed dictionary (a list made from simple values goes into
+/// `made`, which the value points into).
+fn key(d: K, k: &str, made: &mut Vec<Owned>) -> Result<K> {
+    let (ks, vs) = read::dict_parts(d)
+        .ok_or_else(|| anyhow!("expecting a dictionary, given {}", describe(d)))?;
     let names = read::symbols(ks).ok_or_else(|| anyhow!("expecting symbol keys"))?;
-    let i = names.iter().position(|n| *n == k).ok_or_else(|| anyhow!("state has no `{k}"))?;
-    let e = make::explode(vs);
-    spec::keep(e);
-    Ok(read::items(e).unwrap()[i])
+    let i = names
+        .iter()
+        .position(|n| *n == k)
+        .ok_or_else(|| anyhow!("state has no `{k}"))?;
+    let e = Owned::new(make::explode(vs));
+    let x = e.items().unwrap()[i];
+    made.push(e);
+    Ok(x)
 }
 
 /// A table's columns by name (a table is a flipped dictionary: k.h's x->k at offset 8).
-fn columns(t: K, what: &str) -> Result<Vec<(&'static str, Vec<K>)>> {
+/// Lists made from simple columns go into `made`, which the columns point into.
+fn columns(t: K, what: &str, made: &mut Vec<Owned>) -> Result<Vec<(&'static str, Vec<K>)>> {
     if read::ktype(t) != 98 {
         bail!("{what}: expecting a table, given {}", describe(t));
     }
-    let d = unsafe { *((t as *const u8).add(8) as *const K) };
+    let d = read::table_dict(t).unwrap();
     let (ks, vs) = read::dict_parts(d).unwrap();
     let names = read::symbols(ks).ok_or_else(|| anyhow!("{what}: expecting symbol columns"))?;
-    let cols = make::explode(vs);
-    spec::keep(cols);
+    let cols = Owned::new(make::explode(vs));
     let mut out = vec![];
-    for (n, c) in names.into_iter().zip(read::items(cols).unwrap()) {
-        let e = make::explode(*c);
-        spec::keep(e);
-        out.push((n, read::items(e).unwrap().to_vec()));
+    for (n, c) in names.into_iter().zip(cols.items().unwrap()) {
+        let e = Owned::new(make::explode(*c));
+        out.push((n, e.items().unwrap().to_vec()));
+        made.push(e);
     }
+    made.push(cols);
     Ok(out)
 }
 
 fn column<'a>(cols: &'a [(&'static str, Vec<K>)], name: &str, what: &str) -> Result<&'a [K]> {
-    cols.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_slice()).ok_or_else(|| anyhow!("{what}: no column `{name}"))
+    cols.iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v.as_slice())
+        .ok_or_else(|| anyhow!("{what}: no column `{name}"))
 }
 
 /// Buffer names live as long as the library (a parameter's state is keyed by `&'static str`):
@@ -66,9 +76,13 @@ fn intern(s: &str) -> &'static str {
 }
 
 pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
-    let name = read::symbol(key(state, "optimizer")?).ok_or_else(|| anyhow!("state: optimizer expected as a symbol"))?;
+    // lists made while reading the state (simple lists' items as atoms): what it reads points
+    // into them
+    let mut made = vec![];
+    let name = read::symbol(key(state, "optimizer", &mut made)?)
+        .ok_or_else(|| anyhow!("state: optimizer expected as a symbol"))?;
     let kind = kinds::find(name).ok_or_else(|| anyhow!("unrecognized optimizer: `{name}"))?;
-    let opts = columns(key(state, "options")?, "options")?;
+    let opts = columns(key(state, "options", &mut made)?, "options", &mut made)?;
     let rows = opts.first().map_or(0, |(_, v)| v.len());
     let mut groups = vec![];
     for i in 0..rows {
@@ -77,43 +91,86 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
         if let Some(check) = kind.check {
             check(i, &super::Settings { kind, vals: &vals })?;
         }
-        groups.push(Group { opts: vals, parms: vec![] });
+        groups.push(Group {
+            opts: vals,
+            parms: vec![],
+        });
     }
-    let parms = columns(key(state, "parms")?, "parms")?;
-    let (group, module, pname, size) = (column(&parms, "parmgroup", "parms")?, column(&parms, "module", "parms")?, column(&parms, "name", "parms")?, column(&parms, "size", "parms")?);
+    let parms = columns(key(state, "parms", &mut made)?, "parms", &mut made)?;
+    let (group, module, pname, size) = (
+        column(&parms, "parmgroup", "parms")?,
+        column(&parms, "module", "parms")?,
+        column(&parms, "name", "parms")?,
+        column(&parms, "size", "parms")?,
+    );
     let buffers = column(&parms, "buffers", "parms").ok();
     let root = modref(target)?;
     let named = root.get().named_parameters();
     for r in 0..pname.len() {
         let g = read::long(group[r]).ok_or_else(|| anyhow!("parms: group expected as a long"))?;
-        let n = read::symbol(pname[r]).ok_or_else(|| anyhow!("parms: name expected as a symbol"))?;
-        let t = named.iter().find(|(k, _)| k == n).map(|(_, t)| *t).ok_or_else(|| anyhow!("parameter `{n} not found in the module"))?;
+        let n =
+            read::symbol(pname[r]).ok_or_else(|| anyhow!("parms: name expected as a symbol"))?;
+        let t = named
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| anyhow!("parameter `{n} not found in the module"))?;
         let want = read::longs(size[r]).unwrap_or_default();
         if t.size() != want {
-            bail!("parameter `{n}: size {:?} in the state, {:?} in the module", want, t.size());
+            bail!(
+                "parameter `{n}: size {:?} in the state, {:?} in the module",
+                want,
+                t.size()
+            );
         }
         let mut state = vec![];
         if let Some(b) = buffers {
             if let Some((ks, vs)) = read::dict_parts(b[r]) {
                 let keys = read::symbols(ks).unwrap_or_default();
-                let e = make::explode(vs);
-                spec::keep(e);
-                for (k, v) in keys.iter().zip(read::items(e).unwrap_or(&[])) {
-                    let b = convert::to_tensor(*v).map_err(|e| anyhow!("parameter `{n}, buffer `{k}: {e}"))?;
+                let e = Owned::new(make::explode(vs));
+                for (k, v) in keys.iter().zip(e.items().unwrap_or(&[])) {
+                    let b = convert::to_tensor(*v)
+                        .map_err(|e| anyhow!("parameter `{n}, buffer `{k}: {e}"))?;
                     // step counts stay on the CPU (optim::Parm::count_step)
-                    let b = if *k == "step" { b } else { b.f_to_device(t.device())? };
+                    let b = if *k == "step" {
+                        b
+                    } else {
+                        b.f_to_device(t.device())?
+                    };
                     state.push((intern(k), b));
                 }
             }
         }
-        let grp = groups.get_mut(usize::try_from(g).unwrap_or(usize::MAX)).ok_or_else(|| anyhow!("parameter `{n}: group {g} not in the options ({rows} row(s))"))?;
+        let grp = groups
+            .get_mut(usize::try_from(g).unwrap_or(usize::MAX))
+            .ok_or_else(|| {
+                anyhow!("parameter `{n}: group {g} not in the options ({rows} row(s))")
+            })?;
         let module = read::symbol(module[r]).unwrap_or("");
-        grp.parms.push(Parm { t: t.shallow_clone(), module: module.to_string(), name: n.to_string(), state });
+        grp.parms.push(Parm {
+            t: t.shallow_clone(),
+            module: module.to_string(),
+            name: n.to_string(),
+            state,
+        });
     }
     // as kopt.cpp's `putgroups`, the first group's options are the defaults
-    let defaults = groups.first().map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
+    let defaults = groups
+        .first()
+        .map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
     // the module rebuilt onto is the optimizer's container (kopt.cpp: `opt(state;module)`)
     let (m, addr) = (root.get(), root.address());
-    let sources = vec![super::Source { key: m.name.clone().unwrap_or_else(|| "0".into()), addr, tree: m.shared_copy(), count: 0 }];
-    Ok(Optimizer { kind, sources, defaults, groups, found_inf: None })
+    let sources = vec![super::Source {
+        key: m.name.clone().unwrap_or_else(|| "0".into()),
+        addr,
+        tree: m.shared_copy(),
+        count: 0,
+    }];
+    Ok(Optimizer {
+        kind,
+        sources,
+        defaults,
+        groups,
+        found_inf: None,
+    })
 }

@@ -2,14 +2,15 @@
 //! the lines as a list of strings, `config[]` prints them to stderr.
 use anyhow::anyhow;
 
-use super::ffi;
 use crate::k::{make, read, KResult, K};
 
 /// The text of at::show_config() followed by at::get_parallel_info().
 pub fn text() -> anyhow::Result<String> {
-    let cfg = ffi::take_string(unsafe { ffi::ktorch_show_config() })
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+    let cfg = crate::cxx::take_string(unsafe { crate::cxx::ktorch_show_config() })
         .ok_or_else(|| anyhow!("libtorch show_config failed"))?;
-    let par = ffi::take_string(unsafe { ffi::ktorch_parallel_info() })
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+    let par = crate::cxx::take_string(unsafe { crate::cxx::ktorch_parallel_info() })
         .ok_or_else(|| anyhow!("libtorch parallel info failed"))?;
     Ok(format!("{cfg}{par}"))
 }

@@ -1,6 +1,5 @@
 //! The session: versions, libtorch's build configuration, session-wide settings, the log.
 pub mod config;
-pub mod ffi;
 pub mod log;
 pub mod precision;
 pub mod seed;

@@ -7,26 +7,20 @@
 //! of a parameter never outlives the optimizer step that changes the parameter.
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
+use crate::cxx::{
+    ktorch_autocast_enter, ktorch_autocast_leave, ktorch_get_matmul_precision, ktorch_get_tf32,
+    ktorch_set_matmul_precision, ktorch_set_tf32,
+};
 use anyhow::{bail, Result};
 
-extern "C" {
-    fn ktorch_get_tf32(which: libc::c_int) -> libc::c_int;
-    fn ktorch_set_tf32(which: libc::c_int, b: libc::c_int) -> libc::c_int;
-    fn ktorch_get_matmul_precision() -> libc::c_int;
-    fn ktorch_set_matmul_precision(s: *const libc::c_char) -> libc::c_int;
-    fn ktorch_autocast_enter(dev: libc::c_int, dtype: libc::c_int, was: *mut libc::c_int, wasdtype: *mut libc::c_int) -> libc::c_int;
-    fn ktorch_autocast_leave(dev: libc::c_int, was: libc::c_int, wasdtype: libc::c_int) -> libc::c_int;
-}
-
 fn shim(rc: libc::c_int) -> Result<()> {
-    if rc != 0 {
-        return Err(super::ffi::shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(())
 }
 
 /// TF32 switch: `cublas` false for cuDNN's (convolutions), true for cuBLAS's (matmuls).
 pub fn tf32(cublas: bool) -> Result<bool> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let v = unsafe { ktorch_get_tf32(if cublas { 0 } else { 1 }) };
     if v < 0 {
         bail!("unable to read the TF32 flag");
@@ -35,6 +29,7 @@ pub fn tf32(cublas: bool) -> Result<bool> {
 }
 
 pub fn set_tf32(cublas: bool, b: bool) -> Result<()> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     shim(unsafe { ktorch_set_tf32(if cublas { 0 } else { 1 }, b as libc::c_int) })
 }
 
@@ -42,8 +37,13 @@ pub const PRECISIONS: [&str; 3] = ["highest", "high", "medium"];
 
 /// torch.get_float32_matmul_precision: `highest`, `high` (TF32) or `medium` (bf16).
 pub fn matmul_precision() -> Result<&'static str> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let v = unsafe { ktorch_get_matmul_precision() };
-    PRECISIONS.get(v as usize).copied().filter(|_| v >= 0).ok_or_else(|| anyhow::anyhow!("unable to read the float32 matmul precision"))
+    PRECISIONS
+        .get(v as usize)
+        .copied()
+        .filter(|_| v >= 0)
+        .ok_or_else(|| anyhow::anyhow!("unable to read the float32 matmul precision"))
 }
 
 pub fn set_matmul_precision(s: &str) -> Result<()> {
@@ -51,6 +51,7 @@ pub fn set_matmul_precision(s: &str) -> Result<()> {
         bail!("matmulprecision: expecting one of `highest`high`medium, given `{s}");
     }
     let c = std::ffi::CString::new(s)?;
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     shim(unsafe { ktorch_set_matmul_precision(c.as_ptr()) })
 }
 
@@ -96,8 +97,10 @@ pub fn autocast_scope<T>(device: tch::Device, f: impl FnOnce() -> Result<T>) -> 
     // c10::ScalarType codes: BFloat16 15, Half 5
     let dtype = if a == 1 { 15 } else { 5 };
     let (mut was, mut wasdtype) = (0, 0);
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     shim(unsafe { ktorch_autocast_enter(dev, dtype, &mut was, &mut wasdtype) })?;
     let r = f();
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     let left = shim(unsafe { ktorch_autocast_leave(dev, was, wasdtype) });
     let r = r?;
     left?;

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{anyhow, bail};
 
-use super::{ffi, precision};
+use super::precision;
 use crate::k::{make, read, KResult, K};
 
 /// ktorch's own flags (the others live in libtorch).
@@ -79,18 +79,27 @@ fn get(name: &str) -> KResult {
         "threads" => make::long(tch::get_num_threads() as i64),
         "interopthreads" => make::long(tch::utils::get_num_interop_threads() as i64),
         "cuda" => make::boolean(tch::Cuda::is_available()),
-        "magma" => make::boolean(flag(unsafe { ffi::ktorch_has_magma() }, "magma")?),
-        "cudnn" => make::boolean(flag(unsafe { ffi::ktorch_has_cudnn() }, "cudnn")?),
-        "cudnnversion" => make::long(unsafe { ffi::ktorch_cudnn_version() } as i64),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+        "magma" => make::boolean(flag(unsafe { crate::cxx::ktorch_has_magma() }, "magma")?),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+        "cudnn" => make::boolean(flag(unsafe { crate::cxx::ktorch_has_cudnn() }, "cudnn")?),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+        "cudnnversion" => make::long(unsafe { crate::cxx::ktorch_cudnn_version() } as i64),
         "cudadevices" => make::long(tch::Cuda::device_count()),
-        "benchmark" => make::boolean(flag(unsafe { ffi::ktorch_get_benchmark() }, "benchmark")?),
+        "benchmark" => make::boolean(flag(
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+            unsafe { crate::cxx::ktorch_get_benchmark() },
+            "benchmark",
+        )?),
         // ktorch's level: 0 off, 1 warn only, 2 error
-        "deterministic" => match unsafe { ffi::ktorch_get_deterministic() } {
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+        "deterministic" => match unsafe { crate::cxx::ktorch_get_deterministic() } {
             n if n >= 0 => make::long(n as i64),
             _ => bail!("unable to read deterministic"),
         },
         "cudnndeterministic" => make::boolean(flag(
-            unsafe { ffi::ktorch_get_cudnn_deterministic() },
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+            unsafe { crate::cxx::ktorch_get_cudnn_deterministic() },
             "cudnndeterministic",
         )?),
         "stackframe" => make::boolean(stackframe()),
@@ -125,7 +134,8 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
     match name {
         "threads" => tch::set_num_threads(want_threads()?),
         "interopthreads" => tch::utils::set_num_interop_threads(want_threads()?),
-        "benchmark" => ok(unsafe { ffi::ktorch_set_benchmark(want_bool()? as i32) })?,
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+        "benchmark" => ok(unsafe { crate::cxx::ktorch_set_benchmark(want_bool()? as i32) })?,
         // 0 off, 1 warn only, 2 error (a boolean: off or error)
         "deterministic" => {
             let n = match (read::boolean(v), read::long(v)) {
@@ -133,10 +143,12 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
                 (None, Some(n)) if (0..=2).contains(&n) => n as i32,
                 _ => bail!("deterministic: use 0-turn off, 1-warn only, 2-error if non-deterministic algorithm"),
             };
-            ok(unsafe { ffi::ktorch_set_deterministic(n) })?
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+            ok(unsafe { crate::cxx::ktorch_set_deterministic(n) })?
         }
         "cudnndeterministic" => {
-            ok(unsafe { ffi::ktorch_set_cudnn_deterministic(want_bool()? as i32) })?
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+            ok(unsafe { crate::cxx::ktorch_set_cudnn_deterministic(want_bool()? as i32) })?
         }
         "stackframe" => STACKFRAME.store(want_bool()?, Ordering::Relaxed),
         "alloptions" => ALLOPTIONS.store(want_bool()?, Ordering::Relaxed),
@@ -168,13 +180,20 @@ pub fn setting(x: K) -> KResult {
         match *name {
             "matmulprecision" => precision::set_matmul_precision(v)?,
             "autocast" => precision::set_autocast(v)?,
-            _ if NAMES.contains(name) => bail!("`{name} expects a {}", if ["threads", "interopthreads"].contains(name) { "positive long" } else { "boolean" }),
+            _ if NAMES.contains(name) => bail!(
+                "`{name} expects a {}",
+                if ["threads", "interopthreads"].contains(name) {
+                    "positive long"
+                } else {
+                    "boolean"
+                }
+            ),
             _ => bail!("unrecognized setting `{name}"),
         }
         return Ok(make::null());
     }
     // (`name;value): a general list of two.
-    if let Some([name, v]) = read::items(x) {
+    if let Some([name, v]) = read::items(&x) {
         let name = read::symbol(*name).ok_or_else(|| anyhow!("expects (`name;value)"))?;
         set(name, *v)?;
         return Ok(make::null());

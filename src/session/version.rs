@@ -2,14 +2,15 @@
 //! plus named facts: `version`ktorch`libtorch`cuda`cudadevices`, and `version`all` for all of them.
 use anyhow::bail;
 
-use super::ffi;
 use crate::k::{make, read, KResult, K};
 
 pub const KTORCH_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The loaded libtorch's version, e.g. "2.11.0".
 pub fn libtorch() -> &'static str {
-    let p = unsafe { ffi::ktorch_torch_version() };
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+    let p = unsafe { crate::cxx::ktorch_torch_version() };
+    // SAFETY: TORCH_VERSION, a static NUL-terminated string of libtorch's, never freed.
     unsafe { std::ffi::CStr::from_ptr(p) }
         .to_str()
         .unwrap_or("")

@@ -9,43 +9,51 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::{convert, options::Options};
+use crate::cxx::{
+    ktorch_add_alpha_, ktorch_addcdiv_value_, ktorch_addcmul_value_, ktorch_backward,
+    ktorch_reset_grad,
+};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 
-extern "C" {
-    fn ktorch_backward(
-        t: *mut c_void,
-        g: *mut c_void,
-        retain: libc::c_int,
-        create: libc::c_int,
-    ) -> libc::c_int;
-    fn ktorch_reset_grad(t: *mut c_void, none: libc::c_int) -> libc::c_int;
-    fn ktorch_add_alpha_(t: *mut c_void, other: *const c_void, alpha: f64) -> libc::c_int;
-    fn ktorch_addcmul_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> libc::c_int;
-    fn ktorch_addcdiv_value_(t: *mut c_void, a: *const c_void, b: *const c_void, value: f64) -> libc::c_int;
-}
-
 /// `t += value * a * b` in place, one kernel.
 pub fn addcmul_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
-    if unsafe { ktorch_addcmul_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    crate::cxx::check(unsafe {
+        ktorch_addcmul_value_(
+            t.as_ptr() as *mut c_void,
+            a.as_ptr() as *const c_void,
+            b.as_ptr() as *const c_void,
+            value,
+        )
+    })?;
     Ok(())
 }
 
 /// `t += value * a / b` in place, one kernel.
 pub fn addcdiv_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
-    if unsafe { ktorch_addcdiv_value_(t.as_ptr() as *mut c_void, a.as_ptr() as *const c_void, b.as_ptr() as *const c_void, value) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    crate::cxx::check(unsafe {
+        ktorch_addcdiv_value_(
+            t.as_ptr() as *mut c_void,
+            a.as_ptr() as *const c_void,
+            b.as_ptr() as *const c_void,
+            value,
+        )
+    })?;
     Ok(())
 }
 
 /// `t += alpha * other` in place, one kernel (ATen's `add_(other, alpha)`).
 pub fn add_alpha_(t: &Tensor, other: &Tensor, alpha: f64) -> anyhow::Result<()> {
-    if unsafe { ktorch_add_alpha_(t.as_ptr() as *mut c_void, other.as_ptr() as *const c_void, alpha) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    crate::cxx::check(unsafe {
+        ktorch_add_alpha_(
+            t.as_ptr() as *mut c_void,
+            other.as_ptr() as *const c_void,
+            alpha,
+        )
+    })?;
     Ok(())
 }
 
@@ -67,7 +75,7 @@ pub fn backward(x: K) -> KResult {
     let (h, rest) = if registry::is_handle(x) {
         (x, &[][..])
     } else {
-        let items = read::items(x).filter(|v| !v.is_empty()).ok_or_else(|| {
+        let items = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
             anyhow!(
                 "expects tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"
             )
@@ -100,9 +108,10 @@ pub fn backward(x: K) -> KResult {
     let gp = g
         .as_ref()
         .map_or(std::ptr::null_mut(), |g| g.as_ptr() as *mut c_void);
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, gp, retain as i32, create as i32) } != 0
     {
-        return Err(crate::device::shim_error());
+        return Err(crate::cxx::last_error());
     }
     Ok(make::null())
 }
@@ -124,18 +133,18 @@ fn reset(x: K, none: bool) -> KResult {
 /// Zero the gradients of `ts` (`none`: drop them, as PyTorch's `zero_grad(set_to_none=True)`).
 pub fn reset_grads<T: std::borrow::Borrow<Tensor>>(ts: &[T], none: bool) -> anyhow::Result<()> {
     for t in ts.iter().map(|t| t.borrow()).filter(|t| t.defined()) {
-        if unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) } != 0 {
-            return Err(crate::device::shim_error());
-        }
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+        crate::cxx::check(unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) })?;
     }
     Ok(())
 }
 
 /// Backward from a scalar loss, libtorch's errors caught in the shim.
 pub fn backward_of(t: &Tensor) -> anyhow::Result<()> {
-    if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    crate::cxx::check(unsafe {
+        ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0)
+    })?;
     Ok(())
 }
 

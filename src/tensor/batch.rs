@@ -27,7 +27,11 @@ pub fn maxsize(t: &Tensor, d: i64) -> Result<i64> {
         bail!("dimension {d} out of range for a {dim}-dim tensor");
     }
     let item = t.f_kind()?.elt_size_in_bytes() as i64;
-    let (n, e, sz) = (storage_bytes(t)? / item, t.numel() as i64, t.size()[d as usize]);
+    let (n, e, sz) = (
+        storage_bytes(t)? / item,
+        t.numel() as i64,
+        t.size()[d as usize],
+    );
     if n == 0 || e == 0 {
         return Ok(0);
     }
@@ -51,8 +55,12 @@ pub fn maxsize_keyed(ts: &[&Tensor], d: i64, keys: Option<&[String]>) -> Result<
         let n = maxsize(t, d)?;
         if m >= 0 && n != m {
             match keys.and_then(|k| k.get(i)) {
-                Some(k) => bail!("dictionary[{k}] size={n}, but previous tensor(s) have size={m} for dim {d}"),
-                None => bail!("tensor[{i}] size={n}, but previous tensor(s) have size={m} for dim {d}"),
+                Some(k) => bail!(
+                    "dictionary[{k}] size={n}, but previous tensor(s) have size={m} for dim {d}"
+                ),
+                None => {
+                    bail!("tensor[{i}] size={n}, but previous tensor(s) have size={m} for dim {d}")
+                }
             }
         }
         m = n;
@@ -70,7 +78,9 @@ fn window(t: &Tensor, d: i64, offset: i64, len: i64) -> Result<()> {
     let n = storage_bytes(t)? / t.f_kind()?.elt_size_in_bytes() as i64;
     tch::no_grad(|| -> Result<()> {
         let base = t.f_as_strided([n], [1], 0)?;
-        let _ = t.shallow_clone().f_set_source_tensor_storage_offset_(&base, offset, &size, &stride)?;
+        let _ = t
+            .shallow_clone()
+            .f_set_source_tensor_storage_offset_(&base, offset, &size, &stride)?;
         Ok(())
     })
 }
@@ -94,7 +104,10 @@ pub fn select(t: &Tensor, i: i64, w: i64, d: i64, n: i64) -> Result<()> {
     let w = w.min(n);
     let j = i * w;
     if i < 0 || j >= n {
-        bail!("batch[{i}] invalid, valid range is from 0-{}", count(w, n, false) - 1);
+        bail!(
+            "batch[{i}] invalid, valid range is from 0-{}",
+            count(w, n, false) - 1
+        );
     }
     window(t, d, j * t.stride()[d as usize], w.min(n - j))
 }
@@ -114,7 +127,9 @@ pub fn next(ts: &[&Tensor], w: i64, d: i64) -> Result<bool> {
 }
 
 fn next_keyed(ts: &[&Tensor], w: i64, d: i64, keys: Option<&[String]>) -> Result<bool> {
-    let Some(first) = ts.first() else { return Ok(false) };
+    let Some(first) = ts.first() else {
+        return Ok(false);
+    };
     if first.dim() == 0 {
         bail!("tensor has no dimensions");
     }
@@ -123,9 +138,16 @@ fn next_keyed(ts: &[&Tensor], w: i64, d: i64, keys: Option<&[String]>) -> Result
         return Ok(false);
     }
     if w < 1 || w >= n {
-        bail!("size {w} not in the range 1-{} (tensor size is {n} for dimension {d})", n - 1);
+        bail!(
+            "size {w} not in the range 1-{} (tensor size is {n} for dimension {d})",
+            n - 1
+        );
     }
-    let i = if first.size()[d as usize] == n { 0 } else { storage_offset(first)? / (first.stride()[d as usize] * w) + 1 };
+    let i = if first.size()[d as usize] == n {
+        0
+    } else {
+        storage_offset(first)? / (first.stride()[d as usize] * w) + 1
+    };
     if i < count(w, n, false) {
         ts.iter().try_for_each(|t| select(t, i, w, d, n))?;
         Ok(true)
@@ -161,7 +183,10 @@ fn with_tensors<R>(h: K, f: impl FnOnce(Vec<&mut Tensor>) -> Result<R>) -> Resul
 }
 
 /// As `with_tensors`, with a dictionary's keys.
-fn with_keyed<R>(h: K, f: impl FnOnce(Vec<&mut Tensor>, Option<&[String]>) -> Result<R>) -> Result<R> {
+fn with_keyed<R>(
+    h: K,
+    f: impl FnOnce(Vec<&mut Tensor>, Option<&[String]>) -> Result<R>,
+) -> Result<R> {
     registry::with(h, |o| match o {
         Obj::Dict(d) => {
             let keys: Vec<String> = d.iter().map(|(k, _)| k.clone()).collect();
@@ -176,7 +201,10 @@ fn with_plain<R>(o: &mut Obj, f: impl FnOnce(Vec<&mut Tensor>) -> Result<R>) -> 
         Obj::Tensor(t) => f(vec![t]),
         Obj::Vector(v) => f(v.iter_mut().collect()),
         Obj::Dict(d) => f(d.iter_mut().map(|(_, t)| t).collect()),
-        other => bail!("expecting tensor, vector, dictionary or model, given {}", other.class()),
+        other => bail!(
+            "expecting tensor, vector, dictionary or model, given {}",
+            other.class()
+        ),
     }
 }
 
@@ -185,7 +213,7 @@ pub fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
     if registry::is_handle(x) {
         return Ok((x, 0));
     }
-    match read::items(x) {
+    match read::items(&x) {
         Some([h, d]) if registry::is_handle(*h) => {
             let d = read::long(*d).filter(|_| read::ktype(*d) < 0).ok_or_else(|| anyhow!("2nd arg is dimension, but given {}", describe(*d)))?;
             Ok((*h, d))
@@ -196,17 +224,33 @@ pub fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
 
 /// `batch` of a tensor, vector or dictionary (a model's: dispatch/data.rs).
 pub fn batch(x: K) -> KResult {
-    let v = read::items(x).filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting model, (tensor;size), (tensor;size,dim) or (tensor;size;index), given {}", describe(x)))?;
-    let wd = read::longs(v[1]).or_else(|| read::long(v[1]).filter(|_| read::ktype(v[1]) < 0).map(|w| vec![w])).filter(|n| (1..=2).contains(&n.len())).ok_or_else(|| anyhow!("2nd arg is batch size or batch size & dimension, but given {}", describe(v[1])))?;
+    let v = read::items(&x).filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting model, (tensor;size), (tensor;size,dim) or (tensor;size;index), given {}", describe(x)))?;
+    let wd = read::longs(v[1])
+        .or_else(|| {
+            read::long(v[1])
+                .filter(|_| read::ktype(v[1]) < 0)
+                .map(|w| vec![w])
+        })
+        .filter(|n| (1..=2).contains(&n.len()))
+        .ok_or_else(|| {
+            anyhow!(
+                "2nd arg is batch size or batch size & dimension, but given {}",
+                describe(v[1])
+            )
+        })?;
     let (w, d) = (wd[0], wd.get(1).copied().unwrap_or(0));
     if d < 0 {
         bail!("dimension cannot be negative");
     }
     if v.len() == 2 {
-        let b = with_keyed(v[0], |ts, k| next_keyed(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), w, d, k))?;
+        let b = with_keyed(v[0], |ts, k| {
+            next_keyed(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), w, d, k)
+        })?;
         return Ok(make::boolean(b));
     }
-    let i = read::long(v[2]).filter(|_| read::ktype(v[2]) < 0).ok_or_else(|| anyhow!("3rd arg is batch index, but given {}", describe(v[2])))?;
+    let i = read::long(v[2])
+        .filter(|_| read::ktype(v[2]) < 0)
+        .ok_or_else(|| anyhow!("3rd arg is batch index, but given {}", describe(v[2])))?;
     if w < 1 {
         bail!("batch size must be positive, given {w}");
     }
@@ -220,7 +264,9 @@ pub fn batch(x: K) -> KResult {
 
 /// `restore` of a tensor, vector or dictionary handle `h` along `d`.
 pub fn restore(h: K, d: i64) -> KResult {
-    let n = with_tensors(h, |ts| restore_all(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), d))?;
+    let n = with_tensors(h, |ts| {
+        restore_all(&ts.iter().map(|t| &**t).collect::<Vec<_>>(), d)
+    })?;
     Ok(make::long(n))
 }
 

@@ -8,7 +8,7 @@
 use anyhow::{anyhow, bail};
 use tch::{Device, Kind, Tensor};
 
-use crate::k::{make::data, native, read, K};
+use crate::k::{make::data, read, K};
 
 /// The tensor kind of a q type (atom or vector) and its element size.
 pub fn kind_of_qtype(t: i8) -> anyhow::Result<Kind> {
@@ -95,7 +95,7 @@ fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
         return Ok((vec![read::len(x)], t));
     }
     let items =
-        read::items(x).ok_or_else(|| anyhow!("no torch type found for k: {}", qtype_name(t)))?;
+        read::items(&x).ok_or_else(|| anyhow!("no torch type found for k: {}", qtype_name(t)))?;
     if items.is_empty() {
         return Ok((vec![0], 0)); // () -> an empty tensor of the default dtype
     }
@@ -121,6 +121,8 @@ fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
 /// Copy the leaves of `x` into `dst` (contiguous, row-major); returns bytes written.
 fn fill(x: K, dst: *mut u8, es: usize) -> usize {
     let t = read::ktype(x);
+    // SAFETY: `x` is a live q value whose leaves `shape_of` checked to be of one type of `es`
+    // bytes; `dst` has room for all of them (the tensor was made with that shape and type).
     unsafe {
         if t < 0 {
             std::ptr::copy_nonoverlapping((x as *const u8).add(8), dst, es);
@@ -131,7 +133,7 @@ fn fill(x: K, dst: *mut u8, es: usize) -> usize {
             n
         } else {
             let mut off = 0;
-            for it in read::items(x).unwrap_or(&[]) {
+            for it in read::items(&x).unwrap_or(&[]) {
                 off += fill(*it, dst.add(off), es);
             }
             off
@@ -154,10 +156,6 @@ pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
         fill(x, out.data_ptr() as *mut u8, elem_size(t));
     }
     Ok(out)
-}
-
-extern "C" {
-    fn ktorch_empty_pinned(size: *const i64, n: libc::c_int, dtype: libc::c_int, out: *mut *mut libc::c_void) -> libc::c_int;
 }
 
 /// q data as a tensor on `device`. For CUDA the data is written straight into pinned host memory
@@ -191,9 +189,11 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
         _ => return Ok(to_tensor(x)?.f_to_device(d)?),
     };
     let mut p = std::ptr::null_mut();
-    if unsafe { ktorch_empty_pinned(size.as_ptr(), size.len() as libc::c_int, code, &mut p) } != 0 {
-        return Err(crate::session::ffi::shim_error());
-    }
+    // SAFETY: a src/cxx entry point: `size` is a live slice of its length, `p` an out-slot on this frame; it catches every C++ exception (attempt.h).
+    crate::cxx::check(unsafe {
+        crate::cxx::ktorch_empty_pinned(size.as_ptr(), size.len() as libc::c_int, code, &mut p)
+    })?;
+    // SAFETY: the call succeeded, so `p` is an at::Tensor the shim allocated for us; the Tensor owns it from here and frees it once.
     let out = unsafe { Tensor::from_ptr(p as *mut _) };
     if out.numel() > 0 {
         fill(x, out.data_ptr() as *mut u8, elem_size(t));
@@ -220,7 +220,7 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
     }
     if t.is_complex() {
         let r = t.f_detach()?.f_resolve_conj()?.f_view_as_real()?;
-        let r = if first { r.f_movedim(&[-1], &[0])? } else { r };
+        let r = if first { r.f_movedim([-1], [0])? } else { r };
         return to_q_complex(&r, first);
     }
     let (qt, kind) = qtype_of_kind(t.kind())?;
@@ -241,16 +241,19 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
     let ptr = cpu.data_ptr() as *const u8;
     let es = elem_size(qt);
     if size.is_empty() {
-        let a = unsafe { native::ka(-(qt as i32)) };
-        unsafe { std::ptr::copy_nonoverlapping(ptr, (a as *mut u8).add(8), es) };
-        return Ok(a);
+        // SAFETY: `ptr` is the data of `cpu`, a contiguous CPU tensor of one element of `es` bytes.
+        return Ok(crate::k::make::atom(-qt, unsafe {
+            std::slice::from_raw_parts(ptr, es)
+        }));
     }
     Ok(build(ptr, &size, qt, es))
 }
 
 fn build(ptr: *const u8, size: &[i64], qt: i8, es: usize) -> K {
     if size.len() == 1 {
-        let v = unsafe { native::ktn(qt as i32, size[0]) };
+        let v = crate::k::make::vector(qt, size[0]);
+        // SAFETY: `ptr` has `size[0]` elements of `es` bytes (a contiguous CPU tensor's data),
+        // and `v` was just made with room for as many.
         unsafe { super::memcopy::copy_bytes(ptr, data::<u8>(v), size[0] as usize * es) };
         return v;
     }
@@ -258,6 +261,7 @@ fn build(ptr: *const u8, size: &[i64], qt: i8, es: usize) -> K {
     let items = (0..size[0])
         .map(|i| {
             build(
+                // SAFETY: row i of size[0] rows of `stride` bytes, inside the tensor's data.
                 unsafe { ptr.add((i * stride) as usize) },
                 &size[1..],
                 qt,

@@ -16,7 +16,7 @@ pub fn tensor(x: K) -> KResult {
     if registry::is_handle(x) {
         return retrieve::all(x);
     }
-    if let Some(items) = read::items(x) {
+    if let Some(items) = read::items(&x) {
         if let Some(h) = items.first().filter(|h| registry::is_handle(**h)) {
             return retrieve::part(*h, &items[1..]);
         }

@@ -12,10 +12,10 @@ pub fn detach(x: K) -> KResult {
     let (h, sel) = if registry::is_handle(x) {
         (x, None)
     } else {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
             Some([h, ..]) if registry::is_handle(*h) => {
-                bail!("expects tensor, vector or dictionary and at most one more argument, given {} arguments", opargs::list(x).map_or(0, |v| v.len()))
+                bail!("expects tensor, vector or dictionary and at most one more argument, given {} arguments", opargs::list(&x).map_or(0, |v| v.len()))
             }
             _ => bail!(
                 "expects tensor, vector or dictionary, given {}",

@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::{convert, vector::take_args};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, Owned, K};
 use crate::registry::{self, Obj};
 
 pub fn is_dict(x: K) -> bool {
@@ -60,9 +60,8 @@ fn pairs(names: Vec<&str>, v: K) -> anyhow::Result<Vec<(String, Tensor)>> {
     if let Some(dup) = names.iter().find(|n| !seen.insert(**n)) {
         bail!("duplicate key `{dup}");
     }
-    let vals = make::explode(v);
-    let ts = take_args(read::items(vals).unwrap_or(&[]));
-    unsafe { native::r0(vals) };
+    let vals = Owned::new(make::explode(v));
+    let ts = take_args(vals.items().unwrap_or(&[]));
     Ok(names.iter().map(|s| s.to_string()).zip(ts?).collect())
 }
 
@@ -73,10 +72,13 @@ pub fn from_q(x: K) -> anyhow::Result<Vec<(String, Tensor)>> {
         let names = read::symbols(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
         return pairs(names, v);
     }
-    if read::items(x).is_some_and(|v| v.is_empty()) {
+    if read::items(&x).is_some_and(|v| v.is_empty()) {
         return Ok(vec![]);
     }
-    bail!("expects a q dictionary of symbols to values, given {}", crate::tensor::opargs::describe(x))
+    bail!(
+        "expects a q dictionary of symbols to values, given {}",
+        crate::tensor::opargs::describe(x)
+    )
 }
 
 pub fn dict(x: K) -> KResult {
@@ -84,13 +86,13 @@ pub fn dict(x: K) -> KResult {
         let d = stored(x)?;
         let names: Vec<&str> = d.iter().map(|(k, _)| k.as_str()).collect();
         let vals = make::try_list(d.iter().map(|(_, t)| convert::to_q(t)))?;
-        return Ok(unsafe { native::xD(make::symbols(&names), vals) });
+        return Ok(make::dict_of(make::symbols(&names), vals));
     }
     if let Some((k, v)) = read::dict_parts(x) {
         let names = read::symbols(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
         return make_dict(names, v);
     }
-    let items = read::items(x).ok_or_else(|| {
+    let items = read::items(&x).ok_or_else(|| {
         anyhow!(
             "expects a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
         )
@@ -118,7 +120,7 @@ pub fn dict(x: K) -> KResult {
             let (names, vals) = match keys(*k)? {
                 Ok(s) => (vec![s], vec![*v]),
                 Err(ss) => {
-                    let vs = read::items(*v)
+                    let vs = read::items(v)
                         .filter(|vs| vs.len() == ss.len() && !registry::is_handle(*v));
                     let vs = vs.ok_or_else(|| {
                         anyhow!("{} keys need a list of {} values", ss.len(), ss.len())
@@ -142,10 +144,8 @@ pub fn dict(x: K) -> KResult {
         }
         [k, v] if !registry::is_handle(*k) => match keys(*k)? {
             Ok(s) => {
-                let one = make::list(vec![unsafe { native::r1(*v) }]);
-                let r = make_dict(vec![s], one);
-                unsafe { native::r0(one) };
-                r
+                let one = Owned::new(make::list_of(&[*v]));
+                make_dict(vec![s], one.k())
             }
             Err(ss) => make_dict(ss, *v),
         },

@@ -64,7 +64,7 @@ fn fill_all(ts: &mut [Tensor], v: Num) -> anyhow::Result<()> {
 }
 
 pub fn fill(x: K) -> KResult {
-    let v = items(x, 2..=3, "(input;value) or (input;indices/keys;value)")?;
+    let v = items(&x, 2..=3, "(input;value) or (input;indices/keys;value)")?;
     let last = v[v.len() - 1];
     let Some(value) = number(last).filter(|_| read::ktype(last) < 0) else {
         bail!(
@@ -129,7 +129,7 @@ pub fn fill(x: K) -> KResult {
 
 pub fn filldiagonal(x: K) -> KResult {
     let usage = "(input;fill value) or (input;fill value;wrap flag)";
-    let v = items(x, 2..=3, usage)?;
+    let v = items(&x, 2..=3, usage)?;
     let value = number(v[1]).filter(|_| read::ktype(v[1]) < 0);
     let wrap = if v.len() == 3 {
         flag(v[2])
@@ -150,7 +150,7 @@ pub fn filldiagonal(x: K) -> KResult {
 }
 
 pub fn amend(x: K) -> KResult {
-    let v = opargs::list(x)
+    let v = opargs::list(&x)
         .filter(|v| !v.is_empty() && registry::is_handle(v[0]))
         .ok_or_else(|| {
             anyhow!(

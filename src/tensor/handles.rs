@@ -13,7 +13,7 @@ use crate::registry::{self, Obj};
 /// The target of `to`/`copyto`: options, or an example tensor's dtype and device; and the async
 /// flag (a non-blocking host↔device copy).
 fn target(x: K, usage: &str) -> anyhow::Result<(K, Options, bool)> {
-    let items = super::args(x, 2..=3, usage)?;
+    let items = super::args(&x, 2..=3, usage)?;
     let o = if registry::is_handle(items[1]) {
         let e = registry::tensor(items[1])?;
         if !e.defined() {
@@ -71,7 +71,12 @@ pub fn to(x: K) -> KResult {
     // Module.to(memory_format=), for its 4-d tensors (channels-last 2d) or 5-d (3d), so that a
     // convolution net runs channels-last without a layout copy of each weight at every call
     let module = registry::class_of(h) == Some("module");
-    if module && (o.grad.is_some() || o.sparse.is_some() || o.pin.is_some() || o.memory == Some(super::options::Memory::Preserve)) {
+    if module
+        && (o.grad.is_some()
+            || o.sparse.is_some()
+            || o.pin.is_some()
+            || o.memory == Some(super::options::Memory::Preserve))
+    {
         bail!("converts device & type, but cannot be used for layout, gradient, pinned memory or memory format");
     }
     let ts = registry::tensors(h)?;
@@ -142,7 +147,7 @@ pub fn copyto(x: K) -> KResult {
 /// (which goes stale) or q data (a vector's as `vector` reads it, a dictionary's a q dictionary),
 /// as ktorch.cpp's `use`.
 pub fn use_(x: K) -> KResult {
-    let [h, v] = super::args(x, 2..=2, "[tensor, vector or dictionary;new value]")? else {
+    let [h, v] = super::args(&x, 2..=2, "[tensor, vector or dictionary;new value]")? else {
         unreachable!()
     };
     let class = registry::class_of(*h);
@@ -150,21 +155,32 @@ pub fn use_(x: K) -> KResult {
         if registry::is_handle(*h) && class.is_none() {
             let _ = registry::tensor(*h)?; // the registry's own message for a stale handle
         }
-        bail!("1st arg must be tensor, vector or dictionary, given {}", class.map_or_else(|| super::opargs::describe(*h), str::to_string));
+        bail!(
+            "1st arg must be tensor, vector or dictionary, given {}",
+            class.map_or_else(|| super::opargs::describe(*h), str::to_string)
+        );
     }
     if registry::is_handle(*v) && registry::id_of(*v) == registry::id_of(*h) {
         return Ok(make::null());
     }
     let given = registry::class_of(*v);
     if registry::is_handle(*v) && !matches!(given, Some("tensor" | "vector" | "dictionary")) {
-        bail!("unable to re-assign {} to given {}", class.unwrap(), given.unwrap_or("stale pointer"));
+        bail!(
+            "unable to re-assign {} to given {}",
+            class.unwrap(),
+            given.unwrap_or("stale pointer")
+        );
     }
     let obj = match class.unwrap() {
         "tensor" => {
             if registry::is_handle(*v) && given != Some("tensor") {
                 bail!("cannot re-assign tensor to {}", given.unwrap());
             }
-            Obj::Tensor(if registry::is_handle(*v) { registry::take_tensor(*v)? } else { convert::to_tensor(*v)? })
+            Obj::Tensor(if registry::is_handle(*v) {
+                registry::take_tensor(*v)?
+            } else {
+                convert::to_tensor(*v)?
+            })
         }
         "vector" => match given {
             Some("vector") => registry::take(*v)?,

@@ -64,7 +64,7 @@ fn joining(x: K, cat: bool) -> KResult {
     if registry::is_handle(x) {
         return result(join(&opargs::vector(x)?, 0, cat)?, true); // a vector handle
     }
-    let items = opargs::list(x)
+    let items = opargs::list(&x)
         .filter(|v| !v.is_empty())
         .ok_or_else(|| anyhow!("expects a vector or a list of inputs"))?;
     if is_vector(items[0]) {
@@ -80,14 +80,14 @@ fn joining(x: K, cat: bool) -> KResult {
     }
     // enlist inputs, (inputs;dim) or (inputs;dim;out): inputs a list (not a handle). As in
     // ktorch, a list whose 2nd item is a tensor is a list of inputs: cat(data;tensor) joins both.
-    let nested = |i: K| read::items(i).is_some() && !registry::is_handle(i);
+    let nested = |i: K| read::items(&i).is_some() && !registry::is_handle(i);
     if nested(items[0]) {
         let form = match items.len() {
             1 => Some((0, None)),
             n => dim_out(&items[1..]).filter(|(_, o)| o.is_none() || n == 3),
         };
         if let Some((dim, out)) = form {
-            let inputs = read::items(items[0]).unwrap_or(&[]);
+            let inputs = read::items(&items[0]).unwrap_or(&[]);
             let handle = inputs.iter().any(|i| registry::is_handle(*i));
             return finish(&tensors(inputs)?, dim, out, handle, cat);
         }

@@ -34,6 +34,10 @@ pub unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
 }
 
 /// Copy from the end down, 64 bytes (a cache line) at a time, then the head with memcpy.
+///
+/// # Safety
+/// As `copy_bytes`: `src` valid for `n` bytes of reads, `dst` for `n` bytes of writes, not
+/// overlapping.
 unsafe fn copy_backward(src: *const u8, dst: *mut u8, n: usize) {
     const BLOCK: usize = 64;
     let mut left = n;
@@ -62,6 +66,7 @@ mod tests {
             let base = dst.as_ptr() as usize;
             let want = (s.as_ptr() as usize + ahead) % 4096;
             let off = (want + 4096 - base % 4096) % 4096;
+            // SAFETY: `s` has `n` bytes; `dst` has `off + n` (off < 4096, dst n + 8192 long).
             unsafe { copy_bytes(s.as_ptr(), dst.as_mut_ptr().add(off), n) };
             assert_eq!(&dst[off..off + n], s, "ahead {ahead}");
             assert!(dst[..off].iter().all(|&b| b == 0) && dst[off + n..].iter().all(|&b| b == 0));

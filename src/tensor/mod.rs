@@ -40,9 +40,13 @@ pub fn arg(x: K) -> anyhow::Result<(Tensor, bool)> {
 }
 
 /// Items of a general-list argument `(a;b;..)`.
-pub fn args(x: K, n: std::ops::RangeInclusive<usize>, usage: &str) -> anyhow::Result<&'static [K]> {
+pub fn args<'a>(
+    x: &'a K,
+    n: std::ops::RangeInclusive<usize>,
+    usage: &str,
+) -> anyhow::Result<&'a [K]> {
     match read::items(x) {
-        Some(v) if n.contains(&v.len()) && !registry::is_handle(x) => Ok(v),
+        Some(v) if n.contains(&v.len()) && !registry::is_handle(*x) => Ok(v),
         _ => Err(anyhow!("expects {usage}")),
     }
 }

@@ -31,7 +31,7 @@ fn size(x: K) -> anyhow::Result<Vec<i64>> {
         return Ok(vec![n]);
     }
     match read::ktype(x) {
-        7 | 6 | 5 => {
+        5..=7 => {
             let t = super::convert::to_tensor(x)?.f_to_kind(Kind::Int64)?;
             Ok(Vec::<i64>::try_from(&t)?)
         }
@@ -44,10 +44,9 @@ fn number(x: K) -> anyhow::Result<(f64, bool)> {
     if let Some(v) = read::long(x) {
         return Ok((v as f64, false));
     }
-    let p = unsafe { (x as *const u8).add(8) };
-    match read::ktype(x) {
-        -8 => Ok((unsafe { *(p as *const f32) } as f64, true)),
-        -9 => Ok((unsafe { *(p as *const f64) }, true)),
+    match (read::real(x), read::float(x)) {
+        (Some(f), _) => Ok((f as f64, true)),
+        (_, Some(f)) => Ok((f, true)),
         _ => bail!("numeric scalar expected"),
     }
 }
@@ -147,7 +146,8 @@ fn make(
             let kind = explicit.unwrap_or(fill.kind());
             let s = size_or(*s, &like)?;
             // fill_ with a 0-dim tensor keeps longs exact (a double scalar would round them)
-            Tensor::f_zeros(&s, (kind, opts(&o, kind).1))?.f_fill_tensor_(&fill.f_to_kind(kind)?.f_to_device(opts(&o, kind).1)?)?
+            Tensor::f_zeros(&s, (kind, opts(&o, kind).1))?
+                .f_fill_tensor_(&fill.f_to_kind(kind)?.f_to_device(opts(&o, kind).1)?)?
         }
         "arange" | "range" => {
             let nums = args

@@ -12,16 +12,16 @@ use crate::registry::{self, Obj};
 pub use crate::registry::describe;
 
 /// The items of an argument list `(a;b;..)`: a general list that is not itself a handle.
-pub fn list(x: K) -> Option<&'static [K]> {
-    read::items(x).filter(|_| !registry::is_handle(x))
+pub fn list(x: &K) -> Option<&[K]> {
+    read::items(x).filter(|_| !registry::is_handle(*x))
 }
 
 /// The items of `x` with their count checked, else `expects <usage>, given <what x is>`.
-pub fn items(
-    x: K,
+pub fn items<'a>(
+    x: &'a K,
     n: std::ops::RangeInclusive<usize>,
     usage: &str,
-) -> anyhow::Result<&'static [K]> {
+) -> anyhow::Result<&'a [K]> {
     match list(x) {
         Some(v) if n.contains(&v.len()) => Ok(v),
         Some(v) => bail!(
@@ -29,7 +29,7 @@ pub fn items(
             v.len(),
             if v.len() == 1 { "" } else { "s" }
         ),
-        None => bail!("expects {usage}, given {}", describe(x)),
+        None => bail!("expects {usage}, given {}", describe(*x)),
     }
 }
 
@@ -46,12 +46,7 @@ pub fn flag(x: K) -> Option<bool> {
 /// Sizes or indices: a long vector, a long atom, or an empty general list.
 pub fn longs(x: K) -> Option<Vec<i64>> {
     match read::ktype(x) {
-        7 => Some(
-            unsafe {
-                std::slice::from_raw_parts(crate::k::make::data::<i64>(x), read::len(x) as usize)
-            }
-            .to_vec(),
-        ),
+        7 => read::longs(x),
         -7 => long(x).map(|j| vec![j]),
         0 if read::len(x) == 0 => Some(vec![]),
         _ => None,
@@ -82,10 +77,9 @@ impl From<Num> for Scalar {
 }
 
 pub fn number(x: K) -> Option<Num> {
-    let v = unsafe { (x as *const u8).add(8) };
     match read::ktype(x) {
-        -8 => Some(Num::Float(unsafe { *(v as *const f32) } as f64)),
-        -9 => Some(Num::Float(unsafe { *(v as *const f64) })),
+        -8 => read::real(x).map(|f| Num::Float(f as f64)),
+        -9 => read::float(x).map(Num::Float),
         _ => read::long(x).map(Num::Int),
     }
 }
@@ -110,7 +104,7 @@ pub fn is_vector(x: K) -> bool {
 
 /// Does `x` hold a handle at any depth of its general lists?
 fn holds_handle(x: K) -> bool {
-    registry::is_handle(x) || read::items(x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
+    registry::is_handle(x) || read::items(&x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
 }
 
 /// `x` as a tensor when all of `x` is q data of one type and a regular shape (ktorch's

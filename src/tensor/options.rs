@@ -4,6 +4,7 @@
 use anyhow::bail;
 use tch::{Device, Kind};
 
+use crate::cxx::{ktorch_pin_memory, ktorch_to_memory_format};
 use crate::k::{read, K};
 
 /// The session's default dtype for floating point creation (ktorch: `dtype[]`, `` dtype`double ``).
@@ -218,9 +219,9 @@ impl Options {
                     bail!("pinned memory needs a CUDA device");
                 }
                 let mut out = std::ptr::null_mut();
-                if unsafe { ktorch_pin_memory(t.as_ptr() as *mut _, &mut out) } != 0 {
-                    return Err(crate::device::shim_error());
-                }
+                // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+                crate::cxx::check(unsafe { ktorch_pin_memory(t.as_ptr() as *mut _, &mut out) })?;
+                // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
                 t = unsafe { tch::Tensor::from_ptr(out as *mut _) };
             }
             Some(true) => bail!("only CPU tensors can be pinned"),
@@ -236,15 +237,6 @@ impl Options {
     }
 }
 
-extern "C" {
-    fn ktorch_pin_memory(t: *mut libc::c_void, out: *mut *mut libc::c_void) -> libc::c_int;
-    fn ktorch_to_memory_format(
-        t: *mut libc::c_void,
-        m: libc::c_int,
-        out: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-}
-
 /// `t` in memory format `m` (itself when it already is).
 fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
     let code = match m {
@@ -253,8 +245,8 @@ fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
         _ => 0,
     };
     let mut out = std::ptr::null_mut();
-    if unsafe { ktorch_to_memory_format(t.as_ptr() as *mut _, code, &mut out) } != 0 {
-        return Err(crate::device::shim_error());
-    }
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    crate::cxx::check(unsafe { ktorch_to_memory_format(t.as_ptr() as *mut _, code, &mut out) })?;
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     Ok(unsafe { tch::Tensor::from_ptr(out as *mut _) })
 }

@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::{convert, dict, vector};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
 fn handle(t: &Tensor) -> K {
@@ -29,12 +29,10 @@ pub fn all(h: K) -> KResult {
         ("tensor", _) => return convert::to_q(&ts[0]),
         (_, Some(keys)) => {
             let keys: Vec<&str> = keys.iter().map(|s| s.as_str()).collect();
-            unsafe {
-                native::xD(
-                    make::symbols(&keys),
-                    make::list(ts.iter().map(handle).collect()),
-                )
-            }
+            make::dict_of(
+                make::symbols(&keys),
+                make::list(ts.iter().map(handle).collect()),
+            )
         }
         _ => make::list(ts.iter().map(handle).collect()),
     })

@@ -9,7 +9,7 @@ use crate::k::{read, KResult, K};
 use crate::registry;
 
 pub fn index(x: K) -> KResult {
-    let [input, dim, ind] = items(x, 3..=3, "(input;dim;index or indices)")? else {
+    let [input, dim, ind] = items(&x, 3..=3, "(input;dim;index or indices)")? else {
         unreachable!()
     };
     let Some(d) = long(*dim) else {

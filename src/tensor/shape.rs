@@ -7,7 +7,7 @@ use tch::Tensor;
 
 use super::opargs::{self, array, flag, items, long, longs};
 use super::{arg, convert, result};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
 /// The size argument of reshape/resize/View/expand: longs, or a tensor handle whose size to use.
@@ -56,7 +56,7 @@ enum Mode {
 }
 
 fn resizing(x: K, mode: Mode) -> KResult {
-    let [input, size] = items(x, 2..=2, "(input;size) or (input;example tensor)")? else {
+    let [input, size] = items(&x, 2..=2, "(input;size) or (input;example tensor)")? else {
         unreachable!()
     };
     let s = size_arg(*size)?;
@@ -93,7 +93,7 @@ pub fn view(x: K) -> KResult {
 
 pub fn narrow(x: K) -> KResult {
     let usage = "(input;dim;offset;size)";
-    let [input, d, i, w] = items(x, 4..=4, usage)? else {
+    let [input, d, i, w] = items(&x, 4..=4, usage)? else {
         unreachable!()
     };
     let (Some(d), Some(i), Some(w)) = (long(*d), long(*i), long(*w)) else {
@@ -122,13 +122,13 @@ fn t2(t: &Tensor) -> Result<Tensor, tch::TchError> {
 pub fn transpose(x: K) -> KResult {
     let t = read::ktype(x);
     if t != 0 && t != 101 {
-        return Ok(unsafe { native::r1(x) }); // atoms and simple lists come back as they are
+        return Ok(make::share(x)); // atoms and simple lists come back as they are
     }
     let usage = "tensor, (tensor;inplace), (tensor;dim1;dim2) or (tensor;dim1;dim2;inplace)";
     let (mut t, h, dims, inplace) = if registry::is_handle(x) {
         (registry::tensor(x)?, true, None, false)
     } else {
-        let v = opargs::list(x)
+        let v = opargs::list(&x)
             .filter(|v| !v.is_empty())
             .ok_or_else(|| anyhow::anyhow!("expects {usage}"))?;
         let (v, b) = match v.last().and_then(|b| flag(*b)) {
@@ -177,7 +177,7 @@ pub fn transpose(x: K) -> KResult {
 }
 
 pub fn permute(x: K) -> KResult {
-    let [input, dims] = items(x, 2..=2, "(input;reordered dimensions)")? else {
+    let [input, dims] = items(&x, 2..=2, "(input;reordered dimensions)")? else {
         unreachable!()
     };
     let d = longs(*dims).ok_or_else(|| {
@@ -197,7 +197,7 @@ pub fn expand(x: K) -> KResult {
         return convert::to_q(&Tensor::from_slice(&n[..1]).f_expand([n[1]], false)?);
     }
     let [input, size] = items(
-        x,
+        &x,
         2..=2,
         "(input;size) or (input;tensor whose size to match)",
     )?
@@ -219,7 +219,7 @@ fn squeezing(x: K, a: bool) -> KResult {
         }
         return result(t.f_squeeze()?, true);
     }
-    let parsed = opargs::list(x).and_then(|v| match v {
+    let parsed = opargs::list(&x).and_then(|v| match v {
         [i, d] => long(*d)
             .map(|d| (*i, Some(d), false))
             .or_else(|| flag(*d).map(|b| (*i, None, b))),
@@ -228,7 +228,7 @@ fn squeezing(x: K, a: bool) -> KResult {
     });
     let Some((input, dim, inplace)) = parsed else {
         if a {
-            if opargs::list(x).is_some_and(|v| v.len() > 1 && registry::is_handle(v[0])) {
+            if opargs::list(&x).is_some_and(|v| v.len() > 1 && registry::is_handle(v[0])) {
                 bail!("unexpected arg(s), expects (input;dim;optional in-place flag)");
             }
             return convert::to_q(&convert::to_tensor(x)?.f_squeeze()?);

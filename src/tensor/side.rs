@@ -28,7 +28,10 @@ impl Side {
     }
     /// Shallow copies (the same tensors) to pass to a module or loss.
     pub fn cloned(&self) -> Vec<Tensor> {
-        self.tensors().into_iter().map(Tensor::shallow_clone).collect()
+        self.tensors()
+            .into_iter()
+            .map(Tensor::shallow_clone)
+            .collect()
     }
     pub fn push(&mut self, t: Tensor) {
         *self = match std::mem::take(self) {
@@ -98,12 +101,50 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
         Some(c) => bail!("unrecognized arg, {c}"),
         None if registry::is_handle(a) => bail!("stale pointer"),
         None => {
-            if let Some([v, i]) = read::items(a) {
+            if let Some([v, i]) = read::items(&a) {
                 if registry::class_of(*v) == Some("vector") {
                     let ts = registry::tensors(*v)?;
-                    let ix = read::longs(*i).or_else(|| read::long(*i).map(|j| vec![j])).ok_or_else(|| anyhow!("vector paired with {}, expecting long index or indices", describe(*i)))?;
+                    let ix = read::longs(*i)
+                        .or_else(|| read::long(*i).map(|j| vec![j]))
+                        .ok_or_else(|| {
+                            anyhow!(
+                                "vector paired with {}, expecting long index or indices",
+                                describe(*i)
+                            )
+                        })?;
                     for j in ix {
-                        let t = ts.get(usize::try_from(j).unwrap_or(usize::MAX)).ok_or_else(|| anyhow!("vector[{j}] invalid for {}-element vector", ts.len()))?;
+                        let t = ts
+                            .get(usize::try_from(j).unwrap_or(usize::MAX))
+                            .ok_or_else(|| {
+                                anyhow!("vector[{j}] invalid for {}-element vector", ts.len())
+                            })?;
+                        s.push(to(t.shallow_clone())?);
+                    }
+                    return Ok(());
+                }
+                // `(dictionary;key(s))`: those tensors, in the order of the keys (train.rst:925)
+                if registry::class_of(*v) == Some("dictionary") {
+                    let keys = read::symbols(*i)
+                        .or_else(|| read::symbol(*i).map(|k| vec![k]))
+                        .ok_or_else(|| {
+                            anyhow!(
+                                "dictionary paired with {}, expecting key or keys",
+                                describe(*i)
+                            )
+                        })?;
+                    let d = registry::with(*v, |o| match o {
+                        Obj::Dict(d) => Ok(d
+                            .iter()
+                            .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                            .collect::<Vec<_>>()),
+                        _ => unreachable!(),
+                    })?;
+                    for k in keys {
+                        let t = d
+                            .iter()
+                            .find(|(x, _)| x == k)
+                            .map(|(_, t)| t)
+                            .ok_or_else(|| anyhow!("dictionary[`{k}] not found"))?;
                         s.push(to(t.shallow_clone())?);
                     }
                     return Ok(());
@@ -112,7 +153,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
             // a general list holding handles is several inputs, never an array (ktorch's
             // xarray refuses pointers): `backward(d;(x;y);t)` in ktorch's mnist/cgan.q
             if holds_handle(a) {
-                for i in read::items(a).unwrap() {
+                for i in read::items(&a).unwrap() {
                     add(s, *i, device)?;
                 }
                 return Ok(());
@@ -120,7 +161,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
             // q data bound for CUDA goes through pinned memory without blocking (convert.rs)
             match convert::to_tensor_on(a, device) {
                 Ok(t) => s.push(t),
-                Err(e) => match read::items(a) {
+                Err(e) => match read::items(&a) {
                     Some(v) if read::ktype(a) == 0 && !v.is_empty() => {
                         for i in v {
                             add(s, *i, device)?;
@@ -136,5 +177,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
 
 /// Is `a` a general list with a handle among its items?
 pub fn holds_handle(a: K) -> bool {
-    read::ktype(a) == 0 && !registry::is_handle(a) && read::items(a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
+    read::ktype(a) == 0
+        && !registry::is_handle(a)
+        && read::items(&a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
 }

@@ -18,7 +18,7 @@ pub fn ptr_or_enlisted(x: K) -> Option<(K, bool)> {
     if registry::is_handle(x) {
         return Some((x, false));
     }
-    match opargs::list(x) {
+    match opargs::list(&x) {
         Some([h]) if registry::is_handle(*h) => Some((*h, true)),
         _ => None,
     }
@@ -105,7 +105,7 @@ pub fn dense(x: K) -> KResult {
 pub fn sparse(x: K) -> KResult {
     let t = if registry::is_handle(x) {
         registry::tensor(x)?.f_to_sparse(None, None::<&[i64]>, None)?
-    } else if let Some(&[input, second]) = opargs::list(x)
+    } else if let Some(&[input, second]) = opargs::list(&x)
         .filter(|v| v.len() == 2 && (opargs::long(v[1]).is_some() || registry::is_handle(v[1])))
     {
         let (t, _) = arg(input)?;
@@ -143,7 +143,7 @@ pub fn sparseindex(x: K) -> KResult {
         return result(registry::tensor(x)?.f_nonzero()?.f_tr()?, true);
     }
     if let Some(&[input, d]) =
-        opargs::list(x).filter(|v| v.len() == 2 && opargs::long(v[1]).is_some())
+        opargs::list(&x).filter(|v| v.len() == 2 && opargs::long(v[1]).is_some())
     {
         let (t, h) = arg(input)?;
         let d = opargs::long(d).expect("checked");

@@ -88,7 +88,7 @@ pub fn vector(x: K) -> KResult {
         // an atom or a simple list: its values, one tensor a row (ktensor.cpp's `vec`)
         return Ok(registry::add(Obj::Vector(from_q(x)?)));
     }
-    let items = read::items(x).ok_or_else(|| {
+    let items = read::items(&x).ok_or_else(|| {
         anyhow!("expects (x;y;..), a vector, (vector;index) or (vector;index;value)")
     })?;
     if let Some(v) = items.first().filter(|v| is_vector(**v)) {
@@ -102,7 +102,7 @@ pub fn vector(x: K) -> KResult {
                 let (ks, vals) = match indices(*i, ts.len())? {
                     Ok(k) => (vec![k], vec![take_arg(*val)?]),
                     Err(ks) => {
-                        let vs = read::items(*val)
+                        let vs = read::items(val)
                             .filter(|v| v.len() == ks.len() && !registry::is_handle(*val));
                         let vs = vs.ok_or_else(|| {
                             anyhow!("{} indices need a list of {} values", ks.len(), ks.len())
@@ -138,7 +138,9 @@ pub fn from_q(x: K) -> anyhow::Result<Vec<Tensor>> {
         if t.dim() == 0 {
             return Ok(vec![t]);
         }
-        return (0..t.size()[0]).map(|i| Ok(t.f_get(i)?.f_contiguous()?.f_detach_copy()?)).collect();
+        return (0..t.size()[0])
+            .map(|i| Ok(t.f_get(i)?.f_contiguous()?.f_detach_copy()?))
+            .collect();
     }
-    take_args(read::items(x).unwrap_or(&[]))
+    take_args(read::items(&x).unwrap_or(&[]))
 }

@@ -19,6 +19,9 @@ f:{[m;x]relu x}
 .t.eq["callback by name";evaluate(cb1;-2 -1 0 1 2e);0 0 0 1 2e]
 cb2:module enlist(`callback;`cb;"{[m;x;y] cat(x;y)}";`tensor`tensor)
 .t.eq["callback as a string, two inputs";evaluate(cb2;1 2 3;4 5);1 2 3 4 5]
+/ str as ktorch's knn/callback.h prints it (kmodules.rst:1086, 1100): each input type then a comma
+.t.eq["str, one input";str cb1;"knn::Callback(fn=f, in=tensor, out=tensor)"]
+.t.eq["str, two inputs";str cb2;"knn::Callback(fn={[m;x;y] cat(x;y)}, in=tensor,tensor, out=tensor)"]
 .t.eq["string function kept";(first module cb2)[`options;`fn];"{[m;x;y] cat(x;y)}"]
 .t.eq["state round trip";st state cb2;state cb2]
 cb3:module enlist(`callback;`c3;"{[m;x;y;z] use[y]mul(x;y); use[z]add(y;z); z}";`tensor`tensor`tensor)

@@ -146,8 +146,9 @@ a:steps[`adamw;enlist .01;1b]; b:steps[`adamw;enlist .01;0b]
 .t.eq["fused adamw step count";(a 1)[`parms;`buffers;0;`step];3e]
 
 / a module's memory format (PyTorch's Module.to(memory_format=)): its 4-d tensors channels-last,
-/ the others as they were; the same output as before, in a channels-last layout
-q:module (`sequential; seq(`sequential; (`conv2d;3;4;3;1;1); (`batchnorm2d;4); `relu))
+/ the others as they were; the same output as before, in a channels-last layout (the inner
+/ container a seqnest: a sequential cannot hold a sequential, as in ktorch)
+q:module (`sequential; seq(`seqnest; (`conv2d;3;4;3;1;1); (`batchnorm2d;4); `relu))
 x:tensor(`randn;2 3 5 5)
 y0:tensor r0:forward(q;x); free r0
 to(q;`channel2d)

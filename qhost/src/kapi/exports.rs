@@ -543,7 +543,10 @@ pub unsafe extern "C" fn dot(f: K, x: K) -> K {
         set_error("type");
         return std::ptr::null_mut();
     };
-    if let Err(e) = threads::evaluating("dot").and(check_incoming(&f)).and(check_incoming(&x)) {
+    if let Err(e) = threads::evaluating("dot")
+        .and(check_incoming(&f))
+        .and(check_incoming(&x))
+    {
         set_error(&e);
         return std::ptr::null_mut();
     }
@@ -625,7 +628,9 @@ pub fn result_of(r: K) -> QResult {
         },
         Some(v) if v.t() == ERR => {
             let p = v.get_sym_ptr();
-            Err(QErr(unsafe { String::from_utf8_lossy(cstr(p)).into_owned() }))
+            Err(QErr(unsafe {
+                String::from_utf8_lossy(cstr(p)).into_owned()
+            }))
         }
         Some(v) => {
             if let Some(m) = take_error() {
@@ -644,7 +649,6 @@ pub fn result_of(r: K) -> QResult {
         }
     }
 }
-
 
 // ---- serialization -----------------------------------------------------------------------
 
@@ -821,7 +825,10 @@ fn collapse(x: KObj) -> KObj {
             let cols: Vec<KObj> = (0..keys.len())
                 .map(|c| {
                     crate::q::values::from_items(
-                        items.iter().map(|d| crate::q::values::elem(&d.dict_values(), c)).collect(),
+                        items
+                            .iter()
+                            .map(|d| crate::q::values::elem(&d.dict_values(), c))
+                            .collect(),
                     )
                 })
                 .collect();

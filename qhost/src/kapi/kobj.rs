@@ -114,7 +114,7 @@ pub fn alloc(t: i8, n: i64) -> K {
     let bytes = match t {
         t if t == -UU => 32, // a guid atom keeps its 16 bytes at offset 16
         XD => 32,            // keys and values
-        t if t < 0 || t >= XT => 16,
+        t if !(0..XT).contains(&t) => 16,
         _ => 16 + elem_size(t) * (n.max(0) as usize),
     };
     // Never malloc(0); round to 16 so data is always aligned for any element type.
@@ -225,18 +225,27 @@ pub fn is_prim_number(payload: usize) -> bool {
 }
 
 /// Pointer to a vector's data (offset 16).
+///
+/// # Safety
+/// `x` is a live K object (a list, for the pointer to mean its items).
 #[inline]
 pub unsafe fn data<T>(x: K) -> *mut T {
     (x as *mut u8).add(16) as *mut T
 }
 
 /// Pointer to an atom's value (offset 8).
+///
+/// # Safety
+/// `x` is a live K object (an atom, for the pointer to mean its value).
 #[inline]
 pub unsafe fn atom<T>(x: K) -> *mut T {
     (x as *mut u8).add(8) as *mut T
 }
 
 /// q's r1: one more reference.
+///
+/// # Safety
+/// `x` is null or a live K object.
 pub unsafe fn incref(x: K) -> K {
     if !x.is_null() {
         if super::threads::PARALLEL.load(Ordering::Relaxed) {
@@ -255,6 +264,9 @@ unsafe fn refcount_atomic<'a>(x: K) -> &'a std::sync::atomic::AtomicI32 {
 
 /// q's r0: drop one reference, freeing children (general lists, dict, table) and function
 /// payloads when the last goes.
+///
+/// # Safety
+/// `x` is null or a live K object whose reference the caller gives up (not used after).
 pub unsafe fn decref(x: K) {
     if x.is_null() {
         return;
@@ -304,6 +316,10 @@ pub unsafe fn decref(x: K) {
 
 /// Grow a vector in place (by realloc) to hold `n` elements; returns the possibly moved object.
 /// Only valid when the caller holds the only reference.
+///
+/// # Safety
+/// `x` is a live vector of which the caller holds the only reference; `x` is not used after
+/// (the result replaces it).
 pub unsafe fn resize(x: K, n: i64) -> K {
     let t = (*x).t;
     let bytes = (16 + elem_size(t) * n as usize + 15) & !15;
@@ -391,7 +407,7 @@ impl KObj {
         } else if t == XT {
             let d = self.table_dict();
             let v = d.dict_values();
-            if v.len() == 0 {
+            if v.is_empty() {
                 0
             } else {
                 v.item(0).len()
@@ -577,8 +593,14 @@ impl KObj {
         // only general lists, dictionaries, tables and functions hold K pointers: reading a
         // typed vector's data as pointers would be undefined behaviour (use `elem`)
         let t = self.t();
-        assert!(t == 0 || t >= 98, "KObj::item on a list of type {t}: use elem");
-        assert!(t != 0 || (i >= 0 && i < unsafe { (*self.as_ptr()).n }), "KObj::item {i} out of range");
+        assert!(
+            t == 0 || t >= 98,
+            "KObj::item on a list of type {t}: use elem"
+        );
+        assert!(
+            t != 0 || (i >= 0 && i < unsafe { (*self.as_ptr()).n }),
+            "KObj::item {i} out of range"
+        );
         let p = unsafe { *data::<K>(self.as_ptr()).add(i as usize) };
         KObj::from_borrowed(p).expect("null item in list")
     }

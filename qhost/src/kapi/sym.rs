@@ -29,6 +29,9 @@ pub fn intern(text: &[u8]) -> *const libc::c_char {
 }
 
 /// Text of an interned (or any NUL-terminated) symbol pointer; "" for null.
+// Its callers pass symbols of q values (k.h's contract: interned by `ss`, or NUL-terminated C
+// strings an extension hands over), as every k.h function trusts the K it is given.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn text(p: *const libc::c_char) -> &'static str {
     if p.is_null() {
         return "";

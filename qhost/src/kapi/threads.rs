@@ -67,7 +67,9 @@ pub fn is_secondary() -> bool {
 
 fn thread_name() -> String {
     let t = std::thread::current();
-    t.name().map(str::to_string).unwrap_or_else(|| format!("{:?}", t.id()))
+    t.name()
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("{:?}", t.id()))
 }
 
 /// Refuse `what` (a k.h function name) unless called from q's main thread. Answers the q error
@@ -83,16 +85,22 @@ pub fn main_only(what: &str) -> Result<(), String> {
 pub fn evaluating(what: &str) -> Result<(), String> {
     match role() {
         Role::Main | Role::Secondary => Ok(()),
-        r => refuse(what, r, "only q's main thread (or peach's secondary threads) may evaluate q"),
+        r => refuse(
+            what,
+            r,
+            "only q's main thread (or peach's secondary threads) may evaluate q",
+        ),
     }
 }
 
 /// Interning symbols from a thread q did not start needs setm(1) first.
 pub fn interning(what: &str) -> Result<(), String> {
     match role() {
-        Role::Other if SETM.load(Ordering::Relaxed) == 0 => {
-            refuse(what, Role::Other, "interning symbols off q's threads needs setm(1) first")
-        }
+        Role::Other if SETM.load(Ordering::Relaxed) == 0 => refuse(
+            what,
+            Role::Other,
+            "interning symbols off q's threads needs setm(1) first",
+        ),
         _ => Ok(()),
     }
 }

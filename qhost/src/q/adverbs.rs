@@ -206,7 +206,11 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             if x.t() == XD {
                 // over a dictionary goes through its values; scan keeps the keys
                 let r = over(f, vec![x.dict_values()], scan)?;
-                return Ok(if scan { KObj::dict(x.dict_keys(), r) } else { r });
+                return Ok(if scan {
+                    KObj::dict(x.dict_keys(), r)
+                } else {
+                    r
+                });
             }
             if !is_list(x) {
                 return Ok(x.clone());
@@ -221,7 +225,7 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
                     "," => Some("raze"),
                     _ => None,
                 }) {
-                    if x.t() > 0 || x.len() == 0 {
+                    if x.t() > 0 || x.is_empty() {
                         if let Ok(r) = super::verbs::apply_prim(k, vec![x.clone()]) {
                             return Ok(r);
                         }
@@ -248,7 +252,11 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
                 // a dictionary is iterated by its values (ktorch's cct.q folds its parts in
                 // with `f/[m;d]`); scan keeps the keys
                 let r = over(f, vec![s.clone(), y.dict_values()], scan)?;
-                return Ok(if scan { KObj::dict(y.dict_keys(), r) } else { r });
+                return Ok(if scan {
+                    KObj::dict(y.dict_keys(), r)
+                } else {
+                    r
+                });
             }
             if !is_list(y) {
                 let r = apply(f, vec![s.clone(), y.clone()])?;

@@ -88,9 +88,9 @@ fn amend_at(d: KObj, i: &KObj, y: Option<KObj>, g: &mut Step) -> QResult {
     let n = d.len();
     let mut items = values::items(&d);
     if is_identity(i) {
-        for k in 0..n as usize {
+        for (k, item) in items.iter_mut().enumerate().take(n as usize) {
             let yk = y_at(&y, k, n as usize)?;
-            items[k] = g(items[k].clone(), yk)?;
+            *item = g(item.clone(), yk)?;
         }
     } else if let Some(ix) = int_of(i) {
         if ix < 0 || ix >= n {

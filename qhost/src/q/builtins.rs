@@ -117,7 +117,8 @@ pub fn valence(op: &str) -> usize {
         ".Q.fmt" => 3,
         ".Q.f" => 2,
         "value" | "get" | "show" | "system" | "exit" | "read0" | "getenv" | "eval" | "parse"
-        | "hopen" | "hclose" | "load" | "read1" | "tables" | "views" | "hcount" | "hdel" | "save" => 1,
+        | "hopen" | "hclose" | "load" | "read1" | "tables" | "views" | "hcount" | "hdel"
+        | "save" => 1,
         "setenv" => 2,
         _ if INFIX_WORDS.contains(&op) => 2,
         _ => 1,

@@ -78,7 +78,7 @@ pub fn one_line(x: &KObj) -> String {
 /// Keys that are a table or a one-item list need parentheses before `!`.
 fn paren_if_keyed(k: &KObj, s: String) -> String {
     // an empty typed vector (`` `symbol$() ``) too: q writes `` (`symbol$())!() ``
-    if k.t() == XT || s.starts_with(',') || (k.t() > 0 && k.len() == 0 && k.t() != KC) {
+    if k.t() == XT || s.starts_with(',') || (k.t() > 0 && k.is_empty() && k.t() != KC) {
         format!("({s})")
     } else {
         s
@@ -119,7 +119,7 @@ fn console_lines(x: &KObj) -> Vec<String> {
 /// `011b`), no dictionary, table or function. Lists of different counts show each item in
 /// one-line form (ktorch's docs, printed by q, show both layouts).
 fn is_matrix(x: &KObj) -> bool {
-    if x.t() != 0 || x.len() == 0 {
+    if x.t() != 0 || x.is_empty() {
         return false;
     }
     let it = x.items();
@@ -323,7 +323,7 @@ fn keyed_lines(x: &KObj) -> Vec<String> {
 
 fn dict_lines(d: &KObj) -> Vec<String> {
     let (k, v) = (d.dict_keys(), d.dict_values());
-    if k.len() == 0 {
+    if k.is_empty() {
         return vec![one_line(d)];
     }
     let ks = cells(&k);

@@ -145,8 +145,8 @@ fn stack_low() -> usize {
 /// Evaluate source text at top level.
 pub fn eval_text(src: &str) -> QResult {
     let t = src.trim_start();
-    if t.starts_with('\\') {
-        return super::system::command(&t[1..]);
+    if let Some(cmd) = t.strip_prefix('\\') {
+        return super::system::command(cmd);
     }
     let node = parser::parse(src)?;
     let mut fr = Frame::default();
@@ -273,10 +273,8 @@ fn eval_args(args: &[Node], fr: &mut Frame) -> Result<Vec<Option<KObj>>, Flow> {
 
 fn eval_apply(f: &Node, args: &[Node], fr: &mut Frame) -> R {
     match f {
-        Node::Name(w) if w == "if" || w == "do" || w == "while" => {
-            if fr.slot(w).is_none() {
-                return control(w, args, fr);
-            }
+        Node::Name(w) if (w == "if" || w == "do" || w == "while") && fr.slot(w).is_none() => {
+            return control(w, args, fr);
         }
         Node::Prim(op) if op == "$" && args.len() >= 3 => return cond(args, fr),
         _ => {}
@@ -377,7 +375,11 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
 /// indexes it by the remaining parts, as q does for dictionaries with symbol keys
 /// (code.kx.com/q/basics/namespaces). None when no leading part names a dictionary.
 fn dotted(s: &str, fr: &mut Frame) -> Result<Option<KObj>, Flow> {
-    let dots: Vec<usize> = s.match_indices('.').map(|(i, _)| i).filter(|&i| i > 0).collect();
+    let dots: Vec<usize> = s
+        .match_indices('.')
+        .map(|(i, _)| i)
+        .filter(|&i| i > 0)
+        .collect();
     for &cut in dots.iter().rev() {
         let (head, rest) = (&s[..cut], &s[cut + 1..]);
         if rest.is_empty() || head.ends_with('.') {
@@ -401,7 +403,11 @@ fn dotted(s: &str, fr: &mut Frame) -> Result<Option<KObj>, Flow> {
 /// `d.k:v` where `d` is a global dictionary (or `.ns.d` a dictionary in a namespace):
 /// the dictionary is amended at key `k`. None when no leading part names a dictionary.
 fn dotted_target(name: &str) -> Option<(String, Vec<KObj>)> {
-    let dots: Vec<usize> = name.match_indices('.').map(|(i, _)| i).filter(|&i| i > 0).collect();
+    let dots: Vec<usize> = name
+        .match_indices('.')
+        .map(|(i, _)| i)
+        .filter(|&i| i > 0)
+        .collect();
     for &cut in dots.iter().rev() {
         let (head, rest) = (&name[..cut], &name[cut + 1..]);
         if rest.is_empty() {
@@ -506,7 +512,11 @@ fn assign(
     };
     // `x op: y` is worth the new x (gpt/math.q reads `y:1_'x@:i` as 1_'x@i); `x:y` and
     // `x[i]:y` are worth y
-    let result = if idx.is_none() && opf.is_some() { newv.clone() } else { v };
+    let result = if idx.is_none() && opf.is_some() {
+        newv.clone()
+    } else {
+        v
+    };
     if local {
         let i = fr.slot(name).unwrap();
         fr.vals[i] = Some(newv);
@@ -774,7 +784,11 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
     match (op, args.len()) {
         ("@", 2) | (".", 2) if args[0].t() == -KS && !args[0].get_sym().starts_with(':') => {
             // a symbol applies the global it names
-            let xs = if op == "@" { vec![args[1].clone()] } else { arg_items(&args[1]) };
+            let xs = if op == "@" {
+                vec![args[1].clone()]
+            } else {
+                arg_items(&args[1])
+            };
             done(apply_opt(&args[0], xs.into_iter().map(Some).collect()))
         }
         ("@", 2) => {
@@ -831,7 +845,10 @@ fn compose_or_signal(args: Vec<KObj>) -> QResult {
     // any applicable value composes: functions, lists, and handles (ktorch's vision/a.q:
     // `(-2 raze .Q.fmt'[..]@)` writes what the rest formats)
     let handle = |a: &KObj| matches!(a.t(), t if t == -KI || t == -KJ || t == -KH);
-    if args.iter().all(|a| a.is_func() || !a.is_atom() || handle(a)) {
+    if args
+        .iter()
+        .all(|a| a.is_func() || !a.is_atom() || handle(a))
+    {
         return Ok(KObj::func(func::T_COMP, Func::Comp { fs: args }));
     }
     Err(err("type"))

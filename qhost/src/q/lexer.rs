@@ -63,20 +63,16 @@ fn number_word(b: &[u8], i: usize) -> usize {
     }
     while j < b.len() {
         let c = b[j];
-        if c.is_ascii_alphanumeric() || c == b'.' {
-            j += 1;
-        } else if c == b':' && j + 1 < b.len() && b[j + 1].is_ascii_digit() {
-            j += 1;
-        } else if c == b'-'
-            && j > i
-            && (b[j - 1] == b'e')
-            && j + 1 < b.len()
-            && b[j + 1].is_ascii_digit()
-        {
-            j += 1;
-        } else {
+        let digit_next = j + 1 < b.len() && b[j + 1].is_ascii_digit();
+        // letters, digits, dots; a colon before a digit (a time); a minus after an exponent's e
+        let inside = c.is_ascii_alphanumeric()
+            || c == b'.'
+            || (c == b':' && digit_next)
+            || (c == b'-' && j > i && b[j - 1] == b'e' && digit_next);
+        if !inside {
             break;
         }
+        j += 1;
     }
     j
 }
@@ -239,7 +235,7 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
                     if w2.starts_with("0x") || (w2.ends_with('b') && !w2.contains('.')) {
                         break;
                     }
-                    if k + 1 < b.len() && b[k] == b'-' && !literal::parse_word(w2).is_some() {
+                    if k + 1 < b.len() && b[k] == b'-' && literal::parse_word(w2).is_none() {
                         break;
                     }
                     i = k;

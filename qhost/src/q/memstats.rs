@@ -26,12 +26,23 @@ pub fn stats() -> [i64; 8] {
     let peak = PEAK.fetch_max(heap, Ordering::SeqCst).max(heap);
     let mphy = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) * libc::sysconf(libc::_SC_PAGESIZE) };
     let (syms, symw) = crate::kapi::sym::stats();
-    [used, heap, peak, 0, 0, mphy as i64, syms as i64, symw as i64]
+    [
+        used,
+        heap,
+        peak,
+        0,
+        0,
+        mphy as i64,
+        syms as i64,
+        symw as i64,
+    ]
 }
 
 /// `.Q.w[]`'s dictionary.
 pub fn qw() -> KObj {
-    let keys = ["used", "heap", "peak", "wmax", "mmap", "mphy", "syms", "symw"];
+    let keys = [
+        "used", "heap", "peak", "wmax", "mmap", "mphy", "syms", "symw",
+    ];
     KObj::dict(KObj::syms(&keys), KObj::from_slice(KJ, &stats()))
 }
 

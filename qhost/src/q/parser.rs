@@ -659,7 +659,9 @@ fn ends_train(t: &Term) -> bool {
 /// is `'[neg;sum]`, `(sum 2*)` is `'[sum;*[2;]]`, `(f where f like)` `'[f;'[where;like[f;]]]`).
 fn train(mut terms: Vec<Term>) -> Node {
     let last = terms.pop().unwrap();
-    let g = if terms.last().is_some_and(|t| !t.verb) && !matches!(&last.node, Node::Name(n) if !INFIX_WORDS.contains(&n.as_str())) {
+    let g = if terms.last().is_some_and(|t| !t.verb)
+        && !matches!(&last.node, Node::Name(n) if !INFIX_WORDS.contains(&n.as_str()))
+    {
         let x = terms.pop().unwrap();
         Node::Apply(Box::new(last.node), vec![x.node, Node::Elide])
     } else {

@@ -41,7 +41,11 @@ fn limit_order(s: &Sql, r: KObj, outer: &mut Frame) -> QResult {
         return Err(err("nyi"));
     };
     let prim = crate::q::verbs::apply_prim;
-    let mut t = if nk > 0 { prim("!", vec![KObj::long(0), r])? } else { r };
+    let mut t = if nk > 0 {
+        prim("!", vec![KObj::long(0), r])?
+    } else {
+        r
+    };
     if let Some((down, c)) = &s.order {
         let f = if *down { "xdesc" } else { "xasc" };
         t = prim(f, vec![KObj::sym(c), t])?;
@@ -49,9 +53,13 @@ fn limit_order(s: &Sql, r: KObj, outer: &mut Frame) -> QResult {
     if let Some(l) = &s.limit {
         let n = done(eval_node(l, outer))?;
         let rows = prim("count", vec![t.clone()])?.get_long();
-        let v = if n.is_atom() { super::values::int_of(&n).map(|i| vec![i]) } else { ints_of(&n) };
+        let v = if n.is_atom() {
+            super::values::int_of(&n).map(|i| vec![i])
+        } else {
+            ints_of(&n)
+        };
         t = match v.as_deref() {
-            Some([n]) if n.abs() as i64 >= rows => t,
+            Some([n]) if n.abs() >= rows => t,
             Some([n]) => prim("#", vec![KObj::long(*n), t])?,
             Some([m, n]) => prim("sublist", vec![KObj::from_slice(KJ, &[*m, *n]), t])?,
             _ => return Err(err("type")),
@@ -82,8 +90,7 @@ fn eval_plain(s: &Sql, outer: &mut Frame) -> QResult {
 /// queries on dictionaries are 'nyi.
 fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
     let update = s.kind == "update";
-    if !(s.kind == "exec" || update) || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty()
-    {
+    if !(s.kind == "exec" || update) || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty() {
         return Err(err("nyi"));
     }
     let mut fr = Frame {
@@ -91,7 +98,12 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
         vals: Vec::new(),
         this: outer.this.clone(),
     };
-    for (k, v) in d.dict_keys().sym_list().iter().zip(values::items(&d.dict_values())) {
+    for (k, v) in d
+        .dict_keys()
+        .sym_list()
+        .iter()
+        .zip(values::items(&d.dict_values()))
+    {
         fr.names.push(k.to_string());
         fr.vals.push(Some(v));
     }
@@ -105,7 +117,12 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
         // `update c:e from d` (ktorch's gpt/math.q, run by q: `flip update ok:actual=predict
         // from update actual:a+b from `a`b`predict!..`): the keys name the values, a new name
         // is a new key, an existing one gets the new value
-        let mut keys: Vec<String> = d.dict_keys().sym_list().iter().map(|k| k.to_string()).collect();
+        let mut keys: Vec<String> = d
+            .dict_keys()
+            .sym_list()
+            .iter()
+            .map(|k| k.to_string())
+            .collect();
         let mut vals = values::items(&d.dict_values());
         for (k, (n, e)) in s.cols.iter().enumerate() {
             let name = name_of(k, n, e);
@@ -152,7 +169,10 @@ fn keyed(s: &Sql, kt: &KObj, outer: &mut Frame) -> QResult {
     if rn.len() < nk || rn[..nk] != kn[..] {
         return Err(err("nyi"));
     }
-    let keys = make_table(&kn.iter().map(|s| s.to_string()).collect::<Vec<_>>(), rc[..nk].to_vec());
+    let keys = make_table(
+        &kn.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        rc[..nk].to_vec(),
+    );
     let vals = make_table(
         &rn[nk..].iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         rc[nk..].to_vec(),
@@ -354,14 +374,12 @@ fn select_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
     ))
 }
 
+/// A `by`'s groups: key names, key values (one column per `by` expression), each group's rows.
+type Groups = (Vec<String>, Vec<KObj>, Vec<Vec<i64>>);
+
 /// The groups of `by` over the selected rows: each group's rows (as table row numbers) and the
 /// key values of the groups' first rows, one column per `by` expression.
-fn by_groups(
-    s: &Sql,
-    tab: &Tab,
-    idx: &[i64],
-    outer: &mut Frame,
-) -> Result<(Vec<String>, Vec<KObj>, Vec<Vec<i64>>), QErr> {
+fn by_groups(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> Result<Groups, QErr> {
     let mut knames = Vec::new();
     let mut kvals = Vec::new();
     for (k, (n, e)) in s.by.iter().enumerate() {

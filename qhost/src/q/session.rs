@@ -32,9 +32,7 @@ thread_local! {
 pub fn set_timer(ms: i64) {
     let ms = ms.max(0);
     TIMER_MS.store(ms, Ordering::SeqCst);
-    NEXT_TICK.with(|t| {
-        t.set((ms > 0).then(|| Instant::now() + Duration::from_millis(ms as u64)))
-    });
+    NEXT_TICK.with(|t| t.set((ms > 0).then(|| Instant::now() + Duration::from_millis(ms as u64))));
 }
 
 pub fn timer_ms() -> i64 {
@@ -94,7 +92,9 @@ fn until_tick() -> i32 {
         return -1;
     }
     NEXT_TICK.with(|t| t.get()).map_or(-1, |d| {
-        d.saturating_duration_since(Instant::now()).as_millis().min(i32::MAX as u128) as i32
+        d.saturating_duration_since(Instant::now())
+            .as_millis()
+            .min(i32::MAX as u128) as i32
     })
 }
 
@@ -110,11 +110,13 @@ fn wait(stdin: Option<libc::c_int>) {
         let mut pfds: Vec<libc::pollfd> = stdin
             .into_iter()
             .chain(fds.iter().copied())
-            .map(|fd| libc::pollfd { fd, events: libc::POLLIN, revents: 0 })
+            .map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            })
             .collect();
-        let n = unsafe {
-            libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, until_tick())
-        };
+        let n = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, until_tick()) };
         if n < 0 {
             // EINTR: an interrupt while idle stops nothing (there is nothing to stop)
             super::interrupt::clear();
@@ -152,7 +154,10 @@ impl Default for Input {
 
 impl Input {
     pub fn new() -> Input {
-        Input { buf: Vec::new(), eof: false }
+        Input {
+            buf: Vec::new(),
+            eof: false,
+        }
     }
 
     pub fn line(&mut self) -> Option<String> {

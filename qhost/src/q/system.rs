@@ -14,7 +14,7 @@ use crate::kapi::KObj;
 
 thread_local! {
     /// The script being loaded (`.z.f`) and the script arguments (`.z.x`).
-    static SCRIPT: RefCell<(String, Vec<String>)> = RefCell::new((String::new(), Vec::new()));
+    static SCRIPT: RefCell<(String, Vec<String>)> = const { RefCell::new((String::new(), Vec::new())) };
 }
 
 pub fn set_args(script: &str, args: Vec<String>) {
@@ -67,7 +67,7 @@ pub fn write_handle(h: i64, x: &KObj) -> Result<(), QErr> {
                 }
             }
         }
-        0 if x.len() == 0 => {}
+        0 if x.is_empty() => {}
         _ => return Err(err("type")),
     }
     if nl {
@@ -103,11 +103,11 @@ pub fn value(x: &KObj) -> QResult {
         t if t == -KC => eval::eval_text(&(x.get_byte() as char).to_string()),
         t if t == -KS => get(x.get_sym()),
         XD => Ok(x.dict_values()),
-        0 if x.len() > 0 && x.item(0).is_func() => {
+        0 if !x.is_empty() && x.item(0).is_func() => {
             let it = x.items();
             apply(&it[0], it[1..].to_vec())
         }
-        0 if x.len() > 0 && x.item(0).t() == -KS => {
+        0 if !x.is_empty() && x.item(0).t() == -KS => {
             let it = x.items();
             let f = get(it[0].get_sym())?;
             apply(&f, it[1..].to_vec())
@@ -269,7 +269,11 @@ fn save(h: &KObj) -> QResult {
         return Err(err("nyi"));
     }
     let v = get_global(&name).ok_or_else(|| err(&name))?;
-    let handle = if h.t() == -KS { h.clone() } else { KObj::sym(&format!(":{p}")) };
+    let handle = if h.t() == -KS {
+        h.clone()
+    } else {
+        KObj::sym(&format!(":{p}"))
+    };
     write_object(&handle, &v)
 }
 
@@ -608,7 +612,9 @@ fn run_script_text(text: &str) -> Result<(), ScriptErr> {
         let r = if let Some(cmd) = st.strip_prefix('\\') {
             // q prints the result of \t and \ts run from a script (not of other commands)
             let timed = matches!(cmd.split([' ', ':']).next(), Some("t" | "ts"))
-                && cmd.split_once(' ').is_some_and(|(_, e)| !e.trim().is_empty());
+                && cmd
+                    .split_once(' ')
+                    .is_some_and(|(_, e)| !e.trim().is_empty());
             let r = command(cmd);
             if let (true, Ok(v)) = (timed, &r) {
                 print_stdout(&super::display::show_text(v));
@@ -646,8 +652,14 @@ fn fby(fx: &KObj, g: &KObj) -> QResult {
         // of the group's count gives each row its own item (KX's `{exec lmt>=sums qty from x}`)
         let each = !r.is_atom() && r.t() != XD && r.len() == rows.len() as i64;
         for (k, i) in rows.into_iter().enumerate() {
-            out[i as usize] = Some(if each { super::values::elem(&r, k as i64) } else { r.clone() });
+            out[i as usize] = Some(if each {
+                super::values::elem(&r, k as i64)
+            } else {
+                r.clone()
+            });
         }
     }
-    Ok(super::values::from_items(out.into_iter().map(|v| v.unwrap()).collect()))
+    Ok(super::values::from_items(
+        out.into_iter().map(|v| v.unwrap()).collect(),
+    ))
 }

@@ -466,7 +466,11 @@ impl Pipe for K {
 pub unsafe extern "C" fn kthread(_: K) -> K {
     let text = std::thread::spawn(|| unsafe {
         let r = k(0, s!("1+1"), KNULL);
-        let m = if t(r) == qtype::ERROR { text(r) } else { String::from("no error") };
+        let m = if t(r) == qtype::ERROR {
+            text(r)
+        } else {
+            String::from("no error")
+        };
         r0(r);
         m
     })

@@ -7,9 +7,9 @@ use tch::{Device, Tensor};
 pub mod aoti;
 pub mod torchscript;
 
+use crate::nn::Out;
 use aoti::Aoti;
 use torchscript::Script;
-use crate::nn::Out;
 
 pub enum Foreign {
     Script(Script),

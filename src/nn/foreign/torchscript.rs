@@ -13,23 +13,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{anyhow, bail, Result};
 use tch::{CModule, Device, IValue, Tensor};
 
+use crate::cxx::{
+    ktorch_jit_buffers, ktorch_jit_clone, ktorch_jit_code, ktorch_jit_parameters, ktorch_jit_train,
+};
 use crate::nn::Out;
-
-extern "C" {
-    fn ktorch_jit_buffers(
-        m: *mut libc::c_void,
-        data: *mut libc::c_void,
-        f: extern "C" fn(*mut libc::c_void, *const libc::c_char, *mut libc::c_void),
-    ) -> libc::c_int;
-    fn ktorch_jit_parameters(
-        m: *mut libc::c_void,
-        data: *mut libc::c_void,
-        f: extern "C" fn(*mut libc::c_void, *const libc::c_char, *mut libc::c_void),
-    ) -> libc::c_int;
-    fn ktorch_jit_train(m: *mut libc::c_void, on: libc::c_int) -> libc::c_int;
-    fn ktorch_jit_clone(m: *mut libc::c_void, r: *mut *mut libc::c_void) -> libc::c_int;
-    fn ktorch_jit_code(m: *mut libc::c_void, r: *mut *mut libc::c_char) -> libc::c_int;
-}
 
 // tch's CModule is one pointer to the torch::jit::Module it new'd (tch =0.24.0, pinned): the
 // shim needs that pointer, and a copy made by the shim becomes a CModule that tch frees.
@@ -48,16 +35,18 @@ pub struct Script {
 }
 
 fn shim(rc: libc::c_int) -> Result<()> {
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
     Ok(())
 }
 
 extern "C" fn collect(data: *mut libc::c_void, name: *const libc::c_char, t: *mut libc::c_void) {
     // SAFETY: `data` is the Vec passed by `named` below; `t` a new'd at::Tensor we now own.
     let v = unsafe { &mut *(data as *mut Vec<(String, Tensor)>) };
-    let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
+    // SAFETY: `name` is the NUL-terminated name jit.cpp passes for the call.
+    let name = unsafe { std::ffi::CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned();
+    // SAFETY: `t` a new'd at::Tensor we now own (as above).
     v.push((name, unsafe { Tensor::from_ptr(t as *mut _) }));
 }
 
@@ -70,13 +59,22 @@ impl Script {
         }
         if let Device::Cuda(i) = device {
             if i as i64 >= tch::Cuda::device_count() {
-                bail!("{path}: cannot load on cuda:{i}, no such CUDA device ({} found)", tch::Cuda::device_count());
+                bail!(
+                    "{path}: cannot load on cuda:{i}, no such CUDA device ({} found)",
+                    tch::Cuda::device_count()
+                );
             }
         }
         let m = CModule::load_on_device(path, device).map_err(|e| {
-            anyhow!("{path}: not a TorchScript module ({})", first_line(&e.to_string()))
+            anyhow!(
+                "{path}: not a TorchScript module ({})",
+                first_line(&e.to_string())
+            )
         })?;
-        let s = Script { m, training: AtomicBool::new(true) };
+        let s = Script {
+            m,
+            training: AtomicBool::new(true),
+        };
         // a module saved in eval mode loads in eval mode: make ktorch's flag the one we track
         s.set_training(true)?;
         Ok(s)
@@ -105,11 +103,13 @@ impl Script {
         ) -> libc::c_int,
     ) -> Result<Vec<(String, Tensor)>> {
         let mut v: Vec<(String, Tensor)> = vec![];
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         shim(unsafe { f(self.ptr(), &mut v as *mut _ as *mut libc::c_void, collect) })?;
         Ok(v)
     }
 
     fn set_training(&self, on: bool) -> Result<()> {
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         shim(unsafe { ktorch_jit_train(self.ptr(), on as libc::c_int) })?;
         self.training.store(on, Ordering::Relaxed);
         Ok(())
@@ -118,24 +118,32 @@ impl Script {
     /// An independent copy (every tensor copied; parameters keep their gradient requirement).
     pub fn deep_clone(&self) -> Result<Script> {
         let mut r = std::ptr::null_mut();
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         shim(unsafe { ktorch_jit_clone(self.ptr(), &mut r) })?;
         // SAFETY: `r` is a new'd torch::jit::Module, which a CModule owns and deletes as tch's.
         let m = unsafe { std::mem::transmute_copy::<*mut libc::c_void, CModule>(&r) };
-        Ok(Script { m, training: AtomicBool::new(self.training.load(Ordering::Relaxed)) })
+        Ok(Script {
+            m,
+            training: AtomicBool::new(self.training.load(Ordering::Relaxed)),
+        })
     }
 
     /// Save to `path` in TorchScript's format (`torch.jit.load` reads it).
     pub fn save(&self, path: &str) -> Result<()> {
-        self.m
-            .save(path)
-            .map_err(|e| anyhow!("{path}: cannot save TorchScript module ({})", first_line(&e.to_string())))
+        self.m.save(path).map_err(|e| {
+            anyhow!(
+                "{path}: cannot save TorchScript module ({})",
+                first_line(&e.to_string())
+            )
+        })
     }
 
     /// The TorchScript code of the module, as `str` shows it.
     pub fn code(&self) -> Result<String> {
         let mut p = std::ptr::null_mut();
+        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
         shim(unsafe { ktorch_jit_code(self.ptr(), &mut p) })?;
-        Ok(crate::session::ffi::take_string(p).unwrap_or_default())
+        Ok(crate::cxx::take_string(p).unwrap_or_default())
     }
 
     /// Run `forward` on the inputs in the given mode (gradient mode is the caller's). Outputs: a
@@ -145,7 +153,10 @@ impl Script {
         if self.training.load(Ordering::Relaxed) != training {
             self.set_training(training)?;
         }
-        let inputs: Vec<IValue> = x.iter().map(|t| IValue::Tensor(t.shallow_clone())).collect();
+        let inputs: Vec<IValue> = x
+            .iter()
+            .map(|t| IValue::Tensor(t.shallow_clone()))
+            .collect();
         let y = self
             .m
             .forward_is(&inputs)
@@ -179,7 +190,10 @@ fn tensor(v: IValue) -> Result<Tensor> {
         IValue::Double(f) => Tensor::from(f),
         IValue::Int(j) => Tensor::from(j),
         IValue::Bool(b) => Tensor::from(b),
-        other => bail!("torchscript forward: output of type {} where tensors or numbers are expected", kind(&other)),
+        other => bail!(
+            "torchscript forward: output of type {} where tensors or numbers are expected",
+            kind(&other)
+        ),
     })
 }
 
@@ -210,7 +224,11 @@ fn kind(v: &IValue) -> &'static str {
 fn first_line(s: &str) -> String {
     let l = s.lines().find(|l| !l.trim().is_empty()).unwrap_or(s).trim();
     let l = l.strip_prefix("Internal torch error: ").unwrap_or(l);
-    l.split(" This is an internal miniz error").next().unwrap_or(l).trim().to_string()
+    l.split(" This is an internal miniz error")
+        .next()
+        .unwrap_or(l)
+        .trim()
+        .to_string()
 }
 
 /// TorchScript's error for a failed call: its message without the interpreter's traceback of
@@ -219,11 +237,14 @@ fn script_error(s: &str) -> String {
     let lines: Vec<&str> = s
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("frame #") && !l.starts_with("Exception raised from"))
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("frame #") && !l.starts_with("Exception raised from")
+        })
         .collect();
     // an error raised inside the script's code closes with Python's form, "RuntimeError: ..."
     let python = lines.iter().rev().find(|l| {
-        l.split_once(": ").is_some_and(|(k, _)| k.ends_with("Error") && !k.contains(' '))
+        l.split_once(": ")
+            .is_some_and(|(k, _)| k.ends_with("Error") && !k.contains(' '))
     });
     match python {
         Some(l) => l.to_string(),

@@ -61,7 +61,7 @@ pub fn softmin(x: K) -> KResult {
 
 /// `prelu(x;w)`: the weight given directly, not the module's count and initial value.
 pub fn prelu(x: K) -> KResult {
-    let v = match opargs::list(x) {
+    let v = match opargs::list(&x) {
         Some(v) if v.len() == 2 => v,
         _ => bail!("expects 2 args: input & weight, given {}", describe(x)),
     };

@@ -18,16 +18,14 @@ pub fn similar(x: K) -> KResult {
 
 /// The two-input layer `name` run on (x;y) with the options that follow.
 fn two(name: &str, x: K) -> KResult {
-    spec::with_pool(|| -> KResult {
-        let v = match opargs::list(x) {
-            Some(v) if v.len() >= 2 => v,
-            _ => bail!("expects (x;y) or (x;y;options..), given {}", describe(x)),
-        };
-        let (ts, h) = crate::math::pointwise::inputs(&v[..2])?;
-        let m = with_options(name, &v[2..])?;
-        let r = m.forward(&Run::new(false), &ts)?.tensor(name)?;
-        result(r, h)
-    })
+    let v = match opargs::list(&x) {
+        Some(v) if v.len() >= 2 => v,
+        _ => bail!("expects (x;y) or (x;y;options..), given {}", describe(x)),
+    };
+    let (ts, h) = crate::math::pointwise::inputs(&v[..2])?;
+    let m = with_options(name, &v[2..])?;
+    let r = m.forward(&Run::new(false), &ts)?.tensor(name)?;
+    result(r, h)
 }
 
 /// A module of layer `name` from positional options and, last, name-value pairs.
@@ -36,16 +34,16 @@ fn with_options(name: &str, args: &[K]) -> Result<Module> {
     let (pos, named) = match args.last() {
         Some(last) => match spec::pairs(*last)? {
             Some(p) => (&args[..args.len() - 1], p),
-            None => (args, vec![]),
+            None => (args, spec::Pairs::default()),
         },
-        None => (args, vec![]),
+        None => (args, spec::Pairs::default()),
     };
     Module::new(l, None, spec::options(l, pos, &named)?)
 }
 
 /// `pdist x`, `pdist(x;p)`: the p-norm distances between the rows of a matrix (p default 2).
 pub fn pdist(x: K) -> KResult {
-    let (t, h, args) = super::input(x)?;
+    let (t, h, args) = super::input(&x)?;
     let p = match args {
         [] => 2.0,
         [p] => match number(*p) {

@@ -9,18 +9,19 @@ pub mod distance;
 pub mod norm;
 pub mod rnn;
 pub mod shape;
-use anyhow::{anyhow, bail, Result};
-use tch::{Kind, Tensor};
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, options, result};
+use anyhow::{anyhow, bail, Result};
+use tch::{Kind, Tensor};
 
 /// The input tensor, whether it came from a handle, and the remaining arguments.
-pub fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {
+pub fn input(x: &K) -> Result<(Tensor, bool, &[K])> {
+    let (a, x) = (x, *x);
     if opargs::is_tensor(x) {
         return Ok((crate::registry::tensor(x)?, true, &[]));
     }
-    if let Some(v) = opargs::list(x) {
+    if let Some(v) = opargs::list(a) {
         if v.first().is_some_and(|a| opargs::is_tensor(*a)) {
             return Ok((crate::registry::tensor(v[0])?, true, &v[1..]));
         }
@@ -28,7 +29,7 @@ pub fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {
     if let Some(t) = opargs::array(x) {
         return Ok((t, false, &[]));
     }
-    match opargs::list(x) {
+    match opargs::list(a) {
         Some(v) if !v.is_empty() => {
             let (t, h) = arg(v[0])?;
             Ok((t, h, &v[1..]))
@@ -37,15 +38,30 @@ pub fn input(x: K) -> Result<(Tensor, bool, &'static [K])> {
     }
 }
 
+/// Options by position, owning the list made from a dictionary's simple values (which the
+/// options may point into).
+pub struct Opts {
+    vals: Vec<Option<K>>,
+    _made: Option<crate::k::Owned>,
+}
+
+impl std::ops::Deref for Opts {
+    type Target = [Option<K>];
+    fn deref(&self) -> &[Option<K>] {
+        &self.vals
+    }
+}
+
 /// Options named `names` from positional args and trailing pairs (a dictionary or a list
 /// `` (`name;value;..) ``).
-pub fn opts(args: &[K], names: &[&str]) -> Result<Vec<Option<K>>> {
+pub fn opts(args: &[K], names: &[&str]) -> Result<Opts> {
     let mut v: Vec<Option<K>> = vec![None; names.len()];
+    let mut made = None;
     let mut pos = args;
     if let Some(last) = args.last() {
         if read::dict_parts(*last).is_some()
             || (read::ktype(*last) == 0
-                && read::items(*last)
+                && read::items(last)
                     .is_some_and(|i| i.first().is_some_and(|a| read::symbol(*a).is_some())))
         {
             let items: Vec<(&str, K)> = match read::dict_parts(*last) {
@@ -53,9 +69,11 @@ pub fn opts(args: &[K], names: &[&str]) -> Result<Vec<Option<K>>> {
                     let ks = read::symbols(k)
                         .ok_or_else(|| anyhow!("option names expected as symbols"))?;
                     let vs = super::spec::exploded(vals, ks.len())?;
-                    ks.into_iter().zip(vs).collect()
+                    let items = ks.into_iter().zip(vs.iter().copied()).collect();
+                    made = vs.made;
+                    items
                 }
-                None => read::items(*last)
+                None => read::items(last)
                     .unwrap()
                     .chunks(2)
                     .map(|p| (read::symbol(p[0]).unwrap_or(""), *p.get(1).unwrap_or(&p[0])))
@@ -81,7 +99,10 @@ pub fn opts(args: &[K], names: &[&str]) -> Result<Vec<Option<K>>> {
     for (i, x) in pos.iter().enumerate() {
         v[i] = Some(*x);
     }
-    Ok(v)
+    Ok(Opts {
+        vals: v,
+        _made: made,
+    })
 }
 
 pub fn long(opt: &str, x: K) -> Result<i64> {
@@ -100,29 +121,27 @@ pub fn done(r: Tensor, t: &Tensor, handle: bool) -> KResult {
 /// `training` (functional dropout forms train by default, as PyTorch's). Answers a new handle for
 /// a tensor input (null when done in place), q data for q data.
 pub fn by_layer(name: &str, x: K, training: bool) -> KResult {
-    super::spec::with_pool(|| {
-        let l = super::layers::find(name).ok_or_else(|| anyhow!("no layer `{name}"))?;
-        let (t, h, args) = input(x)?;
-        let (pos, named) = match args.last() {
-            Some(last) => match super::spec::pairs(*last)? {
-                Some(p) => (&args[..args.len() - 1], p),
-                None => (args, vec![]),
-            },
-            None => (args, vec![]),
-        };
-        let opts = super::spec::options(l, pos, &named)?;
-        let m = super::Module::new(l, None, opts)?;
-        let r = m.forward1(&super::Run::new(training), &t)?;
-        done(r, &t, h)
-    })
+    let l = super::layers::find(name).ok_or_else(|| anyhow!("no layer `{name}"))?;
+    let (t, h, args) = input(&x)?;
+    let (pos, named) = match args.last() {
+        Some(last) => match super::spec::pairs(*last)? {
+            Some(p) => (&args[..args.len() - 1], p),
+            None => (args, super::spec::Pairs::default()),
+        },
+        None => (args, super::spec::Pairs::default()),
+    };
+    let opts = super::spec::options(l, pos, &named)?;
+    let m = super::Module::new(l, None, opts)?;
+    let r = m.forward1(&super::Run::new(training), &t)?;
+    done(r, &t, h)
 }
 
 pub fn relu(x: K) -> KResult {
-    super::spec::with_pool(|| relu_(x))
+    relu_(x)
 }
 
 fn relu_(x: K) -> KResult {
-    let (t, h, args) = input(x)?;
+    let (t, h, args) = input(&x)?;
     let o = opts(args, &["inplace"])?;
     let inplace = match o[0] {
         None => false,
@@ -141,11 +160,11 @@ fn relu_(x: K) -> KResult {
 /// softmax, logsoftmax: (x;dim) or (x;dim;type); x alone takes ktorch's (deprecated) default
 /// dimension: 0 for 0, 1 and 3-dimensional inputs, else 1.
 fn soft(x: K, f: fn(&Tensor, i64, Option<Kind>) -> Result<Tensor, tch::TchError>) -> KResult {
-    super::spec::with_pool(|| soft_(x, f))
+    soft_(x, f)
 }
 
 fn soft_(x: K, f: fn(&Tensor, i64, Option<Kind>) -> Result<Tensor, tch::TchError>) -> KResult {
-    let (t, h, args) = input(x)?;
+    let (t, h, args) = input(&x)?;
     let dim = if args.is_empty() && (opargs::is_tensor(x) || opargs::array(x).is_some()) {
         let d = t.dim();
         if d == 0 || d == 1 || d == 3 {
@@ -184,11 +203,11 @@ pub fn logsoftmax(x: K) -> KResult {
 
 /// `flatten x` (from dimension 0, unlike the module's 1), `flatten(x;start)`, `flatten(x;start;end)`.
 pub fn flatten(x: K) -> KResult {
-    super::spec::with_pool(|| flatten_(x))
+    flatten_(x)
 }
 
 fn flatten_(x: K) -> KResult {
-    let (t, h, args) = input(x)?;
+    let (t, h, args) = input(&x)?;
     let o = opts(args, &["start", "end"])?;
     let start = o[0].map(|a| long("start", a)).transpose()?.unwrap_or(0);
     let end = o[1].map(|a| long("end", a)).transpose()?.unwrap_or(-1);
@@ -197,7 +216,7 @@ fn flatten_(x: K) -> KResult {
 
 /// `linear(x;w)`, `linear(x;w;b)`: x w' + b, any of them q data or tensors.
 pub fn linear(x: K) -> KResult {
-    let v = match opargs::list(x) {
+    let v = match opargs::list(&x) {
         Some(v) if (2..=3).contains(&v.len()) => v,
         Some(_) => bail!("requires 2-3 args, (input; weight; optional bias)"),
         None => bail!("not implemented for {}", describe(x)),

@@ -28,7 +28,7 @@ enum Dist {
 fn prob(x: K, d: Dist) -> KResult {
     let (target, opts) = if registry::is_handle(x) {
         (shared(x, None)?, &[][..])
-    } else if let Some(v) = handle_list(x) {
+    } else if let Some(v) = handle_list(&x) {
         // `enlist h` has no second item (the fuzzer found `normal enlist h` indexing past it)
         let t = v.get(1).map_or(0, |y| read::ktype(*y));
         if v.len() > 1 && (t == -11 || t == 11 || t == 7 || v.len() > 3) {
@@ -39,7 +39,7 @@ fn prob(x: K, d: Dist) -> KResult {
     } else if let Some(t) = opargs::array(x) {
         (super::Target::Array(t), &[][..])
     } else {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some(v) if !v.is_empty() => (array(v[0])?, &v[1..]),
             _ => bail!("not implemented for {}", describe(x)),
         }

@@ -17,7 +17,7 @@ type FillFn = fn(&mut Tensor, Option<f64>) -> Result<()>;
 fn fill(x: K, gain: bool, f: FillFn) -> KResult {
     let (target, g) = if registry::is_handle(x) {
         (shared(x, None)?, None)
-    } else if let Some(v) = handle_list(x) {
+    } else if let Some(v) = handle_list(&x) {
         match v {
             [h, y] => match double(*y) {
                 Some(d) => (shared(*h, None)?, Some(d)),
@@ -40,7 +40,7 @@ fn fill(x: K, gain: bool, f: FillFn) -> KResult {
             ),
         }
     } else {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some([a, y]) if double(*y).is_some() => (array(*a)?, double(*y)),
             _ => (array(x)?, None),
         }
@@ -179,7 +179,7 @@ fn gain_of(f: &str, param: f64) -> Result<f64> {
 /// defaults to 0.01, as PyTorch's).
 pub fn gain(x: K) -> KResult {
     let usage = "expecting function name and optional parameter, e.g. `relu or (`leakyrelu;0.2)";
-    let (f, p) = match (read::symbol(x), opargs::list(x)) {
+    let (f, p) = match (read::symbol(x), opargs::list(&x)) {
         (Some(s), _) => (s, 0.01),
         (None, Some([s, p])) if read::symbol(*s).is_some() && num(*p).is_some() => {
             (read::symbol(*s).unwrap(), num(*p).unwrap())
@@ -236,7 +236,7 @@ fn is_option(s: &str) -> bool {
 fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
     let (target, opts) = if registry::is_handle(x) {
         (shared(x, None)?, Kaiming::read(&[])?)
-    } else if let Some(v) = handle_list(x) {
+    } else if let Some(v) = handle_list(&x) {
         if !(2..=5).contains(&v.len()) {
             bail!("2-5 args expected but {} supplied", v.len());
         }
@@ -263,7 +263,7 @@ fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
     } else if let Some(t) = opargs::array(x) {
         (Target::Array(t), Kaiming::read(&[])?)
     } else {
-        match opargs::list(x) {
+        match opargs::list(&x) {
             Some(v) if !v.is_empty() => (array(v[0])?, Kaiming::read(&v[1..])?),
             _ => bail!("not implemented for {}", describe(x)),
         }
@@ -292,7 +292,7 @@ pub fn kuniform(x: K) -> KResult {
 /// matrix from N(0,std) (std 0.01 unless given) with a fraction of each column's rows set to
 /// zero, as PyTorch's `sparse_`.
 pub fn snormal(x: K) -> KResult {
-    let v = opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", describe(x)))?;
+    let v = opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", describe(x)))?;
     if !(2..=4).contains(&v.len()) {
         bail!("expecting 2-4 args, {} supplied", v.len());
     }

@@ -121,7 +121,7 @@ pub fn named_tensor<'a>(m: &'a Module, name: &str) -> Result<&'a Tensor> {
 }
 
 /// The items of `(handle;..)` when `x` is such a list.
-pub fn handle_list(x: K) -> Option<&'static [K]> {
+pub fn handle_list(x: &K) -> Option<&[K]> {
     opargs::list(x).filter(|v| !v.is_empty() && registry::is_handle(v[0]))
 }
 

@@ -16,7 +16,7 @@ pub fn reset(x: K) -> KResult {
         reinit(modref(x)?.get())?;
         return Ok(make::null());
     }
-    let Some(v) = handle_list(x) else {
+    let Some(v) = handle_list(&x) else {
         bail!(
             "expecting a module, (module;child), or (tensor;offset;sizes;strides), given {}",
             describe(x)

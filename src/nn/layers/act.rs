@@ -81,7 +81,11 @@ pub static LAYERS: &[Layer] = &[
         ..layer(
             "rrelu",
             "torch.nn.RReLU",
-            &[float("lower", 1.0 / 8.0), float("upper", 1.0 / 3.0), INPLACE],
+            &[
+                float("lower", 1.0 / 8.0),
+                float("upper", 1.0 / 3.0),
+                INPLACE,
+            ],
             rrelu,
         )
     },

@@ -8,7 +8,9 @@
 use anyhow::{bail, Result};
 use tch::{Kind, Tensor};
 
-use super::{filled, flag, float, long, long_null, many, part, settle, uniform, Layer, Out, Run, Val};
+use super::{
+    filled, flag, float, long, long_null, many, part, settle, uniform, Layer, Out, Run, Val,
+};
 use crate::nn::Module;
 
 pub static LAYERS: &[Layer] = &[
@@ -118,7 +120,18 @@ fn attention_init(m: &mut Module) -> Result<()> {
     }
     let (b, ab) = (m.flag("bias"), m.flag("addbias"));
     // `out_proj` a child Linear, as libtorch's MultiheadAttention registers it
-    m.children.push(("out_proj".into(), part("out_proj", "linear", &[("in", Val::Long(dim)), ("out", Val::Long(dim)), ("bias", Val::Bool(b))])?));
+    m.children.push((
+        "out_proj".into(),
+        part(
+            "out_proj",
+            "linear",
+            &[
+                ("in", Val::Long(dim)),
+                ("out", Val::Long(dim)),
+                ("bias", Val::Bool(b)),
+            ],
+        )?,
+    ));
     attention_parms(m, "", dim, kv, b, ab)?;
     settle(m);
     Ok(())
@@ -161,7 +174,10 @@ pub fn attend(
     let name = m.layer.name;
     let batched = query.dim() == 3;
     if !batched && query.dim() != 2 {
-        bail!("{name}: query should be 2-d or 3-d, given {}-d", query.dim());
+        bail!(
+            "{name}: query should be 2-d or 3-d, given {}-d",
+            query.dim()
+        );
     }
     if key.dim() != query.dim() || value.dim() != query.dim() {
         bail!("{name}: query, key and value should all be 2-d or all 3-d");
@@ -212,7 +228,10 @@ pub fn attend(
         if t.dim() == 2 {
             mask = Some(t.f_unsqueeze(0)?);
         } else if t.dim() != 3 {
-            bail!("{name}: attention mask should be 2-d or 3-d, given {}-d", t.dim());
+            bail!(
+                "{name}: attention mask should be 2-d or 3-d, given {}-d",
+                t.dim()
+            );
         }
     }
     let mut padmask = additive(padmask.as_ref(), kind)?;
@@ -242,9 +261,15 @@ pub fn attend(
     let s = k.size()[1];
     if let Some(pm) = padmask {
         if pm.size() != [n, s] {
-            bail!("{name}: expecting key padding mask of shape [{n}, {s}], given {:?}", pm.size());
+            bail!(
+                "{name}: expecting key padding mask of shape [{n}, {s}], given {:?}",
+                pm.size()
+            );
         }
-        let pm = pm.f_view([n, 1, 1, s])?.f_expand([n, h, 1, s], false)?.f_reshape([n * h, 1, s])?;
+        let pm = pm
+            .f_view([n, 1, 1, s])?
+            .f_expand([n, h, 1, s], false)?
+            .f_reshape([n * h, 1, s])?;
         mask = Some(match mask {
             Some(t) => t.f_add(&pm)?,
             None => pm,
@@ -254,10 +279,12 @@ pub fn attend(
         // libtorch's fused kernels (sdpa.rs); the causal one when the mask given is causal and
         // nothing was added to it (key padding, bias_k/bias_v, addzero)
         let plain = !a.addzero && p("bias_k").is_none() && !padding;
-        let causal = plain && l == s && match mask_given.filter(|t| t.defined() && t.numel() > 0) {
-            Some(t) => super::sdpa::is_causal(t, true)?,
-            None => false,
-        };
+        let causal = plain
+            && l == s
+            && match mask_given.filter(|t| t.defined() && t.numel() > 0) {
+                Some(t) => super::sdpa::is_causal(t, true)?,
+                None => false,
+            };
         let four = |t: &Tensor, r: i64| t.f_view([n, h, r, t.size()[2]]);
         // (1 or N*heads, L or 1, S) as (1 or N, heads, L or 1, S): broadcast by SDPA
         let mask = match &mask {
@@ -266,11 +293,22 @@ pub fn attend(
             None => None,
         };
         let dropout = if a.training { a.dropout } else { 0.0 };
-        let o = super::sdpa::attend(&four(&q, l)?, &four(&k, s)?, &four(&v, s)?, mask.as_ref(), causal, dropout)?;
+        let o = super::sdpa::attend(
+            &four(&q, l)?,
+            &four(&k, s)?,
+            &four(&v, s)?,
+            mask.as_ref(),
+            causal,
+            dropout,
+        )?;
         (o.f_permute([2, 0, 1, 3])?, None)
     } else {
         let w = weights_of(&q, &k, mask.as_ref(), hd)?;
-        let wd = if a.dropout > 0.0 { w.f_dropout(a.dropout, a.training)? } else { w.shallow_clone() };
+        let wd = if a.dropout > 0.0 {
+            w.f_dropout(a.dropout, a.training)?
+        } else {
+            w.shallow_clone()
+        };
         (wd.f_bmm(&v)?.f_transpose(0, 1)?, Some(w))
     };
     let out = out.f_contiguous()?.f_view([l * n, e])?;
@@ -278,7 +316,11 @@ pub fn attend(
         .ok_or_else(|| anyhow::anyhow!("{name}: no parameter `{}out_proj.weight", a.prefix))?;
     let mut out = out.f_linear(ow, p("out_proj.bias"))?.f_view([l, n, e])?;
     let mut weights = match w.filter(|_| a.weights) {
-        Some(w) => Some(w.f_view([n, h, l, s])?.f_mean_dim([1i64].as_slice(), false, None::<Kind>)?),
+        Some(w) => Some(w.f_view([n, h, l, s])?.f_mean_dim(
+            [1i64].as_slice(),
+            false,
+            None::<Kind>,
+        )?),
         None => None,
     };
     if !batched {
@@ -305,7 +347,10 @@ fn weights_of(q: &Tensor, k: &Tensor, mask: Option<&Tensor>, hd: i64) -> Result<
 fn attention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     let need = match x.get(4) {
         Some(t) if t.numel() != 1 => {
-            bail!("attention: need-weights flag expected as a single boolean, given {} values", t.numel())
+            bail!(
+                "attention: need-weights flag expected as a single boolean, given {} values",
+                t.numel()
+            )
         }
         Some(t) => t.f_double_value(&[])? != 0.0,
         None => true,
@@ -343,12 +388,35 @@ fn selfattention_init(m: &mut Module) -> Result<()> {
     let norm = m.flag("norm");
     let mut v = vec![];
     if norm {
-        v.push(part("norm", "layernorm", &[("shape", Val::Longs(vec![dim]))])?);
+        v.push(part(
+            "norm",
+            "layernorm",
+            &[("shape", Val::Longs(vec![dim]))],
+        )?);
     }
-    v.push(part("in", "linear", &[("in", Val::Long(dim)), ("out", Val::Long(3 * dim)), ("bias", Val::Bool(!norm))])?);
-    v.push(part("drop", "drop", &[("p", Val::Float(m.float("dropout")))])?);
-    v.push(part("out", "linear", &[("in", Val::Long(dim)), ("out", Val::Long(dim))])?);
-    m.children = v.into_iter().map(|c| (c.name.clone().unwrap_or_default(), c)).collect();
+    v.push(part(
+        "in",
+        "linear",
+        &[
+            ("in", Val::Long(dim)),
+            ("out", Val::Long(3 * dim)),
+            ("bias", Val::Bool(!norm)),
+        ],
+    )?);
+    v.push(part(
+        "drop",
+        "drop",
+        &[("p", Val::Float(m.float("dropout")))],
+    )?);
+    v.push(part(
+        "out",
+        "linear",
+        &[("in", Val::Long(dim)), ("out", Val::Long(dim))],
+    )?);
+    m.children = v
+        .into_iter()
+        .map(|c| (c.name.clone().unwrap_or_default(), c))
+        .collect();
     Ok(())
 }
 
@@ -360,7 +428,10 @@ fn selfattention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     }
     let s = x[0].size();
     if s.len() != 3 {
-        bail!("selfattention: input expected as (batch; length; dim), given {}-d", s.len());
+        bail!(
+            "selfattention: input expected as (batch; length; dim), given {}-d",
+            s.len()
+        );
     }
     let h = m.long("heads");
     let hd = s[2] / h;
@@ -394,7 +465,11 @@ fn selfattention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
             Some(t) => super::sdpa::is_causal(t, false)?,
             None => false,
         };
-        let dropout = if run.training { m.float("dropout") } else { 0.0 };
+        let dropout = if run.training {
+            m.float("dropout")
+        } else {
+            0.0
+        };
         super::sdpa::attend(&q, &k, &v, mask.as_ref(), causal, dropout)?
     } else {
         let mut a = q

@@ -157,7 +157,8 @@ fn copy(m: &Module, name: Option<String>) -> Result<Module> {
     let dup = |v: &[(String, Tensor)]| -> Result<Vec<(String, Tensor)>> {
         v.iter()
             .map(|(k, t)| {
-                let d = crate::tensor::detach::detached_copy(t)?.f_set_requires_grad(t.requires_grad())?;
+                let d = crate::tensor::detach::detached_copy(t)?
+                    .f_set_requires_grad(t.requires_grad())?;
                 Ok((k.clone(), d))
             })
             .collect()

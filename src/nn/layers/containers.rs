@@ -9,8 +9,14 @@ use crate::nn::Module;
 pub static LAYERS: &[Layer] = &[
     // as libtorch's Sequential, every input goes to the first child, which checks its count
     // (a `seqjoin` first takes two: ktorch's mnist/cgan.q)
-    Layer { adopt: any_child, ..container("sequential", "torch.nn.Sequential", &[], (1, 8), sequential) },
-    Layer { adopt: any_child, ..container("seqnest", "knn::SeqNest", &[], (1, 8), sequential) },
+    Layer {
+        adopt: any_child,
+        ..container("sequential", "torch.nn.Sequential", &[], (1, 8), sequential)
+    },
+    Layer {
+        adopt: any_child,
+        ..container("seqnest", "knn::SeqNest", &[], (1, 8), sequential)
+    },
     Layer {
         init: crate::nn::callback::init,
         ..container(
@@ -32,8 +38,12 @@ pub static LAYERS: &[Layer] = &[
 /// container without a forward (knn.cpp's `anymodule`, with its words).
 fn any_child(_: &Module, c: &Module) -> Result<Option<String>> {
     match c.layer.name {
-        "sequential" => anyhow::bail!("sequential: unable to create type-erased module, forward method uses template"),
-        n @ ("moduledict" | "modulelist" | "parmdict") => anyhow::bail!("{n}: unable to create type-erased module, no forward method defined"),
+        "sequential" => anyhow::bail!(
+            "sequential: unable to create type-erased module, forward method uses template"
+        ),
+        n @ ("moduledict" | "modulelist" | "parmdict") => {
+            anyhow::bail!("{n}: unable to create type-erased module, no forward method defined")
+        }
         _ => Ok(None),
     }
 }

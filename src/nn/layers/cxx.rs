@@ -1,29 +1,9 @@
 //! Calls into src/cxx/nn_act.cpp: activations whose scalar options tch's generated functions
 //! leave out (elu's alpha, leaky_relu's slope, ...), and libtorch's local response norms, which
 //! are C++ API functions rather than ATen operators.
+use crate::cxx::{ktorch_act, ktorch_lrn};
 use anyhow::Result;
 use tch::Tensor;
-
-extern "C" {
-    fn ktorch_act(
-        op: libc::c_int,
-        x: *mut libc::c_void,
-        a: f64,
-        b: f64,
-        training: libc::c_int,
-        inplace: libc::c_int,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-    fn ktorch_lrn(
-        cross: libc::c_int,
-        x: *mut libc::c_void,
-        size: libc::c_long,
-        alpha: f64,
-        beta: f64,
-        k: f64,
-        r: *mut *mut libc::c_void,
-    ) -> libc::c_int;
-}
 
 /// The activations of the shim, with their one or two scalar options (`a`, `b`).
 #[derive(Clone, Copy)]
@@ -36,7 +16,9 @@ pub enum Act {
     Hardtanh,
     Softplus,
     /// rrelu: random slopes in training, their mean otherwise.
-    Rrelu { training: bool },
+    Rrelu {
+        training: bool,
+    },
 }
 
 /// Activation `op` of `x` with options `a` and `b`, in place (same tensor back) when asked.
@@ -52,6 +34,7 @@ pub fn act(op: Act, x: &Tensor, a: f64, b: f64, inplace: bool) -> Result<Tensor>
         Act::Rrelu { training } => (7, training),
     };
     let mut r = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe {
         ktorch_act(
             code,
@@ -63,15 +46,15 @@ pub fn act(op: Act, x: &Tensor, a: f64, b: f64, inplace: bool) -> Result<Tensor>
             &mut r,
         )
     };
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     Ok(unsafe { Tensor::from_ptr(r as *mut _) })
 }
 
 /// Local response norm (`cross` false) or libtorch's CrossMapLRN2d (`cross` true, k whole).
 pub fn lrn(cross: bool, x: &Tensor, size: i64, alpha: f64, beta: f64, k: f64) -> Result<Tensor> {
     let mut r = std::ptr::null_mut();
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
     let rc = unsafe {
         ktorch_lrn(
             cross as libc::c_int,
@@ -83,8 +66,7 @@ pub fn lrn(cross: bool, x: &Tensor, size: i64, alpha: f64, beta: f64, k: f64) ->
             &mut r,
         )
     };
-    if rc != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    crate::cxx::check(rc)?;
+    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
     Ok(unsafe { Tensor::from_ptr(r as *mut _) })
 }

@@ -35,19 +35,14 @@ pub static LAYERS: &[Layer] = &[
     },
     Layer {
         init: p_init,
-        ..layer(
-            "fadrop",
-            "torch.nn.FeatureAlphaDropout",
-            DROP,
-            |m, r, x| {
-                let p = m.float("p");
-                Ok(if m.flag("inplace") {
-                    x.shallow_clone().f_feature_alpha_dropout_(p, r.training)?
-                } else {
-                    x.f_feature_alpha_dropout(p, r.training)?
-                })
-            },
-        )
+        ..layer("fadrop", "torch.nn.FeatureAlphaDropout", DROP, |m, r, x| {
+            let p = m.float("p");
+            Ok(if m.flag("inplace") {
+                x.shallow_clone().f_feature_alpha_dropout_(p, r.training)?
+            } else {
+                x.f_feature_alpha_dropout(p, r.training)?
+            })
+        })
     },
     Layer {
         init: droppath_init,

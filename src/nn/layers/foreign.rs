@@ -8,8 +8,8 @@ use anyhow::{anyhow, Result};
 
 use super::{many, opt, Def, Layer, Out, Run, Ty};
 use crate::nn::foreign::aoti::Aoti;
-use crate::nn::foreign::Foreign;
 use crate::nn::foreign::torchscript::Script;
+use crate::nn::foreign::Foreign;
 use crate::nn::Module;
 
 pub static LAYERS: &[Layer] = &[
@@ -18,7 +18,10 @@ pub static LAYERS: &[Layer] = &[
         ..many(
             "torchscript",
             "torch.jit.ScriptModule",
-            &[opt("file", Ty::Str, Def::Required), opt("device", Ty::Sym(&[]), Def::Sym("cpu"))],
+            &[
+                opt("file", Ty::Str, Def::Required),
+                opt("device", Ty::Sym(&[]), Def::Sym("cpu")),
+            ],
             (1, 1024),
             run,
         )

@@ -11,7 +11,6 @@ use super::Module;
 
 pub mod act;
 pub mod attention;
-pub mod sdpa;
 pub mod basic;
 pub mod coders;
 pub mod containers;
@@ -26,6 +25,7 @@ pub mod norm;
 pub mod pad;
 pub mod pool;
 pub mod recurrent;
+pub mod sdpa;
 pub mod seqs;
 pub mod transformer;
 pub mod upsample;
@@ -352,22 +352,56 @@ pub fn adopt_any(_: &Module, _: &Module) -> Result<Option<String>> {
 }
 
 /// Every maker's layer: no init, any child accepted and added last.
-const fn made(name: &'static str, pytorch: &'static str, container: bool, opts: &'static [Opt], inputs: (usize, usize), forward: Fwd) -> Layer {
-    Layer { name, pytorch, container, opts, init: no_init, inputs, forward, adopt: adopt_any, place: place_last }
+const fn made(
+    name: &'static str,
+    pytorch: &'static str,
+    container: bool,
+    opts: &'static [Opt],
+    inputs: (usize, usize),
+    forward: Fwd,
+) -> Layer {
+    Layer {
+        name,
+        pytorch,
+        container,
+        opts,
+        init: no_init,
+        inputs,
+        forward,
+        adopt: adopt_any,
+        place: place_last,
+    }
 }
 
 /// A layer of one input and one output.
-pub const fn layer(name: &'static str, pytorch: &'static str, opts: &'static [Opt], forward: OneFn) -> Layer {
+pub const fn layer(
+    name: &'static str,
+    pytorch: &'static str,
+    opts: &'static [Opt],
+    forward: OneFn,
+) -> Layer {
     made(name, pytorch, false, opts, (1, 1), Fwd::One(forward))
 }
 
 /// A layer of `inputs` (least, most) inputs and one or more outputs.
-pub const fn many(name: &'static str, pytorch: &'static str, opts: &'static [Opt], inputs: (usize, usize), forward: ManyFn) -> Layer {
+pub const fn many(
+    name: &'static str,
+    pytorch: &'static str,
+    opts: &'static [Opt],
+    inputs: (usize, usize),
+    forward: ManyFn,
+) -> Layer {
     made(name, pytorch, false, opts, inputs, Fwd::Many(forward))
 }
 
 /// A container.
-pub const fn container(name: &'static str, pytorch: &'static str, opts: &'static [Opt], inputs: (usize, usize), forward: ManyFn) -> Layer {
+pub const fn container(
+    name: &'static str,
+    pytorch: &'static str,
+    opts: &'static [Opt],
+    inputs: (usize, usize),
+    forward: ManyFn,
+) -> Layer {
     made(name, pytorch, true, opts, inputs, Fwd::Many(forward))
 }
 
@@ -421,7 +455,9 @@ pub fn settle(m: &mut Module) {
             slot.1 = t;
             return None;
         }
-        let Some((key, rest)) = name.split_once('.') else { return Some(t) };
+        let Some((key, rest)) = name.split_once('.') else {
+            return Some(t);
+        };
         match m.children.iter_mut().find(|(k, _)| k == key) {
             Some((_, c)) => put(c, rest, t),
             None => Some(t),

@@ -191,10 +191,18 @@ fn running(m: &Module) -> (Option<&Tensor>, Option<&Tensor>) {
 fn batchnorm(m: &Module, r: &Run, x: &Tensor, dims: i64) -> Result<Tensor> {
     let d = x.dim() as i64;
     if d != dims && !(dims == 2 && d == 3) {
-        let want = if dims == 2 { "2D or 3D".to_string() } else { format!("{dims}D") };
+        let want = if dims == 2 {
+            "2D or 3D".to_string()
+        } else {
+            format!("{dims}D")
+        };
         bail!("{}: expected {want} input (got {d}D input)", m.layer.name);
     }
-    let momentum = if m.cumulative() { f64::NAN } else { m.float("momentum") };
+    let momentum = if m.cumulative() {
+        f64::NAN
+    } else {
+        m.float("momentum")
+    };
     let mut factor = if momentum.is_nan() { 0.0 } else { momentum };
     let track = m.flag("track");
     if r.training && track {

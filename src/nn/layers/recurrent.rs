@@ -96,8 +96,14 @@ fn init(m: &mut Module) -> Result<()> {
         let cols = if l == 0 { input } else { hidden * dirs };
         for d in 0..dirs {
             let s = if d == 0 { "" } else { "_reverse" };
-            m.add_parm(&format!("weight_ih_l{l}{s}"), uniform(&[rows, cols], bound)?);
-            m.add_parm(&format!("weight_hh_l{l}{s}"), uniform(&[rows, hidden], bound)?);
+            m.add_parm(
+                &format!("weight_ih_l{l}{s}"),
+                uniform(&[rows, cols], bound)?,
+            );
+            m.add_parm(
+                &format!("weight_hh_l{l}{s}"),
+                uniform(&[rows, hidden], bound)?,
+            );
             if m.flag("bias") {
                 m.add_parm(&format!("bias_ih_l{l}{s}"), uniform(&[rows], bound)?);
                 m.add_parm(&format!("bias_hh_l{l}{s}"), uniform(&[rows], bound)?);
@@ -131,7 +137,11 @@ fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         match t {
             Some(t) if t.dim() != state_dim => bail!(
                 "{name}: for {} input, {what} should be {state_dim}-d, given {}-d",
-                if batched { "batched 3-d" } else { "unbatched 2-d" },
+                if batched {
+                    "batched 3-d"
+                } else {
+                    "unbatched 2-d"
+                },
                 t.dim()
             ),
             Some(t) if batched => Ok(t.shallow_clone()),

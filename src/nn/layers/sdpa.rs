@@ -8,12 +8,9 @@
 //! seen before and unchanged costs no look at its values (that look waits for the GPU).
 use std::cell::RefCell;
 
+use crate::cxx::ktorch_tensor_version;
 use anyhow::Result;
 use tch::{Kind, Tensor};
-
-extern "C" {
-    fn ktorch_tensor_version(t: *mut libc::c_void, v: *mut libc::c_long) -> libc::c_int;
-}
 
 /// A mask's identity: its memory, shape, strides, type and version.
 struct Seen {
@@ -28,14 +25,17 @@ thread_local! {
 
 fn version(t: &Tensor) -> Result<i64> {
     let mut v: libc::c_long = 0;
-    if unsafe { ktorch_tensor_version(t.as_ptr() as *mut libc::c_void, &mut v) } != 0 {
-        return Err(crate::math::linalg::shim_error());
-    }
+    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
+    crate::cxx::check(unsafe { ktorch_tensor_version(t.as_ptr() as *mut libc::c_void, &mut v) })?;
     Ok(v as i64)
 }
 
 fn same(a: &Tensor, b: &Tensor) -> bool {
-    a.data_ptr() == b.data_ptr() && a.size() == b.size() && a.stride() == b.stride() && a.kind() == b.kind() && a.device() == b.device()
+    a.data_ptr() == b.data_ptr()
+        && a.size() == b.size()
+        && a.stride() == b.stride()
+        && a.kind() == b.kind()
+        && a.device() == b.device()
 }
 
 /// Whether `m` (2-d, square) is the causal mask: additive (0 on and below the diagonal, -inf
@@ -46,7 +46,8 @@ fn check(m: &Tensor) -> Result<bool> {
     Ok(if m.kind() == Kind::Bool {
         m.f_equal(&upper)?
     } else if m.is_floating_point() {
-        let want = Tensor::f_zeros([n, n], (m.kind(), m.device()))?.f_masked_fill(&upper, f64::NEG_INFINITY)?;
+        let want = Tensor::f_zeros([n, n], (m.kind(), m.device()))?
+            .f_masked_fill(&upper, f64::NEG_INFINITY)?;
         m.f_equal(&want)?
     } else {
         false
@@ -66,7 +67,12 @@ pub fn is_causal(m: &Tensor, boolean: bool) -> Result<bool> {
         return Ok(false);
     }
     let v = version(m)?;
-    if let Some(c) = SEEN.with(|seen| seen.borrow().iter().find(|e| same(&e.mask, m) && e.version == v).map(|e| e.causal)) {
+    if let Some(c) = SEEN.with(|seen| {
+        seen.borrow()
+            .iter()
+            .find(|e| same(&e.mask, m) && e.version == v)
+            .map(|e| e.causal)
+    }) {
         return Ok(c);
     }
     let causal = check(m)?;
@@ -76,7 +82,11 @@ pub fn is_causal(m: &Tensor, boolean: bool) -> Result<bool> {
         if seen.len() >= 8 {
             seen.remove(0);
         }
-        seen.push(Seen { mask: m.shallow_clone(), version: v, causal });
+        seen.push(Seen {
+            mask: m.shallow_clone(),
+            version: v,
+            causal,
+        });
     });
     Ok(causal)
 }
@@ -88,11 +98,27 @@ pub fn forget() {
 
 /// Attention of q (..,L,E) over k (..,S,E) and v (..,S,Ev) with an additive float mask
 /// (broadcast to (..,L,S)) or none, or the causal mask, with dropout on the weights.
-pub fn attend(q: &Tensor, k: &Tensor, v: &Tensor, mask: Option<&Tensor>, causal: bool, dropout: f64) -> Result<Tensor> {
+pub fn attend(
+    q: &Tensor,
+    k: &Tensor,
+    v: &Tensor,
+    mask: Option<&Tensor>,
+    causal: bool,
+    dropout: f64,
+) -> Result<Tensor> {
     let mask = match mask {
         Some(m) if !causal && m.kind() != q.kind() => Some(m.f_to_kind(q.kind())?),
         Some(m) if !causal => Some(m.shallow_clone()),
         _ => None,
     };
-    Ok(Tensor::f_scaled_dot_product_attention(q, k, v, mask.as_ref(), dropout, causal, None, false)?)
+    Ok(Tensor::f_scaled_dot_product_attention(
+        q,
+        k,
+        v,
+        mask.as_ref(),
+        dropout,
+        causal,
+        None,
+        false,
+    )?)
 }

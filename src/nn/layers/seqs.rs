@@ -33,7 +33,13 @@ pub static LAYERS: &[Layer] = &[
         seq_only,
     ),
     with_adopt(
-        container("recur", "knn.Recur", &[super::flag("detach", true)], (1, 3), recur),
+        container(
+            "recur",
+            "knn.Recur",
+            &[super::flag("detach", true)],
+            (1, 3),
+            recur,
+        ),
         recur_adopt,
     ),
     with_adopt(

@@ -72,18 +72,45 @@ fn parts(m: &mut Module, attn: &[&str], n: usize) -> Result<()> {
     let (h, p) = (m.long("heads"), m.float("dropout"));
     let mut v = vec![];
     for a in attn {
-        v.push(part(a, "attention", &[("dim", Val::Long(d)), ("heads", Val::Long(h)), ("dropout", Val::Float(p))])?);
+        v.push(part(
+            a,
+            "attention",
+            &[
+                ("dim", Val::Long(d)),
+                ("heads", Val::Long(h)),
+                ("dropout", Val::Float(p)),
+            ],
+        )?);
     }
-    v.push(part("linear1", "linear", &[("in", Val::Long(d)), ("out", Val::Long(f))])?);
+    v.push(part(
+        "linear1",
+        "linear",
+        &[("in", Val::Long(d)), ("out", Val::Long(f))],
+    )?);
     v.push(part("dropout", "drop", &[("p", Val::Float(p))])?);
-    v.push(part("linear2", "linear", &[("in", Val::Long(f)), ("out", Val::Long(d))])?);
+    v.push(part(
+        "linear2",
+        "linear",
+        &[("in", Val::Long(f)), ("out", Val::Long(d))],
+    )?);
     for i in 1..=n {
-        v.push(part(&format!("norm{i}"), "layernorm", &[("shape", Val::Longs(vec![d]))])?);
+        v.push(part(
+            &format!("norm{i}"),
+            "layernorm",
+            &[("shape", Val::Longs(vec![d]))],
+        )?);
     }
     for i in 1..=n {
-        v.push(part(&format!("dropout{i}"), "drop", &[("p", Val::Float(p))])?);
+        v.push(part(
+            &format!("dropout{i}"),
+            "drop",
+            &[("p", Val::Float(p))],
+        )?);
     }
-    m.children = v.into_iter().map(|c| (c.name.clone().unwrap_or_default(), c)).collect();
+    m.children = v
+        .into_iter()
+        .map(|c| (c.name.clone().unwrap_or_default(), c))
+        .collect();
     Ok(())
 }
 
@@ -155,7 +182,14 @@ fn decoderlayer(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     let (t, mem) = (&x[0], &x[1]);
     let a = block(m, run, "self_attn.", (t, t, t), x.get(2), x.get(4))?;
     let y = norm(m, 1, &t.f_add(&drop(m, run, &a)?)?)?;
-    let a = block(m, run, "multihead_attn.", (&y, mem, mem), x.get(3), x.get(5))?;
+    let a = block(
+        m,
+        run,
+        "multihead_attn.",
+        (&y, mem, mem),
+        x.get(3),
+        x.get(5),
+    )?;
     let y = norm(m, 2, &y.f_add(&drop(m, run, &a)?)?)?;
     let f = feedforward(m, run, &y)?;
     Ok(Out::Tensor(norm(m, 3, &y.f_add(&drop(m, run, &f)?)?)?))

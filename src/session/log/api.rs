@@ -4,7 +4,7 @@ use std::ffi::CString;
 
 use super::route::{self, Route};
 use super::{Level, LEVELS};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 
 /// `loglevel[]`: the current level as a symbol; `` loglevel`debug `` or `loglevel 1` sets it.
 pub fn loglevel(x: K) -> KResult {
@@ -66,17 +66,14 @@ fn check_function_name(name: &str) -> anyhow::Result<()> {
     // Only a name is looked up: k(0,..) evaluates q text, and `` logto`$"a:1" `` must not assign
     // a global (the fuzzer's `` logto`cuda:99 `` did).
     let ident = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '.')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
     if !ident {
         bail!("`{name} is not a q function name");
     }
     let c = CString::new(name).map_err(|_| anyhow!("name holds a null byte"))?;
-    let v = unsafe { native::k(0, c.as_ptr(), std::ptr::null_mut::<std::ffi::c_void>()) };
-    if v.is_null() {
-        bail!("`{name} is not a q function");
-    }
-    let ok = is_function(v);
-    unsafe { native::r0(v) };
+    let ok = crate::k::call::named(&c, vec![]).is_some_and(|v| is_function(v.k()));
     if !ok {
         bail!("`{name} is not a q function");
     }

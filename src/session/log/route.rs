@@ -18,17 +18,19 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use super::Level;
-use crate::k::{make, native, read, K};
+use crate::k::{call, make, read, Owned, K};
 
 /// A q function value kept alive (one reference of ours) while it is the route. Only the q
 /// thread reads or releases it; other threads look at `KIND` alone.
-pub struct QFn(K);
+pub struct QFn(Owned);
+// SAFETY: the value is only touched on the q thread (`target`, `current`, `set` run there);
+// other threads read `KIND` alone, so the K never crosses threads in use.
 unsafe impl Send for QFn {}
 
 pub enum Route {
     None,
     Stderr,
-    /// A q function value (lambda, projection, ..), referenced with r1.
+    /// A q function value (lambda, projection, ..), one reference owned.
     Function(QFn),
     /// The name of a q function, looked up at each message (so redefining it takes effect).
     Name(String),
@@ -115,7 +117,10 @@ fn deliver_queued() {
         deliver_one(level, &msg);
         let dropped = DROPPED.swap(0, Ordering::Relaxed);
         if dropped > 0 {
-            deliver_one(Level::Warn, &format!("log queue full: {dropped} message(s) dropped"));
+            deliver_one(
+                Level::Warn,
+                &format!("log queue full: {dropped} message(s) dropped"),
+            );
         }
     }
 }
@@ -124,7 +129,7 @@ fn deliver_queued() {
 enum Target {
     Nowhere,
     Stderr,
-    Function(K),
+    Function(Owned),
     Name(String),
 }
 
@@ -133,7 +138,7 @@ fn target() -> Target {
         Route::None => Target::Nowhere,
         Route::Stderr => Target::Stderr,
         // our own reference for the call: the function may replace the route while it runs
-        Route::Function(f) => Target::Function(unsafe { native::r1(f.0) }),
+        Route::Function(f) => Target::Function(f.0.clone()),
         Route::Name(n) => Target::Name(n.clone()),
     }
 }
@@ -142,28 +147,9 @@ fn deliver_one(level: Level, msg: &str) {
     let result = match target() {
         Target::Nowhere => return,
         Target::Stderr => return write_stderr(level, msg),
-        Target::Function(f) => {
-            let r = call(
-                |l, m| unsafe {
-                    let args = make::list(vec![l, m]);
-                    let r = native::ee(native::dot(f, args));
-                    native::r0(args);
-                    r
-                },
-                level,
-                msg,
-            );
-            unsafe { native::r0(f) };
-            r
-        }
+        Target::Function(f) => route_call(|l, m| call::apply(f.k(), vec![l, m]), level, msg),
         Target::Name(n) => match CString::new(n) {
-            Ok(name) => call(
-                |l, m| unsafe {
-                    native::k(0, name.as_ptr(), l, m, std::ptr::null_mut::<std::ffi::c_void>())
-                },
-                level,
-                msg,
-            ),
+            Ok(name) => route_call(|l, m| call::named(&name, vec![l, m]), level, msg),
             Err(_) => Err("function name holds a null byte".into()),
         },
     };
@@ -175,31 +161,24 @@ fn deliver_one(level: Level, msg: &str) {
 /// Call the route function through `apply`, which takes (and consumes) the two arguments,
 /// level symbol and message string; ktorch's own logging goes to stderr meanwhile. A q error
 /// comes back as its text.
-fn call(apply: impl FnOnce(K, K) -> K, level: Level, msg: &str) -> Result<(), String> {
+fn route_call(
+    apply: impl FnOnce(Owned, Owned) -> Option<Owned>,
+    level: Level,
+    msg: &str,
+) -> Result<(), String> {
     IN_ROUTE.with(|f| f.set(true));
-    let r = apply(make::symbol(level.name()), make::string(msg));
+    let r = apply(
+        Owned::new(make::symbol(level.name())),
+        Owned::new(make::string(msg)),
+    );
     IN_ROUTE.with(|f| f.set(false));
-    if r.is_null() {
+    let Some(r) = r else {
         return Err("no result".into());
-    }
-    let out = if read::ktype(r) == -128 {
-        Err(error_text(r))
-    } else {
-        Ok(())
     };
-    unsafe { native::r0(r) };
-    out
-}
-
-/// The text of a q error object (type -128: its message where a symbol's pointer would be).
-fn error_text(e: K) -> String {
-    let p = unsafe { *((e as *const u8).add(8) as *const *const libc::c_char) };
-    if p.is_null() {
-        return "unknown q error".into();
+    match read::error_text(r.k()) {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
-    unsafe { std::ffi::CStr::from_ptr(p) }
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// The current route as q sees it: `stderr, `none, the function, or its name.
@@ -207,7 +186,7 @@ pub fn current() -> K {
     match &*lock(&ROUTE) {
         Route::None => make::symbol("none"),
         Route::Stderr => make::symbol("stderr"),
-        Route::Function(f) => unsafe { native::r1(f.0) },
+        Route::Function(f) => make::share(f.0.k()),
         Route::Name(n) => make::symbol(n),
     }
 }
@@ -225,12 +204,10 @@ pub fn set(route: Route) {
     }
     let old = std::mem::replace(&mut *lock(&ROUTE), route);
     KIND.store(kind, Ordering::Relaxed);
-    if let Route::Function(f) = old {
-        unsafe { native::r0(f.0) };
-    }
+    drop(old); // a function's reference released
 }
 
 /// Wrap a q function value for the route (taking a new reference to it).
 pub(crate) fn function(f: K) -> Route {
-    Route::Function(QFn(unsafe { native::r1(f) }))
+    Route::Function(QFn(Owned::share(f)))
 }

@@ -8,14 +8,12 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::Level;
-
-extern "C" {
-    fn ktorch_install_warning_handler() -> libc::c_int;
-}
+use crate::cxx::ktorch_install_warning_handler;
 
 /// Route libtorch's warnings raised on the calling thread into the log (their text goes to
 /// stderr as before if the handler cannot be installed).
 pub fn install() {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     unsafe { ktorch_install_warning_handler() };
 }
 
@@ -32,6 +30,8 @@ pub unsafe extern "C" fn ktorch_log_from_cxx(level: libc::c_int, text: *const li
         }
         let level = Level::from_number(level as i64).unwrap_or(Level::Warn);
         if super::enabled(level) {
+            // SAFETY: `text` is not null (checked above) and NUL-terminated for the call (the
+            // function's contract with warnings.cpp).
             let msg = unsafe { std::ffi::CStr::from_ptr(text) }.to_string_lossy();
             super::route::send(level, &msg);
         }

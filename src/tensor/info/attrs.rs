@@ -4,7 +4,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 
 use super::{facts, query, Attr};
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::options;
 
@@ -159,7 +159,7 @@ pub fn default_options() -> K {
         "unpinned",
         "contiguous",
     ];
-    unsafe { native::xD(make::symbols(&OPTION_KEYS), make::symbols(&vals)) }
+    make::dict_of(make::symbols(&OPTION_KEYS), make::symbols(&vals))
 }
 
 /// `options[]` the defaults for new tensors; `options x` a tensor's options (a dictionary), a
@@ -187,19 +187,20 @@ pub fn options(x: K) -> KResult {
     let class = registry::class_of(x).unwrap_or("tensor");
     if class == "tensor" {
         let vals: Vec<&str> = rows[0].iter().map(|s| s.as_str()).collect();
-        return Ok(unsafe { native::xD(make::symbols(&OPTION_KEYS), make::symbols(&vals)) });
+        return Ok(make::dict_of(
+            make::symbols(&OPTION_KEYS),
+            make::symbols(&vals),
+        ));
     }
     let cols = (0..OPTION_KEYS.len())
         .map(|c| make::symbols(&rows.iter().map(|r| r[c].as_str()).collect::<Vec<_>>()))
         .collect();
     let table = make::table(&OPTION_KEYS, cols);
     Ok(match keys {
-        Some(k) => unsafe {
-            native::xD(
-                make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()),
-                table,
-            )
-        },
+        Some(k) => make::dict_of(
+            make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()),
+            table,
+        ),
         None => table,
     })
 }

@@ -23,7 +23,7 @@ fn sparse_(t: &Tensor) -> Result<bool> {
 /// `contiguous x` contiguous in C order; `contiguous(x;format)` in memory format
 /// `` `contiguous `preserve `channel2d `channel3d ``.
 pub fn contiguous(x: K) -> KResult {
-    if let Some([h, f]) = read::items(x).filter(|_| !registry::is_handle(x)) {
+    if let Some([h, f]) = read::items(&x).filter(|_| !registry::is_handle(x)) {
         if let Some(s) = read::symbol(*f) {
             let m = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
                 anyhow!(
@@ -61,7 +61,7 @@ pub fn gradflag(x: K) -> KResult {
     if registry::is_handle(x) {
         return query(x, Attr::Bool(&requires_grad), false);
     }
-    let items = read::items(x)
+    let items = read::items(&x)
         .filter(|v| (2..=3).contains(&v.len()))
         .ok_or_else(|| anyhow!("expects {USAGE}"))?;
     let h = items[0];
@@ -142,7 +142,7 @@ pub fn gradflag(x: K) -> KResult {
         Some(Picked::Flags(f)) => make::booleans(&f),
         Some(Picked::Keys(k, f)) => {
             let k: Vec<&str> = k.iter().map(|s| s.as_str()).collect();
-            unsafe { crate::k::native::xD(make::symbols(&k), make::booleans(&f)) }
+            make::dict_of(make::symbols(&k), make::booleans(&f))
         }
     })
 }
@@ -152,20 +152,7 @@ fn indices(x: K) -> Option<Vec<i64>> {
     if read::ktype(x) < 0 && read::ktype(x) != -1 {
         return read::long(x).map(|j| vec![j]);
     }
-    let n = read::len(x) as usize;
-    let p = unsafe { crate::k::make::data::<u8>(x) };
-    Some(match read::ktype(x) {
-        5 => unsafe { std::slice::from_raw_parts(p as *const i16, n) }
-            .iter()
-            .map(|v| *v as i64)
-            .collect(),
-        6 => unsafe { std::slice::from_raw_parts(p as *const i32, n) }
-            .iter()
-            .map(|v| *v as i64)
-            .collect(),
-        7 => unsafe { std::slice::from_raw_parts(p as *const i64, n) }.to_vec(),
-        _ => return None,
-    })
+    read::longs(x)
 }
 
 /// Set the requires-gradient flag on tensors; every tensor is checked before any changes.

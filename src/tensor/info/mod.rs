@@ -8,7 +8,7 @@
 //! - `summary`: info detail str help
 //! - `facts`: the libtorch facts tch does not wrap (src/cxx/tensor_info.cpp)
 pub mod attrs;
-pub mod facts;
+pub use crate::cxx::tensor_info as facts;
 pub mod flags;
 pub mod pointers;
 pub mod shape;
@@ -17,7 +17,7 @@ pub mod summary;
 use anyhow::{bail, Result};
 use tch::Tensor;
 
-use crate::k::{make, native, read, KResult, K};
+use crate::k::{make, read, KResult, K};
 use crate::registry;
 
 /// One attribute of a tensor, by the q type it comes back as.
@@ -113,7 +113,7 @@ pub fn query(x: K, attr: Attr, data: bool) -> KResult {
         From::Vector => vals.list(),
         From::Dict(keys) => {
             let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
-            unsafe { native::xD(make::symbols(&keys), vals.list()) }
+            make::dict_of(make::symbols(&keys), vals.list())
         }
     })
 }

@@ -24,7 +24,7 @@ pub fn weakref(x: K) -> KResult {
 
 /// The two tensor handles of `(a;b)`.
 fn pair(x: K) -> Result<[K; 2]> {
-    let [a, b] = crate::tensor::args(x, 2..=2, "(tensor;tensor)")? else {
+    let [a, b] = crate::tensor::args(&x, 2..=2, "(tensor;tensor)")? else {
         unreachable!()
     };
     Ok([*a, *b])

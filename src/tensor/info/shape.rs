@@ -84,4 +84,3 @@ pub fn bytes(x: K) -> KResult {
 pub fn offset(x: K) -> KResult {
     query(x, Attr::Long(&facts::storage_offset), true)
 }
-

@@ -176,7 +176,7 @@ fn scan(op: Op, x: &KObj) -> QResult {
 
 /// Non-null values of a numeric list as f64.
 fn present(x: &KObj) -> Result<Vec<f64>, crate::q::QErr> {
-    if x.t() == 0 && x.len() == 0 {
+    if x.t() == 0 && x.is_empty() {
         return Ok(vec![]);
     }
     if !is_simple(x) || x.t().abs() == KS {
@@ -225,7 +225,7 @@ fn med_items(x: &KObj) -> QResult {
 
 /// avg var dev med of one list, as floats.
 fn stat(name: &str, x: &KObj) -> QResult {
-    if x.t() == 0 && x.len() > 0 {
+    if x.t() == 0 && !x.is_empty() {
         // a list of lists: atomic on the items
         let n = x.len() as f64;
         return match name {
@@ -320,7 +320,7 @@ fn shift(x: &KObj, n: i64) -> QResult {
 
 /// deltas/ratios: each item against the one before; the first against 0 (deltas) or as is.
 fn pairwise(x: &KObj, op: Op) -> QResult {
-    if x.is_atom() || x.len() == 0 {
+    if x.is_atom() || x.is_empty() {
         return Ok(x.clone());
     }
     let prev = shift(x, 1)?;

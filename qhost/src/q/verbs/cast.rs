@@ -53,7 +53,11 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
     // a list of types (`"ej"$(x;y)`), or of widths (`3 -4$("a";"b")`): pairwise with y's items
     if matches!(x.t(), KC | KH | KI | KJ) {
         let xs = items(x);
-        let ys = if y.is_atom() { vec![y.clone(); xs.len()] } else { items(y) };
+        let ys = if y.is_atom() {
+            vec![y.clone(); xs.len()]
+        } else {
+            items(y)
+        };
         if xs.len() != ys.len() {
             return Err(len_err());
         }
@@ -69,7 +73,7 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
         t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("domain"))?, false),
         t if t == -KH || t == -KI || t == -KJ => {
             let n = int_atom(x).unwrap();
-            if y.t() == KC || y.t() == -KC || (y.t() == 0 && y.len() == 0) {
+            if y.t() == KC || y.t() == -KC || (y.t() == 0 && y.is_empty()) {
                 return pad(n, y);
             }
             if (1..=19).contains(&n.abs()) && n != 3 {
@@ -80,7 +84,7 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
         }
         _ => return Err(type_err()),
     };
-    if y.t() == 0 && y.len() == 0 {
+    if y.t() == 0 && y.is_empty() {
         return Ok(KObj::vector(t, 0)); // `symbol$() and `$() are empty typed vectors too
     }
     if parse || (t == KS && is_text(y)) {
@@ -95,7 +99,7 @@ fn is_text(y: &KObj) -> bool {
 
 /// Cast through lists, dictionaries and tables to base type t.
 fn to_type_deep(t: i8, y: &KObj) -> QResult {
-    if y.t() == 0 && y.len() == 0 {
+    if y.t() == 0 && y.is_empty() {
         return Ok(KObj::vector(t, 0)); // `long$() is an empty long vector
     }
     atomic1(y, &|v| to_type(t, v))
@@ -328,10 +332,12 @@ fn parse_date(t: i8, s: &str) -> QResult {
         vec![]
     };
     let want = if t == KD { 3 } else { 2 };
-    let ok = parts.len() == want
-        && parts[0].len() == 4
-        && parts[1..].iter().all(|p| p.len() == 2);
-    let v: Option<Vec<i64>> = if ok { parts.iter().map(|p| digits(p)).collect() } else { None };
+    let ok = parts.len() == want && parts[0].len() == 4 && parts[1..].iter().all(|p| p.len() == 2);
+    let v: Option<Vec<i64>> = if ok {
+        parts.iter().map(|p| digits(p)).collect()
+    } else {
+        None
+    };
     let Some(v) = v else {
         return Ok(null_atom(t));
     };

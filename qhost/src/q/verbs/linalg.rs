@@ -27,7 +27,7 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
 fn is_float_array(x: &KObj) -> bool {
     match x.t() {
         KF => true,
-        0 => x.len() > 0 && x.items().iter().all(is_float_array),
+        0 => !x.is_empty() && x.items().iter().all(is_float_array),
         _ => false,
     }
 }
@@ -37,7 +37,7 @@ fn is_float_array(x: &KObj) -> bool {
 fn rank(x: &KObj) -> Option<usize> {
     match x.t() {
         KF => Some(1),
-        0 if x.len() > 0 => {
+        0 if !x.is_empty() => {
             let r: Vec<Option<usize>> = x.items().iter().map(rank).collect();
             let first = r[0]?;
             if r.iter().all(|&v| v == Some(first)) && first < 3 {
@@ -51,7 +51,10 @@ fn rank(x: &KObj) -> Option<usize> {
 }
 
 fn rows(x: &KObj) -> Vec<Vec<f64>> {
-    x.items().iter().map(|r| r.slice::<f64>().to_vec()).collect()
+    x.items()
+        .iter()
+        .map(|r| r.slice::<f64>().to_vec())
+        .collect()
 }
 
 fn matrix(m: Vec<Vec<f64>>) -> KObj {
@@ -139,7 +142,7 @@ fn mmu(x: &KObj, y: &KObj) -> QResult {
 fn is_real_or_int_array(x: &KObj) -> bool {
     match x.t() {
         KE | KF | KH | KI | KJ => true,
-        0 => x.len() > 0 && x.items().iter().all(is_real_or_int_array),
+        0 => !x.is_empty() && x.items().iter().all(is_real_or_int_array),
         _ => false,
     }
 }
@@ -148,7 +151,11 @@ fn is_real_or_int_array(x: &KObj) -> bool {
 /// (q's answer for it is not documented).
 fn inv(x: &KObj) -> QResult {
     if rank(x) != Some(2) {
-        return Err(if is_real_or_int_array(x) { err("nyi") } else { type_err() });
+        return Err(if is_real_or_int_array(x) {
+            err("nyi")
+        } else {
+            type_err()
+        });
     }
     let mut a = rows(x);
     let n = a.len();

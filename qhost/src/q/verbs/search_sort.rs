@@ -10,11 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering as AO};
 
 pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
     Some(match name {
-        "asc" => sort(x, false).map(|r| {
+        "asc" => sort(x, false).inspect(|r| {
             if r.is_vector() && r.t() != 0 {
                 r.set_attr(1); // `s#
             }
-            r
         }),
         "desc" => sort(x, true),
         "iasc" => grade(x, false).map(|v| KObj::from_slice(KJ, &v)),
@@ -226,11 +225,11 @@ fn rand1(x: &KObj) -> QResult {
         let r = roll(1, x)?;
         return Ok(elem(&r, 0));
     }
-    if x.len() == 0 {
+    if x.is_empty() {
         return Err(err("length"));
     }
     let i = below(x.len() as u64) as i64;
-    Ok(super::index::at(x, &KObj::long(i))?)
+    super::index::at(x, &KObj::long(i))
 }
 
 /// `?[c;a;b]`: items of a where c is true, else of b (atoms repeat).

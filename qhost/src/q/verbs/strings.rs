@@ -96,7 +96,7 @@ pub fn string(x: &KObj) -> KObj {
             make_table(n, c.iter().map(string).collect())
         }
         t if (0..XT).contains(&t) => KObj::list(items(x).iter().map(string).collect()),
-        _ => KObj::string(&crate::q::display::show_text(x).trim_end().to_string()),
+        _ => KObj::string(crate::q::display::show_text(x).trim_end()),
     }
 }
 
@@ -288,8 +288,12 @@ fn vs(x: &KObj, y: &KObj) -> QResult {
 /// result has a row per digit and a column per number (`10 vs 1 10 100`). Negative values and
 /// bases below 2 are 'nyi.
 fn base_vs(x: &KObj, y: &KObj) -> QResult {
-    let bases = int_list(x).or_else(|| int_atom(x).map(|b| vec![b])).ok_or_else(type_err)?;
-    let ys = int_list(y).or_else(|| int_atom(y).map(|v| vec![v])).ok_or_else(type_err)?;
+    let bases = int_list(x)
+        .or_else(|| int_atom(x).map(|b| vec![b]))
+        .ok_or_else(type_err)?;
+    let ys = int_list(y)
+        .or_else(|| int_atom(y).map(|v| vec![v]))
+        .ok_or_else(type_err)?;
     if bases.iter().any(|&b| b < 2) || ys.iter().any(|&v| v < 0) {
         return Err(nyi());
     }
@@ -320,7 +324,11 @@ fn base_vs(x: &KObj, y: &KObj) -> QResult {
     } else {
         bases.len()
     };
-    let t = if y.t().abs() == KJ || x.t().abs() == KJ { KJ } else { y.t().abs() };
+    let t = if y.t().abs() == KJ || x.t().abs() == KJ {
+        KJ
+    } else {
+        y.t().abs()
+    };
     if y.is_atom() {
         return Ok(build_i(t, false, &digits_of(ys[0], n)));
     }
@@ -344,7 +352,8 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
         };
         return Ok(KObj::sym(&parts.join(sep)));
     }
-    if x.t() == -KS && x.get_sym().is_empty() && y.t() == 0 && y.items().iter().all(|i| i.t() == KC) {
+    if x.t() == -KS && x.get_sym().is_empty() && y.t() == 0 && y.items().iter().all(|i| i.t() == KC)
+    {
         // ` sv strings: lines joined, each ended by a newline (code.kx.com/q/ref/sv)
         let mut out = Vec::new();
         for i in y.items() {
@@ -387,7 +396,7 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
                 .fold(0i64, |a, (&r, &v)| a.wrapping_mul(r).wrapping_add(v)),
         ));
     }
-    if y.t() == 0 && y.len() > 0 && (int_atom(x).is_some() || int_list(x).is_some()) {
+    if y.t() == 0 && !y.is_empty() && (int_atom(x).is_some() || int_list(x).is_some()) {
         // a matrix of digits (a row per digit) decodes column by column
         let rows: Vec<Vec<i64>> = y
             .items()
@@ -420,7 +429,7 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
                 .fold(0i64, |a, &v| a.wrapping_mul(b).wrapping_add(v)),
         ));
     }
-    if y.t() == 0 && y.len() == 0 {
+    if y.t() == 0 && y.is_empty() {
         return Err(err("type"));
     }
     Err(nyi())

@@ -93,7 +93,7 @@ fn first(x: &KObj) -> KObj {
         XD => first(&x.dict_values()),
         XT => rows_of(&take_rows(x, &[0])).remove(0),
         _ if x.is_vector() => {
-            if x.len() > 0 {
+            if !x.is_empty() {
                 elem(x, 0)
             } else if x.t() == 0 {
                 KObj::identity()
@@ -109,7 +109,7 @@ fn last(x: &KObj) -> KObj {
     match x.t() {
         XD => last(&x.dict_values()),
         XT => rows_of(&take_rows(x, &[x.len() - 1])).remove(0),
-        _ if x.is_vector() && x.len() > 0 => elem(x, x.len() - 1),
+        _ if x.is_vector() && !x.is_empty() => elem(x, x.len() - 1),
         _ => first(x),
     }
 }
@@ -140,7 +140,7 @@ fn where_(x: &KObj) -> QResult {
     let v = match x.t() {
         KB | KG | KH | KI | KJ => ivals(x).unwrap(),
         t if t < 0 && matches!(-t, KB | KH | KI | KJ) => ivals(x).unwrap(),
-        0 if x.len() == 0 => vec![],
+        0 if x.is_empty() => vec![],
         _ => return Err(type_err()),
     };
     let mut out = Vec::new();
@@ -148,7 +148,7 @@ fn where_(x: &KObj) -> QResult {
         if c < 0 {
             return Err(err("domain"));
         }
-        out.extend(std::iter::repeat(i as i64).take(c as usize));
+        out.extend(std::iter::repeat_n(i as i64, c as usize));
     }
     Ok(KObj::from_slice(KJ, &out))
 }
@@ -589,11 +589,14 @@ fn bang(x: &KObj, y: &KObj) -> QResult {
             from_items(vec![y.clone()]),
         ));
     }
-    if y.t() == 0 && y.len() == 0 && x.len() > 0 && x.is_vector() {
+    if y.t() == 0 && y.is_empty() && !x.is_empty() && x.is_vector() {
         // `keys!()`: real q accepts it (ktorch's cct.q builds `` `inp`tok`pos`enc`dec!() ``
         // and then assigns every key); KX documents only lists of one count, so what q holds
         // before a key is assigned is not known: the generic null here (README lists it)
-        return Ok(KObj::dict(x.clone(), from_items(vec![KObj::identity(); x.len() as usize])));
+        return Ok(KObj::dict(
+            x.clone(),
+            from_items(vec![KObj::identity(); x.len() as usize]),
+        ));
     }
     if x.len() != y.len() {
         return Err(len_err());
@@ -748,25 +751,6 @@ fn cross(x: &KObj, y: &KObj) -> QResult {
     Ok(KObj::list(out))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[test]
-    fn take_drop() {
-        let v = KObj::from_slice(KJ, &[1i64, 2, 3]);
-        let r = take(&KObj::long(5), &v).unwrap();
-        assert_eq!(r.slice::<i64>(), &[1, 2, 3, 1, 2]);
-        let r = take(&KObj::long(-2), &v).unwrap();
-        assert_eq!(r.slice::<i64>(), &[2, 3]);
-        let r = drop(&KObj::long(1), &v).unwrap();
-        assert_eq!(r.slice::<i64>(), &[2, 3]);
-        let r = join(&KObj::long(0), &v).unwrap();
-        assert_eq!(r.slice::<i64>(), &[0, 1, 2, 3]);
-        let r = distinct(&KObj::from_slice(KJ, &[1i64, 1, 2])).unwrap();
-        assert_eq!(r.slice::<i64>(), &[1, 2]);
-    }
-}
-
 /// `` `a xkey t ``: t keyed on the named columns (moved to the front).
 fn xkey(k: &KObj, t: &KObj) -> QResult {
     let t = if is_keyed(t) {
@@ -832,5 +816,27 @@ fn xcols(k: &KObj, t: &KObj) -> QResult {
         .chain((0..names.len()).filter(|i| !first.contains(&names[*i])))
         .collect();
     let nn: Vec<String> = order.iter().map(|&i| names[i].clone()).collect();
-    Ok(make_table(KObj::syms(&nn), order.iter().map(|&i| cols[i].clone()).collect()))
+    Ok(make_table(
+        KObj::syms(&nn),
+        order.iter().map(|&i| cols[i].clone()).collect(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn take_drop() {
+        let v = KObj::from_slice(KJ, &[1i64, 2, 3]);
+        let r = take(&KObj::long(5), &v).unwrap();
+        assert_eq!(r.slice::<i64>(), &[1, 2, 3, 1, 2]);
+        let r = take(&KObj::long(-2), &v).unwrap();
+        assert_eq!(r.slice::<i64>(), &[2, 3]);
+        let r = drop(&KObj::long(1), &v).unwrap();
+        assert_eq!(r.slice::<i64>(), &[2, 3]);
+        let r = join(&KObj::long(0), &v).unwrap();
+        assert_eq!(r.slice::<i64>(), &[0, 1, 2, 3]);
+        let r = distinct(&KObj::from_slice(KJ, &[1i64, 1, 2])).unwrap();
+        assert_eq!(r.slice::<i64>(), &[1, 2]);
+    }
 }

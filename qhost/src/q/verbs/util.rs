@@ -65,7 +65,7 @@ pub fn from_items(v: Vec<KObj>) -> KObj {
         return KObj::list(v);
     }
     let t = v[0].t();
-    if t < 0 && t >= -KT && v.iter().all(|x| x.t() == t) {
+    if (-KT..0).contains(&t) && v.iter().all(|x| x.t() == t) {
         let out = KObj::vector(-t, v.len() as i64);
         for (k, a) in v.iter().enumerate() {
             put_atom(&out, k, a);
@@ -245,9 +245,9 @@ pub fn i2f(v: i64) -> f64 {
 pub fn f2i(v: f64) -> i64 {
     if v.is_nan() {
         NJ
-    } else if v >= 9.223372036854775807e18 {
+    } else if v >= 9.223_372_036_854_776e18 {
         WJ
-    } else if v <= -9.223372036854775807e18 {
+    } else if v <= -9.223_372_036_854_776e18 {
         -WJ
     } else {
         v.round() as i64
@@ -361,7 +361,7 @@ pub fn int_atom(x: &KObj) -> Option<i64> {
 pub fn int_list(x: &KObj) -> Option<Vec<i64>> {
     if matches!(x.t().abs(), KB | KG | KH | KI | KJ) {
         ivals(x)
-    } else if x.t() == 0 && x.len() == 0 {
+    } else if x.t() == 0 && x.is_empty() {
         Some(vec![])
     } else {
         None
@@ -410,7 +410,7 @@ pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
 
 /// What an out-of-range index of a general list gives: the null of its first item's type.
 pub fn list_null(x: &KObj) -> KObj {
-    if x.len() == 0 {
+    if x.is_empty() {
         return KObj::identity();
     }
     let f = x.item(0);
