@@ -128,6 +128,10 @@ fn lists_dicts_tables() {
         ),
         ("([]a:1 0N)", "a\n-\n1\n "),
         ("([a:1 2]b:3 4)", "a| b\n-| -\n1| 3\n2| 4"),
+        // keys to a table's rows: a keyed table with no key name, as q printed ktorch's
+        // `options d` of a dictionary (info.rst, replayed in shared/conformance), whose value is
+        // ktorch.cpp's xD(keys;xT(..))
+        ("`a`b!([]x:1 2;y:`p`q)", " | x y\n-| ---\na| 1 p\nb| 2 q"),
     ]);
 }
 

@@ -356,9 +356,8 @@ fn constructs_still_nyi() {
         "\\e 1",
         // ss/ssr with wildcard patterns
         "\"abc\" ss \"a*\"",
-        // fills of a table, med of a list of lists
+        // fills of a table
         "fills ([]a:1 0N 3)",
-        "med (1 2;3 4)",
         // arithmetic on tables of different columns
         "([]a:1 2)+([]b:1 2)",
         // take of a null count, a negative dimension in a shape

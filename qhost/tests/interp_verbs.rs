@@ -177,6 +177,19 @@ fn aggregation() {
         ("var 2 4 4 4 5 5 7 9", "4f"),
         ("dev 2 4 4 4 5 5 7 9", "2f"),
         ("med 3 1 4 2", "2.5"),
+        // code.kx.com/q/ref/med: med is {avg x (iasc x)@floor .5*-1 0+count x,:()}; KX's examples
+        // of a dictionary, a table (the middle row, not each column's median) and a keyed table
+        ("med `a`b!(10 -21 3;4 5 -6)", "7 -8 -1.5"),
+        ("med flip `a`b!(10 -21 3;4 5 -6)", "a| 3\nb| -6"),
+        ("-3!med flip `a`b!(10 -21 3;4 5 -6)", "\"`a`b!3 -6f\""),
+        (
+            "med `k xkey update k:`abc`def`ghi from flip `a`b!(10 -21 3;4 5 -6)",
+            "a| 3\nb| -6",
+        ),
+        // the definition on lists of lists: rows in q's sort order (item by item), the middle
+        // one for an odd count, the two middle ones averaged for an even count
+        ("med (1 2f;3 1f;2 5f)", "2 5f"),
+        ("med (1 2;3 4;0 9;5 0)", "2 3f"),
         ("deltas 1 4 9 16", "1 3 5 7"),
         ("all 1 1 0", "0b"),
         ("any 0 0 1", "1b"),

@@ -460,7 +460,7 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
                 Ok(l)
             })?;
             let out = first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?;
-            e.record(&out, &l, &yb, r.len() as i64, &s.metrics)?;
+            e.record(&out, Some(&l), &yb, r.len() as i64, &s.metrics)?;
         }
         // metrics across ranks: losses averaged batch by batch, correct counts and samples summed
         if let Some(l0) = e.losses.first() {

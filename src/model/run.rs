@@ -26,18 +26,21 @@ pub struct Epoch {
 }
 
 impl Epoch {
-    /// One batch's loss, sample count and the metrics asked for: correct predictions (arg max
-    /// along the last dim against class targets), predictions, outputs. Kept as tensors: no sync.
+    /// One batch's loss (none where a test pass asks for no loss metric), sample count and the
+    /// metrics asked for: correct predictions (arg max along the last dim against class targets),
+    /// predictions, outputs. Kept as tensors: no sync.
     pub(crate) fn record(
         &mut self,
         out: &Tensor,
-        l: &Tensor,
+        l: Option<&Tensor>,
         yb: &[Tensor],
         samples: i64,
         metrics: &[&str],
     ) -> Result<()> {
         let want = |k: &str| metrics.contains(&k);
-        self.losses.push(l.f_detach()?);
+        if let Some(l) = l {
+            self.losses.push(l.f_detach()?);
+        }
         self.samples += samples;
         if want("accuracy") || want("predict") {
             let p = out.f_detach()?.f_argmax(-1, false)?;
@@ -110,6 +113,9 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         .map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect())
         .collect();
     let mut e = Epoch::default();
+    // a test pass computes the loss only when a metric needs it (kmodel.cpp's testloop and
+    // lossflag): test data may have no targets, as mnist/gan.q's generator with metric `output
+    let need_loss = training || s.metrics.iter().any(|k| matches!(*k, "loss" | "batchloss"));
     // the outputs of the previous batch of this pass, for the `hidden` setting
     let mut prev: Option<Vec<Tensor>> = None;
     let mut batch = |d: &Data| -> Result<()> {
@@ -121,7 +127,7 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         }
         let forward_loss = || forward_loss(module, &run, loss, &xb, &yb);
         let (outs, l) = if training {
-            train_batch(
+            let (o, l) = train_batch(
                 module,
                 &run,
                 loss,
@@ -132,15 +138,19 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
                 &groups,
                 &xb,
                 &yb,
-            )?
+            )?;
+            (o, Some(l))
+        } else if need_loss {
+            let (o, l) = tch::no_grad(forward_loss)?;
+            (o, Some(l))
         } else {
-            tch::no_grad(forward_loss)?
+            (tch::no_grad(|| forward_only(module, &run, &xb))?, None)
         };
         let out = outs[0].shallow_clone();
         if s.hidden {
             prev = Some(outs);
         }
-        e.record(&out, &l, &yb, d.current(), &s.metrics)?;
+        e.record(&out, l.as_ref(), &yb, d.current(), &s.metrics)?;
         Ok(())
     };
     // CUDA class targets (ce, nll) are checked per call, a synchronization each; `run` checks
@@ -270,6 +280,21 @@ pub(crate) fn forward_loss(
         })?;
         let l = loss.output(first.shallow_clone(), y)?;
         Ok((out, l))
+    })
+}
+
+/// The module's outputs for inputs `x`, no loss (a test pass whose metrics need none); under the
+/// session's autocast as forward_loss.
+fn forward_only(module: &Module, run: &Run, x: &[Tensor]) -> Result<Vec<Tensor>> {
+    crate::session::precision::autocast_scope(module.device(), || {
+        let out = module.forward(run, x)?.into_vec();
+        if out.is_empty() {
+            bail!(
+                "{}: unable to retrieve model output from empty vector of tensors",
+                module.layer.name
+            );
+        }
+        Ok(out)
     })
 }
 

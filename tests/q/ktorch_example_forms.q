@@ -94,4 +94,39 @@ m:model(g;loss`mse;opt`sgd)
 .t.ok["model backward with a list of handles as inputs";0<backward(m;(a;b);tensor(2 6#0e))]
 free(a;b;r;v;m)
 
+/ ---------------------------------------------------------------------------------------------
+/ testrun of a model whose test data has inputs only and whose metrics need no loss (mnist/gan.q:
+/ test(g; `batchsize`metrics; w,`output); test(g; Z); ... testrun g): kmodel.cpp's testloop
+/ computes the loss only when `loss or `batchloss is asked for. The output is the linear layer's
+/ x mmu flip w, plus b, worked out in q from its parameters, batch after batch.
+q:module enlist(`linear;3;2)
+W:{r:tensor p:parm(x;y); free p; r}[q]'[`weight`bias]
+m:model(q;loss`bce;opt`sgd)
+x:5 3#.1*-7+til 15
+test(m;`batchsize`metrics;(2;`output)); test(m;"e"$x)
+r:testrun m
+.t.eq["testrun: inputs only, metric output: 5 rows of 2";(type r;count each r);(0h;5#2)]
+.t.ok["testrun: inputs only, metric output: the layer's values";all 1e-6>abs raze r-W[1]+/:x mmu flip "f"$W 0]
+test(m;`metrics;`output`loss)
+.t.eq["testrun: a loss metric needs targets";err[testrun;m];"testrun: bce: expects the output and 1-2 target tensor(s), given 0"]
+free m
+
+/ ---------------------------------------------------------------------------------------------
+/ embedpos given an input whose last size exceeds its rows (mnist/cct.q: 49 positions added to
+/ tokens of shape (batch, 49, 128)): knn/embed.cpp slices pos[:, :x.size(-1), :], a slice that
+/ stops at the last row, so all rows come back, and the residual adds them to each batch row.
+q:module enlist(`embedpos;3;4)
+normal(q;`pos;0;1)
+P:first {r:tensor p:parm(x;`pos); free p; r}q
+.t.eq["embedpos, last size 4 over 3 rows: all rows";evaluate(q;2 3 4#0e);enlist P]
+.t.eq["embedpos, last size 2 of 3 rows: the first 2";evaluate(q;2 2#0e);enlist 2#P]
+free q
+q:module(`residual`position;(`sequential;enlist(`embedpos;`emb;3;4)))  / cct.q's pos
+normal(q;`q1.emb.pos;0;1)
+P:first {r:tensor p:parm(x;`q1.emb.pos); free p; r}q
+x:2 3 4#.1*til 24
+y:evaluate(q;"e"$x)
+.t.ok["cct's position residual: tokens plus positions";all 1e-6>abs raze raze y-x+\:P]
+free q
+
 .t.done[]

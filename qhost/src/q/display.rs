@@ -104,6 +104,10 @@ fn console_lines(x: &KObj) -> Vec<String> {
         0 if x.len() == 1 && is_matrix(x) => matrix_rows(x),
         XT => table_lines(x),
         XD if x.dict_keys().t() == XT && x.dict_values().t() == XT => keyed_lines(x),
+        // a list of keys to a table's rows shows as a keyed table whose key column has no name
+        // (ktorch's docs, info.rst: `options d` of a dictionary, ktorch.cpp's xD(keys;xT ..),
+        // printed by q as ` | device dtype ..` over `a| cpu ..`)
+        XD if x.dict_values().t() == XT && x.dict_keys().len() > 0 => keyed_lines(x),
         XD => dict_lines(x),
         _ if is_identity(x) => vec![],
         _ => vec![one_line(x)],
@@ -292,7 +296,11 @@ fn table_lines(t: &KObj) -> Vec<String> {
 }
 
 fn keyed_lines(x: &KObj) -> Vec<String> {
-    let (kn, kc) = table_cols(&x.dict_keys());
+    let (kn, kc) = if x.dict_keys().t() == XT {
+        table_cols(&x.dict_keys())
+    } else {
+        (KObj::syms(&[""]), vec![x.dict_keys()])
+    };
     let (vn, vc) = table_cols(&x.dict_values());
     let name = |n: KObj| {
         n.sym_list()

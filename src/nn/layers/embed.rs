@@ -54,7 +54,7 @@ pub static LAYERS: &[Layer] = &[
             "embedpos",
             "knn.EmbedPosition",
             &[long("rows"), long("cols")],
-            |m, _, x| position(m.parm("pos")?, x),
+            |m, _, x| position(m.parm("pos")?, x, true),
         )
     },
     Layer {
@@ -65,7 +65,7 @@ pub static LAYERS: &[Layer] = &[
             &[long("rows"), long("cols"), long("length")],
             |m, _, x| {
                 let tok = Tensor::f_embedding(m.parm("tok.weight")?, x, -1, false, false)?;
-                Ok(tok.f_add(&position(m.parm("pos.pos")?, x)?)?)
+                Ok(tok.f_add(&position(m.parm("pos.pos")?, x, false)?)?)
             },
         )
     },
@@ -224,9 +224,17 @@ fn embedbag(m: &Module, _: &Run, x: &[Tensor]) -> Result<Out> {
 }
 
 /// The first n positions of a (1, rows, cols) position embedding, n the input's last size.
-fn position(pos: &Tensor, x: &Tensor) -> Result<Tensor> {
+/// `embedpos` slices as knn/embed.cpp does, `pos.index({Slice(), Slice(None,x.size(-1)), Slice()})`:
+/// a slice past the end stops at the last row, so an input whose last size exceeds the rows gets
+/// them all (mnist/cct.q adds its 49 positions to tokens of shape (batch, 49, 128)). Inside
+/// `embedseq` the positions are added to the tokens, which a longer sequence cannot broadcast
+/// with: that is refused here, by name.
+fn position(pos: &Tensor, x: &Tensor, clamp: bool) -> Result<Tensor> {
     let n = x.size().last().copied().unwrap_or(1);
     let rows = pos.size()[1];
+    if clamp {
+        return Ok(pos.f_narrow(1, 0, n.min(rows))?);
+    }
     if n > rows {
         bail!("sequence length of {n} exceeds the {rows} rows of the position embedding");
     }

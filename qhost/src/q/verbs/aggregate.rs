@@ -18,6 +18,7 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         "prds" => Some(scan(Op::Mul, x)),
         "maxs" => Some(scan(Op::Max, x)),
         "mins" => Some(scan(Op::Min, x)),
+        "med" if med_by_items(x) => Some(med_items(x)),
         "avg" | "var" | "dev" | "med" | "svar" | "sdev" => Some(per_column(x, &|c| stat(name, c))),
         "avgs" => Some(avgs(x)),
         "all" | "any" => Some(all_any(name == "all", x)),
@@ -186,6 +187,40 @@ fn present(x: &KObj) -> Result<Vec<f64>, crate::q::QErr> {
         .into_iter()
         .filter(|v| !v.is_nan())
         .collect())
+}
+
+/// `med` of a table, of a non-empty list of lists, or of a dictionary of lists: KX defines med as
+/// `{avg x (iasc x)@floor .5*-1 0+count x,:()}` (code.kx.com/q/ref/med), so these take the
+/// middle item(s) in q's sort order (lists item by item, a table's rows column by column) and
+/// average them. KX's own example: `med t` of `t:flip`a`b!(10 -21 3;4 5 -6)` is `a|3 b|-6`, the
+/// middle row, not each column's median (which would give b|4); `med d` of that dictionary is
+/// `7 -8 -1.5`. ktorch's mnist/gan.q takes `med` of a batch's (discriminator;generator) losses.
+fn med_by_items(x: &KObj) -> bool {
+    let general = |v: &KObj| v.t() == 0 && v.len() > 0 && v.items().iter().all(|i| !i.is_atom());
+    match x.t() {
+        XT => x.len() > 0,
+        // a keyed table is a dictionary of two tables: its value rows are graded (KX's `med k`)
+        XD => general(&x.dict_values()) || (x.dict_values().t() == XT && x.len() > 0),
+        _ => general(x),
+    }
+}
+
+fn med_items(x: &KObj) -> QResult {
+    let x = if x.t() == XD {
+        x.dict_values()
+    } else {
+        x.clone()
+    };
+    let g = super::search_sort::grade(&x, false)?;
+    let n = g.len();
+    // floor .5*-1 0+count x: the one middle index twice for an odd count, the two middle ones
+    // for an even count
+    let mid = [g[(n - 1) / 2], g[n / 2]];
+    let pair = take_rows(&x, &mid);
+    if x.t() == XT {
+        return per_column(&pair, &|c| stat("avg", c));
+    }
+    stat("avg", &pair)
 }
 
 /// avg var dev med of one list, as floats.

@@ -65,7 +65,7 @@ pub(crate) fn item_cmp(a: &KObj, b: &KObj) -> Ordering {
 }
 
 /// Stable grade (indices in sorted order).
-fn grade(x: &KObj, down: bool) -> Result<Vec<i64>, crate::q::QErr> {
+pub(crate) fn grade(x: &KObj, down: bool) -> Result<Vec<i64>, crate::q::QErr> {
     if x.is_atom() {
         return Err(err("rank"));
     }
