@@ -107,7 +107,7 @@ fn console_lines(x: &KObj) -> Vec<String> {
         // a list of keys to a table's rows shows as a keyed table whose key column has no name
         // (ktorch's docs, info.rst: `options d` of a dictionary, ktorch.cpp's xD(keys;xT ..),
         // printed by q as ` | device dtype ..` over `a| cpu ..`)
-        XD if x.dict_values().t() == XT && x.dict_keys().len() > 0 => keyed_lines(x),
+        XD if x.dict_values().t() == XT && !x.dict_keys().is_empty() => keyed_lines(x),
         XD => dict_lines(x),
         _ if is_identity(x) => vec![],
         _ => vec![one_line(x)],

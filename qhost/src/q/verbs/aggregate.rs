@@ -196,11 +196,11 @@ fn present(x: &KObj) -> Result<Vec<f64>, crate::q::QErr> {
 /// middle row, not each column's median (which would give b|4); `med d` of that dictionary is
 /// `7 -8 -1.5`. ktorch's mnist/gan.q takes `med` of a batch's (discriminator;generator) losses.
 fn med_by_items(x: &KObj) -> bool {
-    let general = |v: &KObj| v.t() == 0 && v.len() > 0 && v.items().iter().all(|i| !i.is_atom());
+    let general = |v: &KObj| v.t() == 0 && !v.is_empty() && v.items().iter().all(|i| !i.is_atom());
     match x.t() {
-        XT => x.len() > 0,
+        XT => !x.is_empty(),
         // a keyed table is a dictionary of two tables: its value rows are graded (KX's `med k`)
-        XD => general(&x.dict_values()) || (x.dict_values().t() == XT && x.len() > 0),
+        XD => general(&x.dict_values()) || (x.dict_values().t() == XT && !x.is_empty()),
         _ => general(x),
     }
 }
