@@ -150,6 +150,7 @@ fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         }
     };
     let parms: Vec<&Tensor> = m.parms.iter().map(|(_, t)| t).collect();
+    flatten_for_cudnn(m, &parms, batchfirst);
     let (bias, layers, p, bi) = (
         m.flag("bias"),
         m.long("layers"),
@@ -186,4 +187,54 @@ fn forward(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         }
     }
     Ok(Out::Tensors(v))
+}
+
+/// Are the weights one contiguous run of memory, in order (what cuDNN's kernel takes as is)?
+fn flat(parms: &[&Tensor]) -> bool {
+    parms.windows(2).all(|w| {
+        let end = w[0].data_ptr() as usize + w[0].numel() * w[0].kind().elt_size_in_bytes();
+        w[1].data_ptr() as usize == end
+    }) && parms.iter().all(|t| t.is_contiguous())
+}
+
+/// On CUDA with cuDNN, put the weights into one flat buffer once, as libtorch's
+/// `RNNImplBase::flatten_parameters` does when a recurrent module moves to CUDA (ktorch's C++
+/// modules do it there): `_cudnn_rnn_flatten_weight` copies them into it and re-points each
+/// parameter at its slice (`set_`), so every handle, optimizer and later call sees the same
+/// tensors. Without it cuDNN copies the weights at every call and libtorch warns each time
+/// ("RNN module weights are not part of single contiguous chunk of memory": ktorch's
+/// mnist/lstm.q printed it once a batch). A failure here leaves the weights as they were: the
+/// kernel takes them either way, so the results do not change.
+fn flatten_for_cudnn(m: &Module, parms: &[&Tensor], batchfirst: bool) {
+    let Some(w) = parms.first() else { return };
+    if !w.device().is_cuda() || !tch::Cuda::cudnn_is_available() || flat(parms) {
+        return;
+    }
+    if !matches!(
+        w.kind(),
+        tch::Kind::Float | tch::Kind::Half | tch::Kind::Double
+    ) || parms.iter().any(|t| t.kind() != w.kind())
+    {
+        return;
+    }
+    // cuDNN's modes: RNN_RELU 0, RNN_TANH 1, LSTM 2, GRU 3
+    let mode = match m.layer.name {
+        "lstm" => 2,
+        "gru" => 3,
+        _ if m.sym("fn") == "relu" => 0,
+        _ => 1,
+    };
+    let stride = if m.flag("bias") { 4 } else { 2 };
+    let _nograd = tch::no_grad_guard();
+    let _ = Tensor::f_internal_cudnn_rnn_flatten_weight(
+        parms,
+        stride,
+        m.long("in"),
+        mode,
+        m.long("hidden"),
+        0,
+        m.long("layers"),
+        batchfirst,
+        m.flag("bi"),
+    );
 }
