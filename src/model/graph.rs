@@ -256,12 +256,7 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
             training: true,
             root: Some(root.clone()),
         };
-        let parms: Vec<Tensor> = m
-            .opt
-            .parameters()
-            .into_iter()
-            .map(|t| t.shallow_clone())
-            .collect();
+        let parms: Vec<Tensor> = m.opt.shared_parameters();
         let groups: Vec<Vec<Tensor>> = m
             .opt
             .groups

@@ -102,11 +102,7 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
         training,
         root: Some(root),
     };
-    let parms: Vec<Tensor> = opt
-        .parameters()
-        .into_iter()
-        .map(|t| t.shallow_clone())
-        .collect();
+    let parms: Vec<Tensor> = opt.shared_parameters();
     let groups: Vec<Vec<Tensor>> = opt
         .groups
         .iter()

@@ -187,11 +187,7 @@ impl Scaler {
         if opt.kind.closure.is_some() {
             bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
         }
-        let parms: Vec<Tensor> = opt
-            .parameters()
-            .into_iter()
-            .map(|t| t.shallow_clone())
-            .collect();
+        let parms: Vec<Tensor> = opt.shared_parameters();
         self.unscale(&parms)?;
         let found = self.found.take().expect("unscaled");
         let d = found.device();

@@ -120,12 +120,7 @@ pub fn backstep(x: K) -> KResult {
         registry::lease(h, |o| {
             let m = of(o)?;
             let (x, y) = step_data(m, xy)?;
-            let parms: Vec<Tensor> = m
-                .opt
-                .parameters()
-                .into_iter()
-                .map(|t| t.shallow_clone())
-                .collect();
+            let parms: Vec<Tensor> = m.opt.shared_parameters();
             let super::Model {
                 module,
                 loss,
@@ -170,12 +165,7 @@ fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
     registry::with(h, |o| {
         if let Some(m) = o.get_mut::<super::Model>() {
             if let Some(s) = m.scaler.as_mut() {
-                let parms: Vec<Tensor> = m
-                    .opt
-                    .parameters()
-                    .into_iter()
-                    .map(|t| t.shallow_clone())
-                    .collect();
+                let parms: Vec<Tensor> = m.opt.shared_parameters();
                 s.unscale(&parms)?;
             }
         }

@@ -217,6 +217,15 @@ impl Optimizer {
             .collect()
     }
 
+    /// Every parameter tensor, group by group, as handles of their own on the same tensors (to
+    /// use once the optimizer is no longer borrowed).
+    pub fn shared_parameters(&self) -> Vec<Tensor> {
+        self.parameters()
+            .into_iter()
+            .map(Tensor::shallow_clone)
+            .collect()
+    }
+
     /// Every buffer tensor (ktorch's `tensorcount`, `elements` and `bytes` of an optimizer).
     pub fn buffers(&self) -> Vec<&Tensor> {
         self.groups
