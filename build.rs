@@ -119,6 +119,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/dist_group.h");
     println!("cargo:rerun-if-changed=src/cxx/gloo_decl");
     println!("cargo:rerun-if-changed=src/cxx/speed.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/profiler.cpp");
     let Some(root) = libtorch_root() else {
         panic!("ktorch: libtorch not found; run `make build` (it sets up the torch==2.11.0 virtualenv) or set LIBTORCH");
     };
@@ -134,6 +135,7 @@ fn main() {
         .file("src/cxx/nn_act.cpp")
         .file("src/cxx/warnings.cpp")
         .file("src/cxx/speed.cpp")
+        .file("src/cxx/profiler.cpp")
         .include(root.join("include"))
         .include(root.join("include/torch/csrc/api/include"))
         .flag("-std=c++17")

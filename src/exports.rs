@@ -500,6 +500,7 @@ exports! {
     // not in ktorch: ours
     "loglevel"       as "loglevel",
     "logto"          as "logto",
+    "profile"        as "profile",
     "query"          as "query",
     "cudainfo"       as "cudainfo",
     "cudamemory"     as "cudamemory",

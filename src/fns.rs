@@ -56,6 +56,7 @@ table! {
     // the log (issue #9)
     "loglevel"    => session::log::api::loglevel,
     "logto"       => session::log::api::logto,
+    "profile"     => session::profile::profile,
     // objects
     "class"       => dispatch::objects::class,
     "free"        => dispatch::objects::free,

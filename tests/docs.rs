@@ -143,9 +143,14 @@ fn every_doc_example_runs_as_written() {
     let mut failures = vec![];
     let mut count = 0;
     let with_cuda = std::env::var("KTORCH_DOCS_CUDA").is_ok_and(|v| v == "1");
+    // KTORCH_DOCS_ONLY=profile.md: one page, for a developer checking the page they edit
+    let only = std::env::var("KTORCH_DOCS_ONLY").ok();
     for entry in std::fs::read_dir(&docs).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        if only.as_ref().is_some_and(|o| path.file_name().is_none_or(|f| f != o.as_str())) {
             continue;
         }
         for (cuda, block) in blocks(&std::fs::read_to_string(&path).unwrap()) {

@@ -74,4 +74,9 @@ s:iter[m;t;u;n]/[s;wu _ I]
 sync c
 t1:.z.p
 -1 " " sv ("gpt";string cfg;string k;string 1e-9*"j"$t1-t0),string wu _ s`ls;
+/ KTORCH_PROFILE=file: 5 more steps under `profile`, its rows written as name, device, calls,
+/ total microseconds (tab-separated) for bench/gpt/profile_compare.py
+pf:getenv`KTORCH_PROFILE
+if[count pf; profile`start; s:iter[m;t;u;n]/[s;5#I]; sync c; p:profile`stop;
+ (hsym`$pf) 0: {"\t" sv (string x`name;string x`device;string x`calls;string x`total)} each p]
 exit 0

@@ -13,6 +13,7 @@
 // caller, so it is stated here once.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 pub mod cuda;
+pub mod profiler;
 pub mod tensor_info;
 
 use libc::{c_char, c_int, c_long, c_void};

@@ -2,6 +2,7 @@
 pub mod config;
 pub mod log;
 pub mod precision;
+pub mod profile;
 pub mod seed;
 pub mod setting;
 pub mod version;

@@ -1,0 +1,75 @@
+//! `profile` (docs/profile.md) against torch.profiler: the same operations on the CPU, run
+//! through ktorch from q (tests/profile/profile.q on qhost) and through PyTorch in the
+//! virtualenv (tests/py/profile_ref.py), must give the same aten operators with the same calls
+//! and input shapes: libtorch's profiler records what ATen ran, so an operator ktorch adds (a
+//! copy, a cast, a `contiguous`) or drops shows here. The Chrome trace must be JSON with the
+//! operators in it.
+mod common;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+fn python() -> PathBuf {
+    match std::env::var_os("VIRTUAL_ENV") {
+        Some(v) => PathBuf::from(v).join("bin/python"),
+        None => PathBuf::from(std::env::var("HOME").unwrap())
+            .join(".cache/ktorch/torch-2.11.0/bin/python"),
+    }
+}
+
+fn lines(cmd: &mut Command, what: &str) -> BTreeSet<String> {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn profile_matches_torch_profiler() {
+    let root = common::manifest_dir();
+    let trace = std::env::temp_dir().join(format!("ktorch-profile-{}.json", std::process::id()));
+    let reference = lines(
+        Command::new(python()).arg(root.join("tests/py/profile_ref.py")),
+        "profile_ref.py",
+    );
+    let ours = lines(
+        Command::new(bin_dir().join("qhost"))
+            .arg("tests/profile/profile.q")
+            .arg(&trace)
+            .env("QHOST_LEAKCHECK", "1")
+            .current_dir(&root),
+        "profile.q",
+    );
+    assert!(
+        reference.iter().any(|l| l.starts_with("aten::mm\t3\t")),
+        "torch.profiler's reference lacks aten::mm x3: {reference:?}"
+    );
+    assert_eq!(
+        ours, reference,
+        "ktorch's profile (left) differs from torch.profiler's (right)"
+    );
+    let check = Command::new(python())
+        .args([
+            "-c",
+            "import json,sys; t=json.load(open(sys.argv[1])); \
+             n={e.get('name') for e in t['traceEvents']}; \
+             sys.exit(0 if {'aten::mm','aten::add','aten::relu'} <= n else 1)",
+        ])
+        .arg(&trace)
+        .status()
+        .unwrap();
+    assert!(
+        check.success(),
+        "the Chrome trace {trace:?} lacks the operators"
+    );
+    let _ = std::fs::remove_file(&trace);
+}
