@@ -150,7 +150,10 @@ fn every_doc_example_runs_as_written() {
         if path.extension().is_none_or(|e| e != "md") {
             continue;
         }
-        if only.as_ref().is_some_and(|o| path.file_name().is_none_or(|f| f != o.as_str())) {
+        if only
+            .as_ref()
+            .is_some_and(|o| path.file_name().is_none_or(|f| f != o.as_str()))
+        {
             continue;
         }
         for (cuda, block) in blocks(&std::fs::read_to_string(&path).unwrap()) {

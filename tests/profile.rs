@@ -53,6 +53,12 @@ fn profile_matches_torch_profiler() {
         reference.iter().any(|l| l.starts_with("aten::mm\t3\t")),
         "torch.profiler's reference lacks aten::mm x3: {reference:?}"
     );
+    // each q call into ktorch is a `ktorch::name` range (record_function's user scope)
+    let (calls, ours): (BTreeSet<String>, BTreeSet<String>) =
+        ours.into_iter().partition(|l| l.starts_with("ktorch::"));
+    for want in ["ktorch::mm\t3", "ktorch::add\t3", "ktorch::relu\t1"] {
+        assert!(calls.contains(want), "no range {want:?} in {calls:?}");
+    }
     assert_eq!(
         ours, reference,
         "ktorch's profile (left) differs from torch.profiler's (right)"

@@ -269,12 +269,14 @@ def main():
     if a.profile:
         os.makedirs(a.profile, exist_ok=True)
         here = os.path.dirname(os.path.abspath(__file__))
-        for kc, tc in (("bf16", "bf16"), ("fp32", "fp32")):
+        for kc, tc in (("bf16", "bf16"), ("graphbf16", "bf16")):
             kf, tf_ = os.path.join(a.profile, f"ktorch-{kc}.tsv"), os.path.join(a.profile, f"torch-best-{tc}.tsv")
             ktorch_run(a.qhost, kc, a.device, a.iters, a.warmup, a.text, profile_to=kf)
             torch_best(tc, dev, t, starts, a.warmup, None, profile_to=tf_)
             print(f"\n== ktorch {kc} (char.q step) vs PyTorch best eager {tc}, 5 steps, per step ==", flush=True)
             subprocess.run([sys.executable, os.path.join(here, "profile_compare.py"), kf, tf_, "5"])
+            print(f"\n== ktorch {kc}: the GPU's idle time ==", flush=True)
+            subprocess.run([sys.executable, os.path.join(here, "profile_gaps.py"), kf + ".events", "5"])
         return
     kcfg = ["base", "fp32", "tf32", "bf16", "fp16", "graph", "graphbf16"]
     tcfg = ["fp32", "tf32", "bf16", "fp16", "best32", "best16", "compile32", "compile16", "compilero16"]

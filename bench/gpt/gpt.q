@@ -78,5 +78,7 @@ t1:.z.p
 / total microseconds (tab-separated) for bench/gpt/profile_compare.py
 pf:getenv`KTORCH_PROFILE
 if[count pf; profile`start; s:iter[m;t;u;n]/[s;5#I]; sync c; p:profile`stop;
- (hsym`$pf) 0: {"\t" sv (string x`name;string x`device;string x`calls;string x`total)} each p]
+ (hsym`$pf) 0: {"\t" sv (string x`name;string x`device;string x`calls;string x`total)} each p;
+ e:select name,device,start,duration from profile`events;
+ (hsym`$pf,".events") 0: {"\t" sv (string x`name;string x`device;string x`start;string x`duration)} each e]
 exit 0

@@ -2,6 +2,7 @@
 // code, then read every event (operators on the CPU, kernels and copies on the GPU) and write
 // the Chrome trace. One profile at a time per process, as in libtorch; its last result is kept
 // here until the next stop, so that q can read the events and save the trace after stopping.
+#include <ATen/record_function.h>
 #include <torch/csrc/autograd/profiler_kineto.h>
 
 #include <cstdlib>
@@ -72,7 +73,10 @@ int ktorch_profiler_stop(long* n) {
     auto r = prof::disableProfiler();
     std::vector<Event> ev;
     for (const auto& e : r->events()) {
-      if (e.isHiddenEvent()) continue;
+      // libkineto's GPU_USER_ANNOTATION (2): a user range mirrored onto the GPU's timeline,
+      // from the first to the last kernel it launched; it is not GPU work and doubles the
+      // range's CPU event, so the q tables leave it out (the Chrome trace keeps it)
+      if (e.isHiddenEvent() || e.activityType() == 2) continue;
       ev.push_back(Event{e.name(), shapes_text(e), static_cast<int>(e.deviceType()),
                          e.deviceIndex(), e.startNs(), e.durationNs(), e.startThreadId(),
                          e.correlationId(), static_cast<int>(e.activityType())});
@@ -99,6 +103,29 @@ int ktorch_profiler_event(long i, const char** name, const char** shapes, long* 
     v[4] = static_cast<long>(e.thread);
     v[5] = static_cast<long>(e.correlation);
     v[6] = e.activity;
+  });
+}
+
+// A user range "ktorch::<name>" around one q call, as torch.profiler's record_function: the
+// RecordFunction is owned by the caller until range_end. Null when the profiler does not take
+// it (no profile, or this thread not observed) or on an error: nothing to close then.
+void* ktorch_profiler_range_begin(const char* name, long len) {
+  at::RecordFunction* rf = nullptr;
+  attempt([&] {
+    auto r = std::make_unique<at::RecordFunction>(at::RecordScope::USER_SCOPE);
+    if (r->isActive()) {
+      r->before("ktorch::" + std::string(name, len));
+      rf = r.release();
+    }
+  });
+  return rf;
+}
+
+void ktorch_profiler_range_end(void* range) {
+  attempt([&] {
+    auto* rf = static_cast<at::RecordFunction*>(range);
+    rf->end();
+    delete rf;
   });
 }
 

@@ -3,7 +3,7 @@
 //! the last one stopped are held by the shim until the next stop.
 use crate::cxx::check;
 use anyhow::Result;
-use libc::{c_char, c_int, c_long};
+use libc::{c_char, c_int, c_long, c_void};
 use std::ffi::{CStr, CString};
 
 extern "C" {
@@ -17,6 +17,26 @@ extern "C" {
         v: *mut c_long,
     ) -> c_int;
     fn ktorch_profiler_save(path: *const c_char) -> c_int;
+    fn ktorch_profiler_range_begin(name: *const c_char, len: c_long) -> *mut c_void;
+    fn ktorch_profiler_range_end(range: *mut c_void);
+}
+
+/// Open a user range `ktorch::name` in the running profile (as torch.profiler's
+/// record_function): a token for `range_end`, 0 when the profile does not take it.
+pub fn range_begin(name: &str) -> usize {
+    // SAFETY: the name is borrowed for the call (copied by the shim); the shim catches every
+    // C++ exception and answers null then.
+    unsafe {
+        ktorch_profiler_range_begin(name.as_ptr() as *const c_char, name.len() as c_long) as usize
+    }
+}
+
+/// Close a range `range_begin` opened (0: nothing to close).
+pub fn range_end(token: usize) {
+    if token != 0 {
+        // SAFETY: a token from range_begin, closed once (the guard's drop).
+        unsafe { ktorch_profiler_range_end(token as *mut c_void) }
+    }
 }
 
 /// One event of a stopped profile: an operator or runtime call on the CPU, or a kernel, copy or

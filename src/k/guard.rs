@@ -39,6 +39,16 @@ pub fn install_panic_hook() {
 pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
     let log = hooks();
     (log.enter)(name);
+    // closed on every way out, a panic or a q error too
+    struct Range(usize, fn(usize));
+    impl Drop for Range {
+        fn drop(&mut self) {
+            if self.0 != 0 {
+                (self.1)(self.0)
+            }
+        }
+    }
+    let _range = Range((log.range_begin)(name), log.range_end);
     match catch_unwind(AssertUnwindSafe(|| f(x))) {
         Ok(Ok(r)) => {
             (log.deliver)();

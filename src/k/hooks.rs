@@ -15,6 +15,11 @@ pub struct Hooks {
     pub debug: fn(&str),
     /// Keep libtorch's C++ backtrace after an error's first line?
     pub stackframe: fn() -> bool,
+    /// A call starts while a profile runs: open its range (`ktorch::name` in the profile), a
+    /// token for `range_end` (0: no profile, nothing opened).
+    pub range_begin: fn(&'static str) -> usize,
+    /// The call is over, however it ended: close the range `range_begin` opened.
+    pub range_end: fn(usize),
 }
 
 static HOOKS: OnceLock<Hooks> = OnceLock::new();
@@ -26,6 +31,8 @@ static NONE: Hooks = Hooks {
     debugging: || false,
     debug: |_| {},
     stackframe: || false,
+    range_begin: |_| 0,
+    range_end: |_| {},
 };
 
 /// Install the log and settings (once per load; later calls change nothing).

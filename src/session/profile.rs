@@ -19,6 +19,7 @@
 //! `group_by_input_shape`); rows by total, largest first.
 use anyhow::{anyhow, bail, Result};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use crate::cxx::profiler::{self as shim, Event};
@@ -28,6 +29,25 @@ use crate::k::{make, read, KResult, K};
 struct Last {
     events: Vec<Event>,
     shapes: bool,
+}
+
+/// Set while a profile started here runs: each q call then opens a `ktorch::name` range.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// The guard's hook at each call's start: a `ktorch::name` range in the running profile, so that
+/// the profile shows which q function the host was in (torch.profiler shows nn.Module calls so).
+/// One atomic load when no profile runs.
+pub fn range_begin(name: &'static str) -> usize {
+    if ACTIVE.load(Ordering::Relaxed) && name != "profile" {
+        shim::range_begin(name)
+    } else {
+        0
+    }
+}
+
+/// The guard's hook at each call's end: close what `range_begin` opened.
+pub fn range_end(token: usize) {
+    shim::range_end(token)
 }
 
 /// Held for the whole of each `profile` call: one q thread at a time reads or replaces it.
@@ -49,6 +69,7 @@ pub fn profile(x: K) -> KResult {
                 if !shim::enabled() {
                     bail!("no profile running: `start one first");
                 }
+                ACTIVE.store(false, Ordering::Relaxed);
                 let events = shim::stop()?;
                 let shapes = *RUNNING_SHAPES.lock().unwrap_or_else(|e| e.into_inner());
                 let l = last.insert(Last { events, shapes });
@@ -126,13 +147,17 @@ fn start(opts: &[&str]) -> KResult {
     }
     shim::start(!cpu && tch::Cuda::is_available(), shapes, memory)?;
     *RUNNING_SHAPES.lock().unwrap_or_else(|e| e.into_inner()) = shapes;
+    ACTIVE.store(true, Ordering::Relaxed);
     Ok(make::null())
 }
 
-fn device_name(d: i64) -> &'static str {
-    match d {
-        0 => "cpu",
-        1 => "cuda",
+/// The device column: `cpu`, `cuda`, or `sync` for libkineto's CUDA_SYNC events (15: a
+/// stream, event or device synchronisation: where the host or a stream waited).
+fn device_name(e: &Event) -> &'static str {
+    match (e.activity, e.device) {
+        (15, _) => "sync",
+        (_, 0) => "cpu",
+        (_, 1) => "cuda",
         _ => "other",
     }
 }
@@ -170,17 +195,17 @@ pub fn self_times(ev: &[Event]) -> Vec<i64> {
 fn summary(last: &Last) -> K {
     let ev = &last.events;
     let own = self_times(ev);
-    let mut rows: Vec<(String, i64, String, i64, i64, i64)> = Vec::new();
-    let mut at: HashMap<(String, i64, String), usize> = HashMap::new();
+    let mut rows: Vec<(String, &str, String, i64, i64, i64)> = Vec::new();
+    let mut at: HashMap<(String, &str, String), usize> = HashMap::new();
     for (e, s) in ev.iter().zip(own) {
         let shapes = if last.shapes {
             e.shapes.clone()
         } else {
             String::new()
         };
-        let key = (e.name.clone(), e.device, shapes.clone());
+        let key = (e.name.clone(), device_name(e), shapes.clone());
         let i = *at.entry(key).or_insert_with(|| {
-            rows.push((e.name.clone(), e.device, shapes, 0, 0, 0));
+            rows.push((e.name.clone(), device_name(e), shapes, 0, 0, 0));
             rows.len() - 1
         });
         rows[i].3 += 1;
@@ -190,7 +215,7 @@ fn summary(last: &Last) -> K {
     rows.sort_by(|a, b| b.4.cmp(&a.4).then_with(|| a.0.cmp(&b.0)));
     let us = |ns: i64| ns as f64 / 1e3;
     let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
-    let devices: Vec<&str> = rows.iter().map(|r| device_name(r.1)).collect();
+    let devices: Vec<&str> = rows.iter().map(|r| r.1).collect();
     let mut cols = vec!["name", "device", "calls", "total", "self", "avg"];
     let mut values = vec![
         make::symbols(&names),
@@ -223,7 +248,7 @@ fn events(last: &Last) -> K {
     let t0 = ev.first().map_or(0, |e| e.start);
     let col = |f: &dyn Fn(&Event) -> i64| ev.iter().map(|e| f(e)).collect::<Vec<i64>>();
     let names: Vec<&str> = ev.iter().map(|e| e.name.as_str()).collect();
-    let devices: Vec<&str> = ev.iter().map(|e| device_name(e.device)).collect();
+    let devices: Vec<&str> = ev.iter().map(|e| device_name(e)).collect();
     make::table(
         &[
             "name",

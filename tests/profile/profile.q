@@ -9,6 +9,8 @@ y:mm(x;w); z:add(y;b); free y
 r:relu z
 p:profile`stop
 -1 {"\t" sv (string x`name; string x`calls; x`shapes)} each select from p where name like "aten::*";
+/ the q calls themselves, as ranges (the reference has none: tests/profile.rs checks these apart)
+-1 {"\t" sv (string x`name; string x`calls)} each select from p where name like "ktorch::*";
 profile(`trace; hsym`$.z.x 0)
 free(x;w;b;z;r)
 exit 0

@@ -117,6 +117,8 @@ pub fn init() {
         debugging: || enabled(Level::Debug),
         debug,
         stackframe: crate::session::setting::stackframe,
+        range_begin: crate::session::profile::range_begin,
+        range_end: crate::session::profile::range_end,
     });
     route::set_q_thread();
     warnings::install();
