@@ -333,3 +333,82 @@ fn a_stalled_rank_is_an_error_for_the_other_at_the_timeout() {
         "took {took:?}: rank 0 waited for the sleeper instead of timing out"
     );
 }
+
+/// scripts/dist-launch.sh run as a test does: KTORCH_Q is this build's qhost.
+fn launcher(args: &[&str], script: &str, script_args: &[&str]) -> Child {
+    Command::new("bash")
+        .arg(manifest_dir().join("scripts/dist-launch.sh"))
+        .args(args)
+        .arg(manifest_dir().join(script))
+        .args(script_args)
+        .current_dir(manifest_dir())
+        .env("KTORCH_Q", bin_dir().join("qhost"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn the_launcher_restarts_every_rank_after_a_failure_and_they_resume() {
+    // torchrun's --max-restarts: rank 1 fails at step 3 of the first start; both start again
+    // with KTORCH_RESTART=1 and resume from the step rank 0 saved
+    let dir = std::env::temp_dir().join(format!("ktorch-dist-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let c = launcher(
+        &["-n", "2", "-p", &port.to_string(), "-r", "2"],
+        "tests/dist/restart.q",
+        &[dir.to_str().unwrap()],
+    );
+    let (ok, out, err) = finish(c, Duration::from_secs(120)).expect("the launcher hung");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("[rank 1] failing at step 3"), "{out}");
+    assert!(
+        err.contains("dist-launch: a rank failed (exit 3): restart 1 of 2"),
+        "{err}"
+    );
+    // the second start resumes where the first left off (step 2 or 3: rank 0 may be ended
+    // before it saves step 3), and both ranks finish all six steps with every rank's values
+    let resumed = out
+        .lines()
+        .find(|l| l.starts_with("[rank 0] start 1: from step "))
+        .unwrap_or_else(|| panic!("no second start:\n{out}"));
+    assert!(
+        resumed.ends_with('2') || resumed.ends_with('3'),
+        "{resumed}"
+    );
+    for r in 0..2 {
+        let want = format!("[rank {r}] done at step 6, sum 2 4 6f");
+        assert!(out.lines().any(|l| l == want), "no {want:?} in\n{out}");
+    }
+}
+
+#[test]
+fn two_launchers_as_two_hosts_meet_by_address() {
+    // several hosts as torchrun runs them: one launcher a host, each told the number of hosts,
+    // its index and rank 0's address; here two on one machine, one rank each, over Gloo
+    let port = free_port();
+    let p = port.to_string();
+    let h0 = launcher(
+        &["-n", "1", "-H", "2", "-i", "0", "-a", "127.0.0.1", "-p", &p],
+        "examples/dist.q",
+        &["3"],
+    );
+    let h1 = launcher(
+        &["-n", "1", "-H", "2", "-i", "1", "-a", "127.0.0.1", "-p", &p],
+        "examples/dist.q",
+        &["3"],
+    );
+    let (ok0, out0, err0) = finish(h0, Duration::from_secs(120)).expect("host 0 hung");
+    let (ok1, out1, err1) = finish(h1, Duration::from_secs(120)).expect("host 1 hung");
+    assert!(ok0 && ok1, "{out0}\n{err0}\n{out1}\n{err1}");
+    assert!(out0.lines().any(|l| l == "[rank 0] ranks: 2"), "{out0}");
+    assert!(
+        out0.lines()
+            .any(|l| l == "[rank 0] parameters identical on every rank: 1"),
+        "{out0}\n{out1}"
+    );
+    assert!(!out1.contains("[rank 0]"), "host 1 ran rank 0:\n{out1}");
+}
