@@ -1,0 +1,67 @@
+/ Data-parallel GPT of char.q (issue 34): one rank per GPU (scripts/dist-launch.sh), ktorch's
+/ `distmodel` (gradients all-reduced in buckets during the backward pass), char.q's step
+/ (nograd, backward, clip 1, step) on this rank's shard of every global batch. Dropout off, so
+/ that N ranks on a global batch compute what one rank does on the same batch.
+/   qhost bench/dist/gpt_dist.q PRECISION ROWS STEPS WARMUP [TEXT]
+/ PRECISION fp32 or bf16 (autocast + TF32); ROWS the global batch (rows a step, split over the
+/ ranks: rank r takes rows r, r+N, ...). Rank 0 prints
+/   `dist N PRECISION ROWS SECONDS SAME LOSSES..`: seconds for the steps after the warm-up, SAME 1
+/ when every rank holds the same parameters at the end, the loss of every step (all ranks').
+/ SMALL=1: small sizes and Gloo on the CPU (a smoke test).
+{key[x]set'x}(`ktorch 2:`fns,1)[];
+a:.z.x; prec:`$a 0; G:"J"$a 1; k:"J"$a 2; wu:"J"$a 3
+small:not ""~getenv`SMALL
+distinit $[small;`gloo;`nccl]
+me:distrank[]; N:distsize[]
+gd:$[small;`cpu;`$"cuda:",getenv`LOCAL_RANK]
+if[prec=`bf16; setting`tf32,1b; setting`autocast,`bf16]
+if[not small; setting`benchmark,1b]
+v:65; d:512; h:8; n:128; p:0f; nb:8
+if[small; d:32; h:2; n:16; nb:2]
+
+emb:{[v;d;n;p]seq(`sequential; (`embedseq;v;d;n); (`drop;p))}
+blk:{[d;h;p]
+ q1:seq(`sequential; (`selfattention;d;h;p;1b); (`drop;p));
+ q2:seq(`sequential; (`layernorm;d);(`linear;d;d*4;0b); `gelu; (`linear;d*4;d); (`drop;p));
+ (`sequential; (`residual;q1); (`residual;q2))}
+end:{[d;v]
+ q:seq(`sequential; (`layernorm;`norm;d); (`linear;`decode;d;v;0b));
+ q,enlist(`transform; seq(`sequential; (`reshape;-1,v)); seq(`sequential; (`select;1;-1)))}
+seed 1
+q:`seqlist, enlist emb[v;d;n;p]
+q:nb {y,enlist x}[blk[d;h]p]/q
+q:module q,enlist end[d;v]
+to(q;gd)
+pt:parmtypes q
+{$[y like"*.weight"; normal(x;y;0;.02); zeros(x;y)]}[q]'[where pt in`embed`linear];
+pg:{(b; x except b:x where (x in y)|x like"*.bias")}[key pt;where pt in`layernorm`embed`embedpos]
+o:opt(`adamw; (); .0006; .9; .95)
+opt(o;0;(q;pg 0);`decay,0.0)
+opt(o;1;(q;pg 1);`decay,0.1)
+m:model(q; loss`ce; o)
+distmodel m
+
+t:$[4<count a; {(asc distinct x)?x}"\n" sv read0 hsym`$a 4; 200000?v]
+t:t mod v
+/ the global batches (the same on every rank: the same seed), this rank's rows of each
+seed 2
+I:{[t;n;G;x] G?count[t]-1+n}[t;n;G] each til wu+k
+I:I[;me+N*til G div N]
+u:tensor(triu((2#n)#-0we;1);gd)
+iter:{[m;L;i] x:t i+\:til n+1; nograd m; l:backward(m; (-1_'x;u); raze 1_'x); clip(m;1); step m; L,l}[m]
+L:iter/[();wu#I]
+sync gd
+t0:.z.p
+L:iter/[L;wu _ I]
+sync gd
+t1:.z.p
+/ the loss of the global batch: the ranks' mean (each rank's loss is its rows' mean)
+/ (NCCL carries CUDA tensors: the losses and parameters go through tensors on this rank's GPU)
+Lt:tensor(L;gd); allreduce(Lt;`avg); L:tensor Lt
+pv:parms m; Pt:tensor(raze (raze/) each value dict pv;gd); free pv
+g:allgather Pt; A:tensor g; same:all (first A)~/:A
+free(Lt;Pt;g)
+if[me=0; -1 " " sv ("dist";string N;string prec;string G;string 1e-9*"j"$t1-t0;string same),string L]
+free(m;u)
+distend[]
+exit 0
