@@ -35,8 +35,11 @@ int ktorch_reset_grad(at::Tensor* t, int none) {
   return attempt([&] {
     auto& g = t->mutable_grad();
     if (g.defined()) {
+      // set_to_none drops the gradient as PyTorch's zero_grad does (p.grad = None): no detach
+      // first, which costs an operator a parameter every step
+      if (none) { g.reset(); return; }
       g = g.detach();
-      if (none) g.reset(); else g.zero_();
+      g.zero_();
     }
   });
 }

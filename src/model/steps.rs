@@ -5,7 +5,7 @@
 //! `clip(obj;max)`, `clip(obj;max;p)`, `clip(obj;max;group flag)`, `clip(obj;max;p;flag)` (the
 //! total norm before clipping; per optimizer group with the flag) and `clipv(obj;value)`.
 use anyhow::{anyhow, bail, Result};
-use tch::Tensor;
+use tch::{Device, Tensor};
 
 use super::api::{is_model, of};
 use super::data::side;
@@ -47,17 +47,63 @@ fn loss_backward(
     x: &[Tensor],
     y: &[Tensor],
 ) -> Result<Tensor> {
+    Ok(loss_backward_read(module, loss, scaler, x, y, false)?.0)
+}
+
+/// A CUDA loss on its way to the host: copied as soon as the forward pass has computed it (into
+/// pinned memory, behind an event), so that reading it waits for the forward pass only, not for
+/// the backward pass queued after it: the GPU keeps the backward pass's work while q goes on.
+pub struct EarlyLoss {
+    host: Tensor,
+    done: crate::device::event::Event,
+}
+
+impl EarlyLoss {
+    fn start(l: &Tensor) -> Result<Option<EarlyLoss>> {
+        let Device::Cuda(d) = l.device() else {
+            return Ok(None);
+        };
+        // capturing a CUDA graph: no host copy may be recorded (graph.rs runs the step so)
+        if crate::device::capture::capturing() {
+            return Ok(None);
+        }
+        let host = l
+            .f_detach()?
+            .f_to_device_(Device::Cpu, l.kind(), true, false)?;
+        let done = crate::device::event::Event::new(false)?;
+        done.record(&crate::device::stream::Stream::current(d)?)?;
+        Ok(Some(EarlyLoss { host, done }))
+    }
+
+    /// The loss on the host, once the copy is done.
+    fn read(self) -> Result<Tensor> {
+        self.done.sync()?;
+        Ok(self.host)
+    }
+}
+
+/// `loss_backward`, and with `early` the loss's copy to the host started between the forward
+/// and the backward pass (`EarlyLoss`).
+fn loss_backward_read(
+    module: &ModRef,
+    loss: &Loss,
+    scaler: Option<&mut Scaler>,
+    x: &[Tensor],
+    y: &[Tensor],
+    early: bool,
+) -> Result<(Tensor, Option<EarlyLoss>)> {
     let run = Run {
         training: true,
         root: Some(module.root().clone()),
     };
-    tch::with_grad(|| -> Result<Tensor> {
+    tch::with_grad(|| -> Result<(Tensor, Option<EarlyLoss>)> {
         let (_, l) = forward_loss(module.get(), &run, loss, x, y)?;
+        let e = if early { EarlyLoss::start(&l)? } else { None };
         match scaler {
             Some(s) => backward_of(&s.scale(&l)?)?,
             None => backward_of(&l)?,
         }
-        Ok(l)
+        Ok((l, e))
     })
 }
 
@@ -89,10 +135,13 @@ pub fn backward(x: K) -> KResult {
             ..
         } = m;
         crate::model::dist::synced(dist, module, || {
-            loss_backward(module, loss, scaler.as_mut(), &x, &y)
+            loss_backward_read(module, loss, scaler.as_mut(), &x, &y, true)
         })
     })?;
-    convert::to_q(&l.f_detach()?)
+    match l {
+        (_, Some(early)) => convert::to_q(&early.read()?),
+        (l, None) => convert::to_q(&l.f_detach()?),
+    }
 }
 
 pub fn is_model_call(x: K) -> bool {
@@ -199,6 +248,17 @@ pub fn clip(x: K) -> KResult {
         }
     }
     let gs = groups(v[0])?;
+    // `setting`clipread,0b`: clip on the device, answer null, no wait for the GPU
+    if !crate::session::setting::clipread() {
+        if group {
+            for g in &gs {
+                let _norm = clip_norm(g, max, p)?;
+            }
+        } else {
+            let _norm = clip_norm(&gs.into_iter().flatten().collect::<Vec<_>>(), max, p)?;
+        }
+        return Ok(make::null());
+    }
     if group {
         let norms = gs
             .iter()

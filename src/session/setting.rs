@@ -18,6 +18,10 @@ static FUSED: AtomicBool = AtomicBool::new(true);
 /// The fused kernels for CPU parameters too.
 static FUSEDCPU: AtomicBool = AtomicBool::new(false);
 static SDPA: AtomicBool = AtomicBool::new(true);
+/// `clip` reads the norm back to answer it (ktorch's API). Off, it answers null and the host
+/// does not wait for the GPU there: a q loop that ignores the norm (char.q) runs ahead of the
+/// GPU as PyTorch's does (issue 31).
+static CLIPREAD: AtomicBool = AtomicBool::new(true);
 
 pub fn stackframe() -> bool {
     STACKFRAME.load(Ordering::Relaxed)
@@ -37,8 +41,11 @@ pub fn fusedcpu() -> bool {
 pub fn sdpa() -> bool {
     SDPA.load(Ordering::Relaxed)
 }
+pub fn clipread() -> bool {
+    CLIPREAD.load(Ordering::Relaxed)
+}
 
-const NAMES: [&str; 23] = [
+const NAMES: [&str; 24] = [
     "mkl",
     "openmp",
     "threads",
@@ -62,6 +69,7 @@ const NAMES: [&str; 23] = [
     "fused",
     "fusedcpu",
     "sdpa",
+    "clipread",
 ];
 
 fn flag(v: libc::c_int, what: &str) -> anyhow::Result<bool> {
@@ -113,6 +121,7 @@ fn get(name: &str) -> KResult {
         "fused" => make::boolean(fused()),
         "fusedcpu" => make::boolean(fusedcpu()),
         "sdpa" => make::boolean(sdpa()),
+        "clipread" => make::boolean(clipread()),
         _ => bail!("unrecognized setting `{name}"),
     })
 }
@@ -161,6 +170,7 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         "fused" => FUSED.store(want_bool()?, Ordering::Relaxed),
         "fusedcpu" => FUSEDCPU.store(want_bool()?, Ordering::Relaxed),
         "sdpa" => SDPA.store(want_bool()?, Ordering::Relaxed),
+        "clipread" => CLIPREAD.store(want_bool()?, Ordering::Relaxed),
         _ if NAMES.contains(&name) => bail!("cannot set flag for {name}"),
         _ => bail!("unrecognized setting `{name}"),
     }
