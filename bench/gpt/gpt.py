@@ -278,7 +278,7 @@ def main():
             print(f"\n== ktorch {kc}: the GPU's idle time ==", flush=True)
             subprocess.run([sys.executable, os.path.join(here, "profile_gaps.py"), kf + ".events", "5"])
         return
-    kcfg = ["base", "fp32", "tf32", "bf16", "fp16", "graph", "graphbf16"]
+    kcfg = ["base", "fp32", "tf32", "bf16", "fp16", "graph", "graphbf16", "fp32nr", "bf16nr"]
     tcfg = ["fp32", "tf32", "bf16", "fp16", "best32", "best16", "compile32", "compile16", "compilero16"]
     if a.only:
         kcfg = [c for c in kcfg if f"k{c}" in a.only.split(",")]
@@ -311,7 +311,7 @@ def main():
     print(f"| side | precision | iterations/s | tokens/s | TFLOP/s | of bf16 peak | vs PyTorch fp32 |")
     print(f"|---|---|---|---|---|---|---|")
     base = rate.get(("torch", "fp32"))
-    label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "fp16": "fp16 autocast + TF32 + gradscale", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)"}
+    label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "fp16": "fp16 autocast + TF32 + gradscale", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)", "fp32nr": "fp32, char.q + setting`clipread,0b", "bf16nr": "bf16 autocast + TF32, char.q + setting`clipread,0b"}
     tlabel = {"best32": "BEST EAGER fp32 (no TF32): data on the GPU, SDPA, fused AdamW, loss read once", "best16": "BEST EAGER bf16 autocast: data on the GPU, SDPA, fused AdamW, loss read once", "compile32": "torch.compile (default) fp32 (no TF32), otherwise as best eager", "compile16": "torch.compile (default) bf16 autocast, otherwise as best eager", "compilero16": "torch.compile (reduce-overhead) bf16 autocast, otherwise as best eager", "fp32": "fp32 eager, SDPA, AdamW (foreach)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + SDPA + fused AdamW", "fp16": "fp16 autocast + GradScaler + SDPA + fused AdamW"}
     for (side, c), it in rate.items():
         tf = it * fl / 1e12
@@ -343,6 +343,8 @@ def main():
     target("ISSUE 31: ktorch bf16 eager step (char.q loop) vs PyTorch best eager bf16", g(("ktorch", "bf16")), be16, 1.0)
     target("ISSUE 31: ktorch best (settings, recorded steps) vs torch.compile best mode bf16", kbest, tc, 1.0)
     target("ISSUE 31: char.q unmodified (ktorch fp32 defaults) vs PyTorch best eager fp32", g(("ktorch", "fp32")), be32, 1.0)
+    target("ISSUE 31: char.q + setting`clipread,0b, fp32, vs PyTorch best eager fp32", g(("ktorch", "fp32nr")), be32, 1.0)
+    target("ISSUE 31: char.q + setting`clipread,0b, bf16, vs PyTorch best eager bf16", g(("ktorch", "bf16nr")), be16, 1.0)
     if kbest:
         print(f"ktorch best {kbest:.2f} it/s = {kbest*fl/1e12:.1f} TFLOP/s = {kbest*fl/1e12/pk:.1%} of the measured bf16 peak (target >= 30%)")
     target("GPT ktorch fp32 defaults vs before issue 21 (char.q unmodified)", g(("ktorch", "fp32")), g(("ktorch", "base")), 1.0)

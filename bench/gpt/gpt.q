@@ -1,7 +1,7 @@
 / The GPT of ktorch/examples gpt/char.q (8 blocks, dim 512, 8 heads, sequence 128, batch 200,
 / AdamW, clip 1), its model, optimizer and training iteration copied from char.q (the `msg`
 / display left out), timed on qhost: `qhost bench/gpt/gpt.q DEVICE CONFIG ITERS WARMUP [TEXT]`.
-/ CONFIG: `base` (setting`sdpa`fused off: the attention and optimizer of before issue 21),
+/ CONFIG (more below): `base` (setting`sdpa`fused off: the attention and optimizer of before issue 21),
 / `fp32` (the defaults), `tf32` (one added line: setting`tf32,1b), `bf16` (setting`tf32,1b and
 / setting`autocast,`bf16), `fp16` (setting`tf32,1b, setting`autocast,`fp16 and gradscale(m;1b):
 / GradScaler's rules). Without TEXT the token list is 200000 characters drawn from 65.
@@ -12,7 +12,11 @@ a:.z.x; c:`$a 0; cfg:`$a 1; k:"J"$a 2; wu:"J"$a 3
 if[cfg in`base; setting`sdpa,0b; setting`fused,0b]
 if[cfg in`tf32`bf16`fp16; setting`tf32,1b]
 if[cfg in`fp16; setting`autocast,`fp16]
-if[cfg in`bf16`graphbf16; setting`autocast,`bf16]
+if[cfg in`bf16`graphbf16`bf16nr; setting`autocast,`bf16]
+/ `fp32nr`, `bf16nr`: char.q with one added line, setting`clipread,0b (clip answers null and does
+/ not wait for the GPU; char.q ignores clip's answer)
+if[cfg in`fp32nr`bf16nr; setting`clipread,0b]
+if[cfg in`bf16nr; setting`tf32,1b]
 if[cfg in`graphbf16; setting`tf32,1b]
 / `graph and `graphbf16: the step recorded once (CUDA graph, clipping by the model's train
 / setting) and replayed on each new batch, at a fixed learning rate (a graph records it)
