@@ -533,6 +533,7 @@ exports! {
     "allgather"      as "allgather",
     "reducescatter"  as "reducescatter",
     "distmodel"      as "distmodel",
+    "columns"        as "columns",
     "gradscale"      as "gradscale",
 }
 

@@ -544,4 +544,6 @@ table! {
     "allgather"   => dist::collect::allgather,
     "reducescatter" => dist::collect::reducescatter,
     "distmodel"   => model::dist::distmodel,
+    // kdb+ tables: models fed from columns, scoring updates (issue 33, docs/tables.md)
+    "columns"     => model::table::columns,
 }

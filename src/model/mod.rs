@@ -17,6 +17,7 @@ pub mod run;
 pub mod scaler;
 pub mod settings;
 pub mod steps;
+pub mod table;
 
 use crate::loss::object::Loss;
 use crate::nn::ModRef;
@@ -36,6 +37,9 @@ pub struct Model {
     pub dist: Option<crate::model::dist::Sync>,
     /// Gradient scaling for float16 training (`gradscale`, scaler.rs).
     pub scaler: Option<scaler::Scaler>,
+    /// The table columns its data came from (`train(m;t;features;target)`, table.rs): what
+    /// `evaluate(m;t)` and `score(m;t)` take from a new table, and the name of their output.
+    pub columns: Option<std::sync::Arc<table::Columns>>,
 }
 
 /// A model in the registry (class `model`): the functions of modules, losses and optimizers that

@@ -20,6 +20,7 @@ pub mod opargs;
 pub mod select;
 pub mod shape;
 pub mod side;
+pub mod table;
 // sparse tensors (sparse.rst)
 pub mod sparse;
 
