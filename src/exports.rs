@@ -534,6 +534,7 @@ exports! {
     "reducescatter"  as "reducescatter",
     "distmodel"      as "distmodel",
     "columns"        as "columns",
+    "score"          as "score",
     "gradscale"      as "gradscale",
 }
 

@@ -546,4 +546,5 @@ table! {
     "distmodel"   => model::dist::distmodel,
     // kdb+ tables: models fed from columns, scoring updates (issue 33, docs/tables.md)
     "columns"     => model::table::columns,
+    "score"       => model::score::score,
 }

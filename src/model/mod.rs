@@ -15,6 +15,7 @@ pub mod graph;
 pub mod parms;
 pub mod run;
 pub mod scaler;
+pub mod score;
 pub mod settings;
 pub mod steps;
 pub mod table;

@@ -37,6 +37,7 @@ pub mod help;
 pub mod init;
 pub mod layers;
 pub mod parms;
+pub mod plan;
 pub mod show;
 pub mod spec;
 pub mod tree;
