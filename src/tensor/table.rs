@@ -231,6 +231,11 @@ pub fn matrix(cols: &[Column], rows: i64, kind: Option<Kind>, pinned: bool) -> R
     ) && (want != Kind::Bool || promoted == Kind::Bool);
     let k = if direct { want } else { promoted };
     let out = empty(&[rows, cols.len() as i64], k, pinned && direct)?;
+    let bytes = rows.max(0) as usize * cols.len() * k.elt_size_in_bytes();
+    if bytes >= HUGE && !(pinned && direct) {
+        // SAFETY: the range is inside the tensor's storage, just allocated, of `bytes` bytes.
+        unsafe { huge_pages(out.data_ptr() as *mut u8, bytes) };
+    }
     if rows > 0 {
         let src: Vec<(*const u8, i8)> = cols
             // SAFETY: each column is a live simple vector of `rows` items (Table::read checked).
@@ -242,6 +247,28 @@ pub fn matrix(cols: &[Column], rows: i64, kind: Option<Kind>, pinned: bool) -> R
         unsafe { interleave(&src, rows as usize, out.data_ptr() as *mut u8, k) };
     }
     Ok(if direct { out } else { out.f_to_kind(want)? })
+}
+
+/// From this size on, a new tensor's memory is asked for in huge pages.
+const HUGE: usize = 32 << 20;
+
+/// Ask the kernel for transparent huge pages on the whole 2 MB pages of `[p, p+n)` before the
+/// first write (a fresh allocation's memory is mapped at first touch: 4 KB pages make one fault
+/// each, 200,000 for 800 MB, which cost more than the copy; PyTorch's THP_MEM_ALLOC_ENABLE does
+/// the same for its own large tensors). Advice only: where the kernel says no, nothing changes.
+///
+/// # Safety
+/// `[p, p+n)` is memory this process owns.
+unsafe fn huge_pages(p: *mut u8, n: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 2 << 20;
+        let start = (p as usize).div_ceil(PAGE) * PAGE;
+        let end = (p as usize + n) / PAGE * PAGE;
+        if end > start {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
 }
 
 /// One column as a 1-d tensor of its own kind (`kind` None) or of `kind`.
@@ -278,23 +305,18 @@ unsafe fn interleave(src: &[(*const u8, i8)], rows: usize, dst: *mut u8, k: Kind
     let es = k.elt_size_in_bytes();
     let total = rows * nc * es;
     // one column of the same type: a plain copy
-    if nc == 1 {
-        let qt = src[0].1;
-        let same = matches!(
-            (qt, k),
-            (1, Kind::Bool)
-                | (4, Kind::Uint8)
-                | (10, Kind::Int8)
-                | (5, Kind::Int16)
-                | (6, Kind::Int)
-                | (7 | 20..=76, Kind::Int64)
-                | (8, Kind::Float)
-                | (9, Kind::Double)
-        );
-        if same {
-            super::memcopy::copy_bytes(src[0].0, dst, total);
-            return;
+    if nc == 1 && same(src[0].1, k) {
+        super::memcopy::copy_bytes(src[0].0, dst, total);
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if total >= STREAM && (es == 8 || es == 4) && (dst as usize) % es == 0 {
+        if es == 8 {
+            rows_streamed::<u64>(src, rows, dst as *mut u64, k);
+        } else {
+            rows_streamed::<u32>(src, rows, dst as *mut u32, k);
         }
+        return;
     }
     let stream = total >= STREAM && (dst as usize) % 16 == 0;
     // rows per block: a multiple of 64 (so each block's bytes are whole cache lines), at least 64
@@ -325,6 +347,83 @@ unsafe fn interleave(src: &[(*const u8, i8)], rows: usize, dst: *mut u8, k: Kind
         std::arch::x86_64::_mm_sfence();
     }
     drop(boxed);
+}
+
+/// Is q type `qt` stored as kind `k` (no conversion)?
+fn same(qt: i8, k: Kind) -> bool {
+    matches!(
+        (qt, k),
+        (1, Kind::Bool)
+            | (4, Kind::Uint8)
+            | (10, Kind::Int8)
+            | (5, Kind::Int16)
+            | (6, Kind::Int)
+            | (7 | 20..=76, Kind::Int64)
+            | (8, Kind::Float)
+            | (9, Kind::Double)
+    )
+}
+
+/// An element written with a non-temporal store (movnti): it goes to memory through the
+/// write-combining buffers, which fill whole lines as the rows are written in order, without
+/// reading the destination first.
+#[cfg(target_arch = "x86_64")]
+trait Stream: Copy {
+    /// # Safety
+    /// `d` is valid for a write of `Self`, aligned.
+    unsafe fn put(d: *mut Self, v: Self);
+}
+#[cfg(target_arch = "x86_64")]
+impl Stream for u64 {
+    unsafe fn put(d: *mut u64, v: u64) {
+        std::arch::x86_64::_mm_stream_si64(d as *mut i64, v as i64)
+    }
+}
+#[cfg(target_arch = "x86_64")]
+impl Stream for u32 {
+    unsafe fn put(d: *mut u32, v: u32) {
+        std::arch::x86_64::_mm_stream_si32(d as *mut i32, v as i32)
+    }
+}
+
+/// Large outputs of 4- or 8-byte items: a block of rows at a time, columns of another type
+/// converted into a small buffer first (in the first-level cache), then each row's items written
+/// in order with non-temporal stores straight from the columns (or their converted block).
+///
+/// # Safety
+/// As `interleave`; `T` is the width of kind `k`, `dst` aligned to it.
+#[cfg(target_arch = "x86_64")]
+unsafe fn rows_streamed<T: Stream>(src: &[(*const u8, i8)], rows: usize, dst: *mut T, k: Kind) {
+    let nc = src.len();
+    let es = std::mem::size_of::<T>();
+    let per = (BLOCK / (nc * es)).clamp(64, 4096);
+    let convert: Vec<bool> = src.iter().map(|(_, qt)| !same(*qt, k)).collect();
+    let mut conv = vec![std::mem::zeroed::<T>(); per * convert.iter().filter(|c| **c).count()];
+    let mut cols: Vec<*const T> = vec![std::ptr::null(); nc];
+    let mut d = dst;
+    let mut r0 = 0;
+    while r0 < rows {
+        let n = per.min(rows - r0);
+        let mut at = 0;
+        for (j, (p, qt)) in src.iter().enumerate() {
+            if convert[j] {
+                let b = conv.as_mut_ptr().add(at * per);
+                block(*p, *qt, r0, n, b as *mut u8, 1, 0, k);
+                cols[j] = b;
+                at += 1;
+            } else {
+                cols[j] = (*p as *const T).add(r0);
+            }
+        }
+        for i in 0..n {
+            for c in &cols {
+                T::put(d, *c.add(i));
+                d = d.add(1);
+            }
+        }
+        r0 += n;
+    }
+    std::arch::x86_64::_mm_sfence();
 }
 
 /// Copy `n` bytes to `dst` (16-byte aligned) with non-temporal stores where the CPU has them.
