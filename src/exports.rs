@@ -535,6 +535,7 @@ exports! {
     "distmodel"      as "distmodel",
     "columns"        as "columns",
     "score"          as "score",
+    "progress"       as "progress",
     "gradscale"      as "gradscale",
 }
 

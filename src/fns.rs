@@ -547,4 +547,5 @@ table! {
     // kdb+ tables: models fed from columns, scoring updates (issue 33, docs/tables.md)
     "columns"     => model::table::columns,
     "score"       => model::score::score,
+    "progress"    => model::progress::progress,
 }

@@ -279,8 +279,13 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
     }
 }
 
-/// `run m`/`testrun m`, or with new data first.
+/// `run m`/`testrun m`, or with new data first, or from a data source (source.rs).
 fn go(x: K, training: bool) -> KResult {
+    if let Some([m, f, args]) = read::items(&x) {
+        if is_model(*m) && super::source::is_function(*f) {
+            return super::source::run(*m, *f, *args, training);
+        }
+    }
     let h = model_to_run(x, training)?;
     // the model leaves the registry while it runs: a callback inside can call ktorch freely;
     // Ctrl-C ends it between batches with 'stop (k::interrupt)

@@ -13,10 +13,12 @@ pub mod data;
 pub mod dist;
 pub mod graph;
 pub mod parms;
+pub mod progress;
 pub mod run;
 pub mod scaler;
 pub mod score;
 pub mod settings;
+pub mod source;
 pub mod steps;
 pub mod table;
 

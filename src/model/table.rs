@@ -4,8 +4,9 @@
 //! a table whose column is named after the target, and `score(m;t)` (score.rs) does the same for
 //! a subscriber's `upd`.
 //!
-//! Features: a symbol (one column: a vector input), symbols (a matrix input, rows by columns) or a
-//! general list of those (several inputs, for a module that takes several). A group of columns
+//! Features: a symbol (one column: a rows x 1 matrix, or a vector of long indices when it is an
+//! enumeration), symbols (a matrix input, rows by columns) or a general list of those (several
+//! inputs, for a module that takes several). A group of columns
 //! that are all enumerations is the long indices of an embedding; any other group is made in the
 //! module's floating type (its first floating parameter's, else the default dtype), whatever the
 //! columns' own types: a float64 q column feeds a float32 model as `torch.tensor(df.values,
@@ -135,7 +136,7 @@ pub fn float_kind(m: &Module) -> Kind {
         .unwrap_or_else(crate::tensor::options::default_kind)
 }
 
-fn is_class_loss(name: &str) -> bool {
+pub fn is_class_loss(name: &str) -> bool {
     matches!(name, "ce" | "nll" | "multimargin")
 }
 
@@ -149,7 +150,12 @@ fn group_tensor(t: &Table, g: &Group, w: &Want) -> Result<Tensor> {
     }
     let kind = if enums { Kind::Int64 } else { w.float };
     let x = matrix(&cols, t.rows, Some(kind), w.device.is_cuda())?;
-    let x = if g.atom { x.f_view([t.rows])? } else { x };
+    // one enumerated column: a vector of indices (an embedding's input); one other: rows x 1
+    let x = if g.atom && enums {
+        x.f_view([t.rows])?
+    } else {
+        x
+    };
     on(x, w.device)
 }
 
@@ -184,7 +190,7 @@ pub fn inputs(t: &Table, features: Option<&[Group]>, w: &Want) -> Result<Vec<Ten
 
 /// The target tensor of table `t`: class indices for a class loss and one column, else the
 /// floating type as a matrix.
-fn target_tensor(t: &Table, g: &Group, w: &Want) -> Result<Tensor> {
+pub fn target_tensor(t: &Table, g: &Group, w: &Want) -> Result<Tensor> {
     let cols = t.pick(&g.names())?;
     for c in &cols {
         column_kind(c)?;

@@ -32,6 +32,15 @@ t:([]a:til 1000;b:1000?1f;c:1000?100i;d:1000?1e)
 .t.eq["1000 rows"; val tensor t; flip "f"$value flip t]
 t:([]a:"e"$til 300000;b:300000?1e;c:300000?1e)
 .t.eq["300000 rows (blocks, one type)"; val tensor t; flip value flip t]
+/ large outputs (written with non-temporal stores): 8-byte items converted from long and real
+t:([]a:til 200000;b:200000?1f;c:200000?1e)
+.t.eq["200000 rows, long float real"; val tensor t; flip "f"$value flip t]
+/ 4-byte items from int and real
+t:([]a:600000?1000i;b:600000?1e)
+.t.eq["600000 rows, int real"; val tensor t; flip "e"$value flip t]
+/ 40 MB: huge pages asked for
+t:flip (`$"c",/:string til 5)!5#enlist 1000000?1f
+.t.eq["1000000 rows x 5"; val tensor t; flip value flip t]
 t:flip (`$"c",/:string til 40)!40#enlist "e"$til 1000
 .t.eq["40 columns"; val tensor t; flip value flip t]
 / columns by name: q's take
@@ -131,6 +140,47 @@ train(m;.d.train;`a`b`c;`k)
 e:evaluate(m;.d.train)
 .t.eq["class outputs: one column";cols e;enlist`k]
 .t.eq["class outputs: rows of 3";count each e`k;8#3]
+free m
+
+/ ---------------------------------------------------------------------------------------------
+/ a data source: chunks of the table from a q function, as PyTorch's two batches of 4 rows
+q:made[enlist(`linear;3;1);.p.reg]
+m:model(q;loss`mse;opt(`sgd;q;0.1))
+train(m;`batchsize;4)
+.t.eq["source: columns from an empty table";train(m;0#.d.train;`a`b`c;`y);0]
+.t.ok["source: run(m;f;args) loss";near[run(m;{.d.train x+til 4};0 4);.e.regloss]]
+.t.ok["source: parameters";near[value pv m;value .e.regP]]
+.t.eq["source: nothing kept";datasize m;0]
+/ test over chunks: the mean of the batches' mse, as q computes it from score's predictions
+p:score(m;.d.train)
+.t.ok["source: testrun(m;f;args)";near[testrun(m;{.d.train x+til 4};0 4);avg {avg x*x} each 2 4#.d.train[`y]-p]]
+.t.eq["source: no test data kept";testsize m;0]
+free m
+/ (inputs;targets) chunks, and cross entropy's classes
+q:made[enlist(`linear;3;3);.p.cls]
+m:model(q;loss`ce;opt(`sgd;q;0.1))
+train(m;`batchsize;4)
+X:flip "e"$.d.train`a`b`c
+.t.ok["source: (x;y) chunks";near[run(m;{(X x+til 4;.d.train[`k] x+til 4)};0 4);.e.clsloss]]
+.t.ok["source: (x;y) parameters";near[value pv m;value .e.clsP]]
+.t.eq["source: a table needs columns";.t.catch {run(m;{.d.train x+til 4};0 4)};"run: source: chunk 0 is a table, but the model has no feature and target columns: name them first with train(m;t;features;target) (0#t will do)"]
+.t.eq["source: q error";.t.catch {run(m;{'"oops"};0 4)};"run: source: chunk 0: 'oops"]
+.t.eq["source: a chunk of the wrong form";.t.catch {run(m;{x};0 4)};"run: source: chunk 0: expecting a table or (inputs;targets), given long scalar"]
+.t.eq["source: no chunks";.t.catch {run(m;{x};`long$())};"run: source: no chunks (an empty list of arguments)"]
+.t.eq["source: model usable after an error";datasize m;0]
+free m
+
+/ progress: off by default; on, run and testrun write a line to stderr (values unchanged)
+.t.eq["progress off";progress[];0b]
+progress 1b
+.t.eq["progress on";progress[];1b]
+q:made[enlist(`linear;3;1);.p.reg]
+m:model(q;loss`mse;opt(`sgd;q;0.1))
+train(m;`batchsize;4)
+train(m;.d.train;`a`b`c;`y)
+.t.ok["progress: run";near[run m;.e.regloss]]
+progress 0b
+.t.eq["progress: not a flag";.t.catch {progress 1};"progress: expecting a boolean flag, or [] for the setting, given long scalar"]
 free m
 
 .t.eq["objects left";count obj[];0]
