@@ -131,7 +131,7 @@ pub fn score(x: K) -> KResult {
     let module = q.get();
     // the plan: one input, read from the columns (enumerations are an embedding's: not here)
     if let Some(p) = plan(module) {
-        let one = features.map_or(true, |f| f.len() == 1);
+        let one = features.is_none_or(|f| f.len() == 1);
         match &rows {
             Rows::Table(t) if one && (t.rows as usize) * p.work <= FAST_WORK => {
                 let picked;

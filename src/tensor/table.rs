@@ -238,8 +238,8 @@ pub fn matrix(cols: &[Column], rows: i64, kind: Option<Kind>, pinned: bool) -> R
     }
     if rows > 0 {
         let src: Vec<(*const u8, i8)> = cols
-            // SAFETY: each column is a live simple vector of `rows` items (Table::read checked).
             .iter()
+            // SAFETY: each column is a live simple vector of `rows` items (Table::read checked).
             .map(|c| (unsafe { data::<u8>(c.k) } as *const u8, read::ktype(c.k)))
             .collect();
         // SAFETY: `out` is a contiguous CPU tensor of rows x cols items of kind `k`, and each
@@ -310,7 +310,7 @@ unsafe fn interleave(src: &[(*const u8, i8)], rows: usize, dst: *mut u8, k: Kind
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if total >= STREAM && (es == 8 || es == 4) && (dst as usize) % es == 0 {
+    if total >= STREAM && (es == 8 || es == 4) && (dst as usize).is_multiple_of(es) {
         if es == 8 {
             rows_streamed::<u64>(src, rows, dst as *mut u64, k);
         } else {
@@ -318,7 +318,7 @@ unsafe fn interleave(src: &[(*const u8, i8)], rows: usize, dst: *mut u8, k: Kind
         }
         return;
     }
-    let stream = total >= STREAM && (dst as usize) % 16 == 0;
+    let stream = total >= STREAM && (dst as usize).is_multiple_of(16);
     // rows per block: a multiple of 64 (so each block's bytes are whole cache lines), at least 64
     let per = ((BLOCK / (nc * es)) / 64 * 64).max(64);
     let mut boxed: Option<Vec<u8>> = None;
