@@ -12,6 +12,7 @@
 //! value is released once its tensors are made, and after the last chunk the model has no
 //! training data. The answer is `run m`'s (the metrics over every batch of every chunk).
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
@@ -113,38 +114,74 @@ pub fn run(h: K, f: K, args: K, training: bool) -> KResult {
             if let Some(b) = bar.as_mut() {
                 b.chunks(n);
             }
+            // one worker for the pass: it takes each chunk in turn, sets it as the model's data
+            // and runs the epoch over it; q's thread reads the next chunk meanwhile and queues
+            // it (at most one chunk waits)
             let r = (|| -> Result<()> {
-                for i in 0..n {
-                    let (x, y) = next.take().expect("a chunk read");
-                    let d = if training {
-                        &mut m.data
-                    } else {
-                        &mut m.testdata
-                    };
-                    d.set(x, y)?;
-                    if let Some(b) = bar.as_mut() {
-                        b.chunk(i);
-                    }
-                    let (done, loaded) = std::thread::scope(|s| {
-                        let m = &mut *m;
-                        let ctx = ThreadContext::capture();
-                        let bar = bar.as_mut();
-                        let worker = s.spawn(move || {
-                            ctx.enter();
-                            catch_unwind(AssertUnwindSafe(|| epoch_with(m, training, bar)))
-                                .unwrap_or_else(|_| Err(anyhow!("training thread panicked")))
-                        });
-                        let loaded = (i + 1 < n).then(|| reader.load(f, items[i + 1], i + 1));
-                        let done = worker
-                            .join()
-                            .unwrap_or_else(|_| Err(anyhow!("training thread failed")));
-                        (done, loaded)
+                let (to_worker, chunks) = mpsc::channel::<(usize, Side, Side)>();
+                let (to_main, done) = mpsc::channel::<Result<Epoch>>();
+                let (x, y) = next.take().expect("a chunk read");
+                to_worker
+                    .send((0, x, y))
+                    .map_err(|_| anyhow!("source: training thread ended"))?;
+                std::thread::scope(|s| -> Result<()> {
+                    let m = &mut *m;
+                    let ctx = ThreadContext::capture();
+                    let mut wbar = bar.as_mut();
+                    s.spawn(move || {
+                        ctx.enter();
+                        // until the sender goes: the last chunk sent, or an error on q's side
+                        for (i, x, y) in chunks {
+                            let r = catch_unwind(AssertUnwindSafe(|| -> Result<Epoch> {
+                                let d = if training {
+                                    &mut m.data
+                                } else {
+                                    &mut m.testdata
+                                };
+                                d.set(x, y)?;
+                                if let Some(b) = wbar.as_deref_mut() {
+                                    b.chunk(i);
+                                }
+                                epoch_with(m, training, wbar.as_deref_mut())
+                            }))
+                            .unwrap_or_else(|_| Err(anyhow!("training thread panicked")));
+                            let failed = r.is_err();
+                            if to_main.send(r).is_err() || failed {
+                                break;
+                            }
+                        }
                     });
-                    merge(&mut total, done?)?;
-                    next = loaded.transpose()?;
-                    crate::k::interrupt::check()?;
-                }
-                Ok(())
+                    let mut to_worker = Some(to_worker);
+                    let out = (|| -> Result<()> {
+                        for i in 0..n {
+                            if i + 1 < n {
+                                match reader.load(f, items[i + 1], i + 1) {
+                                    Ok((x, y)) => {
+                                        if let Some(t) = to_worker.as_ref() {
+                                            // a worker that stopped on an error says so below
+                                            let _ = t.send((i + 1, x, y));
+                                        }
+                                    }
+                                    Err(e) => {
+                                        // the chunk training finishes first
+                                        to_worker = None;
+                                        let _ = done.recv();
+                                        return Err(e);
+                                    }
+                                }
+                            }
+                            let e = done
+                                .recv()
+                                .map_err(|_| anyhow!("source: training thread failed"))??;
+                            merge(&mut total, e)?;
+                            crate::k::interrupt::check()?;
+                        }
+                        Ok(())
+                    })();
+                    // the worker ends with its last chunk
+                    drop(to_worker);
+                    out
+                })
             })();
             // nothing kept: the last chunk goes too
             if training {
