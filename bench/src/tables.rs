@@ -199,35 +199,39 @@ fn convert(ctx: &Ctx, rep: &mut Report) -> Result<(), String> {
     drop(back);
     let gbs = |ns: f64| format!("{:.2} GB/s", bytes as f64 / ns);
     let sz = format!("{}×{cols}", size(rows));
-    // the floor: the faster memcpy (with the same huge-page advice as ktorch's, the fair one)
-    let floor = s[0].median.min(s[1].median);
+    // The floor: the faster memcpy, each side by its best round. Page handling dominates at
+    // this size and depends on what the previous case left (4 KB pages freed, or huge pages the
+    // kernel must compact memory for: medians swing between 0.15 and 1 s on this machine), so the
+    // best of the rounds is the figure that compares the copies themselves.
+    let floor = s[0].min.min(s[1].min);
+    let best = |x: &Stat| format!("{:.2}× memcpy (best rounds)", floor / x.min);
     rep.row(
         BENCH,
         "memcpy of the columns into a fresh buffer (4 KB pages)",
         &sz,
         Some(s[0]),
-        gbs(s[0].median),
-        format!("{:.2}× memcpy", floor / s[0].median),
+        gbs(s[0].min),
+        best(&s[0]),
     );
     rep.row(
         BENCH,
-        "memcpy, fresh buffer advised huge pages (floor)",
+        "memcpy, fresh buffer advised huge pages",
         &sz,
         Some(s[1]),
-        gbs(s[1].median),
-        format!("{:.2}× memcpy", floor / s[1].median),
+        gbs(s[1].min),
+        best(&s[1]),
     );
     rep.row(
         BENCH,
         "tensor t: rows x columns, then free",
         &sz,
         Some(s[2]),
-        gbs(s[2].median),
-        format!("{:.2}× memcpy", floor / s[2].median),
+        gbs(s[2].min),
+        best(&s[2]),
     );
     rep.target(
-        format!("table → tensor {sz} floats: GB/s vs memcpy (huge pages)"),
-        Some(floor / s[2].median),
+        format!("table → tensor {sz} floats: GB/s vs memcpy (best rounds)"),
+        Some(floor / s[2].min),
         Bound::AtLeast(0.8),
     );
     Ok(())
