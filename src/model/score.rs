@@ -3,7 +3,8 @@
 //! given table data, else all value columns), a dictionary (one row: column name to value), or q
 //! data (a vector for one row, a matrix). The answer is plain q data: a table's rows give one
 //! value per row (a vector) when the model has one output, else a row of outputs per row; a
-//! dictionary's row gives an atom, or a vector of outputs; q data gives the output's shape.
+//! dictionary's row gives an atom, or a vector of outputs; q data (reals or floats: both are
+//! made the module's floating type) gives the output's shape.
 //!
 //! A `linear` layer or a `sequential` of linear layers and elementwise activations on the CPU in
 //! float32 runs through nn/plan.rs for up to a few hundred thousand multiply-adds (a table's
@@ -174,6 +175,21 @@ pub fn score(x: K) -> KResult {
                     reals(&y)
                 });
             }
+            // q data: a real or float vector (one row) or a list of them (rows), the shape of
+            // the output as libtorch's forward gives it
+            Rows::Data(d) => {
+                if let Some((xin, n, matrix)) = floats_of(*d, p.inp) {
+                    if n * p.work <= FAST_WORK {
+                        let mut y = vec![0f32; n * p.out];
+                        p.run(&xin, n, &mut y);
+                        return Ok(if matrix {
+                            make::list(y.chunks(p.out).map(reals).collect())
+                        } else {
+                            reals(&y)
+                        });
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -192,7 +208,18 @@ pub fn score(x: K) -> KResult {
                 .f_to_kind(w.float)?;
             (vec![t.f_to_device(w.device)?], Some(-1))
         }
-        Rows::Data(d) => (vec![convert::to_tensor_on(*d, Some(w.device))?], None),
+        // q's floats (or reals) in the module's floating type, as the plan reads them
+        Rows::Data(d) => {
+            let t = convert::to_tensor_on(*d, Some(w.device))?;
+            let t = if matches!(t.kind(), tch::Kind::Float | tch::Kind::Double)
+                && t.kind() != w.float
+            {
+                t.f_to_kind(w.float)?
+            } else {
+                t
+            };
+            (vec![t], None)
+        }
     };
     let y = match Call::new(q.share(), xs, EFORWARD).run()? {
         Out::Tensor(y) => y,
@@ -231,6 +258,45 @@ pub fn score(x: K) -> KResult {
         }
         None => convert::to_q(&y),
     }
+}
+
+/// A real or float vector of `inp` items (one row), or a general list of them (rows), as
+/// float32 rows: (values, rows, given as a matrix); None for anything else.
+fn floats_of(x: K, inp: usize) -> Option<(Vec<f32>, usize, bool)> {
+    let row = |v: K, out: &mut Vec<f32>| -> bool {
+        if read::len(v) as usize != inp {
+            return false;
+        }
+        match read::ktype(v) {
+            8 => out.extend_from_slice(bytemuck_f32(read::vector_bytes(&v, 4))),
+            9 => out.extend(
+                read::vector_bytes(&v, 8)
+                    .chunks_exact(8)
+                    .map(|b| f64::from_ne_bytes(b.try_into().unwrap()) as f32),
+            ),
+            _ => return false,
+        }
+        true
+    };
+    let mut out = Vec::new();
+    if matches!(read::ktype(x), 8 | 9) {
+        return row(x, &mut out).then_some((out, 1, false));
+    }
+    let items = read::items(&x).filter(|v| !v.is_empty() && !registry::is_handle(x))?;
+    out.reserve(items.len() * inp);
+    for v in items {
+        if !row(*v, &mut out) {
+            return None;
+        }
+    }
+    Some((out, items.len(), true))
+}
+
+/// A real vector's bytes as f32s.
+fn bytemuck_f32(b: &[u8]) -> &[f32] {
+    // SAFETY: q's real vectors hold aligned 4-byte floats (data at offset 16 of the object), and
+    // the slice is whole floats.
+    unsafe { std::slice::from_raw_parts(b.as_ptr() as *const f32, b.len() / 4) }
 }
 
 /// The values of a row's dictionary as floats: the features named (all, in order, when none).

@@ -80,6 +80,8 @@ chk:{[a] m:net a; e:get` sv`.e,a;
   .t.ok["score row ",string a;near[score(m;first .d.x);first e]];
   .t.ok["score keyed ",string a;near[score(m;`k xkey update k:til 5 from .d.x);e]];
   .t.ok["score matrix ",string a;near[score(m;.i.x);e]];
+  .t.ok["score vector ",string a;near[score(m;.i.x 1);e 1]];
+  .t.ok["score float matrix ",string a;near[score(m;"f"$.i.x);e]];
   .t.ok["evaluate matrix ",string a;near[evaluate(m;.i.x);e]];
   free m}
 chk each acts;
@@ -87,6 +89,10 @@ chk each acts;
 m:made[enlist(`linear;4;1);.p.one]
 .t.ok["score one output";near[score(m;.d.x);.e.one]]
 .t.eq["score one output type";type score(m;.d.x);8h]
+.t.eq["score of a matrix: rows x 1, as evaluate";score(m;.i.x);evaluate(m;.i.x)]
+.t.eq["score of a vector: one output, as evaluate";score(m;.i.x 0);evaluate(m;.i.x 0)]
+/ from peach's threads (sequential when q has none) as from q's
+.t.eq["score under peach";{score(m;x)} peach 2 3#\:.d.x;{score(m;x)} each 2 3#\:.d.x]
 .t.ok["score one row";near[score(m;.d.x 2);.e.one 2]]
 .t.eq["score one row is an atom";type score(m;.d.x 2);-8h]
 .t.ok["score after training (weights read at the call)";[w:parm(m;`weight); r:score(m;.d.x); free w; near[r;.e.one]]]
