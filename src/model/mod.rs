@@ -6,7 +6,10 @@
 //! `datasize`, `testsize`), `data` (inputs, targets, batching and shuffling), `run` (the epoch
 //! loops and their metrics), `steps` (backward, step, backstep on a model; clip, clipv), `scaler` (`gradscale`: GradScaler), `parms`
 //! (clone, copyparms, avgparms, batchnorm: weight averaging), `asynccall` (`async`, `await`,
-//! `ready`: forward calls and `run` on a worker thread).
+//! `ready`: forward calls and `run` on a worker thread); kdb+ tables (docs/tables.md): `table`
+//! (data from a table's columns by name, `evaluate` of a table, `columns`), `score` (new rows
+//! scored for a subscriber's `upd`), `source` (`run(m;f;args)`: chunks from a q function while
+//! the previous trains), `progress` (a one-line display of a pass).
 pub mod api;
 pub mod asynccall;
 pub mod data;

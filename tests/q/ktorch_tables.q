@@ -51,6 +51,12 @@ t:([]a:1 2 3f;b:4 5 6f;c:7 8 9f)
 / a keyed table: its value columns
 kt:([k:1 2 3]x:1 2 3f;y:4 5 6f)
 .t.eq["keyed table";val tensor kt;flip value flip value kt]
+/ dict of a keyed table: its value columns too
+d:dict kt
+.t.eq["dict of a keyed table";dict d;`x`y!(1 2 3f;4 5 6f)]
+free d
+/ char columns are their bytes, as tensor of a string
+.t.eq["char column";val tensor ([]c:"ab";b:0x0102);(97 1h;98 2h)]
 / options apply after the conversion
 h:tensor(t;`float)
 .t.eq["table with options";dtype h;`float]
@@ -125,6 +131,9 @@ e:evaluate(m;`c`y`b`a`k#.d.train)
 / all other columns as features: (m;t;target)
 .t.eq["train(m;t;target)";train(m;`a`b`c`y#.d.train;`y);2]
 .t.eq["columns, all others";columns m;`features`target!(`a`b`c;`y)]
+/ a keyed table's key columns may be features
+.t.eq["train from a keyed table";train(m;`a xkey .d.train;`a`b`c;`y);2]
+.t.eq["keyed: features in float32";first data m;flip "e"$.d.train`a`b`c]
 / test data likewise
 .t.eq["test(m;t;features;target)";test(m;.d.train;`a`b`c;`y);1]
 .t.eq["testsize";testsize m;8]
@@ -174,6 +183,9 @@ X:flip "e"$.d.train`a`b`c
 .t.eq["source: a chunk of the wrong form";.t.catch {run(m;{x};0 4)};"run: source: chunk 0: expecting a table or (inputs;targets), given long scalar"]
 .t.eq["source: no chunks";.t.catch {run(m;{x};`long$())};"run: source: no chunks (an empty list of arguments)"]
 .t.eq["source: model usable after an error";datasize m;0]
+/ chunks given as a list of pairs, the function passing each on
+ch:{(X x+til 4;.d.train[`k] x+til 4)} each 0 4
+.t.eq["source: a list of chunks";type run(m;{x};ch);-8h]
 free m
 
 / progress: off by default; on, run and testrun write a line to stderr (values unchanged)
