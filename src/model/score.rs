@@ -134,31 +134,8 @@ pub fn score(x: K) -> KResult {
     if let Some(p) = plan(module) {
         let one = features.is_none_or(|f| f.len() == 1);
         match &rows {
-            Rows::Table(t) if one && (t.rows as usize) * p.work <= FAST_WORK => {
-                let picked;
-                let cs: &[Column] = match features {
-                    Some(f) => {
-                        picked =
-                            t.pick(&f[0].names.iter().map(String::as_str).collect::<Vec<_>>())?;
-                        &picked
-                    }
-                    None => t.values(),
-                };
-                if cs.iter().all(|c| {
-                    (1..=10).contains(&read::ktype(c.k))
-                        && read::ktype(c.k) != 2
-                        && read::ktype(c.k) != 3
-                }) {
-                    if cs.len() != p.inp {
-                        bail!(
-                            "{} feature columns for a module of {} inputs",
-                            cs.len(),
-                            p.inp
-                        );
-                    }
-                    let n = t.rows as usize;
-                    let mut xin = vec![0f32; n * p.inp];
-                    gather(cs, n, &mut xin)?;
+            Rows::Table(t) if one => {
+                if let Some((xin, n)) = table_input(&p, t, features)? {
                     return Ok(out_rows(&p, &xin, n));
                 }
             }
@@ -315,6 +292,41 @@ fn row_values(r: &[(&'static str, K)], g: Option<&super::table::Group>) -> Resul
             .collect(),
         None => r.iter().map(|(k, a)| atom_f32(k, *a)).collect(),
     }
+}
+
+/// The plan's input from table `t`: its feature columns (the model's one group, or all value
+/// columns) read as float32 rows; None where the plan does not take them (enumerations, too
+/// much work for it), an error where the count of columns is not the module's.
+pub fn table_input(
+    p: &crate::nn::plan::Plan,
+    t: &Table,
+    features: Option<&[super::table::Group]>,
+) -> Result<Option<(Vec<f32>, usize)>> {
+    if (t.rows as usize) * p.work > FAST_WORK || features.is_some_and(|f| f.len() != 1) {
+        return Ok(None);
+    }
+    let picked;
+    let cs: &[Column] = match features {
+        Some(f) => {
+            picked = t.pick(&f[0].names.iter().map(String::as_str).collect::<Vec<_>>())?;
+            &picked
+        }
+        None => t.values(),
+    };
+    if !cs.iter().all(|c| matches!(read::ktype(c.k), 1 | 4..=10)) {
+        return Ok(None);
+    }
+    if cs.len() != p.inp {
+        bail!(
+            "{} feature columns for a module of {} inputs",
+            cs.len(),
+            p.inp
+        );
+    }
+    let n = t.rows as usize;
+    let mut xin = vec![0f32; n * p.inp];
+    gather(cs, n, &mut xin)?;
+    Ok(Some((xin, n)))
 }
 
 /// `n` rows through plan `p`: a real vector for one output per row, else a real row per row.

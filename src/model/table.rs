@@ -290,6 +290,17 @@ pub fn scorer(h: K) -> Result<(ModRef, Option<Arc<Columns>>)> {
 pub fn evaluate(h: K, t: K) -> KResult {
     let tb = Table::read(t)?.ok_or_else(|| anyhow!("expecting a table, given {}", describe(t)))?;
     let (q, cols) = scorer(h)?;
+    let names = cols.as_ref().and_then(|c| c.target.clone());
+    // linear layers and activations on a few rows: the plan, as score (score.rs)
+    if let Some(p) = crate::nn::plan::plan(q.get()) {
+        let f = cols.as_ref().map(|c| c.features.as_slice());
+        if let Some((x, n)) = super::score::table_input(&p, &tb, f)? {
+            let mut y = vec![0f32; n * p.out];
+            p.run(&x, n, &mut y);
+            let y = Tensor::from_slice(&y).f_view([n as i64, p.out as i64])?;
+            return Ok(keyed_like(t, output_table(&y, names.as_ref(), tb.rows)?));
+        }
+    }
     let w = Want {
         float: float_kind(q.get()),
         device: q.get().device(),
@@ -308,7 +319,6 @@ pub fn evaluate(h: K, t: K) -> KResult {
             .map(|(_, t)| t)
             .ok_or_else(|| anyhow!("module gave no output"))?,
     };
-    let names = cols.as_ref().and_then(|c| c.target.clone());
     let value = output_table(&out, names.as_ref(), tb.rows)?;
     Ok(keyed_like(t, value))
 }
