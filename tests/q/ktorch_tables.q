@@ -96,6 +96,8 @@ m:made[enlist(`linear;4;1);.p.one]
 .t.ok["score one output";near[score(m;.d.x);.e.one]]
 .t.eq["score one output type";type score(m;.d.x);8h]
 .t.eq["score of a matrix: rows x 1, as evaluate";score(m;.i.x);evaluate(m;.i.x)]
+/ a row's score does not depend on the rows scored with it (four at a time, or alone)
+.t.eq["score: a row alone as in a table";{score(m;x)} each .d.x;score(m;.d.x)]
 .t.eq["score of a vector: one output, as evaluate";score(m;.i.x 0);evaluate(m;.i.x 0)]
 / from peach's threads (sequential when q has none) as from q's
 .t.eq["score under peach";{score(m;x)} peach 2 3#\:.d.x;{score(m;x)} each 2 3#\:.d.x]
