@@ -401,6 +401,8 @@ unsafe fn rows_streamed<T: Stream>(src: &[(*const u8, i8)], rows: usize, dst: *m
     let mut conv = vec![std::mem::zeroed::<T>(); per * convert.iter().filter(|c| **c).count()];
     let mut cols: Vec<*const T> = vec![std::ptr::null(); nc];
     let mut d = dst;
+    // rows of an even count of 8-byte items start 16-byte aligned when the first does
+    let pairs = es == 8 && nc.is_multiple_of(2) && (dst as usize).is_multiple_of(16);
     let mut r0 = 0;
     while r0 < rows {
         let n = per.min(rows - r0);
@@ -415,15 +417,54 @@ unsafe fn rows_streamed<T: Stream>(src: &[(*const u8, i8)], rows: usize, dst: *m
                 cols[j] = (*p as *const T).add(r0);
             }
         }
-        for i in 0..n {
-            for c in &cols {
-                T::put(d, *c.add(i));
-                d = d.add(1);
+        if pairs {
+            // 8-byte items, an even number of columns: two rows of two columns a step
+            pairs_u64(&cols, n, d as *mut u64);
+            d = d.add(n * nc);
+        } else {
+            for i in 0..n {
+                for c in &cols {
+                    T::put(d, *c.add(i));
+                    d = d.add(1);
+                }
             }
         }
         r0 += n;
     }
     std::arch::x86_64::_mm_sfence();
+}
+
+/// Rows `0..n` of the 8-byte columns `cols` (an even count of them) into `d`, row-major: for two
+/// rows at a time, each pair of columns is loaded as two 16-byte vectors (two rows of each),
+/// unpacked into the two rows' pairs and written with 16-byte non-temporal stores: half the
+/// stores of item-by-item `movnti`.
+///
+/// # Safety
+/// Each column pointer has `n` items to read (as `u64`); `d` has room for n x cols.len() items
+/// and is 16-byte aligned, cols.len() even.
+#[cfg(target_arch = "x86_64")]
+unsafe fn pairs_u64<T>(cols: &[*const T], n: usize, d: *mut u64) {
+    use std::arch::x86_64::{
+        __m128i, _mm_loadu_si128, _mm_stream_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64,
+    };
+    let nc = cols.len();
+    let c: Vec<*const u64> = cols.iter().map(|p| *p as *const u64).collect();
+    let mut i = 0;
+    while i + 2 <= n {
+        let (r, s) = (d.add(i * nc), d.add((i + 1) * nc));
+        for p in (0..nc).step_by(2) {
+            let a = _mm_loadu_si128(c[p].add(i) as *const __m128i);
+            let b = _mm_loadu_si128(c[p + 1].add(i) as *const __m128i);
+            _mm_stream_si128(r.add(p) as *mut __m128i, _mm_unpacklo_epi64(a, b));
+            _mm_stream_si128(s.add(p) as *mut __m128i, _mm_unpackhi_epi64(a, b));
+        }
+        i += 2;
+    }
+    if i < n {
+        for (p, col) in c.iter().enumerate() {
+            u64::put(d.add(i * nc + p), *col.add(i));
+        }
+    }
 }
 
 /// Copy `n` bytes to `dst` (16-byte aligned) with non-temporal stores where the CPU has them.

@@ -35,6 +35,11 @@ t:([]a:"e"$til 300000;b:300000?1e;c:300000?1e)
 / large outputs (written with non-temporal stores): 8-byte items converted from long and real
 t:([]a:til 200000;b:200000?1f;c:200000?1e)
 .t.eq["200000 rows, long float real"; val tensor t; flip "f"$value flip t]
+/ an even count of 8-byte columns (two rows of two columns a step), an odd count of rows
+t:([]a:til 300001;b:300001?1f;c:300001?1f;d:300001?1e)
+.t.eq["300001 rows x 4: pairs"; val tensor t; flip "f"$value flip t]
+t:flip (`$"c",/:string til 10)!10#enlist 500001?1f
+.t.eq["500001 rows x 10 floats"; val tensor t; flip value flip t]
 / 4-byte items from int and real
 t:([]a:600000?1000i;b:600000?1e)
 .t.eq["600000 rows, int real"; val tensor t; flip "e"$value flip t]
