@@ -534,6 +534,9 @@ exports! {
     "allgather"      as "allgather",
     "reducescatter"  as "reducescatter",
     "distmodel"      as "distmodel",
+    "columns"        as "columns",
+    "score"          as "score",
+    "progress"       as "progress",
     "gradscale"      as "gradscale",
 }
 

@@ -545,4 +545,8 @@ table! {
     "allgather"   => dist::collect::allgather,
     "reducescatter" => dist::collect::reducescatter,
     "distmodel"   => model::dist::distmodel,
+    // kdb+ tables: models fed from columns, scoring updates (issue 33, docs/tables.md)
+    "columns"     => model::table::columns,
+    "score"       => model::score::score,
+    "progress"    => model::progress::progress,
 }

@@ -8,7 +8,8 @@
 //! training benchmarks' models and data on that device for every side (scripts/gpu-bench.sh on
 //! the GPU machine; the add and conversion cases stay on the CPU, where q's data lives); --only
 //! conversion runs the conversion cases alone (no PyTorch peer), for work on the copy paths;
-//! --only graph the recorded training step; --only add the per-call cost of `add` (with the peer).
+//! --only graph the recorded training step; --only add the per-call cost of `add` (with the peer);
+//! --only tables a table to a tensor and scoring an update (issue 33).
 //!
 //! Adding a benchmark: a module with `run(&Ctx, &mut Report)` (and `&mut Peer` when PyTorch
 //! takes part) that times its cases with `measure::interleaved` (the floor and the contenders in
@@ -22,6 +23,7 @@ mod ops;
 mod peer;
 mod pyinfer;
 mod report;
+mod tables;
 mod train;
 
 use std::time::{Duration, Instant};
@@ -63,8 +65,8 @@ fn main() {
         .position(|a| a == "--only")
         .and_then(|i| args.get(i + 1))
         .map(String::as_str);
-    if let Some(o) = only.filter(|o| !["conversion", "graph", "add"].contains(o)) {
-        eprintln!("ktorch-bench: --only takes `conversion`, `graph` or `add`, not `{o}`");
+    if let Some(o) = only.filter(|o| !["conversion", "graph", "add", "tables"].contains(o)) {
+        eprintln!("ktorch-bench: --only takes `conversion`, `graph`, `add` or `tables`, not `{o}`");
         std::process::exit(2);
     }
     if let Err(e) = run(quick, lib, device, only) {
@@ -132,6 +134,9 @@ fn run(quick: bool, lib: Option<&str>, device: String, only: Option<&str>) -> Re
     drop(py);
     if only.is_none() || only == Some("conversion") {
         conv::run(&ctx, &mut rep)?;
+    }
+    if only.is_none() || only == Some("tables") {
+        tables::run(&ctx, &mut rep)?;
     }
 
     let left = ctx

@@ -56,6 +56,11 @@ fn logistic_regression_fits() {
 }
 
 #[test]
+fn ticks_trains_from_dates_and_scores_updates() {
+    example("examples/ticks.q 20", "new day's rmse");
+}
+
+#[test]
 fn table_regression_writes_predictions_back() {
     example("examples/table.q 200", "rmse");
 }

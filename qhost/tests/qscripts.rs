@@ -80,6 +80,7 @@ qscripts!(
     ktorch_reduce,
     ktorch_session,
     ktorch_speed,
+    ktorch_tables,
     ktorch_tensor,
     ktorch_tensorop,
     ktorch_example_forms,

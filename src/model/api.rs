@@ -121,6 +121,7 @@ pub fn model(x: K) -> KResult {
         testdata: Data::default(),
         dist: None,
         scaler: None,
+        columns: None,
     };
     Ok(registry::add(Obj::new(m)))
 }
@@ -169,6 +170,22 @@ fn settings(x: K, training: bool) -> KResult {
     let v = read::items(&x)
         .filter(|v| v.len() >= 2 && is_model(v[0]))
         .ok_or_else(|| anyhow!("expecting model and options or data, given {}", describe(x)))?;
+    // a table's columns by name (table.rs): (m;t;features;target), or (m;t;target)
+    if crate::tensor::table::is_table(v[1]) {
+        return match v {
+            [m, t, f, y] => Ok(make::long(super::table::define(
+                *m,
+                training,
+                *t,
+                Some(*f),
+                *y,
+            )?)),
+            [m, t, y] => Ok(make::long(super::table::define(
+                *m, training, *t, None, *y,
+            )?)),
+            _ => bail!("expecting (model;table;features;target) or (model;table;target)"),
+        };
+    }
     let names = read::symbols(v[1]).or_else(|| read::symbol(v[1]).map(|s| vec![s]));
     match (v.len(), names) {
         (2, Some(n)) => registry::with(v[0], |o| {
@@ -211,7 +228,7 @@ fn settings(x: K, training: bool) -> KResult {
             })
         }
         (3, None) => Ok(make::long(define(v[0], training, Some(&v[1..2]), Some(&v[2..3]))?)),
-        _ => bail!("expecting (model;names), (model;dictionary), (model;names;values) or (model;inputs;targets)"),
+        _ => bail!("expecting (model;names), (model;dictionary), (model;names;values), (model;inputs;targets) or (model;table;features;target)"),
     }
 }
 
@@ -262,8 +279,13 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
     }
 }
 
-/// `run m`/`testrun m`, or with new data first.
+/// `run m`/`testrun m`, or with new data first, or from a data source (source.rs).
 fn go(x: K, training: bool) -> KResult {
+    if let Some([m, f, args]) = read::items(&x) {
+        if is_model(*m) && super::source::is_function(*f) {
+            return super::source::run(*m, *f, *args, training);
+        }
+    }
     let h = model_to_run(x, training)?;
     // the model leaves the registry while it runs: a callback inside can call ktorch freely;
     // Ctrl-C ends it between batches with 'stop (k::interrupt)

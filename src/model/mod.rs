@@ -6,17 +6,24 @@
 //! `datasize`, `testsize`), `data` (inputs, targets, batching and shuffling), `run` (the epoch
 //! loops and their metrics), `steps` (backward, step, backstep on a model; clip, clipv), `scaler` (`gradscale`: GradScaler), `parms`
 //! (clone, copyparms, avgparms, batchnorm: weight averaging), `asynccall` (`async`, `await`,
-//! `ready`: forward calls and `run` on a worker thread).
+//! `ready`: forward calls and `run` on a worker thread); kdb+ tables (docs/tables.md): `table`
+//! (data from a table's columns by name, `evaluate` of a table, `columns`), `score` (new rows
+//! scored for a subscriber's `upd`), `source` (`run(m;f;args)`: chunks from a q function while
+//! the previous trains), `progress` (a one-line display of a pass).
 pub mod api;
 pub mod asynccall;
 pub mod data;
 pub mod dist;
 pub mod graph;
 pub mod parms;
+pub mod progress;
 pub mod run;
 pub mod scaler;
+pub mod score;
 pub mod settings;
+pub mod source;
 pub mod steps;
+pub mod table;
 
 use crate::loss::object::Loss;
 use crate::nn::ModRef;
@@ -36,6 +43,9 @@ pub struct Model {
     pub dist: Option<crate::model::dist::Sync>,
     /// Gradient scaling for float16 training (`gradscale`, scaler.rs).
     pub scaler: Option<scaler::Scaler>,
+    /// The table columns its data came from (`train(m;t;features;target)`, table.rs): what
+    /// `evaluate(m;t)` and `score(m;t)` take from a new table, and the name of their output.
+    pub columns: Option<std::sync::Arc<table::Columns>>,
 }
 
 /// A model in the registry (class `model`): the functions of modules, losses and optimizers that

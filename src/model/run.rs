@@ -69,6 +69,16 @@ impl Epoch {
 /// stands (as ktorch: a pass begun with `batch m` goes on from there). On an error the data is
 /// left at full size.
 pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
+    epoch_with(m, training, None)
+}
+
+/// `epoch`, showing progress on `bar` (a data source's pass: model/source.rs), or on a display of
+/// its own when `progress` is on (model/progress.rs).
+pub fn epoch_with(
+    m: &mut Model,
+    training: bool,
+    bar: Option<&mut super::progress::Bar>,
+) -> Result<Epoch> {
     if training && m.dist.is_some() {
         if m.scaler.is_some() {
             bail!("gradscale: not implemented for a synchronising model (distmodel)");
@@ -114,7 +124,15 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     let need_loss = training || s.metrics.iter().any(|k| matches!(*k, "loss" | "batchloss"));
     // the outputs of the previous batch of this pass, for the `hidden` setting
     let mut prev: Option<Vec<Tensor>> = None;
-    let mut batch = |d: &Data| -> Result<()> {
+    let mut own = match bar {
+        Some(_) => None,
+        None => super::progress::Bar::start(
+            if training { "run" } else { "testrun" },
+            Some(d.batches(&s) - d.batch.max(-1) - 1),
+        ),
+    };
+    let mut bar = bar.or(own.as_mut());
+    let mut batch = |d: &Data| -> Result<Option<Tensor>> {
         let (mut xb, yb) = (d.x.cloned(), d.y.cloned());
         if s.hidden {
             if let Some(p) = prev.take() {
@@ -147,7 +165,7 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
             prev = Some(outs);
         }
         e.record(&out, l.as_ref(), &yb, d.current(), &s.metrics)?;
-        Ok(())
+        Ok(l)
     };
     // CUDA class targets (ce, nll) are checked per call, a synchronization each; `run` checks
     // every batch of the first epoch on new data, and later epochs only their first batch (to
@@ -155,16 +173,23 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     let _ = crate::loss::calc::classes_seen();
     let trust = d.checked;
     let mut seen = None;
+    let mut last: Option<Tensor> = None;
     let r = (|| -> Result<()> {
         let mut first = true;
         while d.next(&s, training)? {
             // Ctrl-C ends the pass here, between batches (the data goes back to full size below)
             crate::k::interrupt::check()?;
             if !first && trust.is_some() && seen == trust {
-                crate::loss::calc::trusted(|| batch(d))?;
+                last = crate::loss::calc::trusted(|| batch(d))?;
+                if let Some(b) = bar.as_deref_mut() {
+                    b.tick(last.as_ref());
+                }
                 continue;
             }
-            batch(d)?;
+            last = batch(d)?;
+            if let Some(b) = bar.as_deref_mut() {
+                b.tick(last.as_ref());
+            }
             if first {
                 seen = crate::loss::calc::classes_seen();
                 first = false;
@@ -174,6 +199,9 @@ pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
     })();
     if r.is_ok() {
         d.checked = seen;
+    }
+    if let Some(b) = own.as_mut() {
+        b.finish(last.as_ref());
     }
     if r.is_err() {
         let _ = d.fullsize();

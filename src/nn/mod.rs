@@ -24,7 +24,8 @@
 //! `functional` (`relu x`, `softmax(x;dim)`, ...), `tree` (`dv` and `tree`: a definition's two
 //! written forms, each from the other), `init` (filling parameters: `normal`, `knormal`, `reset`,
 //! ...), `freeze` (`freeze`, `unfreeze`), `attrs` (`parm`, `buffer`, `child`, `moduletypes`, ...),
-//! `show` (`str` of a module).
+//! `show` (`str` of a module), `plan` (a forward of linear layers and activations for a few rows
+//! without libtorch's dispatcher: `score`).
 pub mod api;
 pub mod attrs;
 pub mod callback;
@@ -37,6 +38,7 @@ pub mod help;
 pub mod init;
 pub mod layers;
 pub mod parms;
+pub mod plan;
 pub mod show;
 pub mod spec;
 pub mod tree;

@@ -21,6 +21,8 @@ pub fn kind_of_qtype(t: i8) -> anyhow::Result<Kind> {
         8 => Kind::Float,
         9 => Kind::Double,
         10 => Kind::Int8,
+        // an enumeration (a historical database's `sym`): its long indices into the domain
+        20..=76 => Kind::Int64,
         _ => bail!("no torch type found for k: {}", qtype_name(t)),
     })
 }
@@ -54,6 +56,7 @@ fn qtype_name(t: i8) -> String {
         99 => "dictionary".into(),
         100..=112 => "function".into(),
         -19..=-1 => format!("{} scalar", NAMES[t.unsigned_abs() as usize]),
+        20..=76 => "enumeration".into(),
         0..=19 => format!("{} list", NAMES[t as usize]),
         _ => format!("type {t}h"),
     }
@@ -141,8 +144,12 @@ fn fill(x: K, dst: *mut u8, es: usize) -> usize {
     }
 }
 
-/// A CPU tensor holding q data `x` (atom → 0-d, vector → 1-d, nested lists → n-d).
+/// A CPU tensor holding q data `x` (atom → 0-d, vector → 1-d, nested lists → n-d, a table →
+/// rows x columns: tensor/table.rs).
 pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
+    if let Some(t) = super::table::to_tensor(x, false)? {
+        return Ok(t);
+    }
     let (size, t) = shape(x)?;
     if t == 0 {
         return Ok(Tensor::f_empty(
@@ -171,11 +178,25 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
             _ => t,
         });
     };
+    if let Some(t) = super::table::to_tensor(x, true)? {
+        let k = t.kind();
+        return Ok(t.f_to_device_(d, k, true, false)?);
+    }
     let (size, t) = shape(x)?;
     if t == 0 {
         return Ok(to_tensor(x)?.f_to_device(d)?);
     }
     let kind = kind_of_qtype(t)?;
+    let out = empty_pinned(&size, kind)?;
+    if out.numel() > 0 {
+        fill(x, out.data_ptr() as *mut u8, elem_size(t));
+    }
+    Ok(out.f_to_device_(d, kind, true, false)?)
+}
+
+/// An empty CPU tensor in pinned memory (libtorch's caching host allocator), for a copy to
+/// CUDA that does not block; kinds q data makes.
+pub fn empty_pinned(size: &[i64], kind: Kind) -> anyhow::Result<Tensor> {
     // c10::ScalarType's codes of the kinds q data makes
     let code = match kind {
         Kind::Uint8 => 0,
@@ -186,7 +207,7 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
         Kind::Float => 6,
         Kind::Double => 7,
         Kind::Bool => 11,
-        _ => return Ok(to_tensor(x)?.f_to_device(d)?),
+        _ => return Ok(Tensor::f_empty(size, (kind, Device::Cpu))?),
     };
     let mut p = std::ptr::null_mut();
     // SAFETY: a src/cxx entry point: `size` is a live slice of its length, `p` an out-slot on this frame; it catches every C++ exception (attempt.h).
@@ -194,11 +215,7 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
         crate::cxx::ktorch_empty_pinned(size.as_ptr(), size.len() as libc::c_int, code, &mut p)
     })?;
     // SAFETY: the call succeeded, so `p` is an at::Tensor the shim allocated for us; the Tensor owns it from here and frees it once.
-    let out = unsafe { Tensor::from_ptr(p as *mut _) };
-    if out.numel() > 0 {
-        fill(x, out.data_ptr() as *mut u8, elem_size(t));
-    }
-    Ok(out.f_to_device_(d, kind, true, false)?)
+    Ok(unsafe { Tensor::from_ptr(p as *mut _) })
 }
 
 /// q data holding a tensor's values: 0-d → atom, 1-d → vector, n-d → nested lists; an undefined

@@ -88,6 +88,10 @@ pub fn dict(x: K) -> KResult {
         let vals = make::try_list(d.iter().map(|(_, t)| convert::to_q(t)))?;
         return Ok(make::dict_of(make::symbols(&names), vals));
     }
+    // a table: one tensor per column, each of its own type (tensor/table.rs)
+    if let Some(t) = super::table::Table::read(x)? {
+        return Ok(registry::add(Obj::Dict(super::table::columns(t.values())?)));
+    }
     if let Some((k, v)) = read::dict_parts(x) {
         let names = read::symbols(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
         return make_dict(names, v);

@@ -1,5 +1,6 @@
-//! Tensors: q data ⇄ tensors (`convert`), options (`options`), creation and retrieval
-//! (`create`), handle operations (`handles`), properties (`info`), gradients (`autograd`).
+//! Tensors: q data ⇄ tensors (`convert`; tables: `table`), options (`options`), creation and
+//! retrieval (`create`), handle operations (`handles`), properties (`info`), gradients
+//! (`autograd`).
 pub mod autograd;
 pub mod batch;
 pub mod convert;
@@ -20,6 +21,7 @@ pub mod opargs;
 pub mod select;
 pub mod shape;
 pub mod side;
+pub mod table;
 // sparse tensors (sparse.rst)
 pub mod sparse;
 

@@ -277,7 +277,8 @@ free(c;c2;c3)
 / conversion errors name the problem as ktorch does
 .t.eq["symbols";.t.catch[{tensor `a`b}];"tensor: no torch type found for k: symbol list"]
 .t.eq["timestamps";.t.catch[{tensor 2#2000.01.01D0}];"tensor: no torch type found for k: timestamp list"]
-.t.eq["table";.t.catch[{tensor ([]a:1 2)}];"tensor: no torch type found for k: table"]
+/ a table is no error here (ktorch's is): rows by columns (issue 33, docs/tables.md)
+.t.eq["table";{r:tensor h:tensor x; free h; r}([]a:1 2);(enlist 1;enlist 2)]
 .t.eq["mixed types";.t.catch[{tensor(1 2;3 4.0)}];"tensor: type mismatch: long list and float list in one list"]
 .t.eq["all freed at the end";tensorcount[];0]
 .t.done[]
