@@ -66,4 +66,81 @@ l:opt(`lbfgs;q;(`search;`strong_wolfe))
 .t.eq["lbfgs with a line search";exec search from options l;enlist`strong_wolfe]
 free(l;q)
 
+/ ---------------------------------------------------------------------------------------------
+/ training options task, tasks, shufflecuda, shuffleseed (train.rst:750-753; ktorch.h
+/ TrainOptions defaults 0 1 false 0, TestOptions task/tasks; kmodel.cpp getoption's order)
+m:model(module enlist(`linear;1;1);loss`mse;opt`sgd)
+.t.eq["train m keys (kmodel.cpp getoption)";key train m;`batchsize`task`tasks`droplast`hidden`shuffle`shufflecuda`shuffleseed`sync`clipgroup`clipnorm`clipvalue`tensor`dictionary`metrics]
+.t.eq["test m keys";key test m;`batchsize`task`tasks`droplast`hidden`tensor`dictionary`metrics]
+.t.eq["defaults (TrainOptions)";train(m;`task`tasks`shufflecuda`shuffleseed);`task`tasks`shufflecuda`shuffleseed!(0;1;0b;0)]
+.t.eq["test defaults (TestOptions)";test(m;`task`tasks);`task`tasks!0 1]
+/ kmodel.cpp setoption/checkopt wording
+.t.eq["task < tasks (checkopt)";.t.catch[{train(m;`task;1)}];"train: task 1 implies at least 2 tasks, but only 1 defined"]
+.t.eq["a failed set changes nothing";train(m;`task);0]
+.t.eq["tasks at least one";.t.catch[{train(m;`tasks;0)}];"train: tasks: cannot be less than one, given 0"]
+.t.eq["task not negative";.t.catch[{train(m;`task;-1)}];"train: task: cannot be less than zero, given -1"]
+.t.eq["task a long";.t.catch[{train(m;`task;1.5)}];"train: task: expects one long integer, given float scalar"]
+.t.eq["shufflecuda a boolean";.t.catch[{train(m;`shufflecuda;1)}];"train: shufflecuda: expected boolean, given long scalar"]
+.t.eq["shuffleseed training only";.t.catch[{test(m;`shuffleseed;1)}];"test: unrecognized test option: `shuffleseed"]
+/ a dictionary with every training option, as real ktorch saves it (kmodel.cpp getoption)
+d:train m
+train(m;d,`batchsize`task`tasks`shuffleseed!2 1 2 7)
+.t.eq["train(m;dictionary) with ktorch's keys";train(m;`batchsize`task`tasks`shuffleseed);`batchsize`task`tasks`shuffleseed!2 1 2 7]
+/ nextbatch: i=task, then i+tasks: task 1 of 2 over 5 batches of 2 takes batches 1 and 3
+train(m;"e"$10 1#til 10;"e"$10 1#til 10)
+b:{r:(); while[batch x; r,:enlist raze tensor target x]; r}
+.t.eq["task 1 of 2: batches 1 3";b m;(2 3e;6 7e)]
+train(m;`task;0)
+.t.eq["task 0 of 2: batches 0 2 4";b m;(0 1e;4 5e;8 9e)]
+/ reshuffle with tasks>1: a generator seeded with shuffleseed, the same permutations for every
+/ task; PyTorch: g=torch.Generator().manual_seed(7); torch.randperm(10,generator=g) twice gives
+/ 5 0 3 4 1 7 9 6 8 2, then 1 8 9 5 7 4 0 3 6 2 (applied to the data as it stands, kmodel.cpp reindex)
+train(m;`task`shuffle!(1;1b))
+p1:5 0 3 4 1 7 9 6 8 2; p2:1 8 9 5 7 4 0 3 6 2
+.t.eq["epoch 1: task 1's batches of the seeded order";b m;"e"$(p1 2 3;p1 6 7)]
+.t.eq["epoch 2: the generator goes on";b m;"e"$(p1[p2] 2 3;p1[p2] 6 7)]
+unshuffle m
+train(m;"e"$10 1#til 10;"e"$10 1#til 10)
+train(m;`task;0)
+.t.eq["new data: the seed again; task 0";b m;"e"$(p1 0 1;p1 4 5;p1 8 9)]
+/ the loss metric of a task: its batch losses summed over all the pass's batches (getmetrics:
+/ v[i].sum()/d.batches())
+train(m;`shuffle`metrics!(0b;`batchloss`loss))
+r:run m
+.t.eq["loss: batch losses over all batches";r 1;(sum r 0)%5]
+free m
+
+/ ---------------------------------------------------------------------------------------------
+/ metrics matches, hidden, hiddencell (ktorch.h metric table; kmodel.cpp metrics/getmetrics)
+m:model(module enlist(`linear;2;3);loss`ce;opt`sgd)
+x:"e"$6 2#1 0 0 1 1 1 0 0 2 1 1 2; y:0 1 2 0 1 2
+train(m;x;y); test(m;x;y)
+train(m;`batchsize`metrics!(4;`accuracy`matches`predict))
+test(m;`batchsize`metrics!(4;`accuracy`matches`predict))
+r:testrun m
+/ matches: (correct;targets compared) summed over batches; accuracy 100*correct%count
+.t.eq["matches: correct and compared";r 1;("j"$sum r[2]=y),6]
+.t.eq["accuracy from matches";r 0;100*r[1;0]%r[1;1]]
+.t.eq["run m: matches";count (run m)1;2]
+free m
+/ hidden/hiddencell: an lstm's second and third outputs (kmodel.cpp hidden: Nested -> h, c),
+/ each batch's joined along dim 0 (getmetrics: torch::cat)
+m:model(module enlist(`lstm;2;3;1;1b;1b);loss`mse;opt`sgd)
+x:"e"$4 5 2#til 40; y:"e"$4 5 3#0
+test(m;x;y)
+test(m;`batchsize`metrics!(4;`hidden`hiddencell))
+r:testrun m; e:evaluate(m;x)
+.t.eq["hidden: the second output";r 0;e 1]
+.t.eq["hiddencell: the third output";r 1;e 2]
+test(m;`batchsize;2)
+r:testrun m
+.t.eq["two batches joined on dim 0";r 0;raze((evaluate(m;2#x))1;(evaluate(m;2_x))1)]
+free m
+m:model(module enlist(`linear;2;3);loss`ce;opt`sgd)
+test(m;"e"$4 2#til 8;0 1 2 0)
+test(m;`metrics;`hidden)
+.t.eq["hidden of one output";.t.catch[{testrun m}];"testrun: metric: unable to retrieve hidden from vector of tensors with 1 element(s)"]
+.t.eq["unknown metric";.t.catch[{test(m;`metrics;`nope)}];"test: metrics: unrecognized metric `nope, expecting one of `loss`batchloss`accuracy`matches`predict`output`hidden`hiddencell"]
+free m
+
 .t.done[]
