@@ -30,9 +30,14 @@ CAUSES = [
   "parameter's data type (ktorch.cpp `moduleattr`; the page shows an error), `names` and "
   "`parmnames` leave out the module's own name (kmodel.cpp: `named_modules(\"\",false)`; the page shows "
   "`seq.block1`), an optimizer's options are a table (the page shows a list of one dictionary; "
-  "opt.rst:262 shows the table).",
-  places('config:359 kmodules:90,173,207,248,269,294,412,448,480,515,771,806,847,875,1071 '
-         'modules:57,428,437,558,571,576 opt:43,56 train:896,905,931,1281,1310,1316 pointers:298 '
+  "opt.rst:262 shows the table; kopt.cpp `optget` -> `optsettings` -> `maketable`), `str` of a "
+  "transform prints `knn::Transform((` and `knn::RandomFlip(..)` (knn/transform.cpp; the page shows "
+  "`Transform((`, `RandomFlip(`), `help`onehot` is the whole row and leaves out `dtype` when unset "
+  "(knn/onehot.cpp `onehot`: only `if(o.dtype())`), `train m` lists `task` and `tasks` after "
+  "`batchsize` and `shufflecuda`/`shuffleseed` after `shuffle` (kmodel.cpp `getoption`; the page "
+  "predates them).",
+  places('config:359 kmodules:90,173,207,248,269,294,412,448,480,515,771,806,847,875 '
+         'modules:57,428,437,558,571,576 opt:43,56 train:770,896,905,931,1281,1310,1316 pointers:298 '
          'model:149')),
  ('session', "State left by an earlier block of the same page",
   "The replay runs each page as one q session; the docs ran many. A setting or variable changed "
@@ -110,8 +115,9 @@ CAUSES = [
   "writes. Everything after uses the data.",
   lambda r: r['doc'] == 'swa.rst'),
  ('todo', "ktorch behaviour not done yet (ours)",
-  "Open: none. Issue 20's items of ktorch's own are done (docs/conformance.md, 'Fixed for issue 20'); "
-  "what remains above and below is explained by its cause.",
+  "Open: none. Issue 20's and issue 35's items of ktorch's own are done (docs/conformance.md, 'Fixed "
+  "for issue 20', 'Issue 35'); what remains above and below is explained by its cause, each with "
+  "the source (ktorch's file and function, libtorch, or the page itself) that shows it.",
   set()),
  ('precision', "The docs' session printed floats at `\\P 4`/`\\P 5`, set where the page does not show it",
   "The same values, printed by q at the default `\\P 7` here: rounded to the page's 4 (kmodules.rst, "

@@ -55,7 +55,14 @@ macro_rules! opaque {
         })*
     };
 }
-opaque!(CudaStream, CudaEvent, CudaGraph, DistGroup, DistReducer, Generator);
+opaque!(
+    CudaStream,
+    CudaEvent,
+    CudaGraph,
+    DistGroup,
+    DistReducer,
+    Generator
+);
 
 /// Take a malloc'd C string from the shim (None for null).
 pub fn take_string(p: *mut c_char) -> Option<String> {

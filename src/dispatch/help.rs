@@ -115,7 +115,10 @@ pub fn object_help(x: K, full: bool) -> Result<Option<K>> {
     let all = alloptions();
     if registry::class_of(x) == Some("optimizer") {
         return registry::with(x, |o| {
-            Ok(Some(optim::api::options_table(optim::api::optimizer(o)?, all)))
+            Ok(Some(optim::api::options_table(
+                optim::api::optimizer(o)?,
+                all,
+            )))
         });
     }
     if nn::api::is_module(x) {

@@ -422,7 +422,11 @@ pub fn results(e: Epoch, s: &Settings) -> KResult {
             "output" => Tensor::f_cat(&e.output, 0)?,
             // each batch's state joined along the first dimension (kmodel.cpp getmetrics: cat)
             "hidden" | "hiddencell" => {
-                let v = if *k == "hidden" { &e.hidden } else { &e.hiddencell };
+                let v = if *k == "hidden" {
+                    &e.hidden
+                } else {
+                    &e.hiddencell
+                };
                 if v.is_empty() {
                     bail!("{k}: no batches");
                 }

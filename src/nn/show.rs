@@ -177,7 +177,11 @@ fn print_tensor(v: &Val) -> String {
         v => return value(v),
     };
     let n = x.len().min(3);
-    format!("{}{}", x[..n].join(","), if x.len() > 3 { ".." } else { "" })
+    format!(
+        "{}{}",
+        x[..n].join(","),
+        if x.len() > 3 { ".." } else { "" }
+    )
 }
 
 /// c10's name of a data type (its ScalarType stream): `Float`, `Long`, ...
@@ -216,11 +220,18 @@ fn torch_head(m: &Module) -> Option<String> {
         .unwrap_or(1) as usize;
     let b = |v: &Val| value(v);
     let inplace = |v: &Val| if is_set(v) { ", inplace=true" } else { "" }.to_string();
-    let opt_or = |v: &Val, k: &Val| if *v == Val::None { k.clone() } else { v.clone() };
+    let opt_or = |v: &Val, k: &Val| {
+        if *v == Val::None {
+            k.clone()
+        } else {
+            v.clone()
+        }
+    };
     let c = class(m.layer.pytorch);
     Some(match n {
-        "adaptavg1d" | "adaptavg2d" | "adaptavg3d" | "adaptmax1d" | "adaptmax2d"
-        | "adaptmax3d" => format!("{c}(output_size={})", ea(o("size"), d)),
+        "adaptavg1d" | "adaptavg2d" | "adaptavg3d" | "adaptmax1d" | "adaptmax2d" | "adaptmax3d" => {
+            format!("{c}(output_size={})", ea(o("size"), d))
+        }
         "adrop" | "fadrop" | "drop" | "drop2d" | "drop3d" => {
             format!("{c}(p={}, inplace={})", b(o("p")), b(o("inplace")))
         }
@@ -380,7 +391,11 @@ fn torch_head(m: &Module) -> Option<String> {
             inplace(o("inplace"))
         ),
         "hardshrink" | "softshrink" => format!("{c}({})", b(o("lambda"))),
-        "softplus" => format!("{c}(beta={}, threshold={})", b(o("beta")), b(o("threshold"))),
+        "softplus" => format!(
+            "{c}(beta={}, threshold={})",
+            b(o("beta")),
+            b(o("threshold"))
+        ),
         "glu" | "softmin" => format!("{c}(dim={})", b(o("dim"))),
         "prelu" => format!("{c}(num_parameters={})", b(o("in"))),
         "similar" => format!("{c}(dim={}, eps={})", b(o("dim")), b(o("eps"))),
@@ -395,8 +410,9 @@ fn torch_head(m: &Module) -> Option<String> {
             ea(o("pad"), 2 * d),
             b(o("value"))
         ),
-        "reflect1d" | "reflect2d" | "replicate1d" | "replicate2d" | "replicate3d"
-        | "zeropad2d" => format!("{c}(padding={})", ea(o("pad"), 2 * d)),
+        "reflect1d" | "reflect2d" | "replicate1d" | "replicate2d" | "replicate3d" | "zeropad2d" => {
+            format!("{c}(padding={})", ea(o("pad"), 2 * d))
+        }
         "upsample" => {
             let sz = if *o("scale") != Val::None {
                 format!("scale_factor={}", value(o("scale")))

@@ -508,7 +508,9 @@ pub fn options_table(o: &Optimizer, all: bool) -> K {
     // an optional option unset in every group has no column (kopt.cpp's `lbfgs` adds `search`
     // only when a line search is set, and `maketable` keeps the keys some group has)
     let keep: Vec<usize> = (0..names.len())
-        .filter(|&i| o.groups.is_empty() || o.groups.iter().any(|g| g.opts[i] != crate::nn::Val::None))
+        .filter(|&i| {
+            o.groups.is_empty() || o.groups.iter().any(|g| g.opts[i] != crate::nn::Val::None)
+        })
         .filter(|&i| {
             all || o
                 .groups
