@@ -96,14 +96,12 @@ impl Data {
         let Some(first) = self.all().first().map(|t| t.shallow_clone()) else {
             return Ok(());
         };
-        if s.tasks > 1 && n > 0 {
-            if self.gen.is_none() {
-                let d = match first.device() {
-                    d @ tch::Device::Cuda(_) if s.shufflecuda => d,
-                    _ => tch::Device::Cpu,
-                };
-                self.gen = Some(SeededGen::new(d, s.shuffleseed)?);
-            }
+        if s.tasks > 1 && n > 0 && self.gen.is_none() {
+            let d = match first.device() {
+                d @ tch::Device::Cuda(_) if s.shufflecuda => d,
+                _ => tch::Device::Cpu,
+            };
+            self.gen = Some(SeededGen::new(d, s.shuffleseed)?);
         }
         if n > 1 || (s.tasks > 1 && n > 0) {
             let i = match &self.gen {
