@@ -27,4 +27,5 @@ n=$(wc -l < "$out/qhost.txt")
 if ! diff "$out/qhost.txt" "$out/libe.txt" > "$out/diff.txt"; then
     echo "kx-libe: results differ between qhost and libe.so:" >&2; cat "$out/diff.txt" >&2; exit 1
 fi
-echo "kx-libe: $n calls, the same bytes on qhost and on KX's libe.so (pykx $pykx); reference counts balanced; memory flat"
+ok=$(grep -c " ok " "$out/qhost.txt" || true)
+echo "kx-libe: $n calls ($ok values, $((n-ok)) errors), the same bytes on qhost and on KX's libe.so (pykx $pykx); reference counts balanced; memory flat"

@@ -2,7 +2,7 @@
 // allocator, symbols, errors, serialisation; no q evaluation): scripts/kx-libe.sh.
 // libe.so has no `dl` and no `dot`; the two stand-ins below give `fns` a (pointer;arity) pair per
 // function and refuse a call back into q. `krr` is KX's, wrapped to note that an error was made.
-// usage: host KTORCH.SO CALLS.HEX  -> prints, per call, `name ok HEX` or `name error` (as
+// usage: host KTORCH.SO CALLS.HEX  -> prints, per call, `name ok HEX` or `name error TEXT` (as
 // tests/kx/calls.q prints on qhost), then checks reference counts around every call and resident
 // memory over a long loop.
 #define _GNU_SOURCE
@@ -16,10 +16,12 @@ typedef K (*F1)(K);
 K dl(void* f, long long n) { return knk(2, kj((long long)(size_t)f), kj(n)); }
 K dot(K f, K x) { (void)f; (void)x; return krr("dot: no q evaluation on libe"); }
 static int erred;
+static char errtext[4096];
 K krr(const char* s) {
   static K (*real)(const char*);
   if (!real) real = (K(*)(const char*))dlsym(RTLD_NEXT, "krr");
   erred = 1;
+  snprintf(errtext, sizeof errtext, "%s", s ? s : "");
   return real(s);
 }
 
@@ -65,15 +67,19 @@ int main(int argc, char** argv) {
     else name = kK(call)[0]->s, arg = r1(kK(call)[1]);
     F1 fn = FN(name);
     if (!fn) { printf("%s missing\n", name); r0(arg); bad++; continue; }
+    // the argument's count: unchanged once the result (which may be the argument) is released
     int before = arg->r; erred = 0;
     K r = fn(arg);
+    if (erred) printf("%s error %s\n", name, errtext);
+    else {
+      printf("%s ok ", name);
+      if (r) { hex(r); r0(r); } else { K n = ka(101); n->g = 0; hex(n); r0(n); }
+      printf("\n");
+    }
     if (arg->r != before) { fprintf(stderr, "%s: argument's reference count %d before, %d after\n", name, before, arg->r); bad++; }
     r0(arg);
-    if (erred) { printf("%s error\n", name); continue; }
-    printf("%s ok ", name);
-    if (r) { hex(r); r0(r); } else { K n = ka(101); n->g = 0; hex(n); r0(n); }
-    printf("\n");
   }
+  { K n = ka(101); n->g = 0; FN("free")(n); r0(n); }  // free[]: what the calls left
   // memory over a long loop: make, square, read back and free a tensor 200,000 times
   F1 tensor = FN("tensor"), mul = FN("mul"), fre = FN("free");
   long m0 = 0;
