@@ -215,4 +215,21 @@ free q
 .t.eq["residual: its class alone (knn/residual.cpp)";strof`residual;enlist"knn::Residual"]
 .t.eq["sequential: its class alone (sequential.h)";strof`sequential;enlist"torch::nn::Sequential"]
 
+/ ---------------------------------------------------------------------------------------------
+/ one argument type as a symbol atom (ktorch.cpp arglist: ks for one, a list for several;
+/ kmodules.rst:1071 shows callbacks()' in as `tensor)
+.t.eq["help`linear args: an atom";(help`linear)`args;`tensor]
+.t.eq["help`mul args: a list";(help`mul)`args;`tensor`tensor]
+.t.eq["help`module args column";first exec args from help`module where module=`linear;`tensor]
+.t.eq["help`mse args (a loss)";(help`mse)`args;`tensor`tensor]
+.t.eq["callbacks() in";(callbacks[])`in;(`tensor;`tensor`tensor;`tensor`tensor`tensor)]
+/ help`onehot: knn/onehot.cpp onehot() adds dtype only if set; squeeze's dim likewise (knn/squeeze.cpp)
+.t.eq["help`onehot options: classes only";(help`onehot)`options;(enlist`classes)!enlist 10]
+q:module enlist(`onehot;10;`double)
+.t.eq["onehot with a dtype shows it";options q;`classes`dtype!(10;`double)]
+free q
+q:module`squeeze
+.t.eq["squeeze without a dim";options q;(enlist`inplace)!enlist 0b]
+free q
+
 .t.done[]
