@@ -462,11 +462,16 @@ fn torch_head(m: &Module) -> Option<String> {
 /// The description of module `m`, lines joined by newlines.
 pub fn describe(m: &Module) -> String {
     let mut s = String::new();
-    write(m, "", &mut s);
+    write(m, "", &mut s, &mut false);
     s
 }
 
-fn write(m: &Module, indent: &str, s: &mut String) {
+/// `alpha`: whether the stream libtorch prints into has `std::boolalpha` set by now. libtorch's
+/// modules that print a flag set it themselves and it stays set for the rest of the string;
+/// knn::Squeeze and knn::Unsqueeze print their `inplace` flag without setting it
+/// (knn/squeeze.cpp), as `0`/`1` unless a module printed before them set it.
+fn write(m: &Module, indent: &str, s: &mut String, alpha: &mut bool) {
+    let start = s.len();
     if let Some(h) = torch_head(m) {
         s.push_str(&h);
     } else if let Some((_, c)) = BARE.iter().find(|(n, _)| *n == m.layer.name) {
@@ -476,19 +481,31 @@ fn write(m: &Module, indent: &str, s: &mut String) {
             Some((_, c)) => s.push_str(c),
             None => s.push_str(&class(m.layer.pytorch)),
         }
-        let opts = options(m);
+        let mut opts = options(m);
+        if matches!(m.layer.name, "squeeze" | "unsqueeze") && !*alpha {
+            for o in opts.iter_mut() {
+                if let Some(v) = o.strip_prefix("inplace=") {
+                    *o = format!("inplace={}", if v == "true" { 1 } else { 0 });
+                }
+            }
+        }
         if !opts.is_empty() || m.children.is_empty() {
             s.push('(');
             s.push_str(&opts.join(", "));
             s.push(')');
         }
     }
+    if !matches!(m.layer.name, "squeeze" | "unsqueeze")
+        && (s[start..].contains("=true") || s[start..].contains("=false"))
+    {
+        *alpha = true;
+    }
     if !m.children.is_empty() {
         s.push_str("(\n");
         let next = format!("{indent}  ");
         for (k, c) in &m.children {
             s.push_str(&format!("{next}({k}): "));
-            write(c, &next, s);
+            write(c, &next, s, alpha);
             s.push('\n');
         }
         s.push_str(indent);

@@ -212,6 +212,13 @@ module(q;1;`sequential); module(q;2;`randomflip)
 module(q;1;`sequential); module(q;2;(`zscore;.5;.25))
 .t.eq["transform: knn::Transform((";"\n"vs str q;("knn::Transform((";"  (train): torch::nn::Sequential(";"    (0): knn::RandomFlip(p=0.5, dim=-1)";"  )";"  (eval): torch::nn::Sequential(";"    (0): knn::Zscore(mean=0.5, stddev=0.25, inplace=false)";"  )";enlist")")]
 free q
+/ knn/squeeze.cpp prints inplace without std::boolalpha: 0/1 in a fresh stream, true/false once
+/ a module printed before it (here libtorch's Linear, which sets std::boolalpha) has set it
+.t.eq["squeeze alone: inplace=0";strof(`squeeze;1);enlist"knn::Squeeze(dim=1, inplace=0)"]
+.t.eq["squeeze without a dim: None";strof`squeeze;enlist"knn::Squeeze(dim=None, inplace=0)"]
+q:module seq(`sequential;(`linear;2;2);(`squeeze;1))
+.t.eq["squeeze after a linear: inplace=false";("\n"vs str q)2;"  (1): knn::Squeeze(dim=1, inplace=false)"]
+free q
 .t.eq["residual: its class alone (knn/residual.cpp)";strof`residual;enlist"knn::Residual"]
 .t.eq["sequential: its class alone (sequential.h)";strof`sequential;enlist"torch::nn::Sequential"]
 
