@@ -31,17 +31,6 @@ static LABELS: &[(&str, &[(&str, &str)])] = &[
     // knn::Recur prints its class alone (knn/recur.cpp), its detach flag not shown
     ("recur", &[]),
     ("drop", &[("p", "p"), ("inplace", "inplace")]),
-    (
-        "embed",
-        &[
-            ("rows", "num_embeddings"),
-            ("cols", "embedding_dim"),
-            ("padindex", "?padding_idx"),
-            ("maxnorm", "?max_norm"),
-            ("scale", "?scale_grad_by_freq"),
-            ("sparse", "?sparse"),
-        ],
-    ),
     ("expand", &[("size", "size")]),
     ("flatten", &[("start", "start_dim"), ("end", "end_dim")]),
     ("gelu", &[]),
@@ -345,6 +334,31 @@ fn torch_head(m: &Module) -> Option<String> {
             }
             if *o("padindex") != Val::None {
                 s.push_str(&format!(", padding_idx={}", b(o("padindex"))));
+            }
+            s + ")"
+        }
+        // libtorch's Embedding (embedding.cpp): padding_idx and max_norm when set, norm_type
+        // when not 2, the two flags when on
+        "embed" => {
+            let mut s = format!(
+                "{c}(num_embeddings={}, embedding_dim={}",
+                b(o("rows")),
+                b(o("cols"))
+            );
+            if *o("padindex") != Val::None {
+                s.push_str(&format!(", padding_idx={}", b(o("padindex"))));
+            }
+            if *o("maxnorm") != Val::None {
+                s.push_str(&format!(", max_norm={}", b(o("maxnorm"))));
+            }
+            if b(o("p")) != "2" {
+                s.push_str(&format!(", norm_type={}", b(o("p"))));
+            }
+            if is_set(o("scale")) {
+                s.push_str(", scale_grad_by_freq=true");
+            }
+            if is_set(o("sparse")) {
+                s.push_str(", sparse=true");
             }
             s + ")"
         }

@@ -144,5 +144,10 @@ int main() {
   show("linear", nn::Linear(784, 10));
   show("embed", nn::Embedding(1000, 64));
   show("attention", nn::MultiheadAttention(16, 2));
+  show("lstm", nn::LSTM(nn::LSTMOptions(10, 20)));
+  show("gru", nn::GRU(nn::GRUOptions(10, 20)));
+  show("rnn", nn::RNN(nn::RNNOptions(10, 20)));
+  show("lstm+", nn::LSTM(nn::LSTMOptions(4, 3).num_layers(2).bias(false).batch_first(true).dropout(0.5).bidirectional(true)));
+  show("embed+", nn::Embedding(nn::EmbeddingOptions(10, 4).padding_idx(1).max_norm(2).norm_type(1).scale_grad_by_freq(true).sparse(true)));
   return 0;
 }

@@ -151,7 +151,7 @@ lib:{(`$x[;0])!"\n"vs/:ssr[;"\\n";"\n"]each x[;1]}"\t"vs/:read0`:tests/data/libt
 strof:{m:module enlist x; r:"\n"vs str m; free m; r}
 h:help`module
 ex:exec module!{x,value y}'[module;options] from h
-base:key[lib] except`upsample`encoder`decoder`transformer`attention`layernorm`linear`embed
+base:key[lib] except`upsample`encoder`decoder`transformer`attention`layernorm`linear`embed`lstm`gru`rnn
 base:base where not"+"=last each string base
 bad:base where not {strof[ex x]~lib x} each base
 .t.eq["str as libtorch prints each layer (help`module's examples)";bad;`symbol$()]
@@ -192,7 +192,10 @@ L:(
  (`layernorm;(`layernorm;32 10));
  (`linear;(`linear;784;10));
  (`attention;(`attention;16;2));
- (`embed;(`embed;1000;64)))
+ (`embed;(`embed;1000;64));
+ (`$"embed+";(`embed;`rows`cols`padindex`maxnorm`p`scale`sparse!(10;4;1;2f;1f;1b;1b)));
+ (`lstm;(`lstm;10;20));(`gru;(`gru;10;20));(`rnn;(`rnn;10;20));
+ (`$"lstm+";(`lstm;`in`hidden`layers`bias`batchfirst`dropout`bi!(4;3;2;0b;1b;0.5;1b))))
 plus:(first each L)!last each L
 bad:key[plus] where not {strof[plus x]~lib x} each key plus
 .t.eq["str as libtorch prints layers with other options";bad;`symbol$()]
