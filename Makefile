@@ -11,7 +11,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 RELEASE := target/release
 
-.PHONY: build test conformance soak example example-digits examples bench bench-build fuzz fuzz-build install clean example-pymodels bench-gpt
+.PHONY: build test conformance kx-libe soak example example-digits examples bench bench-build fuzz fuzz-build install clean example-pymodels bench-gpt
 
 # q's `2:` looks for ktorch.so; cargo names the cdylib libktorch.so. The copy is renamed into
 # place: a q process (or fuzz run) that has the old one mapped keeps it, where cp over it would
@@ -29,6 +29,12 @@ test: build
 # says; the failures by cause land in target/conformance/report.md. About a minute.
 conformance: build
 	scripts/conformance.sh
+
+# ktorch.so on KX's own k.h library (libe.so of PyPI's pykx wheel, pinned in the script, used
+# unlicensed: no q evaluation) beside qhost: the calls of tests/kx/calls.q must give the same bytes
+# on both, reference counts balanced, memory flat (docs/kdb.md). A few seconds.
+kx-libe: build
+	scripts/kx-libe.sh $(RELEASE)
 
 # The soak alone, with its measures (a million tensor cycles, module and model cycles, resident
 # memory before and after): tests/soak.rs.

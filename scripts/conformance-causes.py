@@ -30,20 +30,26 @@ CAUSES = [
   "parameter's data type (ktorch.cpp `moduleattr`; the page shows an error), `names` and "
   "`parmnames` leave out the module's own name (kmodel.cpp: `named_modules(\"\",false)`; the page shows "
   "`seq.block1`), an optimizer's options are a table (the page shows a list of one dictionary; "
-  "opt.rst:262 shows the table).",
-  places('config:359 kmodules:90,173,207,248,269,294,412,448,480,515,771,806,847,875,1071 '
-         'modules:57,428,437,558,571,576 opt:43,56 train:896,905,931,1281,1310,1316 pointers:298 '
+  "opt.rst:262 shows the table; kopt.cpp `optget` -> `optsettings` -> `maketable`), `str` of a "
+  "transform prints `knn::Transform((` and `knn::RandomFlip(..)` (knn/transform.cpp; the page shows "
+  "`Transform((`, `RandomFlip(`), `help`onehot` is the whole row and leaves out `dtype` when unset "
+  "(knn/onehot.cpp `onehot`: only `if(o.dtype())`), `train m` lists `task` and `tasks` after "
+  "`batchsize` and `shufflecuda`/`shuffleseed` after `shuffle` (kmodel.cpp `getoption`; the page "
+  "predates them).",
+  places('config:359 kmodules:90,173,207,248,269,294,412,448,480,515,771,806,847,875 '
+         'modules:57,428,437,558,571,576 opt:43,56 train:770,896,905,931,1281,1310,1316 pointers:298 '
          'model:149')),
  ('session', "State left by an earlier block of the same page",
   "The replay runs each page as one q session; the docs ran many. A setting or variable changed "
   "earlier on the page changes the later result: `` setting`complexfirst,0b `` (math-spectral.rst:108) "
   "flips the (real;imag) layout of every later transform; `` dtype`double `` (tensors.rst:81) makes "
-  "later empty tensors double; `y` is a q array where the page had a tensor (math-reduce.rst:406); "
-  "`q` redefined by a later block printed before (model.rst:119), an `m` of a block the page does not show (modules.rst:660, a linear 784x10 is the page's last `m`); objects from earlier blocks "
-  "still listed by `obj[]` (pointers.rst).",
+  "later empty tensors double; `q` redefined by a later block printed before (model.rst:119); "
+  "objects from earlier blocks still listed by `obj[]` (pointers.rst:99/106: the page's `obj[]` "
+  "lists the block's vector and tensor only; ours lists them after the objects of the blocks "
+  "above, with handles (ids) in `ptr`, see \"handles are ids\"; the vector's blank dtype and "
+  "its count `2` as size are ktorch.cpp kobj's, as ours since issue 35).",
   places('math-spectral:131,135,153,163,190,211,215,261,265,269 tensors:172,183,274,277 '
-         'math-reduce:407,410,411,414,415 model:130,159 modules:660,661,667,669,677,679,684,688,693,698,728 '
-         'pointers:99,106,131')),
+         'model:130,159 modules:728 pointers:99,106')),
  ('ids', "Deliberate: handles are ids, not addresses",
   "q holds registry ids (README: a freed or forged handle is an error, never a crash), so `obj[]`'s "
   "first column is `id` (ktorch: `ptr`, the address) and rows follow creation order; `modules m` "
@@ -58,8 +64,12 @@ CAUSES = [
   places('opt:515,523,637')),
  ('docerr', "The page contradicts itself",
   "tensorop.rst:777/799 show `MeanBackward0` for `y:mul(x;x)` and, a few lines on, `MulBackward0` for "
-  "the same `y`; PyTorch gives `MulBackward0` (`(x*x).grad_fn`), as we do.",
-  places('tensorop:777,799')),
+  "the same `y`; PyTorch gives `MulBackward0` (`(x*x).grad_fn`), as we do. math-reduce.rst:406 makes "
+  "`y:mean(x;0;0b;`float)` of a q array `x`, which ktorch answers as a q array (kmath.cpp: k in, k "
+  "out), then shows `tensor y` as values: `tensor` of a q array makes a new tensor and answers its "
+  "handle (ktensor.cpp `tensor`), and the output-tensor forms after it (`nanmean(x;0;`float;y)`, "
+  "`use[y]..`) need `y` to be a tensor: the page's own inputs cannot give what it prints.",
+  places('tensorop:777,799 math-reduce:407,410,411,414,415')),
  ('oursdeliberate', "Deliberate: ours differs from ktorch, documented",
   "`batch(t;3;4)` of 10 rows: ktorch's error says the valid range is 0-2 (it counts batches "
   "dropping the last partial one) though batch 3 (`,9`) is valid, as the page's own loop shows; ours "
@@ -87,13 +97,16 @@ CAUSES = [
   "`empty` complex tensor at complex.rst:104) holds whatever was there.",
   places('config:324,331 math-linalg:232 loss:400,408,409,416 math-reduce:339,347 tensorop:257 complex:104')),
  ('cuda', "Needs CUDA, not marked as such by the replay",
-  "These inputs read devices from an earlier CUDA input (`cuda:1`); on the GPU machine they run.",
-  places('devices:79,198 modules:758')),
+  "These inputs read devices from an earlier CUDA input (`cuda:1`); on the GPU machine they run. "
+  "modules.rst:677-693 run a module moved by `to(m;`cuda)` (the device's errors and values); "
+  "pointers.rst:131 counts the tensors a CUDA loop made before running out of GPU memory.",
+  places('devices:79,198 modules:758,677,679,684,688,693 pointers:131')),
  ('random', "Random values the replay does not mark as random",
   "The values come from `randn`/`rand` or from initial weights (drawn at random), or from training "
-  "on random data; they cannot match.",
+  "on random data; they cannot match. modules.rst:660-669 and 698 run an `m` the page never defines "
+  "(a 3-input module with random weights; the replay's `m` is the page's last one, a linear 784x10).",
   places('init:76 math-other:367 train:174,467,483,499,554,1413,1419 swa:47 modules:1182,1186 '
-         'math-reduce:475,523')),
+         'math-reduce:475,523 modules:660,661,667,669,698')),
  ('external', "Needs files and functions from outside the doc",
   "swa.rst loads `examples/mnist/mnist.q` and the MNIST files (`\\l`), which the replay does not "
   "have: runner.py runs every page in a new scratch directory (`tempfile.mkdtemp`) and `\\l` reads "
@@ -102,8 +115,9 @@ CAUSES = [
   "writes. Everything after uses the data.",
   lambda r: r['doc'] == 'swa.rst'),
  ('todo', "ktorch behaviour not done yet (ours)",
-  "Open: none. Issue 20's items of ktorch's own are done (docs/conformance.md, 'Fixed for issue 20'); "
-  "what remains above and below is explained by its cause.",
+  "Open: none. Issue 20's and issue 35's items of ktorch's own are done (docs/conformance.md, 'Fixed "
+  "for issue 20', 'Issue 35'); what remains above and below is explained by its cause, each with "
+  "the source (ktorch's file and function, libtorch, or the page itself) that shows it.",
   set()),
  ('precision', "The docs' session printed floats at `\\P 4`/`\\P 5`, set where the page does not show it",
   "The same values, printed by q at the default `\\P 7` here: rounded to the page's 4 (kmodules.rst, "

@@ -166,7 +166,12 @@ pub fn k_leak(k0: i64, name: &str, what: &str, c: &mut Counts, log: &mut Log) {
 /// Rows of `obj[]`.
 pub fn live_rows(lib: &Ktorch) -> Vec<i64> {
     match lib.call1("obj", KObj::identity()) {
-        Ok(t) if t.t() == XT => t.table_dict().dict_values().item(0).slice::<i64>().to_vec(),
+        // the first column, ptr, holds each object's handle (enlist id), as ktorch's kobj
+        Ok(t) if t.t() == XT => {
+            let mut ids = vec![];
+            handles_in(&t.table_dict().dict_values().item(0), &mut ids);
+            ids
+        }
         _ => vec![-1],
     }
 }

@@ -58,6 +58,7 @@ qscripts!(
     ktorch_device,
     ktorch_error_text,
     ktorch_faults,
+    ktorch_fidelity3,
     ktorch_fuzz_regress,
     ktorch_image,
     ktorch_info,

@@ -91,3 +91,28 @@ int ktorch_pin_memory(at::Tensor* t, at::Tensor** out) {
   return attempt([&] { *out = new at::Tensor(t->pin_memory()); });
 }
 }
+
+// A random generator of its own for shuffling a multi-task model's training data (kmodel.cpp
+// reshuffle): a clone of the default generator of the CPU (type 0) or of CUDA device `index`
+// (type 1), seeded with `seed`, so every task draws the same permutations. *out is owned by
+// the caller (ktorch_generator_free).
+extern "C" {
+int ktorch_generator_new(int type, int index, int64_t seed, at::Generator** out) {
+  return attempt([&] {
+    c10::Device d = type == 0 ? c10::Device(c10::kCPU) : c10::Device(c10::kCUDA, (c10::DeviceIndex)index);
+    auto g = at::globalContext().defaultGenerator(d).clone();
+    g.set_current_seed((uint64_t)seed);
+    *out = new at::Generator(std::move(g));
+  });
+}
+
+void ktorch_generator_free(at::Generator* g) { delete g; }
+
+// torch::randperm(n, g): a long permutation on the generator's device; *out a new at::Tensor*
+// (randperm takes the generator's mutex itself).
+int ktorch_generator_randperm(at::Generator* g, int64_t n, at::Tensor** out) {
+  return attempt([&] {
+    *out = new at::Tensor(at::randperm(n, *g, at::TensorOptions().dtype(at::kLong).device(g->device())));
+  });
+}
+}

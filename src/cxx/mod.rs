@@ -46,7 +46,8 @@ pub fn check(rc: c_int) -> anyhow::Result<()> {
 
 /// Opaque C++ objects the shim owns and hands out by pointer, one Rust type each: a
 /// `c10::cuda::CUDAStream`, `at::cuda::CUDAEvent`, `at::cuda::CUDAGraph` (src/cxx/cuda.cpp) and a
-/// c10d process group (src/cxx/dist.cpp) and a gradient reducer (src/cxx/dist_reducer.cpp). Never made in Rust; only their pointers are held.
+/// c10d process group (src/cxx/dist.cpp), a gradient reducer (src/cxx/dist_reducer.cpp) and an
+/// `at::Generator` (src/cxx/autograd_device.cpp). Never made in Rust; only their pointers are held.
 macro_rules! opaque {
     ($($name:ident),*) => {
         $(#[repr(C)]
@@ -55,7 +56,14 @@ macro_rules! opaque {
         })*
     };
 }
-opaque!(CudaStream, CudaEvent, CudaGraph, DistGroup, DistReducer);
+opaque!(
+    CudaStream,
+    CudaEvent,
+    CudaGraph,
+    DistGroup,
+    DistReducer,
+    Generator
+);
 
 /// Take a malloc'd C string from the shim (None for null).
 pub fn take_string(p: *mut c_char) -> Option<String> {
@@ -435,6 +443,19 @@ extern "C" {
     pub fn ktorch_is_alias(a: Tp, b: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_grad_fn(t: Tp) -> *mut c_char;
     pub fn ktorch_device_seed(kind: c_int, index: c_int, r: *mut i64) -> c_int;
+}
+
+// ---- src/cxx/autograd_device.cpp: a seeded generator of its own (src/model/data.rs: shuffling
+// a multi-task model's data, kmodel.cpp reshuffle)
+extern "C" {
+    pub fn ktorch_generator_new(
+        kind: c_int,
+        index: c_int,
+        seed: i64,
+        out: *mut *mut Generator,
+    ) -> c_int;
+    pub fn ktorch_generator_free(g: *mut Generator);
+    pub fn ktorch_generator_randperm(g: *mut Generator, n: i64, out: *mut *mut c_void) -> c_int;
 }
 
 // ---- src/tensor/options.rs

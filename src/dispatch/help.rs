@@ -67,12 +67,20 @@ const BACKWARD: [(&str, bool, bool, &str); 4] = [
     ),
 ];
 
-/// An optimizer type's options at their defaults.
+/// An optimizer type's options at their defaults, as kopt.cpp's `optdefaults` shows them: a long
+/// option with no value is a long null (LBFGS's `eval`: `kj(nj)`), and LBFGS shows its line
+/// search (optdefaults sets `line_search_fn`; its `strong_wolf` is a typo libtorch refuses at the
+/// first step, "only 'strong_wolfe' is supported": here the value libtorch takes).
 fn opt_defaults(k: &optim::kinds::Kind) -> K {
-    let vals: Vec<nn::layers::Val> = k
+    use nn::layers::{Ty, Val};
+    let vals: Vec<Val> = k
         .opts
         .iter()
-        .map(|o| o.default.val(o.ty).unwrap_or(nn::layers::Val::None))
+        .map(|o| match (o.default.val(o.ty).unwrap_or(Val::None), o.ty) {
+            (Val::None, Ty::Long) => Val::Long(i64::MIN),
+            (Val::None, Ty::Sym(s)) if k.name == "lbfgs" && o.name == "search" => Val::Sym(s[0]),
+            (v, _) => v,
+        })
         .collect();
     let keys: Vec<&str> = k.opts.iter().map(|o| o.name).collect();
     make::dict_of(
@@ -101,9 +109,18 @@ fn kind_help(name: &str, full: bool) -> Result<Option<K>> {
 }
 
 /// `help`/`options` of a module or loss object: the type's help row with the object's own
-/// options, or the options alone. None for other objects.
+/// options, or the options alone; of an optimizer, its options, one row per group (ktorch.cpp
+/// `khelp`: `optsettings` for both). None for other objects.
 pub fn object_help(x: K, full: bool) -> Result<Option<K>> {
     let all = alloptions();
+    if registry::class_of(x) == Some("optimizer") {
+        return registry::with(x, |o| {
+            Ok(Some(optim::api::options_table(
+                optim::api::optimizer(o)?,
+                all,
+            )))
+        });
+    }
     if nn::api::is_module(x) {
         let m = nn::api::modref(x)?;
         let m = m.get();

@@ -95,27 +95,56 @@ pub fn class(x: K) -> KResult {
     registry::with(x, |o| Ok(make::symbol(o.class())))
 }
 
-/// `obj[]`: a table of live objects: id, class, device, dtype, size, elements, bytes.
-pub fn obj(_: K) -> KResult {
-    let rows = registry::each(|id, o| {
+/// `obj[]`: a table of live objects as ktorch.cpp's `kobj` makes it: ptr (the object's handle,
+/// `enlist id`, as q holds it, so `free each exec ptr from obj[]` frees them all), class, device
+/// (a tensor's; the first parameter's of a module, model or optimizer, the first buffer's of a
+/// loss: `objdevice`; blank when there is none), dtype (tensors only, blank for every other class),
+/// size (a tensor's sizes; a count for every other class: a vector's or dictionary's tensors, a
+/// module's or model's parameters, an optimizer's parameters: `objsize`), elements, bytes.
+pub fn obj(x: K) -> KResult {
+    if !(read::is_nil(x) || (read::ktype(x) == 0 && read::len(x) == 0)) {
+        bail!(
+            "empty arg expected, given {}",
+            crate::tensor::opargs::describe(x)
+        );
+    }
+    // a tensor's sizes (a list), a count (an atom), counts (a graph's inputs and outputs)
+    enum Size {
+        Sizes(Vec<i64>),
+        Count(i64),
+        Counts(Vec<i64>),
+    }
+    type Row = (i64, &'static str, String, &'static str, Size, i64, i64);
+    let rows = registry::each(|id, o| -> Row {
         let ts: Vec<&tch::Tensor> = o.tensors().into_iter().filter(|t| t.defined()).collect();
-        let first = ts.first();
+        // an optimizer's device is its parameters' (kobj's objdevice), its tensors are its buffers
+        let dev: Vec<&tch::Tensor> = match o {
+            Obj::Object(b) if o.class() == "optimizer" => b.grad_tensors(),
+            _ => ts.clone(),
+        };
         (
             id,
             o.class(),
-            first.map_or(String::new(), |t| {
+            dev.iter().find(|t| t.defined()).map_or(String::new(), |t| {
                 crate::tensor::options::device_name(t.device())
             }),
-            first.map_or("", |t| crate::tensor::options::kind_name(t.kind())),
-            // a tensor's sizes; a vector's count
             match o {
-                Obj::Tensor(t) if !t.defined() => vec![],
-                Obj::Tensor(t) => t.size(),
-                Obj::Vector(v) => vec![v.len() as i64],
-                Obj::Dict(d) => vec![d.len() as i64],
-                // a module's count of parameter tensors, an optimizer's of parameters, a graph's
-                // of input and output tensors (none for a loss, stream, event or future)
-                Obj::Object(b) => b.counts(),
+                Obj::Tensor(t) if t.defined() => crate::tensor::options::kind_name(t.kind()),
+                _ => "",
+            },
+            match o {
+                Obj::Tensor(t) if !t.defined() => Size::Sizes(vec![]),
+                Obj::Tensor(t) => Size::Sizes(t.size()),
+                Obj::Vector(v) => Size::Count(v.len() as i64),
+                Obj::Dict(d) => Size::Count(d.len() as i64),
+                // a module's count of parameter tensors, an optimizer's of parameters (a loss
+                // has none: 0), a graph's of input and output tensors, a stream's, event's or
+                // future's none (an empty list)
+                Obj::Object(b) => match b.counts()[..] {
+                    [n] => Size::Count(n),
+                    [] if b.class() == "loss" => Size::Count(0),
+                    ref c => Size::Counts(c.to_vec()),
+                },
             },
             ts.iter().map(|t| t.numel() as i64).sum::<i64>(),
             ts.iter()
@@ -128,19 +157,24 @@ pub fn obj(_: K) -> KResult {
     rows.extend(
         registry::busy_list()
             .into_iter()
-            .map(|(id, c)| (id, c, String::new(), "", vec![], 0, 0)),
+            .map(|(id, c)| (id, c, String::new(), "", Size::Counts(vec![]), 0, 0)),
     );
     rows.sort_by_key(|r| r.0);
-    let longs = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> i64| {
-        make::longs(&rows.iter().map(f).collect::<Vec<i64>>())
-    };
-    let syms = |f: &dyn Fn(&(i64, &str, String, &str, Vec<i64>, i64, i64)) -> String| {
+    let longs = |f: &dyn Fn(&Row) -> i64| make::longs(&rows.iter().map(f).collect::<Vec<i64>>());
+    let syms = |f: &dyn Fn(&Row) -> String| {
         let s: Vec<String> = rows.iter().map(f).collect();
         make::symbols(&s.iter().map(|x| x.as_str()).collect::<Vec<_>>())
     };
-    let sizes = make::list(rows.iter().map(|r| make::longs(&r.4)).collect());
+    let sizes = make::list(
+        rows.iter()
+            .map(|r| match &r.4 {
+                Size::Sizes(v) | Size::Counts(v) => make::longs(v),
+                Size::Count(n) => make::long(*n),
+            })
+            .collect(),
+    );
     let cols = vec![
-        longs(&|r| r.0),
+        make::list(rows.iter().map(|r| registry::handle(r.0)).collect()),
         syms(&|r| r.1.to_string()),
         syms(&|r| r.2.clone()),
         syms(&|r| r.3.to_string()),
@@ -150,7 +184,7 @@ pub fn obj(_: K) -> KResult {
     ];
     let d = make::dict(
         &[
-            "id", "class", "device", "dtype", "size", "elements", "bytes",
+            "ptr", "class", "device", "dtype", "size", "elements", "bytes",
         ],
         cols,
     );

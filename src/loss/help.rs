@@ -75,7 +75,7 @@ fn values(name: &str, opts: Option<K>) -> Result<Option<Vec<K>>> {
         make::boolean(true),
         make::symbol("tensor"),
         make::long(least),
-        make::symbols(&vec!["tensor"; most]),
+        crate::nn::help::arglist(&vec!["tensor"; most]),
         o,
     ]))
 }

@@ -207,6 +207,7 @@ fn settings(x: K, training: bool) -> KResult {
                 for (n, x) in names.iter().zip(e.items().unwrap()) {
                     new.set(n, *x, training)?;
                 }
+                new.check(if training { "train" } else { "test" })?;
                 *s = new;
                 Ok(make::null())
             })
@@ -223,6 +224,7 @@ fn settings(x: K, training: bool) -> KResult {
                 for (k, x) in n.iter().zip(items) {
                     new.set(k, *x, training)?;
                 }
+                new.check(if training { "train" } else { "test" })?;
                 *s = new;
                 Ok(make::null())
             })

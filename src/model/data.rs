@@ -15,7 +15,7 @@ use super::api::{is_model, of};
 use super::{Model, Settings};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
-use crate::tensor::batch::{count, fullsize, maxsize_all, perm, reindex, select};
+use crate::tensor::batch::{count, fullsize, maxsize_all, perm, reindex, select, SeededGen};
 use crate::tensor::opargs::describe;
 pub use crate::tensor::side::{holds_handle, side, side_on, Side};
 
@@ -29,6 +29,9 @@ pub struct Data {
     pub batch: i64,
     /// The order shuffling has made, to undo it (`unshuffle`).
     perm: Option<Tensor>,
+    /// The generator shuffling draws from when several tasks share the data (kmodel.cpp's `d.g`):
+    /// made at the first shuffle, kept until new inputs and targets.
+    gen: Option<SeededGen>,
     /// Class count and ignore index the CUDA targets were checked against (`run`: a class-target
     /// loss then skips the per-batch check, see loss::calc::check_classes); new data clears it.
     pub checked: Option<(i64, i64)>,
@@ -42,6 +45,7 @@ impl Default for Data {
             size: -1,
             batch: -1,
             perm: None,
+            gen: None,
             checked: None,
         }
     }
@@ -83,14 +87,27 @@ impl Data {
         }
         Ok(n)
     }
-    /// Full size, then one random order for inputs and targets together.
-    pub fn reshuffle(&mut self) -> Result<()> {
+    /// Full size, then one random order for inputs and targets together: with several tasks
+    /// (settings `s`), from the model's own generator, seeded with `shuffleseed` on the CPU, or
+    /// on the data's CUDA device with `shufflecuda` (kmodel.cpp reshuffle), so that every task
+    /// draws the same order.
+    pub fn reshuffle(&mut self, s: &Settings) -> Result<()> {
         let n = self.fullsize()?;
         let Some(first) = self.all().first().map(|t| t.shallow_clone()) else {
             return Ok(());
         };
-        if n > 1 {
-            let i = perm(n, &first)?;
+        if s.tasks > 1 && n > 0 && self.gen.is_none() {
+            let d = match first.device() {
+                d @ tch::Device::Cuda(_) if s.shufflecuda => d,
+                _ => tch::Device::Cpu,
+            };
+            self.gen = Some(SeededGen::new(d, s.shuffleseed)?);
+        }
+        if n > 1 || (s.tasks > 1 && n > 0) {
+            let i = match &self.gen {
+                Some(g) if s.tasks > 1 => g.perm(n)?,
+                _ => perm(n, &first)?,
+            };
             self.x = self.x.map(|t| reindex(t, &i, 0))?;
             self.y = self.y.map(|t| reindex(t, &i, 0))?;
             self.perm = Some(match self.perm.take() {
@@ -112,17 +129,18 @@ impl Data {
     /// Ready for a pass: full size, shuffled when training asks for it; the number of batches.
     pub fn init(&mut self, s: &Settings, training: bool) -> Result<i64> {
         if training && s.shuffle {
-            self.reshuffle()?;
+            self.reshuffle(s)?;
         } else {
             self.fullsize()?;
         }
         Ok(self.batches(s))
     }
     /// Select the next batch (the first one starts a pass: `init`); false and full size after
-    /// the last.
+    /// the last. With several tasks, this task's batches only: `task`, `task+tasks`, ...
+    /// (kmodel.cpp nextbatch).
     pub fn next(&mut self, s: &Settings, training: bool) -> Result<bool> {
         let first = self.batch < 0;
-        let i = if first { 0 } else { self.batch + 1 };
+        let i = if first { s.task } else { self.batch + s.tasks };
         if i < self.batches(s) {
             if first {
                 self.init(s, training)?;
@@ -158,6 +176,7 @@ impl Data {
             size,
             batch: -1,
             perm: None,
+            gen: None,
             checked: None,
         };
         Ok(())
@@ -333,7 +352,7 @@ pub fn testinit(x: K) -> KResult {
 
 /// `shuffle m` (from tensor::batch::shuffle): the training data, always (the setting is for runs).
 pub fn shuffle(x: K) -> KResult {
-    with_data(x, true, |d, _| d.reshuffle())?;
+    with_data(x, true, |d, s| d.reshuffle(s))?;
     Ok(make::null())
 }
 

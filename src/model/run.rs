@@ -23,6 +23,14 @@ pub struct Epoch {
     pub samples: i64,
     pub predict: Vec<Tensor>,
     pub output: Vec<Tensor>,
+    /// Target elements compared (`matches`: kmodel.cpp matches counts the target's numel).
+    pub compared: i64,
+    /// Each batch's hidden state and cell state (the module's second and third outputs).
+    pub hidden: Vec<Tensor>,
+    pub hiddencell: Vec<Tensor>,
+    /// Batches of the whole pass when several tasks share the data: the `loss` metric is this
+    /// task's batch losses summed over all the pass's batches (kmodel.cpp getmetrics); 0: a mean.
+    pub batches: i64,
 }
 
 impl Epoch {
@@ -42,10 +50,11 @@ impl Epoch {
             self.losses.push(l.f_detach()?);
         }
         self.samples += samples;
-        if want("accuracy") || want("predict") {
+        if want("accuracy") || want("matches") || want("predict") {
             let p = out.f_detach()?.f_argmax(-1, false)?;
-            if want("accuracy") {
+            if want("accuracy") || want("matches") {
                 let y = yb.first().ok_or_else(|| anyhow!("accuracy: no targets"))?;
+                self.compared += y.numel() as i64;
                 let c = p
                     .f_eq_tensor(&y.f_to_device(p.device())?)?
                     .f_sum(Kind::Int64)?;
@@ -60,6 +69,28 @@ impl Epoch {
         }
         if want("output") {
             self.output.push(out.f_detach()?);
+        }
+        Ok(())
+    }
+
+    /// The hidden state (`hidden`: the second output) and cell state (`hiddencell`: the third)
+    /// of a batch's outputs when the metrics ask for them (kmodel.cpp `hidden`).
+    pub(crate) fn record_hidden(&mut self, outs: &[Tensor], metrics: &[&str]) -> Result<()> {
+        for (k, i) in [("hidden", 1), ("hiddencell", 2)] {
+            if metrics.contains(&k) {
+                let t = outs.get(i).ok_or_else(|| {
+                    anyhow!(
+                        "metric: unable to retrieve {k} from vector of tensors with {} element(s)",
+                        outs.len()
+                    )
+                })?;
+                let v = if k == "hidden" {
+                    &mut self.hidden
+                } else {
+                    &mut self.hiddencell
+                };
+                v.push(t.f_detach()?);
+            }
         }
         Ok(())
     }
@@ -118,7 +149,10 @@ pub fn epoch_with(
         .iter()
         .map(|g| g.parms.iter().map(|p| p.t.shallow_clone()).collect())
         .collect();
-    let mut e = Epoch::default();
+    let mut e = Epoch {
+        batches: if s.tasks > 1 { d.batches(&s) } else { 0 },
+        ..Epoch::default()
+    };
     // a test pass computes the loss only when a metric needs it (kmodel.cpp's testloop and
     // lossflag): test data may have no targets, as mnist/gan.q's generator with metric `output
     let need_loss = training || s.metrics.iter().any(|k| matches!(*k, "loss" | "batchloss"));
@@ -161,6 +195,7 @@ pub fn epoch_with(
             (tch::no_grad(|| forward_only(module, &run, &xb))?, None)
         };
         let out = outs[0].shallow_clone();
+        e.record_hidden(&outs, &s.metrics)?;
         if s.hidden {
             prev = Some(outs);
         }
@@ -392,7 +427,12 @@ pub fn results(e: Epoch, s: &Settings) -> KResult {
                 if e.losses.is_empty() {
                     bail!("no batches");
                 }
-                Tensor::f_stack(&e.losses, 0)?.f_mean(None)?
+                let l = Tensor::f_stack(&e.losses, 0)?;
+                if e.batches > 0 {
+                    l.f_sum(None)?.f_div_scalar(e.batches as f64)?
+                } else {
+                    l.f_mean(None)?
+                }
             }
             "batchloss" => Tensor::f_stack(&e.losses, 0)?,
             "accuracy" => {
@@ -400,8 +440,30 @@ pub fn results(e: Epoch, s: &Settings) -> KResult {
                 c.f_to_kind(Kind::Double)?
                     .f_mul_scalar(100.0 / e.samples.max(1) as f64)?
             }
+            // correct predictions and target elements compared (kmodel.cpp matches, summed)
+            "matches" => {
+                let c = e.correct.as_ref().ok_or_else(|| anyhow!("no batches"))?;
+                let c = c.f_to_device(tch::Device::Cpu)?.int64_value(&[]);
+                Tensor::from_slice(&[c, e.compared])
+            }
             "predict" => Tensor::f_cat(&e.predict, 0)?,
             "output" => Tensor::f_cat(&e.output, 0)?,
+            // each batch's state joined along the first dimension (kmodel.cpp getmetrics: cat)
+            "hidden" | "hiddencell" => {
+                let v = if *k == "hidden" {
+                    &e.hidden
+                } else {
+                    &e.hiddencell
+                };
+                if v.is_empty() {
+                    bail!("{k}: no batches");
+                }
+                if v[0].dim() > 0 {
+                    Tensor::f_cat(v, 0)?
+                } else {
+                    Tensor::f_stack(v, 0)?
+                }
+            }
             _ => unreachable!(),
         });
     }

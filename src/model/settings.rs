@@ -6,12 +6,30 @@ use anyhow::{anyhow, bail, Result};
 use crate::k::{make, read, K};
 use crate::tensor::opargs::{describe, number, Num};
 
-/// The metrics a run can report.
-pub const METRICS: &[&str] = &["loss", "batchloss", "accuracy", "predict", "output"];
+/// The metrics a run can report (ktorch.h's metric table: loss, batchloss, accuracy, matches,
+/// predict, output, hidden, hiddencell).
+pub const METRICS: &[&str] = &[
+    "loss",
+    "batchloss",
+    "accuracy",
+    "matches",
+    "predict",
+    "output",
+    "hidden",
+    "hiddencell",
+];
 
 #[derive(Clone)]
 pub struct Settings {
     pub batchsize: i64,
+    /// This task's index and the number of tasks sharing the data (train.rst:750-751): a pass
+    /// takes batches task, task+tasks, task+2*tasks, ... (kmodel.cpp nextbatch).
+    pub task: i64,
+    pub tasks: i64,
+    /// Shuffling for several tasks: one generator per model, seeded with `shuffleseed`, on the
+    /// data's CUDA device with `shufflecuda`, else on the CPU (kmodel.cpp reshuffle).
+    pub shufflecuda: bool,
+    pub shuffleseed: i64,
     pub droplast: bool,
     pub shuffle: bool,
     /// Results as tensors instead of q data.
@@ -35,6 +53,10 @@ impl Settings {
     pub fn train() -> Settings {
         Settings {
             batchsize: 32,
+            task: 0,
+            tasks: 1,
+            shufflecuda: false,
+            shuffleseed: 0,
             droplast: false,
             shuffle: false,
             tensor: false,
@@ -54,25 +76,32 @@ impl Settings {
         }
     }
 
-    /// Option names, training (with clipping and shuffle) or test.
+    /// Option names, training (with clipping and shuffle) or test, in kmodel.cpp getoption's
+    /// order.
     pub fn names(training: bool) -> &'static [&'static str] {
         if training {
             &[
                 "batchsize",
+                "task",
+                "tasks",
                 "droplast",
                 "hidden",
                 "shuffle",
+                "shufflecuda",
+                "shuffleseed",
                 "sync",
+                "clipgroup",
+                "clipnorm",
+                "clipvalue",
                 "tensor",
                 "dictionary",
                 "metrics",
-                "clipnorm",
-                "clipvalue",
-                "clipgroup",
             ]
         } else {
             &[
                 "batchsize",
+                "task",
+                "tasks",
                 "droplast",
                 "hidden",
                 "tensor",
@@ -82,10 +111,28 @@ impl Settings {
         }
     }
 
+    /// Options that do not fit together (kmodel.cpp checkopt), checked after a set of changes:
+    /// `c` is `train` or `test`.
+    pub fn check(&self, c: &str) -> Result<()> {
+        if self.task >= self.tasks {
+            bail!(
+                "{c}: task {} implies at least {} tasks, but only {} defined",
+                self.task,
+                self.task + 1,
+                self.tasks
+            );
+        }
+        Ok(())
+    }
+
     /// One option's value as q data.
     pub fn get(&self, name: &str) -> Result<K> {
         Ok(match name {
             "batchsize" => make::long(self.batchsize),
+            "task" => make::long(self.task),
+            "tasks" => make::long(self.tasks),
+            "shufflecuda" => make::boolean(self.shufflecuda),
+            "shuffleseed" => make::long(self.shuffleseed),
             "droplast" => make::boolean(self.droplast),
             "shuffle" => make::boolean(self.shuffle),
             "tensor" => make::boolean(self.tensor),
@@ -133,6 +180,22 @@ impl Settings {
                 }
                 self.batchsize = n;
             }
+            // kmodel.cpp setoption: task at least 0, tasks at least 1, shuffleseed a long
+            "task" | "tasks" | "shuffleseed" => {
+                let n = read::long(x)
+                    .filter(|_| read::ktype(x) < 0 && read::ktype(x) != -1)
+                    .ok_or_else(|| {
+                        anyhow!("{name}: expects one long integer, given {}", describe(x))
+                    })?;
+                match name {
+                    "task" if n < 0 => bail!("task: cannot be less than zero, given {n}"),
+                    "tasks" if n < 1 => bail!("tasks: cannot be less than one, given {n}"),
+                    "task" => self.task = n,
+                    "tasks" => self.tasks = n,
+                    _ => self.shuffleseed = n,
+                }
+            }
+            "shufflecuda" => self.shufflecuda = flag(x)?,
             "droplast" => self.droplast = flag(x)?,
             "shuffle" => self.shuffle = flag(x)?,
             "tensor" => self.tensor = flag(x)?,

@@ -436,6 +436,11 @@ pub fn options(m: &Module, all: bool) -> K {
     options_of(m.layer, &m.opts, all)
 }
 
+/// Options that ktorch shows only when they have a value, all options or not: onehot's data type
+/// (knn/onehot.cpp `onehot`: `if(o.dtype()) msetting(..)`) and squeeze's dimension
+/// (knn/squeeze.cpp `squeeze`: `if(o.dim().has_value()) ..`).
+const SHOWN_WHEN_SET: &[(&str, &str)] = &[("onehot", "dtype"), ("squeeze", "dim")];
+
 /// Option values `vals` of a layer type as a dictionary. Sizes of a fixed count whose elements
 /// are all equal show as one value, as ktorch shows PyTorch's expanding arrays (`kexpand`):
 /// a conv2d's stride `1`, not `1 1`.
@@ -445,6 +450,7 @@ pub fn options_of(layer: &layers::Layer, vals: &[Val], all: bool) -> K {
         .iter()
         .zip(vals)
         .filter(|(o, v)| all || o.default.val(o.ty).as_ref() != Some(*v))
+        .filter(|(o, v)| !(**v == Val::None && SHOWN_WHEN_SET.contains(&(layer.name, o.name))))
         .map(|(o, v)| (o.name, collapse(o.ty, v)))
         .unzip();
     if k.is_empty() {
@@ -462,6 +468,9 @@ fn collapse(ty: layers::Ty, v: &Val) -> Val {
         Val::Floats(f) if fixed && !f.is_empty() && f.iter().all(|x| *x == f[0]) => {
             Val::Float(f[0])
         }
+        // a list of argument types (a callback's `in`): one as a symbol atom, as ktorch.cpp's
+        // `arglist` (knn/callback.cpp `callback`)
+        Val::Syms(s) if matches!(ty, Ty::Syms(_)) && s.len() == 1 => Val::Sym(s[0]),
         _ => v.clone(),
     }
 }

@@ -123,7 +123,12 @@ fn result(r: Option<Owned>) -> Result<Tensor> {
 pub fn callbacks(_: K) -> KResult {
     let fns = ["{[m;x]}", "{[m;x;y]}", "{[m;x;y;z]}"];
     let fn_col = make::list(fns.iter().map(|s| make::string(s)).collect());
-    let in_col = make::list((1..=3).map(|n| make::symbols(&vec!["tensor"; n])).collect());
+    // ktorch.cpp arglist: one argument type a symbol atom (kmodules.rst:1071 shows `tensor)
+    let in_col = make::list(
+        (1..=3)
+            .map(|n| crate::nn::help::arglist(&vec!["tensor"; n]))
+            .collect(),
+    );
     let out_col = make::symbols(&["tensor"; 3]);
     Ok(make::table(
         &["fn", "in", "out"],

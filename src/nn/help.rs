@@ -352,9 +352,18 @@ fn module_values(name: &str, opts: Option<K>) -> Result<Option<Vec<K>>> {
         make::boolean(f),
         make::symbol(r),
         make::long(least),
-        make::symbols(&args),
+        arglist(&args),
         o,
     ]))
+}
+
+/// A list of argument types as ktorch.cpp's `arglist` gives it: one type as a symbol atom,
+/// several (or none) as a symbol list (help rows' `args`, `callbacks()`' `in`, a callback's `in`).
+pub fn arglist(a: &[&str]) -> K {
+    match a {
+        [one] => make::symbol(one),
+        _ => make::symbols(a),
+    }
 }
 
 /// `` help`linear ``: the dictionary of one module type, None for other names; `opts`: a

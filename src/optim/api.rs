@@ -35,11 +35,20 @@ fn opt_(x: K) -> KResult {
     }
     if let Some(s) = read::symbol(x) {
         let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
+        // one group of no parameters at the defaults, as kopt.cpp's optinit always makes
+        // (ParamGroup g({}) given to the optimizer's constructor)
         return Ok(registry::add(Obj::new(Optimizer {
             kind,
             sources: vec![],
             defaults: kinds_defaults(kind),
-            groups: vec![],
+            groups: vec![Group {
+                opts: {
+                    let mut v = kinds_defaults(kind);
+                    eval_default(kind, &mut v);
+                    v
+                },
+                parms: vec![],
+            }],
             found_inf: None,
         })));
     }
@@ -84,6 +93,18 @@ fn opt_(x: K) -> KResult {
     };
     add(&mut o, group, parms, opts)?;
     Ok(registry::add(Obj::new(o)))
+}
+
+/// LBFGS's `eval` left unset is `iter*5/4` in the group made with the optimizer, as libtorch's
+/// LBFGS constructor stores it (`max_eval_val`) and torch.optim.LBFGS (`max_iter * 5 // 4`).
+fn eval_default(kind: &kinds::Kind, vals: &mut [crate::nn::Val]) {
+    use crate::nn::Val;
+    let at = |n: &str| kind.opts.iter().position(|o| o.name == n);
+    if let (Some(i), Some(e)) = (at("iter"), at("eval")) {
+        if let (Val::Long(n), Val::None) = (&vals[i], &vals[e]) {
+            vals[e] = Val::Long(n * 5 / 4);
+        }
+    }
 }
 
 pub fn optimizer(o: &mut Obj) -> Result<&mut Optimizer> {
@@ -181,6 +202,8 @@ fn add(o: &mut Optimizer, g: Option<i64>, (mut parms, from): Given, opts: Opts) 
         name_parms(o, &mut parms, from)?;
     }
     if g == n {
+        let mut vals = vals;
+        eval_default(o.kind, &mut vals);
         o.groups.push(Group {
             opts: vals,
             parms: vec![],
@@ -477,11 +500,17 @@ fn dict(keys: &[&str], vals: Vec<K>) -> K {
     make::dict(keys, vals)
 }
 
-/// `opt o`: type, options per group, parameters (and, for `state`, their buffers).
-pub fn definition(o: &Optimizer, all: bool, state: bool) -> KResult {
+/// The options of optimizer `o` as a table, one row per group (kopt.cpp's `optsettings`, what
+/// `opt o` shows and `help o`/`options o` answer): all columns, or those differing from a default.
+pub fn options_table(o: &Optimizer, all: bool) -> K {
     let names: Vec<&str> = o.kind.opts.iter().map(|x| x.name).collect();
     // options: a table, one row per group, all columns or those differing from a default
+    // an optional option unset in every group has no column (kopt.cpp's `lbfgs` adds `search`
+    // only when a line search is set, and `maketable` keeps the keys some group has)
     let keep: Vec<usize> = (0..names.len())
+        .filter(|&i| {
+            o.groups.is_empty() || o.groups.iter().any(|g| g.opts[i] != crate::nn::Val::None)
+        })
         .filter(|&i| {
             all || o
                 .groups
@@ -493,7 +522,12 @@ pub fn definition(o: &Optimizer, all: bool, state: bool) -> KResult {
         .iter()
         .map(|&i| column(o.groups.iter().map(|g| &g.opts[i]).collect()))
         .collect();
-    let options = make::table(&keep.iter().map(|&i| names[i]).collect::<Vec<_>>(), cols);
+    make::table(&keep.iter().map(|&i| names[i]).collect::<Vec<_>>(), cols)
+}
+
+/// `opt o`: type, options per group, parameters (and, for `state`, their buffers).
+pub fn definition(o: &Optimizer, all: bool, state: bool) -> KResult {
+    let options = options_table(o, all);
     let parms: Vec<(usize, &Parm)> = o
         .groups
         .iter()

@@ -50,6 +50,7 @@ const NAMES: [&str; 24] = [
     "openmp",
     "threads",
     "interopthreads",
+    "mps",
     "cuda",
     "magma",
     "cudnn",
@@ -86,6 +87,8 @@ fn get(name: &str) -> KResult {
         "openmp" => make::boolean(tch::utils::has_openmp()),
         "threads" => make::long(tch::get_num_threads() as i64),
         "interopthreads" => make::long(tch::utils::get_num_interop_threads() as i64),
+        // ktorch.cpp getsetting: globalContext().hasMPS() (Apple's Metal; false on Linux builds)
+        "mps" => make::boolean(tch::utils::has_mps()),
         "cuda" => make::boolean(tch::Cuda::is_available()),
         // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
         "magma" => make::boolean(flag(unsafe { crate::cxx::ktorch_has_magma() }, "magma")?),

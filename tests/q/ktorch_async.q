@@ -59,7 +59,7 @@ free(q2;q3)
 / ---- busy while running: the module and every handle sharing its tree, until await
 qa:addref q
 f:async(`evaluate;q;.a.X)
-.t.eq["obj[] lists the future and the lent module";exec class from obj[] where id in first each(q;qa;f);`module`module`future]
+.t.eq["obj[] lists the future and the lent module";exec class from obj[] where (first each ptr) in first each(q;qa;f);`module`module`future]
 .t.eq["use while busy";err[parm;(q;`0.bias)];"parm: ",busy"module"]
 .t.eq["a shared handle is busy";err[evaluate;(qa;.a.X)];"evaluate: ",busy"module"]
 .t.eq["free while busy";err[free;q];"free: ",busy"module"]

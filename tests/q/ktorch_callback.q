@@ -10,11 +10,12 @@ near:{[r;e] r:"f"$raze over r; e:"f"$raze over e; (count[r]=count e) and all (r=
 def:{r:module m:module x; free m; r}
 st:{r:state m:module x; free m; r}
 
-.t.eq["callbacks table";callbacks[];([]fn:("{[m;x]}";"{[m;x;y]}";"{[m;x;y;z]}");in:(enlist`tensor;`tensor`tensor;`tensor`tensor`tensor);out:`tensor`tensor`tensor)]
+/ one input type is a symbol atom (ktorch.cpp arglist; knn/callback.cpp callback; kmodules.rst:1071)
+.t.eq["callbacks table";callbacks[];([]fn:("{[m;x]}";"{[m;x;y]}";"{[m;x;y;z]}");in:(`tensor;`tensor`tensor;`tensor`tensor`tensor);out:`tensor`tensor`tensor)]
 
 / defining: function by name or as a string, input types
 cb1:module enlist(`callback;`cb;`f)
-.t.eq["a container: a table of one row";first module cb1;`depth`module`name`options!(0;`callback;`cb;`fn`in`out!(`f;enlist`tensor;`tensor))]
+.t.eq["a container: a table of one row";first module cb1;`depth`module`name`options!(0;`callback;`cb;`fn`in`out!`f`tensor`tensor)]
 f:{[m;x]relu x}
 .t.eq["callback by name";evaluate(cb1;-2 -1 0 1 2e);0 0 0 1 2e]
 cb2:module enlist(`callback;`cb;"{[m;x;y] cat(x;y)}";`tensor`tensor)
@@ -26,7 +27,7 @@ cb2:module enlist(`callback;`cb;"{[m;x;y] cat(x;y)}";`tensor`tensor)
 .t.eq["state round trip";st state cb2;state cb2]
 cb3:module enlist(`callback;`c3;"{[m;x;y;z] use[y]mul(x;y); use[z]add(y;z); z}";`tensor`tensor`tensor)
 .t.eq["three inputs";evaluate(cb3;1 2 3e;4 5 6e;1 1 1e);5 11 19e]
-.t.eq["symbols give type and name";first def(`callback;`f;`tensor);`depth`module`name`options!(0;`callback;`f;`fn`in`out!(`tensor;enlist`tensor;`tensor))]
+.t.eq["symbols give type and name";first def(`callback;`f;`tensor);`depth`module`name`options!(0;`callback;`f;`fn`in`out!`tensor`tensor`tensor)]
 .t.eq["no function";err[module;(`callback;`cb)];"module: callback: no k function defined, 2nd symbol, `cb, defines callback module name"]
 .t.eq["four inputs";err[module;enlist(`callback;`cb;`f;`tensor`tensor`tensor`tensor)];"module: callback: expecting 1-3 input types, given 4"]
 .t.eq["wrong input count";err[evaluate;(cb2;1 2 3)];"evaluate: callback: {[m;x;y] cat(x;y)} expects 2 inputs, given 1"]
@@ -38,7 +39,7 @@ module(m;1;(`linear;`a;5;2))
 module(m;1;(`sigmoid;`b))
 module(m;1;(`drop;`c;.5))
 .t.eq["children added";names m;`a`b`c]
-.t.eq["added options";(module m)`options;(`fn`in`out!(`f;enlist`tensor;`tensor);`in`out`bias!(5;2;1b);(`symbol$())!();`p`inplace!(0.5;0b))]
+.t.eq["added options";(module m)`options;(`fn`in`out!`f`tensor`tensor;`in`out`bias!(5;2;1b);(`symbol$())!();`p`inplace!(0.5;0b))]
 .t.eq["add to a layer";err[module;(m;2;`relu)];"module: unable to add a relu module as a child of a drop module"]
 free m
 m:module seq((`callback;`cb;`f);(`linear;`a;5;2);(`sigmoid;`b);(`drop;`c;.5))

@@ -14,7 +14,7 @@ v:vector(a;addref b;6 7 8.0)
 .t.eq["negative index";vector(v;-1);6 7 8f]
 .t.eq["indices";vector(v;2 0);(6 7 8f;1 2 3)]
 .t.eq["class";class v;`vector]
-.t.eq["obj row";first each value exec size,elements,bytes from obj[] where class=`vector;(enlist 3;8;64)]
+.t.eq["obj row (a vector's size is its count, ktorch.cpp objsize)";first each value exec size,elements,bytes from obj[] where class=`vector;3 8 64]
 vector(v;0;10 20 30)
 .t.eq["replace one";vector(v;0);10 20 30]
 vector(v;2 0;(011b;1 2 3h))

@@ -38,13 +38,15 @@ r:runm[net[];.d.X2;.d.Y2;(2;8;12;`history`search!(3;`strong_wolfe))]
 .t.ok["run m: losses";near[r 0;L`netw]]
 .t.ok["run m: parameters after each epoch";near[r 1;P`netw]]
 
-/ options: ktorch's names and defaults; eval and search unset (::) until given
+/ options: ktorch's names and defaults; eval stored as iter*5/4 (libtorch's LBFGS constructor,
+/ torch.optim.LBFGS: 25), no search column until a line search is given (kopt.cpp lbfgs: only if
+/ line_search_fn has a value), and eval shown even without the flag (kopt.cpp: `if(a || o.max_eval())`)
 q:lin[]
 o:opt(`lbfgs;q)
 d:opt o
 .t.eq["optimizer type";d`optimizer;`lbfgs]
-.t.eq["default options";d`options;([]lr:enlist 1f;iter:enlist 20;eval:enlist(::);gradtol:enlist 1e-7;changetol:enlist 1e-9;history:enlist 100;search:enlist(::))]
-.t.eq["defaults not shown without the flag";cols (opt(o;0b))`options;`symbol$()]
+.t.eq["default options";d`options;([]lr:enlist 1f;iter:enlist 20;eval:enlist 25;gradtol:enlist 1e-7;changetol:enlist 1e-9;history:enlist 100)]
+.t.eq["defaults not shown without the flag, eval always";cols (opt(o;0b))`options;enlist`eval]
 free o
 o:opt(`lbfgs;q;.5;10;12;1e-5;1e-8;5;`strong_wolfe)
 .t.eq["options by position";first (opt o)`options;`lr`iter`eval`gradtol`changetol`history`search!(.5;10;12;1e-5;1e-8;5;`strong_wolfe)]

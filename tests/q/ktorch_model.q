@@ -40,8 +40,9 @@ m:model(q;l;o)
 d:model m
 .t.eq["definition keys";key d;`module`loss`optimizer`train`test]
 .t.eq["loss part";d`loss;`module`options!(`ce;`weight`ignore`smoothing`reduce!(::;-100;0f;`mean))]
-.t.eq["train options";train m;`batchsize`droplast`hidden`shuffle`sync`tensor`dictionary`metrics`clipnorm`clipvalue`clipgroup!(32;0b;0b;0b;0b;0b;0b;enlist`loss;::;::;0b)]
-.t.eq["test options";test m;`batchsize`droplast`hidden`tensor`dictionary`metrics!(100;0b;0b;0b;0b;enlist`loss)]
+/ kmodel.cpp getoption: every option, in its order, with TrainOptions/TestOptions defaults (ktorch.h)
+.t.eq["train options";train m;`batchsize`task`tasks`droplast`hidden`shuffle`shufflecuda`shuffleseed`sync`clipgroup`clipnorm`clipvalue`tensor`dictionary`metrics!(32;0;1;0b;0b;0b;0b;0;0b;0b;::;::;0b;0b;enlist`loss)]
+.t.eq["test options";test m;`batchsize`task`tasks`droplast`hidden`tensor`dictionary`metrics!(100;0;1;0b;0b;0b;0b;enlist`loss)]
 train(m;`batchsize`shuffle;(10;1b))
 .t.eq["set by names and values";train(m;`batchsize`shuffle);`batchsize`shuffle!(10;1b)]
 train(m;`droplast`metrics!(1b;`loss`accuracy))
@@ -52,7 +53,7 @@ train(m;`clipnorm;2)
 train(m;`clipnorm;())
 .t.eq["clipnorm unset";train(m;`clipnorm);(::)]
 .t.eq["bad option";err[train;(m;`nope;1)];"train: unrecognized training option: `nope"]
-.t.eq["bad metric";err[train;(m;`metrics;`foo)];"train: metrics: unrecognized metric `foo, expecting one of `loss`batchloss`accuracy`predict`output"]
+.t.eq["bad metric";err[train;(m;`metrics;`foo)];"train: metrics: unrecognized metric `foo, expecting one of `loss`batchloss`accuracy`matches`predict`output`hidden`hiddencell"]
 .t.eq["bad batch size";err[train;(m;`batchsize;0)];"train: batchsize: must be positive, given 0"]
 .t.eq["shuffle is training only";err[test;(m;`shuffle;1b)];"test: unrecognized test option: `shuffle"]
 .t.eq["no data";err[run;m];"run: no training data defined"]

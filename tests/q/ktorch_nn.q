@@ -205,7 +205,7 @@ free ps
 o:select from obj[] where class=`module
 .t.eq["obj rows";exec elements from o;8 23]
 .t.eq["obj bytes";exec bytes from o;64 92]
-.t.eq["obj sizes (parameter tensors)";exec size from o;(enlist 2;enlist 4)]
+.t.eq["obj sizes (parameter tensors: a count, ktorch.cpp objsize)";raze exec size from o;2 4]
 
 / ---------------------------------------------------------------------------------------------
 / functional forms

@@ -16,7 +16,7 @@
 .t.ok["config() holds the parallel info";any config[()] like "*at::get_num_threads*"]
 
 s:setting()
-.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa]
+.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa]
 .t.ok["threads positive";0<s`threads]
 n:s`threads
 setting(`threads;1)
@@ -35,6 +35,10 @@ setting(`deterministic;1b)
 .t.throws["deterministic level 3";{setting`deterministic,3};"setting: deterministic: use 0-turn off, 1-warn only, 2-error if non-deterministic algorithm"]
 setting(`deterministic;0b)
 .t.eq["deterministic off";setting`deterministic;0]
+/ `mps (ktorch.cpp getsetting: globalContext().hasMPS(), after interopthreads in ktorch.h's cset):
+/ Apple's Metal, absent from Linux builds of libtorch (PyTorch: torch.backends.mps.is_available() is False)
+.t.eq["mps: none on Linux";setting`mps;0b]
+.t.eq["read-only mps";.t.catch[{setting(`mps;1b)}];"setting: cannot set flag for mps"]
 .t.eq["read-only cuda";.t.catch[{setting(`cuda;1b)}];"setting: cannot set flag for cuda"]
 .t.eq["unknown setting";.t.catch[{setting`nope}];"setting: unrecognized setting `nope"]
 .t.ok["threads needs a positive long";.t.catch[{setting(`threads;-1)}] like "setting: *positive*"]

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# ktorch.so on KX's own implementation of k.h beside qhost (issue 35): PyPI's pykx wheel (pinned
+# below, not installed: its libe.so only) hosts ktorch.so through tests/kx/host.c; every call of
+# tests/kx/calls.q runs on both hosts and the results must be the same bytes (-8! / b9), with each
+# argument's reference count unchanged by the call and resident memory flat over a long loop.
+# usage: scripts/kx-libe.sh [target/release]   (after make build; downloads the wheel once)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rel=${1:-$root/target/release}
+pykx=4.2.0
+venv=$("$root/scripts/torch-venv.sh")
+torchlib=$("$venv/bin/python" -c 'import torch,os;print(os.path.join(os.path.dirname(torch.__file__),"lib"))')
+cache=${KTORCH_CACHE:-$HOME/.cache/ktorch}/pykx-$pykx
+if [[ ! -f $cache/libe.so || ! -f $cache/k.h ]]; then
+    mkdir -p "$cache"
+    "$venv/bin/python" -m pip download --quiet --no-deps "pykx==$pykx" -d "$cache/wheel"
+    "$venv/bin/python" -m zipfile -e "$cache"/wheel/pykx-*.whl "$cache/x"
+    cp "$cache/x/pykx/lib/l64/libe.so" "$cache/x/pykx/include/k.h" "$cache/"
+    rm -rf "$cache/x" "$cache/wheel"
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+gcc -O1 -w -I"$cache" "$root/tests/kx/host.c" -o "$out/host" -rdynamic -L"$cache" -Wl,-rpath,"$cache" -l:libe.so -ldl
+"$rel/qhost" "$root/tests/kx/calls.q" "$out"
+LD_LIBRARY_PATH=$torchlib "$out/host" "$rel/ktorch.so" "$out/calls.hex" > "$out/libe.txt"
+n=$(wc -l < "$out/qhost.txt")
+if ! diff "$out/qhost.txt" "$out/libe.txt" > "$out/diff.txt"; then
+    echo "kx-libe: results differ between qhost and libe.so:" >&2; cat "$out/diff.txt" >&2; exit 1
+fi
+ok=$(grep -c " ok " "$out/qhost.txt" || true)
+echo "kx-libe: $n calls ($ok values, $((n-ok)) errors), the same bytes on qhost and on KX's libe.so (pykx $pykx); reference counts balanced; memory flat"
