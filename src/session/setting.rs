@@ -45,7 +45,7 @@ pub fn clipread() -> bool {
     CLIPREAD.load(Ordering::Relaxed)
 }
 
-const NAMES: [&str; 24] = [
+const NAMES: [&str; 25] = [
     "mkl",
     "openmp",
     "threads",
