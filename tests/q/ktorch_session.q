@@ -16,7 +16,7 @@
 .t.ok["config() holds the parallel info";any config[()] like "*at::get_num_threads*"]
 
 s:setting()
-.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa]
+.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`clipread]
 .t.ok["threads positive";0<s`threads]
 n:s`threads
 setting(`threads;1)
@@ -49,4 +49,13 @@ seed 7; a:tensor(`rand;4); seed 7; b:tensor(`rand;4)
 .t.ok["rand in [0,1)";all (0<=tensor a)&1>tensor a]
 free(a;b)
 .t.ok["seed needs a long";.t.catch[{seed`x}] like "seed: *"]
+/ setting`clipread,0b (issue 31): clip answers null and scales as with the read, by
+/ max/(norm+1e-6) (PyTorch's clip_grad_norm_); the norm of 6 8 is 10
+w:tensor(3 4f;`grad); y:mul(w;w); z:Sum y; backward z
+setting`clipread,0b
+.t.eq["clipread off: clip answers null";clip(w;1);::]
+.t.eq["clipread off: gradients scaled";grad w;6 8f*1%10+1e-6]
+setting`clipread,1b
+.t.ok["clipread on: clip answers the norm";1e-12>abs clip(w;.5)-10%10+1e-6]
+free(w;y;z)
 .t.done[]
