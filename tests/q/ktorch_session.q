@@ -56,6 +56,6 @@ setting`clipread,0b
 .t.eq["clipread off: clip answers null";clip(w;1);::]
 .t.eq["clipread off: gradients scaled";grad w;6 8f*1%10+1e-6]
 setting`clipread,1b
-.t.ok["clipread on: clip answers the norm";1e-12>abs clip(w;.5)-10%10+1e-6]
+.t.ok["clipread on: clip answers the norm";1e-12>abs(clip(w;.5))-10%10+1e-6]
 free(w;y;z)
 .t.done[]
