@@ -91,7 +91,7 @@ pub fn profile(x: K) -> KResult {
             let [file] = args.as_slice() else {
                 bail!("trace: expects one file symbol or string");
             };
-            let path = file.strip_prefix(':').unwrap_or(&file);
+            let path = file.strip_prefix(':').unwrap_or(file);
             if path.is_empty() {
                 bail!("trace: empty file name");
             }
@@ -127,7 +127,7 @@ fn verb_args(x: K) -> Result<(&'static str, Vec<String>)> {
     Ok((verb, args))
 }
 
-fn stopped<'a>(last: &'a Option<Last>) -> Result<&'a Last> {
+fn stopped(last: &Option<Last>) -> Result<&Last> {
     last.as_ref()
         .ok_or_else(|| anyhow!("no profile stopped yet: `start, then `stop"))
 }
