@@ -79,3 +79,30 @@ fn profile_matches_torch_profiler() {
     );
     let _ = std::fs::remove_file(&trace);
 }
+
+#[test]
+fn exiting_with_a_profile_running_is_clean() {
+    // the fuzzer's crash (seed 3): q exits while a profile runs; libtorch's profiler state, a
+    // thread-local, was destroyed under it (SIGSEGV in its soft assert at exit)
+    let dir = std::env::temp_dir().join(format!("ktorch-profile-exit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("exit.q");
+    std::fs::write(
+        &script,
+        "{key[x]set'x}(`ktorch 2:`fns,1)[];\nprofile`start\nx:tensor 1 2 3e\n-1 \"running\";\nexit 0\n",
+    )
+    .unwrap();
+    let out = Command::new(bin_dir().join("qhost"))
+        .arg(&script)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{:?}: {}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "running\n");
+}

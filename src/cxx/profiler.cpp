@@ -32,6 +32,21 @@ struct Event {
 std::unique_ptr<prof::ProfilerResult> result;
 std::vector<Event> events;
 
+// A process that exits with a profile running (q's `exit`, `\\`) would destroy libtorch's
+// profiler state (a thread-local) under the running profile and crash in its soft assert: stop
+// the profile first. Thread-locals are destroyed in the reverse order of their construction, so
+// this one, made at the first start after libtorch made its own, goes first.
+struct StopAtThreadExit {
+  bool armed = false;
+  ~StopAtThreadExit() {
+    if (!armed) return;
+    try {
+      if (prof::profilerEnabled()) prof::disableProfiler();
+    } catch (...) {
+    }
+  }
+};
+
 std::string shapes_text(const prof::KinetoEvent& e) {
   if (!e.hasShapes()) return "";
   std::ostringstream o;
@@ -64,6 +79,8 @@ int ktorch_profiler_start(int cuda, int shapes, int memory) {
     if (cuda) acts.insert(impl::ActivityType::CUDA);
     prof::prepareProfiler(config, acts);
     prof::enableProfiler(config, acts);
+    static thread_local StopAtThreadExit stop_at_exit;
+    stop_at_exit.armed = true;
   });
 }
 
