@@ -20,7 +20,10 @@ Rules (stdlib only, deterministic):
   debug   an input at the debugger's prompt `q))`; k: an input in k (`k)`, `\\`);
   multiline  an input whose brackets do not close on its line (q's console reads one line);
   elided  q's printed output is shortened on the page (a line `...`, `..` or `…`);
-  depends an input that names a variable set by an input left out before it in its block.
+  memory  every input of a block that shows memory use (`.Q.w`, `.Q.gc`, `\\w`, `-20!`);
+  hangs   the page says the input never returns;
+  depends an input after one left out that set a .z handler, loaded files (\\l, load) or changed
+          directory, or an input that names a variable set by an input left out before it in its block.
 """
 import re
 import subprocess
@@ -29,7 +32,7 @@ import sys
 KEEP_SYS = {"d", "P", "c", "v", "f", "a", "b", "B", "e"}
 
 RANDOM = [
-    re.compile(r'(?:^|[^\w\s.")\]}`])\s*-?(?:\d+|0N|0W)[hij]?\s*\?(?!\?)'),
+    re.compile(r'(?:^|[^\w\s.")\]}`]|[a-zA-Z_]\s)\s*-?(?:\d+|0N|0W)[hij]?\s*\?(?!\?)'),
     re.compile(r'\brand\b'),
     re.compile(r'\bdeal\b'),
 ]
@@ -49,6 +52,9 @@ IPC = [re.compile(r'\bhopen\b'), re.compile(r'\bhclose\b'), re.compile(r'\bneg\s
        re.compile(r'\.Q\.(?:hg|hp|addr|host|s2|Xf)\b'), re.compile(r'\.z\.w\b')]
 
 
+MEMORY = re.compile(r'\.Q\.(?:w|gc)\b|^\\w\b|-20!')
+
+
 def reason_left_out(inp):
     s = inp.strip()
     if s.startswith(")"):
@@ -61,6 +67,8 @@ def reason_left_out(inp):
             return "random"
         if cmd in ("t", "ts"):
             return "clock"
+        if cmd == "c" and s.strip() == "\\c":
+            return "os"
         if cmd not in KEEP_SYS:
             return "os"
     code = strip_strings(s)
@@ -108,6 +116,13 @@ def strip_comment(s):
     return "".join(out).rstrip()
 
 
+def strip_annotation(line):
+    """The page's note beside what q printed (`0n   / since 4.1`): q prints no comments, so
+    two or more blanks then `/ ` end the line (outside strings)."""
+    m = re.search(r'\s{2,}/(\s|$)', strip_strings(line))
+    return line[:m.start()].rstrip() if m else line
+
+
 def balanced(s):
     depth, q, i = 0, False, 0
     while i < len(s):
@@ -134,7 +149,12 @@ def assigned(inp):
     return {m.group(1) for m in NAME.finditer(strip_strings(inp))}
 
 
+ALL = "*"  # a left-out input changed the session as a whole (a .z handler set, files loaded)
+
+
 def mentions(inp, names):
+    if ALL in names:
+        return True
     code = strip_strings(inp)
     return any(re.search(r'(?<![\w.`])' + re.escape(n) + r'(?![\w])', code) for n in names)
 
@@ -196,24 +216,29 @@ def main():
                 continue
             w("@ %s:%d\n" % (f, start))
             tainted = set()
+            memory = any(MEMORY.search(raw) for _, raw, _ in ses)
             for ln, raw, exp in ses:
                 inp = strip_comment(raw)
                 if inp.strip() == "":
                     continue
-                why = reason_left_out(inp)
+                why = "memory" if memory else reason_left_out(inp)
+                if why is None and "never returns" in raw[len(inp):]:
+                    why = "hangs"
                 if why is None and any(e.strip() in ("...", "..", "…") or "…" in e for e in exp):
                     why = "elided"
                 if why is None and tainted and mentions(inp, tainted):
                     why = "depends"
                 if why:
                     tainted |= assigned(inp)
+                    if re.search(r'\.z\.\w+\s*:', inp) or re.match(r'\s*(\\l|\\cd|load\b)', inp):
+                        tainted.add(ALL)
                     counts[why] = counts.get(why, 0) + 1
                     w("-%s\t%d\t%s\n" % (why, ln, inp))
                     continue
                 counts["replayed"] = counts.get("replayed", 0) + 1
                 w(">%d\t%s\n" % (ln, inp))
                 for e in exp:
-                    w("=%s\n" % e)
+                    w("=%s\n" % strip_annotation(e))
     sys.stderr.write(" ".join("%s %d" % kv for kv in sorted(counts.items())) + "\n")
 
 

@@ -90,6 +90,10 @@ fn identity(op: Op, t: i8) -> KObj {
 
 /// sum/prd/max/min of one list: nulls skipped.
 fn fold(op: Op, x: &KObj) -> QResult {
+    // no arithmetic on characters: `sum "abc"`, `prd "abc"` are 'type (ref/sum.md, ref/prd.md)
+    if x.t() == KC && matches!(op, Op::Add | Op::Mul) {
+        return Err(type_err());
+    }
     match x.t() {
         XT | XD => per_column(x, &|c| fold(op, c)),
         0 => {
@@ -137,6 +141,9 @@ fn fold(op: Op, x: &KObj) -> QResult {
 
 /// sums/prds/maxs/mins: running fold; nulls count as the identity for sums/prds.
 fn scan(op: Op, x: &KObj) -> QResult {
+    if x.t() == KC && matches!(op, Op::Add | Op::Mul) {
+        return Err(type_err());
+    }
     match x.t() {
         XT => {
             let (names, cols) = table_cols(x);
@@ -225,6 +232,20 @@ fn med_items(x: &KObj) -> QResult {
 
 /// avg var dev med of one list, as floats.
 fn stat(name: &str, x: &KObj) -> QResult {
+    if x.t() == 0 && !x.is_empty() && x.items().iter().all(|a| a.is_atom() && is_numeric(-a.t())) {
+        // numeric atoms: the sum of those not null over the count of all (ref/avg.md:
+        // `avg (1;0n;2;3)` is 1.5)
+        if name != "avg" {
+            return Err(nyi());
+        }
+        let v: Vec<f64> = x
+            .items()
+            .iter()
+            .filter_map(|a| fvals(a).map(|v| v[0]))
+            .filter(|f| !f.is_nan())
+            .collect();
+        return Ok(KObj::float(v.iter().sum::<f64>() / x.len() as f64));
+    }
     if x.t() == 0 && !x.is_empty() {
         // a list of lists: atomic on the items
         let n = x.len() as f64;

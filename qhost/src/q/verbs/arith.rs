@@ -75,6 +75,17 @@ fn result_type(op: Op, a: i8, b: i8) -> Result<i8, QErr> {
     if is_temporal(a) || is_temporal(b) {
         return temporal_type(op, a, b);
     }
+    // characters do no arithmetic ('type: `2+"hi"`, ref/add.md's domains; basics/debug.md), but
+    // Greater and Lesser compare them with integers and answer a character (ref/greater.md
+    // `98|"a"` is "b", ref/lesser.md `98&"c"` is "b")
+    if a == KC || b == KC {
+        let intc = |t: i8| matches!(t, KB | KG | KC | KH | KI | KJ);
+        return match op {
+            Op::Min | Op::Max if intc(a) && intc(b) => Ok(KC),
+            Op::Min | Op::Max => Err(crate::q::err("nyi")),
+            _ => Err(type_err()),
+        };
+    }
     if !num(a) || !num(b) {
         return Err(type_err());
     }
@@ -162,7 +173,12 @@ const DAY_NS: i64 = 86_400_000_000_000;
 /// i64 values of an operand in the unit of the result (dates become nanoseconds when the
 /// result is a timestamp).
 fn ivals_as(x: &KObj, rt: i8) -> Result<Vec<i64>, QErr> {
-    let v = ivals(x).ok_or_else(type_err)?;
+    let v = if is_temporal(rt) || is_temporal(x.t().abs()) {
+        ivals(x)
+    } else {
+        ivals_exact(x)
+    }
+    .ok_or_else(type_err)?;
     if rt == KP && x.t().abs() == KD {
         return Ok(v
             .into_iter()

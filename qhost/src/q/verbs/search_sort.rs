@@ -264,6 +264,15 @@ pub fn vector_cond(c: &KObj, a: &KObj, b: &KObj) -> QResult {
 /// `x bin y`: index of the last item of sorted x not above y (-1 when none); binr: first item
 /// not below y.
 fn bin(x: &KObj, y: &KObj, right: bool) -> QResult {
+    // a dictionary with sorted values: the keys at the value's places (null below the first,
+    // ref/bin.md); tables and keyed tables search rows by columns: nyi
+    if x.t() == XD && !is_keyed(x) {
+        let r = bin(&x.dict_values(), y, right)?;
+        return super::index::at(&x.dict_keys(), &r);
+    }
+    if x.t() == XT || x.t() == XD || y.t() == XT || y.t() == XD {
+        return Err(nyi());
+    }
     let xs = rows_of(x);
     let one = |v: &KObj| -> i64 {
         if right {
