@@ -101,9 +101,17 @@ pub fn is_builtin(n: &str) -> bool {
 /// Whether a primitive name is a glyph verb (`+`, `<=`, `0:`...).
 pub fn is_glyph(op: &str) -> bool {
     !op.is_empty()
+        && !is_unary_form(op)
         && !op.as_bytes()[0].is_ascii_alphabetic()
         && !op.starts_with(".Q")
         && !op.starts_with(".z")
+}
+
+/// A glyph's unary form, the glyph then a colon (`#:` is count, `|:` reverse: basics/variadic.md,
+/// basics/exposed-infrastructure.md); a keyword-like primitive of type 101.
+pub fn is_unary_form(op: &str) -> bool {
+    let b = op.as_bytes();
+    b.len() == 2 && b[1] == b':' && b"+-*%&|^=<>~,#_$?@!.".contains(&b[0])
 }
 
 /// How many arguments a primitive takes before it runs (fewer make a projection).

@@ -451,7 +451,9 @@ fn assign(
             return Ok(v);
         }
     }
-    let local = !global && fr.slot(name).is_some();
+    // `::` assigns a local when the name is an argument or a local (basics/function-notation.md:
+    // `{[a;b]b::99;a+b}[10;20]` is 109)
+    let local = fr.slot(name).is_some();
     let current = |fr: &Frame| -> R {
         if local {
             let i = fr.slot(name).unwrap();
@@ -470,6 +472,9 @@ fn assign(
     let newv = match idx {
         None => match &opf {
             None => v.clone(),
+            Some(_) if matches!(op, Some(Node::Prim(p)) if p == ",") && current(fr).is_ok() => {
+                append(current(fr)?, &v)?
+            }
             Some(f) => {
                 let cur = match current(fr) {
                     Ok(c) => c,
@@ -507,7 +512,20 @@ fn assign(
                 .map(|x| x.unwrap_or_else(KObj::identity))
                 .collect();
             let cur = current(fr)?;
-            super::amend::amend_path(cur, &path, opf.as_ref(), Some(v.clone()))?
+            // a simple list keeps its type: an item of another type is 'type (ref/assign.md
+            // `s[1]:5f`); a general list whose items become atoms of one type is a vector
+            if opf.is_none() && path.len() == 1 && cur.t() > 0 && cur.t() < 20 {
+                let vt = v.t().abs();
+                if vt != cur.t() && !(v.t() == 0 && v.is_empty()) {
+                    return Err(err("type").into());
+                }
+            }
+            let r = super::amend::amend_path(cur, &path, opf.as_ref(), Some(v.clone()))?;
+            if r.t() == 0 && !r.is_empty() && r.items().iter().all(|a| a.is_atom()) {
+                super::verbs::util::from_items(r.items())
+            } else {
+                r
+            }
         }
     };
     // `x op: y` is worth the new x (gpt/math.q reads `y:1_'x@:i` as 1_'x@i); `x:y` and
@@ -528,6 +546,63 @@ fn assign(
         set_global(name, newv);
     }
     Ok(result)
+}
+
+/// `x,:y` (ref/join.md "Append"): a simple list takes only an atom or a list of its type
+/// ('type); a dictionary with simple values only a dictionary with values of that type; a table
+/// only columns of the same types; a general list one rank above y takes y as one item.
+/// Enumerations are 'nyi.
+fn append(cur: KObj, y: &KObj) -> Result<KObj, Flow> {
+    use super::verbs::util::{from_items, table_cols};
+    let t = cur.t();
+    let same = |a: &KObj, b: &KObj| -> bool {
+        let (ta, tb) = (a.t(), b.t());
+        if ta > 0 && ta < 20 {
+            tb.abs() == ta || (tb == 0 && b.is_empty())
+        } else {
+            true
+        }
+    };
+    if (20..77).contains(&t) || (20..77).contains(&y.t().abs()) {
+        return Err(err("nyi").into());
+    }
+    if t > 0 && t < 20 && !same(&cur, y) {
+        return Err(err("type").into());
+    }
+    if t == crate::kapi::XD
+        && y.t() == crate::kapi::XD
+        && !same(&cur.dict_values(), &y.dict_values())
+    {
+        return Err(err("type").into());
+    }
+    if t == crate::kapi::XT && y.t() == crate::kapi::XT {
+        let (yn, yc) = table_cols(y);
+        let (xn, xc) = table_cols(&cur);
+        for (n, c) in yn.sym_list().iter().zip(yc.iter()) {
+            if let Some(k) = xn.sym_list().iter().position(|m| m == n) {
+                if !same(&xc[k], c) {
+                    return Err(err("type").into());
+                }
+            }
+        }
+    }
+    if t == 0 && !cur.is_empty() && rank(&cur) == rank(y) + 1 {
+        let mut v = cur.items();
+        v.push(y.clone());
+        return Ok(from_items(v));
+    }
+    Ok(super::verbs::apply_prim(",", vec![cur, y.clone()])?)
+}
+
+/// Rank as ref/join.md counts it: the recursive depth of the first item.
+fn rank(x: &KObj) -> usize {
+    if x.is_atom() || x.t() >= 98 {
+        0
+    } else if x.t() > 0 || x.is_empty() {
+        1
+    } else {
+        1 + rank(&x.item(0))
+    }
 }
 
 /// Names q will not let you assign (keywords).
@@ -561,6 +636,10 @@ fn table_literal(keys: &[(String, Node)], cols: &[(String, Node)], fr: &mut Fram
         };
     let (mut kn, mut kv) = build(keys, fr)?;
     let (cn, cv) = build(cols, fr)?;
+    // q 4.1's dictionary literal: keys only, each an atom (ref/join.md `s:([a:1;b:2])`)
+    if cols.is_empty() && !keys.is_empty() && kv.iter().all(|v| v.is_atom()) {
+        return Ok(KObj::dict(KObj::syms(&kn), from_items(kv)));
+    }
     let all_len: Vec<i64> = kv
         .iter()
         .chain(cv.iter())

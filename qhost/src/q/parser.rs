@@ -352,6 +352,16 @@ impl<'a> P<'a> {
                 (Node::Name(n.clone()), infix)
             }
             Tok::Verb(v) if v == "::" => (Node::Prim("::".into()), false),
+            // a glyph then a colon with no blank between: the glyph's unary form (`#:`, `|:`)
+            Tok::Verb(v)
+                if v != ":"
+                    && matches!(self.peek(), Some(Tok::Verb(c)) if c == ":")
+                    && !self.toks[self.pos].space_before
+                    && super::builtins::is_unary_form(&format!("{v}:")) =>
+            {
+                self.pos += 1;
+                (Node::Prim(format!("{v}:")), true)
+            }
             Tok::Verb(v) => (Node::Prim(v.clone()), true),
             Tok::Adverb(a) => {
                 if a == "'" {
@@ -419,6 +429,10 @@ impl<'a> P<'a> {
         } else {
             self.col_defs(Tok::RBracket)?
         };
+        // `([k:..]; c:..)`: a semicolon after the key columns (basics/syntax.md)
+        if let Some(Tok::Semi) = self.peek() {
+            self.pos += 1;
+        }
         let cols = if let Some(Tok::RParen) = self.peek() {
             self.pos += 1;
             vec![]
@@ -508,8 +522,9 @@ impl<'a> P<'a> {
             return Err(err("params"));
         }
         let mut locals = params.clone();
+        let mut globals = Vec::new();
         for s in &body {
-            assigned(s, &mut locals);
+            assigned(s, &mut locals, &mut globals)?;
         }
         let text = self.src[start..end].to_string();
         Ok(Node::Lambda(Rc::new(Lambda {
@@ -645,7 +660,8 @@ thread_local! {
 /// derived function (`f'`, `+/`).
 fn ends_train(t: &Term) -> bool {
     match &t.node {
-        Node::Prim(p) => p != "::",
+        // a glyph in parentheses is a noun: `type (+)` is 102h (ref/type.md)
+        Node::Prim(p) => t.verb && p != "::",
         Node::Name(n) => {
             super::builtins::is_builtin(n) && !PARAMS.with(|p| p.borrow().iter().any(|x| x == n))
         }
@@ -764,30 +780,41 @@ fn implicit(n: &Node, used: &mut [bool; 3]) {
     }
 }
 
-/// Names assigned with `:` in a lambda body become its locals.
-fn assigned(n: &Node, locals: &mut Vec<String>) {
+/// Names assigned with `:` in a lambda body become its locals. A name assigned with `::` before
+/// it is made local is q's compile error 'name (basics/debug.md: `{a::1;a:1}` is 'a).
+fn assigned(n: &Node, locals: &mut Vec<String>, globals: &mut Vec<String>) -> Result<(), QErr> {
     if let Node::Assign {
         name,
-        global: false,
+        global,
         val,
         idx,
         ..
     } = n
     {
-        if idx.is_none() && !name.contains('.') && !locals.contains(name) {
-            locals.push(name.clone());
-        }
-        assigned(val, locals);
+        assigned(val, locals, globals)?;
         if let Some(i) = idx {
-            i.iter().for_each(|m| assigned(m, locals));
+            for m in i {
+                assigned(m, locals, globals)?;
+            }
         }
-        return;
+        if idx.is_none() && !name.contains('.') && !locals.contains(name) {
+            if *global {
+                globals.push(name.clone());
+            } else if globals.contains(name) {
+                return Err(err(name));
+            } else {
+                locals.push(name.clone());
+            }
+        }
+        return Ok(());
     }
-    if let Node::Assign { val, .. } = n {
-        assigned(val, locals);
-        return;
-    }
-    children(n, &mut |m| assigned(m, locals));
+    let mut r = Ok(());
+    children(n, &mut |m| {
+        if r.is_ok() {
+            r = assigned(m, locals, globals);
+        }
+    });
+    r
 }
 
 /// Visit the direct sub-nodes (not into lambdas).

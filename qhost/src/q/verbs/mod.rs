@@ -20,6 +20,11 @@ use crate::kapi::KObj;
 
 /// The monadic meaning of each primitive symbol (k's monads, as q evaluates `op x` / `op[x]`).
 fn monad_name(op: &str) -> &str {
+    let op = if crate::q::builtins::is_unary_form(op) {
+        &op[..1]
+    } else {
+        op
+    };
     match op {
         "+" => "flip",
         "-" => "neg",
@@ -49,6 +54,9 @@ fn monad_name(op: &str) -> &str {
 pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
     if op == "enlist" || (op == "," && args.len() == 1) {
         return Ok(structure::enlist(args));
+    }
+    if crate::q::builtins::is_unary_form(op) && args.len() != 1 {
+        return Err(err("rank"));
     }
     match (op, args.len()) {
         ("@", 2) => return index::at(&args[0], &args[1]),

@@ -723,6 +723,51 @@ pub fn find_indices(list: &KObj, what: &KObj) -> Vec<i64> {
 
 /// `x in y`: membership of x (an atom) or of each item of x.
 fn in_(x: &KObj, y: &KObj) -> QResult {
+    // a dictionary: its values, keys kept (left-atomic; gpt/char.q's `where p in syms`)
+    if x.t() == XD && !is_keyed(x) {
+        return Ok(KObj::dict(x.dict_keys(), in_(&x.dict_values(), y)?));
+    }
+    // y a general list: Find looks for objects one rank below y's (ref/find.md "Rank-sensitive";
+    // ref/in.md): x of that rank is one item (`1 2 in (1 2;9)` is 1b), x of a higher rank goes
+    // item by item (`1 2 in (9;(1 2;3 4))` is 00b), x of a lower rank is never found
+    // (`3 in (1 2;3)` is 0b)
+    if y.t() == 0 {
+        let (r, rx) = (list_rank(y), list_rank(x));
+        if rx + 1 == r {
+            let k = hkey(x);
+            return Ok(KObj::bool(y.items().iter().any(|v| hkey(v) == k)));
+        }
+        if rx + 1 < r {
+            return Ok(KObj::bool(false));
+        }
+        return Ok(from_items(
+            rows_of(x)
+                .iter()
+                .map(|v| in_(v, y))
+                .collect::<Result<_, _>>()?,
+        ));
+    }
+    if (y.t() > 0 && y.t() < 20) || y.is_atom() {
+        // y an atom or a vector: left-atomic (ref/in.md `("abc";("def";"ghi");"jkl")in "bed"`)
+        if x.t() == 0 {
+            return Ok(from_items(
+                x.items()
+                    .iter()
+                    .map(|v| in_(v, y))
+                    .collect::<Result<_, _>>()?,
+            ));
+        }
+        // another type is compared only against an atom or a 1-item list (ref/in.md "Mixed
+        // argument types": `1 2. in 2#2` is 'type)
+        if x.t() > 0 && x.t() < 20 && x.t() != y.t().abs() && !(y.is_atom() || y.len() == 1) {
+            return Err(type_err());
+        }
+    }
+    let y = &if y.is_atom() {
+        enlist(vec![y.clone()])
+    } else {
+        y.clone()
+    };
     let m = member_set(y);
     let probe = |v: &KObj| -> KObj {
         // an item of another numeric width is compared as y's type, as q converts it
@@ -737,6 +782,17 @@ fn in_(x: &KObj, y: &KObj) -> QResult {
         return Ok(probe(x));
     }
     Ok(from_items(rows_of(x).iter().map(probe).collect()))
+}
+
+/// Rank as Find counts it (ref/find.md): an atom 0, a list one more than its first item's.
+fn list_rank(x: &KObj) -> usize {
+    if x.is_atom() || x.t() >= 98 {
+        0
+    } else if x.t() > 0 || x.is_empty() {
+        1
+    } else {
+        1 + list_rank(&x.item(0))
+    }
 }
 
 /// `x cross y`: every item of x joined with every item of y.
