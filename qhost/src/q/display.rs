@@ -646,7 +646,8 @@ fn vector_text(x: &KObj) -> String {
             let items: Vec<String> = (0..n)
                 .map(|i| {
                     let a = elem(x, i);
-                    if is_null_at(&a, 0) {
+                    // a null guid shows its zeros (basics/datatypes.md `0Ng`)
+                    if is_null_at(&a, 0) && t != UU {
                         if t == KF || t == KE {
                             "0n".into()
                         } else {

@@ -368,6 +368,10 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     if let Some(v) = dotted(s, fr)? {
         return Ok(v);
     }
+    // one of q's own names that qhost does not implement: 'nyi, not an undefined name
+    if super::reserved::is_q_name(s) {
+        return Err(err("nyi").into());
+    }
     Err(err(s).into())
 }
 

@@ -122,6 +122,10 @@ fn suffix_type(c: u8) -> Option<i8> {
     type_of_letter(c)
 }
 
+fn is_temporal_type(t: i8) -> bool {
+    matches!(t, KP | KM | KD | KZ | KN | KU | KV | KT)
+}
+
 /// Parse one word (no bool/byte forms) into a Lit.
 pub fn parse_word(w: &str) -> Option<Lit> {
     let (neg, s) = match w.strip_prefix('-') {
@@ -145,7 +149,8 @@ pub fn parse_word(w: &str) -> Option<Lit> {
             3 => suffix_type(b[2])?,
             _ => return None,
         };
-        if matches!(t, KC | KS | UU) {
+        // `0Ng` is the null guid (basics/datatypes.md); a guid has no infinity
+        if matches!(t, KC | KS) || (t == UU && b[1] != b'N') {
             return None;
         }
         let mut l = null_of(t);
@@ -179,6 +184,22 @@ pub fn parse_word(w: &str) -> Option<Lit> {
         let mut l = Lit::typed(KZ, 0);
         l.f = sign as f64 * (d as f64 + ns as f64 / 86_400_000_000_000.0);
         return Some(l);
+    }
+    // a clock with a type letter: `20:00t` is a time (basics/comparison.md)
+    if s.contains(':') && s.as_bytes().last().is_some_and(|c| c.is_ascii_alphabetic()) {
+        let t = suffix_type(*s.as_bytes().last().unwrap())?;
+        let (ns, _, _) = clock(&s[..s.len() - 1])?;
+        let unit = match t {
+            KT => 1_000_000,
+            KU => 60_000_000_000,
+            KV => 1_000_000_000,
+            KN => 1,
+            _ => return None,
+        };
+        if ns % unit != 0 {
+            return None;
+        }
+        return Some(Lit::typed(t, sign * ns / unit));
     }
     if s.contains(':') {
         let (ns, parts, fd) = clock(s)?;
@@ -218,6 +239,17 @@ pub fn parse_word(w: &str) -> Option<Lit> {
         return None;
     }
     if let Some(t) = suf {
+        // zero with a temporal letter is that type's zero (`0p` is 2000.01.01D00:00:00.000000000,
+        // basics/datatypes.md); other integers with a temporal letter are not read here
+        if is_temporal_type(t) && body == "0" {
+            return Some(if t == KZ {
+                let mut l = Lit::typed(KZ, 0);
+                l.f = 0.0;
+                l
+            } else {
+                Lit::typed(t, 0)
+            });
+        }
         if !matches!(t, KH | KI | KJ | KE | KF) {
             return None;
         }
@@ -258,6 +290,39 @@ pub fn make(items: &[Lit]) -> Option<KObj> {
         } else if let Some(l) = items.iter().find(|l| l.explicit) {
             t = l.t;
         }
+    }
+    // months without their letter before the last item's (`2017.05 2017.09m`, ref/greater.md)
+    let months: Vec<Lit>;
+    let items = if t == KM && items.iter().any(|l| l.t == KF && !l.explicit) {
+        months = items
+            .iter()
+            .map(|l| {
+                if l.t == KF && !l.explicit && !l.null && l.inf == 0 {
+                    let y = l.f.trunc();
+                    let m = ((l.f - y) * 100.0).round() as i64;
+                    if (1..=12).contains(&m) {
+                        return Lit::typed(KM, (y as i64 - 2000) * 12 + m - 1);
+                    }
+                }
+                *l
+            })
+            .collect();
+        &months[..]
+    } else {
+        items
+    };
+    if t == UU {
+        // only nulls are guid literals
+        if !items.iter().all(|l| l.null && l.t == UU) {
+            return None;
+        }
+        let v = KObj::vector(UU, items.len() as i64);
+        unsafe { std::ptr::write_bytes(data::<u8>(v.as_ptr()), 0, 16 * items.len()) };
+        return Some(if items.len() == 1 {
+            crate::q::values::elem(&v, 0)
+        } else {
+            v
+        });
     }
     for l in items {
         // integers fit any numeric type; explicit other kinds must agree

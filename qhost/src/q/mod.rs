@@ -13,6 +13,7 @@ pub mod memstats;
 pub mod parser;
 pub mod peach;
 pub mod qsql;
+pub mod reserved;
 pub mod session;
 pub mod system;
 pub mod textfile;

@@ -8,6 +8,20 @@ use crate::kapi::KObj;
 use crate::q::{err, QResult};
 
 pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
+    // uniform functions go through a dictionary's values (a keyed table's value table) and a
+    // table's columns (ref/ratios.md `ratios d`, `ratios t`, `ratios k`)
+    let uniform = matches!(
+        name,
+        "sums" | "prds" | "maxs" | "mins" | "avgs" | "prev" | "next" | "deltas" | "ratios"
+    );
+    if uniform && x.t() == XD {
+        return Some(monad(name, &x.dict_values())?.map(|v| KObj::dict(x.dict_keys(), v)));
+    }
+    if uniform && x.t() == XT {
+        let (names, cols) = table_cols(x);
+        let cols: Result<Vec<KObj>, _> = cols.iter().map(|c| monad(name, c).unwrap()).collect();
+        return Some(cols.map(|c| make_table(names, c)));
+    }
     let agg = |op: Op| Some(fold(op, x));
     match name {
         "sum" => agg(Op::Add),

@@ -293,13 +293,17 @@ fn group(x: &KObj) -> QResult {
 pub fn join(x: &KObj, y: &KObj) -> QResult {
     let (tx, ty) = (x.t(), y.t());
     if tx == XD && ty == XD {
-        let (mut keys, mut vals) = (items(&x.dict_keys()), items(&x.dict_values()));
+        // keyed tables join as records: y's rows upsert x's by key (ref/join.md, ref/coalesce.md
+        // `(kt1^kt2) ~ kt1,kt2`)
+        let keyed = |d: &KObj| d.dict_keys().t() == XT;
+        if keyed(x) != keyed(y) {
+            return Err(nyi());
+        }
+        let its = |v: &KObj| if v.t() == XT { rows_of(v) } else { items(v) };
+        let (mut keys, mut vals) = (its(&x.dict_keys()), its(&x.dict_values()));
         let mut at: HashMap<Vec<u8>, usize> =
             keys.iter().enumerate().map(|(i, k)| (hkey(k), i)).collect();
-        for (k, v) in items(&y.dict_keys())
-            .into_iter()
-            .zip(items(&y.dict_values()))
-        {
+        for (k, v) in its(&y.dict_keys()).into_iter().zip(its(&y.dict_values())) {
             match at.get(&hkey(&k)) {
                 Some(&i) => vals[i] = v,
                 None => {

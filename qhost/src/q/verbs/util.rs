@@ -398,6 +398,13 @@ pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
         // a table nested as a column: its rows
         return take_rows(x, idx);
     }
+    if x.t() == XD {
+        // a dictionary's entries at those places (never raw memory: x is not a vector)
+        return KObj::dict(rows(&x.dict_keys(), idx), rows(&x.dict_values(), idx));
+    }
+    if x.t() < 0 || x.t() > XT {
+        return KObj::list(idx.iter().map(|_| x.clone()).collect());
+    }
     let n = x.len();
     let t = x.t();
     if t == 0 {
