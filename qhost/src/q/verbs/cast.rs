@@ -71,7 +71,10 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
     let (t, parse) = match x.t() {
         t if t == -KC => char_type(x.get_byte()).ok_or_else(|| err("domain"))?,
         t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("domain"))?, false),
-        t if t == -KH || t == -KI || t == -KJ => {
+        // a long is Pad's width (ref/pad.md), string-atomic through lists, dictionaries and
+        // tables; a long with anything else is not documented: nyi
+        t if t == -KJ => return pad_deep(x.get_long(), y),
+        t if t == -KH || t == -KI => {
             let n = int_atom(x).unwrap();
             if y.t() == KC || y.t() == -KC || (y.t() == 0 && y.is_empty()) {
                 return pad(n, y);
@@ -355,6 +358,30 @@ fn parse_date(t: i8, s: &str) -> QResult {
         return Ok(null_atom(t));
     }
     Ok(build_i(KD, true, &[days]))
+}
+
+fn pad_deep(n: i64, y: &KObj) -> QResult {
+    match y.t() {
+        KC => pad(n, y),
+        t if t == -KC => pad(n, y),
+        0 => Ok(KObj::list(
+            y.items()
+                .iter()
+                .map(|v| pad_deep(n, v))
+                .collect::<Result<_, _>>()?,
+        )),
+        XD => Ok(KObj::dict(y.dict_keys(), pad_deep(n, &y.dict_values())?)),
+        XT => {
+            let (names, cols) = table_cols(y);
+            Ok(make_table(
+                names,
+                cols.iter()
+                    .map(|c| pad_deep(n, c))
+                    .collect::<Result<_, _>>()?,
+            ))
+        }
+        _ => Err(err("nyi")),
+    }
 }
 
 /// `n$string`: pad on the right (negative n: on the left) or truncate.

@@ -16,6 +16,9 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
             }
         }),
         "desc" => sort(x, true),
+        // a dictionary grades to its keys (ref/asc.md `iasc `a`b`c!2 3 1` is `c`a`b)
+        "iasc" | "idesc" if x.t() == XD => grade(x, name == "idesc")
+            .and_then(|v| super::index::at(&x.dict_keys(), &KObj::from_slice(KJ, &v))),
         "iasc" => grade(x, false).map(|v| KObj::from_slice(KJ, &v)),
         "idesc" => grade(x, true).map(|v| KObj::from_slice(KJ, &v)),
         "rand" => rand1(x),
@@ -44,6 +47,11 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
 /// text; general lists item by item).
 pub(crate) fn item_cmp(a: &KObj, b: &KObj) -> Ordering {
     if is_simple(a) && is_simple(b) && a.is_atom() && b.is_atom() {
+        // atoms of different types sort by type number (ref/asc.md: "datatypes are sorted by
+        // their type number")
+        if a.t() != b.t() {
+            return (-a.t()).cmp(&-b.t());
+        }
         if let Ok((_, o)) = super::compare::orderings(a, b) {
             return o[0];
         }

@@ -808,7 +808,12 @@ fn cross(x: &KObj, y: &KObj) -> QResult {
             out.push(join(i, j)?);
         }
     }
-    Ok(KObj::list(out))
+    // rows of two tables join into records: a table (ref/cross.md)
+    Ok(if x.t() == XT && y.t() == XT {
+        from_items(out)
+    } else {
+        KObj::list(out)
+    })
 }
 
 /// `` `a xkey t ``: t keyed on the named columns (moved to the front).
