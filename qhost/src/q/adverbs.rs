@@ -250,9 +250,23 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             }
             let items = values::items(x);
             if items.is_empty() {
-                return Ok(x.clone());
+                // an empty list is not evaluated (ref/accumulators.md "Empty lists": `*\[0#0]`
+                // is an atom, `{x*y}\[0#0]` a general list)
+                return Ok(match prim_op(f) {
+                    Some("*") if scan => KObj::long(1),
+                    Some(_) if scan => return Err(err("nyi")),
+                    Some(_) => x.clone(),
+                    None => KObj::list(vec![]),
+                });
             }
-            let mut acc = items[0].clone();
+            // Join applied unary starts from its identity () (ref/accumulators.md "Unary
+            // application": `(,\)2 3 4` begins ,2)
+            let first = if prim_op(f) == Some(",") {
+                apply(f, vec![KObj::list(vec![]), items[0].clone()])?
+            } else {
+                items[0].clone()
+            };
+            let mut acc = first;
             let mut out = vec![acc.clone()];
             for it in &items[1..] {
                 acc = apply(f, vec![acc, it.clone()])?;

@@ -232,6 +232,10 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
             let fv = eval(f, fr)?;
             apply_opt(&fv, vec![Some(xv)])
         }
+        // `(pattern):value` is q 4.1's pattern matching (basics/pattern.md): nyi
+        Node::Dyad(op, _, _) if matches!(&**op, Node::Prim(o) if o == ":") => {
+            Err(err("nyi").into())
+        }
         Node::Dyad(op, a, b) => {
             let bv = eval(b, fr)?;
             let av = eval(a, fr)?;

@@ -49,7 +49,20 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
 pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
     match name {
         "xprev" => Some(int_atom(x).ok_or_else(type_err).and_then(|n| shift(y, n))),
-        "wsum" => Some(arith(Op::Mul, x, y).and_then(|p| fold(Op::Add, &p))),
+        // two simple vectors give a float (ref/sum.md `2 3 4 wsum 1 2 4` is 24f, but
+        // `2 wsum 1 2 4` is 14)
+        "wsum" => Some(
+            arith(Op::Mul, x, y)
+                .and_then(|p| fold(Op::Add, &p))
+                .and_then(|r| {
+                    let vectors = x.t() > 0 && y.t() > 0 && x.t() < 20 && y.t() < 20;
+                    if vectors && r.is_atom() && matches!(-r.t(), KB | KG | KH | KI | KJ) {
+                        super::cast::to_type(KF, &r)
+                    } else {
+                        Ok(r)
+                    }
+                }),
+        ),
         "wavg" => Some(wavg(x, y)),
         "cov" | "cor" => Some(cov(name == "cor", x, y)),
         "mavg" | "msum" | "mmax" | "mmin" | "mcount" => Some(moving(name, x, y)),
@@ -173,7 +186,9 @@ fn scan(op: Op, x: &KObj) -> QResult {
             let mut out = Vec::with_capacity(it.len());
             let mut acc: Option<KObj> = None;
             for v in it {
-                let v = if matches!(op, Op::Add | Op::Mul) && v.is_atom() && is_null_at(&v, 0) {
+                // nulls count as the identity: 0 for sums, 1 for prds, -0W for maxs, 0W for mins
+                // (ref/max.md `maxs 0N 5 0N 1 3` is -0W 5 5 5 5, ref/min.md)
+                let v = if v.is_atom() && is_null_at(&v, 0) && is_simple(&v) {
                     identity(op, -v.t())
                 } else {
                     v
@@ -404,6 +419,16 @@ fn fills(x: &KObj) -> QResult {
 
 /// `w wavg x`: sum of w*x over sum of w.
 fn wavg(w: &KObj, x: &KObj) -> QResult {
+    // simple vectors: pairs with a null on either side are left out (ref/avg.md
+    // `2 0N 4 5 wavg 1 2 0N 8` is 6f)
+    if w.t() > 0 && x.t() > 0 && w.t() < 20 && x.t() < 20 && w.len() == x.len() {
+        let keep: Vec<i64> = (0..w.len())
+            .filter(|&i| !is_null_at(w, i as usize) && !is_null_at(x, i as usize))
+            .collect();
+        if (keep.len() as i64) < w.len() {
+            return wavg(&rows(w, &keep), &rows(x, &keep));
+        }
+    }
     let num = fold(Op::Add, &arith(Op::Mul, w, x)?)?;
     arith(Op::Div, &num, &fold(Op::Add, w)?)
 }

@@ -293,7 +293,15 @@ fn float_kernel(op: Op) -> fn(f64, f64) -> f64 {
         Op::IDiv => |a, b| (a / b).floor(),
         Op::Mod => |a, b| a - b * (a / b).floor(),
         Op::Xbar => |a, b| a * (b / a).floor(),
-        Op::Xexp => |a: f64, b| a.powf(b),
+        // computed as exp y*log x (ref/exp.md: `2 xexp 3` is 7.9999999999999982 at \P 0;
+        // a negative x gives 0n)
+        Op::Xexp => |a: f64, b: f64| {
+            if a == 0.0 {
+                a.powf(b)
+            } else {
+                (b * a.ln()).exp()
+            }
+        },
         Op::Xlog => |a: f64, b: f64| b.ln() / a.ln(),
     }
 }

@@ -612,14 +612,52 @@ fn bang(x: &KObj, y: &KObj) -> QResult {
 }
 
 /// `x ^ y`: y with its nulls filled from x (atom or conforming list).
+/// ref/fill.md's table of result types: row x's type, column y's ('type where it has `.`).
+fn fill_type(x: i8, y: i8) -> Option<i8> {
+    const COLS: &[u8] = b"bgxhijefcspmdznuvt";
+    const ROWS: [&[u8]; 18] = [
+        b"b.xhijefc.pmdznuvt",
+        b".g................",
+        b"x.xhijefc.pmdznuvt",
+        b"h.hhijefc.pmdznuvt",
+        b"i.iiijefc.pmdznuvt",
+        b"j.jjjjefc.pmdznuvt",
+        b"e.eeeeefc.pmdznuvt",
+        b"f.ffffffc.pmdznuvt",
+        b"c.ccccccc.pmdznuvt",
+        b".........s........",
+        b"p.ppppppp.ppppnuvt",
+        b"m.mmmmmmm.pmd.....",
+        b"d.ddddddd.pddz....",
+        b"z.zzzzzzz.p.zznuvt",
+        b"n.nnnnnnn.n..nnnnn",
+        b"u.uuuuuuu.u..unuvt",
+        b"v.vvvvvvv.v..vnvvt",
+        b"t.ttttttt.t..tnttt",
+    ];
+    let letter = |t: i8| COLS.iter().position(|&k| type_of_letter(k) == Some(t));
+    let c = ROWS[letter(x)?][letter(y)?];
+    if c == b'.' {
+        return None;
+    }
+    type_of_letter(c)
+}
+
 fn fill(x: &KObj, y: &KObj) -> QResult {
     super::atomic::atomic2(x, y, &|a, b| {
         let n = conform(a, b)?;
         let m = n.unwrap_or(1);
-        let a = if a.t().abs() == b.t().abs() {
+        // the result type is KX's Fill table (ref/fill.md "Domain and range"): both sides in it
+        let rt = fill_type(a.t().abs(), b.t().abs()).ok_or_else(type_err)?;
+        let a = if a.t().abs() == rt {
             a.clone()
         } else {
-            super::cast::to_type(b.t().abs(), a)?
+            super::cast::to_type(rt, a)?
+        };
+        let b = &if b.t().abs() == rt {
+            b.clone()
+        } else {
+            super::cast::to_type(rt, b)?
         };
         let out: Vec<KObj> = (0..m)
             .map(|i| {
