@@ -206,7 +206,7 @@ h:evaluate(q;`a;X)
 .t.eq["batchnorm m: names and momentum";batchnorm m;(enlist`b)!enlist .3]
 s:dict b
 .t.ok["running mean: average of batch means";near[s`running_mean;avg avg each 2 cut h]]
-uvar:{(sum (x-\:avg x) xexp 2)%count[x]-1}
+uvar:{(sum {x*x} x-\:avg x)%count[x]-1}
 .t.ok["running var: average of unbiased batch variances";near[s`running_var;avg uvar each 2 cut h]]
 .t.eq["batches tracked";s`num_batches_tracked;3]
 / a module: reset, momentum off until restored
