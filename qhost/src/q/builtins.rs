@@ -138,7 +138,9 @@ pub fn valence(op: &str) -> usize {
 pub fn max_args(op: &str) -> usize {
     match op {
         "@" | "." => 4,
-        "?" | "ssr" => 3,
+        // ?[t;c;b;a] and ![t;c;b;a]: functional qSQL (basics/funsql.md)
+        "?" | "!" => 4,
+        "ssr" => 3,
         "enlist" | "'" => 8,
         _ => valence(op),
     }

@@ -696,6 +696,30 @@ fn type_name(t: i8) -> &'static str {
     }
 }
 
+/// What q shows for a keyword that q defines in k, where KX's pages show it
+/// (basics/exposed-infrastructure.md, variadic.md, parsetrees.md, funsql.md).
+pub fn keyword_text(op: &str) -> Option<&'static str> {
+    Some(match op {
+        "deltas" => "-':",
+        "type" => "@:",
+        "iasc" => "k){$[0h>@x;'`rank;<x]}",
+        "idesc" => "k){$[0h>@x;'`rank;>x]}",
+        _ => return None,
+    })
+}
+
+/// Whether q's text for a value is known: a keyword whose k definition KX's pages do not show
+/// is not (`count` shows as q's `#:`, which qhost cannot vouch for): 'nyi to show it.
+pub fn showable(x: &KObj) -> bool {
+    if x.t() >= 100 && !is_identity(x) {
+        if let Func::Prim { op } = x.func_ref() {
+            let word = op.as_bytes()[0].is_ascii_alphabetic();
+            return !word || keyword_text(op).is_some() || op == "enlist";
+        }
+    }
+    true
+}
+
 /// Functions as q shows them: a lambda's text, a primitive's name, projections and
 /// derived functions built from their parts.
 fn func_text(x: &KObj) -> String {
@@ -707,7 +731,7 @@ fn func_text(x: &KObj) -> String {
     }
     match x.func_ref() {
         Func::Lambda(l) => l.text.clone(),
-        Func::Prim { op } => op.clone(),
+        Func::Prim { op } => keyword_text(op).unwrap_or(op).to_string(),
         Func::Proj { f, args } => {
             let a: Vec<String> = args
                 .iter()

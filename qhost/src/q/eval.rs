@@ -908,6 +908,7 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         ("key", 1) | ("!", 1) if args[0].t() == -KS && args[0].get_sym().starts_with(':') => {
             super::textfile::key_path(&args[0])
         }
+        ("?", 4) | ("!", 4) => super::funsql::apply(op, &args),
         (":", 2) => Ok(args[1].clone()),
         (":", 1) => Ok(args[0].clone()),
         ("::", 1) => Ok(args[0].clone()),

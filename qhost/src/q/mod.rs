@@ -6,6 +6,7 @@ pub mod display;
 pub mod error;
 pub mod eval;
 pub mod func;
+pub mod funsql;
 pub mod interrupt;
 pub mod lexer;
 pub mod literal;

@@ -194,6 +194,9 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             Ok(a0.clone())
         }
         ("show", 1) => {
+            if !super::display::showable(a0) {
+                return Err(err("nyi"));
+            }
             print_stdout(&super::display::show_text(a0));
             Ok(KObj::identity())
         }
