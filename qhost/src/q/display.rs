@@ -108,6 +108,8 @@ fn console_lines(x: &KObj) -> Vec<String> {
         // (ktorch's docs, info.rst: `options d` of a dictionary, ktorch.cpp's xD(keys;xT ..),
         // printed by q as ` | device dtype ..` over `a| cpu ..`)
         XD if x.dict_values().t() == XT && !x.dict_keys().is_empty() => keyed_lines(x),
+        // an empty dictionary shows nothing (basics/dictsandtables.md `()!()`)
+        XD if x.dict_keys().t() != XT && x.dict_keys().is_empty() => vec![],
         XD => dict_lines(x),
         _ if is_identity(x) => vec![],
         _ => vec![one_line(x)],

@@ -477,6 +477,7 @@ fn assign(
         }),
         None => None,
     };
+    let mut new_item: Option<KObj> = None;
     let newv = match idx {
         None => match &opf {
             None => v.clone(),
@@ -529,6 +530,9 @@ fn assign(
                 }
             }
             let r = super::amend::amend_path(cur, &path, opf.as_ref(), Some(v.clone()))?;
+            if opf.is_some() {
+                new_item = Some(super::verbs::index::dot(&r, &KObj::list(path.clone()))?);
+            }
             if r.t() == 0 && !r.is_empty() && r.items().iter().all(|a| a.is_atom()) {
                 super::verbs::util::from_items(r.items())
             } else {
@@ -536,9 +540,11 @@ fn assign(
             }
         }
     };
-    // `x op: y` is worth the new x (gpt/math.q reads `y:1_'x@:i` as 1_'x@i); `x:y` and
-    // `x[i]:y` are worth y
-    let result = if idx.is_none() && opf.is_some() {
+    // `x op: y` is worth the new x (gpt/math.q reads `y:1_'x@:i` as 1_'x@i), `x[i] op: y` the
+    // new x[i] (ref/assign.md `1+a[2]+:5` is 8); `x:y` and `x[i]:y` are worth y
+    let result = if let Some(it) = new_item {
+        it
+    } else if idx.is_none() && opf.is_some() {
         newv.clone()
     } else {
         v
@@ -902,6 +908,18 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         (".", 1) => super::system::value(&args[0]),
         ("'", _) => compose_or_signal(args),
         ("!", 2) if is_internal(&args[0]) => super::system::internal(&args[0], &args[1]),
+        // Enkey/Unkey of a table's name amends the table and answers the name (ref/enkey.md)
+        ("!", 2) if args[1].t() == -KS && matches!(args[0].t(), -7..=-5) => {
+            let name = args[1].get_sym();
+            let t = get_global(name).ok_or_else(|| err(name))?;
+            if !matches!(t.t(), crate::kapi::XT | crate::kapi::XD) {
+                return Err(err("type"));
+            }
+            let r = super::verbs::apply_prim("!", vec![args[0].clone(), t])?;
+            super::peach::may_update()?;
+            set_global(name, r);
+            Ok(args[1].clone())
+        }
         ("2:", 2) => crate::kapi::dynload::load(&args[0], &args[1]),
         ("0:", 2) => super::textfile::zero_colon(&args[0], &args[1]),
         ("0:", _) | ("1:", _) => Err(err("nyi")),

@@ -74,6 +74,9 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
         // a long is Pad's width (ref/pad.md), string-atomic through lists, dictionaries and
         // tables; a long with anything else is not documented: nyi
         t if t == -KJ => return pad_deep(x.get_long(), y),
+        // a negative short: the type's upper-case letter, parsing text (ref/tok.md
+        // `-8h$"3.14"` is 3.14e)
+        t if t == -KH && x.get_short() < 0 && is_text(y) => (-(x.get_short() as i64) as i8, true),
         t if t == -KH || t == -KI => {
             let n = int_atom(x).unwrap();
             if y.t() == KC || y.t() == -KC || (y.t() == 0 && y.is_empty()) {
@@ -295,9 +298,36 @@ pub fn parse_one(t: i8, s: &str) -> QResult {
         )));
     }
     if t == UU {
-        return Ok(parse_guid(s)
-            .map(KObj::guid)
-            .unwrap_or_else(|| null_atom(UU)));
+        // IP addresses and other layouts ref/tok.md shows are nyi
+        return match parse_guid(s) {
+            Some(g) => Ok(KObj::guid(g)),
+            None if s.is_empty() => Ok(null_atom(UU)),
+            None => Err(err("nyi")),
+        };
+    }
+    // "X"$: two hex digits (ref/tok.md `"X"$"42"` is 0x42)
+    if t == KG {
+        return match u8::from_str_radix(s, 16) {
+            Ok(b) if s.len() == 2 => Ok(KObj::byte(b)),
+            _ if s.is_empty() => Ok(null_atom(KG)),
+            _ => Err(err("nyi")),
+        };
+    }
+    // ref/tok.md reads temporal text in more layouts than q prints (digits only, unix seconds
+    // for "P", dashes): qhost reads the printed layouts and answers 'nyi to the others; an IP
+    // address as "I" is nyi
+    if !s.is_empty() {
+        let printed = match t {
+            KP => s.contains('D') && !s.contains('-') && s.contains('.'),
+            KN => s.contains('D') || s.contains(':'),
+            KT | KU | KV => s.contains(':') && !s.contains('D'),
+            KZ => s.contains('T') && !s.contains('-'),
+            KI | KJ | KH => s.matches('.').count() < 2,
+            _ => true,
+        };
+        if !printed {
+            return Err(err("nyi"));
+        }
     }
     if matches!(t, KD | KM) {
         return parse_date(t, s);

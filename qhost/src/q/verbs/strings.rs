@@ -371,16 +371,44 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
             return Ok(KObj::from_slice(KC, &parts.join(&sep[..])));
         }
     }
-    if x.t() == -KB && y.t() == KB {
-        let v = y
-            .slice::<u8>()
-            .iter()
-            .fold(0i64, |a, &b| (a << 1) | b as i64);
-        return Ok(if y.len() <= 32 {
-            KObj::int(v as i32)
+    // bytes and bits to a number, big-endian (ref/sv.md): 2, 4, 8 or 16 bytes give a short, int,
+    // long or guid; 8, 16, 32, 64 or 128 bits a byte, short, int, long or guid
+    if (x.t() == -KG && y.t() == KG) || (x.t() == -KB && y.t() == KB) {
+        let bytes: Vec<u8> = if y.t() == KG {
+            y.slice::<u8>().to_vec()
         } else {
-            KObj::long(v)
-        });
+            if y.len() % 8 != 0 {
+                return Err(err("nyi"));
+            }
+            y.slice::<u8>()
+                .chunks(8)
+                .map(|c| c.iter().fold(0u8, |a, &b| (a << 1) | (b != 0) as u8))
+                .collect()
+        };
+        let be = |n: usize| bytes.iter().take(n).fold(0u64, |a, &b| (a << 8) | b as u64);
+        return match bytes.len() {
+            1 if y.t() == KB => Ok(KObj::byte(bytes[0])),
+            2 => Ok(KObj::short(be(2) as u16 as i16)),
+            4 => Ok(KObj::int(be(4) as u32 as i32)),
+            8 => Ok(KObj::long(be(8) as i64)),
+            16 => {
+                let mut g = [0u8; 16];
+                g.copy_from_slice(&bytes);
+                Ok(KObj::guid(g))
+            }
+            _ => Err(err("nyi")),
+        };
+    }
+    // a byte separator joins byte vectors (ref/sv.md `0x02 sv (enlist 0x01;...)`)
+    if x.t() == -KG && y.t() == 0 && y.items().iter().all(|i| i.t() == KG) {
+        let mut out = Vec::new();
+        for (k, i) in y.items().iter().enumerate() {
+            if k > 0 {
+                out.push(x.get_byte());
+            }
+            out.extend_from_slice(i.slice::<u8>());
+        }
+        return Ok(KObj::from_slice(KG, &out));
     }
     if let (Some(b), Some(d)) = (
         int_list(x).filter(|_| !x.is_atom()),
