@@ -121,6 +121,19 @@ fn console_lines(x: &KObj) -> Vec<String> {
 /// `011b`), no dictionary, table or function. Lists of different counts show each item in
 /// one-line form (ktorch's docs, printed by q, show both layouts).
 fn is_matrix(x: &KObj) -> bool {
+    is_matrix_of(x, true)
+}
+
+/// `chars`: a char vector may be a row beside rows of other types (a dictionary's values:
+/// ref/reverse.md `b| x y z`, ref/sublist.md); strings alone stay strings.
+fn is_matrix_of(x: &KObj, chars: bool) -> bool {
+    if x.t() != 0 || x.is_empty() {
+        return false;
+    }
+    // boolean, byte and char vectors are rows only beside rows of another type (basics/
+    // implicit-iteration.md `(2 3 4;(5; 6 7;8)) within 3 6` shows `0  1   1` over `1b 10b 0b`)
+    let t0 = x.item(0).t();
+    let chars = chars && x.items().iter().any(|i| i.t() != t0);
     if x.t() != 0 || x.is_empty() {
         return false;
     }
@@ -128,9 +141,9 @@ fn is_matrix(x: &KObj) -> bool {
     let n = it[0].len();
     // empty rows show each in its own form (`` `long$() `` a line, as ktorch's tensors.rst shows)
     n > 0
-        && it
-            .iter()
-            .all(|i| (0..XT).contains(&i.t()) && !matches!(i.t(), KB | KG | KC) && i.len() == n)
+        && it.iter().all(|i| {
+            (0..XT).contains(&i.t()) && (chars || !matches!(i.t(), KB | KG | KC)) && i.len() == n
+        })
 }
 
 /// The lines of a general list: a matrix's rows with aligned columns, else each item in
@@ -334,7 +347,7 @@ fn dict_lines(d: &KObj) -> Vec<String> {
             .iter()
             .map(one_line)
             .collect()
-    } else if v.t() == 0 && is_matrix(&v) {
+    } else if v.t() == 0 && is_matrix_of(&v, true) {
         // values that are all lists of one count line up as a matrix's rows
         matrix_rows(&v)
     } else {

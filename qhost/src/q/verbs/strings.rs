@@ -117,7 +117,15 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
         Some(b'*') => (0..=s.len()).any(|k| glob(&p[1..], &s[k..])),
         Some(b'?') => !s.is_empty() && glob(&p[1..], &s[1..]),
         Some(b'[') => {
-            let Some(end) = p.iter().skip(1).position(|&c| c == b']').map(|e| e + 1) else {
+            // a `]` right after `[` (or `[^`) is in the set (basics/regex.md `[]]`)
+            let from = if p.get(1) == Some(&b'^') { 2 } else { 1 };
+            let skip = from + usize::from(p.get(from) == Some(&b']'));
+            let Some(end) = p
+                .iter()
+                .skip(skip)
+                .position(|&c| c == b']')
+                .map(|e| e + skip)
+            else {
                 return !s.is_empty() && s[0] == b'[' && glob(&p[1..], &s[1..]);
             };
             if s.is_empty() {
@@ -159,10 +167,18 @@ fn like(x: &KObj, p: &KObj) -> QResult {
                 .map(|s| glob(&pat, s.as_bytes()) as u8)
                 .collect::<Vec<_>>(),
         )),
+        // a general list of strings; symbols in a general list are 'type (basics/
+        // implicit-iteration.md `(`quick;`quack`quark) like "qu?ck"`)
         0 => Ok(from_items(
             x.items()
                 .iter()
-                .map(|i| like(i, p))
+                .map(|i| {
+                    if matches!(i.t(), KC | 0) || i.t() == -KC {
+                        like(i, p)
+                    } else {
+                        Err(type_err())
+                    }
+                })
                 .collect::<Result<_, _>>()?,
         )),
         _ => Err(type_err()),
@@ -198,6 +214,10 @@ fn literal_pattern(p: &[u8]) -> Result<(), crate::q::QErr> {
 
 fn ss(x: &KObj, y: &KObj) -> QResult {
     let (s, p) = (text(x).ok_or_else(type_err)?, text(y).ok_or_else(type_err)?);
+    // an empty pattern is 'length (basics/regex.md)
+    if p.is_empty() {
+        return Err(len_err());
+    }
     literal_pattern(&p)?;
     Ok(KObj::from_slice(
         KJ,
@@ -210,6 +230,10 @@ fn ss(x: &KObj, y: &KObj) -> QResult {
 
 /// `ssr[s;pattern;replacement]`.
 pub fn ssr(x: &KObj, y: &KObj, z: &KObj) -> QResult {
+    // the text is a string: a char atom is 'type (basics/glossary.md `ssr["a";"a";"-"]`)
+    if x.t() != KC {
+        return Err(type_err());
+    }
     let (s, p, r) = (
         text(x).ok_or_else(type_err)?,
         text(y).ok_or_else(type_err)?,
