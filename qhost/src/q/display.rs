@@ -102,6 +102,8 @@ fn console_lines(x: &KObj) -> Vec<String> {
         0 if x.len() > 1 => list_lines(x),
         // a one-row matrix shows its row without the enlist comma (`1 2#0 2` is `0 2`)
         0 if x.len() == 1 && is_matrix(x) => matrix_rows(x),
+        // `enlist ::` shows `::` (ref/identity.md uses it "to force display of a null")
+        0 if x.len() == 1 && is_identity(&x.item(0)) => vec!["::".into()],
         XT => table_lines(x),
         XD if x.dict_keys().t() == XT && x.dict_values().t() == XT => keyed_lines(x),
         // a list of keys to a table's rows shows as a keyed table whose key column has no name

@@ -521,11 +521,30 @@ fn drop(x: &KObj, y: &KObj) -> QResult {
         return Ok(take_rows(y, &idx));
     }
     if x.t() == XD {
-        let keys = if y.is_atom() {
-            from_items(vec![y.clone()])
-        } else {
-            y.clone()
-        };
+        // a dictionary drops one key on the right; a list of keys there is 'type (ref/drop.md
+        // `(`a`b`c!1 2 3) _ `a`b`)
+        if !y.is_atom() {
+            return Err(type_err());
+        }
+        return drop_keys(x, &from_items(vec![y.clone()]));
+    }
+    if y.t() == XD && (x.is_atom() || x.t() == KS) {
+        // keys on the left: one or a list (ref/drop.md `` `a`b _ `a`b`c!1 2 3 ``)
+        return drop_keys(
+            y,
+            &if x.is_atom() {
+                from_items(vec![x.clone()])
+            } else {
+                x.clone()
+            },
+        );
+    }
+    drop_rest(x, y)
+}
+
+fn drop_keys(x: &KObj, keys: &KObj) -> QResult {
+    {
+        let keys = keys.clone();
         let gone = member_set(&keys);
         let kept: Vec<i64> = rows_of(&x.dict_keys())
             .iter()
@@ -533,11 +552,11 @@ fn drop(x: &KObj, y: &KObj) -> QResult {
             .filter(|(_, k)| !gone.contains_key(&hkey(k)))
             .map(|(i, _)| i as i64)
             .collect();
-        return Ok(take_rows(x, &kept));
+        Ok(take_rows(x, &kept))
     }
-    if y.t() == XD && (x.is_atom() || x.t() == KS) {
-        return drop(y, x);
-    }
+}
+
+fn drop_rest(x: &KObj, y: &KObj) -> QResult {
     if x.is_vector() {
         if let Some(i) = int_atom(y) {
             let kept: Vec<i64> = (0..x.len()).filter(|&j| j != i).collect();
