@@ -49,7 +49,12 @@ pub fn guard<T>(f: impl FnOnce() -> Result<T, QErr>) -> Result<T, QErr> {
     GUARDED.with(|g| g.set(g.get() - 1));
     match r {
         Ok(v) => v,
-        Err(e) if e.is::<crate::q::system::ExitRequest>() => std::panic::resume_unwind(e),
+        Err(e) if e.is::<ExitRequest>() => std::panic::resume_unwind(e),
         Err(_) => Err(err("nyi")),
     }
 }
+
+/// q's `exit n` and `\\`: unwind the interpreter's stack first, so that every value a running
+/// function holds is released before the leak check; `main` catches this and calls `exit`.
+/// (`resume_unwind` runs no panic hook, so nothing is printed.)
+pub struct ExitRequest(pub i32);

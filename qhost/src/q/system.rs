@@ -21,10 +21,8 @@ pub fn set_args(script: &str, args: Vec<String>) {
     SCRIPT.with(|s| *s.borrow_mut() = (script.to_string(), args));
 }
 
-/// q's `exit n` and `\\`: unwind the interpreter's stack first, so that every value a running
-/// function holds is released before the leak check; `main` catches this and calls `exit`.
-/// (`resume_unwind` runs no panic hook, so nothing is printed.)
-pub struct ExitRequest(pub i32);
+/// q's `exit n` and `\\` unwind with this (defined with the errors, which let it pass).
+pub use super::error::ExitRequest;
 
 pub fn request_exit(code: i32) -> ! {
     super::session::run_exit_hook(code);
