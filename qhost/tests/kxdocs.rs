@@ -10,6 +10,10 @@
 //! - `different`: qhost answers a value that is not what q printed (or a value where q signals);
 //! - `crash`: the process ends (signal, abort) or hangs past the block's time limit.
 //!
+//! A different value after an input of the same block that answered 'nyi or an error, naming a
+//! name that input assigns (or a symbol it names), is classed with that input: the session is
+//! not q's after it.
+//!
 //! The test fails on a `different` or a `crash` not listed in tests/kxdocs/page_errors.txt (each
 //! listed with the KX page or rule that shows the page, not q, is wrong) or in
 //! tests/kxdocs/known_different.txt (qhost's own open differences, issue 32's burn-down list: each
@@ -226,7 +230,101 @@ fn replay_block(b: &Block) -> Vec<(usize, Class, String)> {
     let mut v: Vec<(usize, Class, String)> =
         done.into_iter().map(|(i, (c, g))| (i, c, g)).collect();
     v.sort_by_key(|x| x.0);
+    // an input that answered 'nyi (or an error where q answers) left the session unlike q's:
+    // a later different value that names what it would have changed is that input's
+    // consequence, classed with it (`x insert ..` 'nyi, then `x` shows x without the row)
+    let mut tainted: Vec<(String, Class)> = Vec::new();
+    for (i, c, _) in v.iter_mut() {
+        let text = &b.inputs[*i].text;
+        if *c == Class::Different {
+            if let Some((_, t)) = tainted.iter().find(|(n, _)| mentions(text, n)) {
+                *c = *t;
+            }
+        }
+        if matches!(*c, Class::Nyi | Class::Error) {
+            let k = *c;
+            tainted.extend(names(text).into_iter().map(|w| (w, k)));
+        }
+    }
     v
+}
+
+/// Whether q text names `n` (a whole word).
+fn mentions(text: &str, n: &str) -> bool {
+    text.match_indices(n).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + n.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// The names an input may change (outside strings): a name before an assignment (`x:`, `x::`,
+/// `x[i]:`, `x+:`, `x,:`) and a symbol (`` `t insert .. ``, `` `a set .. ``), q's keywords left
+/// out.
+fn names(text: &str) -> Vec<String> {
+    let b: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut in_str = false;
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            if c == '\\' {
+                i += 1;
+            } else if c == '"' {
+                in_str = false;
+            }
+            i += 1;
+            continue;
+        }
+        if c == '"' {
+            in_str = true;
+            i += 1;
+            continue;
+        }
+        let word_start = c.is_alphabetic()
+            && (i == 0 || !(b[i - 1].is_alphanumeric() || b[i - 1] == '_' || b[i - 1] == '.'));
+        let sym = c == '`';
+        if !(word_start || (c == '.' && i + 1 < b.len() && b[i + 1].is_alphabetic()) || sym) {
+            i += 1;
+            continue;
+        }
+        let start = if sym { i + 1 } else { i };
+        let mut j = start;
+        while j < b.len() && (b[j].is_alphanumeric() || b[j] == '_' || b[j] == '.') {
+            j += 1;
+        }
+        let w: String = b[start..j].iter().collect();
+        // what follows: [..] then an operator then `:` is an assignment
+        let mut k = j;
+        if k < b.len() && b[k] == '[' {
+            let mut depth = 0;
+            while k < b.len() {
+                match b[k] {
+                    '[' => depth += 1,
+                    ']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            k += 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+        }
+        if k < b.len() && "+-*%,&|^#_!~<>=$?@.".contains(b[k]) && b.get(k + 1) == Some(&':') {
+            k += 1;
+        }
+        let assigned = k < b.len() && b[k] == ':';
+        if !w.is_empty() && (sym || assigned) && !qhost::q::reserved::is_q_name(&w) {
+            out.push(w);
+        }
+        i = j.max(i + 1);
+    }
+    out
 }
 
 #[test]
