@@ -315,6 +315,10 @@ fn names(text: &str) -> Vec<String> {
                 k += 1;
             }
         }
+        // `(a[1]):4`: a parenthesised target
+        while k < b.len() && b[k] == ')' {
+            k += 1;
+        }
         if k < b.len() && "+-*%,&|^#_!~<>=$?@.".contains(b[k]) && b.get(k + 1) == Some(&':') {
             k += 1;
         }

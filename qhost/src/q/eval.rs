@@ -68,6 +68,11 @@ pub fn globals_ptr() -> *mut HashMap<String, KObj> {
     GLOBALS.with(|g| g.as_ptr())
 }
 
+/// Remove a global (`delete x from `.`, ref/delete.md); whether it was there.
+pub fn remove_global(n: &str) -> bool {
+    GLOBALS.with(|g| g.borrow_mut().remove(n).is_some())
+}
+
 pub fn set_global(n: &str, v: KObj) {
     // drop the old value after the borrow ends: its drop may run arbitrary frees only
     let old = GLOBALS.with(|g| g.borrow_mut().insert(n.to_string(), v));
@@ -928,6 +933,8 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         }
         ("?", 4) | ("!", 4) => super::funsql::apply(op, &args),
         (":", 2) => Ok(args[1].clone()),
+        // `:[v;p1;r1;..]` is q 4.1's pattern conditional (basics/pattern.md): nyi
+        (":", n) if n >= 3 => Err(err("nyi")),
         (":", 1) => Ok(args[0].clone()),
         ("::", 1) => Ok(args[0].clone()),
         _ if builtins::EVAL_WORDS.contains(&op) => super::system::builtin(op, args),

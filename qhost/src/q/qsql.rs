@@ -75,6 +75,19 @@ fn eval_plain(s: &Sql, outer: &mut Frame) -> QResult {
     let t = done(eval_node(&s.from, outer))?;
     // a table's name: update and delete amend the global and answer the name (ref/delete.md
     // `delete b from `d`, ref/update.md)
+    // `delete x from `.`: globals of the root namespace removed (ref/load.md, ref/delete.md)
+    if t.t() == -KS && t.get_sym() == "." && s.kind == "delete" && s.wh.is_empty() {
+        for (n, e) in &s.cols {
+            let name = match (n, e) {
+                (Some(n), _) => n.clone(),
+                (None, Node::Name(n)) => n.clone(),
+                _ => return Err(err("nyi")),
+            };
+            super::peach::may_update()?;
+            super::eval::remove_global(&name);
+        }
+        return Ok(t);
+    }
     if t.t() == -KS {
         let name = t.get_sym();
         let v = super::eval::get_global(name).ok_or_else(|| err(name))?;

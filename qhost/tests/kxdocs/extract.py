@@ -119,7 +119,7 @@ def strip_comment(s):
 def strip_annotation(line):
     """The page's note beside what q printed (`0n   / since 4.1`): q prints no comments, so
     two or more blanks then `/ ` end the line (outside strings)."""
-    m = re.search(r'\s{2,}/(\s|$)', strip_strings(line))
+    m = re.search(r'\s{2,}/', strip_strings(line))
     return line[:m.start()].rstrip() if m else line
 
 

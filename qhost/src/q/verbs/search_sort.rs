@@ -10,10 +10,18 @@ use std::sync::atomic::{AtomicU64, Ordering as AO};
 
 pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
     Some(match name {
-        "asc" => sort(x, false).inspect(|r| {
-            if r.is_vector() && r.t() != 0 {
-                r.set_attr(1); // `s#
+        // `s# on the result, a general list's too (ref/asc.md `attr asc l` is `s); a vector
+        // already in order gets it in place, seen by every reference to it (ref/asc.md: `asc b`
+        // then `a` shows `s#0 1)
+        "asc" => sort(x, false).map(|r| {
+            if r.is_vector() && r.t() < 20 {
+                if x.t() == r.t() && x.t() > 0 && super::compare::matches(x, &r) {
+                    x.set_attr(1);
+                    return x.clone();
+                }
+                r.set_attr(1);
             }
+            r
         }),
         "desc" => sort(x, true),
         // a dictionary grades to its keys (ref/asc.md `iasc `a`b`c!2 3 1` is `c`a`b)

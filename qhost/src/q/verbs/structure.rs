@@ -54,6 +54,11 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
             let ys = member_set(y);
             Ok(select(x, |k| !ys.contains_key(k)))
         }
+        // dictionaries meet by their values (ref/inter.md `x inter y` on two dictionaries)
+        "inter" if x.t() == XD && y.t() == XD && !is_keyed(x) && !is_keyed(y) => {
+            let ys = member_set(&y.dict_values());
+            Ok(select(&x.dict_values(), |k| ys.contains_key(k)))
+        }
         "inter" => {
             let ys = member_set(y);
             Ok(select(x, |k| ys.contains_key(k)))
