@@ -45,6 +45,9 @@ struct Block {
     inputs: Vec<Input>,
 }
 
+/// A block's inputs classed: (input's index, class, what qhost printed).
+type Classed = Vec<(usize, Class, String)>;
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 enum Class {
     Match,
@@ -201,7 +204,7 @@ static UNIQUE: AtomicUsize = AtomicUsize::new(0);
 
 /// Every input of the block classed, with what qhost printed. A crash is classed and the block
 /// run again from a fresh process without the inputs that crashed.
-fn replay_block(b: &Block) -> Vec<(usize, Class, String)> {
+fn replay_block(b: &Block) -> Classed {
     let mut crashed_at = HashSet::new();
     let mut done: HashMap<usize, (Class, String)> = HashMap::new();
     loop {
@@ -357,7 +360,7 @@ fn kx_reference_pages() {
         .parse()
         .unwrap();
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, Vec<(usize, Class, String)>)>> = Mutex::new(Vec::new());
+    let results: Mutex<Vec<(usize, Classed)>> = Mutex::new(Vec::new());
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
     std::thread::scope(|s| {
         for _ in 0..workers {

@@ -164,7 +164,7 @@ fn imports(root: &Path) -> Vec<(String, String, String)> {
             .collect::<Vec<_>>()
             .join("\n");
         let mut at = 0;
-        while let Some(i) = text[at..].find(|c| c == 'c' || c == 's') {
+        while let Some(i) = text[at..].find(['c', 's']) {
             let start = at + i;
             at = start + 1;
             let rest = &text[start..];
