@@ -141,7 +141,8 @@ pub fn max_args(op: &str) -> usize {
         // ?[t;c;b;a] and ![t;c;b;a]: functional qSQL (basics/funsql.md)
         "?" | "!" => 4,
         "ssr" => 3,
-        "enlist" | "'" => 8,
+        // `:[v;p1;r1;..]`, the pattern conditional (nyi), takes any count
+        "enlist" | "'" | ":" => 8,
         _ => valence(op),
     }
 }

@@ -766,8 +766,21 @@ fn func_text(x: &KObj) -> String {
 }
 
 /// `.Q.f[d;x]`: x with d decimals.
+/// As q's .Q.f (basics/internal.md: `.Q.f[2;.045]` is "0.05" where printf's IEEE rounding
+/// gives "0.04"): x times 10^d rounded to an integer, the point put back; a null is "".
 pub fn fmt_fixed(d: usize, v: f64) -> String {
-    format!("{v:.d$}")
+    if v.is_nan() {
+        return String::new();
+    }
+    if v < 0.0 {
+        return format!("-{}", fmt_fixed(d, -v));
+    }
+    let scaled = v * 10f64.powi(d as i32);
+    if d == 0 || !scaled.is_finite() || scaled >= 9e15 {
+        return format!("{v:.d$}");
+    }
+    let j = format!("{:0>w$}", scaled.round() as i64, w = d + 1);
+    format!("{}.{}", &j[..j.len() - d], &j[j.len() - d..])
 }
 
 /// `.Q.fmt[w;d;x]`: x with d decimals right-justified in w characters (w stars if too wide).

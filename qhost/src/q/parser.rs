@@ -200,7 +200,10 @@ impl<'a> P<'a> {
                             && !matches!(
                                 self.peek_at(1),
                                 None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace)
-                            ) =>
+                            )
+                            // `:[v;p;r;..]` is the pattern conditional, not a return
+                            && !(matches!(self.peek_at(1), Some(Tok::LBracket))
+                                && !self.toks[self.pos + 1].space_before) =>
                     {
                         self.pos += 1;
                         return Ok(Node::Return(Box::new(self.expr()?)));
@@ -594,6 +597,19 @@ impl<'a> P<'a> {
                 wh = parts(self, &[])?.into_iter().map(|(_, e)| e).collect();
             }
         }
+        // Cond is not supported inside qSQL phrases: 'rank (basics/qsql.md "Cond")
+        let mut cond = false;
+        for e in cols
+            .iter()
+            .chain(by.iter())
+            .map(|(_, e)| e)
+            .chain(wh.iter())
+        {
+            has_cond(e, &mut cond);
+        }
+        if cond {
+            return Err(err("rank"));
+        }
         Ok(Node::Sql(Rc::new(Sql {
             kind: kind.to_string(),
             cols,
@@ -712,6 +728,11 @@ fn fold(mut terms: Vec<Term>) -> Node {
     let rest = terms.split_off(1);
     let first = terms.pop().unwrap();
     if first.verb {
+        // q disables the unary form of $ written bare (basics/parsetrees.md: `$42` is '$,
+        // `($)42` is "42")
+        if matches!(&first.node, Node::Prim(p) if p == "$") {
+            return Node::Signal(Box::new(Node::Const(KObj::sym("$"))));
+        }
         return Node::Juxt(Box::new(first.node), Box::new(fold(rest)));
     }
     let mut rest = rest;
@@ -776,8 +797,21 @@ fn implicit(n: &Node, used: &mut [bool; 3]) {
             }
             implicit(val, used);
         }
+        // a qSQL query's phrases mask x, y and z; only its from phrase counts (basics/qsql.md:
+        // `{select from ([]a:0 1;b:2 3) where a=x,b=y}[0;2]` is 'rank)
+        Node::Sql(q) => implicit(&q.from, used),
         _ => children(n, &mut |m| implicit(m, used)),
     }
+}
+
+/// Whether an expression holds `$[c;t;f]` (not inside a lambda).
+fn has_cond(n: &Node, found: &mut bool) {
+    if let Node::Apply(f, a) = n {
+        if matches!(&**f, Node::Prim(p) if p == "$") && a.len() >= 3 {
+            *found = true;
+        }
+    }
+    children(n, &mut |m| has_cond(m, found));
 }
 
 /// Names assigned with `:` in a lambda body become its locals. A name assigned with `::` before
