@@ -42,6 +42,18 @@ impl Op {
     }
 }
 
+/// q's comparison tolerance, 2^-43 relative (basics/precision.md).
+const TOLERANCE: f64 = 1.0 / 8_796_093_022_208.0;
+
+fn tolerant_floor(v: f64) -> f64 {
+    let up = v.floor() + 1.0;
+    if v.is_finite() && (up - v) <= TOLERANCE * v.abs().max(up.abs()) {
+        up
+    } else {
+        v.floor()
+    }
+}
+
 /// Promotion rank of numeric types: boolean/byte/char lowest, then short, int, long, real, float.
 fn rank(t: i8) -> u8 {
     match t {
@@ -353,8 +365,11 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         "neg" => return Some(atomic1(x, &neg)),
         "abs" => return Some(atomic1(x, &abs)),
         "signum" => return Some(atomic1(x, &signum)),
-        "floor" => return Some(atomic1(x, &|v| round(v, f64::floor))),
-        "ceiling" => return Some(atomic1(x, &|v| round(v, f64::ceil))),
+        // with comparison tolerance: a value tolerantly equal to the integer above (below) it
+        // floors (ceils) to that integer (ref/floor.md `floor 2 - 10 xexp -12 -13` is 1 2,
+        // ref/ceiling.md `ceiling 2 + 10 xexp -12 -13` is 3 2)
+        "floor" => return Some(atomic1(x, &|v| round(v, tolerant_floor))),
+        "ceiling" => return Some(atomic1(x, &|v| round(v, |f| -tolerant_floor(-f)))),
         _ => return None,
     };
     Some(atomic1(x, &|v| {

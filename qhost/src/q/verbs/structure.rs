@@ -495,8 +495,13 @@ fn reshape(flat: &KObj, shape: &[i64]) -> KObj {
 /// `` `s#y `` `` `u#y `` `` `p#y `` `` `g#y `` set an attribute on a list; `` `#y `` removes it.
 /// `s requires ascending items ('s-fail otherwise), `u distinct ones ('u-fail).
 fn attribute(x: &KObj, y: &KObj) -> Option<QResult> {
-    if x.t() != -KS || y.is_atom() || matches!(y.t(), XD | XT) {
+    if x.t() != -KS || y.is_atom() {
         return None;
+    }
+    // attributes on dictionaries and tables (step dictionaries, ref/apply.md; keyed tables,
+    // ref/set-attribute.md) are nyi
+    if matches!(y.t(), XD | XT) {
+        return matches!(x.get_sym(), "" | "s" | "u" | "p" | "g").then(|| Err(err("nyi")));
     }
     let code = match x.get_sym() {
         "" => 0,
