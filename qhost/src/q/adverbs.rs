@@ -213,7 +213,12 @@ fn matches(a: &KObj, b: &KObj) -> Result<bool, QErr> {
 /// Over (`scan` collects every step).
 fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
     let v = valence(f);
-    if v == 1 {
+    // a function derived by over or scan is variadic: applied to one argument it is unary, so
+    // over converges (ref/over.md `(,/)over n` razes to one string)
+    let derived_fold = f.is_func()
+        && !values::is_identity(f)
+        && matches!(f.func_ref(), Func::Derived { adv, .. } if adv == "/" || adv == "\\");
+    if v == 1 || (args.len() == 1 && derived_fold) {
         return unary_over(f, args, scan);
     }
     match args.len() {

@@ -346,6 +346,15 @@ fn leaf(op: Op, x: &KObj, y: &KObj) -> QResult {
 
 /// `x op y` for a dyadic arithmetic verb.
 pub fn dyad(op: Op, x: &KObj, y: &KObj) -> QResult {
+    // two dictionaries: x-y is x+neg y, so a key only in y gives its negation (ref/subtract.md
+    // `d-`b`c!(10 20 30;1000*1 2 3)` has c| -1000 -2000 -3000)
+    if op == Op::Sub && x.t() == XD && y.t() == XD && y.dict_keys().t() != XT {
+        let ny = KObj::dict(
+            y.dict_keys(),
+            super::apply_prim("neg", vec![y.dict_values()])?,
+        );
+        return dyad(Op::Add, x, &ny);
+    }
     atomic2(x, y, &|a, b| leaf(op, a, b))
 }
 
