@@ -413,6 +413,10 @@ fn two(v: i64) -> String {
 
 fn date_text(d: i64) -> String {
     let (y, m, dd) = civil_from_days(d);
+    // before year 1 q prints zeros (basics/datatypes.md `0001.01.01-1` is 0000.00.00)
+    if y < 1 {
+        return "0000.00.00".into();
+    }
     format!("{y:04}.{}.{}", two(m), two(dd))
 }
 

@@ -199,7 +199,11 @@ fn temporal(t: i8, y: &KObj) -> QResult {
                 if v == NJ || v.abs() == WJ {
                     v
                 } else {
-                    v.wrapping_mul(unit_ns(s))
+                    // past a timestamp's range: its infinity (basics/datatypes.md
+                    // `` `timestamp$1666.09.02 `` is -0Wp)
+                    v.checked_mul(unit_ns(s))
+                        .filter(|&n| n != NJ)
+                        .unwrap_or(if v < 0 { -WJ } else { WJ })
                 }
             })
             .collect()
