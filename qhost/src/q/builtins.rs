@@ -142,7 +142,9 @@ pub fn max_args(op: &str) -> usize {
         "?" | "!" => 4,
         "ssr" => 3,
         // `:[v;p1;r1;..]`, the pattern conditional (nyi), takes any count
-        "enlist" | "'" | ":" => 8,
+        // `enlist` takes any number (ref/enlist.md: ten)
+        "enlist" => 64,
+        "'" | ":" => 8,
         _ => valence(op),
     }
 }

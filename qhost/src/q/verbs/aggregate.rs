@@ -330,6 +330,10 @@ fn avgs(x: &KObj) -> QResult {
 }
 
 fn all_any(all: bool, x: &KObj) -> QResult {
+    // of nothing: all is 1b, any 0b (ref/all-any.md)
+    if x.t() == 0 && x.is_empty() {
+        return Ok(KObj::bool(all));
+    }
     if x.t() == XT {
         // code.kx.com/q/ref/all-any: on a table, a dictionary of each column's answer
         let (names, cols) = table_cols(x);
@@ -459,6 +463,26 @@ fn cov(cor: bool, x: &KObj, y: &KObj) -> QResult {
 
 /// Moving windows of n items: mavg msum mmax mmin mcount (nulls skipped).
 fn moving(name: &str, n: &KObj, x: &KObj) -> QResult {
+    // uniform: a dictionary's values, a table's columns (ref/count.md `2 mcount d`, ref/max.md)
+    if x.t() == XD {
+        // values that are rows of a matrix move over the rows (ref/count.md `2 mcount d` is
+        // a| 1 1 1, b| 2 2 2): nyi
+        if x.dict_values().t() == 0 {
+            return Err(nyi());
+        }
+        return Ok(KObj::dict(
+            x.dict_keys(),
+            moving(name, n, &x.dict_values())?,
+        ));
+    }
+    if x.t() == XT {
+        let (names, cols) = table_cols(x);
+        let cols = cols
+            .iter()
+            .map(|c| moving(name, n, c))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(make_table(names, cols));
+    }
     let n = int_atom(n).filter(|&n| n > 0).ok_or_else(type_err)? as usize;
     let v = fvals(x)
         .filter(|_| x.is_vector() && x.t() != KS)

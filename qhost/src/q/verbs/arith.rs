@@ -92,11 +92,14 @@ fn result_type(op: Op, a: i8, b: i8) -> Result<i8, QErr> {
     // `98|"a"` is "b", ref/lesser.md `98&"c"` is "b")
     if a == KC || b == KC {
         let intc = |t: i8| matches!(t, KB | KG | KC | KH | KI | KJ);
-        return match op {
-            Op::Min | Op::Max if intc(a) && intc(b) => Ok(KC),
-            Op::Min | Op::Max => Err(crate::q::err("nyi")),
-            _ => Err(type_err()),
-        };
+        // Divide, div and xlog take characters as their codes (ref/divide.md `"z"%"a"`,
+        // ref/div.md `"\023" div 8`, ref/log.md `"A"xlog"C"`)
+        match op {
+            Op::Min | Op::Max if intc(a) && intc(b) => return Ok(KC),
+            Op::Min | Op::Max => return Err(crate::q::err("nyi")),
+            Op::Div | Op::IDiv | Op::Xlog => {}
+            _ => return Err(type_err()),
+        }
     }
     if !num(a) || !num(b) {
         return Err(type_err());

@@ -153,6 +153,22 @@ pub fn to_type(t: i8, y: &KObj) -> QResult {
         }
         return Ok(build_f(t, atom, &v));
     }
+    // a long past an int's range becomes a byte as the int's limit would (ref/cast.md
+    // `"x"$-2 -1 0 1 2+0Wi` is 0xfdfeffffff)
+    if t == KG && s == KJ {
+        let v: Vec<i64> = ivals(y)
+            .ok_or_else(type_err)?
+            .into_iter()
+            .map(|v| {
+                if v == NJ {
+                    v
+                } else {
+                    v.clamp(-(i32::MAX as i64), i32::MAX as i64)
+                }
+            })
+            .collect();
+        return Ok(build_i(t, atom, &v));
+    }
     Ok(build_i(t, atom, &ivals(y).ok_or_else(type_err)?))
 }
 

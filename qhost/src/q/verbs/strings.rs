@@ -8,6 +8,22 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
     Some(match name {
         "lower" => map_text(x, &|s| s.to_ascii_lowercase()),
         "upper" => map_text(x, &|s| s.to_ascii_uppercase()),
+        // on other vectors trim drops leading and trailing nulls; other atoms are themselves
+        // (ref/trim.md `trim 0N 0N 1 2 3 0N 0N  4 5 0N 0N`, `trim 42`)
+        "trim" | "ltrim" | "rtrim" if x.t() > 0 && x.t() < 20 && !matches!(x.t(), KC | KS) => {
+            let n = x.len() as usize;
+            let (l, r) = (name != "rtrim", name != "ltrim");
+            let mut a = 0;
+            let mut b = n;
+            while l && a < b && is_null_at(x, a) {
+                a += 1;
+            }
+            while r && b > a && is_null_at(x, b - 1) {
+                b -= 1;
+            }
+            Ok(rows(x, &(a as i64..b as i64).collect::<Vec<_>>()))
+        }
+        "trim" | "ltrim" | "rtrim" if x.is_atom() && !matches!(-x.t(), KC | KS) => Ok(x.clone()),
         "trim" => map_text(x, &|s| trim(s, true, true)),
         "ltrim" => map_text(x, &|s| trim(s, true, false)),
         "rtrim" => map_text(x, &|s| trim(s, false, true)),
