@@ -385,8 +385,15 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         _ => return None,
     };
     Some(atomic1(x, &|v| {
+        // numbers, characters and temporals by their underlying values, as a float
+        // (ref/exp.md's domain and range: `exp 00:00:00 00:00:12 12:00:00` is 1 162754.8 0w,
+        // ref/sqrt.md); a datetime's answer is a datetime: nyi
+        let t = v.t().abs();
+        if t == KZ {
+            return Err(crate::q::err("nyi"));
+        }
         let vals = fvals(v)
-            .filter(|_| is_numeric(v.t()))
+            .filter(|_| is_numeric(v.t()) || t == KC || is_temporal(t))
             .ok_or_else(type_err)?;
         Ok(build_f(
             KF,
@@ -461,6 +468,16 @@ fn round(x: &KObj, f: fn(f64) -> f64) -> QResult {
             Ok(build_f(if t == KE { KI } else { KJ }, x.is_atom(), &v))
         }
         KH | KI | KJ | KB | KG => Ok(build_i(widened(t), x.is_atom(), &ivals(x).unwrap())),
+        // a datetime to its date (ref/floor.md `floor 2009.10.03T13:08:00.222` is 2009.10.03,
+        // ref/ceiling.md)
+        KZ => {
+            let v: Vec<i64> = fvals(x)
+                .unwrap()
+                .into_iter()
+                .map(|d| if d.is_nan() { NJ } else { f(d) as i64 })
+                .collect();
+            Ok(build_i(KD, x.is_atom(), &v))
+        }
         _ => Err(type_err()),
     }
 }

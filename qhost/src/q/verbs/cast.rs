@@ -50,8 +50,17 @@ fn name_type(s: &str) -> Option<i8> {
 
 /// `x $ y`.
 fn cast(x: &KObj, y: &KObj) -> QResult {
-    // a list of types (`"ej"$(x;y)`), or of widths (`3 -4$("a";"b")`): pairwise with y's items
-    if matches!(x.t(), KC | KH | KI | KJ) {
+    // `0h` or `"*"`: Identity where y is not a string (ref/cast.md)
+    if (x.t() == -KH && x.get_short() == 0) || (x.t() == -KC && x.get_byte() == b'*') {
+        return if is_text(y) {
+            Err(err("nyi"))
+        } else {
+            Ok(y.clone())
+        };
+    }
+    // a list of types (`"ej"$(x;y)`, `(12h;"m";`date)$42`), or of widths (`3 -4$("a";"b")`):
+    // pairwise with y's items
+    if matches!(x.t(), KC | KH | KI | KJ | KS) || (x.t() == 0 && !x.is_empty()) {
         let xs = items(x);
         let ys = if y.is_atom() {
             vec![y.clone(); xs.len()]

@@ -171,6 +171,10 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
 }
 
 fn like(x: &KObj, p: &KObj) -> QResult {
+    // a dictionary: its values, keys kept (ref/like.md)
+    if x.t() == XD && x.dict_keys().t() != XT {
+        return Ok(KObj::dict(x.dict_keys(), like(&x.dict_values(), p)?));
+    }
     let pat = text(p).ok_or_else(type_err)?;
     if let Some(s) = text(x) {
         return Ok(KObj::bool(glob(&pat, &s)));

@@ -550,6 +550,23 @@ fn drop(x: &KObj, y: &KObj) -> QResult {
         }
         return drop_keys(x, &from_items(vec![y.clone()]));
     }
+    // a vector of column names drops a table's columns (ref/drop.md `` `a`b _ t ``; an atom
+    // there is 'type)
+    if y.t() == XT && (x.t() == -KS || x.t() == KS) {
+        if x.is_atom() {
+            return Err(type_err());
+        }
+        let gone = x.sym_list();
+        let (names, cols) = table_cols(y);
+        let keep: Vec<usize> = (0..cols.len())
+            .filter(|&i| !gone.contains(&names.sym_list()[i]))
+            .collect();
+        let kept_names: Vec<&str> = keep.iter().map(|&i| names.sym_list()[i]).collect();
+        return Ok(make_table(
+            KObj::syms(&kept_names),
+            keep.iter().map(|&i| cols[i].clone()).collect(),
+        ));
+    }
     if y.t() == XD && (x.is_atom() || x.t() == KS) {
         // keys on the left: one or a list (ref/drop.md `` `a`b _ `a`b`c!1 2 3 ``)
         return drop_keys(
