@@ -79,7 +79,9 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
     }
     let (t, parse) = match x.t() {
         t if t == -KC => char_type(x.get_byte()).ok_or_else(|| err("domain"))?,
-        t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("domain"))?, false),
+        // a symbol that names no type enumerates against that list (ref/enumerate.md), and
+        // `year`dd`mm`hh`uu`ss take a temporal's parts (ref/cast.md): nyi
+        t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("nyi"))?, false),
         // a long is Pad's width (ref/pad.md), string-atomic through lists, dictionaries and
         // tables; a long with anything else is not documented: nyi
         t if t == -KJ => return pad_deep(x.get_long(), y),

@@ -130,6 +130,10 @@ fn sort(x: &KObj, down: bool) -> QResult {
 
 /// `x ? y`: find in a list, or roll/deal with an integer count on the left.
 fn query(x: &KObj, y: &KObj) -> QResult {
+    // Enum Extend `` `foo?`a`b `` (ref/enum-extend.md): nyi
+    if x.t() == -KS && (y.t() == KS || y.t() == -KS) {
+        return Err(nyi());
+    }
     if x.is_vector() || x.t() == XD {
         if x.t() == XD {
             // d?v: the key of the first value v

@@ -625,6 +625,10 @@ fn cut_at(cuts: &[i64], y: &KObj) -> QResult {
 
 /// `x ! y`: a dictionary from keys and values, or `n!table` keying its first n columns.
 fn bang(x: &KObj, y: &KObj) -> QResult {
+    // a symbol atom on the left enumerates (ref/enumeration.md `` `x!1 2 3 ``): nyi
+    if x.t() == -KS {
+        return Err(nyi());
+    }
     if let (Some(n), XT) = (int_atom(x), y.t()) {
         let (names, cols) = table_cols(y);
         let n = n as usize;
