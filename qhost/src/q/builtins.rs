@@ -139,7 +139,8 @@ pub fn max_args(op: &str) -> usize {
     match op {
         "@" | "." => 4,
         // ?[t;c;b;a] and ![t;c;b;a]: functional qSQL (basics/funsql.md)
-        "?" | "!" => 4,
+        "?" => 6,
+        "!" => 4,
         "ssr" => 3,
         // `:[v;p1;r1;..]`, the pattern conditional (nyi), takes any count
         // `enlist` takes any number (ref/enlist.md: ten)

@@ -377,8 +377,15 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     if let Some(v) = dotted(s, fr)? {
         return Ok(v);
     }
-    // one of q's own names that qhost does not implement: 'nyi, not an undefined name
-    if super::reserved::is_q_name(s) {
+    // one of q's own names that qhost does not implement: 'nyi, not an undefined name; so
+    // are q's namespaces (.q, .Q, the root `.`) and a namespace whose names qhost keeps flat
+    // (`.ns` where .ns.v is set): qhost holds no namespace dictionaries
+    if super::reserved::is_q_name(s)
+        || s == "."
+        || s == ".q"
+        || s.starts_with(".q.")
+        || (s.starts_with('.') && !global_names(&format!("{s}.")).is_empty())
+    {
         return Err(err("nyi").into());
     }
     Err(err(s).into())
@@ -731,7 +738,8 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
                 let mut fr = Frame::default();
                 match dotted(name, &mut fr)? {
                     Some(v) => v,
-                    None => return Err(err(name).into()),
+                    // q's own names and namespaces qhost keeps no dictionary of: as lookup
+                    None => lookup(name, &mut fr)?,
                 }
             }
         };
@@ -932,6 +940,9 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
             super::textfile::key_path(&args[0])
         }
         ("?", 4) | ("!", 4) => super::funsql::apply(op, &args),
+        // ?[t;c;b;a;n] (a limit), ?[t;c;b;a;n;(g;cn)], ?[t;i;p] (simple exec): nyi (funsql.md)
+        ("?", 5) | ("?", 6) => Err(err("nyi")),
+        ("?", 3) if matches!(args[0].t(), crate::kapi::XT | crate::kapi::XD) => Err(err("nyi")),
         (":", 2) => Ok(args[1].clone()),
         // `:[v;p1;r1;..]` is q 4.1's pattern conditional (basics/pattern.md): nyi
         (":", n) if n >= 3 => Err(err("nyi")),
