@@ -140,6 +140,7 @@ pub fn max_args(op: &str) -> usize {
         "@" | "." => 4,
         // ?[t;c;b;a] and ![t;c;b;a]: functional qSQL (basics/funsql.md)
         "?" => 6,
+        "deltas" => 2,
         "!" => 4,
         "ssr" => 3,
         // `:[v;p1;r1;..]`, the pattern conditional (nyi), takes any count

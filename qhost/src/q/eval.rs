@@ -939,6 +939,17 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         ("key", 1) | ("!", 1) if args[0].t() == -KS && args[0].get_sym().starts_with(':') => {
             super::textfile::key_path(&args[0])
         }
+        // deltas is -': and takes a seed (basics/variadic.md `deltas[10;15 27 93]` is 5 12 66)
+        ("deltas", 2) => {
+            let f = KObj::func(
+                func::adverb_type("':"),
+                Func::Derived {
+                    f: prim_value("-"),
+                    adv: "':".into(),
+                },
+            );
+            Ok(apply(&f, args)?)
+        }
         ("?", 4) | ("!", 4) => super::funsql::apply(op, &args),
         // ?[t;c;b;a;n] (a limit), ?[t;c;b;a;n;(g;cn)], ?[t;i;p] (simple exec): nyi (funsql.md)
         ("?", 5) | ("?", 6) => Err(err("nyi")),

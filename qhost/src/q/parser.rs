@@ -489,6 +489,10 @@ impl<'a> P<'a> {
                         break;
                     }
                     Some(Tok::Semi) => self.pos += 1,
+                    // q 4.1's patterns and type checks in parameters (`{[(a;b);c]..}`,
+                    // `{[x:tempCheck]..}`, basics/pattern.md): nyi
+                    Some(Tok::LParen | Tok::LBracket) => return Err(err("nyi")),
+                    Some(Tok::Verb(v)) if v == ":" => return Err(err("nyi")),
                     _ => return Err(err("[")),
                 }
             }
