@@ -873,6 +873,18 @@ fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
     if args.len() == 1 {
         return super::verbs::index::at(x, &args[0]);
     }
+    // indexing at depth reaches a function: it is applied to the remaining indexes
+    // (basics/application.md `(sum;dev;var)[1;til 5]` is 1.414214)
+    if x.t() == 0 && args[0].t() == -KJ {
+        let i = args[0].get_long();
+        if (0..x.len()).contains(&i) && x.item(i).is_func() {
+            return match apply_opt(&x.item(i), args[1..].iter().cloned().map(Some).collect()) {
+                Ok(v) => Ok(v),
+                Err(Flow::Err(e)) => Err(e),
+                Err(_) => Err(err("nyi")),
+            };
+        }
+    }
     super::verbs::index::dot(x, &KObj::list(args))
 }
 
