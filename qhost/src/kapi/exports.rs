@@ -35,8 +35,8 @@ use libc::{c_char, c_int, c_void};
 use super::kobj::*;
 use super::sym;
 use super::{strict, threads};
+use crate::kapi::error::{err, QErr, QResult};
 use crate::q::func::Func;
-use crate::q::{err, QErr, QResult};
 
 pub use fdloop::{poll_fds, registered_fds};
 pub use incoming::check_incoming;
