@@ -40,7 +40,6 @@ const KNOWN_UP: &[&str] = &[
     "kapi::exports -> q::verbs",
     "kapi::kobj -> q::func",
     "q::values -> q::verbs",
-    "q::verbs -> q::builtins",
     "q::verbs -> q::display",
     "q::builtins -> q::parser",
     "q::parser -> q::eval",

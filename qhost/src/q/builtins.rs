@@ -107,12 +107,7 @@ pub fn is_glyph(op: &str) -> bool {
         && !op.starts_with(".z")
 }
 
-/// A glyph's unary form, the glyph then a colon (`#:` is count, `|:` reverse: basics/variadic.md,
-/// basics/exposed-infrastructure.md); a keyword-like primitive of type 101.
-pub fn is_unary_form(op: &str) -> bool {
-    let b = op.as_bytes();
-    b.len() == 2 && b[1] == b':' && b"+-*%&|^=<>~,#_$?@!.".contains(&b[0])
-}
+pub use super::verbs::is_unary_form;
 
 /// How many arguments a primitive takes before it runs (fewer make a projection).
 pub fn valence(op: &str) -> usize {
