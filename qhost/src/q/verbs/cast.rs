@@ -188,6 +188,21 @@ pub fn to_type(t: i8, y: &KObj) -> QResult {
 fn temporal(t: i8, y: &KObj) -> QResult {
     let s = y.t().abs();
     let atom = y.is_atom();
+    // a date is a whole number of days of a datetime, whatever its range (basics/datatypes.md
+    // `"z"$0001.01.01-1`)
+    if s == KD && t == KZ {
+        let v: Vec<f64> = ivals(y)
+            .unwrap()
+            .iter()
+            .map(|&d| match d {
+                NJ => f64::NAN,
+                WJ => f64::INFINITY,
+                d if d == -WJ => f64::NEG_INFINITY,
+                d => d as f64,
+            })
+            .collect();
+        return Ok(build_f(KZ, atom, &v));
+    }
     if t == KM {
         let d = if s == KD { y.clone() } else { temporal(KD, y)? };
         let v: Vec<i64> = ivals(&d)
