@@ -732,10 +732,12 @@ fn fold(mut terms: Vec<Term>) -> Node {
     let rest = terms.split_off(1);
     let first = terms.pop().unwrap();
     if first.verb {
-        // q disables the unary form of $ written bare (basics/parsetrees.md: `$42` is '$,
-        // `($)42` is "42")
-        if matches!(&first.node, Node::Prim(p) if p == "$") {
-            return Node::Signal(Box::new(Node::Const(KObj::sym("$"))));
+        // q disables the unary forms of $ and , written bare (basics/parsetrees.md: `$42` is
+        // '$, `($)42` is "42"; basics/funsql.md: `(#;3;,`a`b`c`d`e`f)` is ',)
+        if let Node::Prim(p) = &first.node {
+            if p == "$" || p == "," {
+                return Node::Signal(Box::new(Node::Const(KObj::sym(p))));
+            }
         }
         return Node::Juxt(Box::new(first.node), Box::new(fold(rest)));
     }
