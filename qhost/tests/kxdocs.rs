@@ -18,8 +18,8 @@
 //! listed with the KX page or rule that shows the page, not q, is wrong) or in
 //! tests/kxdocs/known_different.txt (qhost's own open differences, issue 32's burn-down list: each
 //! is a bug to fix or to make 'nyi, never a page error), on a listed input that no longer is one,
-//! and when matches drop below tests/kxdocs/floor.txt. `KXDOCS_REPORT=path` writes
-//! a line for every input: page:line, class, input, what q printed and what qhost printed (quoted).
+//! and when matches drop below tests/kxdocs/floor.txt. `KXDOCS_QHOST=path` replays another build;
+//! `KXDOCS_REPORT=path` writes a line for every input: page:line, class, input, what q printed and what qhost printed (quoted).
 use std::collections::{HashMap, HashSet};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -132,7 +132,9 @@ fn run_block(b: &Block, skip: &HashSet<usize>) -> (Vec<(usize, String)>, bool) {
         text.push('\n');
     }
     let (mut rd, wr) = std::io::pipe().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qhost"))
+    // KXDOCS_QHOST=path replays another build (to count an older qhost by the same rules)
+    let exe = std::env::var("KXDOCS_QHOST").unwrap_or_else(|_| env!("CARGO_BIN_EXE_qhost").into());
+    let mut child = Command::new(exe)
         .current_dir(&dir)
         .stdin(Stdio::piped())
         .stdout(wr.try_clone().unwrap())
