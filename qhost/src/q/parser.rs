@@ -202,8 +202,8 @@ impl<'a> P<'a> {
                                 None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace)
                             )
                             // `:[v;p;r;..]` is the pattern conditional, not a return
-                            && !(matches!(self.peek_at(1), Some(Tok::LBracket))
-                                && !self.toks[self.pos + 1].space_before) =>
+                            && (!matches!(self.peek_at(1), Some(Tok::LBracket))
+                                || self.toks[self.pos + 1].space_before) =>
                     {
                         self.pos += 1;
                         return Ok(Node::Return(Box::new(self.expr()?)));

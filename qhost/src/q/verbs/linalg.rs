@@ -182,6 +182,7 @@ fn inv(x: &KObj) -> QResult {
         }
     }
     let mut b = vec![vec![0.0f64; n]; n];
+    #[allow(clippy::needless_range_loop)] // c is a column of b, filled row by row
     for c in 0..n {
         let mut y = vec![0.0f64; n];
         for i in 0..n {
