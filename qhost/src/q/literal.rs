@@ -16,6 +16,8 @@ pub struct Lit {
     pub null: bool,
     /// +1 / -1 infinity.
     pub inf: i8,
+    /// A clock with a type letter (`20:00t`): the letter types the whole vector.
+    pub letter: bool,
 }
 
 impl Lit {
@@ -27,6 +29,7 @@ impl Lit {
             f: v as f64,
             null: false,
             inf: 0,
+            letter: false,
         }
     }
     fn typed(t: i8, v: i64) -> Lit {
@@ -37,6 +40,7 @@ impl Lit {
             f: v as f64,
             null: false,
             inf: 0,
+            letter: false,
         }
     }
 }
@@ -110,6 +114,7 @@ fn null_of(t: i8) -> Lit {
         f: f64::NAN,
         null: true,
         inf: 0,
+        letter: false,
     }
 }
 
@@ -199,7 +204,9 @@ pub fn parse_word(w: &str) -> Option<Lit> {
         if ns % unit != 0 {
             return None;
         }
-        return Some(Lit::typed(t, sign * ns / unit));
+        let mut l = Lit::typed(t, sign * ns / unit);
+        l.letter = true;
+        return Some(l);
     }
     if s.contains(':') {
         let (ns, parts, fd) = clock(s)?;
@@ -308,6 +315,33 @@ pub fn make(items: &[Lit]) -> Option<KObj> {
             })
             .collect();
         &months[..]
+    } else {
+        items
+    };
+    // `13:30 20:00t`: the letter makes every clock a time (basics/comparison.md)
+    let clocks: Vec<Lit>;
+    let items = if last.letter && matches!(t, KT | KU | KV | KN) {
+        let ns_per = |t: i8| -> i64 {
+            match t {
+                KT => 1_000_000,
+                KU => 60_000_000_000,
+                KV => 1_000_000_000,
+                _ => 1,
+            }
+        };
+        clocks = items
+            .iter()
+            .map(|l| {
+                if matches!(l.t, KT | KU | KV) && !l.null && l.inf == 0 && l.t != t {
+                    let ns = l.i * ns_per(l.t);
+                    if ns % ns_per(t) == 0 {
+                        return Lit::typed(t, ns / ns_per(t));
+                    }
+                }
+                *l
+            })
+            .collect();
+        &clocks[..]
     } else {
         items
     };
