@@ -733,12 +733,22 @@ pub fn keyword_text(op: &str) -> Option<&'static str> {
 /// is not (`count` shows as q's `#:`, which qhost cannot vouch for): 'nyi to show it.
 pub fn showable(x: &KObj) -> bool {
     if x.t() >= 100 && !is_identity(x) {
-        if let Func::Prim { op } = x.func_ref() {
-            let word = op.as_bytes()[0].is_ascii_alphabetic();
-            return !word || keyword_text(op).is_some() || op == "enlist";
-        }
+        return match x.func_ref() {
+            Func::Prim { op } => {
+                let word = op.as_bytes()[0].is_ascii_alphabetic();
+                !word || keyword_text(op).is_some() || op == "enlist"
+            }
+            Func::Proj { f, args } => showable(f) && args.iter().flatten().all(showable),
+            Func::Comp { fs } => fs.iter().all(showable),
+            Func::Derived { f, .. } => showable(f),
+            _ => true,
+        };
     }
-    true
+    match x.t() {
+        0 => x.items().iter().all(showable),
+        XD => showable(&x.dict_keys()) && showable(&x.dict_values()),
+        _ => true,
+    }
 }
 
 /// Functions as q shows them: a lambda's text, a primitive's name, projections and

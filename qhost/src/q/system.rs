@@ -364,6 +364,9 @@ pub fn internal(n: &KObj, x: &KObj) -> QResult {
 
 /// The one-line console form (`-3!x`, `0N!x`): the display's `.Q.s1`.
 fn one_line(x: &KObj) -> Result<String, QErr> {
+    if !super::display::showable(x) {
+        return Err(err("nyi"));
+    }
     Ok(super::display::one_line(x))
 }
 

@@ -64,6 +64,7 @@ pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
     match (op, args.len()) {
         ("@", 2) => return index::at(&args[0], &args[1]),
         (".", 2) => return index::dot(&args[0], &args[1]),
+        (".Q.s", 1) | (".Q.s1", 1) if !display::showable(&args[0]) => return Err(err("nyi")),
         (".Q.s", 1) => return Ok(KObj::string(&display::show_text(&args[0]))),
         (".Q.s1", 1) => return Ok(KObj::string(&display::one_line(&args[0]))),
         (".Q.f", 2) | (".Q.fmt", 3) => return format_number(&args),

@@ -27,6 +27,8 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         "trim" => map_text(x, &|s| trim(s, true, true)),
         "ltrim" => map_text(x, &|s| trim(s, true, false)),
         "rtrim" => map_text(x, &|s| trim(s, false, true)),
+        // a keyword's text is q's k definition, which qhost knows only where KX shows it
+        "string" if !crate::q::display::showable(x) => Err(err("nyi")),
         "string" => Ok(string(x)),
         "hsym" => map_text(x, &|s| {
             if s.starts_with(b":") {
