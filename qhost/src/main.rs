@@ -116,7 +116,11 @@ fn repl() {
         };
         match shown {
             Ok((v, true)) if !qhost::q::values::is_identity(&v) => {
-                print!("{}", qhost::q::display::show_text(&v));
+                if qhost::q::display::showable(&v) {
+                    print!("{}", qhost::q::display::show_text(&v));
+                } else {
+                    eprintln!("'nyi");
+                }
             }
             Ok(_) => {}
             Err(e) => eprintln!("'{}", e.0),

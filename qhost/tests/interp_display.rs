@@ -118,7 +118,9 @@ fn lists_dicts_tables() {
         ("`a`b!1 2", "a| 1\nb| 2"),
         ("`a`bcd!1 2", "a  | 1\nbcd| 2"),
         ("`a`b!`x`y", "a| x\nb| y"),
-        ("`a`b!(1 2;\"xy\")", "a| 1 2\nb| \"xy\""),
+        // values of one count form a matrix, a string among them as its characters (ref/reverse.md
+        // `reverse d` shows `b| x y z`, ref/sublist.md)
+        ("`a`b!(1 2;\"xy\")", "a| 1 2\nb| x y"),
         ("1 2!3 4", "1| 3\n2| 4"),
         ("([]a:1 2;b:`x`y)", "a b\n---\n1 x\n2 y"),
         ("([]a:1 10 100)", "a  \n---\n1  \n10 \n100"),

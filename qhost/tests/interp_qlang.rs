@@ -208,9 +208,10 @@ fn text_files() {
          `:{d}/o set `a`b!(1 2;\"xy\")\nshow get`:{d}/o\ns:til 3\nsave`:{d}/s\nshow get`:{d}/s\n"
     ));
     std::fs::remove_dir_all(&dir).ok();
+    // the dictionary's values of one count show as a matrix (ref/reverse.md `b| x y z`)
     assert_eq!(
         out,
-        "\"ab\"\n\"cd\"\n`f.txt`sub\n()\na| 1 2\nb| \"xy\"\n0 1 2\n"
+        "\"ab\"\n\"cd\"\n`f.txt`sub\n()\na| 1 2\nb| x y\n0 1 2\n"
     );
 }
 

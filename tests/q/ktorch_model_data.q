@@ -40,7 +40,7 @@ batch m
 free(a;t)
 / loss(m;x;y) uses the model's loss
 l:loss(m;1 2 3e;1 2 5e)
-.t.ok["loss(m;x;y): mse";near[val l;avg ((1 2 3e)-1 2 5e) xexp 2]]
+.t.ok["loss(m;x;y): mse";near[val l;avg {x*x}(1 2 3e)-1 2 5e]]
 / forward m on the training inputs, evaluate m on the test inputs
 .t.eq["forward m";val forward m;x]
 .t.eq["evaluate m without test data";err[evaluate;m];"evaluate: model has no test inputs"]
@@ -206,7 +206,7 @@ h:evaluate(q;`a;X)
 .t.eq["batchnorm m: names and momentum";batchnorm m;(enlist`b)!enlist .3]
 s:dict b
 .t.ok["running mean: average of batch means";near[s`running_mean;avg avg each 2 cut h]]
-uvar:{(sum (x-\:avg x) xexp 2)%count[x]-1}
+uvar:{(sum {x*x} x-\:avg x)%count[x]-1}
 .t.ok["running var: average of unbiased batch variances";near[s`running_var;avg uvar each 2 cut h]]
 .t.eq["batches tracked";s`num_batches_tracked;3]
 / a module: reset, momentum off until restored

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 use super::exports::dl;
 use super::kobj::*;
-use crate::q::{err, QErr, QResult};
+use crate::kapi::error::{err, QErr, QResult};
 
 /// Open handles by the path given to dlopen (dlopen counts references; we keep one each).
 static HANDLES: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);

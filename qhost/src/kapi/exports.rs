@@ -35,8 +35,8 @@ use libc::{c_char, c_int, c_void};
 use super::kobj::*;
 use super::sym;
 use super::{strict, threads};
+use crate::kapi::error::{err, QErr, QResult};
 use crate::q::func::Func;
-use crate::q::{err, QErr, QResult};
 
 pub use fdloop::{poll_fds, registered_fds};
 pub use incoming::check_incoming;
@@ -247,11 +247,34 @@ pub unsafe extern "C" fn ja(x: *mut K, y: *const c_void) -> K {
     let t = (*v).t;
     let es = elem_size(t);
     let n = (*v).n;
-    let p = resize(v, n + 1);
+    let p = grow_for_join(v, n + 1);
     std::ptr::copy_nonoverlapping(y as *const u8, data::<u8>(p).add(n as usize * es), es);
     *x = p;
     p
 }
+/// The list `v` grown to `n` items for ja/js/jk/jv. KX's capiref (Joins): "The reallocation of
+/// the list will cause the initial list's reference count to be decremented". A list with a
+/// second reference is therefore copied into a new block (general lists' items gain a reference
+/// each, as both lists hold them) and the old one r0'd: its other holder keeps it unchanged. A
+/// list with one reference is reallocated in place.
+unsafe fn grow_for_join(v: K, n: i64) -> K {
+    if (*v).r == 0 {
+        return resize(v, n);
+    }
+    let t = (*v).t;
+    let old = (*v).n;
+    let p = alloc_uninit(t, n);
+    let es = elem_size(t);
+    std::ptr::copy_nonoverlapping(data::<u8>(v), data::<u8>(p), old as usize * es);
+    if t == 0 {
+        for i in 0..old as usize {
+            incref(*data::<K>(v).add(i));
+        }
+    }
+    decref(v);
+    p
+}
+
 /// Append a symbol (interned here, so any C string may be passed) to a symbol vector.
 #[no_mangle]
 pub unsafe extern "C" fn js(x: *mut K, s: *const c_char) -> K {
@@ -284,7 +307,7 @@ pub unsafe extern "C" fn jv(x: *mut K, y: K) -> K {
     let es = elem_size(t);
     // Copy y's items out first: y may be *x itself, which resize can move.
     let items: Vec<u8> = std::slice::from_raw_parts(data::<u8>(y), m as usize * es).to_vec();
-    let p = resize(v, n + m);
+    let p = grow_for_join(v, n + m);
     std::ptr::copy_nonoverlapping(
         items.as_ptr(),
         data::<u8>(p).add(n as usize * es),

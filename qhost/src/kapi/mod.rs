@@ -2,6 +2,7 @@
 //! symbol interning (`sym`), the exported k.h functions (`exports`, with the variadic `knk`/`k`
 //! in `shim.c`), and loading libraries with `2:` (`dynload`).
 pub mod dynload;
+pub mod error;
 pub mod exports;
 pub mod kobj;
 pub mod strict;

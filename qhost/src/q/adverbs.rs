@@ -142,6 +142,14 @@ fn prior(f: &KObj, args: Vec<KObj>) -> QResult {
         2 => (Some(args[0].clone()), args[1].clone()),
         _ => return Err(err("rank")),
     };
+    // a dictionary: through its values, keys kept (ref/maps.md `1950 -': `S`J`C!1952 1954 1960`)
+    if x.t() == crate::kapi::XD {
+        let mut a = vec![x.dict_values()];
+        if let Some(s) = seed {
+            a.insert(0, s);
+        }
+        return Ok(KObj::dict(x.dict_keys(), prior(f, a)?));
+    }
     if !is_list(&x) {
         return match seed {
             Some(s) => apply(f, vec![x, s]),
@@ -169,13 +177,21 @@ fn prior(f: &KObj, args: Vec<KObj>) -> QResult {
 
 /// The first item of an unseeded each-prior: for `-` and `+` (deltas, sums-like) the item
 /// itself as q answers; for `~` and `=` (differ) false-like by comparing with null.
+/// Any other function meets the first item with the null of its type (ref/maps.md
+/// `{x+2*y}':[2 3 4]` is 0N 7 10; basics/comparison.md `(>=) prior inf` is 11111b).
 fn first_prior(f: &KObj, x0: &KObj) -> QResult {
     if let Func::Prim { op } = f.func_ref() {
         if matches!(op.as_str(), "~" | "=") {
             return Ok(KObj::bool(false));
         }
+        if matches!(op.as_str(), "-" | "+" | "*" | "%" | "," | "|" | "&") {
+            return Ok(x0.clone());
+        }
     }
-    Ok(x0.clone())
+    if !x0.is_atom() || !super::verbs::util::is_simple(x0) {
+        return Err(err("nyi"));
+    }
+    apply(f, vec![x0.clone(), super::verbs::util::null_atom(-x0.t())])
 }
 
 fn prim_op(f: &KObj) -> Option<&str> {
@@ -197,7 +213,12 @@ fn matches(a: &KObj, b: &KObj) -> Result<bool, QErr> {
 /// Over (`scan` collects every step).
 fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
     let v = valence(f);
-    if v == 1 {
+    // a function derived by over or scan is variadic: applied to one argument it is unary, so
+    // over converges (ref/over.md `(,/)over n` razes to one string)
+    let derived_fold = f.is_func()
+        && !values::is_identity(f)
+        && matches!(f.func_ref(), Func::Derived { adv, .. } if adv == "/" || adv == "\\");
+    if v == 1 || (args.len() == 1 && derived_fold) {
         return unary_over(f, args, scan);
     }
     match args.len() {
@@ -234,9 +255,23 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             }
             let items = values::items(x);
             if items.is_empty() {
-                return Ok(x.clone());
+                // an empty list is not evaluated (ref/accumulators.md "Empty lists": `*\[0#0]`
+                // is an atom, `{x*y}\[0#0]` a general list)
+                return Ok(match prim_op(f) {
+                    Some("*") if scan => KObj::long(1),
+                    Some(_) if scan => return Err(err("nyi")),
+                    Some(_) => x.clone(),
+                    None => KObj::list(vec![]),
+                });
             }
-            let mut acc = items[0].clone();
+            // Join applied unary starts from its identity () (ref/accumulators.md "Unary
+            // application": `(,\)2 3 4` begins ,2)
+            let first = if prim_op(f) == Some(",") {
+                apply(f, vec![KObj::list(vec![]), items[0].clone()])?
+            } else {
+                items[0].clone()
+            };
+            let mut acc = first;
             let mut out = vec![acc.clone()];
             for it in &items[1..] {
                 acc = apply(f, vec![acc, it.clone()])?;

@@ -101,10 +101,13 @@ pub fn is_builtin(n: &str) -> bool {
 /// Whether a primitive name is a glyph verb (`+`, `<=`, `0:`...).
 pub fn is_glyph(op: &str) -> bool {
     !op.is_empty()
+        && !is_unary_form(op)
         && !op.as_bytes()[0].is_ascii_alphabetic()
         && !op.starts_with(".Q")
         && !op.starts_with(".z")
 }
+
+pub use super::verbs::is_unary_form;
 
 /// How many arguments a primitive takes before it runs (fewer make a projection).
 pub fn valence(op: &str) -> usize {
@@ -130,8 +133,15 @@ pub fn valence(op: &str) -> usize {
 pub fn max_args(op: &str) -> usize {
     match op {
         "@" | "." => 4,
-        "?" | "ssr" => 3,
-        "enlist" | "'" => 8,
+        // ?[t;c;b;a] and ![t;c;b;a]: functional qSQL (basics/funsql.md)
+        "?" => 6,
+        "deltas" => 2,
+        "!" => 4,
+        "ssr" => 3,
+        // `:[v;p1;r1;..]`, the pattern conditional (nyi), takes any count
+        // `enlist` takes any number (ref/enlist.md: ten)
+        "enlist" => 64,
+        "'" | ":" => 8,
         _ => valence(op),
     }
 }

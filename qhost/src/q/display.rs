@@ -102,12 +102,16 @@ fn console_lines(x: &KObj) -> Vec<String> {
         0 if x.len() > 1 => list_lines(x),
         // a one-row matrix shows its row without the enlist comma (`1 2#0 2` is `0 2`)
         0 if x.len() == 1 && is_matrix(x) => matrix_rows(x),
+        // `enlist ::` shows `::` (ref/identity.md uses it "to force display of a null")
+        0 if x.len() == 1 && is_identity(&x.item(0)) => vec!["::".into()],
         XT => table_lines(x),
         XD if x.dict_keys().t() == XT && x.dict_values().t() == XT => keyed_lines(x),
         // a list of keys to a table's rows shows as a keyed table whose key column has no name
         // (ktorch's docs, info.rst: `options d` of a dictionary, ktorch.cpp's xD(keys;xT ..),
         // printed by q as ` | device dtype ..` over `a| cpu ..`)
         XD if x.dict_values().t() == XT && !x.dict_keys().is_empty() => keyed_lines(x),
+        // an empty dictionary shows nothing (basics/dictsandtables.md `()!()`)
+        XD if x.dict_keys().t() != XT && x.dict_keys().is_empty() => vec![],
         XD => dict_lines(x),
         _ if is_identity(x) => vec![],
         _ => vec![one_line(x)],
@@ -119,6 +123,19 @@ fn console_lines(x: &KObj) -> Vec<String> {
 /// `011b`), no dictionary, table or function. Lists of different counts show each item in
 /// one-line form (ktorch's docs, printed by q, show both layouts).
 fn is_matrix(x: &KObj) -> bool {
+    is_matrix_of(x, true)
+}
+
+/// `chars`: a char vector may be a row beside rows of other types (a dictionary's values:
+/// ref/reverse.md `b| x y z`, ref/sublist.md); strings alone stay strings.
+fn is_matrix_of(x: &KObj, chars: bool) -> bool {
+    if x.t() != 0 || x.is_empty() {
+        return false;
+    }
+    // boolean, byte and char vectors are rows only beside rows of another type (basics/
+    // implicit-iteration.md `(2 3 4;(5; 6 7;8)) within 3 6` shows `0  1   1` over `1b 10b 0b`)
+    let t0 = x.item(0).t();
+    let chars = chars && x.items().iter().any(|i| i.t() != t0);
     if x.t() != 0 || x.is_empty() {
         return false;
     }
@@ -126,9 +143,9 @@ fn is_matrix(x: &KObj) -> bool {
     let n = it[0].len();
     // empty rows show each in its own form (`` `long$() `` a line, as ktorch's tensors.rst shows)
     n > 0
-        && it
-            .iter()
-            .all(|i| (0..XT).contains(&i.t()) && !matches!(i.t(), KB | KG | KC) && i.len() == n)
+        && it.iter().all(|i| {
+            (0..XT).contains(&i.t()) && (chars || !matches!(i.t(), KB | KG | KC)) && i.len() == n
+        })
 }
 
 /// The lines of a general list: a matrix's rows with aligned columns, else each item in
@@ -332,7 +349,7 @@ fn dict_lines(d: &KObj) -> Vec<String> {
             .iter()
             .map(one_line)
             .collect()
-    } else if v.t() == 0 && is_matrix(&v) {
+    } else if v.t() == 0 && is_matrix_of(&v, true) {
         // values that are all lists of one count line up as a matrix's rows
         matrix_rows(&v)
     } else {
@@ -396,6 +413,10 @@ fn two(v: i64) -> String {
 
 fn date_text(d: i64) -> String {
     let (y, m, dd) = civil_from_days(d);
+    // before year 1 q prints zeros (basics/datatypes.md `0001.01.01-1` is 0000.00.00)
+    if y < 1 {
+        return "0000.00.00".into();
+    }
     format!("{y:04}.{}.{}", two(m), two(dd))
 }
 
@@ -646,7 +667,8 @@ fn vector_text(x: &KObj) -> String {
             let items: Vec<String> = (0..n)
                 .map(|i| {
                     let a = elem(x, i);
-                    if is_null_at(&a, 0) {
+                    // a null guid shows its zeros (basics/datatypes.md `0Ng`)
+                    if is_null_at(&a, 0) && t != UU {
                         if t == KF || t == KE {
                             "0n".into()
                         } else {
@@ -695,6 +717,40 @@ fn type_name(t: i8) -> &'static str {
     }
 }
 
+/// What q shows for a keyword that q defines in k, where KX's pages show it
+/// (basics/exposed-infrastructure.md, variadic.md, parsetrees.md, funsql.md).
+pub fn keyword_text(op: &str) -> Option<&'static str> {
+    Some(match op {
+        "deltas" => "-':",
+        "type" => "@:",
+        "iasc" => "k){$[0h>@x;'`rank;<x]}",
+        "idesc" => "k){$[0h>@x;'`rank;>x]}",
+        _ => return None,
+    })
+}
+
+/// Whether q's text for a value is known: a keyword whose k definition KX's pages do not show
+/// is not (`count` shows as q's `#:`, which qhost cannot vouch for): 'nyi to show it.
+pub fn showable(x: &KObj) -> bool {
+    if x.t() >= 100 && !is_identity(x) {
+        return match x.func_ref() {
+            Func::Prim { op } => {
+                let word = op.as_bytes()[0].is_ascii_alphabetic();
+                !word || keyword_text(op).is_some() || op == "enlist"
+            }
+            Func::Proj { f, args } => showable(f) && args.iter().flatten().all(showable),
+            Func::Comp { fs } => fs.iter().all(showable),
+            Func::Derived { f, .. } => showable(f),
+            _ => true,
+        };
+    }
+    match x.t() {
+        0 => x.items().iter().all(showable),
+        XD => showable(&x.dict_keys()) && showable(&x.dict_values()),
+        _ => true,
+    }
+}
+
 /// Functions as q shows them: a lambda's text, a primitive's name, projections and
 /// derived functions built from their parts.
 fn func_text(x: &KObj) -> String {
@@ -706,7 +762,7 @@ fn func_text(x: &KObj) -> String {
     }
     match x.func_ref() {
         Func::Lambda(l) => l.text.clone(),
-        Func::Prim { op } => op.clone(),
+        Func::Prim { op } => keyword_text(op).unwrap_or(op).to_string(),
         Func::Proj { f, args } => {
             let a: Vec<String> = args
                 .iter()
@@ -724,8 +780,21 @@ fn func_text(x: &KObj) -> String {
 }
 
 /// `.Q.f[d;x]`: x with d decimals.
+/// As q's .Q.f (basics/internal.md: `.Q.f[2;.045]` is "0.05" where printf's IEEE rounding
+/// gives "0.04"): x times 10^d rounded to an integer, the point put back; a null is "".
 pub fn fmt_fixed(d: usize, v: f64) -> String {
-    format!("{v:.d$}")
+    if v.is_nan() {
+        return String::new();
+    }
+    if v < 0.0 {
+        return format!("-{}", fmt_fixed(d, -v));
+    }
+    let scaled = v * 10f64.powi(d as i32);
+    if d == 0 || !scaled.is_finite() || scaled >= 9e15 {
+        return format!("{v:.d$}");
+    }
+    let j = format!("{:0>w$}", scaled.round() as i64, w = d + 1);
+    format!("{}.{}", &j[..j.len() - d], &j[j.len() - d..])
 }
 
 /// `.Q.fmt[w;d;x]`: x with d decimals right-justified in w characters (w stars if too wide).

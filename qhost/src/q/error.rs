@@ -1,28 +1,8 @@
 //! q errors: a signalled error carries q's name for it ('type 'length 'rank 'domain 'value 'nyi,
 //! or any text from `'x` or an extension's krr).
-use crate::kapi::KObj;
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct QErr(pub String);
-
-pub type QResult = Result<KObj, QErr>;
-
-impl QErr {
-    pub fn new(s: impl Into<String>) -> QErr {
-        QErr(s.into())
-    }
-}
-
-impl std::fmt::Display for QErr {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "'{}", self.0)
-    }
-}
-
-/// Shorthand: `Err(err("type"))`.
-pub fn err(s: &str) -> QErr {
-    QErr(s.to_string())
-}
+// The error type lives with the values at the bottom (kapi::error): the C API signals and
+// receives q errors without knowing the interpreter.
+pub use crate::kapi::error::{err, QErr, QResult};
 
 thread_local! {
     /// Depth of `guard` calls on this thread: a panic inside one is answered, not printed.
@@ -49,7 +29,12 @@ pub fn guard<T>(f: impl FnOnce() -> Result<T, QErr>) -> Result<T, QErr> {
     GUARDED.with(|g| g.set(g.get() - 1));
     match r {
         Ok(v) => v,
-        Err(e) if e.is::<crate::q::system::ExitRequest>() => std::panic::resume_unwind(e),
+        Err(e) if e.is::<ExitRequest>() => std::panic::resume_unwind(e),
         Err(_) => Err(err("nyi")),
     }
 }
+
+/// q's `exit n` and `\\`: unwind the interpreter's stack first, so that every value a running
+/// function holds is released before the leak check; `main` catches this and calls `exit`.
+/// (`resume_unwind` runs no panic hook, so nothing is printed.)
+pub struct ExitRequest(pub i32);

@@ -68,6 +68,11 @@ pub fn globals_ptr() -> *mut HashMap<String, KObj> {
     GLOBALS.with(|g| g.as_ptr())
 }
 
+/// Remove a global (`delete x from `.`, ref/delete.md); whether it was there.
+pub fn remove_global(n: &str) -> bool {
+    GLOBALS.with(|g| g.borrow_mut().remove(n).is_some())
+}
+
 pub fn set_global(n: &str, v: KObj) {
     // drop the old value after the borrow ends: its drop may run arbitrary frees only
     let old = GLOBALS.with(|g| g.borrow_mut().insert(n.to_string(), v));
@@ -232,6 +237,10 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
             let fv = eval(f, fr)?;
             apply_opt(&fv, vec![Some(xv)])
         }
+        // `(pattern):value` is q 4.1's pattern matching (basics/pattern.md): nyi
+        Node::Dyad(op, _, _) if matches!(&**op, Node::Prim(o) if o == ":") => {
+            Err(err("nyi").into())
+        }
         Node::Dyad(op, a, b) => {
             let bv = eval(b, fr)?;
             let av = eval(a, fr)?;
@@ -368,6 +377,17 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     if let Some(v) = dotted(s, fr)? {
         return Ok(v);
     }
+    // one of q's own names that qhost does not implement: 'nyi, not an undefined name; so
+    // are q's namespaces (.q, .Q, the root `.`) and a namespace whose names qhost keeps flat
+    // (`.ns` where .ns.v is set): qhost holds no namespace dictionaries
+    if super::reserved::is_q_name(s)
+        || s == "."
+        || s == ".q"
+        || s.starts_with(".q.")
+        || (s.starts_with('.') && !global_names(&format!("{s}.")).is_empty())
+    {
+        return Err(err("nyi").into());
+    }
     Err(err(s).into())
 }
 
@@ -451,7 +471,9 @@ fn assign(
             return Ok(v);
         }
     }
-    let local = !global && fr.slot(name).is_some();
+    // `::` assigns a local when the name is an argument or a local (basics/function-notation.md:
+    // `{[a;b]b::99;a+b}[10;20]` is 109)
+    let local = fr.slot(name).is_some();
     let current = |fr: &Frame| -> R {
         if local {
             let i = fr.slot(name).unwrap();
@@ -467,9 +489,13 @@ fn assign(
         }),
         None => None,
     };
+    let mut new_item: Option<KObj> = None;
     let newv = match idx {
         None => match &opf {
             None => v.clone(),
+            Some(_) if matches!(op, Some(Node::Prim(p)) if p == ",") && current(fr).is_ok() => {
+                append(current(fr)?, &v)?
+            }
             Some(f) => {
                 let cur = match current(fr) {
                     Ok(c) => c,
@@ -507,12 +533,30 @@ fn assign(
                 .map(|x| x.unwrap_or_else(KObj::identity))
                 .collect();
             let cur = current(fr)?;
-            super::amend::amend_path(cur, &path, opf.as_ref(), Some(v.clone()))?
+            // a simple list keeps its type: an item of another type is 'type (ref/assign.md
+            // `s[1]:5f`); a general list whose items become atoms of one type is a vector
+            if opf.is_none() && path.len() == 1 && cur.t() > 0 && cur.t() < 20 {
+                let vt = v.t().abs();
+                if vt != cur.t() && !(v.t() == 0 && v.is_empty()) {
+                    return Err(err("type").into());
+                }
+            }
+            let r = super::amend::amend_path(cur, &path, opf.as_ref(), Some(v.clone()))?;
+            if opf.is_some() {
+                new_item = Some(super::verbs::index::dot(&r, &KObj::list(path.clone()))?);
+            }
+            if r.t() == 0 && !r.is_empty() && r.items().iter().all(|a| a.is_atom()) {
+                super::verbs::util::from_items(r.items())
+            } else {
+                r
+            }
         }
     };
-    // `x op: y` is worth the new x (gpt/math.q reads `y:1_'x@:i` as 1_'x@i); `x:y` and
-    // `x[i]:y` are worth y
-    let result = if idx.is_none() && opf.is_some() {
+    // `x op: y` is worth the new x (gpt/math.q reads `y:1_'x@:i` as 1_'x@i), `x[i] op: y` the
+    // new x[i] (ref/assign.md `1+a[2]+:5` is 8); `x:y` and `x[i]:y` are worth y
+    let result = if let Some(it) = new_item {
+        it
+    } else if idx.is_none() && opf.is_some() {
         newv.clone()
     } else {
         v
@@ -528,6 +572,63 @@ fn assign(
         set_global(name, newv);
     }
     Ok(result)
+}
+
+/// `x,:y` (ref/join.md "Append"): a simple list takes only an atom or a list of its type
+/// ('type); a dictionary with simple values only a dictionary with values of that type; a table
+/// only columns of the same types; a general list one rank above y takes y as one item.
+/// Enumerations are 'nyi.
+fn append(cur: KObj, y: &KObj) -> Result<KObj, Flow> {
+    use super::verbs::util::{from_items, table_cols};
+    let t = cur.t();
+    let same = |a: &KObj, b: &KObj| -> bool {
+        let (ta, tb) = (a.t(), b.t());
+        if ta > 0 && ta < 20 {
+            tb.abs() == ta || (tb == 0 && b.is_empty())
+        } else {
+            true
+        }
+    };
+    if (20..77).contains(&t) || (20..77).contains(&y.t().abs()) {
+        return Err(err("nyi").into());
+    }
+    if t > 0 && t < 20 && !same(&cur, y) {
+        return Err(err("type").into());
+    }
+    if t == crate::kapi::XD
+        && y.t() == crate::kapi::XD
+        && !same(&cur.dict_values(), &y.dict_values())
+    {
+        return Err(err("type").into());
+    }
+    if t == crate::kapi::XT && y.t() == crate::kapi::XT {
+        let (yn, yc) = table_cols(y);
+        let (xn, xc) = table_cols(&cur);
+        for (n, c) in yn.sym_list().iter().zip(yc.iter()) {
+            if let Some(k) = xn.sym_list().iter().position(|m| m == n) {
+                if !same(&xc[k], c) {
+                    return Err(err("type").into());
+                }
+            }
+        }
+    }
+    if t == 0 && !cur.is_empty() && rank(&cur) == rank(y) + 1 {
+        let mut v = cur.items();
+        v.push(y.clone());
+        return Ok(from_items(v));
+    }
+    Ok(super::verbs::apply_prim(",", vec![cur, y.clone()])?)
+}
+
+/// Rank as ref/join.md counts it: the recursive depth of the first item.
+fn rank(x: &KObj) -> usize {
+    if x.is_atom() || x.t() >= 98 {
+        0
+    } else if x.t() > 0 || x.is_empty() {
+        1
+    } else {
+        1 + rank(&x.item(0))
+    }
 }
 
 /// Names q will not let you assign (keywords).
@@ -561,6 +662,10 @@ fn table_literal(keys: &[(String, Node)], cols: &[(String, Node)], fr: &mut Fram
         };
     let (mut kn, mut kv) = build(keys, fr)?;
     let (cn, cv) = build(cols, fr)?;
+    // q 4.1's dictionary literal: keys only, each an atom (ref/join.md `s:([a:1;b:2])`)
+    if cols.is_empty() && !keys.is_empty() && kv.iter().all(|v| v.is_atom()) {
+        return Ok(KObj::dict(KObj::syms(&kn), from_items(kv)));
+    }
     let all_len: Vec<i64> = kv
         .iter()
         .chain(cv.iter())
@@ -633,7 +738,8 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
                 let mut fr = Frame::default();
                 match dotted(name, &mut fr)? {
                     Some(v) => v,
-                    None => return Err(err(name).into()),
+                    // q's own names and namespaces qhost keeps no dictionary of: as lookup
+                    None => lookup(name, &mut fr)?,
                 }
             }
         };
@@ -767,6 +873,18 @@ fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
     if args.len() == 1 {
         return super::verbs::index::at(x, &args[0]);
     }
+    // indexing at depth reaches a function: it is applied to the remaining indexes
+    // (basics/application.md `(sum;dev;var)[1;til 5]` is 1.414214)
+    if x.t() == 0 && args[0].t() == -KJ {
+        let i = args[0].get_long();
+        if (0..x.len()).contains(&i) && x.item(i).is_func() {
+            return match apply_opt(&x.item(i), args[1..].iter().cloned().map(Some).collect()) {
+                Ok(v) => Ok(v),
+                Err(Flow::Err(e)) => Err(e),
+                Err(_) => Err(err("nyi")),
+            };
+        }
+    }
     super::verbs::index::dot(x, &KObj::list(args))
 }
 
@@ -815,13 +933,42 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         (".", 1) => super::system::value(&args[0]),
         ("'", _) => compose_or_signal(args),
         ("!", 2) if is_internal(&args[0]) => super::system::internal(&args[0], &args[1]),
+        // Enkey/Unkey of a table's name amends the table and answers the name (ref/enkey.md)
+        ("!", 2) if args[1].t() == -KS && matches!(args[0].t(), -7..=-5) => {
+            let name = args[1].get_sym();
+            let t = get_global(name).ok_or_else(|| err(name))?;
+            if !matches!(t.t(), crate::kapi::XT | crate::kapi::XD) {
+                return Err(err("type"));
+            }
+            let r = super::verbs::apply_prim("!", vec![args[0].clone(), t])?;
+            super::peach::may_update()?;
+            set_global(name, r);
+            Ok(args[1].clone())
+        }
         ("2:", 2) => crate::kapi::dynload::load(&args[0], &args[1]),
         ("0:", 2) => super::textfile::zero_colon(&args[0], &args[1]),
         ("0:", _) | ("1:", _) => Err(err("nyi")),
         ("key", 1) | ("!", 1) if args[0].t() == -KS && args[0].get_sym().starts_with(':') => {
             super::textfile::key_path(&args[0])
         }
+        // deltas is -': and takes a seed (basics/variadic.md `deltas[10;15 27 93]` is 5 12 66)
+        ("deltas", 2) => {
+            let f = KObj::func(
+                func::adverb_type("':"),
+                Func::Derived {
+                    f: prim_value("-"),
+                    adv: "':".into(),
+                },
+            );
+            Ok(apply(&f, args)?)
+        }
+        ("?", 4) | ("!", 4) => super::funsql::apply(op, &args),
+        // ?[t;c;b;a;n] (a limit), ?[t;c;b;a;n;(g;cn)], ?[t;i;p] (simple exec): nyi (funsql.md)
+        ("?", 5) | ("?", 6) => Err(err("nyi")),
+        ("?", 3) if matches!(args[0].t(), crate::kapi::XT | crate::kapi::XD) => Err(err("nyi")),
         (":", 2) => Ok(args[1].clone()),
+        // `:[v;p1;r1;..]` is q 4.1's pattern conditional (basics/pattern.md): nyi
+        (":", n) if n >= 3 => Err(err("nyi")),
         (":", 1) => Ok(args[0].clone()),
         ("::", 1) => Ok(args[0].clone()),
         _ if builtins::EVAL_WORDS.contains(&op) => super::system::builtin(op, args),

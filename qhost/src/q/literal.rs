@@ -16,6 +16,8 @@ pub struct Lit {
     pub null: bool,
     /// +1 / -1 infinity.
     pub inf: i8,
+    /// A clock with a type letter (`20:00t`): the letter types the whole vector.
+    pub letter: bool,
 }
 
 impl Lit {
@@ -27,6 +29,7 @@ impl Lit {
             f: v as f64,
             null: false,
             inf: 0,
+            letter: false,
         }
     }
     fn typed(t: i8, v: i64) -> Lit {
@@ -37,6 +40,7 @@ impl Lit {
             f: v as f64,
             null: false,
             inf: 0,
+            letter: false,
         }
     }
 }
@@ -110,6 +114,7 @@ fn null_of(t: i8) -> Lit {
         f: f64::NAN,
         null: true,
         inf: 0,
+        letter: false,
     }
 }
 
@@ -120,6 +125,10 @@ fn suffix_type(c: u8) -> Option<i8> {
         return None;
     }
     type_of_letter(c)
+}
+
+fn is_temporal_type(t: i8) -> bool {
+    matches!(t, KP | KM | KD | KZ | KN | KU | KV | KT)
 }
 
 /// Parse one word (no bool/byte forms) into a Lit.
@@ -145,7 +154,8 @@ pub fn parse_word(w: &str) -> Option<Lit> {
             3 => suffix_type(b[2])?,
             _ => return None,
         };
-        if matches!(t, KC | KS | UU) {
+        // `0Ng` is the null guid (basics/datatypes.md); a guid has no infinity
+        if matches!(t, KC | KS) || (t == UU && b[1] != b'N') {
             return None;
         }
         let mut l = null_of(t);
@@ -178,6 +188,24 @@ pub fn parse_word(w: &str) -> Option<Lit> {
         let ns = if c.is_empty() { 0 } else { clock(c)?.0 };
         let mut l = Lit::typed(KZ, 0);
         l.f = sign as f64 * (d as f64 + ns as f64 / 86_400_000_000_000.0);
+        return Some(l);
+    }
+    // a clock with a type letter: `20:00t` is a time (basics/comparison.md)
+    if s.contains(':') && s.as_bytes().last().is_some_and(|c| c.is_ascii_alphabetic()) {
+        let t = suffix_type(*s.as_bytes().last().unwrap())?;
+        let (ns, _, _) = clock(&s[..s.len() - 1])?;
+        let unit = match t {
+            KT => 1_000_000,
+            KU => 60_000_000_000,
+            KV => 1_000_000_000,
+            KN => 1,
+            _ => return None,
+        };
+        if ns % unit != 0 {
+            return None;
+        }
+        let mut l = Lit::typed(t, sign * ns / unit);
+        l.letter = true;
         return Some(l);
     }
     if s.contains(':') {
@@ -218,6 +246,17 @@ pub fn parse_word(w: &str) -> Option<Lit> {
         return None;
     }
     if let Some(t) = suf {
+        // zero with a temporal letter is that type's zero (`0p` is 2000.01.01D00:00:00.000000000,
+        // basics/datatypes.md); other integers with a temporal letter are not read here
+        if is_temporal_type(t) && body == "0" {
+            return Some(if t == KZ {
+                let mut l = Lit::typed(KZ, 0);
+                l.f = 0.0;
+                l
+            } else {
+                Lit::typed(t, 0)
+            });
+        }
         if !matches!(t, KH | KI | KJ | KE | KF) {
             return None;
         }
@@ -258,6 +297,66 @@ pub fn make(items: &[Lit]) -> Option<KObj> {
         } else if let Some(l) = items.iter().find(|l| l.explicit) {
             t = l.t;
         }
+    }
+    // months without their letter before the last item's (`2017.05 2017.09m`, ref/greater.md)
+    let months: Vec<Lit>;
+    let items = if t == KM && items.iter().any(|l| l.t == KF && !l.explicit) {
+        months = items
+            .iter()
+            .map(|l| {
+                if l.t == KF && !l.explicit && !l.null && l.inf == 0 {
+                    let y = l.f.trunc();
+                    let m = ((l.f - y) * 100.0).round() as i64;
+                    if (1..=12).contains(&m) {
+                        return Lit::typed(KM, (y as i64 - 2000) * 12 + m - 1);
+                    }
+                }
+                *l
+            })
+            .collect();
+        &months[..]
+    } else {
+        items
+    };
+    // `13:30 20:00t`: the letter makes every clock a time (basics/comparison.md)
+    let clocks: Vec<Lit>;
+    let items = if last.letter && matches!(t, KT | KU | KV | KN) {
+        let ns_per = |t: i8| -> i64 {
+            match t {
+                KT => 1_000_000,
+                KU => 60_000_000_000,
+                KV => 1_000_000_000,
+                _ => 1,
+            }
+        };
+        clocks = items
+            .iter()
+            .map(|l| {
+                if matches!(l.t, KT | KU | KV) && !l.null && l.inf == 0 && l.t != t {
+                    let ns = l.i * ns_per(l.t);
+                    if ns % ns_per(t) == 0 {
+                        return Lit::typed(t, ns / ns_per(t));
+                    }
+                }
+                *l
+            })
+            .collect();
+        &clocks[..]
+    } else {
+        items
+    };
+    if t == UU {
+        // only nulls are guid literals
+        if !items.iter().all(|l| l.null && l.t == UU) {
+            return None;
+        }
+        let v = KObj::vector(UU, items.len() as i64);
+        unsafe { std::ptr::write_bytes(data::<u8>(v.as_ptr()), 0, 16 * items.len()) };
+        return Some(if items.len() == 1 {
+            crate::q::values::elem(&v, 0)
+        } else {
+            v
+        });
     }
     for l in items {
         // integers fit any numeric type; explicit other kinds must agree

@@ -200,7 +200,10 @@ impl<'a> P<'a> {
                             && !matches!(
                                 self.peek_at(1),
                                 None | Some(Tok::Semi | Tok::RParen | Tok::RBracket | Tok::RBrace)
-                            ) =>
+                            )
+                            // `:[v;p;r;..]` is the pattern conditional, not a return
+                            && (!matches!(self.peek_at(1), Some(Tok::LBracket))
+                                || self.toks[self.pos + 1].space_before) =>
                     {
                         self.pos += 1;
                         return Ok(Node::Return(Box::new(self.expr()?)));
@@ -352,6 +355,16 @@ impl<'a> P<'a> {
                 (Node::Name(n.clone()), infix)
             }
             Tok::Verb(v) if v == "::" => (Node::Prim("::".into()), false),
+            // a glyph then a colon with no blank between: the glyph's unary form (`#:`, `|:`)
+            Tok::Verb(v)
+                if v != ":"
+                    && matches!(self.peek(), Some(Tok::Verb(c)) if c == ":")
+                    && !self.toks[self.pos].space_before
+                    && super::builtins::is_unary_form(&format!("{v}:")) =>
+            {
+                self.pos += 1;
+                (Node::Prim(format!("{v}:")), true)
+            }
             Tok::Verb(v) => (Node::Prim(v.clone()), true),
             Tok::Adverb(a) => {
                 if a == "'" {
@@ -419,6 +432,10 @@ impl<'a> P<'a> {
         } else {
             self.col_defs(Tok::RBracket)?
         };
+        // `([k:..]; c:..)`: a semicolon after the key columns (basics/syntax.md)
+        if let Some(Tok::Semi) = self.peek() {
+            self.pos += 1;
+        }
         let cols = if let Some(Tok::RParen) = self.peek() {
             self.pos += 1;
             vec![]
@@ -472,6 +489,10 @@ impl<'a> P<'a> {
                         break;
                     }
                     Some(Tok::Semi) => self.pos += 1,
+                    // q 4.1's patterns and type checks in parameters (`{[(a;b);c]..}`,
+                    // `{[x:tempCheck]..}`, basics/pattern.md): nyi
+                    Some(Tok::LParen | Tok::LBracket) => return Err(err("nyi")),
+                    Some(Tok::Verb(v)) if v == ":" => return Err(err("nyi")),
                     _ => return Err(err("[")),
                 }
             }
@@ -508,8 +529,9 @@ impl<'a> P<'a> {
             return Err(err("params"));
         }
         let mut locals = params.clone();
+        let mut globals = Vec::new();
         for s in &body {
-            assigned(s, &mut locals);
+            assigned(s, &mut locals, &mut globals)?;
         }
         let text = self.src[start..end].to_string();
         Ok(Node::Lambda(Rc::new(Lambda {
@@ -579,6 +601,19 @@ impl<'a> P<'a> {
                 wh = parts(self, &[])?.into_iter().map(|(_, e)| e).collect();
             }
         }
+        // Cond is not supported inside qSQL phrases: 'rank (basics/qsql.md "Cond")
+        let mut cond = false;
+        for e in cols
+            .iter()
+            .chain(by.iter())
+            .map(|(_, e)| e)
+            .chain(wh.iter())
+        {
+            has_cond(e, &mut cond);
+        }
+        if cond {
+            return Err(err("rank"));
+        }
         Ok(Node::Sql(Rc::new(Sql {
             kind: kind.to_string(),
             cols,
@@ -645,7 +680,8 @@ thread_local! {
 /// derived function (`f'`, `+/`).
 fn ends_train(t: &Term) -> bool {
     match &t.node {
-        Node::Prim(p) => p != "::",
+        // a glyph in parentheses is a noun: `type (+)` is 102h (ref/type.md)
+        Node::Prim(p) => t.verb && p != "::",
         Node::Name(n) => {
             super::builtins::is_builtin(n) && !PARAMS.with(|p| p.borrow().iter().any(|x| x == n))
         }
@@ -696,6 +732,13 @@ fn fold(mut terms: Vec<Term>) -> Node {
     let rest = terms.split_off(1);
     let first = terms.pop().unwrap();
     if first.verb {
+        // q disables the unary forms of $ and , written bare (basics/parsetrees.md: `$42` is
+        // '$, `($)42` is "42"; basics/funsql.md: `(#;3;,`a`b`c`d`e`f)` is ',)
+        if let Node::Prim(p) = &first.node {
+            if p == "$" || p == "," {
+                return Node::Signal(Box::new(Node::Const(KObj::sym(p))));
+            }
+        }
         return Node::Juxt(Box::new(first.node), Box::new(fold(rest)));
     }
     let mut rest = rest;
@@ -760,34 +803,58 @@ fn implicit(n: &Node, used: &mut [bool; 3]) {
             }
             implicit(val, used);
         }
+        // a qSQL query's phrases mask x, y and z; only its from phrase counts (basics/qsql.md:
+        // `{select from ([]a:0 1;b:2 3) where a=x,b=y}[0;2]` is 'rank)
+        Node::Sql(q) => implicit(&q.from, used),
         _ => children(n, &mut |m| implicit(m, used)),
     }
 }
 
-/// Names assigned with `:` in a lambda body become its locals.
-fn assigned(n: &Node, locals: &mut Vec<String>) {
+/// Whether an expression holds `$[c;t;f]` (not inside a lambda).
+fn has_cond(n: &Node, found: &mut bool) {
+    if let Node::Apply(f, a) = n {
+        if matches!(&**f, Node::Prim(p) if p == "$") && a.len() >= 3 {
+            *found = true;
+        }
+    }
+    children(n, &mut |m| has_cond(m, found));
+}
+
+/// Names assigned with `:` in a lambda body become its locals. A name assigned with `::` before
+/// it is made local is q's compile error 'name (basics/debug.md: `{a::1;a:1}` is 'a).
+fn assigned(n: &Node, locals: &mut Vec<String>, globals: &mut Vec<String>) -> Result<(), QErr> {
     if let Node::Assign {
         name,
-        global: false,
+        global,
         val,
         idx,
         ..
     } = n
     {
-        if idx.is_none() && !name.contains('.') && !locals.contains(name) {
-            locals.push(name.clone());
-        }
-        assigned(val, locals);
+        assigned(val, locals, globals)?;
         if let Some(i) = idx {
-            i.iter().for_each(|m| assigned(m, locals));
+            for m in i {
+                assigned(m, locals, globals)?;
+            }
         }
-        return;
+        if idx.is_none() && !name.contains('.') && !locals.contains(name) {
+            if *global {
+                globals.push(name.clone());
+            } else if globals.contains(name) {
+                return Err(err(name));
+            } else {
+                locals.push(name.clone());
+            }
+        }
+        return Ok(());
     }
-    if let Node::Assign { val, .. } = n {
-        assigned(val, locals);
-        return;
-    }
-    children(n, &mut |m| assigned(m, locals));
+    let mut r = Ok(());
+    children(n, &mut |m| {
+        if r.is_ok() {
+            r = assigned(m, locals, globals);
+        }
+    });
+    r
 }
 
 /// Visit the direct sub-nodes (not into lambdas).

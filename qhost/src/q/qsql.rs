@@ -73,6 +73,60 @@ fn limit_order(s: &Sql, r: KObj, outer: &mut Frame) -> QResult {
 
 fn eval_plain(s: &Sql, outer: &mut Frame) -> QResult {
     let t = done(eval_node(&s.from, outer))?;
+    // a table's name: update and delete amend the global and answer the name (ref/delete.md
+    // `delete b from `d`, ref/update.md)
+    // `delete x from `.`: globals of the root namespace removed (ref/load.md, ref/delete.md)
+    if t.t() == -KS && t.get_sym() == "." && s.kind == "delete" && s.wh.is_empty() {
+        for (n, e) in &s.cols {
+            let name = match (n, e) {
+                (Some(n), _) => n.clone(),
+                (None, Node::Name(n)) => n.clone(),
+                _ => return Err(err("nyi")),
+            };
+            super::peach::may_update()?;
+            super::eval::remove_global(&name);
+        }
+        return Ok(t);
+    }
+    if t.t() == -KS {
+        let name = t.get_sym();
+        let v = super::eval::get_global(name).ok_or_else(|| err(name))?;
+        let r = query_on(s, v, outer)?;
+        if s.kind == "update" || s.kind == "delete" {
+            super::peach::may_update()?;
+            super::eval::set_global(name, r);
+            return Ok(t);
+        }
+        return Ok(r);
+    }
+    query_on(s, t, outer)
+}
+
+fn query_on(s: &Sql, t: KObj, outer: &mut Frame) -> QResult {
+    // delete entries of a dictionary by name (ref/delete.md)
+    if s.kind == "delete" && t.t() == XD && t.dict_keys().t() == KS && s.wh.is_empty() {
+        let gone: Vec<&str> = s
+            .cols
+            .iter()
+            .filter_map(|(n, e)| {
+                n.as_deref().or(match e {
+                    Node::Name(n) => Some(n.as_str()),
+                    _ => None,
+                })
+            })
+            .collect();
+        if gone.len() != s.cols.len() || gone.is_empty() {
+            return Err(err("nyi"));
+        }
+        let keys = t.dict_keys().sym_list();
+        let kept: Vec<i64> = (0..keys.len() as i64)
+            .filter(|&i| !gone.contains(&keys[i as usize]))
+            .collect();
+        return Ok(KObj::dict(
+            rows(&t.dict_keys(), &kept),
+            rows(&t.dict_values(), &kept),
+        ));
+    }
     if t.t() == XD && t.dict_keys().t() == XT && t.dict_values().t() == XT {
         return keyed(s, &t, outer);
     }

@@ -21,10 +21,8 @@ pub fn set_args(script: &str, args: Vec<String>) {
     SCRIPT.with(|s| *s.borrow_mut() = (script.to_string(), args));
 }
 
-/// q's `exit n` and `\\`: unwind the interpreter's stack first, so that every value a running
-/// function holds is released before the leak check; `main` catches this and calls `exit`.
-/// (`resume_unwind` runs no panic hook, so nothing is printed.)
-pub struct ExitRequest(pub i32);
+/// q's `exit n` and `\\` unwind with this (defined with the errors, which let it pass).
+pub use super::error::ExitRequest;
 
 pub fn request_exit(code: i32) -> ! {
     super::session::run_exit_hook(code);
@@ -103,15 +101,9 @@ pub fn value(x: &KObj) -> QResult {
         t if t == -KC => eval::eval_text(&(x.get_byte() as char).to_string()),
         t if t == -KS => get(x.get_sym()),
         XD => Ok(x.dict_values()),
-        0 if !x.is_empty() && x.item(0).is_func() => {
-            let it = x.items();
-            apply(&it[0], it[1..].to_vec())
-        }
-        0 if !x.is_empty() && x.item(0).t() == -KS => {
-            let it = x.items();
-            let f = get(it[0].get_sym())?;
-            apply(&f, it[1..].to_vec())
-        }
+        // value applies the head to the other items as they are (basics/parsetrees.md:
+        // `value(,;`a;`b)` is `a`b, `value(+;7;(+;2;1))` 'type)
+        0 if !x.is_empty() => apply_tree(x, false),
         t if t >= 100 && !is_identity(x) => match x.func_ref() {
             Func::Proj { f, args } => {
                 let mut v = vec![f.clone()];
@@ -127,6 +119,41 @@ pub fn value(x: &KObj) -> QResult {
         },
         _ => Ok(x.clone()),
     }
+}
+
+/// A parse tree evaluated (basics/parsetrees.md, ref/eval.md, ref/value.md): a symbol is the
+/// variable it names; a list of one item is that item as it is (`enlist `x` is `x); a list
+/// headed by a function, a symbol naming one or a string of q (`("+";2;2)`, ipc.md) applies it
+/// to its other items evaluated right to left; anything else is itself. A general list headed
+/// by data is 'nyi.
+pub fn eval_tree(x: &KObj) -> QResult {
+    apply_tree(x, true)
+}
+
+fn apply_tree(x: &KObj, deep: bool) -> QResult {
+    if x.t() == -KS && deep {
+        return get(x.get_sym());
+    }
+    if (x.t() == 0 || x.t() == KS) && x.len() == 1 && deep {
+        return Ok(crate::q::values::elem(x, 0));
+    }
+    if x.t() != 0 || x.is_empty() {
+        return Ok(x.clone());
+    }
+    let it = x.items();
+    let f = match it[0].t() {
+        t if t >= 100 => it[0].clone(),
+        t if t == -KS => get(it[0].get_sym())?,
+        KC => eval::eval_text(&it[0].as_string())?,
+        t if t == -KC => eval::eval_text(&(it[0].get_byte() as char).to_string())?,
+        _ => return Err(err("nyi")),
+    };
+    let mut args = Vec::with_capacity(it.len() - 1);
+    for a in it[1..].iter().rev() {
+        args.push(if deep { eval_tree(a)? } else { a.clone() });
+    }
+    args.reverse();
+    apply(&f, args)
 }
 
 fn get(name: &str) -> QResult {
@@ -147,8 +174,8 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             if (op == "get" || op == "value") && a0.t() == -KS && a0.get_sym().starts_with(':') {
                 return read_object(a0);
             }
-            if op == "eval" && a0.t() != 0 {
-                return Ok(a0.clone());
+            if op == "eval" {
+                return eval_tree(a0);
             }
             value(a0)
         }
@@ -165,6 +192,9 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             Ok(a0.clone())
         }
         ("show", 1) => {
+            if !super::display::showable(a0) {
+                return Err(err("nyi"));
+            }
             print_stdout(&super::display::show_text(a0));
             Ok(KObj::identity())
         }
@@ -334,6 +364,9 @@ pub fn internal(n: &KObj, x: &KObj) -> QResult {
 
 /// The one-line console form (`-3!x`, `0N!x`): the display's `.Q.s1`.
 fn one_line(x: &KObj) -> Result<String, QErr> {
+    if !super::display::showable(x) {
+        return Err(err("nyi"));
+    }
     Ok(super::display::one_line(x))
 }
 
@@ -494,6 +527,15 @@ pub fn command(cmd: &str) -> QResult {
             Ok(KObj::identity())
         }
         _ if name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name.len() <= 2 => {
+            Err(err("nyi"))
+        }
+        // q's own commands in upper case, digits or _ (basics/syscmds.md: \B \C \E \S \T \W 
+        //  \_) are q's, never the shell's
+        _ if name.len() == 1
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') =>
+        {
             Err(err("nyi"))
         }
         _ => os_command(cmd),

@@ -8,9 +8,9 @@
 //! enumerations, mapped lists and other functions, answers 'nyi (foreign objects 'type, as q).
 use libc::c_char;
 
+use crate::kapi::error::{err, QErr, QResult};
 use crate::kapi::kobj::*;
 use crate::kapi::sym;
-use crate::q::{err, QErr, QResult};
 
 /// Item i of a typed vector as an atom (a general list's item as a new reference).
 pub fn element(x: &KObj, i: i64) -> KObj {

@@ -8,6 +8,20 @@ use crate::kapi::KObj;
 use crate::q::{err, QResult};
 
 pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
+    // uniform functions go through a dictionary's values (a keyed table's value table) and a
+    // table's columns (ref/ratios.md `ratios d`, `ratios t`, `ratios k`)
+    let uniform = matches!(
+        name,
+        "sums" | "prds" | "maxs" | "mins" | "avgs" | "prev" | "next" | "deltas" | "ratios"
+    );
+    if uniform && x.t() == XD {
+        return Some(monad(name, &x.dict_values())?.map(|v| KObj::dict(x.dict_keys(), v)));
+    }
+    if uniform && x.t() == XT {
+        let (names, cols) = table_cols(x);
+        let cols: Result<Vec<KObj>, _> = cols.iter().map(|c| monad(name, c).unwrap()).collect();
+        return Some(cols.map(|c| make_table(names, c)));
+    }
     let agg = |op: Op| Some(fold(op, x));
     match name {
         "sum" => agg(Op::Add),
@@ -35,9 +49,25 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
 pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
     match name {
         "xprev" => Some(int_atom(x).ok_or_else(type_err).and_then(|n| shift(y, n))),
-        "wsum" => Some(arith(Op::Mul, x, y).and_then(|p| fold(Op::Add, &p))),
+        // two simple vectors give a float (ref/sum.md `2 3 4 wsum 1 2 4` is 24f, but
+        // `2 wsum 1 2 4` is 14)
+        "wsum" => Some(
+            arith(Op::Mul, x, y)
+                .and_then(|p| fold(Op::Add, &p))
+                .and_then(|r| {
+                    let vectors = x.t() > 0 && y.t() > 0 && x.t() < 20 && y.t() < 20;
+                    if vectors && r.is_atom() && matches!(-r.t(), KB | KG | KH | KI | KJ) {
+                        super::cast::to_type(KF, &r)
+                    } else {
+                        Ok(r)
+                    }
+                }),
+        ),
         "wavg" => Some(wavg(x, y)),
         "cov" | "cor" => Some(cov(name == "cor", x, y)),
+        // mmin over nulls gives what ref/min.md shows (0N 0N 0N -3 -0W -0W), which qhost
+        // cannot derive: nyi
+        "mmin" if y.t() > 0 && (0..y.len()).any(|i| is_null_at(y, i as usize)) => Some(Err(nyi())),
         "mavg" | "msum" | "mmax" | "mmin" | "mcount" => Some(moving(name, x, y)),
         _ => None,
     }
@@ -90,6 +120,10 @@ fn identity(op: Op, t: i8) -> KObj {
 
 /// sum/prd/max/min of one list: nulls skipped.
 fn fold(op: Op, x: &KObj) -> QResult {
+    // no arithmetic on characters: `sum "abc"`, `prd "abc"` are 'type (ref/sum.md, ref/prd.md)
+    if x.t() == KC && matches!(op, Op::Add | Op::Mul) {
+        return Err(type_err());
+    }
     match x.t() {
         XT | XD => per_column(x, &|c| fold(op, c)),
         0 => {
@@ -137,6 +171,9 @@ fn fold(op: Op, x: &KObj) -> QResult {
 
 /// sums/prds/maxs/mins: running fold; nulls count as the identity for sums/prds.
 fn scan(op: Op, x: &KObj) -> QResult {
+    if x.t() == KC && matches!(op, Op::Add | Op::Mul) {
+        return Err(type_err());
+    }
     match x.t() {
         XT => {
             let (names, cols) = table_cols(x);
@@ -152,7 +189,9 @@ fn scan(op: Op, x: &KObj) -> QResult {
             let mut out = Vec::with_capacity(it.len());
             let mut acc: Option<KObj> = None;
             for v in it {
-                let v = if matches!(op, Op::Add | Op::Mul) && v.is_atom() && is_null_at(&v, 0) {
+                // nulls count as the identity: 0 for sums, 1 for prds, -0W for maxs, 0W for mins
+                // (ref/max.md `maxs 0N 5 0N 1 3` is -0W 5 5 5 5, ref/min.md)
+                let v = if v.is_atom() && is_null_at(&v, 0) && is_simple(&v) {
                     identity(op, -v.t())
                 } else {
                     v
@@ -225,6 +264,20 @@ fn med_items(x: &KObj) -> QResult {
 
 /// avg var dev med of one list, as floats.
 fn stat(name: &str, x: &KObj) -> QResult {
+    if x.t() == 0 && !x.is_empty() && x.items().iter().all(|a| a.is_atom() && is_numeric(-a.t())) {
+        // numeric atoms: the sum of those not null over the count of all (ref/avg.md:
+        // `avg (1;0n;2;3)` is 1.5)
+        if name != "avg" {
+            return Err(nyi());
+        }
+        let v: Vec<f64> = x
+            .items()
+            .iter()
+            .filter_map(|a| fvals(a).map(|v| v[0]))
+            .filter(|f| !f.is_nan())
+            .collect();
+        return Ok(KObj::float(v.iter().sum::<f64>() / x.len() as f64));
+    }
     if x.t() == 0 && !x.is_empty() {
         // a list of lists: atomic on the items
         let n = x.len() as f64;
@@ -277,6 +330,10 @@ fn avgs(x: &KObj) -> QResult {
 }
 
 fn all_any(all: bool, x: &KObj) -> QResult {
+    // of nothing: all is 1b, any 0b (ref/all-any.md)
+    if x.t() == 0 && x.is_empty() {
+        return Ok(KObj::bool(all));
+    }
     if x.t() == XT {
         // code.kx.com/q/ref/all-any: on a table, a dictionary of each column's answer
         let (names, cols) = table_cols(x);
@@ -369,6 +426,16 @@ fn fills(x: &KObj) -> QResult {
 
 /// `w wavg x`: sum of w*x over sum of w.
 fn wavg(w: &KObj, x: &KObj) -> QResult {
+    // simple vectors: pairs with a null on either side are left out (ref/avg.md
+    // `2 0N 4 5 wavg 1 2 0N 8` is 6f)
+    if w.t() > 0 && x.t() > 0 && w.t() < 20 && x.t() < 20 && w.len() == x.len() {
+        let keep: Vec<i64> = (0..w.len())
+            .filter(|&i| !is_null_at(w, i as usize) && !is_null_at(x, i as usize))
+            .collect();
+        if (keep.len() as i64) < w.len() {
+            return wavg(&rows(w, &keep), &rows(x, &keep));
+        }
+    }
     let num = fold(Op::Add, &arith(Op::Mul, w, x)?)?;
     arith(Op::Div, &num, &fold(Op::Add, w)?)
 }
@@ -396,6 +463,26 @@ fn cov(cor: bool, x: &KObj, y: &KObj) -> QResult {
 
 /// Moving windows of n items: mavg msum mmax mmin mcount (nulls skipped).
 fn moving(name: &str, n: &KObj, x: &KObj) -> QResult {
+    // uniform: a dictionary's values, a table's columns (ref/count.md `2 mcount d`, ref/max.md)
+    if x.t() == XD {
+        // values that are rows of a matrix move over the rows (ref/count.md `2 mcount d` is
+        // a| 1 1 1, b| 2 2 2): nyi
+        if x.dict_values().t() == 0 {
+            return Err(nyi());
+        }
+        return Ok(KObj::dict(
+            x.dict_keys(),
+            moving(name, n, &x.dict_values())?,
+        ));
+    }
+    if x.t() == XT {
+        let (names, cols) = table_cols(x);
+        let cols = cols
+            .iter()
+            .map(|c| moving(name, n, c))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(make_table(names, cols));
+    }
     let n = int_atom(n).filter(|&n| n > 0).ok_or_else(type_err)? as usize;
     let v = fvals(x)
         .filter(|_| x.is_vector() && x.t() != KS)

@@ -42,6 +42,18 @@ impl Op {
     }
 }
 
+/// q's comparison tolerance, 2^-43 relative (basics/precision.md).
+const TOLERANCE: f64 = 1.0 / 8_796_093_022_208.0;
+
+fn tolerant_floor(v: f64) -> f64 {
+    let up = v.floor() + 1.0;
+    if v.is_finite() && (up - v) <= TOLERANCE * v.abs().max(up.abs()) {
+        up
+    } else {
+        v.floor()
+    }
+}
+
 /// Promotion rank of numeric types: boolean/byte/char lowest, then short, int, long, real, float.
 fn rank(t: i8) -> u8 {
     match t {
@@ -74,6 +86,20 @@ fn result_type(op: Op, a: i8, b: i8) -> Result<i8, QErr> {
     }
     if is_temporal(a) || is_temporal(b) {
         return temporal_type(op, a, b);
+    }
+    // characters do no arithmetic ('type: `2+"hi"`, ref/add.md's domains; basics/debug.md), but
+    // Greater and Lesser compare them with integers and answer a character (ref/greater.md
+    // `98|"a"` is "b", ref/lesser.md `98&"c"` is "b")
+    if a == KC || b == KC {
+        let intc = |t: i8| matches!(t, KB | KG | KC | KH | KI | KJ);
+        // Divide, div and xlog take characters as their codes (ref/divide.md `"z"%"a"`,
+        // ref/div.md `"\023" div 8`, ref/log.md `"A"xlog"C"`)
+        match op {
+            Op::Min | Op::Max if intc(a) && intc(b) => return Ok(KC),
+            Op::Min | Op::Max => return Err(crate::q::err("nyi")),
+            Op::Div | Op::IDiv | Op::Xlog => {}
+            _ => return Err(type_err()),
+        }
     }
     if !num(a) || !num(b) {
         return Err(type_err());
@@ -162,7 +188,12 @@ const DAY_NS: i64 = 86_400_000_000_000;
 /// i64 values of an operand in the unit of the result (dates become nanoseconds when the
 /// result is a timestamp).
 fn ivals_as(x: &KObj, rt: i8) -> Result<Vec<i64>, QErr> {
-    let v = ivals(x).ok_or_else(type_err)?;
+    let v = if is_temporal(rt) || is_temporal(x.t().abs()) {
+        ivals(x)
+    } else {
+        ivals_exact(x)
+    }
+    .ok_or_else(type_err)?;
     if rt == KP && x.t().abs() == KD {
         return Ok(v
             .into_iter()
@@ -277,7 +308,15 @@ fn float_kernel(op: Op) -> fn(f64, f64) -> f64 {
         Op::IDiv => |a, b| (a / b).floor(),
         Op::Mod => |a, b| a - b * (a / b).floor(),
         Op::Xbar => |a, b| a * (b / a).floor(),
-        Op::Xexp => |a: f64, b| a.powf(b),
+        // computed as exp y*log x (ref/exp.md: `2 xexp 3` is 7.9999999999999982 at \P 0;
+        // a negative x gives 0n)
+        Op::Xexp => |a: f64, b: f64| {
+            if a == 0.0 {
+                a.powf(b)
+            } else {
+                (b * a.ln()).exp()
+            }
+        },
         Op::Xlog => |a: f64, b: f64| b.ln() / a.ln(),
     }
 }
@@ -310,6 +349,15 @@ fn leaf(op: Op, x: &KObj, y: &KObj) -> QResult {
 
 /// `x op y` for a dyadic arithmetic verb.
 pub fn dyad(op: Op, x: &KObj, y: &KObj) -> QResult {
+    // two dictionaries: x-y is x+neg y, so a key only in y gives its negation (ref/subtract.md
+    // `d-`b`c!(10 20 30;1000*1 2 3)` has c| -1000 -2000 -3000)
+    if op == Op::Sub && x.t() == XD && y.t() == XD && y.dict_keys().t() != XT {
+        let ny = KObj::dict(
+            y.dict_keys(),
+            super::apply_prim("neg", vec![y.dict_values()])?,
+        );
+        return dyad(Op::Add, x, &ny);
+    }
     atomic2(x, y, &|a, b| leaf(op, a, b))
 }
 
@@ -329,13 +377,23 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         "neg" => return Some(atomic1(x, &neg)),
         "abs" => return Some(atomic1(x, &abs)),
         "signum" => return Some(atomic1(x, &signum)),
-        "floor" => return Some(atomic1(x, &|v| round(v, f64::floor))),
-        "ceiling" => return Some(atomic1(x, &|v| round(v, f64::ceil))),
+        // with comparison tolerance: a value tolerantly equal to the integer above (below) it
+        // floors (ceils) to that integer (ref/floor.md `floor 2 - 10 xexp -12 -13` is 1 2,
+        // ref/ceiling.md `ceiling 2 + 10 xexp -12 -13` is 3 2)
+        "floor" => return Some(atomic1(x, &|v| round(v, tolerant_floor))),
+        "ceiling" => return Some(atomic1(x, &|v| round(v, |f| -tolerant_floor(-f)))),
         _ => return None,
     };
     Some(atomic1(x, &|v| {
+        // numbers, characters and temporals by their underlying values, as a float
+        // (ref/exp.md's domain and range: `exp 00:00:00 00:00:12 12:00:00` is 1 162754.8 0w,
+        // ref/sqrt.md); a datetime's answer is a datetime: nyi
+        let t = v.t().abs();
+        if t == KZ {
+            return Err(crate::q::err("nyi"));
+        }
         let vals = fvals(v)
-            .filter(|_| is_numeric(v.t()))
+            .filter(|_| is_numeric(v.t()) || t == KC || is_temporal(t))
             .ok_or_else(type_err)?;
         Ok(build_f(
             KF,
@@ -410,6 +468,16 @@ fn round(x: &KObj, f: fn(f64) -> f64) -> QResult {
             Ok(build_f(if t == KE { KI } else { KJ }, x.is_atom(), &v))
         }
         KH | KI | KJ | KB | KG => Ok(build_i(widened(t), x.is_atom(), &ivals(x).unwrap())),
+        // a datetime to its date (ref/floor.md `floor 2009.10.03T13:08:00.222` is 2009.10.03,
+        // ref/ceiling.md)
+        KZ => {
+            let v: Vec<i64> = fvals(x)
+                .unwrap()
+                .into_iter()
+                .map(|d| if d.is_nan() { NJ } else { f(d) as i64 })
+                .collect();
+            Ok(build_i(KD, x.is_atom(), &v))
+        }
         _ => Err(type_err()),
     }
 }

@@ -74,8 +74,14 @@ fn dict2(x: &KObj, y: &KObj, leaf: Leaf2) -> QResult {
             atomic2(x, &y.dict_values(), leaf)?,
         )),
         _ => {
-            let (kx, vx) = (items(&x.dict_keys()), items(&x.dict_values()));
-            let (ky, vy) = (items(&y.dict_keys()), items(&y.dict_values()));
+            // keyed tables go row by row: keys match as records (ref/add.md `k+k`, ref/greater.md
+            // `a|b` on keyed tables "upserting y into x")
+            let its = |v: &KObj| if v.t() == XT { rows_of(v) } else { items(v) };
+            let (kx, vx) = (its(&x.dict_keys()), its(&x.dict_values()));
+            let (ky, vy) = (its(&y.dict_keys()), its(&y.dict_values()));
+            if (x.dict_keys().t() == XT) != (y.dict_keys().t() == XT) {
+                return Err(nyi());
+            }
             let mut keys = kx.clone();
             let mut vals = vx.clone();
             for (k, v) in ky.iter().zip(vy.iter()) {

@@ -50,8 +50,17 @@ fn name_type(s: &str) -> Option<i8> {
 
 /// `x $ y`.
 fn cast(x: &KObj, y: &KObj) -> QResult {
-    // a list of types (`"ej"$(x;y)`), or of widths (`3 -4$("a";"b")`): pairwise with y's items
-    if matches!(x.t(), KC | KH | KI | KJ) {
+    // `0h` or `"*"`: Identity where y is not a string (ref/cast.md)
+    if (x.t() == -KH && x.get_short() == 0) || (x.t() == -KC && x.get_byte() == b'*') {
+        return if is_text(y) {
+            Err(err("nyi"))
+        } else {
+            Ok(y.clone())
+        };
+    }
+    // a list of types (`"ej"$(x;y)`, `(12h;"m";`date)$42`), or of widths (`3 -4$("a";"b")`):
+    // pairwise with y's items
+    if matches!(x.t(), KC | KH | KI | KJ | KS) || (x.t() == 0 && !x.is_empty()) {
         let xs = items(x);
         let ys = if y.is_atom() {
             vec![y.clone(); xs.len()]
@@ -70,8 +79,16 @@ fn cast(x: &KObj, y: &KObj) -> QResult {
     }
     let (t, parse) = match x.t() {
         t if t == -KC => char_type(x.get_byte()).ok_or_else(|| err("domain"))?,
-        t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("domain"))?, false),
-        t if t == -KH || t == -KI || t == -KJ => {
+        // a symbol that names no type enumerates against that list (ref/enumerate.md), and
+        // `year`dd`mm`hh`uu`ss take a temporal's parts (ref/cast.md): nyi
+        t if t == -KS => (name_type(x.get_sym()).ok_or_else(|| err("nyi"))?, false),
+        // a long is Pad's width (ref/pad.md), string-atomic through lists, dictionaries and
+        // tables; a long with anything else is not documented: nyi
+        t if t == -KJ => return pad_deep(x.get_long(), y),
+        // a negative short: the type's upper-case letter, parsing text (ref/tok.md
+        // `-8h$"3.14"` is 3.14e)
+        t if t == -KH && x.get_short() < 0 && is_text(y) => (-(x.get_short() as i64) as i8, true),
+        t if t == -KH || t == -KI => {
             let n = int_atom(x).unwrap();
             if y.t() == KC || y.t() == -KC || (y.t() == 0 && y.is_empty()) {
                 return pad(n, y);
@@ -147,6 +164,22 @@ pub fn to_type(t: i8, y: &KObj) -> QResult {
         }
         return Ok(build_f(t, atom, &v));
     }
+    // a long past an int's range becomes a byte as the int's limit would (ref/cast.md
+    // `"x"$-2 -1 0 1 2+0Wi` is 0xfdfeffffff)
+    if t == KG && s == KJ {
+        let v: Vec<i64> = ivals(y)
+            .ok_or_else(type_err)?
+            .into_iter()
+            .map(|v| {
+                if v == NJ {
+                    v
+                } else {
+                    v.clamp(-(i32::MAX as i64), i32::MAX as i64)
+                }
+            })
+            .collect();
+        return Ok(build_i(t, atom, &v));
+    }
     Ok(build_i(t, atom, &ivals(y).ok_or_else(type_err)?))
 }
 
@@ -155,6 +188,21 @@ pub fn to_type(t: i8, y: &KObj) -> QResult {
 fn temporal(t: i8, y: &KObj) -> QResult {
     let s = y.t().abs();
     let atom = y.is_atom();
+    // a date is a whole number of days of a datetime, whatever its range (basics/datatypes.md
+    // `"z"$0001.01.01-1`)
+    if s == KD && t == KZ {
+        let v: Vec<f64> = ivals(y)
+            .unwrap()
+            .iter()
+            .map(|&d| match d {
+                NJ => f64::NAN,
+                WJ => f64::INFINITY,
+                d if d == -WJ => f64::NEG_INFINITY,
+                d => d as f64,
+            })
+            .collect();
+        return Ok(build_f(KZ, atom, &v));
+    }
     if t == KM {
         let d = if s == KD { y.clone() } else { temporal(KD, y)? };
         let v: Vec<i64> = ivals(&d)
@@ -193,7 +241,11 @@ fn temporal(t: i8, y: &KObj) -> QResult {
                 if v == NJ || v.abs() == WJ {
                     v
                 } else {
-                    v.wrapping_mul(unit_ns(s))
+                    // past a timestamp's range: its infinity (basics/datatypes.md
+                    // `` `timestamp$1666.09.02 `` is -0Wp)
+                    v.checked_mul(unit_ns(s))
+                        .filter(|&n| n != NJ)
+                        .unwrap_or(if v < 0 { -WJ } else { WJ })
                 }
             })
             .collect()
@@ -292,9 +344,36 @@ pub fn parse_one(t: i8, s: &str) -> QResult {
         )));
     }
     if t == UU {
-        return Ok(parse_guid(s)
-            .map(KObj::guid)
-            .unwrap_or_else(|| null_atom(UU)));
+        // IP addresses and other layouts ref/tok.md shows are nyi
+        return match parse_guid(s) {
+            Some(g) => Ok(KObj::guid(g)),
+            None if s.is_empty() => Ok(null_atom(UU)),
+            None => Err(err("nyi")),
+        };
+    }
+    // "X"$: two hex digits (ref/tok.md `"X"$"42"` is 0x42)
+    if t == KG {
+        return match u8::from_str_radix(s, 16) {
+            Ok(b) if s.len() == 2 => Ok(KObj::byte(b)),
+            _ if s.is_empty() => Ok(null_atom(KG)),
+            _ => Err(err("nyi")),
+        };
+    }
+    // ref/tok.md reads temporal text in more layouts than q prints (digits only, unix seconds
+    // for "P", dashes): qhost reads the printed layouts and answers 'nyi to the others; an IP
+    // address as "I" is nyi
+    if !s.is_empty() {
+        let printed = match t {
+            KP => s.contains('D') && !s.contains('-') && s.contains('.'),
+            KN => s.contains('D') || s.contains(':'),
+            KT | KU | KV => s.contains(':') && !s.contains('D'),
+            KZ => s.contains('T') && !s.contains('-'),
+            KI | KJ | KH => s.matches('.').count() < 2,
+            _ => true,
+        };
+        if !printed {
+            return Err(err("nyi"));
+        }
     }
     if matches!(t, KD | KM) {
         return parse_date(t, s);
@@ -355,6 +434,30 @@ fn parse_date(t: i8, s: &str) -> QResult {
         return Ok(null_atom(t));
     }
     Ok(build_i(KD, true, &[days]))
+}
+
+fn pad_deep(n: i64, y: &KObj) -> QResult {
+    match y.t() {
+        KC => pad(n, y),
+        t if t == -KC => pad(n, y),
+        0 => Ok(KObj::list(
+            y.items()
+                .iter()
+                .map(|v| pad_deep(n, v))
+                .collect::<Result<_, _>>()?,
+        )),
+        XD => Ok(KObj::dict(y.dict_keys(), pad_deep(n, &y.dict_values())?)),
+        XT => {
+            let (names, cols) = table_cols(y);
+            Ok(make_table(
+                names,
+                cols.iter()
+                    .map(|c| pad_deep(n, c))
+                    .collect::<Result<_, _>>()?,
+            ))
+        }
+        _ => Err(err("nyi")),
+    }
 }
 
 /// `n$string`: pad on the right (negative n: on the left) or truncate.

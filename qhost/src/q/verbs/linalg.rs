@@ -162,33 +162,42 @@ fn inv(x: &KObj) -> QResult {
     if a.iter().any(|r| r.len() != n) {
         return Err(len_err());
     }
-    let mut b: Vec<Vec<f64>> = (0..n)
-        .map(|i| (0..n).map(|j| (i == j) as i64 as f64).collect())
-        .collect();
-    for c in 0..n {
-        let p = (c..n)
-            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
+    // LU with partial pivoting, then each column of the identity solved forward and back:
+    // the last bits as q's (ref/inv.md `a mmu inv a` is 1 2.220446e-16 -2.775558e-17 ..)
+    let mut perm: Vec<usize> = (0..n).collect();
+    for k in 0..n {
+        let p = (k..n)
+            .max_by(|&i, &j| a[i][k].abs().total_cmp(&a[j][k].abs()))
             .unwrap();
-        if a[p][c] == 0.0 {
+        if a[p][k] == 0.0 {
             return Err(err("nyi"));
         }
-        a.swap(c, p);
-        b.swap(c, p);
-        let d = a[c][c];
-        for j in 0..n {
-            a[c][j] /= d;
-            b[c][j] /= d;
-        }
-        for i in 0..n {
-            if i != c {
-                let f = a[i][c];
-                if f != 0.0 {
-                    for j in 0..n {
-                        a[i][j] -= f * a[c][j];
-                        b[i][j] -= f * b[c][j];
-                    }
-                }
+        a.swap(k, p);
+        perm.swap(k, p);
+        for i in k + 1..n {
+            a[i][k] /= a[k][k];
+            for j in k + 1..n {
+                a[i][j] -= a[i][k] * a[k][j];
             }
+        }
+    }
+    let mut b = vec![vec![0.0f64; n]; n];
+    #[allow(clippy::needless_range_loop)] // c is a column of b, filled row by row
+    for c in 0..n {
+        let mut y = vec![0.0f64; n];
+        for i in 0..n {
+            let mut s = (perm[i] == c) as i64 as f64;
+            for j in 0..i {
+                s -= a[i][j] * y[j];
+            }
+            y[i] = s;
+        }
+        for i in (0..n).rev() {
+            let mut s = y[i];
+            for j in i + 1..n {
+                s -= a[i][j] * b[j][c];
+            }
+            b[i][c] = s / a[i][i];
         }
     }
     Ok(matrix(b))

@@ -19,7 +19,15 @@ use super::{display, err, QResult};
 use crate::kapi::KObj;
 
 /// The monadic meaning of each primitive symbol (k's monads, as q evaluates `op x` / `op[x]`).
+/// A glyph's unary form, the glyph then a colon (`#:` is count, `|:` reverse: basics/variadic.md,
+/// basics/exposed-infrastructure.md); a keyword-like primitive of type 101.
+pub fn is_unary_form(op: &str) -> bool {
+    let b = op.as_bytes();
+    b.len() == 2 && b[1] == b':' && b"+-*%&|^=<>~,#_$?@!.".contains(&b[0])
+}
+
 fn monad_name(op: &str) -> &str {
+    let op = if is_unary_form(op) { &op[..1] } else { op };
     match op {
         "+" => "flip",
         "-" => "neg",
@@ -50,9 +58,13 @@ pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
     if op == "enlist" || (op == "," && args.len() == 1) {
         return Ok(structure::enlist(args));
     }
+    if is_unary_form(op) && args.len() != 1 {
+        return Err(err("rank"));
+    }
     match (op, args.len()) {
         ("@", 2) => return index::at(&args[0], &args[1]),
         (".", 2) => return index::dot(&args[0], &args[1]),
+        (".Q.s", 1) | (".Q.s1", 1) if !display::showable(&args[0]) => return Err(err("nyi")),
         (".Q.s", 1) => return Ok(KObj::string(&display::show_text(&args[0]))),
         (".Q.s1", 1) => return Ok(KObj::string(&display::one_line(&args[0]))),
         (".Q.f", 2) | (".Q.fmt", 3) => return format_number(&args),

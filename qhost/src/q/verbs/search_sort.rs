@@ -10,12 +10,23 @@ use std::sync::atomic::{AtomicU64, Ordering as AO};
 
 pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
     Some(match name {
-        "asc" => sort(x, false).inspect(|r| {
-            if r.is_vector() && r.t() != 0 {
-                r.set_attr(1); // `s#
+        // `s# on the result, a general list's too (ref/asc.md `attr asc l` is `s); a vector
+        // already in order gets it in place, seen by every reference to it (ref/asc.md: `asc b`
+        // then `a` shows `s#0 1)
+        "asc" => sort(x, false).map(|r| {
+            if r.is_vector() && r.t() < 20 {
+                if x.t() == r.t() && x.t() > 0 && super::compare::matches(x, &r) {
+                    x.set_attr(1);
+                    return x.clone();
+                }
+                r.set_attr(1);
             }
+            r
         }),
         "desc" => sort(x, true),
+        // a dictionary grades to its keys (ref/asc.md `iasc `a`b`c!2 3 1` is `c`a`b)
+        "iasc" | "idesc" if x.t() == XD => grade(x, name == "idesc")
+            .and_then(|v| super::index::at(&x.dict_keys(), &KObj::from_slice(KJ, &v))),
         "iasc" => grade(x, false).map(|v| KObj::from_slice(KJ, &v)),
         "idesc" => grade(x, true).map(|v| KObj::from_slice(KJ, &v)),
         "rand" => rand1(x),
@@ -44,6 +55,11 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
 /// text; general lists item by item).
 pub(crate) fn item_cmp(a: &KObj, b: &KObj) -> Ordering {
     if is_simple(a) && is_simple(b) && a.is_atom() && b.is_atom() {
+        // atoms of different types sort by type number (ref/asc.md: "datatypes are sorted by
+        // their type number")
+        if a.t() != b.t() {
+            return (-a.t()).cmp(&-b.t());
+        }
         if let Ok((_, o)) = super::compare::orderings(a, b) {
             return o[0];
         }
@@ -114,6 +130,10 @@ fn sort(x: &KObj, down: bool) -> QResult {
 
 /// `x ? y`: find in a list, or roll/deal with an integer count on the left.
 fn query(x: &KObj, y: &KObj) -> QResult {
+    // Enum Extend `` `foo?`a`b `` (ref/enum-extend.md): nyi
+    if x.t() == -KS && (y.t() == KS || y.t() == -KS) {
+        return Err(nyi());
+    }
     if x.is_vector() || x.t() == XD {
         if x.t() == XD {
             // d?v: the key of the first value v
@@ -264,6 +284,15 @@ pub fn vector_cond(c: &KObj, a: &KObj, b: &KObj) -> QResult {
 /// `x bin y`: index of the last item of sorted x not above y (-1 when none); binr: first item
 /// not below y.
 fn bin(x: &KObj, y: &KObj, right: bool) -> QResult {
+    // a dictionary with sorted values: the keys at the value's places (null below the first,
+    // ref/bin.md); tables and keyed tables search rows by columns: nyi
+    if x.t() == XD && !is_keyed(x) {
+        let r = bin(&x.dict_values(), y, right)?;
+        return super::index::at(&x.dict_keys(), &r);
+    }
+    if x.t() == XT || x.t() == XD || y.t() == XT || y.t() == XD {
+        return Err(nyi());
+    }
     let xs = rows_of(x);
     let one = |v: &KObj| -> i64 {
         if right {

@@ -8,9 +8,27 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
     Some(match name {
         "lower" => map_text(x, &|s| s.to_ascii_lowercase()),
         "upper" => map_text(x, &|s| s.to_ascii_uppercase()),
+        // on other vectors trim drops leading and trailing nulls; other atoms are themselves
+        // (ref/trim.md `trim 0N 0N 1 2 3 0N 0N  4 5 0N 0N`, `trim 42`)
+        "trim" | "ltrim" | "rtrim" if x.t() > 0 && x.t() < 20 && !matches!(x.t(), KC | KS) => {
+            let n = x.len() as usize;
+            let (l, r) = (name != "rtrim", name != "ltrim");
+            let mut a = 0;
+            let mut b = n;
+            while l && a < b && is_null_at(x, a) {
+                a += 1;
+            }
+            while r && b > a && is_null_at(x, b - 1) {
+                b -= 1;
+            }
+            Ok(rows(x, &(a as i64..b as i64).collect::<Vec<_>>()))
+        }
+        "trim" | "ltrim" | "rtrim" if x.is_atom() && !matches!(-x.t(), KC | KS) => Ok(x.clone()),
         "trim" => map_text(x, &|s| trim(s, true, true)),
         "ltrim" => map_text(x, &|s| trim(s, true, false)),
         "rtrim" => map_text(x, &|s| trim(s, false, true)),
+        // a keyword's text is q's k definition, which qhost knows only where KX shows it
+        "string" if !crate::q::display::showable(x) => Err(err("nyi")),
         "string" => Ok(string(x)),
         "hsym" => map_text(x, &|s| {
             if s.starts_with(b":") {
@@ -117,7 +135,15 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
         Some(b'*') => (0..=s.len()).any(|k| glob(&p[1..], &s[k..])),
         Some(b'?') => !s.is_empty() && glob(&p[1..], &s[1..]),
         Some(b'[') => {
-            let Some(end) = p.iter().skip(1).position(|&c| c == b']').map(|e| e + 1) else {
+            // a `]` right after `[` (or `[^`) is in the set (basics/regex.md `[]]`)
+            let from = if p.get(1) == Some(&b'^') { 2 } else { 1 };
+            let skip = from + usize::from(p.get(from) == Some(&b']'));
+            let Some(end) = p
+                .iter()
+                .skip(skip)
+                .position(|&c| c == b']')
+                .map(|e| e + skip)
+            else {
                 return !s.is_empty() && s[0] == b'[' && glob(&p[1..], &s[1..]);
             };
             if s.is_empty() {
@@ -147,6 +173,10 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
 }
 
 fn like(x: &KObj, p: &KObj) -> QResult {
+    // a dictionary: its values, keys kept (ref/like.md)
+    if x.t() == XD && x.dict_keys().t() != XT {
+        return Ok(KObj::dict(x.dict_keys(), like(&x.dict_values(), p)?));
+    }
     let pat = text(p).ok_or_else(type_err)?;
     if let Some(s) = text(x) {
         return Ok(KObj::bool(glob(&pat, &s)));
@@ -159,10 +189,18 @@ fn like(x: &KObj, p: &KObj) -> QResult {
                 .map(|s| glob(&pat, s.as_bytes()) as u8)
                 .collect::<Vec<_>>(),
         )),
+        // a general list of strings; symbols in a general list are 'type (basics/
+        // implicit-iteration.md `(`quick;`quack`quark) like "qu?ck"`)
         0 => Ok(from_items(
             x.items()
                 .iter()
-                .map(|i| like(i, p))
+                .map(|i| {
+                    if matches!(i.t(), KC | 0) || i.t() == -KC {
+                        like(i, p)
+                    } else {
+                        Err(type_err())
+                    }
+                })
                 .collect::<Result<_, _>>()?,
         )),
         _ => Err(type_err()),
@@ -198,6 +236,10 @@ fn literal_pattern(p: &[u8]) -> Result<(), crate::q::QErr> {
 
 fn ss(x: &KObj, y: &KObj) -> QResult {
     let (s, p) = (text(x).ok_or_else(type_err)?, text(y).ok_or_else(type_err)?);
+    // an empty pattern is 'length (basics/regex.md)
+    if p.is_empty() {
+        return Err(len_err());
+    }
     literal_pattern(&p)?;
     Ok(KObj::from_slice(
         KJ,
@@ -210,6 +252,10 @@ fn ss(x: &KObj, y: &KObj) -> QResult {
 
 /// `ssr[s;pattern;replacement]`.
 pub fn ssr(x: &KObj, y: &KObj, z: &KObj) -> QResult {
+    // the text is a string: a char atom is 'type (basics/glossary.md `ssr["a";"a";"-"]`)
+    if x.t() != KC {
+        return Err(type_err());
+    }
     let (s, p, r) = (
         text(x).ok_or_else(type_err)?,
         text(y).ok_or_else(type_err)?,
@@ -371,16 +417,44 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
             return Ok(KObj::from_slice(KC, &parts.join(&sep[..])));
         }
     }
-    if x.t() == -KB && y.t() == KB {
-        let v = y
-            .slice::<u8>()
-            .iter()
-            .fold(0i64, |a, &b| (a << 1) | b as i64);
-        return Ok(if y.len() <= 32 {
-            KObj::int(v as i32)
+    // bytes and bits to a number, big-endian (ref/sv.md): 2, 4, 8 or 16 bytes give a short, int,
+    // long or guid; 8, 16, 32, 64 or 128 bits a byte, short, int, long or guid
+    if (x.t() == -KG && y.t() == KG) || (x.t() == -KB && y.t() == KB) {
+        let bytes: Vec<u8> = if y.t() == KG {
+            y.slice::<u8>().to_vec()
         } else {
-            KObj::long(v)
-        });
+            if y.len() % 8 != 0 {
+                return Err(err("nyi"));
+            }
+            y.slice::<u8>()
+                .chunks(8)
+                .map(|c| c.iter().fold(0u8, |a, &b| (a << 1) | (b != 0) as u8))
+                .collect()
+        };
+        let be = |n: usize| bytes.iter().take(n).fold(0u64, |a, &b| (a << 8) | b as u64);
+        return match bytes.len() {
+            1 if y.t() == KB => Ok(KObj::byte(bytes[0])),
+            2 => Ok(KObj::short(be(2) as u16 as i16)),
+            4 => Ok(KObj::int(be(4) as u32 as i32)),
+            8 => Ok(KObj::long(be(8) as i64)),
+            16 => {
+                let mut g = [0u8; 16];
+                g.copy_from_slice(&bytes);
+                Ok(KObj::guid(g))
+            }
+            _ => Err(err("nyi")),
+        };
+    }
+    // a byte separator joins byte vectors (ref/sv.md `0x02 sv (enlist 0x01;...)`)
+    if x.t() == -KG && y.t() == 0 && y.items().iter().all(|i| i.t() == KG) {
+        let mut out = Vec::new();
+        for (k, i) in y.items().iter().enumerate() {
+            if k > 0 {
+                out.push(x.get_byte());
+            }
+            out.extend_from_slice(i.slice::<u8>());
+        }
+        return Ok(KObj::from_slice(KG, &out));
     }
     if let (Some(b), Some(d)) = (
         int_list(x).filter(|_| !x.is_atom()),

@@ -54,6 +54,11 @@ pub fn dyad(name: &str, x: &KObj, y: &KObj) -> Option<QResult> {
             let ys = member_set(y);
             Ok(select(x, |k| !ys.contains_key(k)))
         }
+        // dictionaries meet by their values (ref/inter.md `x inter y` on two dictionaries)
+        "inter" if x.t() == XD && y.t() == XD && !is_keyed(x) && !is_keyed(y) => {
+            let ys = member_set(&y.dict_values());
+            Ok(select(&x.dict_values(), |k| ys.contains_key(k)))
+        }
         "inter" => {
             let ys = member_set(y);
             Ok(select(x, |k| ys.contains_key(k)))
@@ -293,13 +298,29 @@ fn group(x: &KObj) -> QResult {
 pub fn join(x: &KObj, y: &KObj) -> QResult {
     let (tx, ty) = (x.t(), y.t());
     if tx == XD && ty == XD {
-        let (mut keys, mut vals) = (items(&x.dict_keys()), items(&x.dict_values()));
+        // keyed tables join as records: y's rows upsert x's by key (ref/join.md, ref/coalesce.md
+        // `(kt1^kt2) ~ kt1,kt2`)
+        let keyed = |d: &KObj| d.dict_keys().t() == XT;
+        if keyed(x) != keyed(y) {
+            return Err(nyi());
+        }
+        // keyed tables with other key or value columns (an upsert of some columns) are nyi
+        if keyed(x)
+            && !(super::compare::matches(
+                &table_cols(&x.dict_keys()).0,
+                &table_cols(&y.dict_keys()).0,
+            ) && super::compare::matches(
+                &table_cols(&x.dict_values()).0,
+                &table_cols(&y.dict_values()).0,
+            ))
+        {
+            return Err(nyi());
+        }
+        let its = |v: &KObj| if v.t() == XT { rows_of(v) } else { items(v) };
+        let (mut keys, mut vals) = (its(&x.dict_keys()), its(&x.dict_values()));
         let mut at: HashMap<Vec<u8>, usize> =
             keys.iter().enumerate().map(|(i, k)| (hkey(k), i)).collect();
-        for (k, v) in items(&y.dict_keys())
-            .into_iter()
-            .zip(items(&y.dict_values()))
-        {
+        for (k, v) in its(&y.dict_keys()).into_iter().zip(its(&y.dict_values())) {
             match at.get(&hkey(&k)) {
                 Some(&i) => vals[i] = v,
                 None => {
@@ -474,8 +495,13 @@ fn reshape(flat: &KObj, shape: &[i64]) -> KObj {
 /// `` `s#y `` `` `u#y `` `` `p#y `` `` `g#y `` set an attribute on a list; `` `#y `` removes it.
 /// `s requires ascending items ('s-fail otherwise), `u distinct ones ('u-fail).
 fn attribute(x: &KObj, y: &KObj) -> Option<QResult> {
-    if x.t() != -KS || y.is_atom() || matches!(y.t(), XD | XT) {
+    if x.t() != -KS || y.is_atom() {
         return None;
+    }
+    // attributes on dictionaries and tables (step dictionaries, ref/apply.md; keyed tables,
+    // ref/set-attribute.md) are nyi
+    if matches!(y.t(), XD | XT) {
+        return matches!(x.get_sym(), "" | "s" | "u" | "p" | "g").then(|| Err(err("nyi")));
     }
     let code = match x.get_sym() {
         "" => 0,
@@ -517,11 +543,47 @@ fn drop(x: &KObj, y: &KObj) -> QResult {
         return Ok(take_rows(y, &idx));
     }
     if x.t() == XD {
-        let keys = if y.is_atom() {
-            from_items(vec![y.clone()])
-        } else {
-            y.clone()
-        };
+        // a dictionary drops one key on the right; a list of keys there is 'type (ref/drop.md
+        // `(`a`b`c!1 2 3) _ `a`b`)
+        if !y.is_atom() {
+            return Err(type_err());
+        }
+        return drop_keys(x, &from_items(vec![y.clone()]));
+    }
+    // a vector of column names drops a table's columns (ref/drop.md `` `a`b _ t ``; an atom
+    // there is 'type)
+    if y.t() == XT && (x.t() == -KS || x.t() == KS) {
+        if x.is_atom() {
+            return Err(type_err());
+        }
+        let gone = x.sym_list();
+        let (names, cols) = table_cols(y);
+        let keep: Vec<usize> = (0..cols.len())
+            .filter(|&i| !gone.contains(&names.sym_list()[i]))
+            .collect();
+        let kept_names: Vec<&str> = keep.iter().map(|&i| names.sym_list()[i]).collect();
+        return Ok(make_table(
+            KObj::syms(&kept_names),
+            keep.iter().map(|&i| cols[i].clone()).collect(),
+        ));
+    }
+    if y.t() == XD && (x.is_atom() || x.t() == KS) {
+        // keys on the left: one or a list (ref/drop.md `` `a`b _ `a`b`c!1 2 3 ``)
+        return drop_keys(
+            y,
+            &if x.is_atom() {
+                from_items(vec![x.clone()])
+            } else {
+                x.clone()
+            },
+        );
+    }
+    drop_rest(x, y)
+}
+
+fn drop_keys(x: &KObj, keys: &KObj) -> QResult {
+    {
+        let keys = keys.clone();
         let gone = member_set(&keys);
         let kept: Vec<i64> = rows_of(&x.dict_keys())
             .iter()
@@ -529,11 +591,11 @@ fn drop(x: &KObj, y: &KObj) -> QResult {
             .filter(|(_, k)| !gone.contains_key(&hkey(k)))
             .map(|(i, _)| i as i64)
             .collect();
-        return Ok(take_rows(x, &kept));
+        Ok(take_rows(x, &kept))
     }
-    if y.t() == XD && (x.is_atom() || x.t() == KS) {
-        return drop(y, x);
-    }
+}
+
+fn drop_rest(x: &KObj, y: &KObj) -> QResult {
     if x.is_vector() {
         if let Some(i) = int_atom(y) {
             let kept: Vec<i64> = (0..x.len()).filter(|&j| j != i).collect();
@@ -563,6 +625,10 @@ fn cut_at(cuts: &[i64], y: &KObj) -> QResult {
 
 /// `x ! y`: a dictionary from keys and values, or `n!table` keying its first n columns.
 fn bang(x: &KObj, y: &KObj) -> QResult {
+    // a symbol atom on the left enumerates (ref/enumeration.md `` `x!1 2 3 ``): nyi
+    if x.t() == -KS {
+        return Err(nyi());
+    }
     if let (Some(n), XT) = (int_atom(x), y.t()) {
         let (names, cols) = table_cols(y);
         let n = n as usize;
@@ -608,14 +674,52 @@ fn bang(x: &KObj, y: &KObj) -> QResult {
 }
 
 /// `x ^ y`: y with its nulls filled from x (atom or conforming list).
+/// ref/fill.md's table of result types: row x's type, column y's ('type where it has `.`).
+fn fill_type(x: i8, y: i8) -> Option<i8> {
+    const COLS: &[u8] = b"bgxhijefcspmdznuvt";
+    const ROWS: [&[u8]; 18] = [
+        b"b.xhijefc.pmdznuvt",
+        b".g................",
+        b"x.xhijefc.pmdznuvt",
+        b"h.hhijefc.pmdznuvt",
+        b"i.iiijefc.pmdznuvt",
+        b"j.jjjjefc.pmdznuvt",
+        b"e.eeeeefc.pmdznuvt",
+        b"f.ffffffc.pmdznuvt",
+        b"c.ccccccc.pmdznuvt",
+        b".........s........",
+        b"p.ppppppp.ppppnuvt",
+        b"m.mmmmmmm.pmd.....",
+        b"d.ddddddd.pddz....",
+        b"z.zzzzzzz.p.zznuvt",
+        b"n.nnnnnnn.n..nnnnn",
+        b"u.uuuuuuu.u..unuvt",
+        b"v.vvvvvvv.v..vnvvt",
+        b"t.ttttttt.t..tnttt",
+    ];
+    let letter = |t: i8| COLS.iter().position(|&k| type_of_letter(k) == Some(t));
+    let c = ROWS[letter(x)?][letter(y)?];
+    if c == b'.' {
+        return None;
+    }
+    type_of_letter(c)
+}
+
 fn fill(x: &KObj, y: &KObj) -> QResult {
     super::atomic::atomic2(x, y, &|a, b| {
         let n = conform(a, b)?;
         let m = n.unwrap_or(1);
-        let a = if a.t().abs() == b.t().abs() {
+        // the result type is KX's Fill table (ref/fill.md "Domain and range"): both sides in it
+        let rt = fill_type(a.t().abs(), b.t().abs()).ok_or_else(type_err)?;
+        let a = if a.t().abs() == rt {
             a.clone()
         } else {
-            super::cast::to_type(b.t().abs(), a)?
+            super::cast::to_type(rt, a)?
+        };
+        let b = &if b.t().abs() == rt {
+            b.clone()
+        } else {
+            super::cast::to_type(rt, b)?
         };
         let out: Vec<KObj> = (0..m)
             .map(|i| {
@@ -723,6 +827,51 @@ pub fn find_indices(list: &KObj, what: &KObj) -> Vec<i64> {
 
 /// `x in y`: membership of x (an atom) or of each item of x.
 fn in_(x: &KObj, y: &KObj) -> QResult {
+    // a dictionary: its values, keys kept (left-atomic; gpt/char.q's `where p in syms`)
+    if x.t() == XD && !is_keyed(x) {
+        return Ok(KObj::dict(x.dict_keys(), in_(&x.dict_values(), y)?));
+    }
+    // y a general list: Find looks for objects one rank below y's (ref/find.md "Rank-sensitive";
+    // ref/in.md): x of that rank is one item (`1 2 in (1 2;9)` is 1b), x of a higher rank goes
+    // item by item (`1 2 in (9;(1 2;3 4))` is 00b), x of a lower rank is never found
+    // (`3 in (1 2;3)` is 0b)
+    if y.t() == 0 {
+        let (r, rx) = (list_rank(y), list_rank(x));
+        if rx + 1 == r {
+            let k = hkey(x);
+            return Ok(KObj::bool(y.items().iter().any(|v| hkey(v) == k)));
+        }
+        if rx + 1 < r {
+            return Ok(KObj::bool(false));
+        }
+        return Ok(from_items(
+            rows_of(x)
+                .iter()
+                .map(|v| in_(v, y))
+                .collect::<Result<_, _>>()?,
+        ));
+    }
+    if (y.t() > 0 && y.t() < 20) || y.is_atom() {
+        // y an atom or a vector: left-atomic (ref/in.md `("abc";("def";"ghi");"jkl")in "bed"`)
+        if x.t() == 0 {
+            return Ok(from_items(
+                x.items()
+                    .iter()
+                    .map(|v| in_(v, y))
+                    .collect::<Result<_, _>>()?,
+            ));
+        }
+        // another type is compared only against an atom or a 1-item list (ref/in.md "Mixed
+        // argument types": `1 2. in 2#2` is 'type)
+        if x.t() > 0 && x.t() < 20 && x.t() != y.t().abs() && !(y.is_atom() || y.len() == 1) {
+            return Err(type_err());
+        }
+    }
+    let y = &if y.is_atom() {
+        enlist(vec![y.clone()])
+    } else {
+        y.clone()
+    };
     let m = member_set(y);
     let probe = |v: &KObj| -> KObj {
         // an item of another numeric width is compared as y's type, as q converts it
@@ -739,6 +888,17 @@ fn in_(x: &KObj, y: &KObj) -> QResult {
     Ok(from_items(rows_of(x).iter().map(probe).collect()))
 }
 
+/// Rank as Find counts it (ref/find.md): an atom 0, a list one more than its first item's.
+fn list_rank(x: &KObj) -> usize {
+    if x.is_atom() || x.t() >= 98 {
+        0
+    } else if x.t() > 0 || x.is_empty() {
+        1
+    } else {
+        1 + list_rank(&x.item(0))
+    }
+}
+
 /// `x cross y`: every item of x joined with every item of y.
 fn cross(x: &KObj, y: &KObj) -> QResult {
     let (a, b) = (rows_of(x), rows_of(y));
@@ -748,7 +908,12 @@ fn cross(x: &KObj, y: &KObj) -> QResult {
             out.push(join(i, j)?);
         }
     }
-    Ok(KObj::list(out))
+    // rows of two tables join into records: a table (ref/cross.md)
+    Ok(if x.t() == XT && y.t() == XT {
+        from_items(out)
+    } else {
+        KObj::list(out)
+    })
 }
 
 /// `` `a xkey t ``: t keyed on the named columns (moved to the front).

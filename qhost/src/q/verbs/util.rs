@@ -180,41 +180,66 @@ pub fn is_numeric(t: i8) -> bool {
 }
 
 /// Values of a simple integer-like atom or vector as i64, nulls as NJ and infinities as ±WJ
-/// (so that promotion to long or float maps them as q does).
+/// (temporal and cast code maps them to the target type's infinities).
 pub fn ivals(x: &KObj) -> Option<Vec<i64>> {
+    ivals_with(x, true)
+}
+
+/// Values as i64 with only nulls special: arithmetic and conversion to float widen a short or
+/// int infinity to its value (basics/datatypes.md: `0Wi+5` is 2147483652, `` `float$0Wi `` is
+/// 2.147484e+09, ref/cast.md `` `float$0Wh `` is 32767f).
+pub fn ivals_exact(x: &KObj) -> Option<Vec<i64>> {
+    ivals_with(x, false)
+}
+
+fn ivals_with(x: &KObj, infinities: bool) -> Option<Vec<i64>> {
     let t = x.t().abs();
-    let one = |v: KObj| ivals(&v);
+    let one = |v: KObj| ivals_with(&v, infinities);
     if x.is_atom() {
         let v = KObj::vector(t, 1);
         put_atom(&v, 0, x);
         return one(v);
     }
-    fn widen<T: Copy + Into<i64>>(s: &[T], n: i64, w: i64) -> Vec<i64> {
+    let widen = |s: &[i64], n: i64, w: i64| -> Vec<i64> {
         s.iter()
             .map(|&v| {
-                let v: i64 = v.into();
                 if v == n {
                     NJ
-                } else if v == w {
+                } else if infinities && v == w {
                     WJ
-                } else if v == -w {
+                } else if infinities && v == -w {
                     -WJ
                 } else {
                     v
                 }
             })
             .collect()
-    }
+    };
     Some(match t {
         KB | KG | KC => x.slice::<u8>().iter().map(|&v| v as i64).collect(),
-        KH => widen(x.slice::<i16>(), NH as i64, WH as i64),
-        KI | KM | KD | KU | KV | KT => widen(x.slice::<i32>(), NI as i64, WI as i64),
+        KH => widen(
+            &x.slice::<i16>()
+                .iter()
+                .map(|&v| v as i64)
+                .collect::<Vec<_>>(),
+            NH as i64,
+            WH as i64,
+        ),
+        KI | KM | KD | KU | KV | KT => widen(
+            &x.slice::<i32>()
+                .iter()
+                .map(|&v| v as i64)
+                .collect::<Vec<_>>(),
+            NI as i64,
+            WI as i64,
+        ),
         KJ | KP | KN => x.slice::<i64>().to_vec(),
         _ => return None,
     })
 }
 
-/// Values as f64: integer nulls become NaN and integer infinities ±inf.
+/// Values as f64: integer nulls become NaN; integer infinities are their values
+/// (basics/datatypes.md: `` `float$0Wj `` is 9.223372e+18).
 pub fn fvals(x: &KObj) -> Option<Vec<f64>> {
     let t = x.t().abs();
     match t {
@@ -228,15 +253,13 @@ pub fn fvals(x: &KObj) -> Option<Vec<f64>> {
         } else {
             x.slice::<f64>().to_vec()
         }),
-        _ => ivals(x).map(|v| v.into_iter().map(i2f).collect()),
+        _ => ivals_exact(x).map(|v| v.into_iter().map(i2f).collect()),
     }
 }
 
 pub fn i2f(v: i64) -> f64 {
     match v {
         NJ => f64::NAN,
-        WJ => f64::INFINITY,
-        v if v == -WJ => f64::NEG_INFINITY,
         v => v as f64,
     }
 }
@@ -374,6 +397,13 @@ pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
     if x.t() == XT {
         // a table nested as a column: its rows
         return take_rows(x, idx);
+    }
+    if x.t() == XD {
+        // a dictionary's entries at those places (never raw memory: x is not a vector)
+        return KObj::dict(rows(&x.dict_keys(), idx), rows(&x.dict_values(), idx));
+    }
+    if x.t() < 0 || x.t() > XT {
+        return KObj::list(idx.iter().map(|_| x.clone()).collect());
     }
     let n = x.len();
     let t = x.t();
