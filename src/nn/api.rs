@@ -335,6 +335,14 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
         made.push(e);
         c
     });
+    // q's `!` makes keys and values of one count; a dictionary made in C need not (the fuzzer's)
+    if cols.len() != keys.len() {
+        bail!(
+            "module definition: {} keys but {} values",
+            keys.len(),
+            cols.len()
+        );
+    }
     let mut opts = |o: K| -> Result<(Vec<&'static str>, Vec<K>)> {
         let Some((ok, ov)) = read::dict_parts(o) else {
             bail!(
@@ -394,6 +402,15 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
     } else {
         None
     };
+    let n = depth.len();
+    if mods.len() != n
+        || names.len() != n
+        || o.len() != n
+        || p.is_some_and(|p| p.len() != n)
+        || b.is_some_and(|b| b.len() != n)
+    {
+        bail!("module definition: columns of different lengths");
+    }
     (0..depth.len())
         .map(|i| {
             Ok((
