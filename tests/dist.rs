@@ -16,17 +16,12 @@
 
 mod common;
 use common::manifest_dir;
+use common::{bin_dir, python};
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// target/<profile>, where make puts ktorch.so and qhost.
-fn bin_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
 /// A port free on loopback now (the OS picks it).
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -101,14 +96,6 @@ fn two_ranks_train_like_one_process_on_the_union() {
             "rank {i}: expected 3 checked steps of backward and step:\n{out}"
         );
         assert!(out.lines().any(|l| l == "ok"), "rank {i}:\n{out}\n{err}");
-    }
-}
-
-fn python() -> PathBuf {
-    match std::env::var_os("VIRTUAL_ENV") {
-        Some(v) => PathBuf::from(v).join("bin/python"),
-        None => PathBuf::from(std::env::var("HOME").unwrap())
-            .join(".cache/ktorch/torch-2.11.0/bin/python"),
     }
 }
 

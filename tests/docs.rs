@@ -5,16 +5,12 @@
 //! machine), otherwise they are skipped (the plain blocks show a machine without a GPU).
 
 mod common;
+use common::bin_dir;
 use common::manifest_dir;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// target/<profile>, where make puts ktorch.so and qhost (this test runs from target/<profile>/deps).
-fn bin_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
 struct Example {
     input: String,
     expected: Vec<String>,

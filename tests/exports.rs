@@ -6,6 +6,7 @@
 //! named `wait` or `free` would stand beside libc's); and a q session loads single functions.
 
 mod common;
+use common::bin_dir;
 use common::manifest_dir;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -15,11 +16,6 @@ use std::process::Command;
 use qhost as _;
 
 /// target/<profile>, where make puts ktorch.so and qhost.
-fn bin_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
 fn ktorch_cnames() -> Vec<(String, String, String)> {
     let path = manifest_dir().join("tests/data/ktorch_cnames.txt");
     std::fs::read_to_string(path)

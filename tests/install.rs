@@ -3,14 +3,10 @@
 //! `q/ktorch.q` defines the functions, and the spirals example trains. Also the loader's errors
 //! when ktorch.so or libtorch cannot be found.
 mod common;
+use common::bin_dir;
 use common::manifest_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn bin_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ktorch-install-{}-{name}", std::process::id()));

@@ -5,22 +5,9 @@
 //! copy, a cast, a `contiguous`) or drops shows here. The Chrome trace must be JSON with the
 //! operators in it.
 mod common;
+use common::{bin_dir, python};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::process::Command;
-
-fn bin_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
-fn python() -> PathBuf {
-    match std::env::var_os("VIRTUAL_ENV") {
-        Some(v) => PathBuf::from(v).join("bin/python"),
-        None => PathBuf::from(std::env::var("HOME").unwrap())
-            .join(".cache/ktorch/torch-2.11.0/bin/python"),
-    }
-}
 
 fn lines(cmd: &mut Command, what: &str) -> BTreeSet<String> {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));

@@ -11,21 +11,8 @@
 //! The AOTInductor package takes about a minute to compile the first time; the maker keeps it in
 //! ~/.cache/ktorch/pymodels, keyed by the model's weights and torch's version.
 mod common;
-use std::path::PathBuf;
+use common::{bin_dir, python};
 use std::process::Command;
-
-fn bin_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
-fn python() -> PathBuf {
-    match std::env::var_os("VIRTUAL_ENV") {
-        Some(v) => PathBuf::from(v).join("bin/python"),
-        None => PathBuf::from(std::env::var("HOME").unwrap())
-            .join(".cache/ktorch/torch-2.11.0/bin/python"),
-    }
-}
 
 fn run(cmd: &mut Command, what: &str) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));

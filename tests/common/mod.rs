@@ -7,3 +7,21 @@ pub fn manifest_dir() -> std::path::PathBuf {
     std::env::var_os("CARGO_MANIFEST_DIR")
         .map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
 }
+
+/// The folder of the release binaries (qhost, ktorch.so): the test executable lives in deps/
+/// below it.
+#[allow(dead_code)] // not every test crate that shares this module uses each helper
+pub fn bin_dir() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// The virtualenv's python, as the Makefile sets it up ($VIRTUAL_ENV), else its default place.
+#[allow(dead_code)] // as bin_dir
+pub fn python() -> std::path::PathBuf {
+    match std::env::var_os("VIRTUAL_ENV") {
+        Some(v) => std::path::PathBuf::from(v).join("bin/python"),
+        None => std::path::PathBuf::from(std::env::var("HOME").unwrap())
+            .join(".cache/ktorch/torch-2.11.0/bin/python"),
+    }
+}
