@@ -154,10 +154,8 @@ def torch_best(cfg, dev, t, starts, warmup, compile_mode=None, profile_to=None):
     sync()
     tw = time.perf_counter()
     t0 = None
-    for i in range(len(starts)):
-        if i == warmup:
-            sync()
-            t0 = time.perf_counter()
+
+    def step(i):
         x = td[sd[i][:, None] + ar]
         o.zero_grad(set_to_none=True)
         with torch.autocast(dev.type, torch.bfloat16, enabled=cfg == "bf16"):
@@ -168,6 +166,12 @@ def torch_best(cfg, dev, t, starts, warmup, compile_mode=None, profile_to=None):
         for g in o.param_groups:
             g["lr"] = lrs[i]
         o.step()
+
+    for i in range(len(starts)):
+        if i == warmup:
+            sync()
+            t0 = time.perf_counter()
+        step(i)
     sync()
     t1 = time.perf_counter()
     ls = torch.stack(losses).float().tolist()
@@ -177,13 +181,7 @@ def torch_best(cfg, dev, t, starts, warmup, compile_mode=None, profile_to=None):
         from torch.profiler import ProfilerActivity, profile
         with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as pr:
             for i in range(5):
-                x = td[sd[i][:, None] + ar]
-                o.zero_grad(set_to_none=True)
-                with torch.autocast(dev.type, torch.bfloat16, enabled=cfg == "bf16"):
-                    l = F.cross_entropy(f(x[:, :-1]), x[:, 1:].reshape(-1))
-                l.backward()
-                torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0, foreach=True)
-                o.step()
+                step(i)
             sync()
         with open(profile_to, "w") as fo:
             for e in pr.key_averages():

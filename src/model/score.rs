@@ -18,7 +18,6 @@ use super::table::{float_kind, inputs, scorer, Want};
 use crate::k::{make, read, KResult, K};
 use crate::nn::forward::{Call, EFORWARD};
 use crate::nn::plan::plan;
-use crate::nn::Out;
 use crate::registry;
 use crate::tensor::convert;
 use crate::tensor::opargs::describe;
@@ -198,18 +197,7 @@ pub fn score(x: K) -> KResult {
             (vec![t], None)
         }
     };
-    let y = match Call::new(q.share(), xs, EFORWARD).run()? {
-        Out::Tensor(y) => y,
-        Out::Tensors(v) => v
-            .into_iter()
-            .next()
-            .ok_or_else(|| anyhow!("module gave no output"))?,
-        Out::Dict(v) => v
-            .into_iter()
-            .next()
-            .map(|(_, t)| t)
-            .ok_or_else(|| anyhow!("module gave no output"))?,
-    };
+    let y = Call::new(q.share(), xs, EFORWARD).run()?.first()?;
     let y = y.f_to_device(tch::Device::Cpu)?;
     let s = y.size();
     match squeeze {

@@ -22,7 +22,7 @@ use tch::{Device, Kind, Tensor};
 use super::api::of;
 use crate::k::{make, read, KResult, K};
 use crate::nn::forward::{Call, EFORWARD};
-use crate::nn::{ModRef, Module, Out};
+use crate::nn::{ModRef, Module};
 use crate::registry;
 use crate::tensor::convert;
 use crate::tensor::opargs::describe;
@@ -307,18 +307,7 @@ pub fn evaluate(h: K, t: K) -> KResult {
         classes: false,
     };
     let x = inputs(&tb, cols.as_ref().map(|c| c.features.as_slice()), &w)?;
-    let out = match Call::new(q, x, EFORWARD).run()? {
-        Out::Tensor(y) => y,
-        Out::Tensors(v) => v
-            .into_iter()
-            .next()
-            .ok_or_else(|| anyhow!("module gave no output"))?,
-        Out::Dict(v) => v
-            .into_iter()
-            .next()
-            .map(|(_, t)| t)
-            .ok_or_else(|| anyhow!("module gave no output"))?,
-    };
+    let out = Call::new(q, x, EFORWARD).run()?.first()?;
     let value = output_table(&out, names.as_ref(), tb.rows)?;
     Ok(keyed_like(t, value))
 }

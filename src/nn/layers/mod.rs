@@ -274,6 +274,13 @@ impl Out {
             ),
         }
     }
+    /// The first tensor (a scorer's output: an rnn's output before its hidden state).
+    pub fn first(self) -> Result<Tensor> {
+        self.into_vec()
+            .into_iter()
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("module gave no output"))
+    }
     pub fn into_vec(self) -> Vec<Tensor> {
         match self {
             Out::Tensor(t) => vec![t],
