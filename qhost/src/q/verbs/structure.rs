@@ -221,6 +221,9 @@ fn raze(x: &KObj) -> QResult {
             if it.is_empty() {
                 return Ok(x.clone());
             }
+            if let Some(v) = raze_vectors(&it) {
+                return Ok(v);
+            }
             let mut acc = it[0].clone();
             if acc.is_atom() {
                 acc = from_items(vec![acc]);
@@ -234,6 +237,34 @@ fn raze(x: &KObj) -> QResult {
         t if t < 0 => Ok(from_items(vec![x.clone()])),
         _ => Ok(x.clone()),
     }
+}
+
+/// `raze` of simple vectors all of one type (1-19), as q's `,/` gives them: their items end to end
+/// in one vector of that type. One copy instead of a join per item (a join per item copies the
+/// growing result again each time: `raze 1_'x` of char.q's 200 x 128 batch took 250 us).
+fn raze_vectors(it: &[KObj]) -> Option<KObj> {
+    let t = it[0].t();
+    if !(1..20).contains(&t) || it.iter().any(|x| x.t() != t) {
+        return None;
+    }
+    let es = elem_size(t);
+    let n: i64 = it.iter().map(|x| x.len()).sum();
+    let out = KObj::vector(t, n);
+    let mut at = 0usize;
+    for x in it {
+        let bytes = x.len() as usize * es;
+        // SAFETY: x is a simple vector of type t with len() items of es bytes each, and out was
+        // made for the n items of all of them; the regions are distinct allocations.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                data::<u8>(x.as_ptr()),
+                data::<u8>(out.as_ptr()).add(at),
+                bytes,
+            );
+        }
+        at += bytes;
+    }
+    Some(out)
 }
 
 /// Indices of first occurrences, in order.
