@@ -38,4 +38,31 @@ int ktorch_get_deterministic() { try { auto& c = at::globalContext(); return c.d
 int ktorch_set_deterministic(int n) { try { at::globalContext().setDeterministicAlgorithms(n > 0, n == 1); return 0; } catch (...) { return -1; } }
 int ktorch_get_cudnn_deterministic() { try { return at::globalContext().deterministicCuDNN(); } catch (...) { return -1; } }
 int ktorch_set_cudnn_deterministic(int b) { try { at::globalContext().setDeterministicCuDNN(b); return 0; } catch (...) { return -1; } }
+// The backends scaled_dot_product_attention may choose (torch.backends.cuda.enable_flash_sdp,
+// enable_mem_efficient_sdp, enable_cudnn_sdp, enable_math_sdp): 0 flash, 1 memory-efficient,
+// 2 cuDNN, 3 math. -1 on error or an unknown backend.
+int ktorch_get_sdp(int which) {
+  try {
+    auto& c = at::globalContext();
+    switch (which) {
+      case 0: return c.userEnabledFlashSDP();
+      case 1: return c.userEnabledMemEfficientSDP();
+      case 2: return c.userEnabledCuDNNSDP();
+      case 3: return c.userEnabledMathSDP();
+      default: return -1;
+    }
+  } catch (...) { return -1; }
+}
+int ktorch_set_sdp(int which, int b) {
+  try {
+    auto& c = at::globalContext();
+    switch (which) {
+      case 0: c.setSDPUseFlash(b); return 0;
+      case 1: c.setSDPUseMemEfficient(b); return 0;
+      case 2: c.setSDPUseCuDNN(b); return 0;
+      case 3: c.setSDPUseMath(b); return 0;
+      default: return -1;
+    }
+  } catch (...) { return -1; }
+}
 }

@@ -380,6 +380,8 @@ extern "C" {
     pub fn ktorch_set_deterministic(b: c_int) -> c_int;
     pub fn ktorch_get_cudnn_deterministic() -> c_int;
     pub fn ktorch_set_cudnn_deterministic(b: c_int) -> c_int;
+    pub fn ktorch_get_sdp(which: c_int) -> c_int;
+    pub fn ktorch_set_sdp(which: c_int, b: c_int) -> c_int;
 }
 
 // ---- src/cxx/warnings.cpp: libtorch's warnings into the log (src/session/log/warnings.rs)

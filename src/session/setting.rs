@@ -45,7 +45,7 @@ pub fn clipread() -> bool {
     CLIPREAD.load(Ordering::Relaxed)
 }
 
-const NAMES: [&str; 25] = [
+const NAMES: [&str; 29] = [
     "mkl",
     "openmp",
     "threads",
@@ -70,8 +70,22 @@ const NAMES: [&str; 25] = [
     "fused",
     "fusedcpu",
     "sdpa",
+    "sdpflash",
+    "sdpmemeff",
+    "sdpcudnn",
+    "sdpmath",
     "clipread",
 ];
+
+/// The attention backends libtorch's scaled_dot_product_attention may pick from, as
+/// torch.backends.cuda's enable_flash_sdp, enable_mem_efficient_sdp, enable_cudnn_sdp and
+/// enable_math_sdp: the index the shim's ktorch_get_sdp/ktorch_set_sdp take.
+fn sdp_backend(name: &str) -> Option<libc::c_int> {
+    ["sdpflash", "sdpmemeff", "sdpcudnn", "sdpmath"]
+        .iter()
+        .position(|n| *n == name)
+        .map(|i| i as libc::c_int)
+}
 
 fn flag(v: libc::c_int, what: &str) -> anyhow::Result<bool> {
     if v < 0 {
@@ -125,6 +139,11 @@ fn get(name: &str) -> KResult {
         "fusedcpu" => make::boolean(fusedcpu()),
         "sdpa" => make::boolean(sdpa()),
         "clipread" => make::boolean(clipread()),
+        n if sdp_backend(n).is_some() => make::boolean(flag(
+            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+            unsafe { crate::cxx::ktorch_get_sdp(sdp_backend(n).unwrap_or(-1)) },
+            n,
+        )?),
         _ => bail!("unrecognized setting `{name}"),
     })
 }
@@ -174,6 +193,10 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         "fusedcpu" => FUSEDCPU.store(want_bool()?, Ordering::Relaxed),
         "sdpa" => SDPA.store(want_bool()?, Ordering::Relaxed),
         "clipread" => CLIPREAD.store(want_bool()?, Ordering::Relaxed),
+        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+        n if sdp_backend(n).is_some() => ok(unsafe {
+            crate::cxx::ktorch_set_sdp(sdp_backend(n).unwrap_or(-1), want_bool()? as i32)
+        })?,
         _ if NAMES.contains(&name) => bail!("cannot set flag for {name}"),
         _ => bail!("unrecognized setting `{name}"),
     }
