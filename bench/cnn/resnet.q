@@ -19,13 +19,14 @@ N:5120; B:128; w:4; r:32
 if[5<count a; B:"J"$a 4; N:"J"$a 5]
 if[not ""~getenv`SMALL; N:64; B:16; w:1; r:8]
 
+/ head and tail are `seqnest`: ktorch refuses a sequential inside a sequential (knn.cpp)
 / pre-activation block: bn-relu-conv-bn-relu-conv, plus x or a 1x1 convolution of x
 blk:{[i;o;s]
  q1:seq(`sequential; (`batchnorm2d;i); `relu; (`conv2d;i;o;3;s;1;`bias,0b); (`batchnorm2d;o); `relu; (`conv2d;o;o;3;1;1;`bias,0b));
  $[(i=o)&s=1; (`residual;q1); (`residual;q1;seq(`sequential; (`conv2d;i;o;1;s;0;`bias,0b)))]}
 W:16,w*16 32 64
-head:seq(`sequential; (`conv2d;3;W 0;3;1;1;`bias,0b))
-tail:seq(`sequential; (`batchnorm2d;W 3); `relu; (`adaptavg2d;1 1); `flatten; (`linear;W 3;10))
+head:seq(`seqnest; (`conv2d;3;W 0;3;1;1;`bias,0b))
+tail:seq(`seqnest; (`batchnorm2d;W 3); `relu; (`adaptavg2d;1 1); `flatten; (`linear;W 3;10))
 q:module (`sequential; head; blk[W 0;W 1;1]; blk[W 1;W 1;1]; blk[W 1;W 2;2]; blk[W 2;W 2;1]; blk[W 2;W 3;2]; blk[W 3;W 3;1]; tail)
 if[c in cudadevices(); setting`benchmark,1b]
 to(q;c)

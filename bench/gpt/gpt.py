@@ -276,7 +276,7 @@ def main():
             print(f"\n== ktorch {kc}: the GPU's idle time ==", flush=True)
             subprocess.run([sys.executable, os.path.join(here, "profile_gaps.py"), kf + ".events", "5"])
         return
-    kcfg = ["base", "fp32", "tf32", "bf16", "fp16", "graph", "graphbf16", "fp32nr", "bf16nr"]
+    kcfg = ["base", "fp32", "tf32", "bf16", "fp16", "graph", "graphbf16", "fp32nr", "bf16nr", "bf16fa", "graphbf16fa"]
     tcfg = ["fp32", "tf32", "bf16", "fp16", "best32", "best16", "compile32", "compile16", "compilero16"]
     if a.only:
         kcfg = [c for c in kcfg if f"k{c}" in a.only.split(",")]
@@ -309,7 +309,7 @@ def main():
     print(f"| side | precision | iterations/s | tokens/s | TFLOP/s | of bf16 peak | vs PyTorch fp32 |")
     print(f"|---|---|---|---|---|---|---|")
     base = rate.get(("torch", "fp32"))
-    label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "fp16": "fp16 autocast + TF32 + gradscale", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)", "fp32nr": "fp32, char.q + setting`clipread,0b", "bf16nr": "bf16 autocast + TF32, char.q + setting`clipread,0b"}
+    label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "fp16": "fp16 autocast + TF32 + gradscale", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)", "fp32nr": "fp32, char.q + setting`clipread,0b", "bf16nr": "bf16 autocast + TF32, char.q + setting`clipread,0b", "bf16fa": "bf16nr + setting`sdpcudnn,0b (FlashAttention)", "graphbf16fa": "graphbf16 + setting`sdpcudnn,0b (FlashAttention)"}
     tlabel = {"best32": "BEST EAGER fp32 (no TF32): data on the GPU, SDPA, fused AdamW, loss read once", "best16": "BEST EAGER bf16 autocast: data on the GPU, SDPA, fused AdamW, loss read once", "compile32": "torch.compile (default) fp32 (no TF32), otherwise as best eager", "compile16": "torch.compile (default) bf16 autocast, otherwise as best eager", "compilero16": "torch.compile (reduce-overhead) bf16 autocast, otherwise as best eager", "fp32": "fp32 eager, SDPA, AdamW (foreach)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + SDPA + fused AdamW", "fp16": "fp16 autocast + GradScaler + SDPA + fused AdamW"}
     for (side, c), it in rate.items():
         tf = it * fl / 1e12

@@ -18,9 +18,13 @@ if[cfg in`bf16`graphbf16`bf16nr; setting`autocast,`bf16]
 if[cfg in`fp32nr`bf16nr; setting`clipread,0b]
 if[cfg in`bf16nr; setting`tf32,1b]
 if[cfg in`graphbf16; setting`tf32,1b]
+/ `bf16fa`, `graphbf16fa`: bf16nr and graphbf16 with cuDNN's attention kernels turned off
+/ (setting`sdpcudnn,0b), so that libtorch picks FlashAttention (slower cuDNN SDPA in graphs)
+if[cfg in`bf16fa`graphbf16fa; setting`tf32,1b; setting`autocast,`bf16; setting`sdpcudnn,0b]
+if[cfg in`bf16fa; setting`clipread,0b]
 / `graph and `graphbf16: the step recorded once (CUDA graph, clipping by the model's train
 / setting) and replayed on each new batch, at a fixed learning rate (a graph records it)
-gr:cfg in`graph`graphbf16
+gr:cfg in`graph`graphbf16`graphbf16fa
 seed 42
 
 v:65; w:200; d:512; h:8; n:128; p:.1; b:8

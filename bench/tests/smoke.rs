@@ -56,3 +56,46 @@ fn quick_run_prints_the_table() {
         "the harness leaked tensors:\n{text}"
     );
 }
+
+/// The GPU benchmarks' q scripts (bench/cnn/resnet.q, bench/gpt/gpt.q) run only on the GPU
+/// machine, so a change of ktorch's rules could break them unseen (a sequential inside a
+/// sequential, refused as ktorch refuses it, broke resnet.q): here each runs its small model
+/// (SMALL=1) on the CPU for one epoch or a few steps and prints its result line.
+#[test]
+fn gpu_bench_scripts_run_small_on_the_cpu() {
+    let exe = Path::new(env!("CARGO_BIN_EXE_ktorch-bench"));
+    let dir = exe.parent().unwrap();
+    let qhost = dir.join("qhost");
+    if !dir.join("ktorch.so").is_file() || !qhost.is_file() {
+        eprintln!(
+            "note: ktorch.so or qhost not built beside {}; skipped",
+            exe.display()
+        );
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let runs: [(&str, &[&str], &str); 2] = [
+        (
+            "bench/cnn/resnet.q",
+            &["cpu", "bf16cl", "1", "1"],
+            "resnet bf16cl 1 ",
+        ),
+        ("bench/gpt/gpt.q", &["cpu", "fp32", "3", "1"], "gpt fp32 3 "),
+    ];
+    for (script, args, want) in runs {
+        let out = Command::new(&qhost)
+            .arg(root.join(script))
+            .args(args)
+            .env("SMALL", "1")
+            .current_dir(dir)
+            .output()
+            .expect("qhost runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.lines().any(|l| l.starts_with(want)),
+            "{script} {args:?}: exit {:?}\n{text}\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
