@@ -246,6 +246,7 @@ def main():
     ap.add_argument("--text")
     ap.add_argument("--track", type=int, default=0)
     ap.add_argument("--only", default="")
+    ap.add_argument("--profile-configs", default="bf16,graphbf16", help="the ktorch configurations --profile compares with PyTorch's best eager bf16")
     ap.add_argument("--profile", default="", help="DIR: profile 5 steps of ktorch bf16 and fp32 and PyTorch best eager bf16 and fp32, compare kernel by kernel, and stop")
     a = ap.parse_args()
     dev = torch.device(a.device)
@@ -267,7 +268,7 @@ def main():
     if a.profile:
         os.makedirs(a.profile, exist_ok=True)
         here = os.path.dirname(os.path.abspath(__file__))
-        for kc, tc in (("bf16", "bf16"), ("graphbf16", "bf16")):
+        for kc, tc in ((c, "bf16") for c in a.profile_configs.split(",")):
             kf, tf_ = os.path.join(a.profile, f"ktorch-{kc}.tsv"), os.path.join(a.profile, f"torch-best-{tc}.tsv")
             ktorch_run(a.qhost, kc, a.device, a.iters, a.warmup, a.text, profile_to=kf)
             torch_best(tc, dev, t, starts, a.warmup, None, profile_to=tf_)

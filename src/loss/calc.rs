@@ -52,7 +52,30 @@ fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
     if crate::device::capture::capturing() || TRUSTED.with(|t| t.get()) {
         return Ok(());
     }
-    targets_within(y, classes, ignore)
+    // the same targets still on the host (q data a step copied over): checked there, so the
+    // host does not wait for the GPU to finish the forward pass (a stall every step of a q loop)
+    let host = HOST_TARGETS.with(|h| {
+        h.borrow()
+            .iter()
+            .find(|t| t.size() == y.size() && t.kind() == y.kind())
+            .map(Tensor::shallow_clone)
+    });
+    targets_within(host.as_ref().unwrap_or(y), classes, ignore)
+}
+
+/// Run `f` with `host` as the host copies of the class targets it will use on CUDA: each a CPU
+/// tensor holding the values its CUDA twin was copied from (`backward(m;x;y)` of q data), which
+/// the class check reads instead of the CUDA tensor.
+pub fn with_host_targets<R>(host: &[Tensor], f: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            HOST_TARGETS.with(|h| h.borrow_mut().clear());
+        }
+    }
+    HOST_TARGETS.with(|h| *h.borrow_mut() = host.iter().map(Tensor::shallow_clone).collect());
+    let _reset = Reset;
+    f()
 }
 
 /// Every target a class index below `classes`, or `ignore`.
@@ -71,6 +94,8 @@ pub fn targets_within(y: &Tensor, classes: i64, ignore: i64) -> Result<()> {
 thread_local! {
     /// The class count and ignore index of this thread's last CUDA class-target check.
     static CLASSES: std::cell::Cell<Option<(i64, i64)>> = const { std::cell::Cell::new(None) };
+    /// Host copies of this call's CUDA class targets (`with_host_targets`).
+    static HOST_TARGETS: std::cell::RefCell<Vec<Tensor>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Targets already checked as a whole (`run`'s batches of checked data): no per-call check.
     static TRUSTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }

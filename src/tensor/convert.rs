@@ -182,16 +182,26 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
         let k = t.kind();
         return Ok(t.f_to_device_(d, k, true, false)?);
     }
+    match to_pinned(x)? {
+        Some(h) => Ok(h.f_to_device_(d, h.kind(), true, false)?),
+        None => Ok(to_tensor(x)?.f_to_device(d)?),
+    }
+}
+
+/// A q array (not a general list) as a CPU tensor in pinned memory, ready for a copy to CUDA
+/// that does not block; None for a general list. The caller may keep it to read on the host
+/// what it sent (a training step checks class targets there: loss::calc::with_host_targets).
+pub fn to_pinned(x: K) -> anyhow::Result<Option<Tensor>> {
     let (size, t) = shape(x)?;
     if t == 0 {
-        return Ok(to_tensor(x)?.f_to_device(d)?);
+        return Ok(None);
     }
     let kind = kind_of_qtype(t)?;
     let out = empty_pinned(&size, kind)?;
     if out.numel() > 0 {
         fill(x, out.data_ptr() as *mut u8, elem_size(t));
     }
-    Ok(out.f_to_device_(d, kind, true, false)?)
+    Ok(Some(out))
 }
 
 /// An empty CPU tensor in pinned memory (libtorch's caching host allocator), for a copy to

@@ -16,7 +16,17 @@
 .t.ok["config() holds the parallel info";any config[()] like "*at::get_num_threads*"]
 
 s:setting()
-.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`clipread]
+.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`sdpflash`sdpmemeff`sdpcudnn`sdpmath`clipread]
+/ PyTorch 2.11's defaults: torch.backends.cuda.flash_sdp_enabled(), mem_efficient_sdp_enabled(),
+/ cudnn_sdp_enabled(), math_sdp_enabled() are all True
+.t.eq["sdp backends on by default";raze s`sdpflash`sdpmemeff`sdpcudnn`sdpmath;1111b]
+/ with flash and math off no CPU kernel is left: libtorch refuses the attention
+setting`sdpflash,0b; setting`sdpmath,0b
+q:module enlist(`selfattention;4;2;0.0); xa:tensor "e"$2 3 4#24?1f
+.t.ok["no sdp backend: an error";(@[{forward x;0b};(q;xa);{x like"forward: No viable backend*"}])]
+setting`sdpflash,1b; setting`sdpmath,1b
+.t.ok["backends back on";2 3 4~size y:forward(q;xa)]
+free(q;xa;y)
 .t.ok["threads positive";0<s`threads]
 n:s`threads
 setting(`threads;1)

@@ -92,6 +92,20 @@ train(m;X;0 1 2 0 1 2 0 1)
 .t.ok["run: good targets";not null run m]
 .t.ok["run again (checked once)";not null run m]
 free m
+/ backward(m;x;y) and backstep of q targets check them on the host copy they were sent from
+/ (no wait for the GPU's forward pass); a CUDA tensor of targets is checked on the device
+q:module enlist(`linear;2;3); to(q;`cuda)
+m:model(q;loss`ce;opt(`sgd;q;.1))
+.t.eq["backward: bad q targets";err[backward;(m;X;0 1 2 0 1 2 0 9)];"backward: target 9 is not a class index for 3 classes"]
+.t.eq["backstep: bad q targets";err[backstep;(m;X;-2 1 2 0 1 2 0 1)];"backstep: target -2 is not a class index for 3 classes"]
+Y:tensor(0 1 2 0 1 2 0 6;`cuda)
+.t.eq["backward: bad CUDA targets";err[backward;(m;X;Y)];"backward: target 6 is not a class index for 3 classes"]
+free Y
+l0:backward(m;X;0 1 2 0 1 2 0 1)
+nograd m
+l1:backward(m;tensor(X;`cuda);tensor(0 1 2 0 1 2 0 1;`cuda))
+.t.ok["backward: good q targets, the same loss as of CUDA tensors";1e-6>abs l0-l1]
+free m
 t:tensor(1 2 3e;`cuda)
 .t.eq["cuda still works after";tensor r:mul(t;2);2 4 6e]
 free(t;r)
