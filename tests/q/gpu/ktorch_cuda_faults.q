@@ -103,9 +103,10 @@ Y:tensor(0 1 2 0 1 2 0 6;`cuda)
 free Y
 l0:backward(m;X;0 1 2 0 1 2 0 1)
 nograd m
-l1:backward(m;tensor(X;`cuda);tensor(0 1 2 0 1 2 0 1;`cuda))
+Xc:tensor(X;`cuda); Yc:tensor(0 1 2 0 1 2 0 1;`cuda)
+l1:backward(m;Xc;Yc)
 .t.ok["backward: good q targets, the same loss as of CUDA tensors";1e-6>abs l0-l1]
-free m
+free(m;Xc;Yc)
 t:tensor(1 2 3e;`cuda)
 .t.eq["cuda still works after";tensor r:mul(t;2);2 4 6e]
 free(t;r)
