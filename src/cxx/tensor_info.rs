@@ -123,3 +123,16 @@ pub fn device_seed(cuda: Option<usize>) -> Result<i64> {
     // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_device_seed(kind, i, r) })
 }
+
+/// The tensor's version counter (bumped by every in-place change).
+pub fn version(t: &Tensor) -> Result<i64> {
+    let mut v: libc::c_long = 0;
+    // SAFETY: a src/cxx entry point on a borrowed live tensor and an out-slot on this frame; it
+    // catches every C++ exception (attempt.h).
+    let r = unsafe { crate::cxx::ktorch_tensor_version(t.as_ptr() as *mut c_void, &mut v) };
+    if r == 0 {
+        Ok(v as i64)
+    } else {
+        Err(error())
+    }
+}

@@ -49,6 +49,13 @@ pub fn guard(name: &'static str, x: K, f: fn(K) -> KResult) -> K {
         }
     }
     let _range = Range((log.range_begin)(name), log.range_end);
+    struct CallEnd;
+    impl Drop for CallEnd {
+        fn drop(&mut self) {
+            super::hooks::call_end()
+        }
+    }
+    let _end = CallEnd;
     match catch_unwind(AssertUnwindSafe(|| f(x))) {
         Ok(Ok(r)) => {
             (log.deliver)();

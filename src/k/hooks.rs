@@ -43,3 +43,18 @@ pub fn install(h: Hooks) {
 pub fn hooks() -> &'static Hooks {
     HOOKS.get().unwrap_or(&NONE)
 }
+
+/// What a layer above keeps only for the length of one q call (tensor::known: index ranges that
+/// hold CUDA tensors), let go when each guarded call ends, however it ends. Set by that layer the
+/// first time it keeps something (one such layer today).
+static CALL_END: OnceLock<fn()> = OnceLock::new();
+
+pub fn on_call_end(f: fn()) {
+    let _ = CALL_END.set(f);
+}
+
+pub(crate) fn call_end() {
+    if let Some(f) = CALL_END.get() {
+        f()
+    }
+}

@@ -36,7 +36,8 @@ pub fn bcelogits(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 /// On CUDA a class index out of range is a device-side assert, which ends the process's CUDA
 /// context (every later CUDA call fails; libtorch's allocator has crashed after one: found by
 /// ktorch-fuzz --cuda). So class targets of a CUDA input are checked first: one
-/// synchronization. Not on the CPU, where libtorch's own check is an error, and not while a CUDA
+/// synchronization, unless their range is known on the host (q data sent in this call,
+/// tensor::known) or they come from data checked before (`run`). Not on the CPU, where libtorch's own check is an error, and not while a CUDA
 /// graph records (no synchronizing then: `graph` checks in its eager warm-up steps, and `replay`
 /// checks new targets against the class count seen then, `classes_seen`).
 fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
@@ -49,33 +50,16 @@ fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
         x.size()[1]
     };
     CLASSES.with(|c| c.set(Some((classes, ignore))));
-    if crate::device::capture::capturing() || TRUSTED.with(|t| t.get()) {
+    if crate::device::capture::capturing() || crate::tensor::known::is_trusted() {
         return Ok(());
     }
-    // the same targets still on the host (q data a step copied over): checked there, so the
-    // host does not wait for the GPU to finish the forward pass (a stall every step of a q loop)
-    let host = HOST_TARGETS.with(|h| {
-        h.borrow()
-            .iter()
-            .find(|t| t.size() == y.size() && t.kind() == y.kind())
-            .map(Tensor::shallow_clone)
-    });
-    targets_within(host.as_ref().unwrap_or(y), classes, ignore)
-}
-
-/// Run `f` with `host` as the host copies of the class targets it will use on CUDA: each a CPU
-/// tensor holding the values its CUDA twin was copied from (`backward(m;x;y)` of q data), which
-/// the class check reads instead of the CUDA tensor.
-pub fn with_host_targets<R>(host: &[Tensor], f: impl FnOnce() -> R) -> R {
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            HOST_TARGETS.with(|h| h.borrow_mut().clear());
+    // q data sent over in this call: its range was taken on the host, no wait for the GPU
+    if let Some((lo, hi)) = crate::tensor::known::range_of(y) {
+        if lo >= 0 && hi < classes {
+            return Ok(());
         }
     }
-    HOST_TARGETS.with(|h| *h.borrow_mut() = host.iter().map(Tensor::shallow_clone).collect());
-    let _reset = Reset;
-    f()
+    targets_within(y, classes, ignore)
 }
 
 /// Every target a class index below `classes`, or `ignore`.
@@ -94,23 +78,6 @@ pub fn targets_within(y: &Tensor, classes: i64, ignore: i64) -> Result<()> {
 thread_local! {
     /// The class count and ignore index of this thread's last CUDA class-target check.
     static CLASSES: std::cell::Cell<Option<(i64, i64)>> = const { std::cell::Cell::new(None) };
-    /// Host copies of this call's CUDA class targets (`with_host_targets`).
-    static HOST_TARGETS: std::cell::RefCell<Vec<Tensor>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// Targets already checked as a whole (`run`'s batches of checked data): no per-call check.
-    static TRUSTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Run `f` with class targets taken as checked (the caller checked the data they come from).
-pub fn trusted<R>(f: impl FnOnce() -> R) -> R {
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            TRUSTED.with(|t| t.set(false));
-        }
-    }
-    TRUSTED.with(|t| t.set(true));
-    let _reset = Reset;
-    f()
 }
 
 /// Take the class count and ignore index the last check saw (cleared).

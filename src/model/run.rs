@@ -215,7 +215,7 @@ pub fn epoch_with(
             // Ctrl-C ends the pass here, between batches (the data goes back to full size below)
             crate::k::interrupt::check()?;
             if !first && trust.is_some() && seen == trust {
-                last = crate::loss::calc::trusted(|| batch(d))?;
+                last = crate::tensor::known::trusted(|| batch(d))?;
                 if let Some(b) = bar.as_deref_mut() {
                     b.tick(last.as_ref());
                 }

@@ -24,35 +24,17 @@ use crate::tensor::{
     opargs::{describe, number, Num},
 };
 
-/// The inputs and targets of a step: x;y given, or the training data (its current batch); and
-/// the targets' host copies where y is a q array bound for CUDA (pinned, copied over without
-/// blocking), so that class targets are checked on the host (loss::calc::with_host_targets).
-fn step_data(
-    m: &super::Model,
-    xy: Option<(K, K)>,
-) -> Result<(Vec<Tensor>, Vec<Tensor>, Vec<Tensor>)> {
+/// The inputs and targets of a step: x;y given, or the training data (its current batch).
+fn step_data(m: &super::Model, xy: Option<(K, K)>) -> Result<(Vec<Tensor>, Vec<Tensor>)> {
     match xy {
         Some((x, y)) => {
             let dev = m.module.get().device();
             let xs = side(&[x], dev).map_err(|e| anyhow!("inputs: {e}"))?;
-            let pinned = if dev.is_cuda() && !registry::is_handle(y) && read::ktype(y) != 0 {
-                convert::to_pinned(y).map_err(|e| anyhow!("targets: {e}"))?
-            } else {
-                None
-            };
-            match pinned {
-                Some(h) => {
-                    let d = h.f_to_device_(dev, h.kind(), true, false)?;
-                    Ok((xs.cloned(), vec![d], vec![h]))
-                }
-                None => {
-                    let ys = side(&[y], dev).map_err(|e| anyhow!("targets: {e}"))?;
-                    Ok((xs.cloned(), ys.cloned(), vec![]))
-                }
-            }
+            let ys = side(&[y], dev).map_err(|e| anyhow!("targets: {e}"))?;
+            Ok((xs.cloned(), ys.cloned()))
         }
         None if m.data.size < 0 => bail!("no training data defined"),
-        None => Ok((m.data.x.cloned(), m.data.y.cloned(), vec![])),
+        None => Ok((m.data.x.cloned(), m.data.y.cloned())),
     }
 }
 
@@ -144,7 +126,7 @@ pub fn backward(x: K) -> KResult {
     let (h, xy) = model_args(x)?;
     let l = registry::lease(h, |o| {
         let m = of(o)?;
-        let (x, y, host) = step_data(m, xy)?;
+        let (x, y) = step_data(m, xy)?;
         let super::Model {
             module,
             loss,
@@ -152,10 +134,8 @@ pub fn backward(x: K) -> KResult {
             scaler,
             ..
         } = m;
-        crate::loss::calc::with_host_targets(&host, || {
-            crate::model::dist::synced(dist, module, || {
-                loss_backward_read(module, loss, scaler.as_mut(), &x, &y, true)
-            })
+        crate::model::dist::synced(dist, module, || {
+            loss_backward_read(module, loss, scaler.as_mut(), &x, &y, true)
         })
     })?;
     match l {
@@ -188,33 +168,31 @@ pub fn backstep(x: K) -> KResult {
     let l = crate::k::interrupt::scope(|| {
         registry::lease(h, |o| {
             let m = of(o)?;
-            let (x, y, host) = step_data(m, xy)?;
+            let (x, y) = step_data(m, xy)?;
             let parms: Vec<Tensor> = m.opt.shared_parameters();
-            crate::loss::calc::with_host_targets(&host, || -> Result<Tensor> {
-                let super::Model {
-                    module,
-                    loss,
-                    opt,
-                    dist,
-                    scaler,
-                    ..
-                } = m;
-                if let Some(s) = scaler {
-                    if opt.kind.closure.is_some() {
-                        bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
-                    }
-                    reset_grads(&parms, true)?;
-                    let l = crate::model::dist::synced(dist, module, || {
-                        loss_backward(module, loss, Some(&mut *s), &x, &y)
-                    })?;
-                    s.step(opt)?;
-                    return Ok(l);
+            let super::Model {
+                module,
+                loss,
+                opt,
+                dist,
+                scaler,
+                ..
+            } = m;
+            if let Some(s) = scaler {
+                if opt.kind.closure.is_some() {
+                    bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
                 }
-                opt.step_with(&mut || {
-                    reset_grads(&parms, true)?;
-                    crate::model::dist::synced(dist, module, || {
-                        loss_backward(module, loss, None, &x, &y)
-                    })
+                reset_grads(&parms, true)?;
+                let l = crate::model::dist::synced(dist, module, || {
+                    loss_backward(module, loss, Some(&mut *s), &x, &y)
+                })?;
+                s.step(opt)?;
+                return Ok(l);
+            }
+            opt.step_with(&mut || {
+                reset_grads(&parms, true)?;
+                crate::model::dist::synced(dist, module, || {
+                    loss_backward(module, loss, None, &x, &y)
                 })
             })
         })

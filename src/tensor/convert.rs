@@ -183,14 +183,22 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
         return Ok(t.f_to_device_(d, k, true, false)?);
     }
     match to_pinned(x)? {
-        Some(h) => Ok(h.f_to_device_(d, h.kind(), true, false)?),
+        Some(h) => {
+            let t = h.f_to_device_(d, h.kind(), true, false)?;
+            // integer data: its range, taken here on the host, spares a check of these indices
+            // a wait for the GPU (class targets, embedding rows: tensor::known)
+            if let Some((lo, hi)) = super::known::host_range(&h) {
+                super::known::remember(&t, lo, hi);
+            }
+            Ok(t)
+        }
         None => Ok(to_tensor(x)?.f_to_device(d)?),
     }
 }
 
 /// A q array (not a general list) as a CPU tensor in pinned memory, ready for a copy to CUDA
 /// that does not block; None for a general list. The caller may keep it to read on the host
-/// what it sent (a training step checks class targets there: loss::calc::with_host_targets).
+/// what it sent.
 pub fn to_pinned(x: K) -> anyhow::Result<Option<Tensor>> {
     let (size, t) = shape(x)?;
     if t == 0 {

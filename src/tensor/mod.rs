@@ -8,6 +8,7 @@ pub mod create;
 pub mod dict;
 pub mod handles;
 pub mod info;
+pub mod known;
 pub mod memcopy;
 pub mod modes;
 pub mod options;

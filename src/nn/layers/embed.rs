@@ -64,7 +64,9 @@ pub static LAYERS: &[Layer] = &[
             "knn.EmbedSequence",
             &[long("rows"), long("cols"), long("length")],
             |m, _, x| {
-                let tok = Tensor::f_embedding(m.parm("tok.weight")?, x, -1, false, false)?;
+                let w = m.parm("tok.weight")?;
+                rows_within(x, w.size()[0])?;
+                let tok = Tensor::f_embedding(w, x, -1, false, false)?;
                 Ok(tok.f_add(&position(m.parm("pos.pos")?, x, false)?)?)
             },
         )
@@ -146,8 +148,35 @@ fn renorm(m: &Module, w: &Tensor, x: &Tensor) -> Result<()> {
     Ok(())
 }
 
+/// On CUDA a row index out of range is a device-side assert, which ends the process's CUDA
+/// context: indices are checked first, on the host where their range is known (q data sent in
+/// this call) or the data was checked before (`run`), else on the device (one wait for the GPU).
+/// Not on the CPU, where libtorch's own check is an error, nor while a CUDA graph records.
+fn rows_within(x: &Tensor, rows: i64) -> Result<()> {
+    if !x.device().is_cuda()
+        || x.numel() == 0
+        || !crate::tensor::known::is_index_kind(x.kind())
+        || crate::device::capture::capturing()
+        || crate::tensor::known::is_trusted()
+    {
+        return Ok(());
+    }
+    if let Some((lo, hi)) = crate::tensor::known::range_of(x) {
+        if lo >= 0 && hi < rows {
+            return Ok(());
+        }
+    }
+    let out = x.f_lt(0)?.f_logical_or(&x.f_ge(rows)?)?;
+    if bool::try_from(out.f_any()?)? {
+        let v = x.f_masked_select(&out)?.f_get(0)?.f_int64_value(&[])?;
+        bail!("index {v} is out of range for an embedding of {rows} rows");
+    }
+    Ok(())
+}
+
 fn embed(m: &Module, _: &Run, x: &Tensor) -> Result<Tensor> {
     let w = m.parm("weight")?;
+    rows_within(x, w.size()[0])?;
     renorm(m, w, x)?;
     let pad = padding(m)?.unwrap_or(-1);
     Ok(Tensor::f_embedding(
@@ -165,6 +194,7 @@ fn embedbag(m: &Module, _: &Run, x: &[Tensor]) -> Result<Out> {
     let name = m.layer.name;
     let w = m.parm("weight")?;
     let mode = m.sym("mode");
+    rows_within(&x[0], w.size()[0])?;
     let psw = x.get(2).filter(|t| t.defined() && t.numel() > 0);
     if psw.is_some() && mode != "sum" {
         bail!("{name}: per-sample weights only supported with mode `sum, not `{mode}");

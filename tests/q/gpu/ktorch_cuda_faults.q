@@ -107,6 +107,22 @@ Xc:tensor(X;`cuda); Yc:tensor(0 1 2 0 1 2 0 1;`cuda)
 l1:backward(m;Xc;Yc)
 .t.ok["backward: good q targets, the same loss as of CUDA tensors";1e-6>abs l0-l1]
 free(m;Xc;Yc)
+/ An embedding row out of range on CUDA is a device-side assert as well: the indices are checked
+/ first (on the host for q data sent in the call, else on the device), as the CPU's own check
+q:module enlist(`embed;10;4); to(q;`cuda)
+.t.eq["embed: q index past the rows";err[forward;(q;3 10 2)];"forward: index 10 is out of range for an embedding of 10 rows"]
+.t.eq["embed: negative q index";err[forward;(q;-1 2)];"forward: index -1 is out of range for an embedding of 10 rows"]
+I:tensor(0 12 3;`cuda)
+.t.eq["embed: CUDA index past the rows";err[forward;(q;I)];"forward: index 12 is out of range for an embedding of 10 rows"]
+y:forward(q;0 9 3); to(q;`cpu)
+.t.ok["embed: good indices as on the CPU";1e-6>max abs(raze tensor y)-raze evaluate(q;0 9 3)]
+free(q;I;y)
+q:module enlist(`embedseq;10;4;6); to(q;`cuda)
+.t.eq["embedseq: q index past the rows";err[forward;(q;enlist 1 2 30)];"forward: index 30 is out of range for an embedding of 10 rows"]
+free q
+q:module enlist(`embedbag;10;4); to(q;`cuda)
+.t.eq["embedbag: q index past the rows";err[forward;(q;2 3#1 2 3 4 5 11)];"forward: index 11 is out of range for an embedding of 10 rows"]
+free q
 t:tensor(1 2 3e;`cuda)
 .t.eq["cuda still works after";tensor r:mul(t;2);2 4 6e]
 free(t;r)

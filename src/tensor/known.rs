@@ -1,0 +1,112 @@
+//! Index values known on the host, so that CUDA indices can be checked without waiting for the
+//! GPU. An index out of range on CUDA (a class target past the classes, an embedding row past
+//! the table) is a device-side assert, which ends the process's CUDA context, so ktorch checks
+//! CUDA indices before use; reading the check's answer from the device waits for every kernel
+//! queued before it (a stall at every training step of a q loop). Two ways around the wait:
+//! - q data sent to CUDA (`convert::to_tensor_on`) is integer data whose least and greatest
+//!   values are taken on the host while it is copied into pinned memory: `range_of` answers
+//!   them for that very tensor (the same memory, shape, strides, type and device, held here so
+//!   that its memory cannot be reused, and the same version counter: an in-place change makes
+//!   it unknown) until the q call that made it ends (`forget`, k's call-end hook);
+//! - `trusted`: the caller checked the data the indices come from (`run`'s batches).
+use std::cell::{Cell, RefCell};
+
+use tch::{Kind, Tensor};
+
+/// The longest integer data whose range is kept (its CUDA tensor is held until the call ends).
+const MAX_ELEMENTS: usize = 1 << 24;
+
+struct Known {
+    t: Tensor,
+    version: i64,
+    lo: i64,
+    hi: i64,
+}
+
+thread_local! {
+    static KNOWN: RefCell<Vec<Known>> = const { RefCell::new(Vec::new()) };
+    static TRUSTED: Cell<bool> = const { Cell::new(false) };
+}
+
+fn same(a: &Tensor, b: &Tensor) -> bool {
+    a.data_ptr() == b.data_ptr()
+        && a.size() == b.size()
+        && a.stride() == b.stride()
+        && a.kind() == b.kind()
+        && a.device() == b.device()
+}
+
+/// Is `k` an integer type whose values are indices?
+pub fn is_index_kind(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::Int64 | Kind::Int | Kind::Int16 | Kind::Int8 | Kind::Uint8
+    )
+}
+
+/// The least and greatest of host integer data (a CPU tensor of an index kind).
+pub fn host_range(h: &Tensor) -> Option<(i64, i64)> {
+    if h.numel() == 0 || h.device() != tch::Device::Cpu || !is_index_kind(h.kind()) {
+        return None;
+    }
+    let lo = h.f_min().ok()?.f_int64_value(&[]).ok()?;
+    let hi = h.f_max().ok()?.f_int64_value(&[]).ok()?;
+    Some((lo, hi))
+}
+
+/// Remember that CUDA tensor `t` holds values in `lo..=hi` (it was made from host data with that
+/// range), for the rest of the current q call.
+pub fn remember(t: &Tensor, lo: i64, hi: i64) {
+    if !t.device().is_cuda() || t.numel() > MAX_ELEMENTS {
+        return;
+    }
+    let Ok(version) = crate::cxx::tensor_info::version(t) else {
+        return;
+    };
+    crate::k::hooks::on_call_end(forget);
+    KNOWN.with(|k| {
+        k.borrow_mut().push(Known {
+            t: t.shallow_clone(),
+            version,
+            lo,
+            hi,
+        })
+    });
+}
+
+/// The range remembered for `t`, if it is that very tensor, unchanged since.
+pub fn range_of(t: &Tensor) -> Option<(i64, i64)> {
+    let version = crate::cxx::tensor_info::version(t).ok()?;
+    KNOWN.with(|k| {
+        k.borrow()
+            .iter()
+            .find(|e| same(&e.t, t) && e.version == version)
+            .map(|e| (e.lo, e.hi))
+    })
+}
+
+/// The q call is over: let go of what it remembered (and its CUDA tensors).
+pub fn forget() {
+    let _ = KNOWN.try_with(|k| {
+        if let Ok(mut k) = k.try_borrow_mut() {
+            k.clear();
+        }
+    });
+}
+
+/// Run `f` with indices taken as checked (the caller checked the data they come from).
+pub fn trusted<R>(f: impl FnOnce() -> R) -> R {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            TRUSTED.with(|t| t.set(self.0));
+        }
+    }
+    let _reset = Reset(TRUSTED.with(|t| t.replace(true)));
+    f()
+}
+
+/// Inside `trusted`?
+pub fn is_trusted() -> bool {
+    TRUSTED.with(|t| t.get())
+}
