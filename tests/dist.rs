@@ -7,12 +7,17 @@
 //!   a copy averaging them after the backward pass takes exactly the same steps;
 //! - tests/dist/ddp.q against PyTorch's DistributedDataParallel (tests/py/dist_ddp.py, run on
 //!   two ranks first): batchnorm with rank 0's buffers broadcast before each forward (float64,
-//!   1e-12), and bf16 autocast on the CPU with gradient clipping (float32, 1e-6);
+//!   1e-12), bf16 autocast on the CPU with gradient clipping (float32, 1e-6), and gradients
+//!   all-reduced as bfloat16 (DDP's bf16_compress_hook, float32, 1e-6);
 //! - tests/dist/shard.q on 2 and 3 ranks: sharded optimizer state (`distmodel` option `shard`)
 //!   trains as unsharded (1e-12, float64) with every optimizer that has state per parameter,
 //!   through `run`, `backward`/`clip`/`step` and `backstep`, each rank holding its shard's state;
 //! - tests/dist/zero.q against PyTorch's ZeroRedundancyOptimizer (tests/py/dist_zero.py, two
 //!   ranks first): parameters after every step to 1e-12, each rank's state of the same size;
+//! - tests/dist/compress.q: gradients all-reduced as bfloat16 or half (`compress`) within the
+//!   bound of their roundings, element by element; tests/dist/ddp.q's bf16 case equals DDP with
+//!   bf16_compress_hook; tests/dist/train.q: gradients as bucket views with a small first bucket
+//!   take exactly the same steps;
 //! - tests/dist/kill.q: rank 1 killed mid-run, rank 0 gets a q error within the timeout;
 //! - a rank that never arrives: the rendezvous is a q error within the timeout;
 //! - a rank that stalls: the other's collective is a q error at the timeout.
@@ -197,6 +202,33 @@ fn sharded_optimizer_state_matches_pytorch_zero_redundancy_optimizer() {
 }
 
 #[test]
+fn gradients_compressed_to_bf16_or_fp16_stay_within_their_rounding_bound() {
+    let outs = two_ranks(
+        &bin_dir().join("qhost"),
+        &[manifest_dir()
+            .join("tests/dist/compress.q")
+            .to_str()
+            .unwrap()],
+        Duration::from_secs(180),
+    );
+    for want in [
+        "bf16, buckets during",
+        "fp16, buckets during",
+        "bf16, sharded",
+        "10 steps of adam",
+    ] {
+        assert!(
+            outs[0].lines().any(|l| l.starts_with(want)),
+            "no report {want:?}:\n{}",
+            outs[0]
+        );
+    }
+    for (i, out) in outs.iter().enumerate() {
+        assert!(out.lines().any(|l| l == "ok"), "rank {i}:\n{out}");
+    }
+}
+
+#[test]
 fn sharded_optimizer_state_trains_as_unsharded_on_two_ranks() {
     sharded_on(2);
 }
@@ -213,10 +245,10 @@ fn two_ranks_match_pytorch_ddp_with_batchnorm_and_with_autocast_and_clipping() {
     let d = dir.to_str().unwrap();
     let script = manifest_dir().join("tests/py/dist_ddp.py");
     let limit = Duration::from_secs(180);
-    for case in ["bn", "amp", "fp32"] {
+    for case in ["bn", "amp", "fp32", "bf16"] {
         two_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
     }
-    for case in ["bn", "amp"] {
+    for case in ["bn", "amp", "bf16"] {
         let outs = two_ranks(
             &bin_dir().join("qhost"),
             &[

@@ -56,6 +56,10 @@ pub struct Sync {
     /// Buckets' all-reduce started during the backward pass (DDP), or all after it.
     pub overlap: bool,
     pub bucket_bytes: i64,
+    /// The first bucket's size limit (DDP's first_bucket_bytes_cap), None: `bucket_bytes`.
+    pub first_bytes: Option<i64>,
+    /// Gradients as views of the buckets, no copy in and out (DDP's gradient_as_bucket_view).
+    pub views: bool,
     /// Rank 0's buffers broadcast before each forward pass (DDP's broadcast_buffers).
     pub buffers: bool,
     /// Optimizer state sharded across the ranks (model/shard.rs): gradients reduce-scattered,
@@ -68,12 +72,19 @@ pub struct Sync {
 }
 
 impl Sync {
+    /// The first bucket's size limit in bytes.
+    fn first(&self) -> i64 {
+        self.first_bytes.unwrap_or(self.bucket_bytes)
+    }
+
     fn new(seed: u64) -> Sync {
         Sync {
             seed,
             passes: 0,
             overlap: true,
             bucket_bytes: (BUCKET_MIB * 1048576.0) as i64,
+            first_bytes: None,
+            views: false,
             buffers: true,
             shard: false,
             compress: None,
@@ -94,6 +105,19 @@ impl Drop for Reducer {
         // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
         unsafe { ktorch_reducer_free(self.0) };
     }
+}
+
+/// A bucket size given in MiB, as bytes.
+fn mib(name: &str, x: K) -> Result<i64> {
+    let mib = match number(x) {
+        Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
+        Some(Num::Float(f)) if read::ktype(x) < 0 => f,
+        _ => bail!("{name}: expected MiB as a number, given {}", describe(x)),
+    };
+    if !(mib > 0.0 && mib <= 65536.0) {
+        bail!("{name}: expected MiB, more than 0 and at most 65536, given {mib}");
+    }
+    Ok(((mib * 1048576.0) as i64).max(1))
 }
 
 /// The options of `distmodel(m;names;values)` over the defaults.
@@ -140,6 +164,7 @@ fn options(names: K, values: K) -> Result<Sync> {
                     })? as u64;
                 }
                 "overlap" => s.overlap = flag()?,
+                "views" => s.views = flag()?,
                 "shard" => s.shard = flag()?,
                 "compress" => {
                     let c = read::symbol(x).filter(|_| read::ktype(x) == -11);
@@ -154,18 +179,9 @@ fn options(names: K, values: K) -> Result<Sync> {
                     };
                 }
                 "buffers" => s.buffers = flag()?,
-                "bucket" => {
-                    let mib = match number(x) {
-                        Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
-                        Some(Num::Float(f)) if read::ktype(x) < 0 => f,
-                        _ => bail!("bucket: expected MiB as a number, given {}", describe(x)),
-                    };
-                    if !(mib > 0.0 && mib <= 65536.0) {
-                        bail!("bucket: expected MiB, more than 0 and at most 65536, given {mib}");
-                    }
-                    s.bucket_bytes = ((mib * 1048576.0) as i64).max(1);
-                }
-                _ => bail!("unrecognized option `{n}, expecting `seed`overlap`bucket`buffers`shard`compress"),
+                "bucket" => s.bucket_bytes = mib(n, x)?,
+                "first" => s.first_bytes = Some(mib(n, x)?),
+                _ => bail!("unrecognized option `{n}, expecting `seed`overlap`bucket`first`views`buffers`shard`compress"),
             }
         }
         Ok(s)
@@ -285,7 +301,12 @@ pub fn shard(n: i64, rank: i64, size: i64, order: &[i64]) -> Vec<i64> {
 /// then written back: the path without overlap (option `overlap` 0b). With `compress` (bf16 or
 /// fp16) each bucket travels in that type, divided by the number of ranks before the sum across
 /// them (DDP's bf16_compress_hook and fp16_compress_hook), and is cast back into the gradients.
-fn average_grads(g: &Group, parms: &[Tensor], cap: i64, compress: Option<Kind>) -> Result<()> {
+fn average_grads(
+    g: &Group,
+    parms: &[Tensor],
+    (cap, first): (i64, i64),
+    compress: Option<Kind>,
+) -> Result<()> {
     let mut grads = vec![];
     for (i, p) in parms.iter().enumerate() {
         let gr = p.grad();
@@ -299,7 +320,9 @@ fn average_grads(g: &Group, parms: &[Tensor], cap: i64, compress: Option<Kind>) 
     for gr in grads.into_iter().rev() {
         let b = gr.numel() as i64 * gr.kind().elt_size_in_bytes() as i64;
         let fits = buckets.last().is_some_and(|l: &Vec<Tensor>| {
-            l[0].kind() == gr.kind() && l[0].device() == gr.device() && bytes + b <= cap
+            l[0].kind() == gr.kind()
+                && l[0].device() == gr.device()
+                && bytes + b <= if buckets.len() == 1 { first } else { cap }
         });
         if fits {
             bytes += b;
@@ -371,7 +394,8 @@ fn forward_backward<T>(
     }
     if !sync.overlap {
         let r = f()?;
-        tch::no_grad(|| average_grads(g, parms, sync.bucket_bytes, sync.compress))?;
+        let caps = (sync.bucket_bytes, sync.first());
+        tch::no_grad(|| average_grads(g, parms, caps, sync.compress))?;
         return Ok(r);
     }
     let mut ps = ffi::ptrs(parms);
@@ -384,6 +408,13 @@ fn forward_backward<T>(
                 ps.as_mut_ptr(),
                 n,
                 sync.bucket_bytes as libc::c_long,
+                sync.first() as libc::c_long,
+                sync.views as libc::c_int,
+                match sync.compress {
+                    Some(Kind::BFloat16) => 1,
+                    Some(_) => 2,
+                    None => 0,
+                },
                 &mut r,
             )
         })?;
@@ -559,7 +590,9 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
             let mut first: Option<Tensor> = None;
             let sharded = sync.shard;
             let mut pass = || -> Result<Tensor> {
-                reset_grads(&parms, true)?;
+                // with gradients as views of the buckets, zeroed in place: the backward pass
+                // accumulates into the views (set to none, each would be copied into its view)
+                reset_grads(&parms, !(sync.views && sync.overlap && !sync.shard))?;
                 let (out, l) = forward_backward(g, sync, &parms, &buffers, || {
                     tch::with_grad(|| -> Result<(Tensor, Tensor)> {
                         let (out, l) = forward_loss(module, &run, loss, &xb, &yb)?;
