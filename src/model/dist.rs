@@ -22,7 +22,10 @@
 //!
 //! Forms: `distmodel m` (seed 0), `distmodel(m;seed)`, `distmodel(m;0b)` (back to training
 //! alone; 1b is the same as `distmodel m`), `distmodel(m;names;values)` with options `seed`,
-//! `overlap` (1b), `bucket` (MiB, 25) and `buffers` (1b: DDP's broadcast_buffers).
+//! `overlap` (1b), `bucket` (MiB, 25), `first` (the first bucket's MiB, as `bucket`: DDP's
+//! first_bucket_bytes_cap), `views` (0b: DDP's gradient_as_bucket_view), `buffers` (1b: DDP's
+//! broadcast_buffers), `compress` (`none, `bf16 or `fp16: DDP's compression hooks) and `shard`
+//! (0b: the optimizer's state sharded across the ranks, model/shard.rs).
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
