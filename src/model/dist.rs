@@ -187,6 +187,13 @@ fn options(names: K, values: K) -> Result<Sync> {
                 _ => bail!("unrecognized option `{n}, expecting `seed`overlap`bucket`first`views`buffers`shard`compress"),
             }
         }
+        // options that would be silently ignored: an error instead
+        if s.views && (!s.overlap || s.shard) {
+            bail!("views: the gradients are views of the buckets of the backward pass: not with overlap 0b or shard 1b");
+        }
+        if s.first_bytes.is_some() && s.shard {
+            bail!("first: a sharded model's buckets are cut per rank, with no first bucket: not with shard 1b");
+        }
         Ok(s)
     })();
     r
