@@ -7,7 +7,17 @@
 //!   a copy averaging them after the backward pass takes exactly the same steps;
 //! - tests/dist/ddp.q against PyTorch's DistributedDataParallel (tests/py/dist_ddp.py, run on
 //!   two ranks first): batchnorm with rank 0's buffers broadcast before each forward (float64,
-//!   1e-12), and bf16 autocast on the CPU with gradient clipping (float32, 1e-6);
+//!   1e-12), bf16 autocast on the CPU with gradient clipping (float32, 1e-6), and gradients
+//!   all-reduced as bfloat16 (DDP's bf16_compress_hook, float32, 1e-6);
+//! - tests/dist/shard.q on 2 and 3 ranks: sharded optimizer state (`distmodel` option `shard`)
+//!   trains as unsharded (1e-12, float64) with every optimizer that has state per parameter,
+//!   through `run`, `backward`/`clip`/`step` and `backstep`, each rank holding its shard's state;
+//! - tests/dist/zero.q against PyTorch's ZeroRedundancyOptimizer (tests/py/dist_zero.py, two
+//!   ranks first): parameters after every step to 1e-12, each rank's state of the same size;
+//! - tests/dist/compress.q: gradients all-reduced as bfloat16 or half (`compress`) within the
+//!   bound of their roundings, element by element; tests/dist/ddp.q's bf16 case equals DDP with
+//!   bf16_compress_hook; tests/dist/train.q: gradients as bucket views with a small first bucket
+//!   take exactly the same steps;
 //! - tests/dist/kill.q: rank 1 killed mid-run, rank 0 gets a q error within the timeout;
 //! - a rank that never arrives: the rendezvous is a q error within the timeout;
 //! - a rank that stalls: the other's collective is a q error at the timeout.
@@ -102,13 +112,19 @@ fn two_ranks_train_like_one_process_on_the_union() {
 /// Two processes of `cmd args` with the rendezvous variables of ranks 0 and 1 on a fresh port;
 /// each must exit 0 within `limit`. Their outputs.
 fn two_ranks(cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec<String> {
+    ranks(2, cmd, args, limit)
+}
+
+/// `n` processes of `cmd args`, ranks 0 to n-1 of one rendezvous on a fresh port; each must exit
+/// 0 within `limit`. Their outputs.
+fn ranks(n: usize, cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec<String> {
     let port = free_port();
     let spawn = |r: usize| {
         Command::new(cmd)
             .args(args)
             .current_dir(manifest_dir())
             .env("RANK", r.to_string())
-            .env("WORLD_SIZE", "2")
+            .env("WORLD_SIZE", n.to_string())
             .env("MASTER_ADDR", "127.0.0.1")
             .env("MASTER_PORT", port.to_string())
             .env("OMP_NUM_THREADS", "1")
@@ -117,9 +133,9 @@ fn two_ranks(cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec<Strin
             .spawn()
             .unwrap_or_else(|e| panic!("{cmd:?}: {e}"))
     };
-    let (a, b) = (spawn(0), spawn(1));
-    let (ra, rb) = (finish(a, limit), finish(b, limit));
-    [ra, rb]
+    let children: Vec<Child> = (0..n).map(spawn).collect();
+    let results: Vec<_> = children.into_iter().map(|c| finish(c, limit)).collect();
+    results
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
@@ -131,6 +147,97 @@ fn two_ranks(cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec<Strin
         .collect()
 }
 
+/// tests/dist/shard.q on n ranks: every optimizer sharded trains as unsharded, the state split.
+fn sharded_on(n: usize) {
+    let outs = ranks(
+        n,
+        &bin_dir().join("qhost"),
+        &[manifest_dir().join("tests/dist/shard.q").to_str().unwrap()],
+        Duration::from_secs(180),
+    );
+    let cases = ["sgd", "adam", "adamw", "rmsprop", "adagrad", "lamb"];
+    for c in cases {
+        let line = outs[0]
+            .lines()
+            .find(|l| l.starts_with(&format!("{c}: largest difference")))
+            .unwrap_or_else(|| panic!("{n} ranks: no report of {c}:\n{}", outs[0]));
+        assert!(line.contains(&format!("of 1/{n}")), "{line}");
+    }
+    for (i, out) in outs.iter().enumerate() {
+        assert!(
+            out.lines().any(|l| l == "ok"),
+            "{n} ranks, rank {i}:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn sharded_optimizer_state_matches_pytorch_zero_redundancy_optimizer() {
+    let dir = std::env::temp_dir().join(format!("ktorch-dist-zero-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let script = manifest_dir().join("tests/py/dist_zero.py");
+    let limit = Duration::from_secs(180);
+    for case in ["adam", "sgd"] {
+        two_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
+        let outs = two_ranks(
+            &bin_dir().join("qhost"),
+            &[
+                manifest_dir().join("tests/dist/zero.q").to_str().unwrap(),
+                case,
+                d,
+            ],
+            limit,
+        );
+        for (i, out) in outs.iter().enumerate() {
+            let steps = out.lines().filter(|l| l.starts_with("step ")).count();
+            assert_eq!(
+                steps, 5,
+                "{case}, rank {i}: expected 5 steps checked against ZeroRedundancyOptimizer:\n{out}"
+            );
+            assert!(out.lines().any(|l| l == "ok"), "{case}, rank {i}:\n{out}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gradients_compressed_to_bf16_or_fp16_stay_within_their_rounding_bound() {
+    let outs = two_ranks(
+        &bin_dir().join("qhost"),
+        &[manifest_dir()
+            .join("tests/dist/compress.q")
+            .to_str()
+            .unwrap()],
+        Duration::from_secs(180),
+    );
+    for want in [
+        "bf16, buckets during",
+        "fp16, buckets during",
+        "bf16, sharded",
+        "10 steps of adam",
+    ] {
+        assert!(
+            outs[0].lines().any(|l| l.starts_with(want)),
+            "no report {want:?}:\n{}",
+            outs[0]
+        );
+    }
+    for (i, out) in outs.iter().enumerate() {
+        assert!(out.lines().any(|l| l == "ok"), "rank {i}:\n{out}");
+    }
+}
+
+#[test]
+fn sharded_optimizer_state_trains_as_unsharded_on_two_ranks() {
+    sharded_on(2);
+}
+
+#[test]
+fn sharded_optimizer_state_trains_as_unsharded_on_three_ranks() {
+    sharded_on(3);
+}
+
 #[test]
 fn two_ranks_match_pytorch_ddp_with_batchnorm_and_with_autocast_and_clipping() {
     let dir = std::env::temp_dir().join(format!("ktorch-dist-ddp-{}", std::process::id()));
@@ -138,10 +245,10 @@ fn two_ranks_match_pytorch_ddp_with_batchnorm_and_with_autocast_and_clipping() {
     let d = dir.to_str().unwrap();
     let script = manifest_dir().join("tests/py/dist_ddp.py");
     let limit = Duration::from_secs(180);
-    for case in ["bn", "amp", "fp32"] {
+    for case in ["bn", "amp", "fp32", "bf16"] {
         two_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
     }
-    for case in ["bn", "amp"] {
+    for case in ["bn", "amp", "bf16"] {
         let outs = two_ranks(
             &bin_dir().join("qhost"),
             &[

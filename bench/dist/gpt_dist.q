@@ -7,7 +7,12 @@
 / ranks: rank r takes rows r, r+N, ...). Rank 0 prints
 /   `dist N PRECISION ROWS SECONDS SAME LOSSES..`: seconds for the steps after the warm-up, SAME 1
 / when every rank holds the same parameters at the end, the loss of every step (all ranks').
-/ SMALL=1: small sizes and Gloo on the CPU (a smoke test).
+/ SMALL=1: small sizes and Gloo on the CPU (a smoke test). DISTOPTS, words of `distmodel`
+/ options: shard (sharded optimizer state), bf16 or fp16 (compress), views (gradients as bucket
+/ views); e.g. DISTOPTS="shard bf16". Rank 0 also prints `mem N` and, for every rank in turn,
+/ its optimizer state's bytes (`bytes` of the model's optimizer), the bytes its GPU's caching
+/ allocator holds for tensors after the steps and their peak (0 0 on the CPU); and `pdiff N` with
+/ the largest difference of any parameter across the ranks.
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 a:.z.x; prec:`$a 0; G:"J"$a 1; k:"J"$a 2; wu:"J"$a 3
 small:not ""~getenv`SMALL
@@ -39,7 +44,11 @@ o:opt(`adamw; (); .0006; .9; .95)
 opt(o;0;(q;pg 0);`decay,0.0)
 opt(o;1;(q;pg 1);`decay,0.1)
 m:model(q; loss`ce; o)
-distmodel m
+/ distmodel's options from DISTOPTS
+dopts:(`$" " vs getenv`DISTOPTS) except `
+known:`shard`views`bf16`fp16!((`shard;1b);(`views;1b);(`compress;`bf16);(`compress;`fp16))
+if[count dopts except key known; '"DISTOPTS: unknown ",", " sv string dopts except key known]
+$[count dopts; distmodel(m;first each known dopts;last each known dopts); distmodel m]
 
 t:$[4<count a; {(asc distinct x)?x}"\n" sv read0 hsym`$a 4; 200000?v]
 t:t mod v
@@ -59,9 +68,16 @@ t1:.z.p
 / (NCCL carries CUDA tensors: the losses and parameters go through tensors on this rank's GPU)
 Lt:tensor(L;gd); allreduce(Lt;`avg); L:tensor Lt
 pv:parms m; Pt:tensor(raze (raze/) each value dict pv;gd); free pv
-g:allgather Pt; A:tensor g; same:all (first A)~/:A
+g:allgather Pt; A:tensor g; same:all (first A)~/:A; pdiff:max abs raze A-\:first A
 free(Lt;Pt;g)
+system "P 10"
 if[me=0; -1 " " sv ("dist";string N;string prec;string G;string 1e-9*"j"$t1-t0;string same),string L]
+if[me=0; -1 " " sv ("pdiff";string N;string pdiff)]
+/ memory: the optimizer state's bytes (this rank's shard when sharded), the allocator's now and peak
+o2:opt m; sb:bytes o2; free o2
+cm:$[small; `allocated`maxallocated!0 0; cudamemory "J"$getenv`LOCAL_RANK]
+Mt:tensor((sb;cm`allocated;cm`maxallocated);gd); g:allgather Mt; M:tensor g; free(Mt;g)
+if[me=0; -1 " " sv ("mem";string N),string raze M]
 free(m;u)
 distend[]
 exit 0

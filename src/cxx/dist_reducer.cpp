@@ -6,7 +6,16 @@
 // started at once, while the backward pass goes on. Buckets start in their order on every rank
 // (a ready bucket waits for the ones before it), so the ranks issue their collectives alike.
 // After the backward pass, `finish` waits for every bucket and writes the averages back into the
-// gradients. The hooks do nothing unless the reducer is armed (`prepare` .. `finish`): a backward
+// gradients.
+//
+// DDP's tuning options: the first bucket (the last parameters, whose gradients come first) may
+// have a smaller cap than the others (first_bucket_bytes_cap), so the first all-reduce starts
+// early; with `views` (gradient_as_bucket_view) each bucket is one flat tensor kept from step to
+// step and each gradient is made a view of it as soon as it is ready (copied once when the
+// autograd engine made it anew, not at all when it accumulated into the view), so a bucket is
+// all-reduced in place, with no gathering copy and no copy back; with `compress` (bf16_compress_
+// hook, fp16_compress_hook) a bucket travels as bfloat16 or half, divided by the number of ranks
+// before the sum across them, and is cast back into the gradients. The hooks do nothing unless the reducer is armed (`prepare` .. `finish`): a backward
 // pass outside a synchronising step leaves the gradients alone.
 //
 // Every entry point catches every C++ exception (attempt.h); an exception in a hook (a failed
@@ -39,7 +48,11 @@ struct Reducer {
   std::vector<uintptr_t> keys;
   std::vector<std::vector<size_t>> buckets;  // parameter indices, in flattening order
   std::vector<size_t> bucket_of;
-  long cap;
+  long cap, first_cap;
+  bool views;
+  int compress;  // 0 none, 1 bfloat16, 2 half
+  std::vector<at::Tensor> buffers;       // with views: each bucket's flat gradients, kept
+  std::vector<at::Tensor> bucket_views;  // with views: each parameter's place in its bucket
 
   // one backward pass
   std::mutex mu;
@@ -51,7 +64,10 @@ struct Reducer {
   std::vector<c10::intrusive_ptr<c10d::Work>> works;
   std::vector<bool> avg;
 
-  Reducer(at::Tensor** ts, int n, long cap) : cap(cap) { build(ts, n); }
+  Reducer(at::Tensor** ts, int n, long cap, long first_cap, bool views, int compress)
+      : cap(cap), first_cap(first_cap), views(views), compress(compress) {
+    build(ts, n);
+  }
   ~Reducer() { unhook(); }
 
   void build(at::Tensor** ts, int n) {
@@ -69,7 +85,8 @@ struct Reducer {
       auto& p = params[i];
       long b = p.numel() * p.element_size();
       bool fits = !buckets.empty() && params[buckets.back()[0]].scalar_type() == p.scalar_type() &&
-                  params[buckets.back()[0]].device() == p.device() && bytes + b <= cap;
+                  params[buckets.back()[0]].device() == p.device() &&
+                  bytes + b <= (buckets.size() == 1 ? first_cap : cap);
       if (fits) {
         bytes += b;
         buckets.back().push_back(i);
@@ -78,6 +95,23 @@ struct Reducer {
         buckets.push_back({static_cast<size_t>(i)});
       }
       bucket_of[i] = buckets.size() - 1;
+    }
+    buffers.clear();
+    bucket_views.assign(n, at::Tensor());
+    if (views) {
+      at::NoGradGuard ng;
+      for (auto& bk : buckets) {
+        int64_t len = 0;
+        for (auto i : bk) len += params[i].numel();
+        auto& p0 = params[bk[0]];
+        auto buf = at::zeros({len}, at::TensorOptions().dtype(p0.scalar_type()).device(p0.device()));
+        int64_t off = 0;
+        for (auto i : bk) {
+          bucket_views[i] = buf.narrow(0, off, params[i].numel()).view(params[i].sizes());
+          off += params[i].numel();
+        }
+        buffers.push_back(buf);
+      }
     }
     for (int i = 0; i < n; i++) {
       auto acc = torch::autograd::impl::grad_accumulator(params[i]);
@@ -120,18 +154,40 @@ struct Reducer {
     works.clear();
   }
 
+  // under mu, with views: parameter i's gradient made its view of the bucket (copied there when
+  // the autograd engine made a new tensor rather than accumulating into the view)
+  void to_view(size_t i) {
+    at::NoGradGuard ng;
+    auto& gr = params[i].mutable_grad();
+    TORCH_CHECK(gr.defined(), "parameter ", i, " has no gradient after its accumulator ran");
+    auto& v = bucket_views[i];
+    if (gr.unsafeGetTensorImpl() == v.unsafeGetTensorImpl()) return;
+    v.copy_(gr);
+    gr = v;
+  }
+
   // under mu: start bucket b's average across the ranks
   void launch(size_t b) {
     at::NoGradGuard ng;
-    std::vector<at::Tensor> gs;
-    for (auto i : buckets[b]) {
-      auto gr = params[i].grad();
-      TORCH_CHECK(gr.defined(), "parameter ", i, " has no gradient after its accumulator ran");
-      gs.push_back(gr.reshape({-1}));
+    if (views) {
+      flats[b] = buffers[b];
+    } else {
+      std::vector<at::Tensor> gs;
+      for (auto i : buckets[b]) {
+        auto gr = params[i].grad();
+        TORCH_CHECK(gr.defined(), "parameter ", i, " has no gradient after its accumulator ran");
+        gs.push_back(gr.reshape({-1}));
+      }
+      flats[b] = gs.size() == 1 ? gs[0].clone() : at::cat(gs, 0);
     }
-    flats[b] = gs.size() == 1 ? gs[0].clone() : at::cat(gs, 0);
     int op = 1;
-    avg[b] = sum_for_avg(g, op, &flats[b]);
+    if (compress) {
+      flats[b] = flats[b].to(compress == 1 ? at::kBFloat16 : at::kHalf).div_(g->backend->getSize());
+      op = 0;
+      avg[b] = false;
+    } else {
+      avg[b] = sum_for_avg(g, op, &flats[b]);
+    }
     std::vector<at::Tensor> v{flats[b]};
     c10d::AllreduceOptions o;
     o.reduceOp = reduce_op(op);
@@ -148,6 +204,7 @@ struct Reducer {
     std::lock_guard<std::mutex> l(mu);
     if (!g || seen[i]) return;
     seen[i] = true;
+    if (views) to_view(i);
     auto b = bucket_of[i];
     if (--pending[b] == 0) ready[b] = true;
     while (next < buckets.size() && ready[next]) launch(next++);
@@ -166,6 +223,11 @@ struct Reducer {
     for (size_t b = 0; b < buckets.size(); b++) {
       ::finish(g, works[b]);
       if (avg[b]) flats[b].div_(g->backend->getSize());
+      if (views) {
+        // the gradients are views of the buffer: written when it is (a compressed copy cast back)
+        if (flats[b].unsafeGetTensorImpl() != buffers[b].unsafeGetTensorImpl()) buffers[b].copy_(flats[b]);
+        continue;
+      }
       long off = 0;
       for (auto i : buckets[b]) {
         auto gr = params[i].grad();
@@ -186,11 +248,13 @@ torch::autograd::variable_list ReadyHook::operator()(const torch::autograd::vari
 }  // namespace
 
 extern "C" {
-// A reducer of n parameters (leaf tensors that require gradients), buckets up to cap bytes.
-int ktorch_reducer_new(at::Tensor** ts, int n, long cap, void** r) {
+// A reducer of n parameters (leaf tensors that require gradients), buckets up to cap bytes, the
+// first up to first_cap; views 1: gradients as views of the buckets; compress 1 bfloat16, 2 half:
+// the type buckets travel in (0: their own).
+int ktorch_reducer_new(at::Tensor** ts, int n, long cap, long first_cap, int views, int compress, void** r) {
   return attempt([&] {
     *r = nullptr;
-    *r = new Reducer(ts, n, cap);
+    *r = new Reducer(ts, n, cap, first_cap, views != 0, compress);
   });
 }
 

@@ -178,6 +178,9 @@ extern "C" {
         ts: *mut *mut c_void,
         n: c_int,
         cap: c_long,
+        first_cap: c_long,
+        views: c_int,
+        compress: c_int,
         r: *mut *mut DistReducer,
     ) -> c_int;
     pub fn ktorch_reducer_free(r: *mut DistReducer) -> c_int;

@@ -112,7 +112,8 @@ pub fn broadcast_tensors(g: &Group, ts: &[Tensor], root: i64) -> Result<()> {
     })
 }
 
-fn gather_one(g: &Group, t: &Tensor) -> Result<Tensor> {
+/// Every rank's t stacked along a new first dimension, in rank order (a new tensor).
+pub fn gather_one(g: &Group, t: &Tensor) -> Result<Tensor> {
     let c = t.f_contiguous()?;
     let mut r = std::ptr::null_mut();
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
@@ -122,7 +123,9 @@ fn gather_one(g: &Group, t: &Tensor) -> Result<Tensor> {
     Ok(owned(r))
 }
 
-fn scatter_one(g: &Group, t: &Tensor, op: i32) -> Result<Tensor> {
+/// t split along its first dimension into one block per rank: this rank's block reduced across
+/// the ranks (op index into OPS), a new tensor.
+pub fn scatter_one(g: &Group, t: &Tensor, op: i32) -> Result<Tensor> {
     let c = t.f_contiguous()?;
     let mut r = std::ptr::null_mut();
     // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).

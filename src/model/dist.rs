@@ -22,12 +22,16 @@
 //!
 //! Forms: `distmodel m` (seed 0), `distmodel(m;seed)`, `distmodel(m;0b)` (back to training
 //! alone; 1b is the same as `distmodel m`), `distmodel(m;names;values)` with options `seed`,
-//! `overlap` (1b), `bucket` (MiB, 25) and `buffers` (1b: DDP's broadcast_buffers).
+//! `overlap` (1b), `bucket` (MiB, 25), `first` (the first bucket's MiB, as `bucket`: DDP's
+//! first_bucket_bytes_cap), `views` (0b: DDP's gradient_as_bucket_view), `buffers` (1b: DDP's
+//! broadcast_buffers), `compress` (`none, `bf16 or `fp16: DDP's compression hooks) and `shard`
+//! (0b: the optimizer's state sharded across the ranks, model/shard.rs).
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
 use super::api::{is_model, of};
 use super::run::{clip, forward_loss, Epoch};
+use super::shard::{self, Plan};
 use super::Model;
 use crate::cxx::{
     ktorch_reducer_finish, ktorch_reducer_free, ktorch_reducer_new, ktorch_reducer_prepare,
@@ -38,6 +42,7 @@ use crate::dist::ffi;
 use crate::dist::group::{self, Group};
 use crate::k::{make, read, KResult, Owned, K};
 use crate::nn::Run;
+use crate::optim::Optimizer;
 use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::batch::count;
@@ -54,20 +59,40 @@ pub struct Sync {
     /// Buckets' all-reduce started during the backward pass (DDP), or all after it.
     pub overlap: bool,
     pub bucket_bytes: i64,
+    /// The first bucket's size limit (DDP's first_bucket_bytes_cap), None: `bucket_bytes`.
+    pub first_bytes: Option<i64>,
+    /// Gradients as views of the buckets, no copy in and out (DDP's gradient_as_bucket_view).
+    pub views: bool,
     /// Rank 0's buffers broadcast before each forward pass (DDP's broadcast_buffers).
     pub buffers: bool,
+    /// Optimizer state sharded across the ranks (model/shard.rs): gradients reduce-scattered,
+    /// each rank stepping its own parameters, parameters all-gathered after the step.
+    pub shard: bool,
+    /// The type gradients travel in (DDP's bf16 and fp16 compression hooks), None: their own.
+    pub compress: Option<Kind>,
     reducer: Option<Reducer>,
+    plan: Option<Plan>,
 }
 
 impl Sync {
+    /// The first bucket's size limit in bytes.
+    fn first(&self) -> i64 {
+        self.first_bytes.unwrap_or(self.bucket_bytes)
+    }
+
     fn new(seed: u64) -> Sync {
         Sync {
             seed,
             passes: 0,
             overlap: true,
             bucket_bytes: (BUCKET_MIB * 1048576.0) as i64,
+            first_bytes: None,
+            views: false,
             buffers: true,
+            shard: false,
+            compress: None,
             reducer: None,
+            plan: None,
         }
     }
 }
@@ -83,6 +108,19 @@ impl Drop for Reducer {
         // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
         unsafe { ktorch_reducer_free(self.0) };
     }
+}
+
+/// A bucket size given in MiB, as bytes.
+fn mib(name: &str, x: K) -> Result<i64> {
+    let mib = match number(x) {
+        Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
+        Some(Num::Float(f)) if read::ktype(x) < 0 => f,
+        _ => bail!("{name}: expected MiB as a number, given {}", describe(x)),
+    };
+    if !(mib > 0.0 && mib <= 65536.0) {
+        bail!("{name}: expected MiB, more than 0 and at most 65536, given {mib}");
+    }
+    Ok(((mib * 1048576.0) as i64).max(1))
 }
 
 /// The options of `distmodel(m;names;values)` over the defaults.
@@ -129,20 +167,32 @@ fn options(names: K, values: K) -> Result<Sync> {
                     })? as u64;
                 }
                 "overlap" => s.overlap = flag()?,
-                "buffers" => s.buffers = flag()?,
-                "bucket" => {
-                    let mib = match number(x) {
-                        Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
-                        Some(Num::Float(f)) if read::ktype(x) < 0 => f,
-                        _ => bail!("bucket: expected MiB as a number, given {}", describe(x)),
+                "views" => s.views = flag()?,
+                "shard" => s.shard = flag()?,
+                "compress" => {
+                    let c = read::symbol(x).filter(|_| read::ktype(x) == -11);
+                    s.compress = match c {
+                        Some("none") => None,
+                        Some("bf16") => Some(Kind::BFloat16),
+                        Some("fp16") => Some(Kind::Half),
+                        _ => bail!(
+                            "compress: expected `none, `bf16 or `fp16, given {}",
+                            describe(x)
+                        ),
                     };
-                    if !(mib > 0.0 && mib <= 65536.0) {
-                        bail!("bucket: expected MiB, more than 0 and at most 65536, given {mib}");
-                    }
-                    s.bucket_bytes = ((mib * 1048576.0) as i64).max(1);
                 }
-                _ => bail!("unrecognized option `{n}, expecting `seed`overlap`bucket`buffers"),
+                "buffers" => s.buffers = flag()?,
+                "bucket" => s.bucket_bytes = mib(n, x)?,
+                "first" => s.first_bytes = Some(mib(n, x)?),
+                _ => bail!("unrecognized option `{n}, expecting `seed`overlap`bucket`first`views`buffers`shard`compress"),
             }
+        }
+        // options that would be silently ignored: an error instead
+        if s.views && (!s.overlap || s.shard) {
+            bail!("views: the gradients are views of the buckets of the backward pass: not with overlap 0b or shard 1b");
+        }
+        if s.first_bytes.is_some() && s.shard {
+            bail!("first: a sharded model's buckets are cut per rank, with no first bucket: not with shard 1b");
         }
         Ok(s)
     })();
@@ -179,6 +229,14 @@ pub fn distmodel(x: K) -> KResult {
     };
     registry::lease(h, |o| {
         let m = of(o)?;
+        if sync.as_ref().is_some_and(|s| s.shard) {
+            if m.opt.kind.closure.is_some() {
+                bail!("shard: not for {}, whose step evaluates the loss over every parameter (it has no state per parameter to shard)", m.opt.kind.name);
+            }
+            if m.scaler.is_some() {
+                bail!("shard: not with a gradient scaler (gradscale)");
+            }
+        }
         match sync {
             None => m.dist = None,
             Some(sync) => {
@@ -250,8 +308,15 @@ pub fn shard(n: i64, rank: i64, size: i64, order: &[i64]) -> Vec<i64> {
 
 /// Average the gradients of parms across the ranks after the backward pass, in buckets (same
 /// kind and device, up to `cap` bytes, in reverse order as DDP fills them), all started at once,
-/// then written back: the path without overlap (option `overlap` 0b).
-fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
+/// then written back: the path without overlap (option `overlap` 0b). With `compress` (bf16 or
+/// fp16) each bucket travels in that type, divided by the number of ranks before the sum across
+/// them (DDP's bf16_compress_hook and fp16_compress_hook), and is cast back into the gradients.
+fn average_grads(
+    g: &Group,
+    parms: &[Tensor],
+    (cap, first): (i64, i64),
+    compress: Option<Kind>,
+) -> Result<()> {
     let mut grads = vec![];
     for (i, p) in parms.iter().enumerate() {
         let gr = p.grad();
@@ -265,7 +330,9 @@ fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
     for gr in grads.into_iter().rev() {
         let b = gr.numel() as i64 * gr.kind().elt_size_in_bytes() as i64;
         let fits = buckets.last().is_some_and(|l: &Vec<Tensor>| {
-            l[0].kind() == gr.kind() && l[0].device() == gr.device() && bytes + b <= cap
+            l[0].kind() == gr.kind()
+                && l[0].device() == gr.device()
+                && bytes + b <= if buckets.len() == 1 { first } else { cap }
         });
         if fits {
             bytes += b;
@@ -286,7 +353,20 @@ fn average_grads(g: &Group, parms: &[Tensor], cap: i64) -> Result<()> {
             )
         })
         .collect::<Result<_, _>>()?;
-    allreduce_tensors(g, &flats, 1)?;
+    let flats = match compress {
+        Some(k) => {
+            let c = flats
+                .iter()
+                .map(|f| f.f_to_kind(k)?.f_div_scalar_(g.size as f64))
+                .collect::<Result<Vec<_>, _>>()?;
+            allreduce_tensors(g, &c, 0)?;
+            c
+        }
+        None => {
+            allreduce_tensors(g, &flats, 1)?;
+            flats
+        }
+    };
     for (l, f) in buckets.iter().zip(&flats) {
         let mut off = 0;
         for t in l {
@@ -312,9 +392,20 @@ fn forward_backward<T>(
     if sync.buffers && !buffers.is_empty() {
         tch::no_grad(|| broadcast_tensors(g, buffers, 0))?;
     }
+    if sync.shard {
+        let plan = Plan::refresh(&mut sync.plan, g, parms, sync.bucket_bytes);
+        // gradients accumulate as unsharded (the previous average plus this pass's): the shard's
+        // are put aside, this pass's alone reduce-scattered, then the two added
+        let kept = shard::take_grads(g, plan, parms)?;
+        let r = f()?;
+        shard::reduce_grads(g, plan, parms, sync.compress)?;
+        shard::add_grads(parms, kept)?;
+        return Ok(r);
+    }
     if !sync.overlap {
         let r = f()?;
-        tch::no_grad(|| average_grads(g, parms, sync.bucket_bytes))?;
+        let caps = (sync.bucket_bytes, sync.first());
+        tch::no_grad(|| average_grads(g, parms, caps, sync.compress))?;
         return Ok(r);
     }
     let mut ps = ffi::ptrs(parms);
@@ -327,6 +418,13 @@ fn forward_backward<T>(
                 ps.as_mut_ptr(),
                 n,
                 sync.bucket_bytes as libc::c_long,
+                sync.first() as libc::c_long,
+                sync.views as libc::c_int,
+                match sync.compress {
+                    Some(Kind::BFloat16) => 1,
+                    Some(_) => 2,
+                    None => 0,
+                },
                 &mut r,
             )
         })?;
@@ -359,6 +457,65 @@ fn parms_buffers(module: &crate::nn::ModRef) -> (Vec<Tensor>, Vec<Tensor>) {
         .map(|(_, t)| t.shallow_clone())
         .collect();
     (parms, buffers)
+}
+
+/// The training options' clipping (`clipvalue`, `clipnorm`, `clipgroup`) of a sharded model,
+/// whose ranks each hold their own shard's gradients: the norm is taken across the ranks.
+fn clip_sharded(
+    g: &Group,
+    s: &super::settings::Settings,
+    parms: &[Tensor],
+    groups: &[Vec<Tensor>],
+) -> Result<()> {
+    if let Some(v) = s.clipvalue {
+        for gr in parms.iter().map(|p| p.grad()).filter(|t| t.defined()) {
+            let _ = gr.shallow_clone().f_clamp_(-v, v)?;
+        }
+    }
+    if let Some((max, p)) = s.clipnorm {
+        let all = [parms.iter().map(Tensor::shallow_clone).collect()];
+        let _ = shard::clip_norms(g, if s.clipgroup { groups } else { &all }, max, p)?;
+    }
+    Ok(())
+}
+
+/// Whether a model's optimizer state is sharded across the ranks (`distmodel` option `shard`).
+pub fn sharded(sync: &Option<Sync>) -> bool {
+    sync.as_ref().is_some_and(|s| s.shard)
+}
+
+/// The optimizer's step of a model (`step`, `backstep`): when its state is sharded, each rank
+/// steps its own shard (LAMB given the global gradient norm across the ranks), then the
+/// parameters are all-gathered; otherwise the optimizer's step alone.
+pub fn step(
+    sync: &mut Option<Sync>,
+    module: &crate::nn::ModRef,
+    opt: &mut Optimizer,
+) -> Result<()> {
+    let Some(sync) = sync.as_mut().filter(|s| s.shard) else {
+        return opt.step();
+    };
+    let (parms, _) = parms_buffers(module);
+    group::with(|g| {
+        comm_check(g, &parms)?;
+        shard_step(g, sync, opt, &parms)
+    })
+}
+
+/// A sharded model's step on the group (see `step`).
+fn shard_step(g: &Group, sync: &mut Sync, opt: &mut Optimizer, parms: &[Tensor]) -> Result<()> {
+    if opt.kind.name == "lamb" && !opt.groups.is_empty() && opt.settings(0).flag("globalnorm") {
+        opt.global_sq = Some(shard::square_sum(g, &opt.shared_parameters())?);
+    }
+    opt.step()?;
+    let plan = Plan::refresh(&mut sync.plan, g, parms, sync.bucket_bytes);
+    shard::gather_parms(g, plan, parms)
+}
+
+/// `clip(m;max..)` of a sharded model: the norms across the ranks of each group's gradients
+/// (float64), each rank's own gradients scaled.
+pub fn clip_across(groups: &[Vec<Tensor>], max: f64, p: f64) -> Result<Tensor> {
+    group::with(|g| shard::clip_norms(g, groups, max, p))
 }
 
 /// For `backward` and `backstep` on a model (steps.rs): `f` (its forward and backward pass) as
@@ -441,8 +598,11 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
             };
             let (xb, yb) = (pick(&xs)?, pick(&ys)?);
             let mut first: Option<Tensor> = None;
-            let l = opt.step_with(&mut || {
-                reset_grads(&parms, true)?;
+            let sharded = sync.shard;
+            let mut pass = || -> Result<Tensor> {
+                // with gradients as views of the buckets, zeroed in place: the backward pass
+                // accumulates into the views (set to none, each would be copied into its view)
+                reset_grads(&parms, !(sync.views && sync.overlap && !sync.shard))?;
                 let (out, l) = forward_backward(g, sync, &parms, &buffers, || {
                     tch::with_grad(|| -> Result<(Tensor, Tensor)> {
                         let (out, l) = forward_loss(module, &run, loss, &xb, &yb)?;
@@ -455,10 +615,22 @@ pub fn epoch(m: &mut Model) -> Result<Epoch> {
                         Ok((out, l))
                     })
                 })?;
-                clip(&s, &parms, &groups)?;
+                if sharded {
+                    clip_sharded(g, &s, &parms, &groups)?;
+                } else {
+                    clip(&s, &parms, &groups)?;
+                }
                 first.get_or_insert(out);
                 Ok(l)
-            })?;
+            };
+            // a sharded model's optimizer takes no closure (LBFGS is refused)
+            let l = if sharded {
+                let l = pass()?;
+                shard_step(g, sync, opt, &parms)?;
+                l
+            } else {
+                opt.step_with(&mut pass)?
+            };
             let out = first.ok_or_else(|| anyhow!("optimizer step made no evaluation"))?;
             e.record(&out, Some(&l), &yb, r.len() as i64, &s.metrics)?;
         }

@@ -21,6 +21,7 @@ pub mod run;
 pub mod scaler;
 pub mod score;
 pub mod settings;
+pub mod shard;
 pub mod source;
 pub mod steps;
 pub mod table;

@@ -155,7 +155,7 @@ pub fn step(x: K) -> KResult {
             let m = of(o)?;
             match m.scaler.as_mut() {
                 Some(s) => s.step(&mut m.opt),
-                None => m.opt.step(),
+                None => crate::model::dist::step(&mut m.dist, &m.module, &mut m.opt),
             }
         })
     })?;
@@ -189,6 +189,15 @@ pub fn backstep(x: K) -> KResult {
                 s.step(opt)?;
                 return Ok(l);
             }
+            if crate::model::dist::sharded(dist) {
+                // its optimizer takes no closure (LBFGS is refused): backward, then its step
+                reset_grads(&parms, true)?;
+                let l = crate::model::dist::synced(dist, module, || {
+                    loss_backward(module, loss, None, &x, &y)
+                })?;
+                crate::model::dist::step(dist, module, opt)?;
+                return Ok(l);
+            }
             opt.step_with(&mut || {
                 reset_grads(&parms, true)?;
                 crate::model::dist::synced(dist, module, || {
@@ -211,7 +220,17 @@ fn num(x: K, what: &str) -> Result<f64> {
 /// The parameters of an object, by optimizer group when it has them. A model's gradients are
 /// unscaled first where it has a gradient scaler (GradScaler's `unscale_` before clipping).
 fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
-    registry::with(h, |o| {
+    Ok(groups_sharded(h)?.0)
+}
+
+/// `groups`, and whether the object is a model whose optimizer state is sharded across the ranks
+/// (each rank holds its shard's gradients: a norm is taken across the ranks).
+fn groups_sharded(h: K) -> Result<(Vec<Vec<Tensor>>, bool)> {
+    let sharded = registry::with(h, |o| {
+        Ok(o.get_mut::<super::Model>()
+            .is_some_and(|m| crate::model::dist::sharded(&m.dist)))
+    })?;
+    let gs = registry::with(h, |o| {
         if let Some(m) = o.get_mut::<super::Model>() {
             if let Some(s) = m.scaler.as_mut() {
                 let parms: Vec<Tensor> = m.opt.shared_parameters();
@@ -232,7 +251,8 @@ fn groups(h: K) -> Result<Vec<Vec<Tensor>>> {
                 .map(|t| t.shallow_clone())
                 .collect()],
         })
-    })
+    })?;
+    Ok((gs, sharded))
 }
 
 /// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
@@ -247,7 +267,24 @@ pub fn clip(x: K) -> KResult {
             None => p = num(*a, "norm type")?,
         }
     }
-    let gs = groups(v[0])?;
+    let (gs, sharded) = groups_sharded(v[0])?;
+    if sharded {
+        let gs = if group {
+            gs
+        } else {
+            vec![gs.into_iter().flatten().collect()]
+        };
+        let norms = crate::model::dist::clip_across(&gs, max, p)?;
+        if !crate::session::setting::clipread() {
+            return Ok(make::null());
+        }
+        let v = Vec::<f64>::try_from(norms.f_to_device(Device::Cpu)?)?;
+        return Ok(if group {
+            make::floats(&v)
+        } else {
+            make::float(v[0])
+        });
+    }
     // `setting`clipread,0b`: clip on the device, answer null, no wait for the GPU
     if !crate::session::setting::clipread() {
         if group {

@@ -50,6 +50,7 @@ fn opt_(x: K) -> KResult {
                 parms: vec![],
             }],
             found_inf: None,
+            global_sq: None,
         })));
     }
     let v = read::items(&x)
@@ -90,6 +91,7 @@ fn opt_(x: K) -> KResult {
         defaults,
         groups: vec![],
         found_inf: None,
+        global_sq: None,
     };
     add(&mut o, group, parms, opts)?;
     Ok(registry::add(Obj::new(o)))

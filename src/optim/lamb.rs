@@ -10,7 +10,10 @@ use super::Optimizer;
 pub fn step(o: &mut Optimizer) -> Result<()> {
     // the global norm is an optimizer-wide setting: the first group's
     let global = !o.groups.is_empty() && o.settings(0).flag("globalnorm");
-    let gnorm = if global {
+    let given = o.global_sq.take();
+    let gnorm = if let (true, Some(sq)) = (global, &given) {
+        Some(sq.f_sqrt()?)
+    } else if global {
         let mut sq: Option<Tensor> = None;
         for t in o.parameters() {
             let g = t.grad();

@@ -112,6 +112,10 @@ pub struct Optimizer {
     /// whose every parameter takes a fused kernel (fused::takes_found_inf): the kernel skips
     /// the update where it is set.
     pub found_inf: Option<Tensor>,
+    /// LAMB's global gradient norm, squared, for the next step, given by a model whose optimizer
+    /// state is sharded across ranks (model/shard.rs): each rank holds only its shard's
+    /// gradients, so the norm over every parameter is taken across the ranks.
+    pub global_sq: Option<Tensor>,
 }
 
 /// A group's options, read by name (as a layer's).
@@ -206,6 +210,7 @@ impl Optimizer {
                 })
                 .collect(),
             found_inf: None,
+            global_sq: None,
         }
     }
 

@@ -172,5 +172,6 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
         defaults,
         groups,
         found_inf: None,
+        global_sq: None,
     })
 }

@@ -10,6 +10,9 @@
 /      gradients clipped to norm .05 after the average; tolerance 1e-6 (the same libtorch
 /      kernels: equal in practice), and the run must differ from DDP's run without autocast
 /      (fp32) by far more: autocast is really on.
+/ bf16: float32 without autocast, gradients all-reduced as bfloat16 (distmodel option
+/      `compress, DDP's bf16_compress_hook), clipped as amp; tolerance 1e-6, and the run must
+/      differ from the float32 all-reduce's (fp32) by far more: compression is really on.
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 case:`$.z.x 0; dir:.z.x 1
 distinit(`gloo;20)
@@ -30,8 +33,10 @@ init:{[q] p:parms q; c:dict p; free p;
 if[r=0; init q]
 m:model(q;loss`mse;opt(`sgd;q;.1;.9))
 train(m;`batchsize;8)
-if[not bn; train(m;`clipnorm;.05); setting`autocast`bf16; setting`autocastcpu,1b]
-distmodel m
+amp:case=`amp
+if[not bn; train(m;`clipnorm;.05)]
+if[amp; setting`autocast`bf16; setting`autocastcpu,1b]
+$[case=`bf16; distmodel(m;`compress;`bf16); distmodel m]
 ty:$[bn;`double;`float]
 xy:{[i] k:til 64; x:16 4#((((5*k)+3*i) mod 17)-8)%8; k:til 32; y:16 2#((((3*k)+7*i) mod 11)-5)%4; (x;y)}
 vals:{p:parms m; v:raze over value dict p; free p; b:buffers m; w:$[count d:dict b;raze over value d;()]; free b; "f"$v,w}
@@ -47,8 +52,8 @@ check each til count E 1;
 if[not bn;
   F:expect "fp32";
   f:max abs vals[]-last F 1;
-  -1 "largest difference from DDP without autocast ",string f;
-  if[not f>20*tol; fail "autocast made no difference: ",string f]];
+  -1 "largest difference from DDP in float32 ",$[amp;"without autocast ";"without compression "],string f;
+  if[not f>20*tol; fail $[amp;"autocast";"compression"]," made no difference: ",string f]];
 distmodel(m;0b)
 free m
 setting`autocast`none; setting`autocastcpu,0b

@@ -4,8 +4,9 @@
 / shards' gradients); after every step the synchronised model must equal the reference to 1e-12
 / in float64, and the ranks must hold identical parameters. The model averages its gradients in
 / four small buckets during the backward pass (overlap, DDP's way); a copy of it that averages
-/ them after the backward pass (option overlap 0b) must take exactly the same steps. Prints "ok"
-/ at the end.
+/ them after the backward pass (option overlap 0b) must take exactly the same steps, and so must
+/ a copy whose gradients are views of its buckets (option views) with a smaller first bucket
+/ (option first). Prints "ok" at the end.
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 distinit(`gloo;20)
 r:distrank[]; w:distsize[]
@@ -25,6 +26,11 @@ q3:net[]; p:parms m; copyparms(q3;p); free p
 m3:model(q3;loss`mse;opt(`sgd;q3;.1;.9))
 train(m3;`batchsize`clipnorm;(8;.05))
 distmodel(m3;`overlap;0b)
+/ the same model with gradients as views of its buckets, the first bucket 16 bytes, the others 200
+q4:net[]; p:parms m; copyparms(q4;p); free p
+m4:model(q4;loss`mse;opt(`sgd;q4;.1;.9))
+train(m4;`batchsize`clipnorm;(8;.05))
+distmodel(m4;`views`first`bucket;(1b;16%1048576;200%1048576))
 / the reference starts from rank 0's parameters (those m now holds)
 q2:net[]; p:parms m; copyparms(q2;p); free p
 ref:model(q2;loss`mse;opt(`sgd;q2;.1;.9))
@@ -32,10 +38,11 @@ train(ref;`batchsize`clipnorm;(16;.05))
 / 16 samples a step: rank 0 trains on rows 0 2 4 .., rank 1 on rows 1 3 5 ..
 runstep:{[i]
   X:16 4#sin 0.37*i+til 64; Y:16 2#cos 0.11*i+til 32;
-  data(m;X;Y); data(ref;X;Y); data(m3;X;Y);
-  l:run m; lr:run ref; l3:run m3;
+  data(m;X;Y); data(ref;X;Y); data(m3;X;Y); data(m4;X;Y);
+  l:run m; lr:run ref; l3:run m3; l4:run m4;
   a:pv m; b:pv ref;
   if[not (a~pv m3) & l=l3; fail "step ",string[i],": overlapped and after-backward averaging differ"];
+  if[not (a~pv m4) & l=l4; fail "step ",string[i],": gradients as bucket views differ"];
   d:max abs a-b;
   if[not d<1e-12; fail "step ",string[i],": parameters differ from the reference by ",string d];
   if[not 1e-12>abs l-lr; fail "step ",string[i],": loss ",string[l]," but the reference's is ",string lr];
@@ -48,8 +55,10 @@ runstep each til 12;
 mstep:{[i]
   X:16 4#sin 0.29*i+til 64; Y:16 2#cos 0.13*i+til 32; j:r+2*til 8;
   backward(m;X j;Y j); step m; backward(ref;X;Y); step ref; backward(m3;X j;Y j); step m3;
+  backward(m4;X j;Y j); step m4;
   a:pv m; d:max abs a-pv ref;
   if[not a~pv m3; fail "backward/step ",string[i],": overlapped and after-backward averaging differ"];
+  if[not a~pv m4; fail "backward/step ",string[i],": gradients as bucket views differ"];
   if[not d<1e-12; fail "backward/step ",string[i],": parameters differ from the reference by ",string d];
   if[not all allgather[a]~\:a; fail "backward/step ",string[i],": the ranks' parameters differ"];
   -1 "backward/step ",string[i]," diff ",string d;
@@ -66,7 +75,7 @@ res:run m
 if[not all allgather[raze res]~\:raze res; fail "the ranks report different losses"];
 if[not 1e-12>abs res[0]-avg res 1; fail "the loss is not the mean batch loss"];
 distmodel(m;0b)
-free(m;m3;ref)
+free(m;m3;m4;ref)
 barrier[]
 distend[]
 -1 "ok";

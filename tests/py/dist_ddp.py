@@ -11,6 +11,7 @@ DIR/CASE-RANK.txt: a first line of parameter names, then one line a step of ever
     amp  float32: linear 4 16, tanh, linear 16 2 under torch.autocast("cpu", bfloat16); mse;
          gradients clipped to norm .05 after DDP's average; sgd .1 momentum .9
     fp32 the amp case without autocast (tests/dist/ddp.q checks the amp run differs from it)
+    bf16 the fp32 case with DDP's bf16_compress_hook: gradients all-reduced as bfloat16
 
 Inputs and initial parameters are exact binary fractions, written the same way in ddp.q.
 """
@@ -20,6 +21,7 @@ import sys
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
+from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 STEPS = 6
@@ -57,6 +59,8 @@ def main():
     if rank == 0:
         init(m)  # DDP's constructor gives every rank rank 0's parameters and buffers
     ddp = DDP(m)
+    if case == "bf16":
+        ddp.register_comm_hook(None, default_hooks.bf16_compress_hook)
     opt = torch.optim.SGD(ddp.parameters(), lr=0.1, momentum=0.9)
     dtype = torch.float64 if case == "bn" else torch.float32
     lines = [" ".join(n for n, _ in m.named_parameters())]
