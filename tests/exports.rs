@@ -50,6 +50,32 @@ fn every_name_exported_once_with_ktorchs_c_name() {
     }
 }
 
+/// Every q name of the fns table has a doc entry: a `## ` heading of docs/ naming it (a heading
+/// may name several: `## add, sub`).
+#[test]
+fn every_q_function_is_documented() {
+    let mut documented = BTreeSet::new();
+    for entry in std::fs::read_dir(manifest_dir().join("docs")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+        for h in text.lines().filter_map(|l| l.strip_prefix("## ")) {
+            documented.extend(
+                h.split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|w| !w.is_empty())
+                    .map(String::from),
+            );
+        }
+    }
+    let missing: Vec<&str> = ktorch::fns::TABLE
+        .iter()
+        .map(|e| e.name)
+        .filter(|n| !documented.contains(*n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "q functions without a doc entry in docs/: {missing:?}"
+    );
+}
+
 fn dynamic_symbols(lib: &std::path::Path) -> BTreeSet<String> {
     let out = Command::new("nm")
         .args(["-D", "--defined-only"])
