@@ -1,19 +1,40 @@
 #!/usr/bin/env python3
 """The architecture measures of docs/architecture.md, counted the same way for any commit:
-`scripts/measures.py [REV]` (default HEAD) reads src/**/*.rs at REV through git (no checkout).
+`scripts/measures.py [REV]` (default HEAD) reads src/**/*.rs (and docs/*.md for the q names'
+headings) at REV through git (no checkout).
 
+Boundary (issue 31):
 - unsafe: lines outside src/k/ and src/cxx/ whose code (the text before a `//` comment) has the
-  word `unsafe` (blocks, `unsafe impl`, `unsafe extern "C" fn`);
+  word `unsafe` (blocks, `unsafe impl`, `unsafe extern "C" fn`), in all and by domain (the
+  top-level module), and those of them that are not `unsafe impl Send/Sync`;
 - with SAFETY: those among them whose own line, or the comment, doc or attribute lines right
   above them, say `SAFETY` or `# Safety` (clippy::undocumented_unsafe_blocks asks the first of
   a block or `unsafe impl`, clippy::missing_safety_doc the second of an `unsafe fn`);
 - r0/r1: lines outside src/k/ calling k.h's `r0` or `r1` by hand;
 - k.h: lines outside src/k/ naming `native::` (k.h called directly);
-- extern blocks: `extern "C" {` declarations outside src/cxx/.
+- extern blocks: `extern "C" {` declarations outside src/cxx/;
+- raw shim calls outside src/cxx/: lines calling a `ktorch_*` entry point, `Tensor::from_ptr`,
+  or casting `as_ptr() as *mut`.
+
+Shape (issue 36):
+- q name places: for every q name of the fns table, the places it is written as a declaration:
+  a row of a table in src/fns.rs or src/exports.rs (a line starting with the name's string
+  literal followed by `/ 2`, `=>`, `as` or `,`) and a `## ` heading of docs/ naming it (tests/docs.rs's rule); the total, and
+  the most any one name has;
+- argument readers outside the trait: call sites outside src/k/ of the argument frameworks and
+  list readers (`Tail::`, `slots::parse`, `forms::split`, loss `args::parse`, `opargs::list`,
+  `read::items`, `forms::items`), and function signatures outside src/k/ taking `K`, `&K` or
+  `&[K]`;
+- circles inside a domain: the strongly connected sets of a domain's second-level modules
+  (src/nn/callback.rs, src/nn/layers/ ...; the domain's own mod.rs is one more) linked by their
+  `crate::`/`super::` paths;
+- class strings: lines testing `class_of(..) == Some("..")` (or `!=`, or `matches!` on it);
+- error wording: string literals saying `expecting`, `expects`, `expected`.
 """
 import re
 import subprocess
 import sys
+from collections import defaultdict
 
 rev = sys.argv[1] if len(sys.argv) > 1 else "HEAD"
 
@@ -37,10 +58,23 @@ def code(line):
     return line
 
 
-files = [f for f in git("ls-tree", "-r", "--name-only", rev, "src").split() if f.endswith(".rs")]
+tree = git("ls-tree", "-r", "--name-only", rev).split()
+files = [f for f in tree if f.startswith("src/") and f.endswith(".rs")]
+text = {f: git("show", f"{rev}:{f}") for f in files}
+
+
+def domain(f):
+    return f.split("/")[1].removesuffix(".rs")
+
+
+# ---- boundary -------------------------------------------------------------------------------
 unsafe = documented = r01 = khcalls = externs = 0
+unsafe_by = defaultdict(int)
+unsafe_not_sendsync = 0
+raw_by = defaultdict(int)
+raw_calls = from_ptr = as_mut = 0
 for f in files:
-    lines = git("show", f"{rev}:{f}").split("\n")
+    lines = text[f].split("\n")
     in_k, in_cxx = f.startswith("src/k/"), f.startswith("src/cxx/")
     for i, line in enumerate(lines):
         c = code(line)
@@ -49,17 +83,215 @@ for f in files:
                 r01 += 1
             if "native::" in c:
                 khcalls += 1
-        if not in_cxx and re.search(r'\bextern\s+"C"\s*\{', c):
-            externs += 1
+        if not in_cxx:
+            if re.search(r'\bextern\s+"C"\s*\{', c):
+                externs += 1
+            hit = False
+            if re.search(r"\bktorch_\w+\s*\(", c) and not re.search(r"\bfn\s+ktorch_", c):
+                raw_calls += 1
+                hit = True
+            if "Tensor::from_ptr" in c:
+                from_ptr += 1
+                hit = True
+            if re.search(r"as_ptr\(\)\s+as\s+\*mut", c):
+                as_mut += 1
+                hit = True
+            if hit:
+                raw_by[domain(f)] += 1
         if in_k or in_cxx or not re.search(r"\bunsafe\b", c):
             continue
         unsafe += 1
+        unsafe_by[domain(f)] += 1
+        if not re.search(r"\bunsafe\s+impl\b.*\b(Send|Sync)\b", c):
+            unsafe_not_sendsync += 1
         said = "SAFETY" in line.upper()
         j = i - 1
         while not said and j >= 0 and lines[j].strip().startswith(("//", "#[")):
             said = "SAFETY" in lines[j].upper()
             j -= 1
         documented += said
-print(f"{rev}: unsafe lines outside src/k and src/cxx: {unsafe}, with a SAFETY comment: {documented}; "
-      f"manual r0/r1 outside src/k: {r01}; native:: (k.h) outside src/k: {khcalls}; "
+
+
+def by(d):
+    return ", ".join(f"{k} {v}" for k, v in sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
+
+
+print(f"{rev}:")
+print(f"  unsafe lines outside src/k and src/cxx: {unsafe} ({by(unsafe_by)}), "
+      f"with a SAFETY comment: {documented}, not an `unsafe impl Send/Sync`: {unsafe_not_sendsync}")
+print(f"  manual r0/r1 outside src/k: {r01}; native:: (k.h) outside src/k: {khcalls}; "
       f"extern \"C\" blocks outside src/cxx: {externs}")
+print(f"  outside src/cxx: raw ktorch_* calls {raw_calls}, Tensor::from_ptr {from_ptr}, "
+      f"`as_ptr() as *mut` {as_mut} (lines by domain: {by(raw_by)})")
+
+# ---- q names ---------------------------------------------------------------------------------
+table = text.get("src/fns.rs", "")
+qnames = set(re.findall(r'^\s*"([^"]+)"\s*(?:/\s*2\s*)?(?:=>|as\b)', table, re.M))
+places = defaultdict(int)
+for f in ("src/fns.rs", "src/exports.rs"):
+    for m in re.finditer(r'^\s*"([^"]+)"\s*(?:/\s*2\s*)?(?:=>|as\b|,)', text.get(f, ""), re.M):
+        if m.group(1) in qnames:
+            places[m.group(1)] += 1
+for d in [f for f in tree if f.startswith("docs/") and f.endswith(".md")]:
+    # tests/docs.rs's rule: a `## ` heading names every word of it (`## add, sub`)
+    for m in re.finditer(r"^## (.*)$", git("show", f"{rev}:{d}"), re.M):
+        for w in set(re.split(r"[,\s]+", m.group(1))):
+            if w in qnames:
+                places[w] += 1
+total = sum(places.values())
+most = max(places.values()) if places else 0
+print(f"  q names {len(qnames)}: places written {total} ({total / max(len(qnames), 1):.2f} a name, "
+      f"at most {most}: {' '.join(sorted(n for n in places if places[n] == most)[:5])} ..)")
+
+# ---- argument readers -----------------------------------------------------------------------
+readers = {
+    # name: (module, item); a call is `module::item` or, where a `use` brings `item` in from
+    # `module`, `item(` (a `Tail` is made by `Tail::list`, so its uses are `Tail::` paths)
+    "Tail::": ("Tail", None),
+    "slots::parse": ("slots", "parse"),
+    "forms::split": ("forms", "split"),
+    "loss args::parse": ("args", "parse"),
+    "opargs::list": ("opargs", "list"),
+    "read::items": ("read", "items"),
+    "forms::items": ("forms", "items"),
+}
+counts = defaultdict(int)
+ksigs = 0
+for f in files:
+    if f.startswith("src/k/"):
+        continue
+    body = "\n".join(code(l) for l in text[f].split("\n"))
+    for name, (mod, item) in readers.items():
+        if name == "loss args::parse" and not f.startswith("src/loss/"):
+            continue
+        if item is None:
+            counts[name] += len(re.findall(rf"\b{mod}::", body))
+            continue
+        counts[name] += len(re.findall(rf"\b{mod}::{item}\b", body))
+        if re.search(rf"use [\w:]*\b{mod}::\{{[^}}]*\b{item}\b", body):
+            counts[name] += len(re.findall(rf"(?<![\w:]){item}\s*\(", body))
+    for m in re.finditer(r"\bfn\s+\w+\s*(?:<[^>]*>)?\s*\(([^)]*)\)", body):
+        if re.search(r":\s*(?:&\s*(?:'\w+\s+)?)?(?:\[\s*)?K\b", m.group(1)):
+            ksigs += 1
+print(f"  argument readers outside the trait (uses outside src/k): {sum(counts.values())} ({by(counts)}); "
+      f"fn signatures taking K, &K or &[K] outside src/k: {ksigs}")
+
+# ---- circles inside a domain ----------------------------------------------------------------
+def modpath(f):
+    p = f[len("src/"):-len(".rs")].split("/")
+    if p[-1] == "mod":
+        p = p[:-1]
+    return p
+
+
+def expand(rest):
+    """The paths named by `rest` (text right after `crate::`/`super::`), to two segments."""
+    m = re.match(r"\s*(\w+)\s*(::)?\s*(\{)?", rest)
+    if not m:
+        if rest.lstrip().startswith("{"):
+            return [p for item in split_group(rest.lstrip()[1:]) for p in expand(item)]
+        return []
+    first = m.group(1)
+    if m.group(2) and m.group(3):
+        return [[first] + p for item in split_group(rest[m.end():]) for p in expand(item)] or [[first]]
+    if m.group(2):
+        sub = re.match(r"\s*(\w+)", rest[m.end():])
+        return [[first, sub.group(1)]] if sub else [[first]]
+    return [[first]]
+
+
+def split_group(s):
+    items, depth, cur = [], 0, ""
+    for c in s:
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                break
+            depth -= 1
+        if c == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += c
+    items.append(cur)
+    return [i for i in items if i.strip() and i.strip() != "self"]
+
+
+edges = defaultdict(set)
+nodes_of = defaultdict(set)
+for f in files:
+    mp = modpath(f)
+    dom = mp[0]
+    src_node = mp[1] if len(mp) > 1 else "mod"
+    nodes_of[dom].add(src_node)
+    body = "\n".join(code(l) for l in text[f].split("\n"))
+    for m in re.finditer(r"(?<![\w$])(crate|super)::((?:super::)*)", body):
+        if m.group(1) == "crate":
+            base = []
+        else:
+            base = mp[:-1] if f.endswith("mod.rs") is False else mp[:-1]
+            if f.endswith("/mod.rs"):
+                base = mp[:-1]
+            for _ in range(m.group(2).count("super::")):
+                base = base[:-1]
+        for p in expand(body[m.end():m.end() + 400]):
+            full = base + p
+            if len(full) >= 1 and full[0] == dom:
+                to = full[1] if len(full) > 1 else "mod"
+                # a path into the domain's mod.rs names an item there, or a child module
+                if to != src_node:
+                    edges[(dom, src_node)].add(to)
+circles = []
+for dom in sorted(nodes_of):
+    ns = sorted(nodes_of[dom])
+    # Tarjan
+    index, low, stack, on, sccs, counter = {}, {}, [], set(), [], [0]
+
+    def strong(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges[(dom, v)]:
+            if w not in index:
+                if w not in nodes_of[dom]:
+                    continue
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                sccs.append(sorted(comp))
+
+    for v in ns:
+        if v not in index:
+            strong(v)
+    for c in sccs:
+        circles.append(f"{dom}: {' <-> '.join(c)}")
+print(f"  circles inside a domain: {len(circles)}" + "".join(f"\n    {c}" for c in circles))
+
+# ---- class strings, error wording -----------------------------------------------------------
+cls = model_cls = 0
+words = defaultdict(int)
+for f in files:
+    for line in text[f].split("\n"):
+        c = code(line)
+        if re.search(r'class_of\([^)]*\)\s*[!=]=\s*Some\("', c) or re.search(
+                r'matches!\(\s*\w*::?class_of\([^)]*\)\s*,\s*Some\("', c):
+            cls += 1
+            if '"model"' in c and f.startswith(("src/nn/", "src/loss/")):
+                model_cls += 1
+        for s in re.findall(r'"((?:[^"\\]|\\.)*)"', c):
+            for w in ("expecting", "expects", "expected"):
+                words[w] += len(re.findall(rf"\b{w}\b", s))
+print(f"  class_of(..) == Some(\"..\") string tests: {cls}, of which for \"model\" in src/nn and src/loss: {model_cls}")
+print(f"  error wording in string literals: " + ", ".join(f"{w} {words[w]}" for w in ("expecting", "expects", "expected")))

@@ -5,6 +5,8 @@
 //! never undefined behaviour. Ids are never reused, so a freed handle stays stale for good.
 //! An object lent to an async call (`lend`, `give_back`) is out of the map and its id is busy: any
 //! use of the handle is the error `<class> busy: ..` until the call's future is awaited or freed.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -228,8 +230,7 @@ static REGISTRY: Lazy<Mutex<Registry>> = Lazy::new(|| {
 static OWNER: AtomicUsize = AtomicUsize::new(0);
 
 fn this_thread() -> usize {
-    // SAFETY: pthread_self has no preconditions and cannot fail (POSIX)
-    unsafe { libc::pthread_self() as usize }
+    crate::k::thread::pthread_id()
 }
 
 /// The registry, locked for the life of this value.
@@ -392,6 +393,21 @@ pub fn class_of(x: K) -> Option<&'static str> {
         .get(&id)
         .map(|o| o.class())
         .or_else(|| r.busy.get(&id).copied())
+}
+
+/// Whether handle `x` is a `T` or holds one (`Obj::part`: a model's module, loss or optimizer):
+/// how a domain asks "a module, or a model's module" without naming the class of a layer above
+/// it. A busy handle answers true, so that using it fails with the busy error (as with
+/// `class_of`, which answers a busy handle's class).
+pub fn holds<T: Object>(x: K) -> bool {
+    let Some(id) = id_of(x) else {
+        return false;
+    };
+    let r = lock();
+    match r.objs.get(&id) {
+        Some(o) => o.part::<T>().is_some(),
+        None => r.busy.contains_key(&id),
+    }
 }
 
 /// The error of a busy handle, None when `x` is not busy.

@@ -170,37 +170,3 @@ fn every_doc_example_runs_as_written() {
         failures.join("\n\n")
     );
 }
-
-/// Every q name in the fns table (src/fns.rs) has a doc entry: a `## ` heading naming it.
-#[test]
-fn every_q_function_is_documented() {
-    let root = &manifest_dir();
-    let table = std::fs::read_to_string(root.join("src/fns.rs")).unwrap();
-    let names: Vec<&str> = table
-        .lines()
-        .filter_map(|l| {
-            l.trim()
-                .strip_prefix('"')?
-                .split('"')
-                .next()
-                .filter(|_| l.contains("=>"))
-        })
-        .collect();
-    assert!(names.len() > 10, "fns table not found");
-    let mut documented = std::collections::HashSet::new();
-    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
-        for h in text.lines().filter_map(|l| l.strip_prefix("## ")) {
-            documented.extend(
-                h.split(|c: char| c == ',' || c.is_whitespace())
-                    .filter(|w| !w.is_empty())
-                    .map(String::from),
-            );
-        }
-    }
-    let missing: Vec<_> = names.iter().filter(|n| !documented.contains(**n)).collect();
-    assert!(
-        missing.is_empty(),
-        "q functions without a doc entry in docs/: {missing:?}"
-    );
-}

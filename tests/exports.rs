@@ -31,29 +31,49 @@ fn ktorch_cnames() -> Vec<(String, String, String)> {
 
 #[test]
 fn every_name_exported_once_with_ktorchs_c_name() {
-    let names = ktorch::exports::NAMES;
-    let table: BTreeSet<&str> = ktorch::fns::TABLE.iter().map(|e| e.name).collect();
-    let listed: Vec<&str> = names.iter().map(|(q, _)| *q).collect();
-    let set: BTreeSet<&str> = listed.iter().copied().collect();
+    let table = ktorch::fns::TABLE;
+    let names: BTreeSet<&str> = table.iter().map(|e| e.name).collect();
     assert_eq!(
-        set.len(),
-        listed.len(),
-        "a q name listed twice in exports.rs"
+        names.len(),
+        table.len(),
+        "a q name declared twice in fns.rs"
     );
-    assert_eq!(set, table, "exports.rs and fns.rs list different q names");
-    let cs: BTreeSet<&str> = names.iter().map(|(_, c)| *c).collect();
-    assert_eq!(cs.len(), names.len(), "a C name used twice");
+    let cs: BTreeSet<&str> = table.iter().map(|e| e.cname).collect();
+    assert_eq!(cs.len(), table.len(), "a C name used twice");
+    // ktorch's names first, in ktorch's order, with ktorch's C names and arities
     let k = ktorch_cnames();
+    assert!(k.len() > 400 && k.len() <= table.len(), "{}", k.len());
     for (i, (q, c, n)) in k.iter().enumerate() {
-        assert_eq!(names[i].0, q, "fns order differs from ktorch's at {i}");
-        assert_eq!(names[i].1, c, "C name of {q}");
-        let arity = ktorch::fns::TABLE
-            .iter()
-            .find(|e| e.name == q)
-            .unwrap()
-            .arity;
-        assert_eq!(arity.to_string(), *n, "arity of {q}");
+        assert_eq!(table[i].name, q, "fns order differs from ktorch's at {i}");
+        assert_eq!(table[i].cname, c, "C name of {q}");
+        assert_eq!(table[i].arity().to_string(), *n, "arity of {q}");
     }
+}
+
+/// Every q name of the fns table has a doc entry: a `## ` heading of docs/ naming it (a heading
+/// may name several: `## add, sub`).
+#[test]
+fn every_q_function_is_documented() {
+    let mut documented = BTreeSet::new();
+    for entry in std::fs::read_dir(manifest_dir().join("docs")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+        for h in text.lines().filter_map(|l| l.strip_prefix("## ")) {
+            documented.extend(
+                h.split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|w| !w.is_empty())
+                    .map(String::from),
+            );
+        }
+    }
+    let missing: Vec<&str> = ktorch::fns::TABLE
+        .iter()
+        .map(|e| e.name)
+        .filter(|n| !documented.contains(*n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "q functions without a doc entry in docs/: {missing:?}"
+    );
 }
 
 fn dynamic_symbols(lib: &std::path::Path) -> BTreeSet<String> {
@@ -78,9 +98,10 @@ fn shared_library_defines_each_and_shadows_nothing() {
         so.display()
     );
     let ours = dynamic_symbols(&so);
-    for (q, c) in ktorch::exports::NAMES {
+    for e in ktorch::fns::TABLE {
+        let (q, c) = (e.name, e.cname);
         assert!(
-            ours.contains(*c),
+            ours.contains(c),
             "ktorch.so does not export {c} (q name {q})"
         );
     }
@@ -98,9 +119,10 @@ fn shared_library_defines_each_and_shadows_nothing() {
     );
     for d in deps {
         let theirs = dynamic_symbols(&d);
-        for (q, c) in ktorch::exports::NAMES {
+        for e in ktorch::fns::TABLE {
+            let (q, c) = (e.name, e.cname);
             assert!(
-                !theirs.contains(*c),
+                !theirs.contains(c),
                 "export {c} (q name {q}) is also a symbol of {}",
                 d.display()
             );
@@ -122,7 +144,8 @@ fn q_loads_single_functions() {
                   -1 .Q.s1 (`ktorch 2:`tensor,1) t;\n\
                   -1 .Q.s1 (`ktorch 2:`Add,1)(1 2;3 4);\n\
                   (`ktorch 2:`Free,1) t;\n\
-                  -1 .Q.s1 8#key(`ktorch 2:`fns,1)[];\n";
+                  -1 .Q.s1 8#key(`ktorch 2:`fns,1)[];\n\
+                  -1 \" \" sv string key(`ktorch 2:`fns,1)[];\n";
     let out = Command::new(dir.join("qhost"))
         .current_dir(&dir)
         .stdin(std::process::Stdio::piped())
@@ -148,6 +171,12 @@ fn q_loads_single_functions() {
             "4 5 6e",
             "4 6",
             "`dv`tree`addref`free`return`use`obj`tensorcount",
+            // the dictionary is the table, in its order
+            &ktorch::fns::TABLE
+                .iter()
+                .map(|e| e.name)
+                .collect::<Vec<_>>()
+                .join(" "),
         ],
         "stderr: {}",
         String::from_utf8_lossy(&out.stderr)

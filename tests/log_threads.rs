@@ -23,7 +23,7 @@ fn func(name: &str) -> extern "C" fn(K) -> K {
         .iter()
         .find(|e| e.name == name)
         .expect("function in fns");
-    unsafe { std::mem::transmute::<*const libc::c_void, extern "C" fn(K) -> K>(e.call) }
+    e.one().expect("one argument")
 }
 
 /// Evaluate q text, answering a new reference.

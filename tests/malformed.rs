@@ -16,11 +16,7 @@ fn call(name: &str, x: &KObj) -> Result<KObj, String> {
         .iter()
         .find(|e| e.name == name)
         .expect("function in fns");
-    let f = unsafe {
-        std::mem::transmute::<*const libc::c_void, extern "C" fn(kdbplus::api::K) -> kdbplus::api::K>(
-            e.call,
-        )
-    };
+    let f = e.one().expect("one argument");
     let r = f(x.as_ptr() as kdbplus::api::K);
     result_of(r as K).map_err(|e| e.0)
 }

@@ -18,8 +18,7 @@ fn func(name: &str) -> extern "C" fn(K) -> K {
         .iter()
         .find(|e| e.name == name)
         .expect("function in fns");
-    assert_eq!(e.arity, 1, "{name}: one argument");
-    unsafe { std::mem::transmute::<*const libc::c_void, extern "C" fn(K) -> K>(e.call) }
+    e.one().expect("{name}: one argument")
 }
 
 fn floats(v: &[f64]) -> K {

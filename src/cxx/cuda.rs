@@ -161,3 +161,32 @@ pub fn graph_abort(g: *mut CudaGraph) -> Result<()> {
     // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     ok(unsafe { ktorch_graph_abort(g) })
 }
+
+/// The current CUDA device.
+pub fn current_device() -> Result<i64> {
+    let mut r: libc::c_long = 0;
+    // SAFETY: a src/cxx entry point writing an out-slot on this frame; it catches every C++
+    // exception (attempt.h).
+    ok(unsafe { crate::cxx::ktorch_cuda_current(&mut r) })?;
+    Ok(r as i64)
+}
+/// Make CUDA device `d` the current one.
+pub fn set_device(d: usize) -> Result<()> {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+    ok(unsafe { crate::cxx::ktorch_cuda_set(d as libc::c_int) })
+}
+/// Free a stream made by `stream_new`/`_current`/`_default`/`_copy` (its one owner, once).
+pub fn stream_free(s: *mut CudaStream) {
+    // SAFETY: the owner's pointer, freed once (the module's contract).
+    unsafe { crate::cxx::ktorch_stream_free(s) }
+}
+/// Free an event made by `event_new` (its one owner, once).
+pub fn event_free(e: *mut CudaEvent) {
+    // SAFETY: the owner's pointer, freed once (the module's contract).
+    unsafe { crate::cxx::ktorch_event_free(e) }
+}
+/// Free a graph made by `graph_new` (its one owner, once).
+pub fn graph_free(g: *mut CudaGraph) {
+    // SAFETY: the owner's pointer, freed once (the module's contract).
+    unsafe { crate::cxx::ktorch_graph_free(g) }
+}

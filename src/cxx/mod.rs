@@ -12,8 +12,13 @@
 // from q. That is the soundness argument clippy asks for with `unsafe fn`; it holds for every
 // caller, so it is stated here once.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
+pub mod aoti;
 pub mod cuda;
+pub mod jit;
+pub mod ops;
 pub mod profiler;
+pub mod session;
+pub mod tensor;
 pub mod tensor_info;
 
 use libc::{c_char, c_int, c_long, c_void};

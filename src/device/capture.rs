@@ -41,8 +41,7 @@ pub struct GraphPtr(*mut CudaGraph);
 
 impl Drop for GraphPtr {
     fn drop(&mut self) {
-        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
-        unsafe { crate::cxx::ktorch_graph_free(self.0) }
+        crate::cxx::cuda::graph_free(self.0)
     }
 }
 

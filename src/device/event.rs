@@ -18,12 +18,12 @@ pub struct Event {
 }
 
 // SAFETY: a CUDAEvent is owned by one registry entry and used under the registry's lock.
+#[allow(unsafe_code)]
 unsafe impl Send for Event {}
 
 impl Drop for Event {
     fn drop(&mut self) {
-        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
-        unsafe { crate::cxx::ktorch_event_free(self.ptr) }
+        crate::cxx::cuda::event_free(self.ptr)
     }
 }
 

@@ -5,6 +5,8 @@
 //! memory.rs (properties, memory), stream.rs, event.rs and capture.rs (CUDA graphs: what they record is
 //! the model's, model/graph.rs), through the C++ shim's
 //! wrappers in cxx/cuda.rs.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 pub mod capture;
 pub mod context;
 pub mod event;
@@ -17,8 +19,6 @@ use tch::Device;
 
 use crate::k::{make, read, KResult, K};
 use crate::registry;
-
-use crate::cxx::{ktorch_cuda_current, ktorch_cuda_set};
 
 /// `cpu`, `cuda` (the current CUDA device), `cuda:n`.
 pub fn device_from_name(s: &str) -> Option<Device> {
@@ -41,12 +41,7 @@ pub fn current_cuda() -> usize {
     if cuda_count() == 0 {
         return 0;
     }
-    let mut r: libc::c_long = 0;
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    if unsafe { ktorch_cuda_current(&mut r) } != 0 {
-        return 0;
-    }
-    r as usize
+    crate::cxx::cuda::current_device().map_or(0, |r| r as usize)
 }
 
 /// Check a CUDA device index against the devices present.
@@ -107,8 +102,7 @@ pub fn cudadevice(x: K) -> KResult {
     {
         Some(i) => {
             check_cuda(i)?;
-            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-            crate::cxx::check(unsafe { ktorch_cuda_set(i as libc::c_int) })?;
+            crate::cxx::cuda::set_device(i)?;
             Ok(make::null())
         }
         None => {

@@ -18,12 +18,12 @@ pub struct Stream {
 }
 
 // SAFETY: a CUDAStream is a plain value (device, id) usable from any thread.
+#[allow(unsafe_code)]
 unsafe impl Send for Stream {}
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
-        unsafe { crate::cxx::ktorch_stream_free(self.ptr) }
+        crate::cxx::cuda::stream_free(self.ptr)
     }
 }
 

@@ -89,13 +89,7 @@ pub fn uniform(items: Vec<K>) -> K {
     }
     v
 }
-/// Pointer to a vector's data (k.h: offset 16).
-///
-/// # Safety
-/// `x` is a live q value (a list, for the pointer to mean its items).
-pub unsafe fn data<T>(x: K) -> *mut T {
-    (x as *mut u8).add(16) as *mut T
-}
+pub use super::read::data;
 /// Each item of a simple list as an atom, in a new general list (a general list is returned
 /// with a new reference as is).
 pub fn explode(x: K) -> K {

@@ -1,5 +1,13 @@
 //! Reading q arguments. Arguments are borrowed: nothing here changes reference counts.
-use super::{make::data, qtype, K};
+use super::{qtype, K};
+
+/// Pointer to a vector's data (k.h: offset 16).
+///
+/// # Safety
+/// `x` is a live q value (a list, for the pointer to mean its items).
+pub unsafe fn data<T>(x: K) -> *mut T {
+    (x as *mut u8).add(16) as *mut T
+}
 
 /// k.h header fields (kdbplus keeps some private): type at byte 2, length at offset 8.
 pub fn ktype(x: K) -> i8 {

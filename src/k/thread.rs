@@ -21,3 +21,10 @@ pub fn on_q_thread() -> bool {
         None => unsafe { libc::gettid() == libc::getpid() },
     }
 }
+
+/// The calling thread's `pthread_self`, a number that no other live thread has (the registry's
+/// lock records its holder with it: cheaper than a thread-local in a shared library).
+pub fn pthread_id() -> usize {
+    // pthread_self has no preconditions and cannot fail (POSIX)
+    unsafe { libc::pthread_self() as usize }
+}

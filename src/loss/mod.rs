@@ -5,6 +5,8 @@
 //! below, then by name (see `args`). One line per loss in the table: its inputs, positional
 //! options and reduction modes, and the calculation (`calc`).
 //! The `loss` object (a loss made once and applied later) is in `object`.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 pub mod args;
 pub mod calc;
 pub mod help;

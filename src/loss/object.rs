@@ -123,7 +123,7 @@ pub fn loss(x: K) -> KResult {
     }
     // a model's loss (ktorch's `loss m`): a loss object of its own with the same options (a
     // loss object never changes, so it answers as the model's does)
-    if registry::class_of(x) == Some("model") {
+    if registry::holds::<Loss>(x) {
         let l = registry::with(x, |o| Ok(of(o)?.clone()))?;
         return Ok(registry::add(Obj::new(l)));
     }
@@ -149,7 +149,7 @@ pub fn loss(x: K) -> KResult {
     if let Some(s) = read::symbol(v[0]) {
         return Ok(registry::add(Obj::new(make_loss(s, &v[1..])?)));
     }
-    if !is_loss(v[0]) && registry::class_of(v[0]) != Some("model") {
+    if !registry::holds::<Loss>(v[0]) {
         bail!(
             "expecting loss name, loss object or model as 1st arg, given {}",
             describe(v[0])
@@ -162,7 +162,7 @@ pub fn loss(x: K) -> KResult {
     // inputs as a model's: tensor, vector and dictionary handles, (vector;indices) pairs (rnn/
     // charsteps.q's `loss(m;(v;0);y)`), q arrays, lists of these (kloss.cpp's lossarg)
     let ts = if v[1..].iter().any(|a| wants_side(*a)) {
-        let dev = if registry::class_of(v[0]) == Some("model") {
+        let dev = if crate::nn::api::has_module(v[0]) {
             Some(crate::nn::api::modref(v[0])?.get().device())
         } else {
             None

@@ -9,7 +9,7 @@ use tch::Tensor;
 
 use super::args::{self, multi, Tail};
 use super::forms::{self, Out};
-use crate::cxx::{ktorch_lstsq, ktorch_svd, ktorch_svdvals};
+use crate::cxx::ops as shim;
 use crate::k::{make, KResult, K};
 use crate::tensor::opargs;
 use crate::tensor::result;
@@ -371,10 +371,6 @@ pub fn lusolve(x: K) -> KResult {
     )
 }
 
-fn ptr(t: &Tensor) -> *mut libc::c_void {
-    t.as_ptr() as *mut libc::c_void
-}
-
 /// A driver name checked against `names`; a null symbol is no driver.
 fn driver(s: Option<&str>, names: &[&str], what: &str) -> Result<Option<std::ffi::CString>> {
     match s {
@@ -382,19 +378,6 @@ fn driver(s: Option<&str>, names: &[&str], what: &str) -> Result<Option<std::ffi
         Some(s) if names.contains(&s) => Ok(Some(std::ffi::CString::new(s)?)),
         Some(s) => bail!("unrecognized {what} `{s}"),
     }
-}
-
-fn cptr(d: &Option<std::ffi::CString>) -> *const libc::c_char {
-    d.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())
-}
-
-/// Tensors made by the shim (n of them), or its error.
-fn made(rc: libc::c_int, r: &[*mut libc::c_void]) -> Result<Vec<Tensor>> {
-    crate::cxx::check(rc)?;
-    Ok(r.iter()
-        // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
-        .map(|p| unsafe { Tensor::from_ptr(*p as *mut _) })
-        .collect())
 }
 
 const SVD: [&str; 3] = ["gesvd", "gesvda", "gesvdj"];
@@ -407,13 +390,8 @@ pub fn svd(x: K) -> KResult {
     let d = driver(a.sym(1), &SVD, "driver")?;
     let full = a.flag(1).unwrap_or(true);
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
-    let mut r = [std::ptr::null_mut(); 3];
-    let v = made(
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        unsafe { ktorch_svd(ptr(&ts[0]), full as libc::c_int, cptr(&d), r.as_mut_ptr()) },
-        &r,
-    )?;
-    multi(v, h, out)
+    let v = shim::svd(&ts[0], full, d.as_deref())?;
+    multi(v.into(), h, out)
 }
 
 /// `svdvals(x;driver;output)`: the singular values.
@@ -423,15 +401,10 @@ pub fn svdvals(x: K) -> KResult {
     let out = a.out(1).map(args::tensor).transpose()?;
     let d = driver(a.sym(1), &SVD, "driver")?;
     let (ts, h) = args::inputs(a.done(1, usage)?)?;
-    let mut r = [std::ptr::null_mut(); 1];
-    let o = out.as_ref().map_or(std::ptr::null_mut(), ptr);
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    let rc = unsafe { ktorch_svdvals(o, ptr(&ts[0]), cptr(&d), r.as_mut_ptr()) };
-    if out.is_some() {
-        made(rc, &[])?;
-        return Ok(make::null());
+    match shim::svdvals(out.as_ref(), &ts[0], d.as_deref())? {
+        Some(v) => result(v, h),
+        None => Ok(make::null()),
     }
-    result(made(rc, &r)?.pop().expect("one"), h)
 }
 
 /// `lstsq(a;b;rcond;method;output vector)`: solution, residuals, rank and singular values.
@@ -449,19 +422,8 @@ pub fn lstsq(x: K) -> KResult {
             bail!("input tensors should not contain infs or NaNs");
         }
     }
-    let mut r = [std::ptr::null_mut(); 4];
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    let rc = unsafe {
-        ktorch_lstsq(
-            ptr(&ts[0]),
-            ptr(&ts[1]),
-            rcond.is_some() as libc::c_int,
-            rcond.unwrap_or(0.0),
-            cptr(&d),
-            r.as_mut_ptr(),
-        )
-    };
-    multi(made(rc, &r)?, h, out)
+    let v = shim::lstsq(&ts[0], &ts[1], rcond, d.as_deref())?;
+    multi(v.into(), h, out)
 }
 
 /// `solve(a;b)`, `solve(a;b;left)`, `solve(a;b;output)`, `solve(a;b;left;output)`: x in ax=b

@@ -10,7 +10,6 @@ use tch::{TchError, Tensor};
 
 use super::args::{self, Tail};
 use super::forms;
-use crate::cxx::ktorch_addmm;
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, Num};
@@ -72,31 +71,11 @@ fn addmat(x: K, mode: i32) -> KResult {
     let (ts, h) = args::inputs(a.done(3, usage)?)?;
     let o = out.map(args::tensor).transpose()?;
     let ((bf, bd, bj), (af, ad, aj)) = (scalar(beta), scalar(alpha));
-    let ptr = |t: &Tensor| t.as_ptr() as *mut libc::c_void;
-    let mut r = std::ptr::null_mut();
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    let rc = unsafe {
-        ktorch_addmm(
-            mode,
-            o.as_ref().map_or(std::ptr::null_mut(), ptr),
-            ptr(&ts[0]),
-            ptr(&ts[1]),
-            ptr(&ts[2]),
-            bf,
-            bd,
-            bj,
-            af,
-            ad,
-            aj,
-            &mut r,
-        )
-    };
-    crate::cxx::check(rc)?;
-    if o.is_some() {
-        return Ok(make::null());
+    let xyz = [&ts[0], &ts[1], &ts[2]];
+    match crate::cxx::ops::addmm(mode, o.as_ref(), xyz, (bf, bd, bj), (af, ad, aj))? {
+        Some(r) => result(r, h),
+        None => Ok(make::null()),
     }
-    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
-    result(unsafe { Tensor::from_ptr(r as *mut _) }, h)
 }
 
 pub fn addbmm(x: K) -> KResult {

@@ -4,6 +4,8 @@
 //! type) and `slots` (reductions: a declared list of slots); they were written in parallel and
 //! should become one.
 //! handle when any input is a handle, q data otherwise.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 pub mod complex;
 pub mod forms;
 // linear algebra and spectral math (math-linalg.rst and math-spectral.rst)

@@ -14,6 +14,11 @@ use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
 
+/// A module, or an object holding one (a model): whatever `modref` reads.
+pub fn has_module(x: K) -> bool {
+    registry::holds::<ModRef>(x)
+}
+
 pub fn is_module(x: K) -> bool {
     registry::class_of(x) == Some("module")
 }

@@ -12,7 +12,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::api::{is_module, modref, module_mut};
+use super::api::{has_module, is_module, modref, module_mut};
 use super::parms::on;
 use super::{layers, ModRef, Module};
 use crate::k::{make, read, KResult, K};
@@ -31,9 +31,7 @@ pub fn buffer(x: K) -> KResult {
 fn tensor_attr(x: K, buffers: bool) -> KResult {
     let what = if buffers { "buffer" } else { "parameter" };
     let v = opargs::list(&x)
-        .filter(|v| {
-            !v.is_empty() && (is_module(v[0]) || crate::registry::class_of(v[0]) == Some("model"))
-        })
+        .filter(|v| !v.is_empty() && has_module(v[0]))
         .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
     if !(2..=3).contains(&v.len()) {
         bail!("expecting 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
@@ -122,7 +120,7 @@ pub fn syms(v: impl Iterator<Item = String>) -> K {
 /// `parmtypes m`: each parameter's full name to the type of the module holding it (an
 /// optimizer's: dispatch/info.rs).
 pub fn parmtypes(x: K) -> KResult {
-    if !is_module(x) && registry::class_of(x) != Some("model") {
+    if !has_module(x) {
         bail!(
             "expecting model, module or optimizer, given {}",
             describe(x)

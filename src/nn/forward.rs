@@ -9,8 +9,8 @@
 use anyhow::{bail, Result};
 use tch::Tensor;
 
-use super::api::{is_module, modref};
-use super::callback::{current_mode, with_mode};
+use super::api::{has_module, is_module, modref};
+use super::layers::callback::{current_mode, with_mode};
 use super::{Out, Run};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
@@ -94,11 +94,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
     }
     let v = match read::items(&x) {
         // a model's module runs as well (ktorch's forward on models)
-        Some(v)
-            if v.len() >= 2 && (is_module(v[0]) || registry::class_of(v[0]) == Some("model")) =>
-        {
-            v
-        }
+        Some(v) if v.len() >= 2 && has_module(v[0]) => v,
         // a handle first that is no module: stale, or of another class
         Some(v) if !v.is_empty() && registry::is_handle(v[0]) => match registry::class_of(v[0]) {
             Some(c) if c != "module" && c != "model" => {

@@ -9,28 +9,42 @@ use super::Module;
 
 pub struct ModRef {
     root: Arc<Module>,
-    /// A module inside `root`'s tree. Valid while `root` lives, and the tree keeps its shape
-    /// while shared: it changes only through `get_mut`, which needs the only reference.
-    at: *const Module,
+    /// The module inside `root`'s tree this handle is for: the positions among the children,
+    /// from the root down (none for the root). The tree keeps its shape while shared: it
+    /// changes only through `get_mut`, which needs the only reference and changes only the
+    /// subtree of the module at the end of this path.
+    at: Vec<usize>,
 }
 
-// SAFETY: See `Module`'s Sync: the tree is read concurrently, changed only when unshared.
-unsafe impl Send for ModRef {}
-// SAFETY: as Send above.
-unsafe impl Sync for ModRef {}
+/// The module at `path` below `m`.
+fn walk<'a>(m: &'a Module, path: &[usize]) -> &'a Module {
+    path.iter().fold(m, |m, &i| &m.children[i].1)
+}
+
+/// The positions from `root` down to `m` (compared by address), if `m` is in the tree.
+fn path_to(root: &Module, m: &Module) -> Option<Vec<usize>> {
+    if std::ptr::eq(root, m) {
+        return Some(vec![]);
+    }
+    root.children.iter().enumerate().find_map(|(i, (_, c))| {
+        path_to(c, m).map(|mut p| {
+            p.insert(0, i);
+            p
+        })
+    })
+}
 
 impl ModRef {
     pub fn new(m: Module) -> ModRef {
-        let root = Arc::new(m);
-        let at = Arc::as_ptr(&root);
-        ModRef { root, at }
+        ModRef {
+            root: Arc::new(m),
+            at: vec![],
+        }
     }
 
     /// The module this handle is for.
     pub fn get(&self) -> &Module {
-        // SAFETY: `at` points into the tree `root` keeps alive, which no one can change while
-        // this reference to it exists (see `get_mut`).
-        unsafe { &*self.at }
+        walk(&self.root, &self.at)
     }
 
     pub fn root(&self) -> &Arc<Module> {
@@ -40,7 +54,7 @@ impl ModRef {
     /// Another handle to the same module.
     /// The module's address (ktorch's `ptr` of a module).
     pub fn address(&self) -> i64 {
-        self.at as i64
+        self.get() as *const Module as i64
     }
 
     /// How many handles (and models) share the module's tree (ktorch's `ref` of a module).
@@ -51,47 +65,38 @@ impl ModRef {
     pub fn share(&self) -> ModRef {
         ModRef {
             root: self.root.clone(),
-            at: self.at,
+            at: self.at.clone(),
         }
     }
 
     /// A handle to `m`, a module inside the tree of `root`.
     pub fn inside(root: &Arc<Module>, m: &Module) -> ModRef {
-        debug_assert!(root
-            .named_modules()
-            .iter()
-            .any(|(_, c)| std::ptr::eq(*c, m)));
         ModRef {
             root: root.clone(),
-            at: m as *const Module,
+            at: path_to(root, m).expect("a module inside the tree of its root"),
         }
     }
 
     /// The module to change, when this is the only reference to its tree.
     pub fn get_mut(&mut self) -> Result<&mut Module> {
-        if Arc::get_mut(&mut self.root).is_none() {
+        let Some(root) = Arc::get_mut(&mut self.root) else {
             bail!("module is in use (by a running forward call or another handle to its tree), cannot change its structure");
-        }
-        // SAFETY: the tree is unshared (checked above) and we hold it mutably, so no other
-        // reference to any of its modules exists.
-        Ok(unsafe { &mut *(self.at as *mut Module) })
+        };
+        Ok(self.at.iter().fold(root, |m, &i| &mut m.children[i].1))
     }
 
     /// Is this handle the only reference to its tree, and for its root?
     pub fn sole_root(&self) -> bool {
-        std::ptr::eq(self.at, Arc::as_ptr(&self.root))
-            && Arc::strong_count(&self.root) == 1
-            && Arc::weak_count(&self.root) == 0
+        self.at.is_empty() && Arc::strong_count(&self.root) == 1 && Arc::weak_count(&self.root) == 0
     }
 
     /// The tree itself, when this handle is its root's only reference (`module(m;depth;q)`
     /// moves q's tree into m).
     pub fn into_module(self) -> std::result::Result<Module, ModRef> {
-        if !std::ptr::eq(self.at, Arc::as_ptr(&self.root)) {
+        if !self.at.is_empty() {
             return Err(self);
         }
-        let at = self.at;
-        Arc::try_unwrap(self.root).map_err(|root| ModRef { root, at })
+        Arc::try_unwrap(self.root).map_err(|root| ModRef { root, at: vec![] })
     }
 }
 

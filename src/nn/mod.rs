@@ -26,6 +26,8 @@
 //! ...), `freeze` (`freeze`, `unfreeze`), `attrs` (`parm`, `buffer`, `child`, `moduletypes`, ...),
 //! `show` (`str` of a module), `plan` (a forward of linear layers and activations for a few rows
 //! without libtorch's dispatcher: `score`).
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 pub mod api;
 pub mod attrs;
 pub mod callback;
@@ -77,6 +79,7 @@ pub struct Module {
 // nothing in a Module changes through a shared reference except the atomic training flag and
 // tensor contents, which libtorch owns (as in PyTorch, concurrent in-place updates of the same
 // parameters are the caller's race).
+#[allow(unsafe_code)]
 unsafe impl Sync for Module {}
 
 impl Module {

@@ -4,7 +4,7 @@
 //! also as `(m;name)` or `(m;index)` for a child module (index into all descendants).
 use anyhow::{bail, Result};
 
-use super::api::{is_module, modref};
+use super::api::{has_module, modref};
 use super::Module;
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
@@ -38,7 +38,7 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
             _ => bail!("expecting a module, not implemented for {}", describe(x)),
         }
     };
-    if !is_module(h) && registry::class_of(h) != Some("model") {
+    if !has_module(h) {
         match registry::class_of(h) {
             Some(c) => bail!("not implemented for {c}"),
             None => bail!("stale pointer"),

@@ -1,16 +1,16 @@
 //! `config`: libtorch's build configuration and parallel settings, as ktorch: `config()` returns
 //! the lines as a list of strings, `config[]` prints them to stderr.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 use anyhow::anyhow;
 
 use crate::k::{make, read, KResult, K};
 
 /// The text of at::show_config() followed by at::get_parallel_info().
 pub fn text() -> anyhow::Result<String> {
-    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    let cfg = crate::cxx::take_string(unsafe { crate::cxx::ktorch_show_config() })
-        .ok_or_else(|| anyhow!("libtorch show_config failed"))?;
-    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    let par = crate::cxx::take_string(unsafe { crate::cxx::ktorch_parallel_info() })
+    let cfg =
+        crate::cxx::session::show_config().ok_or_else(|| anyhow!("libtorch show_config failed"))?;
+    let par = crate::cxx::session::parallel_info()
         .ok_or_else(|| anyhow!("libtorch parallel info failed"))?;
     Ok(format!("{cfg}{par}"))
 }

@@ -5,23 +5,16 @@
 //! model's forward and loss (`run`, `backward`, `backstep`, `testrun`, `evaluate`, `forward`),
 //! each in its own autocast scope whose cast cache is dropped on leaving, so a cached bf16 copy
 //! of a parameter never outlives the optimizer step that changes the parameter.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use crate::cxx::{
-    ktorch_autocast_enter, ktorch_autocast_leave, ktorch_get_matmul_precision, ktorch_get_tf32,
-    ktorch_set_matmul_precision, ktorch_set_tf32,
-};
+use crate::cxx::session as shim;
 use anyhow::{bail, Result};
-
-fn shim(rc: libc::c_int) -> Result<()> {
-    crate::cxx::check(rc)?;
-    Ok(())
-}
 
 /// TF32 switch: `cublas` false for cuDNN's (convolutions), true for cuBLAS's (matmuls).
 pub fn tf32(cublas: bool) -> Result<bool> {
-    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    let v = unsafe { ktorch_get_tf32(if cublas { 0 } else { 1 }) };
+    let v = shim::get_tf32(if cublas { 0 } else { 1 });
     if v < 0 {
         bail!("unable to read the TF32 flag");
     }
@@ -29,16 +22,14 @@ pub fn tf32(cublas: bool) -> Result<bool> {
 }
 
 pub fn set_tf32(cublas: bool, b: bool) -> Result<()> {
-    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    shim(unsafe { ktorch_set_tf32(if cublas { 0 } else { 1 }, b as libc::c_int) })
+    shim::set_tf32(if cublas { 0 } else { 1 }, b)
 }
 
 pub const PRECISIONS: [&str; 3] = ["highest", "high", "medium"];
 
 /// torch.get_float32_matmul_precision: `highest`, `high` (TF32) or `medium` (bf16).
 pub fn matmul_precision() -> Result<&'static str> {
-    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    let v = unsafe { ktorch_get_matmul_precision() };
+    let v = shim::get_matmul_precision();
     PRECISIONS
         .get(v as usize)
         .copied()
@@ -51,8 +42,7 @@ pub fn set_matmul_precision(s: &str) -> Result<()> {
         bail!("matmulprecision: expecting one of `highest`high`medium, given `{s}");
     }
     let c = std::ffi::CString::new(s)?;
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    shim(unsafe { ktorch_set_matmul_precision(c.as_ptr()) })
+    shim::set_matmul_precision(&c)
 }
 
 /// The autocast setting: 0 off, else the reduced type.
@@ -96,12 +86,9 @@ pub fn autocast_scope<T>(device: tch::Device, f: impl FnOnce() -> Result<T>) -> 
     };
     // c10::ScalarType codes: BFloat16 15, Half 5
     let dtype = if a == 1 { 15 } else { 5 };
-    let (mut was, mut wasdtype) = (0, 0);
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    shim(unsafe { ktorch_autocast_enter(dev, dtype, &mut was, &mut wasdtype) })?;
+    let was = shim::autocast_enter(dev, dtype)?;
     let r = f();
-    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    let left = shim(unsafe { ktorch_autocast_leave(dev, was, wasdtype) });
+    let left = shim::autocast_leave(dev, was);
     let r = r?;
     left?;
     Ok(r)

@@ -17,6 +17,8 @@
 //! thread, as torch.profiler's self CPU time; a kernel's self is its total) and `avg` (total over
 //! calls), plus `shapes` when they were recorded (one row per name and shapes, as
 //! `group_by_input_shape`); rows by total, largest first.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 use anyhow::{anyhow, bail, Result};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,7 +1,8 @@
 //! `seed n`: seed libtorch's random generators (CPU and every CUDA device), as torch.manual_seed.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 use anyhow::anyhow;
 
-use crate::cxx::ktorch_manual_seed;
 use crate::k::{make, read, KResult, K};
 
 pub fn seed(x: K) -> KResult {
@@ -9,7 +10,6 @@ pub fn seed(x: K) -> KResult {
         .filter(|_| read::ktype(x) != -1)
         .ok_or_else(|| anyhow!("expects a long seed"))?;
     // not tch::manual_seed: its C++ exception (a broken CUDA context) is not caught
-    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe { ktorch_manual_seed(n) })?;
+    crate::cxx::session::manual_seed(n)?;
     Ok(make::null())
 }

@@ -1,5 +1,7 @@
 //! `version`: ktorch's form (`version()` a string, `version[]` a number major+minor/100+patch/10000)
 //! plus named facts: `version`ktorch`libtorch`cuda`cudadevices`, and `version`all` for all of them.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 use anyhow::bail;
 
 use crate::k::{make, read, KResult, K};
@@ -8,12 +10,7 @@ pub const KTORCH_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The loaded libtorch's version, e.g. "2.11.0".
 pub fn libtorch() -> &'static str {
-    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-    let p = unsafe { crate::cxx::ktorch_torch_version() };
-    // SAFETY: TORCH_VERSION, a static NUL-terminated string of libtorch's, never freed.
-    unsafe { std::ffi::CStr::from_ptr(p) }
-        .to_str()
-        .unwrap_or("")
+    crate::cxx::session::torch_version()
 }
 
 /// 2.11.0 -> 2.11, as ktorch's `version[]` (1.8.1 -> 1.0801).

@@ -3,59 +3,14 @@
 //! it for higher derivatives with `` `create ``: `backward(x;`retain)`, `backward(x;g;`create)`.
 //! `grad x` the gradient accumulated in a leaf tensor as q data (null when there is none yet);
 //! `zerograd x` zeroes and `nograd x` drops the gradients of a tensor, vector or dictionary.
-use std::ffi::c_void;
-
 use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::{convert, options::Options};
-use crate::cxx::{
-    ktorch_add_alpha_, ktorch_addcdiv_value_, ktorch_addcmul_value_, ktorch_backward,
-    ktorch_reset_grad,
-};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 
-/// `t += value * a * b` in place, one kernel.
-pub fn addcmul_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe {
-        ktorch_addcmul_value_(
-            t.as_ptr() as *mut c_void,
-            a.as_ptr() as *const c_void,
-            b.as_ptr() as *const c_void,
-            value,
-        )
-    })?;
-    Ok(())
-}
-
-/// `t += value * a / b` in place, one kernel.
-pub fn addcdiv_(t: &Tensor, a: &Tensor, b: &Tensor, value: f64) -> anyhow::Result<()> {
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe {
-        ktorch_addcdiv_value_(
-            t.as_ptr() as *mut c_void,
-            a.as_ptr() as *const c_void,
-            b.as_ptr() as *const c_void,
-            value,
-        )
-    })?;
-    Ok(())
-}
-
-/// `t += alpha * other` in place, one kernel (ATen's `add_(other, alpha)`).
-pub fn add_alpha_(t: &Tensor, other: &Tensor, alpha: f64) -> anyhow::Result<()> {
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe {
-        ktorch_add_alpha_(
-            t.as_ptr() as *mut c_void,
-            other.as_ptr() as *const c_void,
-            alpha,
-        )
-    })?;
-    Ok(())
-}
+pub use crate::cxx::tensor::{add_alpha_, addcdiv_, addcmul_};
 
 /// ktorch's graph symbols: (retain_graph, create_graph).
 fn graph_flags(s: &str) -> anyhow::Result<(bool, bool)> {
@@ -105,14 +60,7 @@ pub fn backward(x: K) -> KResult {
     if !t.requires_grad() {
         bail!("tensor does not require gradients");
     }
-    let gp = g
-        .as_ref()
-        .map_or(std::ptr::null_mut(), |g| g.as_ptr() as *mut c_void);
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    if unsafe { ktorch_backward(t.as_ptr() as *mut c_void, gp, retain as i32, create as i32) } != 0
-    {
-        return Err(crate::cxx::last_error());
-    }
+    crate::cxx::tensor::backward(&t, g.as_ref(), retain, create)?;
     Ok(make::null())
 }
 
@@ -133,19 +81,14 @@ fn reset(x: K, none: bool) -> KResult {
 /// Zero the gradients of `ts` (`none`: drop them, as PyTorch's `zero_grad(set_to_none=True)`).
 pub fn reset_grads<T: std::borrow::Borrow<Tensor>>(ts: &[T], none: bool) -> anyhow::Result<()> {
     for t in ts.iter().map(|t| t.borrow()).filter(|t| t.defined()) {
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        crate::cxx::check(unsafe { ktorch_reset_grad(t.as_ptr() as *mut c_void, none as i32) })?;
+        crate::cxx::tensor::reset_grad(t, none)?;
     }
     Ok(())
 }
 
 /// Backward from a scalar loss, libtorch's errors caught in the shim.
 pub fn backward_of(t: &Tensor) -> anyhow::Result<()> {
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe {
-        ktorch_backward(t.as_ptr() as *mut c_void, std::ptr::null_mut(), 0, 0)
-    })?;
-    Ok(())
+    crate::cxx::tensor::backward(t, None, false, false)
 }
 
 pub fn zerograd(x: K) -> KResult {

@@ -172,12 +172,7 @@ pub fn perm(n: i64, t: &Tensor) -> Result<Tensor> {
 /// A random generator of its own, seeded (kmodel.cpp reshuffle: every task of a model sharing
 /// one data set draws the same permutations from a generator seeded alike, each then taking its
 /// own batches): a clone of the CPU's default generator, or of a CUDA device's.
-pub struct SeededGen(*mut crate::cxx::Generator);
-
-// SAFETY: the generator is owned by this value alone (made by the shim, freed once in drop) and
-// used only through &self by one thread at a time (its model is in the registry, behind its lock);
-// libtorch's randperm takes the generator's own mutex around each draw.
-unsafe impl Send for SeededGen {}
+pub struct SeededGen(crate::cxx::tensor::SeededGenerator);
 
 impl SeededGen {
     pub fn new(device: Device, seed: i64) -> Result<SeededGen> {
@@ -185,25 +180,13 @@ impl SeededGen {
             Device::Cuda(i) => (1, i as i32),
             _ => (0, 0),
         };
-        let mut g = std::ptr::null_mut();
-        // SAFETY: a src/cxx entry point (crate::cxx) on plain values and an out-slot on this frame; it catches every C++ exception (attempt.h).
-        crate::cxx::check(unsafe { crate::cxx::ktorch_generator_new(kind, index, seed, &mut g) })?;
-        Ok(SeededGen(g))
+        Ok(SeededGen(crate::cxx::tensor::SeededGenerator::new(
+            kind, index, seed,
+        )?))
     }
     /// A permutation of 0..n (long, on the generator's device), the generator advanced.
     pub fn perm(&self, n: i64) -> Result<Tensor> {
-        let mut out = std::ptr::null_mut();
-        // SAFETY: a src/cxx entry point (crate::cxx): the generator this value owns, a plain value and an out-slot on this frame; it catches every C++ exception (attempt.h).
-        crate::cxx::check(unsafe { crate::cxx::ktorch_generator_randperm(self.0, n, &mut out) })?;
-        // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
-        Ok(unsafe { Tensor::from_ptr(out as *mut _) })
-    }
-}
-
-impl Drop for SeededGen {
-    fn drop(&mut self) {
-        // SAFETY: the generator made by ktorch_generator_new, owned by this value alone, freed once here.
-        unsafe { crate::cxx::ktorch_generator_free(self.0) }
+        self.0.randperm(n)
     }
 }
 

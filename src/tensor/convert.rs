@@ -5,6 +5,8 @@
 //! variables, while tensors are changed in place (`add_`, optimizer steps): a tensor viewing q's
 //! memory would silently change q data. And a q vector must be allocated by q, so a tensor's
 //! storage cannot become one. One copy each way, at memory speed, is the floor (`make bench`).
+// raw memory kernels on a tensor's and a q value's data, not yet behind src/k or src/cxx (issue 36)
+#![allow(unsafe_code)]
 use anyhow::{anyhow, bail};
 use tch::{Device, Kind, Tensor};
 
@@ -205,35 +207,11 @@ pub fn to_pinned(x: K) -> anyhow::Result<Option<Tensor>> {
         return Ok(None);
     }
     let kind = kind_of_qtype(t)?;
-    let out = empty_pinned(&size, kind)?;
+    let out = super::pinned::empty_pinned(&size, kind)?;
     if out.numel() > 0 {
         fill(x, out.data_ptr() as *mut u8, elem_size(t));
     }
     Ok(Some(out))
-}
-
-/// An empty CPU tensor in pinned memory (libtorch's caching host allocator), for a copy to
-/// CUDA that does not block; kinds q data makes.
-pub fn empty_pinned(size: &[i64], kind: Kind) -> anyhow::Result<Tensor> {
-    // c10::ScalarType's codes of the kinds q data makes
-    let code = match kind {
-        Kind::Uint8 => 0,
-        Kind::Int8 => 1,
-        Kind::Int16 => 2,
-        Kind::Int => 3,
-        Kind::Int64 => 4,
-        Kind::Float => 6,
-        Kind::Double => 7,
-        Kind::Bool => 11,
-        _ => return Ok(Tensor::f_empty(size, (kind, Device::Cpu))?),
-    };
-    let mut p = std::ptr::null_mut();
-    // SAFETY: a src/cxx entry point: `size` is a live slice of its length, `p` an out-slot on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe {
-        crate::cxx::ktorch_empty_pinned(size.as_ptr(), size.len() as libc::c_int, code, &mut p)
-    })?;
-    // SAFETY: the call succeeded, so `p` is an at::Tensor the shim allocated for us; the Tensor owns it from here and frees it once.
-    Ok(unsafe { Tensor::from_ptr(p as *mut _) })
 }
 
 /// q data holding a tensor's values: 0-d → atom, 1-d → vector, n-d → nested lists; an undefined

@@ -11,6 +11,8 @@
 //! after the load, not before. Measured on an 800 MB copy into fresh memory: memcpy 0.70 GB/s at
 //! ≡ 32 (0.90 at ≡ 256, 1.25 at ≡ 0), the backward loop below 1.3-1.4 GB/s at every offset.
 //! Elsewhere memcpy is as fast or faster, so it stays the copy for everything else.
+// raw memory kernels on a tensor's and a q value's data, not yet behind src/k or src/cxx (issue 36)
+#![allow(unsafe_code)]
 
 /// Offsets (destination − source, mod 4096) at which a forward copy can stall; glibc's own
 /// medium-size path turns backward below 256, the stall measured up to about 1 KB.

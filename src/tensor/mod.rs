@@ -1,6 +1,8 @@
 //! Tensors: q data ⇄ tensors (`convert`; tables: `table`), options (`options`), creation and
 //! retrieval (`create`), handle operations (`handles`), properties (`info`), gradients
 //! (`autograd`).
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 pub mod autograd;
 pub mod batch;
 pub mod convert;
@@ -12,6 +14,7 @@ pub mod known;
 pub mod memcopy;
 pub mod modes;
 pub mod options;
+pub mod pinned;
 pub mod retrieve;
 pub mod vector;
 // tensor operations (tensorop.rst)

@@ -4,7 +4,6 @@
 use anyhow::bail;
 use tch::{Device, Kind};
 
-use crate::cxx::{ktorch_pin_memory, ktorch_to_memory_format};
 use crate::k::{read, K};
 
 /// The session's default dtype for floating point creation (ktorch: `dtype[]`, `` dtype`double ``).
@@ -218,11 +217,7 @@ impl Options {
                 if crate::device::cuda_count() == 0 {
                     bail!("pinned memory needs a CUDA device");
                 }
-                let mut out = std::ptr::null_mut();
-                // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-                crate::cxx::check(unsafe { ktorch_pin_memory(t.as_ptr() as *mut _, &mut out) })?;
-                // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
-                t = unsafe { tch::Tensor::from_ptr(out as *mut _) };
+                t = crate::cxx::tensor::pin_memory(&t)?;
             }
             Some(true) => bail!("only CPU tensors can be pinned"),
             _ => {}
@@ -244,9 +239,5 @@ fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
         Memory::Channel3d => 3,
         _ => 0,
     };
-    let mut out = std::ptr::null_mut();
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe { ktorch_to_memory_format(t.as_ptr() as *mut _, code, &mut out) })?;
-    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
-    Ok(unsafe { tch::Tensor::from_ptr(out as *mut _) })
+    crate::cxx::tensor::to_memory_format(t, code)
 }

@@ -6,7 +6,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use super::info::{query, Attr};
+use super::info::{query, sparsedim_of, Attr};
 use super::options::{self, Options};
 use super::{arg, convert, opargs, result};
 use crate::k::{make, KResult, K};
@@ -167,13 +167,6 @@ fn nnz_of(t: &Tensor) -> Result<i64> {
         t.f_internal_nnz()?
     } else {
         t.f_count_nonzero(None)?.f_int64_value(&[])?
-    })
-}
-pub fn sparsedim_of(t: &Tensor) -> Result<i64> {
-    Ok(if t.defined() && t.is_sparse() {
-        t.f_sparse_dim()?
-    } else {
-        0
     })
 }
 fn densedim_of(t: &Tensor) -> Result<i64> {

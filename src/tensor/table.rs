@@ -9,6 +9,8 @@
 //! buffer that stays in the first-level cache, and each block goes to the tensor's storage with
 //! non-temporal stores (as memcpy writes a large copy: no read of the destination first), so the
 //! transpose costs what a memcpy of the same bytes costs (`make bench`, "table → tensor").
+// raw memory kernels on a tensor's and a q value's data, not yet behind src/k or src/cxx (issue 36)
+#![allow(unsafe_code)]
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
@@ -205,7 +207,7 @@ fn empty(size: &[i64], kind: Kind, pinned: bool) -> Result<Tensor> {
     if !pinned {
         return Ok(Tensor::f_empty(size, (kind, Device::Cpu))?);
     }
-    super::convert::empty_pinned(size, kind)
+    super::pinned::empty_pinned(size, kind)
 }
 
 /// The columns as one tensor of `rows` x columns of `kind` (their promoted kind when None), in

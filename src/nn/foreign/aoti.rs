@@ -8,26 +8,13 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Device, Tensor};
 
 use super::torchscript::cpath;
-use crate::cxx::{ktorch_aoti_free, ktorch_aoti_load, ktorch_aoti_run};
+use crate::cxx::aoti::AotiLoader;
 use crate::nn::Out;
 
 /// A loaded package.
 pub struct Aoti {
-    loader: *mut libc::c_void,
+    loader: AotiLoader,
     device: Device,
-}
-
-// SAFETY: The loader's runner is libtorch's: its run may be called from several threads (it keeps a
-// pool of one runner and waits for it), and nothing here changes after loading.
-unsafe impl Send for Aoti {}
-// SAFETY: as Send above.
-unsafe impl Sync for Aoti {}
-
-impl Drop for Aoti {
-    fn drop(&mut self) {
-        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
-        unsafe { ktorch_aoti_free(self.loader) }
-    }
 }
 
 impl Aoti {
@@ -46,28 +33,20 @@ impl Aoti {
             bail!("{path}: not an AOTInductor package (not a zip archive)");
         }
         let p = cpath(path)?;
-        let mut l = std::ptr::null_mut();
-        let mut dev = std::ptr::null_mut();
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        let rc = unsafe { ktorch_aoti_load(p.as_ptr(), std::ptr::null(), -1, &mut l, &mut dev) };
-        if rc != 0 {
-            let e = crate::cxx::last_error().to_string();
-            bail!(
+        let (loader, dev) = AotiLoader::load(&p).map_err(|e| {
+            let e = e.to_string();
+            anyhow!(
                 "{path}: cannot load AOTInductor package ({})",
                 e.lines().next().unwrap_or("")
-            );
-        }
-        let dev = crate::cxx::take_string(dev).unwrap_or_default();
+            )
+        })?;
         let device = match dev.as_str() {
             "cpu" | "" => Device::Cpu,
             d if d.starts_with("cuda") => Device::Cuda(crate::device::current_cuda()),
-            d => {
-                // SAFETY: `l` is the loader just made, not yet owned by an Aoti: freed once, here.
-                unsafe { ktorch_aoti_free(l) };
-                bail!("{path}: package compiled for device {d}, which ktorch does not run")
-            }
+            // the loader just made is freed here, on drop
+            d => bail!("{path}: package compiled for device {d}, which ktorch does not run"),
         };
-        Ok(Aoti { loader: l, device })
+        Ok(Aoti { loader, device })
     }
 
     pub fn device(&self) -> Device {
@@ -86,34 +65,13 @@ impl Aoti {
                 }
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let ptrs: Vec<*mut libc::c_void> =
-            x.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect();
-        let mut r = std::ptr::null_mut();
-        let mut nr = 0;
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        let rc = unsafe {
-            ktorch_aoti_run(
-                self.loader,
-                ptrs.as_ptr(),
-                ptrs.len() as libc::c_int,
-                &mut r,
-                &mut nr,
-            )
-        };
-        if rc != 0 {
-            let e = crate::cxx::last_error().to_string();
-            bail!(
+        let mut out = self.loader.run(&x).map_err(|e| {
+            let e = e.to_string();
+            anyhow!(
                 "aoti forward: {}",
                 e.lines().find(|l| !l.trim().is_empty()).unwrap_or("failed")
-            );
-        }
-        // SAFETY: `r` is a malloc'd array of `nr` new'd tensors, now ours.
-        let mut out: Vec<Tensor> = (0..nr as usize)
-            // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
-            .map(|i| unsafe { Tensor::from_ptr(*r.add(i) as *mut _) })
-            .collect();
-        // SAFETY: the array itself was malloc'd by the shim for us; its tensors are taken above.
-        unsafe { libc::free(r as *mut libc::c_void) };
+            )
+        })?;
         Ok(if out.len() == 1 {
             Out::Tensor(out.remove(0))
         } else {

@@ -13,41 +13,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{anyhow, bail, Result};
 use tch::{CModule, Device, IValue, Tensor};
 
-use crate::cxx::{
-    ktorch_jit_buffers, ktorch_jit_clone, ktorch_jit_code, ktorch_jit_parameters, ktorch_jit_train,
-};
+use crate::cxx::jit;
 use crate::nn::Out;
-
-// tch's CModule is one pointer to the torch::jit::Module it new'd (tch =0.24.0, pinned): the
-// shim needs that pointer, and a copy made by the shim becomes a CModule that tch frees.
-const _: () = assert!(std::mem::size_of::<CModule>() == std::mem::size_of::<*mut libc::c_void>());
-
-fn raw(m: &CModule) -> *mut libc::c_void {
-    // SAFETY: CModule's only field is the module pointer (size checked above).
-    unsafe { std::mem::transmute_copy::<CModule, *mut libc::c_void>(m) }
-}
 
 /// A loaded TorchScript module.
 pub struct Script {
     m: CModule,
     /// The training flag last set on the script module (set again only when a call's differs).
     training: AtomicBool,
-}
-
-fn shim(rc: libc::c_int) -> Result<()> {
-    crate::cxx::check(rc)?;
-    Ok(())
-}
-
-extern "C" fn collect(data: *mut libc::c_void, name: *const libc::c_char, t: *mut libc::c_void) {
-    // SAFETY: `data` is the Vec passed by `named` below; `t` a new'd at::Tensor we now own.
-    let v = unsafe { &mut *(data as *mut Vec<(String, Tensor)>) };
-    // SAFETY: `name` is the NUL-terminated name jit.cpp passes for the call.
-    let name = unsafe { std::ffi::CStr::from_ptr(name) }
-        .to_string_lossy()
-        .into_owned();
-    // SAFETY: `t` a new'd at::Tensor we now own (as above).
-    v.push((name, unsafe { Tensor::from_ptr(t as *mut _) }));
 }
 
 impl Script {
@@ -80,48 +53,25 @@ impl Script {
         Ok(s)
     }
 
-    fn ptr(&self) -> *mut libc::c_void {
-        raw(&self.m)
-    }
-
     /// Parameters with PyTorch's dotted names.
     pub fn parameters(&self) -> Result<Vec<(String, Tensor)>> {
-        self.named(ktorch_jit_parameters)
+        jit::parameters(&self.m)
     }
 
     /// Buffers (batch norm's running statistics) with PyTorch's dotted names.
     pub fn buffers(&self) -> Result<Vec<(String, Tensor)>> {
-        self.named(ktorch_jit_buffers)
-    }
-
-    fn named(
-        &self,
-        f: unsafe extern "C" fn(
-            *mut libc::c_void,
-            *mut libc::c_void,
-            extern "C" fn(*mut libc::c_void, *const libc::c_char, *mut libc::c_void),
-        ) -> libc::c_int,
-    ) -> Result<Vec<(String, Tensor)>> {
-        let mut v: Vec<(String, Tensor)> = vec![];
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        shim(unsafe { f(self.ptr(), &mut v as *mut _ as *mut libc::c_void, collect) })?;
-        Ok(v)
+        jit::buffers(&self.m)
     }
 
     fn set_training(&self, on: bool) -> Result<()> {
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        shim(unsafe { ktorch_jit_train(self.ptr(), on as libc::c_int) })?;
+        jit::set_training(&self.m, on)?;
         self.training.store(on, Ordering::Relaxed);
         Ok(())
     }
 
     /// An independent copy (every tensor copied; parameters keep their gradient requirement).
     pub fn deep_clone(&self) -> Result<Script> {
-        let mut r = std::ptr::null_mut();
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        shim(unsafe { ktorch_jit_clone(self.ptr(), &mut r) })?;
-        // SAFETY: `r` is a new'd torch::jit::Module, which a CModule owns and deletes as tch's.
-        let m = unsafe { std::mem::transmute_copy::<*mut libc::c_void, CModule>(&r) };
+        let m = jit::deep_clone(&self.m)?;
         Ok(Script {
             m,
             training: AtomicBool::new(self.training.load(Ordering::Relaxed)),
@@ -140,10 +90,7 @@ impl Script {
 
     /// The TorchScript code of the module, as `str` shows it.
     pub fn code(&self) -> Result<String> {
-        let mut p = std::ptr::null_mut();
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        shim(unsafe { ktorch_jit_code(self.ptr(), &mut p) })?;
-        Ok(crate::cxx::take_string(p).unwrap_or_default())
+        jit::code(&self.m)
     }
 
     /// Run `forward` on the inputs in the given mode (gradient mode is the caller's). Outputs: a

@@ -1,5 +1,5 @@
 //! Containers: `sequential` and `seqnest` run their children in order; `callback` calls a q
-//! function (see `nn::callback`).
+//! function (see `callback.rs`).
 use anyhow::Result;
 use tch::Tensor;
 
@@ -18,7 +18,7 @@ pub static LAYERS: &[Layer] = &[
         ..container("seqnest", "knn::SeqNest", &[], (1, 8), sequential)
     },
     Layer {
-        init: crate::nn::callback::init,
+        init: super::callback::init,
         ..container(
             "callback",
             "knn::Callback",
@@ -28,7 +28,7 @@ pub static LAYERS: &[Layer] = &[
                 opt("out", Ty::Sym(&["tensor"]), Def::Sym("tensor")),
             ],
             (1, 3),
-            crate::nn::callback::forward,
+            super::callback::forward,
         )
     },
 ];

@@ -12,6 +12,7 @@ use super::Module;
 pub mod act;
 pub mod attention;
 pub mod basic;
+pub mod callback;
 pub mod coders;
 pub mod containers;
 pub mod conv;

@@ -8,7 +8,6 @@
 //! seen before and unchanged costs no look at its values (that look waits for the GPU).
 use std::cell::RefCell;
 
-use crate::cxx::ktorch_tensor_version;
 use anyhow::Result;
 use tch::{Kind, Tensor};
 
@@ -24,10 +23,7 @@ thread_local! {
 }
 
 fn version(t: &Tensor) -> Result<i64> {
-    let mut v: libc::c_long = 0;
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    crate::cxx::check(unsafe { ktorch_tensor_version(t.as_ptr() as *mut libc::c_void, &mut v) })?;
-    Ok(v as i64)
+    crate::cxx::tensor::version(t)
 }
 
 fn same(a: &Tensor, b: &Tensor) -> bool {

@@ -8,6 +8,8 @@
 //! (src/registry.rs), `info` CUDA graphs recorded (src/device), `warn`
 //! libtorch's warnings, `error` failures q cannot be told of; other modules log through
 //! [`klog!`](crate::klog) or [`info`] and its siblings.
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![deny(unsafe_code)]
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub mod api;

@@ -25,6 +25,7 @@ use crate::k::{call, make, read, Owned, K};
 pub struct QFn(Owned);
 // SAFETY: the value is only touched on the q thread (`target`, `current`, `set` run there);
 // other threads read `KIND` alone, so the K never crosses threads in use.
+#[allow(unsafe_code)]
 unsafe impl Send for QFn {}
 
 pub enum Route {

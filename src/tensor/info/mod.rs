@@ -174,3 +174,12 @@ pub fn with_tensor<R>(x: K, f: impl FnOnce(&Tensor) -> Result<R>) -> Result<R> {
         other => bail!("expects a tensor, given a {}", other.class()),
     })
 }
+
+/// The number of sparse dimensions of `t` (0 for a dense or undefined tensor).
+pub fn sparsedim_of(t: &Tensor) -> Result<i64> {
+    Ok(if t.defined() && t.is_sparse() {
+        t.f_sparse_dim()?
+    } else {
+        0
+    })
+}

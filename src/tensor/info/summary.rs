@@ -52,7 +52,7 @@ fn values(t: &Tensor) -> Result<Vec<V>> {
         V::B(leaf),
         V::S(attrs::gradfn_of(t)?),
         V::J(shape::dims(t)?),
-        V::J(crate::tensor::sparse::sparsedim_of(t)?),
+        V::J(super::sparsedim_of(t)?),
         V::Js(shape::sizes(t)?),
         V::Js(shape::strides(t)?),
         V::J(shape::count(t)?),
