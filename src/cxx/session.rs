@@ -137,3 +137,11 @@ pub fn get_cudnn_deterministic() -> c_int {
 pub fn set_cudnn_deterministic(b: c_int) -> c_int {
     unsafe { super::ktorch_set_cudnn_deterministic(b) }
 }
+/// Whether scaled_dot_product_attention may use a backend (0 flash, 1 memory-efficient, 2 cuDNN,
+/// 3 math): 1, 0, negative when it cannot be read or the backend is unknown.
+pub fn get_sdp(which: c_int) -> c_int {
+    unsafe { super::ktorch_get_sdp(which) }
+}
+pub fn set_sdp(which: c_int, b: c_int) -> c_int {
+    unsafe { super::ktorch_set_sdp(which, b) }
+}

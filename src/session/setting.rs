@@ -1,11 +1,13 @@
 //! `setting`: session-wide flags, as ktorch. `setting()` (or `setting[]`) a dictionary of all,
 //! `setting`name` one value, `setting(`name;value)` (also written `setting`name,value`) sets one
 //! where it can be changed.
+#![deny(unsafe_code)]
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{anyhow, bail};
 
 use super::precision;
+use crate::cxx::session as cxx;
 use crate::k::{make, read, KResult, K};
 
 /// ktorch's own flags (the others live in libtorch).
@@ -104,29 +106,19 @@ fn get(name: &str) -> KResult {
         // ktorch.cpp getsetting: globalContext().hasMPS() (Apple's Metal; false on Linux builds)
         "mps" => make::boolean(tch::utils::has_mps()),
         "cuda" => make::boolean(tch::Cuda::is_available()),
-        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-        "magma" => make::boolean(flag(unsafe { crate::cxx::ktorch_has_magma() }, "magma")?),
-        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-        "cudnn" => make::boolean(flag(unsafe { crate::cxx::ktorch_has_cudnn() }, "cudnn")?),
-        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-        "cudnnversion" => make::long(unsafe { crate::cxx::ktorch_cudnn_version() } as i64),
+        "magma" => make::boolean(flag(cxx::has_magma(), "magma")?),
+        "cudnn" => make::boolean(flag(cxx::has_cudnn(), "cudnn")?),
+        "cudnnversion" => make::long(cxx::cudnn_version() as i64),
         "cudadevices" => make::long(tch::Cuda::device_count()),
-        "benchmark" => make::boolean(flag(
-            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-            unsafe { crate::cxx::ktorch_get_benchmark() },
-            "benchmark",
-        )?),
+        "benchmark" => make::boolean(flag(cxx::get_benchmark(), "benchmark")?),
         // ktorch's level: 0 off, 1 warn only, 2 error
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        "deterministic" => match unsafe { crate::cxx::ktorch_get_deterministic() } {
+        "deterministic" => match cxx::get_deterministic() {
             n if n >= 0 => make::long(n as i64),
             _ => bail!("unable to read deterministic"),
         },
-        "cudnndeterministic" => make::boolean(flag(
-            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-            unsafe { crate::cxx::ktorch_get_cudnn_deterministic() },
-            "cudnndeterministic",
-        )?),
+        "cudnndeterministic" => {
+            make::boolean(flag(cxx::get_cudnn_deterministic(), "cudnndeterministic")?)
+        }
         "stackframe" => make::boolean(stackframe()),
         "alloptions" => make::boolean(alloptions()),
         "complexfirst" => make::boolean(complexfirst()),
@@ -139,11 +131,9 @@ fn get(name: &str) -> KResult {
         "fusedcpu" => make::boolean(fusedcpu()),
         "sdpa" => make::boolean(sdpa()),
         "clipread" => make::boolean(clipread()),
-        n if sdp_backend(n).is_some() => make::boolean(flag(
-            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-            unsafe { crate::cxx::ktorch_get_sdp(sdp_backend(n).unwrap_or(-1)) },
-            n,
-        )?),
+        n if sdp_backend(n).is_some() => {
+            make::boolean(flag(cxx::get_sdp(sdp_backend(n).unwrap_or(-1)), n)?)
+        }
         _ => bail!("unrecognized setting `{name}"),
     })
 }
@@ -165,8 +155,7 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
     match name {
         "threads" => tch::set_num_threads(want_threads()?),
         "interopthreads" => tch::utils::set_num_interop_threads(want_threads()?),
-        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-        "benchmark" => ok(unsafe { crate::cxx::ktorch_set_benchmark(want_bool()? as i32) })?,
+        "benchmark" => ok(cxx::set_benchmark(want_bool()? as i32))?,
         // 0 off, 1 warn only, 2 error (a boolean: off or error)
         "deterministic" => {
             let n = match (read::boolean(v), read::long(v)) {
@@ -174,13 +163,9 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
                 (None, Some(n)) if (0..=2).contains(&n) => n as i32,
                 _ => bail!("deterministic: use 0-turn off, 1-warn only, 2-error if non-deterministic algorithm"),
             };
-            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-            ok(unsafe { crate::cxx::ktorch_set_deterministic(n) })?
+            ok(cxx::set_deterministic(n))?
         }
-        "cudnndeterministic" => {
-            // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-            ok(unsafe { crate::cxx::ktorch_set_cudnn_deterministic(want_bool()? as i32) })?
-        }
+        "cudnndeterministic" => ok(cxx::set_cudnn_deterministic(want_bool()? as i32))?,
         "stackframe" => STACKFRAME.store(want_bool()?, Ordering::Relaxed),
         "alloptions" => ALLOPTIONS.store(want_bool()?, Ordering::Relaxed),
         "complexfirst" => COMPLEXFIRST.store(want_bool()?, Ordering::Relaxed),
@@ -193,10 +178,10 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         "fusedcpu" => FUSEDCPU.store(want_bool()?, Ordering::Relaxed),
         "sdpa" => SDPA.store(want_bool()?, Ordering::Relaxed),
         "clipread" => CLIPREAD.store(want_bool()?, Ordering::Relaxed),
-        // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
-        n if sdp_backend(n).is_some() => ok(unsafe {
-            crate::cxx::ktorch_set_sdp(sdp_backend(n).unwrap_or(-1), want_bool()? as i32)
-        })?,
+        n if sdp_backend(n).is_some() => ok(cxx::set_sdp(
+            sdp_backend(n).unwrap_or(-1),
+            want_bool()? as i32,
+        ))?,
         _ if NAMES.contains(&name) => bail!("cannot set flag for {name}"),
         _ => bail!("unrecognized setting `{name}"),
     }
