@@ -25,8 +25,10 @@ const LAYERS: &[&str] = &[
     "q::lexer", "q::builtins", "q::parser", "q::func",
     // iterators, amend, qSQL, peach
     "q::adverbs", "q::amend", "q::qsql", "q::funsql", "q::peach",
+    // IPC: handles, messages, the listening port (the evaluator reached through ipc::SERVE)
+    "q::ipc",
     // the evaluator, system commands, memory figures, the main loop
-    "q::eval", "q::system", "q::memstats", "q::session",
+    "q::eval", "q::system", "q::memstats", "q::serve", "q::session",
     "q",
 ];
 

@@ -862,9 +862,13 @@ fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
         .into_iter()
         .map(|a| a.unwrap_or_else(KObj::identity))
         .collect();
-    // handles: -1 "text" writes a line to stdout, 2 "text" to stderr without newline
+    // handles: -1 "text" writes a line to stdout, 2 "text" to stderr without newline; an IPC
+    // connection's handle sends a message (q::ipc)
     if args.len() == 1 {
         if let Some(h) = int_of(x) {
+            if (x.t() == -KI || x.t() == -KJ || x.t() == -KH) && super::ipc::is_open(h) {
+                return super::ipc::send(h, &args[0]);
+            }
             if x.t() == -KI || x.t() == -KJ || x.t() == -KH {
                 return super::system::write_handle(h, &args[0]).map(|_| x.clone());
             }
@@ -929,6 +933,10 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
             index(&args[0], vec![Some(args[1].clone())])
         }
         ("@", 3) | (".", 3) if args[0].is_func() => trap(op, &args[0], &args[1], &args[2]),
+        // a connection handle applies as a function does (`@[h;"expr";{..}]`)
+        ("@", 3) | (".", 3) if int_of(&args[0]).is_some_and(super::ipc::is_open) => {
+            trap(op, &args[0], &args[1], &args[2])
+        }
         ("@", 3) | ("@", 4) | (".", 3) | (".", 4) => super::amend::amend(op, args),
         (".", 1) => super::system::value(&args[0]),
         ("'", _) => compose_or_signal(args),

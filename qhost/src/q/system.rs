@@ -247,6 +247,8 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             std::env::set_var(a0.get_sym(), args[1].as_string());
             Ok(KObj::identity())
         }
+        ("hopen", 1) => super::ipc::hopen(a0),
+        ("hclose", 1) => super::ipc::hclose(a0),
         ("fby", 2) => fby(a0, &args[1]),
         ("each", 2) => super::adverbs::apply_derived(a0, "'", vec![args[1].clone()]),
         ("peach", 2) => super::peach::peach(a0, &args[1]),
@@ -437,7 +439,14 @@ pub fn dotz(name: &str) -> QResult {
             let n = buf.iter().position(|&c| c == 0).unwrap_or(0);
             KObj::sym(&String::from_utf8_lossy(&buf[..n]))
         }
-        ".z.u" => KObj::sym(&std::env::var("USER").unwrap_or_default()),
+        // while a peer's message runs, the user it connected as (dotz.md)
+        ".z.u" => KObj::sym(
+            &super::ipc::current_user()
+                .unwrap_or_else(|| std::env::var("USER").unwrap_or_default()),
+        ),
+        ".z.w" => KObj::int(super::ipc::current()),
+        ".z.H" => super::ipc::handles(),
+        ".z.W" => super::ipc::queued(),
         _ => return Err(err(name)),
     })
 }
