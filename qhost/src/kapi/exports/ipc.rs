@@ -15,8 +15,10 @@ use crate::kapi::sym;
 /// How a function object (types 100..111, what the interpreter holds) is written: set by the
 /// interpreter (q::ipc::init), which knows what a function holds; the bytes after the type byte.
 /// Unset, or answering 'nyi, the function is not written.
-pub static FUNCTIONS: std::sync::OnceLock<fn(&KObj, &mut Vec<u8>) -> Result<(), QErr>> =
-    std::sync::OnceLock::new();
+pub static FUNCTIONS: std::sync::OnceLock<WriteFunction> = std::sync::OnceLock::new();
+
+/// Writes a function object's bytes after its type byte.
+pub type WriteFunction = fn(&KObj, &mut Vec<u8>) -> Result<(), QErr>;
 
 /// Item i of a typed vector as an atom (a general list's item as a new reference).
 pub fn element(x: &KObj, i: i64) -> KObj {
