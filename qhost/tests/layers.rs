@@ -18,7 +18,7 @@ const LAYERS: &[&str] = &[
     "kapi::dynload",
     "kapi",
     // errors, interrupts, values and literals
-    "q::error", "q::interrupt", "q::values", "q::literal", "q::reserved",
+    "q::error", "q::interrupt", "q::values", "q::enums", "q::literal", "q::reserved",
     // the primitives (q/verbs/ as one), the console form, text files
     "q::verbs", "q::display", "q::textfile",
     // the lexer, the table of names, the parser, function objects

@@ -73,6 +73,14 @@ free h
 d:dict ([]a:1 2 3;b:4 5 6e;c:010b)
 .t.eq["dict of a table";dict d;`a`b`c!(1 2 3;4 5 6e;010b)]
 free d
+/ an enumerated column (as q makes it: `sym?, type 20, each item the long index of its symbol)
+/ gives the indices as longs, the input of an embedding (docs/tables.md)
+sym:`x`y
+t:([]s:`sym?`y`x`z`y;a:1 2 3 4)
+.t.eq["enumeration column type";type t`s;20h]
+.t.eq["enumeration domain extended";sym;`x`y`z]
+.t.eq["enumeration column";val tensor t;flip(1 0 2 1;1 2 3 4)]
+.t.eq["enumeration alone";val tensor (enlist`s)#t;flip enlist 1 0 2 1]
 / columns that are not numbers: errors naming the column
 .t.eq["symbol column";err[tensor;([]a:1 2f;s:`x`y)];"tensor: column `s is symbol: enumerate it (`sym$, `sym?) for long indices, or leave it out"]
 .t.eq["time column";err[tensor;([]a:1 2f;p:2#2000.01.01D)];"tensor: column `p is timestamp list, not numeric: cast it (\"j\"$, \"f\"$) or leave it out"]

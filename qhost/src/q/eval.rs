@@ -901,6 +901,21 @@ pub fn arg_items(x: &KObj) -> Vec<KObj> {
     }
 }
 
+/// The domain `x` names for an enumeration by `$`, `?` or `!` with y: a symbol atom naming a global
+/// (not a file handle, not a type name as in `` `int$y ``), y symbols (`$` `?`) or indices (`!`).
+fn enum_domain(x: &KObj, y: &KObj) -> Option<String> {
+    if x.t() != -KS {
+        return None;
+    }
+    let s = x.get_sym();
+    if s.is_empty() || s.starts_with(':') || super::verbs::cast::is_type_name(s) {
+        return None;
+    }
+    let symbols = y.t() == KS || y.t() == -KS;
+    let ints = matches!(y.t(), KI | KJ) || y.t() == -KI || y.t() == -KJ;
+    (symbols || ints).then(|| s.to_string())
+}
+
 /// A primitive by name: the evaluator's own first, then the data verbs.
 pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
     match (op, args.len()) {
@@ -952,6 +967,20 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
             super::peach::may_update()?;
             set_global(name, r);
             Ok(args[1].clone())
+        }
+        // enumerations (q::enums): `d$y, `d?y, `d!i with d a global's name
+        ("$", 2) | ("?", 2) | ("!", 2) if enum_domain(&args[0], &args[1]).is_some() => {
+            let name = enum_domain(&args[0], &args[1]).unwrap();
+            match op {
+                "$" => super::enums::enumerate(&name, &args[1]),
+                "!" => super::enums::from_indices(&name, &args[1]),
+                _ => {
+                    let (d, e) = super::enums::extend(&name, &args[1])?;
+                    super::peach::may_update()?;
+                    set_global(&name, d);
+                    Ok(e)
+                }
+            }
         }
         ("2:", 2) => crate::kapi::dynload::load(&args[0], &args[1]),
         ("0:", 2) => super::textfile::zero_colon(&args[0], &args[1]),

@@ -250,7 +250,9 @@ fn write_message(h: i32, mtype: u8, x: &KObj) -> Result<(), QErr> {
         )));
     };
     // capability 0 (before kdb+ 2.6) has no timestamps or timespans: serialize's mode 0
-    let bytes = serialize(x, if cap == 0 { 0 } else { 3 })?;
+    // enumerations go as their values (ipc.md: "automatically converted to values")
+    let x = super::enums::unenumerate(x)?;
+    let bytes = serialize(&x, if cap == 0 { 0 } else { 3 })?;
     let b = bytes.slice_mut::<u8>();
     b[1] = mtype;
     let r = CONNS.with(|c| {

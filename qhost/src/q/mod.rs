@@ -3,6 +3,7 @@ pub mod adverbs;
 pub mod amend;
 pub mod builtins;
 pub mod display;
+pub mod enums;
 pub mod error;
 pub mod eval;
 pub mod func;

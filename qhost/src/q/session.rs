@@ -229,4 +229,5 @@ pub fn init() {
     super::interrupt::install();
     super::memstats::define();
     super::serve::init();
+    let _ = super::enums::RESOLVE.set(super::eval::get_global);
 }

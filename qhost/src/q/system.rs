@@ -101,6 +101,7 @@ pub fn value(x: &KObj) -> QResult {
         t if t == -KC => eval::eval_text(&(x.get_byte() as char).to_string()),
         t if t == -KS => get(x.get_sym()),
         XD => Ok(x.dict_values()),
+        _ if super::enums::is_enum(x) => super::enums::values(x),
         // value applies the head to the other items as they are (basics/parsetrees.md:
         // `value(,;`a;`b)` is `a`b, `value(+;7;(+;2;1))` 'type)
         0 if !x.is_empty() => apply_tree(x, false),
@@ -358,7 +359,8 @@ pub fn internal(n: &KObj, x: &KObj) -> QResult {
             Ok(x.clone())
         }
         -3 => Ok(KObj::string(&one_line(x)?)),
-        -8 => crate::kapi::exports::serialize(x, 3),
+        // enumerations go as their symbols (b9 mode 3 "unenumerate", capiref.md)
+        -8 => crate::kapi::exports::serialize(&super::enums::unenumerate(x)?, 3),
         -9 => crate::kapi::exports::deserialize(x),
         _ => Err(err("nyi")),
     }
