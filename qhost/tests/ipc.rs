@@ -198,20 +198,37 @@ fn a_client_and_a_server() {
     assert_eq!(out, format!("po {hs}i\npc {hs}i\n"), "{err}");
 }
 
-/// The server ends (its `.z.pc` calls exit) and a client waiting on the connection gets
-/// errors.md's `close`; `-p N` on the command line listens before the script runs.
+/// The server ends (asked to `exit` by a sync message) and a client waiting on the connection
+/// gets errors.md's `close`; `-p N` on the command line listens before the script runs; `.z.pw`
+/// refuses a user (the client's 'access, errors.md: "failed usr/pwd"); a one-shot request
+/// (hopen.md: `` `::5001 "1+1" ``) connects, asks and closes.
 #[test]
 fn a_server_that_goes_away() {
-    let mut server = Proc::start("-1 string system\"p\";\n", &["-p", "0W"]);
+    let mut server = Proc::start(
+        "-1 string system\"p\";\n.z.pw:{[u;p] not u~`mallory}\n",
+        &["-p", "0W"],
+    );
     let port = server.first_line();
     assert!(port.parse::<u16>().unwrap() > 0, "{port}");
     let client = Proc::start(
-        "h:hopen \"J\"$.z.x 0\n-1 .Q.s1 h\"1+1\";\n-1 .Q.s1 @[h;\"exit 0\";{x}];\n-1 .Q.s1 .z.H;\n",
+        concat!(
+            "p:.z.x 0\n",
+            "-1 .Q.s1 (`$\"::\",p) \"6*7\";\n",
+            "-1 .Q.s1 @[hopen;`$\"::\",p,\":mallory:pw\";{x}];\n",
+            "-1 .Q.s1 .z.H;\n",
+            "h:hopen `$\"::\",p,\":alice:pw\"\n",
+            "-1 .Q.s1 h\"1+1\";\n",
+            "-1 .Q.s1 @[h;\"exit 0\";{x}];\n",
+            "-1 .Q.s1 .z.H;\n",
+        ),
         &[&port],
     );
     let (code, out, err) = client.finish(30);
     assert_eq!(code, Some(0), "{out}\n{err}");
-    assert_eq!(out, "2\n\"close\"\n`s#`int$()\n", "{err}");
+    assert_eq!(
+        out, "42\n\"access\"\n`s#`int$()\n2\n\"close\"\n`s#`int$()\n",
+        "{err}"
+    );
     let (code, _, err) = server.finish(30);
     assert_eq!(code, Some(0), "{err}");
 }

@@ -731,6 +731,12 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
     if f.t() == -KS {
         // a symbol applied applies what the global it names holds (`` `f@x ``, `` `f`g@\:x ``)
         let name = f.get_sym();
+        // `:host:port "x": a one-shot request (ref/hopen.md)
+        if name.starts_with(':') && name[1..].contains(':') && args.len() == 1 {
+            if let Some(Some(x)) = args.first() {
+                return Ok(super::ipc::one_shot(f, x)?);
+            }
+        }
         let target = match get_global(name) {
             Some(v) => v,
             None if builtins::is_builtin(name) => prim_value(name),

@@ -42,6 +42,9 @@ const CAPABILITY: u8 = 3;
 pub struct Serve {
     /// A request arrived on handle h (`.z.pg` for sync, `.z.ps` for async, with .z.w = h).
     pub request: fn(h: i32, sync: bool, msg: KObj) -> QResult,
+    /// A client's credentials (`.z.pw`, called for each new connection when no -u/-U file is
+    /// given: ipc.md): false refuses the connection, which the client sees as 'access.
+    pub validate: fn(user: &str, password: &str) -> bool,
     /// A connection was accepted on the listening port (`.z.po`).
     pub opened: fn(h: i32),
     /// The remote end closed handle h (`.z.pc`; not called by `hclose`).
@@ -232,6 +235,15 @@ pub fn hclose(x: &KObj) -> QResult {
         return Err(err("nyi"));
     }
     Ok(KObj::identity())
+}
+
+/// A one-shot request (hopen.md): `` `:host:port "x" `` connects, sends x sync, closes, and
+/// answers the response.
+pub fn one_shot(handle: &KObj, x: &KObj) -> QResult {
+    let h = hopen(handle)?;
+    let r = send(h.get_int() as i64, x);
+    let _ = hclose(&h);
+    r
 }
 
 /// Whether h is an open connection handle (positive or negative).
@@ -501,11 +513,20 @@ fn accept() -> Result<(), QErr> {
         }
         _ => 0,
     };
+    let text = String::from_utf8_lossy(&hello).into_owned();
+    let (user, password) = match text.split_once(':') {
+        Some((u, p)) => (u.to_string(), p.to_string()),
+        None => (text.clone(), String::new()),
+    };
+    if let Some(s) = SERVE.get() {
+        if !(s.validate)(&user, &password) {
+            // KX: "If the server rejects the credentials, it closes the connection immediately"
+            return Ok(());
+        }
+    }
     if cap > 0 && stream.write_all(&[cap.min(CAPABILITY)]).is_err() {
         return Ok(());
     }
-    let text = String::from_utf8_lossy(&hello).into_owned();
-    let user = text.split(':').next().unwrap_or("").to_string();
     let h = stream.as_raw_fd();
     CONNS.with(|c| {
         c.borrow_mut().insert(

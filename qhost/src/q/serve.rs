@@ -1,6 +1,7 @@
 //! Running what arrives over IPC (KX: ref/dotz.md, basics/ipc.md "Handle messages"): a sync
 //! request is given to `.z.pg`, an async one to `.z.ps` (each `value` when unset, in the root
-//! context), an accepted connection to `.z.po`, a connection the peer closed to `.z.pc`.
+//! context), a new connection's credentials to `.z.pw` (any accepted when unset), an accepted
+//! connection to `.z.po`, a connection the peer closed to `.z.pc`.
 //! q::ipc, a layer below the evaluator, reaches these through `ipc::SERVE`, set here at start.
 use super::eval::{apply, get_global};
 use super::ipc::{Serve, SERVE};
@@ -25,6 +26,20 @@ fn notify(name: &str, h: i32) {
     }
 }
 
+fn validate(user: &str, password: &str) -> bool {
+    let Some(f) = get_global(".z.pw") else {
+        return true;
+    };
+    let r = super::error::guard(|| apply(&f, vec![KObj::sym(user), KObj::string(password)]));
+    match r {
+        Ok(v) => v.t() == -crate::kapi::kobj::KB && v.get_bool(),
+        Err(e) => {
+            eprintln!("'{}", e.0);
+            false
+        }
+    }
+}
+
 fn opened(h: i32) {
     notify(".z.po", h);
 }
@@ -38,6 +53,7 @@ pub fn init() {
     super::ipc::init();
     let _ = SERVE.set(Serve {
         request,
+        validate,
         opened,
         closed,
     });
