@@ -8,6 +8,9 @@ epochs:$[count args;"J"$args 0;20]
 / trains the same one)
 dir:{$[count w:where x="/";(1+last w)#x;""]} string .z.f
 system"l ",dir,"tick/data.q"
+dates:2024.03.01+til 20
+parts:dates!day each dates                              / one table per date, as a partitioned database
+history:{parts x}
 system"l ",dir,"tick/model.q"
 -1 "training loss by epoch: ",-3!l;
 if[(epochs>=20)&last[l]>0.002; '"ticks: training failed"];

@@ -1,7 +1,7 @@
 //! The tickerplant example (examples/tick, docs/pipelines.md) as two qhost processes over q IPC:
 //! a publisher (tp.q, on an ephemeral port) and a subscriber (sub.q) that trains the model of
-//! examples/ticks.q from the history, subscribes, and scores each update's rows with `score` in
-//! its `upd`. Checked here: both end by themselves with exit 0 and no process is left; the rows
+//! examples/ticks.q from the history the publisher serves (a date at a time over IPC), subscribes,
+//! and scores each update's rows with `score` in its `upd`. Checked here: both end by themselves with exit 0 and no process is left; the rows
 //! the subscriber received are the rows published (count and full-precision sums, printed by each
 //! side); every score equals `evaluate` of the same model on all received rows (the subscriber
 //! compares them and prints the largest difference); the model predicts the new day (rmse).
@@ -106,6 +106,11 @@ fn a_subscriber_scores_every_update_of_a_publisher() {
         "publisher:\n{tout}\nsubscriber:\n{out}"
     );
 
+    // the history came over IPC, five epochs of 20 dates
+    assert!(
+        after(&out, "trained on ").starts_with("100 dates over IPC in "),
+        "{out}"
+    );
     // every score is the model's output on its row
     let diff: f64 = after(&out, "score against evaluate, largest difference: ")
         .parse()

@@ -2,11 +2,15 @@
 / sync message and gets the table's schema; every update is then published to it as an async
 / message (`upd;table;rows), which its `upd` runs. The feed is a new day of trades
 / (tick/data.q), sent on the timer once a subscriber is there: 1,000 updates of one row, then
-/ ten of 100 rows, then (`end;rows sent). It ends when its last subscriber goes.
+/ ten of 100 rows, then (`end;rows sent). It ends when its last subscriber goes. It also serves
+/ the history, as a historical database's process would: .u.dates, and .u.hist[d] a date's trades.
 / Start: qhost examples/tick/tp.q -p PORT (-p 0W: any free port; the port is printed first).
 dir:{$[count w:where x="/";(1+last w)#x;""]} string .z.f
 system"l ",dir,"data.q"
 -1 string system"p";
+.u.dates:2024.03.01+til 20
+parts:.u.dates!day each .u.dates
+.u.hist:{parts x}
 
 trade:([]time:`timestamp$();ret1:`float$();ret2:`float$();imb:`float$();spread:`float$();move:`float$())
 .u.w:`int$()                                            / the subscribers' handles
