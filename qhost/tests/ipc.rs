@@ -232,3 +232,37 @@ fn a_server_that_goes_away() {
     let (code, _, err) = server.finish(30);
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// A peer that sends bytes that are no message (after a good handshake) loses its connection;
+/// the server goes on serving others.
+#[test]
+fn garbage_closes_that_connection_only() {
+    use std::io::{Read, Write};
+    let mut server = Proc::start(
+        "-1 string system\"p\";\n.z.pc:{-1 \"pc\";}\n",
+        &["-p", "0W"],
+    );
+    let port: u16 = server.first_line().parse().unwrap();
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(b"raw\x03\x00").unwrap();
+    let mut cap = [0u8; 1];
+    s.read_exact(&mut cap).unwrap();
+    assert_eq!(cap[0], 3, "the capability the server agrees");
+    // a header whose length is less than a header, then noise
+    s.write_all(&[1, 1, 0, 0, 4, 0, 0, 0, 9, 9, 9, 9]).unwrap();
+    let mut rest = Vec::new();
+    let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
+    let n = s.read_to_end(&mut rest).unwrap_or(0);
+    assert_eq!(n, 0, "the server closed the connection without answering");
+    let client = Proc::start(
+        "h:hopen \"J\"$.z.x 0\n-1 .Q.s1 h\"1+1\";\n@[h;\"exit 0\";{}];\n",
+        &[&port.to_string()],
+    );
+    let (code, out, err) = client.finish(30);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert_eq!(out, "2\n");
+    let (code, out, err) = server.finish(30);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "pc\n", "{err}");
+    assert!(err.contains("'badmsg"), "{err}");
+}

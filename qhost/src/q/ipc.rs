@@ -291,7 +291,8 @@ fn read_message(h: i32) -> Result<Option<(u8, QResult)>, QErr> {
         };
     }
     let n = u32::from_le_bytes(head[4..8].try_into().unwrap()) as usize;
-    if n < 9 {
+    // capability 3 has no messages of 2 GB or more (ipc.md: that is capability 5's)
+    if n < 9 || n > i32::MAX as usize || head[0] != 1 {
         return Err(err("badmsg"));
     }
     let mut msg = vec![0u8; n];
@@ -473,7 +474,16 @@ pub fn ready(fd: i32) -> Result<(), QErr> {
     if !CONNS.with(|c| c.borrow().contains_key(&fd)) {
         return Ok(());
     }
-    match read_message(fd)? {
+    let msg = match read_message(fd) {
+        Ok(m) => m,
+        Err(e) => {
+            // the stream can no longer be read in step (a bad header, a read that failed):
+            // the connection is closed, as q closes one whose message fails its validator
+            peer_closed(fd);
+            return Err(e);
+        }
+    };
+    match msg {
         None => {
             peer_closed(fd);
             Ok(())

@@ -61,7 +61,8 @@ pub fn init() {
 
 /// The main loop found `fd` (one of `ipc::fds()`) readable.
 pub fn ready(fd: i32) {
-    if let Err(e) = super::ipc::ready(fd) {
+    // a panic here (a qhost bug meeting a peer's bytes) is answered, never the end of the process
+    if let Err(e) = super::error::guard(|| super::ipc::ready(fd)) {
         eprintln!("'{}", e.0);
     }
 }
