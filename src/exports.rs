@@ -538,6 +538,7 @@ exports! {
     "score"          as "score",
     "progress"       as "progress",
     "gradscale"      as "gradscale",
+    "windows"        as "windows",
 }
 
 /// The library's entry point, loaded in q by `` (`ktorch 2:`fns,1)[] ``: a dictionary of every

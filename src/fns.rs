@@ -142,6 +142,7 @@ table! {
     "filldiagonal" => tensor::fill::filldiagonal,
     "index"       => tensor::select::index,
     "narrow"      => tensor::shape::narrow,
+    "windows"     => tensor::windows::windows,
     "permute"     => tensor::shape::permute,
     "reshape"     => tensor::shape::reshape,
     "resize"      => tensor::shape::resize,
