@@ -134,10 +134,14 @@ fn wait(stdin: Option<libc::c_int>) {
         if pfds[..first_ipc].iter().any(|p| p.revents != 0) {
             poll_fds(0);
         }
-        // connections and the listening port (q::ipc): each ready one in turn
+        // connections and the listening port (q::ipc): each ready one in turn, until one opens or
+        // closes a connection (a descriptor of this round may then name another socket)
         for p in &pfds[first_ipc..] {
             if p.revents != 0 {
                 super::serve::ready(p.fd);
+                if super::ipc::fds() != ipc {
+                    break;
+                }
             }
         }
     }
