@@ -14,9 +14,9 @@ parts:.u.dates!day each .u.dates
 
 trade:([]time:`timestamp$();ret1:`float$();ret2:`float$();imb:`float$();spread:`float$();move:`float$())
 .u.w:`int$()                                            / the subscribers' handles
-.u.sub:{[t;s] if[not t~`trade; 'string t]; .u.w,:.z.w; if[1=count .u.w; system"t 5"]; 0#trade}
+.u.sub:{[t;s] if[not t~`trade; 'string t]; `.u.w set .u.w,.z.w; if[1=count .u.w; system"t 5"]; 0#trade}
 .u.pub:{[t;x] {[t;x;h] neg[h](`upd;t;x)}[t;x] each .u.w;}
-.z.pc:{.u.w:.u.w except x; if[0=count .u.w; exit 0]}
+.z.pc:{`.u.w set .u.w except x; if[0=count .u.w; exit 0]}
 
 / the feed: the updates as row ranges of a new day, 100 messages a tick
 feed:(features,`move)#day 2024.04.01
