@@ -68,6 +68,7 @@ example-pymodels: build
 # Where a CUDA GPU is found (nvidia-smi), the GPU section follows: bench-gpt.
 bench: bench-build
 	$(RELEASE)/ktorch-bench $$(nvidia-smi -L >/dev/null 2>&1 && echo --device cuda)
+	bench/tick/history.sh $(RELEASE)
 	@if nvidia-smi -L >/dev/null 2>&1; then $(MAKE) --no-print-directory bench-gpt; else echo "no CUDA GPU: the GPU section (make bench-gpt) not run"; fi
 
 # The GPU section (issue 21): the GPT of ktorch/examples gpt/char.q on qhost beside PyTorch eager

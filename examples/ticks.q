@@ -1,26 +1,17 @@
 / Deep learning where kdb+ data lives (docs/tables.md): a model trained from a history of trades
 / a date at a time, then scoring each update as a subscriber's `upd` would, in one process (the
-/ two-process tickerplant version waits for qhost's IPC).
+/ two-process version over IPC: examples/tick, docs/pipelines.md).
 / Arguments: epochs (default 20).
-{key[x]set'x}(`ktorch 2:`fns,1)[];
 args:.z.x
 epochs:$[count args;"J"$args 0;20]
-seed 42
-setting(`threads;1)                                     / a small network: one thread is fastest
-
-/ the history: 20 dates of 2,000 trades, four features, the next move to predict
-n:2000; dates:2024.03.01+til 20
-day:{[d] t:([]date:n#d;ret1:n?1f;ret2:n?1f;imb:n?1f;spread:n?1f); t:update ret1:ret1-0.5,ret2:ret2-0.5,imb:imb-0.5 from t;
-  update move:(0.8*ret1)-(0.3*ret2)+(1.5*imb*spread)+0.05*(n?1f)-0.5 from t}
-parts:dates!day each dates                            / one table per date, as a partitioned database
-features:`ret1`ret2`imb`spread
-
-/ the model, its columns named by an empty table; training reads each date while the last trains
-q:module seq(`sequential;(`linear;4;32);`relu;(`linear;32;1))
-m:model(q;loss`mse;opt(`adam;q;0.01))
-train(m;`batchsize`shuffle;(128;1b))
-train(m;0#parts first dates;features;`move)
-l:{run(m;{parts x};neg[count dates]?dates)} each til epochs   / dates shuffled each epoch
+/ the data and the model, in examples/tick/ beside this script (the tickerplant's subscriber
+/ trains the same one)
+dir:{$[count w:where x="/";(1+last w)#x;""]} string .z.f
+system"l ",dir,"tick/data.q"
+dates:2024.03.01+til 20
+parts:dates!day each dates                              / one table per date, as a partitioned database
+history:{parts x}
+system"l ",dir,"tick/model.q"
 -1 "training loss by epoch: ",-3!l;
 if[(epochs>=20)&last[l]>0.002; '"ticks: training failed"];
 

@@ -569,4 +569,5 @@ fns! {
     "score"           as "score"          => model::score::score,
     "progress"        as "progress"       => model::progress::progress,
     "gradscale"       as "gradscale"      => model::scaler::gradscale,
+    "windows"         as "windows"        => tensor::windows::windows,
 }

@@ -1,7 +1,8 @@
 //! Enumerated columns (issue 33): a historical database's `sym` column is an enumeration (types
-//! 20-76, each item the long index of its symbol in the domain, 64-bit since kdb+ 3.0). qhost's
-//! interpreter has no enumerations (`$` of a symbol list is 'nyi there), so this test makes them
-//! as the C API can and calls ktorch's entry points in-process, as q would: `tensor` and `dict`
+//! 20-76, each item the long index of its symbol in the domain, 64-bit since kdb+ 3.0). This test
+//! makes them as the C API can (every type 20-76, which qhost's interpreter, making type 20 only,
+//! does not reach: tests/q/ktorch_tables.q has `` `sym? `` from q) and calls ktorch's entry
+//! points in-process, as q would: `tensor` and `dict`
 //! of a table with one give its indices as longs, and a model fed from the table gets them as
 //! the long input of an embedding. The expected values are the indices themselves and q's
 //! arithmetic on them.

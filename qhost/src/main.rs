@@ -1,5 +1,6 @@
-//! `qhost [script.q] [-s N] [args]`: run the script, then keep q's main loop going while the
-//! timer (`\t N`, `.z.ts`) is on or an extension's `sd1` callback is registered, then exit 0;
+//! `qhost [script.q] [-s N] [-p N] [args]`: run the script, then keep q's main loop going while
+//! the timer (`\t N`, `.z.ts`) is on, an extension's `sd1` callback is registered, a port
+//! listens or an IPC connection is open (q::ipc), then exit 0;
 //! with no script, a REPL on stdin (ticks and callbacks run while it waits). An uncaught error
 //! in a script prints `'error` and the failing statement to stderr and exits 1. `-s N` gives
 //! peach N secondary threads (q's option; not part of `.z.x`). `.z.exit` runs before any exit.
@@ -38,9 +39,22 @@ fn take_secondary_option(args: &mut Vec<String>) -> Result<(), String> {
     Ok(())
 }
 
+/// q's option `-p N` (the listening port, basics/cmdline.md): taken out of the arguments as
+/// `-s` is, and opened before the script runs, as q does.
+fn take_port_option(args: &mut Vec<String>) -> Result<(), String> {
+    while let Some(i) = args.iter().position(|a| a == "-p") {
+        let Some(v) = args.get(i + 1).cloned() else {
+            return Err("-p needs a port".into());
+        };
+        qhost::q::ipc::command(&v).map_err(|e| format!("-p {v}: '{}", e.0))?;
+        args.drain(i..i + 2);
+    }
+    Ok(())
+}
+
 fn run(mut args: Vec<String>) -> i32 {
     session::init();
-    if let Err(e) = take_secondary_option(&mut args) {
+    if let Err(e) = take_secondary_option(&mut args).and_then(|_| take_port_option(&mut args)) {
         eprintln!("qhost: {e}");
         return 1;
     }

@@ -178,7 +178,8 @@ fn errors() {
     assert_eq!(q_err("{x}[1;2]"), "rank");
     assert_eq!(q_err("undefined_name_here"), "undefined_name_here");
     assert_eq!(q_err("'`myerr"), "myerr");
-    assert_eq!(q_err("hopen 5000"), "nyi");
+    // unix sockets, TLS, fifos and files are not qhost's (q::ipc)
+    assert_eq!(q_err("hopen`:unix://5000"), "nyi");
     assert_eq!(q_err("count:5"), "assign");
     assert_eq!(q_err("f:{f x}; f 1"), "stack");
 }

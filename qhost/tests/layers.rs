@@ -18,15 +18,17 @@ const LAYERS: &[&str] = &[
     "kapi::dynload",
     "kapi",
     // errors, interrupts, values and literals
-    "q::error", "q::interrupt", "q::values", "q::literal", "q::reserved",
+    "q::error", "q::interrupt", "q::values", "q::enums", "q::literal", "q::reserved",
     // the primitives (q/verbs/ as one), the console form, text files
     "q::verbs", "q::display", "q::textfile",
     // the lexer, the table of names, the parser, function objects
     "q::lexer", "q::builtins", "q::parser", "q::func",
     // iterators, amend, qSQL, peach
     "q::adverbs", "q::amend", "q::qsql", "q::funsql", "q::peach",
+    // IPC: handles, messages, the listening port (the evaluator reached through ipc::SERVE)
+    "q::ipc",
     // the evaluator, system commands, memory figures, the main loop
-    "q::eval", "q::system", "q::memstats", "q::session",
+    "q::eval", "q::system", "q::memstats", "q::serve", "q::session",
     "q",
 ];
 

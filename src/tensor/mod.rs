@@ -26,6 +26,7 @@ pub mod select;
 pub mod shape;
 pub mod side;
 pub mod table;
+pub mod windows;
 // sparse tensors (sparse.rst)
 pub mod sparse;
 

@@ -24,6 +24,14 @@ skip:`use`logto`loglevel`async`await`ready`ptr`sptr`png`distinit`distfree`distmo
 fnames:(key(`ktorch 2:`fns,1)[]) except skip
 C,:raze{((x;::);(x;1);(x;1 2 3f);(x;`x))} each fnames
 (hsym`$dir,"/calls.hex") 0: enlist raze string -8!C;
+/ q IPC's messages as qhost writes them (-8!: the bytes its handles send), one a line: KX's library
+/ reads each (d9) and writes it back (b9), which must give the same bytes (docs/pipelines.md)
+W:(1i;enlist 1i;`byte$til 5;`a`b!2 3i;([]a:enlist 2i;b:enlist 3i);([a:enlist 2i]b:enlist 3i);
+ (`upd;`trade;([]time:2#2024.04.01D10:00:00.000000001;sym:`a`b;ret1:0.1 -0.2;imb:1 2e;n:3 4;f:01b));
+ (".u.sub";`trade;`);(`end;2000);"2+2";(`fn;2);("add";2;3);2024.04.01;12:34:56.789;0D01:02:03.000000004;
+ `s;"c";0x2a;1h;0n;0Nj;0Wi;(::);(1;`a;"b";(2;3f));`a`b!(1 2;`x`y);0#0f;();(`a;());
+ "G"$"0a369037-75d3-b24d-6721-5a1d44d4bed5")
+(hsym`$dir,"/wire.hex") 0: {raze string -8!x} each W;
 hex:{raze string -8!x}
 f:{[c] r:.[{(1b;(value x)y)};c;{(0b;x)}]; $[r 0;string[c 0]," ok ",hex r 1;string[c 0]," error ",r 1]}
 (hsym`$dir,"/qhost.txt") 0: f each C;

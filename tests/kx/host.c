@@ -2,7 +2,7 @@
 // allocator, symbols, errors, serialisation; no q evaluation): scripts/kx-libe.sh.
 // libe.so has no `dl` and no `dot`; the two stand-ins below give `fns` a (pointer;arity) pair per
 // function and refuse a call back into q. `krr` is KX's, wrapped to note that an error was made.
-// usage: host KTORCH.SO CALLS.HEX  -> prints, per call, `name ok HEX` or `name error TEXT` (as
+// usage: host KTORCH.SO CALLS.HEX [WIRE.HEX]  -> prints, per call, `name ok HEX` or `name error TEXT` (as
 // tests/kx/calls.q prints on qhost), then checks reference counts around every call and resident
 // memory over a long loop.
 #define _GNU_SOURCE
@@ -42,6 +42,31 @@ static void hex(K r) {
   K b = b9(3, r);
   for (long long i = 0; b && i < b->n; i++) printf("%02x", kG(b)[i]);
   if (b) r0(b);
+}
+
+// q IPC messages as qhost writes them (WIRE.HEX, one -8! a line): KX's d9 reads each and its b9
+// writes it back; any byte that differs is a difference from kdb+'s wire form. Answers failures.
+static int wire(const char* path) {
+  FILE* f = fopen(path, "r");
+  if (!f) { fprintf(stderr, "cannot read %s\n", path); return 1; }
+  char line[65536]; int n = 0, bad = 0;
+  while (fgets(line, sizeof line, f)) {
+    size_t len = strcspn(line, "\r\n"); line[len] = 0;
+    if (!len) continue;
+    K raw = ktn(KG, 0); unsigned int c;
+    for (size_t i = 0; i + 1 < len; i += 2) { sscanf(line + i, "%2x", &c); unsigned char g = (unsigned char)c; ja(&raw, &g); }
+    K x = d9(raw); r0(raw); n++;
+    K b = x ? b9(3, x) : 0;
+    char back[65536]; size_t k = 0;
+    for (long long i = 0; b && i < b->n && k + 2 < sizeof back; i++) k += sprintf(back + k, "%02x", kG(b)[i]);
+    back[k] = 0;
+    if (!b || strcmp(back, line)) { fprintf(stderr, "wire: qhost wrote %s, KX's b9 of it %s\n", line, back); bad++; }
+    if (b) r0(b);
+    if (x) r0(x);
+  }
+  fclose(f);
+  printf("wire: %d messages, read and rewritten by KX's library to the same bytes\n", n - bad);
+  return bad;
 }
 
 int main(int argc, char** argv) {
@@ -103,5 +128,6 @@ int main(int argc, char** argv) {
   fprintf(stderr, "memory: %ld kB after 20,000 cycles, %ld kB after 200,000\n", m0, m1);
   if (m1 - m0 > 20000) { fprintf(stderr, "memory grew by %ld kB\n", m1 - m0); bad++; }
   r0(calls); r0(d);
+  if (argc > 3) bad += wire(argv[3]);
   return bad ? 1 : 0;
 }

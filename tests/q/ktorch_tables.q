@@ -73,7 +73,28 @@ free h
 d:dict ([]a:1 2 3;b:4 5 6e;c:010b)
 .t.eq["dict of a table";dict d;`a`b`c!(1 2 3;4 5 6e;010b)]
 free d
-/ columns that are not numbers: errors naming the column
+/ an enumerated column (as q makes it: `sym?, type 20, each item the long index of its symbol)
+/ gives the indices as longs, the input of an embedding (docs/tables.md)
+sym:`x`y
+t:([]s:`sym?`y`x`z`y;a:1 2 3 4)
+.t.eq["enumeration column type";type t`s;20h]
+.t.eq["enumeration domain extended";sym;`x`y`z]
+.t.eq["enumeration column";val tensor t;flip(1 0 2 1;1 2 3 4)]
+.t.eq["enumeration alone";val tensor (enlist`s)#t;flip enlist 1 0 2 1]
+/ sequence windows: every n consecutive rows, as q's own indexing gives them; a view of the
+/ tensor's storage; windows within one sym found by q
+m:7 2#til 14
+x:tensor m
+w:windows(x;3)
+.t.eq["windows";tensor w;m (til 3)+/:til 5]
+.t.eq["windows share the storage";sptr w;sptr x]
+v:windows(x;3;2)
+.t.eq["windows by 2";tensor v;m (til 3)+/:0 2 4]
+.t.eq["windows of q data";windows(1 2 3 4f;2);(1 2f;2 3f;3 4f)]
+.t.eq["windows too long";err[windows;(x;8)];"windows: size 8 is more than the 7 rows of the input"]
+free(x;w;v)
+s:`a`a`a`b`b`b`b
+.t.eq["windows within a sym";where(neg[2]_s)=2_s;0 3 4]
 .t.eq["symbol column";err[tensor;([]a:1 2f;s:`x`y)];"tensor: column `s is symbol: enumerate it (`sym$, `sym?) for long indices, or leave it out"]
 .t.eq["time column";err[tensor;([]a:1 2f;p:2#2000.01.01D)];"tensor: column `p is timestamp list, not numeric: cast it (\"j\"$, \"f\"$) or leave it out"]
 .t.eq["nested column";err[tensor;([]a:1 2f;v:(1 2;3 4))];"tensor: column `v is a general list, not a simple numeric column"]

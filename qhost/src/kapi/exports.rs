@@ -40,7 +40,7 @@ use crate::q::func::Func;
 
 pub use fdloop::{poll_fds, registered_fds};
 pub use incoming::check_incoming;
-pub use ipc::{deserialize, serialize};
+pub use ipc::{deserialize, serialize, FUNCTIONS};
 
 type S = *mut c_char;
 

@@ -55,6 +55,9 @@ pub fn show_text(x: &KObj) -> String {
 
 /// `.Q.s1` / `-3!x`: the one-line form.
 pub fn one_line(x: &KObj) -> String {
+    if super::enums::is_enum(x) {
+        return enum_text(x);
+    }
     match x.t() {
         0 => match x.len() {
             0 => "()".into(),
@@ -73,6 +76,23 @@ pub fn one_line(x: &KObj) -> String {
         t if (1..XT).contains(&t) => vector_text(x),
         _ => func_text(x),
     }
+}
+
+/// An enumeration as q shows it (ref/enumerate.md, ref/enum-extend.md): its attribute, then
+/// `` `d$ `` and its symbols (`` `g#`foo$`a`b ``).
+fn enum_text(x: &KObj) -> String {
+    let (Some(d), Ok(v)) = (super::enums::domain(x), super::enums::values(x)) else {
+        return "'nyi".into();
+    };
+    let attr = if x.is_atom() { 0 } else { x.attr() };
+    let prefix = match attr {
+        1 => "`s#",
+        2 => "`u#",
+        3 => "`p#",
+        4 => "`g#",
+        _ => "",
+    };
+    format!("{prefix}`{d}${}", one_line(&v))
 }
 
 /// Keys that are a table or a one-item list need parentheses before `!`.
@@ -98,6 +118,12 @@ fn clip(line: &str) -> String {
 }
 
 fn console_lines(x: &KObj) -> Vec<String> {
+    // a table's or dictionary's enumerations show as their symbols
+    if matches!(x.t(), XT | XD) && super::enums::contains_enum(x) {
+        if let Ok(v) = super::enums::unenumerate(x) {
+            return console_lines(&v);
+        }
+    }
     match x.t() {
         0 if x.len() > 1 => list_lines(x),
         // a one-row matrix shows its row without the enlist comma (`1 2#0 2` is `0 2`)
@@ -747,6 +773,8 @@ pub fn showable(x: &KObj) -> bool {
     match x.t() {
         0 => x.items().iter().all(showable),
         XD => showable(&x.dict_keys()) && showable(&x.dict_values()),
+        XT => showable(&x.table_dict()),
+        _ if super::enums::is_enum(x) => super::enums::values(x).is_ok(),
         _ => true,
     }
 }

@@ -731,6 +731,12 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
     if f.t() == -KS {
         // a symbol applied applies what the global it names holds (`` `f@x ``, `` `f`g@\:x ``)
         let name = f.get_sym();
+        // `:host:port "x": a one-shot request (ref/hopen.md)
+        if name.starts_with(':') && name[1..].contains(':') && args.len() == 1 {
+            if let Some(Some(x)) = args.first() {
+                return Ok(super::ipc::one_shot(f, x)?);
+            }
+        }
         let target = match get_global(name) {
             Some(v) => v,
             None if builtins::is_builtin(name) => prim_value(name),
@@ -862,9 +868,13 @@ fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
         .into_iter()
         .map(|a| a.unwrap_or_else(KObj::identity))
         .collect();
-    // handles: -1 "text" writes a line to stdout, 2 "text" to stderr without newline
+    // handles: -1 "text" writes a line to stdout, 2 "text" to stderr without newline; an IPC
+    // connection's handle sends a message (q::ipc)
     if args.len() == 1 {
         if let Some(h) = int_of(x) {
+            if (x.t() == -KI || x.t() == -KJ || x.t() == -KH) && super::ipc::is_open(h) {
+                return super::ipc::send(h, &args[0]);
+            }
             if x.t() == -KI || x.t() == -KJ || x.t() == -KH {
                 return super::system::write_handle(h, &args[0]).map(|_| x.clone());
             }
@@ -895,6 +905,21 @@ pub fn arg_items(x: &KObj) -> Vec<KObj> {
     } else {
         vec![x.clone()]
     }
+}
+
+/// The domain `x` names for an enumeration by `$`, `?` or `!` with y: a symbol atom naming a global
+/// (not a file handle, not a type name as in `` `int$y ``), y symbols (`$` `?`) or indices (`!`).
+fn enum_domain(x: &KObj, y: &KObj) -> Option<String> {
+    if x.t() != -KS {
+        return None;
+    }
+    let s = x.get_sym();
+    if s.is_empty() || s.starts_with(':') || super::verbs::cast::is_type_name(s) {
+        return None;
+    }
+    let symbols = y.t() == KS || y.t() == -KS;
+    let ints = matches!(y.t(), KI | KJ) || y.t() == -KI || y.t() == -KJ;
+    (symbols || ints).then(|| s.to_string())
 }
 
 /// A primitive by name: the evaluator's own first, then the data verbs.
@@ -929,6 +954,10 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
             index(&args[0], vec![Some(args[1].clone())])
         }
         ("@", 3) | (".", 3) if args[0].is_func() => trap(op, &args[0], &args[1], &args[2]),
+        // a connection handle applies as a function does (`@[h;"expr";{..}]`)
+        ("@", 3) | (".", 3) if int_of(&args[0]).is_some_and(super::ipc::is_open) => {
+            trap(op, &args[0], &args[1], &args[2])
+        }
         ("@", 3) | ("@", 4) | (".", 3) | (".", 4) => super::amend::amend(op, args),
         (".", 1) => super::system::value(&args[0]),
         ("'", _) => compose_or_signal(args),
@@ -944,6 +973,20 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
             super::peach::may_update()?;
             set_global(name, r);
             Ok(args[1].clone())
+        }
+        // enumerations (q::enums): `d$y, `d?y, `d!i with d a global's name
+        ("$", 2) | ("?", 2) | ("!", 2) if enum_domain(&args[0], &args[1]).is_some() => {
+            let name = enum_domain(&args[0], &args[1]).unwrap();
+            match op {
+                "$" => super::enums::enumerate(&name, &args[1]),
+                "!" => super::enums::from_indices(&name, &args[1]),
+                _ => {
+                    let (d, e) = super::enums::extend(&name, &args[1])?;
+                    super::peach::may_update()?;
+                    set_global(&name, d);
+                    Ok(e)
+                }
+            }
         }
         ("2:", 2) => crate::kapi::dynload::load(&args[0], &args[1]),
         ("0:", 2) => super::textfile::zero_colon(&args[0], &args[1]),

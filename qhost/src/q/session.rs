@@ -6,6 +6,8 @@
 //! - the REPL reads its input through the same loop, so ticks and callbacks run while it waits;
 //!   after the scripts, qhost keeps looping while the timer is on or a descriptor is registered;
 //! - `.z.exit` is called with the exit code just before the process exits;
+//! - IPC (q::ipc, q::serve): the listening port and open connections are waited on as well;
+//!   `\p` shows or sets the port;
 //! - `\s` shows (or lowers) the number of peach secondary threads given by `-s N`;
 //! - `\w` and `.Q.w[]`: memory statistics (see `memstats`).
 //!
@@ -55,6 +57,7 @@ pub fn command(name: &str, count: Option<&str>, rest: &str) -> Option<QResult> {
         }
         "s" => Some(super::peach::command(rest)),
         "w" => Some(super::memstats::command(rest)),
+        "p" => Some(super::ipc::command(rest)),
         _ => None,
     }
 }
@@ -104,12 +107,14 @@ fn wait(stdin: Option<libc::c_int>) {
     loop {
         tick_if_due();
         let fds = registered_fds();
-        if stdin.is_none() && fds.is_empty() && timer_ms() <= 0 {
+        let ipc = super::ipc::fds();
+        if stdin.is_none() && fds.is_empty() && ipc.is_empty() && timer_ms() <= 0 {
             return;
         }
         let mut pfds: Vec<libc::pollfd> = stdin
             .into_iter()
             .chain(fds.iter().copied())
+            .chain(ipc.iter().copied())
             .map(|fd| libc::pollfd {
                 fd,
                 events: libc::POLLIN,
@@ -125,16 +130,28 @@ fn wait(stdin: Option<libc::c_int>) {
         if stdin.is_some() && pfds[0].revents != 0 {
             return;
         }
-        if pfds.iter().any(|p| p.revents != 0) {
+        let first_ipc = pfds.len() - ipc.len();
+        if pfds[..first_ipc].iter().any(|p| p.revents != 0) {
             poll_fds(0);
+        }
+        // connections and the listening port (q::ipc): each ready one in turn, until one opens or
+        // closes a connection (a descriptor of this round may then name another socket)
+        for p in &pfds[first_ipc..] {
+            if p.revents != 0 {
+                super::serve::ready(p.fd);
+                if super::ipc::fds() != ipc {
+                    break;
+                }
+            }
         }
     }
 }
 
-/// After the scripts: keep q's main loop running (ticks, callbacks) while the timer is on or a
-/// callback is registered; returns when neither is left.
+/// After the scripts: keep q's main loop running (ticks, callbacks, IPC) while the timer is
+/// on, a callback is registered, a port listens or a connection is open; returns when none is
+/// left (`exit` and `\\` end it from a message, as in q).
 pub fn run_after_scripts() {
-    if timer_ms() > 0 || !registered_fds().is_empty() {
+    if timer_ms() > 0 || !registered_fds().is_empty() || super::ipc::active() {
         wait(None);
     }
 }
@@ -215,4 +232,6 @@ pub fn init() {
     crate::kapi::threads::claim_main();
     super::interrupt::install();
     super::memstats::define();
+    super::serve::init();
+    let _ = super::enums::RESOLVE.set(super::eval::get_global);
 }

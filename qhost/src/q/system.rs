@@ -101,6 +101,7 @@ pub fn value(x: &KObj) -> QResult {
         t if t == -KC => eval::eval_text(&(x.get_byte() as char).to_string()),
         t if t == -KS => get(x.get_sym()),
         XD => Ok(x.dict_values()),
+        _ if super::enums::is_enum(x) => super::enums::values(x),
         // value applies the head to the other items as they are (basics/parsetrees.md:
         // `value(,;`a;`b)` is `a`b, `value(+;7;(+;2;1))` 'type)
         0 if !x.is_empty() => apply_tree(x, false),
@@ -247,6 +248,8 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             std::env::set_var(a0.get_sym(), args[1].as_string());
             Ok(KObj::identity())
         }
+        ("hopen", 1) => super::ipc::hopen(a0),
+        ("hclose", 1) => super::ipc::hclose(a0),
         ("fby", 2) => fby(a0, &args[1]),
         ("each", 2) => super::adverbs::apply_derived(a0, "'", vec![args[1].clone()]),
         ("peach", 2) => super::peach::peach(a0, &args[1]),
@@ -356,7 +359,8 @@ pub fn internal(n: &KObj, x: &KObj) -> QResult {
             Ok(x.clone())
         }
         -3 => Ok(KObj::string(&one_line(x)?)),
-        -8 => crate::kapi::exports::serialize(x, 3),
+        // enumerations go as their symbols (b9 mode 3 "unenumerate", capiref.md)
+        -8 => crate::kapi::exports::serialize(&super::enums::unenumerate(x)?, 3),
         -9 => crate::kapi::exports::deserialize(x),
         _ => Err(err("nyi")),
     }
@@ -437,7 +441,14 @@ pub fn dotz(name: &str) -> QResult {
             let n = buf.iter().position(|&c| c == 0).unwrap_or(0);
             KObj::sym(&String::from_utf8_lossy(&buf[..n]))
         }
-        ".z.u" => KObj::sym(&std::env::var("USER").unwrap_or_default()),
+        // while a peer's message runs, the user it connected as (dotz.md)
+        ".z.u" => KObj::sym(
+            &super::ipc::current_user()
+                .unwrap_or_else(|| std::env::var("USER").unwrap_or_default()),
+        ),
+        ".z.w" => KObj::int(super::ipc::current()),
+        ".z.H" => super::ipc::handles(),
+        ".z.W" => super::ipc::queued(),
         _ => return Err(err(name)),
     })
 }

@@ -12,6 +12,14 @@ use crate::kapi::error::{err, QErr, QResult};
 use crate::kapi::kobj::*;
 use crate::kapi::sym;
 
+/// How a function object (types 100..111, what the interpreter holds) is written: set by the
+/// interpreter (q::ipc::init), which knows what a function holds; the bytes after the type byte.
+/// Unset, or answering 'nyi, the function is not written.
+pub static FUNCTIONS: std::sync::OnceLock<WriteFunction> = std::sync::OnceLock::new();
+
+/// Writes a function object's bytes after its type byte.
+pub type WriteFunction = fn(&KObj, &mut Vec<u8>) -> Result<(), QErr>;
+
 /// Item i of a typed vector as an atom (a general list's item as a new reference).
 pub fn element(x: &KObj, i: i64) -> KObj {
     x.elem(i)
@@ -89,8 +97,13 @@ fn write(x: &KObj, mode: i32, out: &mut Vec<u8>) -> Result<(), QErr> {
             write(&x.dict_keys(), mode, out)?;
             write(&x.dict_values(), mode, out)?;
         }
-        101..=103 => out.push(x.get_byte()),
+        // `::`, the generic null: 101 and a zero byte
+        101 if unsafe { (*atom::<*const u8>(p)).is_null() } => out.push(0),
         FN_DL => return Err(err("type")),
+        100..=111 => match FUNCTIONS.get() {
+            Some(f) => f(x, out)?,
+            None => return Err(err("nyi")),
+        },
         _ => return Err(err("nyi")),
     }
     Ok(())

@@ -48,6 +48,11 @@ fn name_type(s: &str) -> Option<i8> {
     })
 }
 
+/// Whether `s` names a type for `$` (`` `int$ ``), not an enumeration's domain.
+pub fn is_type_name(s: &str) -> bool {
+    name_type(s).is_some()
+}
+
 /// `x $ y`.
 fn cast(x: &KObj, y: &KObj) -> QResult {
     // `0h` or `"*"`: Identity where y is not a string (ref/cast.md)

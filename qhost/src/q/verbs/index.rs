@@ -11,6 +11,12 @@ pub fn at(x: &KObj, i: &KObj) -> QResult {
     if is_identity(i) {
         return Ok(x.clone());
     }
+    if crate::q::enums::is_enum(x) {
+        return crate::q::enums::index(x, i, at);
+    }
+    if crate::q::enums::contains_enum(i) {
+        return Err(err("nyi"));
+    }
     match x.t() {
         XD => dict_at(x, i),
         XT => table_at(x, i),

@@ -15,7 +15,8 @@ pub mod structure;
 pub mod types;
 pub mod util;
 
-use super::{display, err, QResult};
+use super::{display, enums, err, QResult};
+use crate::kapi::kobj::{KI, KJ, KS, XD, XT};
 use crate::kapi::KObj;
 
 /// The monadic meaning of each primitive symbol (k's monads, as q evaluates `op x` / `op[x]`).
@@ -58,6 +59,9 @@ pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
     if op == "enlist" || (op == "," && args.len() == 1) {
         return Ok(structure::enlist(args));
     }
+    if args.iter().any(enums::contains_enum) {
+        return enum_prim(op, &args);
+    }
     if is_unary_form(op) && args.len() != 1 {
         return Err(err("rank"));
     }
@@ -80,6 +84,31 @@ pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
             _ => Err(err("nyi")),
         },
         _ if is_prim(op) => Err(err("rank")),
+        _ => Err(err("nyi")),
+    }
+}
+
+/// A primitive given an enumeration (q::enums): what KX documents for them, and what only moves
+/// values about (count, type, making a dictionary or table, taking columns); anything else 'nyi.
+fn enum_prim(op: &str, args: &[KObj]) -> QResult {
+    let x = &args[0];
+    let name = if args.len() == 1 { monad_name(op) } else { op };
+    match (name, args.len()) {
+        ("count" | "type", 1) => monad(name, x),
+        ("key", 1) if enums::is_enum(x) => enums::key(x),
+        ("value", 1) if enums::is_enum(x) => enums::values(x),
+        ("flip", 1) if x.t() == XD => monad("flip", x),
+        ("cols", 1) if x.t() == XT => monad("cols", x),
+        ("@", 2) => index::at(x, &args[1]),
+        ("!", 2) if x.t() == KS && !enums::contains_enum(x) => dyad("!", x, &args[1]),
+        ("#", 2) if matches!(x.t(), KS | -11) && args[1].t() == XT => dyad("#", x, &args[1]),
+        ("$", 2) if enums::is_enum(&args[1]) => match (x.t(), x) {
+            (-10, c) if c.get_byte() == b'i' => enums::cast(KI, &args[1]),
+            (-10, c) if c.get_byte() == b'j' => enums::cast(KJ, &args[1]),
+            (-11, s) if s.get_sym() == "int" => enums::cast(KI, &args[1]),
+            (-11, s) if s.get_sym() == "long" => enums::cast(KJ, &args[1]),
+            _ => Err(err("nyi")),
+        },
         _ => Err(err("nyi")),
     }
 }
