@@ -39,6 +39,7 @@ fn take_secondary_option(args: &mut Vec<String>) -> Result<(), String> {
 }
 
 fn run(mut args: Vec<String>) -> i32 {
+    eval::install();
     session::init();
     if let Err(e) = take_secondary_option(&mut args) {
         eprintln!("qhost: {e}");

@@ -13,49 +13,27 @@ use std::path::{Path, PathBuf};
 /// The modules, lowest first (a folder counts as one module where noted).
 #[rustfmt::skip]
 const LAYERS: &[&str] = &[
-    // K objects and the k.h API: memory, symbols, threads, strict mode, the exports, 2:
-    "kapi::strict", "kapi::sym", "kapi::threads", "kapi::kobj", "kapi::error", "kapi::exports",
-    "kapi::dynload",
+    // K objects (function objects included) and the k.h API: memory, symbols, threads, strict
+    // mode, errors, the hooks the evaluator installs, the value plumbing, the exports, 2:
+    "kapi::strict", "kapi::sym", "kapi::threads", "kapi::kobj", "kapi::error", "kapi::hooks",
+    "q::error", "q::values", "kapi::exports", "kapi::dynload",
     "kapi",
-    // errors, interrupts, values and literals
-    "q::error", "q::interrupt", "q::values", "q::literal", "q::reserved",
-    // the primitives (q/verbs/ as one), the console form, text files
-    "q::verbs", "q::display", "q::textfile",
-    // the lexer, the table of names, the parser, function objects
-    "q::lexer", "q::builtins", "q::parser", "q::func",
-    // iterators, amend, qSQL, peach
-    "q::adverbs", "q::amend", "q::qsql", "q::funsql", "q::peach",
-    // the evaluator, system commands, memory figures, the main loop
-    "q::eval", "q::system", "q::memstats", "q::session",
+    // interrupts and the stack check, globals, literals, q's reserved names, the console form
+    "q::interrupt", "q::globals", "q::literal", "q::reserved", "q::display",
+    // the primitives (q/verbs/ as one), text files
+    "q::verbs", "q::textfile",
+    // the lexer, the table of names, the parser
+    "q::lexer", "q::builtins", "q::parser",
+    // iterators, amend, peach, memory figures, the main loop, system commands, functional qSQL
+    "q::adverbs", "q::amend", "q::peach", "q::memstats", "q::session", "q::system", "q::funsql",
+    // the evaluator (q/eval/ with qSQL as one), on top of everything
+    "q::eval",
     "q",
 ];
 
 /// Upward imports qhost has today (issue 32): each is debt, to be removed, never added to.
 #[rustfmt::skip]
-const KNOWN_UP: &[&str] = &[
-    "kapi::exports -> q::eval",
-    "kapi::exports -> q::func",
-    "kapi::exports -> q::system",
-    "kapi::exports -> q::values",
-    "kapi::exports -> q::verbs",
-    "kapi::kobj -> q::func",
-    "q::values -> q::verbs",
-    "q::verbs -> q::display",
-    "q::builtins -> q::parser",
-    "q::parser -> q::eval",
-    "q::parser -> q::func",
-    "q::display -> q::func",
-    "q::adverbs -> q::eval",
-    "q::amend -> q::eval",
-    "q::amend -> q::peach",
-    "q::qsql -> q::eval",
-    "q::qsql -> q::peach",
-    "q::funsql -> q::eval",
-    "q::funsql -> q::system",
-    "q::peach -> q::eval",
-    "q::eval -> q::system",
-    "q::system -> q::session",
-];
+const KNOWN_UP: &[&str] = &[];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -85,11 +63,16 @@ fn module_of(root: &Path, file: &Path) -> Vec<String> {
     v
 }
 
-/// The unit of LAYERS a module path is in: q/verbs/* and kapi/exports/* are one each.
+/// The unit of LAYERS a module path is in: q/verbs/*, q/eval/*, kapi/exports/* and
+/// kapi/kobj/* are one each.
 fn unit(path: &[String]) -> String {
-    if path.len() >= 2
-        && ((path[0] == "q" && path[1] == "verbs") || (path[0] == "kapi" && path[1] == "exports"))
-    {
+    const FOLDERS: [[&str; 2]; 4] = [
+        ["q", "verbs"],
+        ["q", "eval"],
+        ["kapi", "exports"],
+        ["kapi", "kobj"],
+    ];
+    if path.len() >= 2 && FOLDERS.iter().any(|f| path[0] == f[0] && path[1] == f[1]) {
         return path[..2].join("::");
     }
     path.join("::")
@@ -131,7 +114,10 @@ fn target(root: &Path, parts: &[String]) -> Option<String> {
                 ("q", Some("err" | "QErr" | "QResult")) => vec!["q".into(), "error".into()],
                 ("q", Some("eval_text" | "apply")) => vec!["q".into(), "eval".into()],
                 ("kapi", Some(n))
-                    if !["dynload", "exports", "kobj", "strict", "sym", "threads"].contains(&n) =>
+                    if ![
+                        "dynload", "error", "exports", "hooks", "kobj", "strict", "sym", "threads",
+                    ]
+                    .contains(&n) =>
                 {
                     vec!["kapi".into(), "kobj".into()]
                 }

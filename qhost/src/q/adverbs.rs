@@ -1,10 +1,11 @@
 //! Derived functions: each `'` (each, each-both, n-ary each), each-right `/:`, each-left `\:`,
 //! each-prior `':`, over `/` and scan `\` (fold with and without seed, n-ary fold, converge,
 //! do-n and while).
-use super::eval::{apply, valence};
-use super::func::Func;
+use super::builtins;
 use super::values::{self, from_items, int_of, is_list, truthy};
 use super::{err, QErr, QResult};
+use crate::kapi::func::Func;
+use crate::kapi::hooks::apply;
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
 
@@ -54,9 +55,9 @@ fn iterable(x: &KObj) -> bool {
 /// The items an iterator takes: a list's items, a table's rows (dictionaries).
 fn list_items(x: &KObj) -> Vec<KObj> {
     if x.t() == XT {
-        crate::q::verbs::util::rows_of(x)
+        crate::q::values::rows_of(x)
     } else {
-        values::items(x)
+        values::list_items(x)
     }
 }
 
@@ -156,7 +157,7 @@ fn prior(f: &KObj, args: Vec<KObj>) -> QResult {
             None => Ok(x),
         };
     }
-    let items = values::items(&x);
+    let items = values::list_items(&x);
     let mut out = Vec::with_capacity(items.len());
     for (i, it) in items.iter().enumerate() {
         let prev = if i == 0 {
@@ -188,10 +189,10 @@ fn first_prior(f: &KObj, x0: &KObj) -> QResult {
             return Ok(x0.clone());
         }
     }
-    if !x0.is_atom() || !super::verbs::util::is_simple(x0) {
+    if !x0.is_atom() || !super::values::is_simple(x0) {
         return Err(err("nyi"));
     }
-    apply(f, vec![x0.clone(), super::verbs::util::null_atom(-x0.t())])
+    apply(f, vec![x0.clone(), super::values::null_atom(-x0.t())])
 }
 
 fn prim_op(f: &KObj) -> Option<&str> {
@@ -253,7 +254,7 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
                     }
                 }
             }
-            let items = values::items(x);
+            let items = values::list_items(x);
             if items.is_empty() {
                 // an empty list is not evaluated (ref/accumulators.md "Empty lists": `*\[0#0]`
                 // is an atom, `{x*y}\[0#0]` a general list)
@@ -299,7 +300,7 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             }
             let mut acc = s.clone();
             let mut out = Vec::new();
-            for it in values::items(y) {
+            for it in values::list_items(y) {
                 acc = apply(f, vec![acc, it])?;
                 if scan {
                     out.push(acc.clone());
@@ -349,7 +350,7 @@ fn unary_over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             let mut cur = x0.clone();
             let mut out = vec![cur.clone()];
             loop {
-                if !super::eval::stack_ok() {
+                if !super::interrupt::stack_ok() {
                     return Err(err("stack"));
                 }
                 let next = apply(f, vec![cur.clone()])?;
@@ -394,5 +395,32 @@ fn unary_over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             Ok(if scan { from_items(out) } else { cur })
         }
         _ => Err(err("rank")),
+    }
+}
+
+/// How many arguments a function takes (1 for data, which is indexed).
+pub fn valence(f: &KObj) -> usize {
+    if !f.is_func() {
+        return 1;
+    }
+    if values::is_identity(f) {
+        return 1;
+    }
+    match f.func_ref() {
+        Func::Dl { n, .. } => *n as usize,
+        Func::Lambda(l) => l.params.len().max(1),
+        Func::Prim { op } => builtins::valence(op),
+        Func::Proj { f, args } => {
+            let v = valence(f);
+            let given = args.iter().filter(|a| a.is_some()).count();
+            v.saturating_sub(given)
+                .max(args.iter().filter(|a| a.is_none()).count())
+        }
+        Func::Comp { fs } => fs.last().map(valence).unwrap_or(1),
+        Func::Derived { f, adv } => match adv.as_str() {
+            "'" | "':" => valence(f).max(1),
+            "/:" | "\\:" => 2,
+            _ => valence(f).max(1),
+        },
     }
 }

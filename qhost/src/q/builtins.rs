@@ -1,7 +1,15 @@
 //! The q keywords qhost knows by name: which the evaluator itself runs (they need to apply
 //! functions or touch globals) and which are data verbs for `verbs::apply_prim`, with the
 //! valence each has for projection and adverbs.
-use super::parser::INFIX_WORDS;
+/// Names of q keywords that are dyadic and so used infix (`x in y`, `f each x`).
+pub const INFIX_WORDS: &[&str] = &[
+    "and", "or", "mod", "div", "in", "within", "like", "xbar", "xexp", "xlog", "cross", "except",
+    "inter", "union", "sv", "vs", "cut", "sublist", "rotate", "set", "each", "over", "scan",
+    "prior", "peach", "xasc", "xdesc", "xcol", "xcols", "xkey", "xgroup", "xprev", "lj", "ij",
+    "uj", "pj", "ej", "aj", "asof", "bin", "binr", "ss", "mavg", "msum", "mcount", "mdev", "mmax",
+    "mmin", "ema", "wavg", "wsum", "cor", "cov", "scov", "mmu", "lsq", "upsert", "insert", "fby",
+    "dsave", "setenv",
+];
 
 /// Keywords the evaluator implements (eval::call_builtin).
 pub const EVAL_WORDS: &[&str] = &[

@@ -4,10 +4,19 @@
 // Arc: lambdas are shared with peach's secondary threads
 use std::sync::Arc as Rc;
 
-use super::func::Lambda;
+use super::builtins::INFIX_WORDS;
 use super::lexer::{lex, Tok, Token};
 use super::{err, QErr};
+use crate::kapi::func::Lambda;
 use crate::kapi::KObj;
+
+/// What a lambda runs (the opaque `Lambda::code` of its function object): its locals
+/// (parameters first, then names assigned in the body) and its statements.
+#[derive(Debug)]
+pub struct Code {
+    pub locals: Vec<String>,
+    pub body: Vec<Node>,
+}
 
 #[derive(Debug, Clone)]
 pub enum Node {
@@ -65,16 +74,6 @@ struct Term {
     node: Node,
     verb: bool,
 }
-
-/// Names of q keywords that are dyadic and so used infix (`x in y`, `f each x`).
-pub const INFIX_WORDS: &[&str] = &[
-    "and", "or", "mod", "div", "in", "within", "like", "xbar", "xexp", "xlog", "cross", "except",
-    "inter", "union", "sv", "vs", "cut", "sublist", "rotate", "set", "each", "over", "scan",
-    "prior", "peach", "xasc", "xdesc", "xcol", "xcols", "xkey", "xgroup", "xprev", "lj", "ij",
-    "uj", "pj", "ej", "aj", "asof", "bin", "binr", "ss", "mavg", "msum", "mcount", "mdev", "mmax",
-    "mmin", "ema", "wavg", "wsum", "cor", "cov", "scov", "mmu", "lsq", "upsert", "insert", "fby",
-    "dsave", "setenv",
-];
 
 const SQL_WORDS: &[&str] = &["select", "exec", "update", "delete"];
 
@@ -143,7 +142,7 @@ impl<'a> P<'a> {
     }
     fn enter(&mut self) -> Result<(), QErr> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH || !super::eval::stack_ok() {
+        if self.depth > MAX_DEPTH || !super::interrupt::stack_ok() {
             return Err(err("stack"));
         }
         Ok(())
@@ -537,8 +536,7 @@ impl<'a> P<'a> {
         Ok(Node::Lambda(Rc::new(Lambda {
             text,
             params,
-            locals,
-            body,
+            code: Box::new(Code { locals, body }),
         })))
     }
 

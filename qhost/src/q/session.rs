@@ -77,9 +77,9 @@ fn tick_if_due() -> bool {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     let ns = now.as_nanos() as i64 - late.as_nanos() as i64 - 946_684_800_000_000_000;
-    if let Some(f) = super::eval::get_global(".z.ts") {
+    if let Some(f) = super::globals::get_global(".z.ts") {
         super::interrupt::clear();
-        if let Err(e) = super::eval::apply(&f, vec![KObj::temporal(KP, ns)]) {
+        if let Err(e) = crate::kapi::hooks::apply(&f, vec![KObj::temporal(KP, ns)]) {
             eprintln!("'{}", e.0);
         }
     }
@@ -200,9 +200,9 @@ pub fn run_exit_hook(code: i32) {
     if EXITING.with(|e| e.replace(true)) {
         return;
     }
-    if let Some(f) = super::eval::get_global(".z.exit") {
+    if let Some(f) = super::globals::get_global(".z.exit") {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            super::eval::apply(&f, vec![KObj::long(code as i64)])
+            crate::kapi::hooks::apply(&f, vec![KObj::long(code as i64)])
         }));
         if let Ok(Err(e)) = r {
             eprintln!("'{}", e.0);
