@@ -890,7 +890,7 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         (":", n) if n >= 3 => Err(err("nyi")),
         (":", 1) => Ok(args[0].clone()),
         ("::", 1) => Ok(args[0].clone()),
-        _ if builtins::EVAL_WORDS.contains(&op) => super::system::builtin(op, args),
+        _ if builtins::by_evaluator(op) => super::system::builtin(op, args),
         (".Q.s", 1) => Ok(KObj::string(&super::display::show_text(&args[0]))),
         (".Q.s1", 1) => Ok(KObj::string(&super::display::one_line(&args[0]))),
         (".Q.fmt", 3) | (".Q.f", 2) => super::system::qfmt(op, &args),

@@ -4,7 +4,7 @@
 // Arc: lambdas are shared with peach's secondary threads
 use std::sync::Arc as Rc;
 
-use super::builtins::INFIX_WORDS;
+use super::builtins::is_infix;
 use super::lexer::{lex, Tok, Token};
 use super::{err, QErr};
 use crate::kapi::func::Lambda;
@@ -264,11 +264,7 @@ impl<'a> P<'a> {
                     {
                         true
                     }
-                    (Some(Tok::Name(v)), Some(Tok::Verb(c)))
-                        if c == ":" && INFIX_WORDS.contains(&v.as_str()) =>
-                    {
-                        true
-                    }
+                    (Some(Tok::Name(v)), Some(Tok::Verb(c))) if c == ":" && is_infix(v) => true,
                     _ => false,
                 };
                 if !is_assign {
@@ -291,9 +287,7 @@ impl<'a> P<'a> {
                 op = Some(Box::new(Node::Prim(v.clone())));
                 self.pos += 2;
             }
-            (Some(Tok::Name(v)), Some(Tok::Verb(c)))
-                if c == ":" && INFIX_WORDS.contains(&v.as_str()) =>
-            {
+            (Some(Tok::Name(v)), Some(Tok::Verb(c))) if c == ":" && is_infix(v) => {
                 op = Some(Box::new(Node::Name(v.clone())));
                 self.pos += 2;
             }
@@ -350,7 +344,7 @@ impl<'a> P<'a> {
                 (Node::Const(k), false)
             }
             Tok::Name(n) => {
-                let infix = INFIX_WORDS.contains(&n.as_str());
+                let infix = is_infix(n);
                 (Node::Name(n.clone()), infix)
             }
             Tok::Verb(v) if v == "::" => (Node::Prim("::".into()), false),
@@ -694,7 +688,7 @@ fn ends_train(t: &Term) -> bool {
 fn train(mut terms: Vec<Term>) -> Node {
     let last = terms.pop().unwrap();
     let g = if terms.last().is_some_and(|t| !t.verb)
-        && !matches!(&last.node, Node::Name(n) if !INFIX_WORDS.contains(&n.as_str()))
+        && !matches!(&last.node, Node::Name(n) if !is_infix(n))
     {
         let x = terms.pop().unwrap();
         Node::Apply(Box::new(last.node), vec![x.node, Node::Elide])
