@@ -19,7 +19,7 @@ const LAYERS: &[&str] = &[
     "q::error", "q::values", "kapi::exports", "kapi::dynload",
     "kapi",
     // interrupts and the stack check, globals, literals, q's reserved names, the console form
-    "q::interrupt", "q::globals", "q::literal", "q::reserved", "q::display",
+    "q::interrupt", "q::globals", "q::literal", "q::reserved", "q::constants", "q::display",
     // the primitives (q/verbs/ as one), text files
     "q::verbs", "q::textfile",
     // the lexer, the table of names, the parser

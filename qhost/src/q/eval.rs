@@ -325,6 +325,9 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     if builtins::is_builtin(s) || matches!(s, ".Q.s" | ".Q.fmt" | ".Q.s1" | ".Q.f") {
         return Ok(prim_value(s));
     }
+    if let Some(v) = super::constants::get(s) {
+        return Ok(v);
+    }
     if let Some(v) = dotted(s, fr)? {
         return Ok(v);
     }

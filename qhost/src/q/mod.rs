@@ -2,6 +2,7 @@
 pub mod adverbs;
 pub mod amend;
 pub mod builtins;
+pub mod constants;
 pub mod display;
 pub mod error;
 pub mod eval;

@@ -324,9 +324,10 @@ pub fn parse_one(t: i8, s: &str) -> QResult {
         return Ok(KObj::string(s));
     }
     if t == KB {
+        // ref/tok.md "Truthy characters": `.Q.an where"B"$'.Q.an` is "txyTXY1"
         return Ok(KObj::bool(matches!(
             s,
-            "1" | "t" | "T" | "y" | "Y" | "true"
+            "1" | "t" | "T" | "x" | "X" | "y" | "Y" | "true"
         )));
     }
     if t == UU {

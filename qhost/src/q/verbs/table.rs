@@ -11,7 +11,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::{aggregate, arith, cast, compare, linalg, search_sort, strings, structure, types};
+use super::{
+    aggregate, arith, cast, compare, composite, linalg, meta, search_sort, strings, structure,
+    types,
+};
 use crate::kapi::KObj;
 use crate::q::QResult;
 
@@ -135,7 +138,7 @@ pub const PRIMS: &[Prim] = &[
     m("reverse", structure::monad), m("til", structure::monad), m("where", structure::monad),
     m("flip", structure::monad), m("raze", structure::monad), m("distinct", structure::monad),
     m("key", structure::monad), m("cols", structure::monad), m("group", structure::monad),
-    m("attr", structure::monad), m("keys", structure::monad),
+    m("attr", structure::monad), m("keys", structure::monad), m("meta", meta::monad),
     d("in", structure::dyad), d("except", structure::dyad), d("inter", structure::dyad),
     d("union", structure::dyad), d("cross", structure::dyad), d("sublist", structure::dyad),
     d("cut", structure::dyad), d("rotate", structure::dyad), d("xkey", structure::dyad),
@@ -152,7 +155,8 @@ pub const PRIMS: &[Prim] = &[
     d("xprev", aggregate::dyad), d("wsum", aggregate::dyad), d("wavg", aggregate::dyad),
     d("cov", aggregate::dyad), d("cor", aggregate::dyad), d("mavg", aggregate::dyad),
     d("msum", aggregate::dyad), d("mmax", aggregate::dyad), d("mmin", aggregate::dyad),
-    d("mcount", aggregate::dyad),
+    d("mcount", aggregate::dyad), d("mdev", composite::dyad), d("scov", composite::dyad),
+    d("xrank", composite::dyad), d("ema", composite::dyad),
     // searching and sorting
     m("asc", search_sort::monad), m("desc", search_sort::monad), m("iasc", search_sort::monad),
     m("idesc", search_sort::monad), m("rand", search_sort::monad), m("rank", search_sort::monad),
@@ -174,9 +178,9 @@ pub const PRIMS: &[Prim] = &[
     e("hclose", 1), e("load", 1), e("tables", 1), e("views", 1), e("hcount", 1), e("hdel", 1),
     e("save", 1), e("fby", 2),
     // q's keywords qhost names but does not run: 'nyi
-    n("md5", 1), n("meta", 1), n("ungroup", 1), n("gtime", 1), n("ltime", 1), n("fkeys", 1),
+    n("md5", 1), n("ungroup", 1), n("gtime", 1), n("ltime", 1), n("fkeys", 1),
     n("xgroup", 2), n("lj", 2), n("ij", 2), n("uj", 2), n("pj", 2), n("ej", 2), n("aj", 2),
-    n("asof", 2), n("mdev", 2), n("ema", 2), n("scov", 2), n("lsq", 2), n("upsert", 2),
+    n("asof", 2), n("lsq", 2), n("upsert", 2),
     n("insert", 2), n("dsave", 2),
 ];
 
