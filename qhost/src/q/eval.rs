@@ -41,10 +41,11 @@ pub fn done(r: R) -> QResult {
     }
 }
 
-/// Locals of one lambda call (or the columns of a qSQL query, or nothing at top level).
+/// Locals of one lambda call (or the columns of a qSQL query, or nothing at top level): the
+/// names (a lambda's, shared by its calls) and their values by slot.
 #[derive(Default)]
 pub struct Frame {
-    pub names: Vec<String>,
+    pub names: Rc<Vec<String>>,
     pub vals: Vec<Option<KObj>>,
     /// The running function, for `.z.s`.
     pub this: Option<KObj>,
@@ -136,6 +137,10 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
         Node::Const(k) => Ok(k.clone()),
         Node::Nil => Ok(KObj::identity()),
         Node::Name(s) => lookup(s, fr),
+        Node::Local(i, s) => match fr.vals.get(*i) {
+            Some(Some(v)) => Ok(v.clone()),
+            _ => Err(err(s).into()),
+        },
         Node::Prim(op) => Ok(prim_value(op)),
         Node::Lambda(l) => Ok(KObj::func(func::T_LAMBDA, Func::Lambda(l.clone()))),
         Node::Derived(f, adv) => {

@@ -11,10 +11,11 @@ use crate::kapi::func::Lambda;
 use crate::kapi::KObj;
 
 /// What a lambda runs (the opaque `Lambda::code` of its function object): its locals
-/// (parameters first, then names assigned in the body) and its statements.
+/// (parameters first, then names assigned in the body; shared with each call's frame) and its
+/// statements, where a local read is resolved to its slot (`Node::Local`).
 #[derive(Debug)]
 pub struct Code {
-    pub locals: Vec<String>,
+    pub locals: Rc<Vec<String>>,
     pub body: Vec<Node>,
 }
 
@@ -22,6 +23,8 @@ pub struct Code {
 pub enum Node {
     Const(KObj),
     Name(String),
+    /// A lambda's local read, resolved at parse time: its slot in the lambda's frame, its name.
+    Local(usize, String),
     /// A primitive glyph used as a verb or a value (`+`, `,`, `::`...).
     Prim(String),
     /// f followed by an adverb.
@@ -527,10 +530,17 @@ impl<'a> P<'a> {
             assigned(s, &mut locals, &mut globals)?;
         }
         let text = self.src[start..end].to_string();
+        let mut body = body;
+        for s in &mut body {
+            resolve_locals(s, &locals);
+        }
         Ok(Node::Lambda(Rc::new(Lambda {
             text,
             params,
-            code: Box::new(Code { locals, body }),
+            code: Box::new(Code {
+                locals: Rc::new(locals),
+                body,
+            }),
         })))
     }
 
@@ -883,5 +893,53 @@ fn children(n: &Node, f: &mut dyn FnMut(&Node)) {
             s.wh.iter().for_each(f);
         }
         _ => {}
+    }
+}
+
+/// A lambda's reads of its locals as slots (`Node::Local`), once at parse time instead of a
+/// search by name at each read. A nested lambda has its own frame and a qSQL query evaluates
+/// in a frame of columns (with the locals copied in by name), so neither is entered; nor are
+/// assignment targets (found by name when assigned).
+fn resolve_locals(n: &mut Node, locals: &[String]) {
+    let mut go = |n: &mut Node| resolve_locals(n, locals);
+    match n {
+        Node::Name(s) => {
+            if let Some(i) = locals.iter().position(|l| l == s) {
+                *n = Node::Local(i, std::mem::take(s));
+            }
+        }
+        Node::Derived(f, _) => go(f),
+        Node::Apply(f, args) => {
+            go(f);
+            args.iter_mut().for_each(go);
+        }
+        Node::Juxt(f, x) => {
+            go(f);
+            go(x);
+        }
+        Node::Dyad(x, f, y) => {
+            go(x);
+            go(f);
+            go(y);
+        }
+        Node::List(v) | Node::Seq(v) => v.iter_mut().for_each(go),
+        Node::Assign { idx, op, val, .. } => {
+            if let Some(ix) = idx {
+                ix.iter_mut().for_each(&mut go);
+            }
+            if let Some(o) = op {
+                go(o);
+            }
+            go(val);
+        }
+        Node::Return(x) | Node::Signal(x) => go(x),
+        Node::Table(keys, cols) => keys.iter_mut().chain(cols).for_each(|(_, e)| go(e)),
+        Node::Const(_)
+        | Node::Local(..)
+        | Node::Prim(_)
+        | Node::Elide
+        | Node::Lambda(_)
+        | Node::Sql(_)
+        | Node::Nil => {}
     }
 }

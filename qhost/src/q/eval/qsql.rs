@@ -147,26 +147,28 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
     if !(s.kind == "exec" || update) || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty() {
         return Err(err("nyi"));
     }
-    let mut fr = Frame {
-        names: Vec::new(),
-        vals: Vec::new(),
-        this: outer.this.clone(),
-    };
+    let mut names: Vec<String> = Vec::new();
+    let mut vals: Vec<Option<KObj>> = Vec::new();
     for (k, v) in d
         .dict_keys()
         .sym_list()
         .iter()
         .zip(values::list_items(&d.dict_values()))
     {
-        fr.names.push(k.to_string());
-        fr.vals.push(Some(v));
+        names.push(k.to_string());
+        vals.push(Some(v));
     }
     for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
-        if !fr.names.contains(n) {
-            fr.names.push(n.clone());
-            fr.vals.push(v.clone());
+        if !names.contains(n) {
+            names.push(n.clone());
+            vals.push(v.clone());
         }
     }
+    let mut fr = Frame {
+        names: std::sync::Arc::new(names),
+        vals,
+        this: outer.this.clone(),
+    };
     if update {
         // `update c:e from d` (ktorch's gpt/math.q, run by q: `flip update ok:actual=predict
         // from update actual:a+b from `a`b`predict!..`): the keys name the values, a new name
@@ -270,23 +272,25 @@ fn on_table(s: &Sql, t: &KObj, outer: &mut Frame) -> QResult {
 
 /// Evaluate `e` with the columns (at rows `idx`) as locals, after the enclosing locals.
 fn eval_on(tab: &Tab, idx: &[i64], e: &Node, outer: &mut Frame) -> QResult {
-    let mut fr = Frame {
-        names: Vec::new(),
-        vals: Vec::new(),
-        this: outer.this.clone(),
-    };
+    let mut names: Vec<String> = Vec::new();
+    let mut vals: Vec<Option<KObj>> = Vec::new();
     for (n, c) in tab.names.iter().zip(tab.cols.iter()) {
-        fr.names.push(n.clone());
-        fr.vals.push(Some(rows(c, idx)));
+        names.push(n.clone());
+        vals.push(Some(rows(c, idx)));
     }
-    fr.names.push("i".into());
-    fr.vals.push(Some(KObj::from_slice(KJ, idx)));
+    names.push("i".into());
+    vals.push(Some(KObj::from_slice(KJ, idx)));
     for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
-        if !fr.names.contains(n) {
-            fr.names.push(n.clone());
-            fr.vals.push(v.clone());
+        if !names.contains(n) {
+            names.push(n.clone());
+            vals.push(v.clone());
         }
     }
+    let mut fr = Frame {
+        names: std::sync::Arc::new(names),
+        vals,
+        this: outer.this.clone(),
+    };
     done(eval_node(e, &mut fr))
 }
 

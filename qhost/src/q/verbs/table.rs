@@ -9,6 +9,7 @@
 //! product). A row without one answers 'nyi for that form (q has it, qhost does not), or 'rank
 //! where q has no such form.
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use super::{
@@ -184,13 +185,54 @@ pub const PRIMS: &[Prim] = &[
     n("insert", 2), n("dsave", 2),
 ];
 
+/// FNV-1a: names are short and ours, so a cheaper hash than std's SipHash (every primitive
+/// applied looks its row up: `i+:1` in a loop of a million).
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// The rows by name: one-character glyphs by their byte, the rest hashed.
+struct Index {
+    glyphs: [Option<&'static Prim>; 128],
+    names: HashMap<&'static str, &'static Prim, BuildHasherDefault<Fnv>>,
+}
+
 /// The row of a primitive by its name.
+#[inline]
 pub fn find(name: &str) -> Option<&'static Prim> {
-    static BY_NAME: OnceLock<HashMap<&'static str, &'static Prim>> = OnceLock::new();
-    BY_NAME
-        .get_or_init(|| PRIMS.iter().map(|p| (p.name, p)).collect())
-        .get(name)
-        .copied()
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    let ix = INDEX.get_or_init(|| {
+        let mut glyphs = [None; 128];
+        for p in PRIMS {
+            if let [b] = p.name.as_bytes() {
+                glyphs[*b as usize] = Some(p);
+            }
+        }
+        Index {
+            glyphs,
+            names: PRIMS.iter().map(|p| (p.name, p)).collect(),
+        }
+    });
+    match name.as_bytes() {
+        [b] if *b < 128 => ix.glyphs[*b as usize],
+        _ => ix.names.get(name).copied(),
+    }
 }
 
 /// A keyword (a name, not a glyph) of the table.
