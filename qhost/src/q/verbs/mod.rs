@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod cast;
 pub mod compare;
 pub mod composite;
+pub mod digest;
 pub mod index;
 pub mod linalg;
 pub mod meta;

@@ -13,8 +13,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use super::{
-    aggregate, arith, cast, compare, composite, linalg, meta, search_sort, strings, structure,
-    types,
+    aggregate, arith, cast, compare, composite, digest, linalg, meta, search_sort, strings,
+    structure, types,
 };
 use crate::kapi::KObj;
 use crate::q::QResult;
@@ -166,7 +166,7 @@ pub const PRIMS: &[Prim] = &[
     // strings
     m("lower", strings::monad), m("upper", strings::monad), m("trim", strings::monad),
     m("ltrim", strings::monad), m("rtrim", strings::monad), m("string", strings::monad),
-    m("hsym", strings::monad),
+    m("hsym", strings::monad), m("md5", digest::monad),
     d("like", strings::dyad), d("ss", strings::dyad), d("vs", strings::dyad),
     d("sv", strings::dyad),
     // `enlist` takes any count and `ssr` three (apply_prim runs both)
@@ -179,7 +179,7 @@ pub const PRIMS: &[Prim] = &[
     e("hclose", 1), e("load", 1), e("tables", 1), e("views", 1), e("hcount", 1), e("hdel", 1),
     e("save", 1), e("fby", 2),
     // q's keywords qhost names but does not run: 'nyi
-    n("md5", 1), n("ungroup", 1), n("gtime", 1), n("ltime", 1), n("fkeys", 1),
+    n("ungroup", 1), n("gtime", 1), n("ltime", 1), n("fkeys", 1),
     n("xgroup", 2), n("lj", 2), n("ij", 2), n("uj", 2), n("pj", 2), n("ej", 2), n("aj", 2),
     n("asof", 2), n("lsq", 2), n("upsert", 2),
     n("insert", 2), n("dsave", 2),
