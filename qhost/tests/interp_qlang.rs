@@ -318,8 +318,11 @@ fn constructs_still_nyi() {
     for e in [
         // ` vs of a handle with no folder: q's answer is not documented
         "` vs `:file.q",
-        // ` vs of a string, and vs with negative values or an all-zero atom
-        "` vs \"a b\"",
+        // ` vs of empty text or of text ending in two line breaks; vs with negative values or
+        // an all-zero atom; sv with a separator of several bytes
+        "` vs \"\"",
+        "` vs \"a\\n\\n\"",
+        "0x0203 sv (0x0001;0x0405)",
         "2 vs -5",
         // "D"$ of mm/dd/yyyy (depends on \z)
         "\"D\"$\"01/02/2001\"",
@@ -507,5 +510,33 @@ fn select_with_a_limit_and_an_order() {
     assert_eq!(
         shown(&format!("{t}; select[2] from t")),
         "sym price\n---------\na   5\nb   9"
+    );
+}
+
+/// Lines, bytes and digests by KX's pages: ref/vs.md ("String or bytestream by linebreak",
+/// "Byte Vectors", "Byte representation"), ref/sv.md (a byte separator), ref/md5.md.
+#[test]
+fn vs_bytes_lines_and_md5() {
+    assert_eq!(q("` vs \"abc\\ndef\\nghi\""), "\"abc\"\n\"def\"\n\"ghi\"");
+    assert_eq!(
+        q("` vs \"abc\\r\\ndef\\r\\nghi\""),
+        "\"abc\"\n\"def\"\n\"ghi\""
+    );
+    assert_eq!(
+        q("` vs \"abc\\ndef\\nghi\\n\""),
+        "\"abc\"\n\"def\"\n\"ghi\""
+    );
+    assert_eq!(q("` vs \"x\"$\"abc\\ndef\""), "\"abc\"\n\"def\"");
+    assert_eq!(q("0x02 vs 0x0102010201"), ",0x01\n,0x01\n,0x01");
+    assert_eq!(q("0x0203 vs 0x000102030405"), "0x0001\n0x0405");
+    assert_eq!(q("0x03 sv 0x02 vs 0x0102010201"), "0x0103010301");
+    assert_eq!(q("0x0 vs 2413h"), "0x096d");
+    assert_eq!(q("0x0 vs 2413i"), "0x0000096d");
+    assert_eq!(q("0x0 vs 2413e"), "0x4516d000");
+    assert_eq!(q("0x0 vs 2413f"), "0x40a2da0000000000");
+    assert_eq!(q("0x0 vs 3.1415"), "0x400921cac083126f");
+    assert_eq!(
+        q("md5 \"this is a not so secret message\""),
+        "0x6cf192c1938b79012c323fa30e62787e"
     );
 }
