@@ -540,3 +540,32 @@ fn vs_bytes_lines_and_md5() {
         "0x6cf192c1938b79012c323fa30e62787e"
     );
 }
+
+/// meta, mdev, scov, xrank, ema and .Q's constants as KX's pages print them (ref/meta.md,
+/// ref/asc.md, ref/dev.md, ref/cov.md, ref/xrank.md, ref/ema.md, ref/dotq.md).
+#[test]
+fn meta_moving_and_dotq_constants() {
+    assert_eq!(
+        q("meta asc ([]a:3 4 1;b:`a`d`s)"),
+        "c| t f a\n-| -----\na| j   p\nb| s    "
+    );
+    assert_eq!(q("meta asc([]a:3 4 1)"), "c| t f a\n-| -----\na| j   s");
+    assert_eq!(
+        q("meta ([] code:`F2; vr:(enlist (5.4; 43.2)))"),
+        "c   | t f a\n----| -----\ncode| s    \nvr  | F    "
+    );
+    assert_eq!(q("2 mdev 1 2 3 5 7 10"), "0 0.5 0.5 1 1 1.5");
+    assert_eq!(q("5 mdev 0N 2 0N 5 7 0N"), "0n 0 0 1.5 2.054805 2.054805");
+    assert_eq!(q("2 3 5 7 scov 3 3 5 9"), "6f");
+    assert_eq!(q("7 xrank til 9"), "0 0 1 2 3 3 4 5 6");
+    assert_eq!(q("3 xrank 1 37 5 4 0 3"), "0 2 2 1 0 1");
+    assert_eq!(
+        q("5#ema[1%3;1,10#0]"),
+        "1 0.6666667 0.4444444 0.2962963 0.1975309"
+    );
+    assert_eq!(
+        q(".Q.an"),
+        "\"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789\""
+    );
+    assert_eq!(q(".Q.t?\"j\""), "7");
+}
