@@ -323,6 +323,9 @@ fn constructs_still_nyi() {
         "` vs \"\"",
         "` vs \"a\\n\\n\"",
         "0x0203 sv (0x0001;0x0405)",
+        // cov with nulls; Case with an index past its arguments
+        "1 0N 3 cov 0N 2 4",
+        "0 3'[1 2;3 4]",
         "2 vs -5",
         // "D"$ of mm/dd/yyyy (depends on \z)
         "\"D\"$\"01/02/2001\"",
@@ -568,4 +571,28 @@ fn meta_moving_and_dotq_constants() {
         "\"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789\""
     );
     assert_eq!(q(".Q.t?\"j\""), "7");
+}
+
+/// Case (ref/maps.md: `int'[a;b;..]`, atoms repeated, dictionaries by their values with the same
+/// keys, extra arguments allowed) and cor leaving out pairs with a null (ref/cor.md).
+#[test]
+fn case_and_cor_with_nulls() {
+    assert_eq!(q("0 1 0'[\"abc\";\"xyz\"]"), "\"ayc\"");
+    assert_eq!(q("0 2 0'[\"abc\";\"xyz\";\"123\";\"789\"]"), "\"a2c\"");
+    assert_eq!(q("0 1 0'[\"a\";\"xyz\"]"), "\"aya\"");
+    assert_eq!(
+        q("0 2 0'[`a`b`c!\"abc\";\"xyz\";\"123\";`a`b`c!\"789\"]"),
+        "\"a2c\""
+    );
+    assert_eq!(
+        q_err("0 2 0'[`a`b`c!\"abc\";\"xyz\";\"123\";`a`b!\"78\"]"),
+        "length"
+    );
+    assert_eq!(
+        q_err("0 2 0'[`a`b`c!\"abc\";\"xyz\";\"123\";`b`a`c!\"789\"]"),
+        "domain"
+    );
+    assert_eq!(q("1 3 0N cor 1 3 9"), "1f");
+    assert_eq!(q("29 10 54 cor 1 3 9"), "0.7727746");
+    assert_eq!(q("1 1 1 cor 1 3 9"), "0n");
 }

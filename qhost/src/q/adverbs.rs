@@ -11,6 +11,7 @@ use crate::kapi::KObj;
 
 pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
     match adv {
+        "'" if matches!(f.t(), KH | KI | KJ) => case(f, args),
         "'" => each(f, args),
         "/:" | "\\:" => {
             if args.len() != 2 {
@@ -45,6 +46,53 @@ pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
         "/" => over(f, args, false),
         _ => over(f, args, true),
     }
+}
+
+/// Case, `int'[a;b;..]` (ref/maps.md): item i of the answer is item i of argument int[i]; an
+/// atom argument stands for itself at every place, a dictionary for its values (all of them with
+/// the same keys in the same order, else 'domain); lists are as long as int ('length). Extra
+/// arguments are allowed; an index past the arguments, or below 0, is 'nyi (not on the page).
+fn case(f: &KObj, args: Vec<KObj>) -> QResult {
+    let idx = values::ints_of(f).ok_or_else(|| err("type"))?;
+    let n = idx.len() as i64;
+    let keys: Vec<KObj> = args
+        .iter()
+        .filter(|a| a.t() == XD)
+        .map(|a| a.dict_keys())
+        .collect();
+    let vals: Vec<KObj> = args
+        .iter()
+        .map(|a| {
+            if a.t() == XD {
+                a.dict_values()
+            } else {
+                a.clone()
+            }
+        })
+        .collect();
+    for v in &vals {
+        if !v.is_atom() && v.len() != n {
+            return Err(err("length"));
+        }
+    }
+    if keys
+        .windows(2)
+        .any(|k| !crate::q::verbs::compare::matches(&k[0], &k[1]))
+    {
+        return Err(err("domain"));
+    }
+    let mut out = Vec::with_capacity(idx.len());
+    for (i, &k) in idx.iter().enumerate() {
+        let Some(a) = usize::try_from(k).ok().and_then(|k| vals.get(k)) else {
+            return Err(err("nyi"));
+        };
+        out.push(if a.is_atom() {
+            a.clone()
+        } else {
+            values::elem(a, i as i64)
+        });
+    }
+    Ok(from_items(out))
 }
 
 /// Whether an iterator goes through x's items: lists, and tables (by rows, as q does).
