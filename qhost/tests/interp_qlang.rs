@@ -596,3 +596,14 @@ fn case_and_cor_with_nulls() {
     assert_eq!(q("29 10 54 cor 1 3 9"), "0.7727746");
     assert_eq!(q("1 1 1 cor 1 3 9"), "0n");
 }
+
+/// `from t:expr` assigns t as the query reads it (ref/avg.md: `kt:`k xkey update k:.. from
+/// t:flip d:..` then `avg t` is a| 11.33333 b| 5); the name was taken as a column's and lost.
+#[test]
+fn a_from_clause_assigns() {
+    assert_eq!(
+        q("kt:`k xkey update k:`abc`def`ghi from t:flip d:`a`b!(10 21 3;4 5 6); avg t"),
+        "a| 11.33333\nb| 5"
+    );
+    assert_eq!(q("r:update b:1 from t:([]a:1 2); t"), "a\n-\n1\n2");
+}

@@ -595,7 +595,18 @@ impl<'a> P<'a> {
             Some(Tok::Name(n)) if n == "from" => self.pos += 1,
             _ => return Err(err("from")),
         }
-        let (_, from) = self.sql_item(&["where"])?;
+        // `from t:expr` assigns t as it is read (ref/avg.md `update k:.. from t:flip d:..`);
+        // sql_item takes `name:` as a column's name
+        let from = match self.sql_item(&["where"])? {
+            (Some(name), val) => Node::Assign {
+                name,
+                idx: None,
+                op: None,
+                val: Box::new(val),
+                global: false,
+            },
+            (None, e) => e,
+        };
         let mut wh = vec![];
         if let Some(Tok::Name(n)) = self.peek() {
             if n == "where" {
