@@ -606,4 +606,9 @@ fn a_from_clause_assigns() {
         "a| 11.33333\nb| 5"
     );
     assert_eq!(q("r:update b:1 from t:([]a:1 2); t"), "a\n-\n1\n2");
+    // a keyed table's aggregation goes through its value table (ref/avg.md `avg kt`)
+    assert_eq!(
+        q("kt:`k xkey update k:`abc`def`ghi from t:flip d:`a`b!(10 21 3;4 5 6); avg kt"),
+        "a| 11.33333\nb| 5"
+    );
 }

@@ -22,6 +22,16 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         let cols: Result<Vec<KObj>, _> = cols.iter().map(|c| monad(name, c).unwrap()).collect();
         return Some(cols.map(|c| make_table(names, c)));
     }
+    // a keyed table is a dictionary: an aggregation goes through its values, the value table,
+    // column by column (ref/avg.md `avg kt` is a| 11.33333 b| 5, as `avg t`)
+    if is_keyed(x)
+        && matches!(
+            name,
+            "sum" | "prd" | "max" | "min" | "avg" | "var" | "dev" | "svar" | "sdev"
+        )
+    {
+        return monad(name, &x.dict_values());
+    }
     let agg = |op: Op| Some(fold(op, x));
     match name {
         "sum" => agg(Op::Add),
