@@ -8,9 +8,9 @@
 use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
 
+use qhost::kapi::func::{Func, T_DL};
 use qhost::kapi::kobj::live_objects;
 use qhost::kapi::*;
-use qhost::q::func::{Func, T_DL};
 
 use crate::child::{Counts, Log};
 use crate::fixtures::Fixtures;

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use qhost::kapi::dynload::load;
 use qhost::kapi::exports::{call_dl, result_of};
+use qhost::kapi::func::Func;
 use qhost::kapi::*;
-use qhost::q::func::Func;
 use qhost::q::QResult;
 
 /// A one-argument q entry point (every ktorch function takes one K; two-argument ones take `(x;y)`
@@ -47,6 +47,9 @@ pub struct Ktorch {
 impl Ktorch {
     /// `` (`:path/ktorch 2:`fns,1)[] ``.
     pub fn load(path: &Path) -> Result<Ktorch, String> {
+        // the interpreter's entry points for the C API (k(0,..) from ktorch), as qhost's main
+        // installs them before anything runs
+        qhost::q::eval::install();
         let stem = path.with_extension("");
         let lib = KObj::sym(&format!(":{}", stem.display()));
         let f = load(&lib, &KObj::list(vec![KObj::sym("fns"), KObj::long(1)])).map_err(|e| e.0)?;

@@ -53,7 +53,9 @@ fn take_port_option(args: &mut Vec<String>) -> Result<(), String> {
 }
 
 fn run(mut args: Vec<String>) -> i32 {
+    eval::install();
     session::init();
+    qhost::q::serve::init();
     if let Err(e) = take_secondary_option(&mut args).and_then(|_| take_port_option(&mut args)) {
         eprintln!("qhost: {e}");
         return 1;

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use qhost::kapi::dynload::load;
 use qhost::kapi::exports::{call_dl, poll_fds, registered_fds};
+use qhost::kapi::func::Func;
 use qhost::kapi::*;
-use qhost::q::func::Func;
 
 /// The folder holding testext.so (built on first use).
 fn testext_dir() -> &'static Path {

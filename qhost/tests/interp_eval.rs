@@ -207,3 +207,25 @@ fn qsql_exec_by_and_update_by() {
         "10 20 40 60"
     );
 }
+
+/// Locals are resolved to slots when a lambda is parsed (issue 32): each lambda reads its own
+/// frame, a nested lambda its own (q has no closures: basics/function-notation.md), a query
+/// inside a lambda sees columns first and then the lambda's locals (ref/select.md: a column
+/// shadows a local of the same name), an unset local is its name's error, and a local named
+/// like a control word is a local (the same expressions as before the change, as q answers).
+#[test]
+fn locals_by_slot() {
+    assert_eq!(q("{a:1; {a:2; a}[] + a}[]"), "3");
+    assert_eq!(q("{[x;y] z:x*y; z-x}[3;4]"), "9");
+    assert_eq!(
+        q("f:{[t] c:10; select a+c from t}; f ([]a:1 2)"),
+        "a \n--\n11\n12"
+    );
+    assert_eq!(
+        q("f:{[t] a:100; select a from t}; f ([]a:1 2)"),
+        "a\n-\n1\n2"
+    );
+    assert_eq!(q("{[n] s:0; i:0; while[i<n; s+:i; i+:1]; s}[5]"), "10");
+    assert_eq!(q_err("{if[x;b:1]; b}[0b]"), "b");
+    assert_eq!(q("{[a;b] b::99; a+b}[10;20]"), "109");
+}

@@ -318,8 +318,14 @@ fn constructs_still_nyi() {
     for e in [
         // ` vs of a handle with no folder: q's answer is not documented
         "` vs `:file.q",
-        // ` vs of a string, and vs with negative values or an all-zero atom
-        "` vs \"a b\"",
+        // ` vs of empty text or of text ending in two line breaks; vs with negative values or
+        // an all-zero atom; sv with a separator of several bytes
+        "` vs \"\"",
+        "` vs \"a\\n\\n\"",
+        "0x0203 sv (0x0001;0x0405)",
+        // cov with nulls; Case with an index past its arguments
+        "1 0N 3 cov 0N 2 4",
+        "0 3'[1 2;3 4]",
         "2 vs -5",
         // "D"$ of mm/dd/yyyy (depends on \z)
         "\"D\"$\"01/02/2001\"",
@@ -507,5 +513,102 @@ fn select_with_a_limit_and_an_order() {
     assert_eq!(
         shown(&format!("{t}; select[2] from t")),
         "sym price\n---------\na   5\nb   9"
+    );
+}
+
+/// Lines, bytes and digests by KX's pages: ref/vs.md ("String or bytestream by linebreak",
+/// "Byte Vectors", "Byte representation"), ref/sv.md (a byte separator), ref/md5.md.
+#[test]
+fn vs_bytes_lines_and_md5() {
+    assert_eq!(q("` vs \"abc\\ndef\\nghi\""), "\"abc\"\n\"def\"\n\"ghi\"");
+    assert_eq!(
+        q("` vs \"abc\\r\\ndef\\r\\nghi\""),
+        "\"abc\"\n\"def\"\n\"ghi\""
+    );
+    assert_eq!(
+        q("` vs \"abc\\ndef\\nghi\\n\""),
+        "\"abc\"\n\"def\"\n\"ghi\""
+    );
+    assert_eq!(q("` vs \"x\"$\"abc\\ndef\""), "\"abc\"\n\"def\"");
+    assert_eq!(q("0x02 vs 0x0102010201"), ",0x01\n,0x01\n,0x01");
+    assert_eq!(q("0x0203 vs 0x000102030405"), "0x0001\n0x0405");
+    assert_eq!(q("0x03 sv 0x02 vs 0x0102010201"), "0x0103010301");
+    assert_eq!(q("0x0 vs 2413h"), "0x096d");
+    assert_eq!(q("0x0 vs 2413i"), "0x0000096d");
+    assert_eq!(q("0x0 vs 2413e"), "0x4516d000");
+    assert_eq!(q("0x0 vs 2413f"), "0x40a2da0000000000");
+    assert_eq!(q("0x0 vs 3.1415"), "0x400921cac083126f");
+    assert_eq!(
+        q("md5 \"this is a not so secret message\""),
+        "0x6cf192c1938b79012c323fa30e62787e"
+    );
+}
+
+/// meta, mdev, scov, xrank, ema and .Q's constants as KX's pages print them (ref/meta.md,
+/// ref/asc.md, ref/dev.md, ref/cov.md, ref/xrank.md, ref/ema.md, ref/dotq.md).
+#[test]
+fn meta_moving_and_dotq_constants() {
+    assert_eq!(
+        q("meta asc ([]a:3 4 1;b:`a`d`s)"),
+        "c| t f a\n-| -----\na| j   p\nb| s    "
+    );
+    assert_eq!(q("meta asc([]a:3 4 1)"), "c| t f a\n-| -----\na| j   s");
+    assert_eq!(
+        q("meta ([] code:`F2; vr:(enlist (5.4; 43.2)))"),
+        "c   | t f a\n----| -----\ncode| s    \nvr  | F    "
+    );
+    assert_eq!(q("2 mdev 1 2 3 5 7 10"), "0 0.5 0.5 1 1 1.5");
+    assert_eq!(q("5 mdev 0N 2 0N 5 7 0N"), "0n 0 0 1.5 2.054805 2.054805");
+    assert_eq!(q("2 3 5 7 scov 3 3 5 9"), "6f");
+    assert_eq!(q("7 xrank til 9"), "0 0 1 2 3 3 4 5 6");
+    assert_eq!(q("3 xrank 1 37 5 4 0 3"), "0 2 2 1 0 1");
+    assert_eq!(
+        q("5#ema[1%3;1,10#0]"),
+        "1 0.6666667 0.4444444 0.2962963 0.1975309"
+    );
+    assert_eq!(
+        q(".Q.an"),
+        "\"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789\""
+    );
+    assert_eq!(q(".Q.t?\"j\""), "7");
+}
+
+/// Case (ref/maps.md: `int'[a;b;..]`, atoms repeated, dictionaries by their values with the same
+/// keys, extra arguments allowed) and cor leaving out pairs with a null (ref/cor.md).
+#[test]
+fn case_and_cor_with_nulls() {
+    assert_eq!(q("0 1 0'[\"abc\";\"xyz\"]"), "\"ayc\"");
+    assert_eq!(q("0 2 0'[\"abc\";\"xyz\";\"123\";\"789\"]"), "\"a2c\"");
+    assert_eq!(q("0 1 0'[\"a\";\"xyz\"]"), "\"aya\"");
+    assert_eq!(
+        q("0 2 0'[`a`b`c!\"abc\";\"xyz\";\"123\";`a`b`c!\"789\"]"),
+        "\"a2c\""
+    );
+    assert_eq!(
+        q_err("0 2 0'[`a`b`c!\"abc\";\"xyz\";\"123\";`a`b!\"78\"]"),
+        "length"
+    );
+    assert_eq!(
+        q_err("0 2 0'[`a`b`c!\"abc\";\"xyz\";\"123\";`b`a`c!\"789\"]"),
+        "domain"
+    );
+    assert_eq!(q("1 3 0N cor 1 3 9"), "1f");
+    assert_eq!(q("29 10 54 cor 1 3 9"), "0.7727746");
+    assert_eq!(q("1 1 1 cor 1 3 9"), "0n");
+}
+
+/// `from t:expr` assigns t as the query reads it (ref/avg.md: `kt:`k xkey update k:.. from
+/// t:flip d:..` then `avg t` is a| 11.33333 b| 5); the name was taken as a column's and lost.
+#[test]
+fn a_from_clause_assigns() {
+    assert_eq!(
+        q("kt:`k xkey update k:`abc`def`ghi from t:flip d:`a`b!(10 21 3;4 5 6); avg t"),
+        "a| 11.33333\nb| 5"
+    );
+    assert_eq!(q("r:update b:1 from t:([]a:1 2); t"), "a\n-\n1\n2");
+    // a keyed table's aggregation goes through its value table (ref/avg.md `avg kt`)
+    assert_eq!(
+        q("kt:`k xkey update k:`abc`def`ghi from t:flip d:`a`b!(10 21 3;4 5 6); avg kt"),
+        "a| 11.33333\nb| 5"
     );
 }

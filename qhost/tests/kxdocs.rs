@@ -10,9 +10,12 @@
 //! - `different`: qhost answers a value that is not what q printed (or a value where q signals);
 //! - `crash`: the process ends (signal, abort) or hangs past the block's time limit.
 //!
-//! A different value after an input of the same block that answered 'nyi or an error, naming a
-//! name that input assigns (or a symbol it names), is classed with that input: the session is
-//! not q's after it.
+//! A different value after an input of the same block that answered 'nyi or an error is classed
+//! with that input when it reads a global that input would have changed (a name it assigns, or
+//! a table it names by symbol to `set`, `insert`, `upsert`, an amend `@[`t;..]`, `from `t` or
+//! `xasc`-like sorts and keys) and that no answered input assigned whole since: the session is
+//! not q's after it. The report marks each such input with the line it is classed with, and the
+//! count is printed.
 //!
 //! The test fails on a `different` or a `crash` not listed in tests/kxdocs/page_errors.txt (each
 //! listed with the KX page or rule that shows the page, not q, is wrong) or in
@@ -45,8 +48,9 @@ struct Block {
     inputs: Vec<Input>,
 }
 
-/// A block's inputs classed: (input's index, class, what qhost printed).
-type Classed = Vec<(usize, Class, String)>;
+/// A block's inputs classed: (input's index, class, what qhost printed, the line of the earlier
+/// 'nyi or error input a different value is classed with).
+type Classed = Vec<(usize, Class, String, Option<usize>)>;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 enum Class {
@@ -232,23 +236,31 @@ fn replay_block(b: &Block) -> Classed {
             break;
         }
     }
-    let mut v: Vec<(usize, Class, String)> =
-        done.into_iter().map(|(i, (c, g))| (i, c, g)).collect();
+    let mut v: Classed = done
+        .into_iter()
+        .map(|(i, (c, g))| (i, c, g, None))
+        .collect();
     v.sort_by_key(|x| x.0);
     // an input that answered 'nyi (or an error where q answers) left the session unlike q's:
-    // a later different value that names what it would have changed is that input's
-    // consequence, classed with it (`x insert ..` 'nyi, then `x` shows x without the row)
-    let mut tainted: Vec<(String, Class)> = Vec::new();
-    for (i, c, _) in v.iter_mut() {
-        let text = &b.inputs[*i].text;
+    // a later different value that reads what it would have changed is that input's
+    // consequence, classed with it (`x insert ..` 'nyi, then `x` shows x without the row),
+    // until an answered input assigns that name whole again
+    let mut tainted: Vec<(String, Class, usize)> = Vec::new();
+    for (i, c, _, with) in v.iter_mut() {
+        let inp = &b.inputs[*i];
         if *c == Class::Different {
-            if let Some((_, t)) = tainted.iter().find(|(n, _)| mentions(text, n)) {
+            if let Some((_, t, line)) = tainted.iter().find(|(n, ..)| mentions(&inp.text, n)) {
                 *c = *t;
+                *with = Some(*line);
             }
         }
+        let changed = changes(&inp.text);
         if matches!(*c, Class::Nyi | Class::Error) {
             let k = *c;
-            tainted.extend(names(text).into_iter().map(|w| (w, k)));
+            tainted.extend(changed.into_iter().map(|(w, _)| (w, k, inp.line)));
+        } else {
+            // assigned whole by an input that answered as q: q's value again
+            tainted.retain(|(n, ..)| !changed.iter().any(|(w, whole)| *whole && w == n));
         }
     }
     v
@@ -264,10 +276,13 @@ fn mentions(text: &str, n: &str) -> bool {
     })
 }
 
-/// The names an input may change (outside strings): a name before an assignment (`x:`, `x::`,
-/// `x[i]:`, `x+:`, `x,:`) and a symbol (`` `t insert .. ``, `` `a set .. ``), q's keywords left
-/// out.
-fn names(text: &str) -> Vec<String> {
+/// The globals an input may change (outside strings), each with whether it is assigned whole: a
+/// name before an assignment (`x:` and `x::` whole; `x[i]:`, `x+:`, `x,:` in part) and a symbol
+/// naming a global that the input updates in place (`` `t insert .. ``, `` `a`b set .. ``,
+/// `` `e?`a`b ``, `` @[`t;..] ``, `` delete c from `t ``, `` `c xasc `t ``), q's keywords left
+/// out. Symbols as
+/// data (`` `a`b`c?`d ``) change nothing.
+fn changes(text: &str) -> Vec<(String, bool)> {
     let b: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -301,9 +316,22 @@ fn names(text: &str) -> Vec<String> {
             j += 1;
         }
         let w: String = b[start..j].iter().collect();
+        if w.is_empty() || qhost::q::reserved::is_q_name(&w) {
+            i = j.max(i + 1);
+            continue;
+        }
+        if sym {
+            if updated_by_name(&b, i, j) {
+                out.push((w, false));
+            }
+            i = j.max(i + 1);
+            continue;
+        }
         // what follows: [..] then an operator then `:` is an assignment
         let mut k = j;
+        let mut whole = true;
         if k < b.len() && b[k] == '[' {
+            whole = false;
             let mut depth = 0;
             while k < b.len() {
                 match b[k] {
@@ -322,18 +350,52 @@ fn names(text: &str) -> Vec<String> {
         }
         // `(a[1]):4`: a parenthesised target
         while k < b.len() && b[k] == ')' {
+            whole = false;
             k += 1;
         }
         if k < b.len() && "+-*%,&|^#_!~<>=$?@.".contains(b[k]) && b.get(k + 1) == Some(&':') {
+            whole = false;
             k += 1;
         }
-        let assigned = k < b.len() && b[k] == ':';
-        if !w.is_empty() && (sym || assigned) && !qhost::q::reserved::is_q_name(&w) {
-            out.push(w);
+        if k < b.len() && b[k] == ':' {
+            out.push((w, whole));
         }
         i = j.max(i + 1);
     }
     out
+}
+
+/// Whether the symbol at b[at..end] (its backtick at `at`) names a global the input updates in
+/// place: before `set`/`insert`/`upsert` (a list of symbols before `set` counts whole), one
+/// symbol before `?` (an enumeration extended), as the
+/// first argument of an amend (`@[`, `.[`) or a functional update (`![`), after `from` in
+/// `update`/`delete`, or after a sort or key keyword (`` `c xasc `t ``).
+fn updated_by_name(b: &[char], at: usize, end: usize) -> bool {
+    let before: String = b[..at].iter().collect();
+    let before = before.trim_end();
+    // the rest of a run of symbols (`a`b`c), then blanks, then the next word
+    let mut k = end;
+    while k < b.len() && (b[k] == '`' || b[k].is_alphanumeric() || b[k] == '_' || b[k] == '.') {
+        k += 1;
+    }
+    while k < b.len() && b[k] == ' ' {
+        k += 1;
+    }
+    let next: String = b[k..].iter().take_while(|c| c.is_alphanumeric()).collect();
+    // `` `e?x `` with one symbol on the left extends the enumeration `e` (ref/enum-extend.md)
+    let first = at == 0 || !(b[at - 1].is_alphanumeric() || b[at - 1] == '_' || b[at - 1] == '.');
+    let one = first && !b[at + 1..k].contains(&'`');
+    matches!(next.as_str(), "set" | "insert" | "upsert")
+        || (one && b[end..].first() == Some(&'?'))
+        || before.ends_with("@[")
+        || before.ends_with(".[")
+        || before.ends_with("![")
+        || ["from", "xasc", "xdesc", "xkey", "xcol", "xcols"]
+            .iter()
+            .any(|w| {
+                before.ends_with(w)
+                    && !before[..before.len() - w.len()].ends_with(|c: char| c.is_alphanumeric())
+            })
 }
 
 #[test]
@@ -380,14 +442,22 @@ fn kx_reference_pages() {
     let mut bad = Vec::new();
     let mut seen_listed = HashSet::new();
     let mut report = String::new();
+    let mut reclassed = 0;
     for (k, r) in &results {
         let b = &blocks[*k];
-        for (i, c, got) in r {
+        for (i, c, got, with) in r {
             let inp = &b.inputs[*i];
             let at = format!("{}:{}", b.page, inp.line);
             *counts.entry(*c).or_default() += 1;
+            let class = match with {
+                Some(l) => {
+                    reclassed += 1;
+                    format!("{c:?} (a different value, after line {l})")
+                }
+                None => format!("{c:?}"),
+            };
             report.push_str(&format!(
-                "{at}\t{c:?}\t{}\t{:?}\t{:?}\n",
+                "{at}\t{class}\t{}\t{:?}\t{:?}\n",
                 inp.text,
                 inp.want.join("\n"),
                 got.trim_end()
@@ -413,7 +483,8 @@ fn kx_reference_pages() {
     let c = |k| counts.get(&k).copied().unwrap_or(0);
     println!(
         "KX pages replayed: {total} inputs: {} match, {} nyi, {} error, {} different, {} crash \
-         ({} listed page errors, {} listed known qhost differences)",
+         ({} listed page errors, {} listed known qhost differences; {reclassed} different \
+         values classed with an earlier 'nyi or error input that changes what they read)",
         c(Class::Match),
         c(Class::Nyi),
         c(Class::Error),

@@ -24,3 +24,9 @@ impl std::fmt::Display for QErr {
 pub fn err(s: &str) -> QErr {
     QErr(s.to_string())
 }
+
+/// q's `exit n` and `\\`: unwind the interpreter's stack first, so that every value a running
+/// function holds is released before the leak check; `main` catches this and calls `exit`
+/// (`resume_unwind` runs no panic hook, so nothing is printed). Here so that the C API knows
+/// it in a callback's unwinding without the interpreter.
+pub struct ExitRequest(pub i32);

@@ -32,11 +32,12 @@ use std::sync::atomic::Ordering;
 
 use libc::{c_char, c_int, c_void};
 
+use super::error::{err, ExitRequest, QErr, QResult};
+use super::func::Func;
+use super::hooks;
 use super::kobj::*;
 use super::sym;
 use super::{strict, threads};
-use crate::kapi::error::{err, QErr, QResult};
-use crate::q::func::Func;
 
 pub use fdloop::{poll_fds, registered_fds};
 pub use incoming::check_incoming;
@@ -101,10 +102,9 @@ fn guarded(f: impl FnOnce() -> QResult) -> QResult {
         Ok(r) => r,
         // `exit` inside a callback from C: no unwinding through the extension's frames, so
         // leave from here (the leak check then also counts what those frames hold).
-        Err(e) if e.is::<crate::q::system::ExitRequest>() => crate::q::system::exit(
-            e.downcast_ref::<crate::q::system::ExitRequest>()
-                .map_or(1, |x| x.0),
-        ),
+        Err(e) if e.is::<ExitRequest>() => {
+            hooks::exit(e.downcast_ref::<ExitRequest>().map_or(1, |x| x.0))
+        }
         Err(e) => {
             let m = e
                 .downcast_ref::<&str>()
@@ -536,11 +536,11 @@ pub unsafe extern "C" fn qhost_k(h: c_int, s: *const c_char, args: *const K, n: 
     }
     let text = String::from_utf8_lossy(cstr(s)).into_owned();
     let r = guarded(|| {
-        let v = crate::q::eval_text(&text)?;
+        let v = hooks::eval_text(&text)?;
         if args.is_empty() {
             Ok(v)
         } else {
-            crate::q::apply(&v, args)
+            hooks::apply(&v, args)
         }
     });
     match r {
@@ -573,7 +573,7 @@ pub unsafe extern "C" fn dot(f: K, x: K) -> K {
         set_error(&e);
         return std::ptr::null_mut();
     }
-    match guarded(|| crate::q::apply(&f, arg_list(&x))) {
+    match guarded(|| hooks::apply(&f, arg_list(&x))) {
         Ok(v) => v.into_raw(),
         Err(e) => {
             set_error(&e.0);
@@ -803,7 +803,7 @@ pub unsafe extern "C" fn vi(x: K, j: u64) -> K {
     }
     let ft = if t == 0 { x.item(0).t() } else { -t };
     if (-KT..0).contains(&ft) {
-        crate::q::verbs::util::null_atom(-ft).into_raw()
+        crate::q::values::null_atom(-ft).into_raw()
     } else {
         KObj::vector(ft.clamp(0, KT), 0).into_raw()
     }

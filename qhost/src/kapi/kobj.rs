@@ -9,7 +9,9 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::sym;
-use crate::q::func::Func;
+
+pub mod func;
+use func::Func;
 
 /// k.h's `struct k0`, field for field.
 #[repr(C)]

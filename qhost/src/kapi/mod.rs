@@ -4,6 +4,7 @@
 pub mod dynload;
 pub mod error;
 pub mod exports;
+pub mod hooks;
 pub mod kobj;
 pub mod strict;
 pub mod sym;

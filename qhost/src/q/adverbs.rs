@@ -1,15 +1,17 @@
 //! Derived functions: each `'` (each, each-both, n-ary each), each-right `/:`, each-left `\:`,
 //! each-prior `':`, over `/` and scan `\` (fold with and without seed, n-ary fold, converge,
 //! do-n and while).
-use super::eval::{apply, valence};
-use super::func::Func;
+use super::builtins;
 use super::values::{self, from_items, int_of, is_list, truthy};
 use super::{err, QErr, QResult};
+use crate::kapi::func::Func;
+use crate::kapi::hooks::apply;
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
 
 pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
     match adv {
+        "'" if matches!(f.t(), KH | KI | KJ) => case(f, args),
         "'" => each(f, args),
         "/:" | "\\:" => {
             if args.len() != 2 {
@@ -46,6 +48,53 @@ pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
     }
 }
 
+/// Case, `int'[a;b;..]` (ref/maps.md): item i of the answer is item i of argument int[i]; an
+/// atom argument stands for itself at every place, a dictionary for its values (all of them with
+/// the same keys in the same order, else 'domain); lists are as long as int ('length). Extra
+/// arguments are allowed; an index past the arguments, or below 0, is 'nyi (not on the page).
+fn case(f: &KObj, args: Vec<KObj>) -> QResult {
+    let idx = values::ints_of(f).ok_or_else(|| err("type"))?;
+    let n = idx.len() as i64;
+    let keys: Vec<KObj> = args
+        .iter()
+        .filter(|a| a.t() == XD)
+        .map(|a| a.dict_keys())
+        .collect();
+    let vals: Vec<KObj> = args
+        .iter()
+        .map(|a| {
+            if a.t() == XD {
+                a.dict_values()
+            } else {
+                a.clone()
+            }
+        })
+        .collect();
+    for v in &vals {
+        if !v.is_atom() && v.len() != n {
+            return Err(err("length"));
+        }
+    }
+    if keys
+        .windows(2)
+        .any(|k| !crate::q::verbs::compare::matches(&k[0], &k[1]))
+    {
+        return Err(err("domain"));
+    }
+    let mut out = Vec::with_capacity(idx.len());
+    for (i, &k) in idx.iter().enumerate() {
+        let Some(a) = usize::try_from(k).ok().and_then(|k| vals.get(k)) else {
+            return Err(err("nyi"));
+        };
+        out.push(if a.is_atom() {
+            a.clone()
+        } else {
+            values::elem(a, i as i64)
+        });
+    }
+    Ok(from_items(out))
+}
+
 /// Whether an iterator goes through x's items: lists, and tables (by rows, as q does).
 fn iterable(x: &KObj) -> bool {
     is_list(x) || x.t() == XT
@@ -54,9 +103,9 @@ fn iterable(x: &KObj) -> bool {
 /// The items an iterator takes: a list's items, a table's rows (dictionaries).
 fn list_items(x: &KObj) -> Vec<KObj> {
     if x.t() == XT {
-        crate::q::verbs::util::rows_of(x)
+        crate::q::values::rows_of(x)
     } else {
-        values::items(x)
+        values::list_items(x)
     }
 }
 
@@ -156,7 +205,7 @@ fn prior(f: &KObj, args: Vec<KObj>) -> QResult {
             None => Ok(x),
         };
     }
-    let items = values::items(&x);
+    let items = values::list_items(&x);
     let mut out = Vec::with_capacity(items.len());
     for (i, it) in items.iter().enumerate() {
         let prev = if i == 0 {
@@ -188,10 +237,10 @@ fn first_prior(f: &KObj, x0: &KObj) -> QResult {
             return Ok(x0.clone());
         }
     }
-    if !x0.is_atom() || !super::verbs::util::is_simple(x0) {
+    if !x0.is_atom() || !super::values::is_simple(x0) {
         return Err(err("nyi"));
     }
-    apply(f, vec![x0.clone(), super::verbs::util::null_atom(-x0.t())])
+    apply(f, vec![x0.clone(), super::values::null_atom(-x0.t())])
 }
 
 fn prim_op(f: &KObj) -> Option<&str> {
@@ -253,7 +302,7 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
                     }
                 }
             }
-            let items = values::items(x);
+            let items = values::list_items(x);
             if items.is_empty() {
                 // an empty list is not evaluated (ref/accumulators.md "Empty lists": `*\[0#0]`
                 // is an atom, `{x*y}\[0#0]` a general list)
@@ -299,7 +348,7 @@ fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             }
             let mut acc = s.clone();
             let mut out = Vec::new();
-            for it in values::items(y) {
+            for it in values::list_items(y) {
                 acc = apply(f, vec![acc, it])?;
                 if scan {
                     out.push(acc.clone());
@@ -349,7 +398,7 @@ fn unary_over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             let mut cur = x0.clone();
             let mut out = vec![cur.clone()];
             loop {
-                if !super::eval::stack_ok() {
+                if !super::interrupt::stack_ok() {
                     return Err(err("stack"));
                 }
                 let next = apply(f, vec![cur.clone()])?;
@@ -394,5 +443,32 @@ fn unary_over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
             Ok(if scan { from_items(out) } else { cur })
         }
         _ => Err(err("rank")),
+    }
+}
+
+/// How many arguments a function takes (1 for data, which is indexed).
+pub fn valence(f: &KObj) -> usize {
+    if !f.is_func() {
+        return 1;
+    }
+    if values::is_identity(f) {
+        return 1;
+    }
+    match f.func_ref() {
+        Func::Dl { n, .. } => *n as usize,
+        Func::Lambda(l) => l.params.len().max(1),
+        Func::Prim { op } => builtins::valence(op),
+        Func::Proj { f, args } => {
+            let v = valence(f);
+            let given = args.iter().filter(|a| a.is_some()).count();
+            v.saturating_sub(given)
+                .max(args.iter().filter(|a| a.is_none()).count())
+        }
+        Func::Comp { fs } => fs.last().map(valence).unwrap_or(1),
+        Func::Derived { f, adv } => match adv.as_str() {
+            "'" | "':" => valence(f).max(1),
+            "/:" | "\\:" => 2,
+            _ => valence(f).max(1),
+        },
     }
 }

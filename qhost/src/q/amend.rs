@@ -1,10 +1,11 @@
 //! Amend: `@[d;i;f]`, `@[d;i;f;y]`, `.[d;i;f]`, `.[d;i;f;y]` and indexed assignment
 //! `d[i]:y` / `d[i]+:y`. d may be a global's name (a symbol): the global is amended in place
 //! and the name is the answer. `:` as f assigns.
-use super::eval::{apply, arg_items, get_global, set_global};
-use super::func::Func;
-use super::values::{self, from_items, int_of, ints_of, is_identity};
+use super::globals::{get_global, may_update, set_global};
+use super::values::{self, arg_items, from_items, int_of, ints_of, is_identity};
 use super::{err, QResult};
+use crate::kapi::func::Func;
+use crate::kapi::hooks::apply;
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
 
@@ -34,7 +35,7 @@ pub fn amend(op: &str, args: Vec<KObj>) -> QResult {
         let name = d.get_sym();
         let cur = get_global(name).ok_or_else(|| err(name))?;
         let v = amend_path(cur, &path, fun.as_ref(), y)?;
-        super::peach::may_update()?;
+        may_update()?;
         set_global(name, v);
         return Ok(d);
     }
@@ -86,7 +87,7 @@ fn amend_at(d: KObj, i: &KObj, y: Option<KObj>, g: &mut Step) -> QResult {
         return Err(err(if d.t() == XT { "nyi" } else { "type" }));
     }
     let n = d.len();
-    let mut items = values::items(&d);
+    let mut items = values::list_items(&d);
     if is_identity(i) {
         for (k, item) in items.iter_mut().enumerate().take(n as usize) {
             let yk = y_at(&y, k, n as usize)?;
@@ -151,15 +152,15 @@ fn amend_dict(d: KObj, i: &KObj, y: Option<KObj>, g: &mut Step) -> QResult {
     let keys = d.dict_keys();
     let vals = d.dict_values();
     let targets: Vec<KObj> = if is_identity(i) {
-        values::items(&keys)
+        values::list_items(&keys)
     } else if i.is_vector() && keys.t() != 0 {
-        values::items(i)
+        values::list_items(i)
     } else {
         vec![i.clone()]
     };
     let m = targets.len();
-    let mut kitems = values::items(&keys);
-    let mut vitems = values::items(&vals);
+    let mut kitems = values::list_items(&keys);
+    let mut vitems = values::list_items(&vals);
     for (k, key) in targets.into_iter().enumerate() {
         let mut pos = int_of(&find(&keys, &key)?).ok_or_else(|| err("type"))? as usize;
         if pos >= keys.len() as usize {

@@ -1,101 +1,11 @@
-//! The q keywords qhost knows by name: which the evaluator itself runs (they need to apply
-//! functions or touch globals) and which are data verbs for `verbs::apply_prim`, with the
-//! valence each has for projection and adverbs.
-use super::parser::INFIX_WORDS;
+//! What the parser and the evaluator ask of q's primitives by name, read from the one table
+//! (`verbs::table`): keywords, infix keywords, those the evaluator runs, the arguments each
+//! takes before it runs (projection, iterators) and at most.
+pub use super::verbs::table::{by_evaluator, is_infix};
 
-/// Keywords the evaluator implements (eval::call_builtin).
-pub const EVAL_WORDS: &[&str] = &[
-    "value", "get", "set", "show", "system", "exit", "read0", "each", "over", "scan", "prior",
-    "peach", "getenv", "setenv", "eval", "parse", "hopen", "hclose", "load", "read1", "tables",
-    "views", "hcount", "hdel", "save", "fby",
-];
-
-/// Monadic keywords on data (verbs::apply_prim).
-pub const MONADS: &[&str] = &[
-    "abs",
-    "acos",
-    "all",
-    "any",
-    "asc",
-    "asin",
-    "atan",
-    "avg",
-    "avgs",
-    "ceiling",
-    "cols",
-    "cos",
-    "count",
-    "deltas",
-    "desc",
-    "dev",
-    "differ",
-    "distinct",
-    "enlist",
-    "exp",
-    "fills",
-    "first",
-    "flip",
-    "floor",
-    "group",
-    "hsym",
-    "iasc",
-    "idesc",
-    "inv",
-    "key",
-    "keys",
-    "last",
-    "log",
-    "lower",
-    "ltrim",
-    "max",
-    "maxs",
-    "md5",
-    "med",
-    "meta",
-    "min",
-    "mins",
-    "neg",
-    "next",
-    "not",
-    "null",
-    "prd",
-    "prds",
-    "prev",
-    "rand",
-    "rank",
-    "ratios",
-    "raze",
-    "reciprocal",
-    "reverse",
-    "rtrim",
-    "sdev",
-    "signum",
-    "sin",
-    "sqrt",
-    "string",
-    "sum",
-    "sums",
-    "svar",
-    "tan",
-    "til",
-    "trim",
-    "type",
-    "ungroup",
-    "upper",
-    "var",
-    "where",
-    "attr",
-    "fkeys",
-    "flip",
-    "gtime",
-    "ltime",
-    "xcols",
-    "ss",
-    "sublist",
-];
-
+/// A keyword of q's that qhost knows (verbs::table): a name that is not a variable's.
 pub fn is_builtin(n: &str) -> bool {
-    EVAL_WORDS.contains(&n) || MONADS.contains(&n) || INFIX_WORDS.contains(&n) || n == "ssr"
+    super::verbs::table::is_keyword(n)
 }
 
 /// Whether a primitive name is a glyph verb (`+`, `<=`, `0:`...).
@@ -114,18 +24,7 @@ pub fn valence(op: &str) -> usize {
     if is_glyph(op) {
         return 2;
     }
-    match op {
-        "ssr" => 3,
-        "enlist" | "'" => 1,
-        ".Q.fmt" => 3,
-        ".Q.f" => 2,
-        "value" | "get" | "show" | "system" | "exit" | "read0" | "getenv" | "eval" | "parse"
-        | "hopen" | "hclose" | "load" | "read1" | "tables" | "views" | "hcount" | "hdel"
-        | "save" => 1,
-        "setenv" => 2,
-        _ if INFIX_WORDS.contains(&op) => 2,
-        _ => 1,
-    }
+    super::verbs::table::find(op).map_or(1, |p| p.valence)
 }
 
 /// The most arguments a primitive takes: `@`/`.` amend with 4, `?` the vector conditional and

@@ -2,11 +2,10 @@
 //! (`-3!`, `.Q.s1`, items inside lists), the bare text of atoms (`string`, table cells) and
 //! `.Q.fmt`/`.Q.f`. Floats use q's default precision (\P 7); console lines are cut at q's
 //! default width (\c 25 80) with "..".
+use crate::kapi::func::Func;
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
-use crate::q::func::Func;
-use crate::q::verbs::cast::civil_from_days;
-use crate::q::verbs::util::{elem, is_identity, is_null_at, table_cols};
+use crate::q::values::{civil_from_days, elem, is_identity, is_null_at, table_cols};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -284,7 +283,7 @@ fn cells(col: &KObj) -> Vec<String> {
             .collect()
     } else if col.t() == XT {
         // a table as a column: each row in one-line form
-        crate::q::verbs::util::rows_of(col)
+        crate::q::values::rows_of(col)
             .iter()
             .map(one_line)
             .collect()
@@ -371,10 +370,7 @@ fn dict_lines(d: &KObj) -> Vec<String> {
     }
     let ks = cells(&k);
     let vs: Vec<String> = if v.t() == XT {
-        crate::q::verbs::util::rows_of(&v)
-            .iter()
-            .map(one_line)
-            .collect()
+        crate::q::values::rows_of(&v).iter().map(one_line).collect()
     } else if v.t() == 0 && is_matrix_of(&v, true) {
         // values that are all lists of one count line up as a matrix's rows
         matrix_rows(&v)
@@ -467,7 +463,7 @@ const DAY_NS: i64 = 86_400_000_000_000;
 
 /// Integer value of a temporal or integer atom (None when null; Some(±WJ) for infinities).
 fn int_val(x: &KObj) -> i64 {
-    crate::q::verbs::util::ivals(x).map(|v| v[0]).unwrap_or(0)
+    crate::q::values::ivals(x).map(|v| v[0]).unwrap_or(0)
 }
 
 /// The text of a non-null, finite temporal value of base type t.

@@ -2,7 +2,7 @@
 //! or any text from `'x` or an extension's krr).
 // The error type lives with the values at the bottom (kapi::error): the C API signals and
 // receives q errors without knowing the interpreter.
-pub use crate::kapi::error::{err, QErr, QResult};
+pub use crate::kapi::error::{err, ExitRequest, QErr, QResult};
 
 thread_local! {
     /// Depth of `guard` calls on this thread: a panic inside one is answered, not printed.
@@ -33,8 +33,3 @@ pub fn guard<T>(f: impl FnOnce() -> Result<T, QErr>) -> Result<T, QErr> {
         Err(_) => Err(err("nyi")),
     }
 }
-
-/// q's `exit n` and `\\`: unwind the interpreter's stack first, so that every value a running
-/// function holds is released before the leak check; `main` catches this and calls `exit`.
-/// (`resume_unwind` runs no panic hook, so nothing is printed.)
-pub struct ExitRequest(pub i32);

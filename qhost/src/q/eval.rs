@@ -1,14 +1,20 @@
 //! Evaluation of the syntax tree: right to left, locals and globals, control words,
 //! application (functions, projections, indexing), and the `@`/`.` family.
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+// qSQL is evaluation of the syntax tree's `Sql` nodes in frames of columns: part of the evaluator
+pub mod qsql;
+
+use std::cell::Cell;
 // Arc: lambdas are shared with peach's secondary threads
 use std::sync::Arc as Rc;
 
+pub use super::adverbs::valence;
 use super::builtins;
-use super::func::{self, Func, Lambda};
+use super::interrupt::stack_ok;
 use super::parser::{self, Node};
-use super::values::{self, from_items, int_of, is_identity, truthy};
+use crate::kapi::func::{self, Func, Lambda};
+// the globals as the evaluator's callers have always named them (eval::get_global...)
+pub use super::globals::{clear_globals, get_global, global_names, remove_global, set_global};
+use super::values::{self, arg_items, from_items, int_of, is_identity, truthy};
 use super::{err, QErr, QResult};
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
@@ -35,10 +41,11 @@ pub fn done(r: R) -> QResult {
     }
 }
 
-/// Locals of one lambda call (or the columns of a qSQL query, or nothing at top level).
+/// Locals of one lambda call (or the columns of a qSQL query, or nothing at top level): the
+/// names (a lambda's, shared by its calls) and their values by slot.
 #[derive(Default)]
 pub struct Frame {
-    pub names: Vec<String>,
+    pub names: Rc<Vec<String>>,
     pub vals: Vec<Option<KObj>>,
     /// The running function, for `.z.s`.
     pub this: Option<KObj>,
@@ -53,49 +60,6 @@ impl Frame {
 thread_local! {
     /// Evaluation steps left before 'stop (0: no limit); see `set_step_limit`.
     static STEPS_LEFT: Cell<u64> = const { Cell::new(0) };
-    static GLOBALS: RefCell<HashMap<String, KObj>> = RefCell::new(HashMap::new());
-    static STACK_LO: Cell<usize> = const { Cell::new(0) };
-}
-
-pub fn get_global(n: &str) -> Option<KObj> {
-    GLOBALS
-        .with(|g| g.borrow().get(n).cloned())
-        .or_else(|| super::peach::main_global(n))
-}
-
-/// This thread's globals, for peach's secondary threads to read while it waits.
-pub fn globals_ptr() -> *mut HashMap<String, KObj> {
-    GLOBALS.with(|g| g.as_ptr())
-}
-
-/// Remove a global (`delete x from `.`, ref/delete.md); whether it was there.
-pub fn remove_global(n: &str) -> bool {
-    GLOBALS.with(|g| g.borrow_mut().remove(n).is_some())
-}
-
-pub fn set_global(n: &str, v: KObj) {
-    // drop the old value after the borrow ends: its drop may run arbitrary frees only
-    let old = GLOBALS.with(|g| g.borrow_mut().insert(n.to_string(), v));
-    drop(old);
-}
-
-/// Global names (for `\v`-like listings and namespaces): those starting with `prefix`.
-pub fn global_names(prefix: &str) -> Vec<String> {
-    let mut v: Vec<String> = GLOBALS.with(|g| {
-        g.borrow()
-            .keys()
-            .filter(|k| k.starts_with(prefix))
-            .cloned()
-            .collect()
-    });
-    v.sort();
-    v
-}
-
-/// Drop every global (before the leak check at exit).
-pub fn clear_globals() {
-    let all: Vec<KObj> = GLOBALS.with(|g| g.borrow_mut().drain().map(|(_, v)| v).collect());
-    drop(all);
 }
 
 /// Limit the evaluation steps of this thread (None: unlimited); past it, evaluation signals
@@ -116,39 +80,29 @@ fn step() -> Result<(), QErr> {
     })
 }
 
-/// Whether enough machine stack is left to go deeper (deep recursion is 'stack, not a crash).
-pub fn stack_ok() -> bool {
-    // a real stack slot (a `&0u8` literal would be promoted to a static)
-    let probe = 0u8;
-    let here = std::hint::black_box(&probe) as *const u8 as usize;
-    let lo = STACK_LO.with(|c| {
-        if c.get() == 0 {
-            c.set(stack_low());
-        }
-        c.get()
+/// Install the evaluator's entry points for the layers below it (`kapi::hooks`: the C API,
+/// iterators, amend, qSQL, peach, system commands, the main loop). `main` calls it first;
+/// `eval_text` makes sure of it for a library user that starts there.
+pub fn install() {
+    crate::kapi::hooks::install(crate::kapi::hooks::Hooks {
+        eval_text,
+        apply,
+        compile,
+        exit: super::system::exit,
     });
-    lo == 1 || here > lo + 512 * 1024
+    // lambdas written by -8! and sent over IPC: their text, from the function objects
+    super::ipc::init();
 }
 
-fn stack_low() -> usize {
-    unsafe {
-        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
-        if libc::pthread_getattr_np(libc::pthread_self(), &mut attr) != 0 {
-            return 1;
-        }
-        let mut addr: *mut libc::c_void = std::ptr::null_mut();
-        let mut size: libc::size_t = 0;
-        let r = libc::pthread_attr_getstack(&attr, &mut addr, &mut size);
-        libc::pthread_attr_destroy(&mut attr);
-        if r != 0 || addr.is_null() {
-            return 1;
-        }
-        addr as usize
-    }
+/// An expression parsed once, evaluated at top level each time it is called (`\t:n`).
+fn compile(src: &str) -> Result<crate::kapi::hooks::Compiled, QErr> {
+    let node = parser::parse(src)?;
+    Ok(Box::new(move || done(eval(&node, &mut Frame::default()))))
 }
 
 /// Evaluate source text at top level.
 pub fn eval_text(src: &str) -> QResult {
+    install();
     let t = src.trim_start();
     if let Some(cmd) = t.strip_prefix('\\') {
         return super::system::command(cmd);
@@ -185,6 +139,10 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
         Node::Const(k) => Ok(k.clone()),
         Node::Nil => Ok(KObj::identity()),
         Node::Name(s) => lookup(s, fr),
+        Node::Local(i, s) => match fr.vals.get(*i) {
+            Some(Some(v)) => Ok(v.clone()),
+            _ => Err(err(s).into()),
+        },
         Node::Prim(op) => Ok(prim_value(op)),
         Node::Lambda(l) => Ok(KObj::func(func::T_LAMBDA, Func::Lambda(l.clone()))),
         Node::Derived(f, adv) => {
@@ -251,7 +209,7 @@ pub fn eval(n: &Node, fr: &mut Frame) -> R {
             apply_opt(&fv, vec![Some(av), Some(bv)])
         }
         Node::Table(keys, cols) => table_literal(keys, cols, fr),
-        Node::Sql(s) => Ok(super::qsql::eval(s, fr)?),
+        Node::Sql(s) => Ok(qsql::eval(s, fr)?),
         Node::Elide => Ok(KObj::identity()),
     }
 }
@@ -373,6 +331,9 @@ fn lookup(s: &str, fr: &mut Frame) -> R {
     }
     if builtins::is_builtin(s) || matches!(s, ".Q.s" | ".Q.fmt" | ".Q.s1" | ".Q.f") {
         return Ok(prim_value(s));
+    }
+    if let Some(v) = super::constants::get(s) {
+        return Ok(v);
     }
     if let Some(v) = dotted(s, fr)? {
         return Ok(v);
@@ -546,7 +507,7 @@ fn assign(
                 new_item = Some(super::verbs::index::dot(&r, &KObj::list(path.clone()))?);
             }
             if r.t() == 0 && !r.is_empty() && r.items().iter().all(|a| a.is_atom()) {
-                super::verbs::util::from_items(r.items())
+                super::values::from_items(r.items())
             } else {
                 r
             }
@@ -568,7 +529,7 @@ fn assign(
         if !global && is_reserved(name) {
             return Err(err("assign").into());
         }
-        super::peach::may_update()?;
+        super::globals::may_update()?;
         set_global(name, newv);
     }
     Ok(result)
@@ -579,7 +540,7 @@ fn assign(
 /// only columns of the same types; a general list one rank above y takes y as one item.
 /// Enumerations are 'nyi.
 fn append(cur: KObj, y: &KObj) -> Result<KObj, Flow> {
-    use super::verbs::util::{from_items, table_cols};
+    use super::values::{from_items, table_cols};
     let t = cur.t();
     let same = |a: &KObj, b: &KObj| -> bool {
         let (ta, tb) = (a.t(), b.t());
@@ -684,43 +645,16 @@ fn table_literal(keys: &[(String, Node)], cols: &[(String, Node)], fr: &mut Fram
         }
     };
     let cv: Vec<KObj> = cv.into_iter().map(widen).collect();
-    let vt = values::make_table(&cn, cv);
+    let vt = values::table_of(&cn, cv);
     if kn.is_empty() {
         return Ok(vt);
     }
     kv = kv.into_iter().map(widen).collect();
-    let kt = values::make_table(&std::mem::take(&mut kn), kv);
+    let kt = values::table_of(&std::mem::take(&mut kn), kv);
     Ok(KObj::dict(kt, vt))
 }
 
 // ---- application -------------------------------------------------------------------------
-
-/// How many arguments a function takes (1 for data, which is indexed).
-pub fn valence(f: &KObj) -> usize {
-    if !f.is_func() {
-        return 1;
-    }
-    if is_identity(f) {
-        return 1;
-    }
-    match f.func_ref() {
-        Func::Dl { n, .. } => *n as usize,
-        Func::Lambda(l) => l.params.len().max(1),
-        Func::Prim { op } => builtins::valence(op),
-        Func::Proj { f, args } => {
-            let v = valence(f);
-            let given = args.iter().filter(|a| a.is_some()).count();
-            v.saturating_sub(given)
-                .max(args.iter().filter(|a| a.is_none()).count())
-        }
-        Func::Comp { fs } => fs.last().map(valence).unwrap_or(1),
-        Func::Derived { f, adv } => match adv.as_str() {
-            "'" | "':" => valence(f).max(1),
-            "/:" | "\\:" => 2,
-            _ => valence(f).max(1),
-        },
-    }
-}
 
 /// Apply with possibly elided arguments: elisions or too few make a projection.
 pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
@@ -843,16 +777,20 @@ fn apply_proj(inner: &KObj, given: &[Option<KObj>], args: Vec<Option<KObj>>) -> 
 }
 
 fn call_lambda(me: &KObj, l: &Rc<Lambda>, args: Vec<KObj>) -> R {
+    // every lambda is made by the parser, with its code
+    let Some(code) = l.code.downcast_ref::<parser::Code>() else {
+        return Err(err("nyi").into());
+    };
     let mut fr = Frame {
-        names: l.locals.clone(),
-        vals: vec![None; l.locals.len()],
+        names: code.locals.clone(),
+        vals: vec![None; code.locals.len()],
         this: Some(me.clone()),
     };
     for (i, a) in args.into_iter().enumerate().take(l.params.len()) {
         fr.vals[i] = Some(a);
     }
     let mut last = KObj::identity();
-    for s in &l.body {
+    for s in &code.body {
         match eval(s, &mut fr) {
             Ok(v) => last = v,
             Err(Flow::Ret(v)) => return Ok(v),
@@ -896,15 +834,6 @@ fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
         }
     }
     super::verbs::index::dot(x, &KObj::list(args))
-}
-
-/// Items of an argument list value for `.`: a general list's items, a vector's atoms.
-pub fn arg_items(x: &KObj) -> Vec<KObj> {
-    if x.is_vector() {
-        values::items(x)
-    } else {
-        vec![x.clone()]
-    }
 }
 
 /// The domain `x` names for an enumeration by `$`, `?` or `!` with y: a symbol atom naming a global
@@ -970,7 +899,7 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
                 return Err(err("type"));
             }
             let r = super::verbs::apply_prim("!", vec![args[0].clone(), t])?;
-            super::peach::may_update()?;
+            super::globals::may_update()?;
             set_global(name, r);
             Ok(args[1].clone())
         }
@@ -982,7 +911,7 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
                 "!" => super::enums::from_indices(&name, &args[1]),
                 _ => {
                     let (d, e) = super::enums::extend(&name, &args[1])?;
-                    super::peach::may_update()?;
+                    super::globals::may_update()?;
                     set_global(&name, d);
                     Ok(e)
                 }
@@ -1014,7 +943,7 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         (":", n) if n >= 3 => Err(err("nyi")),
         (":", 1) => Ok(args[0].clone()),
         ("::", 1) => Ok(args[0].clone()),
-        _ if builtins::EVAL_WORDS.contains(&op) => super::system::builtin(op, args),
+        _ if builtins::by_evaluator(op) => super::system::builtin(op, args),
         (".Q.s", 1) => Ok(KObj::string(&super::display::show_text(&args[0]))),
         (".Q.s1", 1) => Ok(KObj::string(&super::display::one_line(&args[0]))),
         (".Q.fmt", 3) | (".Q.f", 2) => super::system::qfmt(op, &args),

@@ -7,13 +7,13 @@
 use std::collections::HashMap;
 
 use super::error::{err, QErr, QResult};
-use super::verbs::util::{from_items, make_table, table_cols};
+use super::values::{from_items, make_table, table_cols};
 use crate::kapi::*;
 
 /// `?` or `!` with four arguments.
 pub fn apply(op: &str, args: &[KObj]) -> QResult {
     let t = if args[0].t() == -KS {
-        super::eval::get_global(args[0].get_sym()).ok_or_else(|| err(args[0].get_sym()))?
+        super::globals::get_global(args[0].get_sym()).ok_or_else(|| err(args[0].get_sym()))?
     } else {
         args[0].clone()
     };
@@ -117,7 +117,7 @@ fn columns(names: &[String], cols: &[KObj], rows: &[i64]) -> HashMap<String, KOb
     let mut env: HashMap<String, KObj> = names
         .iter()
         .zip(cols.iter())
-        .map(|(n, c)| (n.clone(), super::verbs::util::rows(c, rows)))
+        .map(|(n, c)| (n.clone(), super::values::rows(c, rows)))
         .collect();
     env.entry("i".into())
         .or_insert_with(|| KObj::from_slice(KJ, rows));
@@ -139,7 +139,7 @@ fn named(a: &KObj, env: &HashMap<String, KObj>, m: i64) -> Result<(Vec<String>, 
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let trees = super::values::items(&a.dict_values());
+    let trees = super::values::list_items(&a.dict_values());
     let vals = trees
         .iter()
         .map(|t| eval(t, env, m))
@@ -194,5 +194,5 @@ fn eval(x: &KObj, env: &HashMap<String, KObj>, m: i64) -> QResult {
         args.push(eval(a, env, m)?);
     }
     args.reverse();
-    super::eval::apply(&f, args)
+    crate::kapi::hooks::apply(&f, args)
 }

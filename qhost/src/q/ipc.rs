@@ -390,7 +390,7 @@ pub fn send(h: i64, x: &KObj) -> QResult {
 /// document their bytes.
 fn write_function(x: &KObj, out: &mut Vec<u8>) -> Result<(), QErr> {
     match x.func_ref() {
-        super::func::Func::Lambda(l) => {
+        crate::kapi::func::Func::Lambda(l) => {
             out.push(0);
             out.push(KC as u8);
             out.push(0);

@@ -63,5 +63,5 @@ extern "C" fn qw_dl(_x: K) -> K {
 /// Define `.Q.w` (a function of one ignored argument, called as `.Q.w[]`).
 pub fn define() {
     let f = unsafe { crate::kapi::exports::dl(qw_dl as *const libc::c_void, 1) };
-    super::eval::set_global(".Q.w", KObj::from_raw(f).unwrap());
+    super::globals::set_global(".Q.w", KObj::from_raw(f).unwrap());
 }

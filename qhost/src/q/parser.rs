@@ -4,15 +4,27 @@
 // Arc: lambdas are shared with peach's secondary threads
 use std::sync::Arc as Rc;
 
-use super::func::Lambda;
+use super::builtins::is_infix;
 use super::lexer::{lex, Tok, Token};
 use super::{err, QErr};
+use crate::kapi::func::Lambda;
 use crate::kapi::KObj;
+
+/// What a lambda runs (the opaque `Lambda::code` of its function object): its locals
+/// (parameters first, then names assigned in the body; shared with each call's frame) and its
+/// statements, where a local read is resolved to its slot (`Node::Local`).
+#[derive(Debug)]
+pub struct Code {
+    pub locals: Rc<Vec<String>>,
+    pub body: Vec<Node>,
+}
 
 #[derive(Debug, Clone)]
 pub enum Node {
     Const(KObj),
     Name(String),
+    /// A lambda's local read, resolved at parse time: its slot in the lambda's frame, its name.
+    Local(usize, String),
     /// A primitive glyph used as a verb or a value (`+`, `,`, `::`...).
     Prim(String),
     /// f followed by an adverb.
@@ -65,16 +77,6 @@ struct Term {
     node: Node,
     verb: bool,
 }
-
-/// Names of q keywords that are dyadic and so used infix (`x in y`, `f each x`).
-pub const INFIX_WORDS: &[&str] = &[
-    "and", "or", "mod", "div", "in", "within", "like", "xbar", "xexp", "xlog", "cross", "except",
-    "inter", "union", "sv", "vs", "cut", "sublist", "rotate", "set", "each", "over", "scan",
-    "prior", "peach", "xasc", "xdesc", "xcol", "xcols", "xkey", "xgroup", "xprev", "lj", "ij",
-    "uj", "pj", "ej", "aj", "asof", "bin", "binr", "ss", "mavg", "msum", "mcount", "mdev", "mmax",
-    "mmin", "ema", "wavg", "wsum", "cor", "cov", "scov", "mmu", "lsq", "upsert", "insert", "fby",
-    "dsave", "setenv",
-];
 
 const SQL_WORDS: &[&str] = &["select", "exec", "update", "delete"];
 
@@ -143,7 +145,7 @@ impl<'a> P<'a> {
     }
     fn enter(&mut self) -> Result<(), QErr> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH || !super::eval::stack_ok() {
+        if self.depth > MAX_DEPTH || !super::interrupt::stack_ok() {
             return Err(err("stack"));
         }
         Ok(())
@@ -265,11 +267,7 @@ impl<'a> P<'a> {
                     {
                         true
                     }
-                    (Some(Tok::Name(v)), Some(Tok::Verb(c)))
-                        if c == ":" && INFIX_WORDS.contains(&v.as_str()) =>
-                    {
-                        true
-                    }
+                    (Some(Tok::Name(v)), Some(Tok::Verb(c))) if c == ":" && is_infix(v) => true,
                     _ => false,
                 };
                 if !is_assign {
@@ -292,9 +290,7 @@ impl<'a> P<'a> {
                 op = Some(Box::new(Node::Prim(v.clone())));
                 self.pos += 2;
             }
-            (Some(Tok::Name(v)), Some(Tok::Verb(c)))
-                if c == ":" && INFIX_WORDS.contains(&v.as_str()) =>
-            {
+            (Some(Tok::Name(v)), Some(Tok::Verb(c))) if c == ":" && is_infix(v) => {
                 op = Some(Box::new(Node::Name(v.clone())));
                 self.pos += 2;
             }
@@ -351,7 +347,7 @@ impl<'a> P<'a> {
                 (Node::Const(k), false)
             }
             Tok::Name(n) => {
-                let infix = INFIX_WORDS.contains(&n.as_str());
+                let infix = is_infix(n);
                 (Node::Name(n.clone()), infix)
             }
             Tok::Verb(v) if v == "::" => (Node::Prim("::".into()), false),
@@ -534,11 +530,17 @@ impl<'a> P<'a> {
             assigned(s, &mut locals, &mut globals)?;
         }
         let text = self.src[start..end].to_string();
+        let mut body = body;
+        for s in &mut body {
+            resolve_locals(s, &locals);
+        }
         Ok(Node::Lambda(Rc::new(Lambda {
             text,
             params,
-            locals,
-            body,
+            code: Box::new(Code {
+                locals: Rc::new(locals),
+                body,
+            }),
         })))
     }
 
@@ -593,7 +595,18 @@ impl<'a> P<'a> {
             Some(Tok::Name(n)) if n == "from" => self.pos += 1,
             _ => return Err(err("from")),
         }
-        let (_, from) = self.sql_item(&["where"])?;
+        // `from t:expr` assigns t as it is read (ref/avg.md `update k:.. from t:flip d:..`);
+        // sql_item takes `name:` as a column's name
+        let from = match self.sql_item(&["where"])? {
+            (Some(name), val) => Node::Assign {
+                name,
+                idx: None,
+                op: None,
+                val: Box::new(val),
+                global: false,
+            },
+            (None, e) => e,
+        };
         let mut wh = vec![];
         if let Some(Tok::Name(n)) = self.peek() {
             if n == "where" {
@@ -696,7 +709,7 @@ fn ends_train(t: &Term) -> bool {
 fn train(mut terms: Vec<Term>) -> Node {
     let last = terms.pop().unwrap();
     let g = if terms.last().is_some_and(|t| !t.verb)
-        && !matches!(&last.node, Node::Name(n) if !INFIX_WORDS.contains(&n.as_str()))
+        && !matches!(&last.node, Node::Name(n) if !is_infix(n))
     {
         let x = terms.pop().unwrap();
         Node::Apply(Box::new(last.node), vec![x.node, Node::Elide])
@@ -891,5 +904,53 @@ fn children(n: &Node, f: &mut dyn FnMut(&Node)) {
             s.wh.iter().for_each(f);
         }
         _ => {}
+    }
+}
+
+/// A lambda's reads of its locals as slots (`Node::Local`), once at parse time instead of a
+/// search by name at each read. A nested lambda has its own frame and a qSQL query evaluates
+/// in a frame of columns (with the locals copied in by name), so neither is entered; nor are
+/// assignment targets (found by name when assigned).
+fn resolve_locals(n: &mut Node, locals: &[String]) {
+    let mut go = |n: &mut Node| resolve_locals(n, locals);
+    match n {
+        Node::Name(s) => {
+            if let Some(i) = locals.iter().position(|l| l == s) {
+                *n = Node::Local(i, std::mem::take(s));
+            }
+        }
+        Node::Derived(f, _) => go(f),
+        Node::Apply(f, args) => {
+            go(f);
+            args.iter_mut().for_each(go);
+        }
+        Node::Juxt(f, x) => {
+            go(f);
+            go(x);
+        }
+        Node::Dyad(x, f, y) => {
+            go(x);
+            go(f);
+            go(y);
+        }
+        Node::List(v) | Node::Seq(v) => v.iter_mut().for_each(go),
+        Node::Assign { idx, op, val, .. } => {
+            if let Some(ix) = idx {
+                ix.iter_mut().for_each(&mut go);
+            }
+            if let Some(o) = op {
+                go(o);
+            }
+            go(val);
+        }
+        Node::Return(x) | Node::Signal(x) => go(x),
+        Node::Table(keys, cols) => keys.iter_mut().chain(cols).for_each(|(_, e)| go(e)),
+        Node::Const(_)
+        | Node::Local(..)
+        | Node::Prim(_)
+        | Node::Elide
+        | Node::Lambda(_)
+        | Node::Sql(_)
+        | Node::Nil => {}
     }
 }

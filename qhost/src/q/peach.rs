@@ -10,19 +10,16 @@
 //! While secondary threads run, the main thread waits in `peach` and changes nothing, so they
 //! read its globals directly (`main_global`); reference counts are changed atomically meanwhile
 //! (kapi::threads::PARALLEL), since several threads may hold the same object.
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::{err, QErr, QResult};
+use crate::kapi::hooks::apply;
 use crate::kapi::threads;
 use crate::kapi::KObj;
 
 /// `-s N`: the most secondary threads; `\s n`: how many peach uses now.
 static MAX: AtomicI64 = AtomicI64::new(0);
 static NOW: AtomicI64 = AtomicI64::new(0);
-
-/// The main thread's globals while a peach runs (null otherwise).
-static MAIN_GLOBALS: AtomicPtr<HashMap<String, KObj>> = AtomicPtr::new(std::ptr::null_mut());
 
 /// From the command line's `-s N`.
 pub fn set_secondary_threads(n: i64) {
@@ -51,28 +48,6 @@ pub fn command(rest: &str) -> QResult {
     }
 }
 
-/// A global of the main thread, read from a secondary thread during peach.
-pub fn main_global(name: &str) -> Option<KObj> {
-    if !threads::is_secondary() {
-        return None;
-    }
-    let p = MAIN_GLOBALS.load(Ordering::SeqCst);
-    if p.is_null() {
-        return None;
-    }
-    // the main thread waits in `peach` and does not touch its globals until every secondary
-    // thread is done; clones are atomic meanwhile
-    unsafe { (*p).get(name).cloned() }
-}
-
-/// May this thread update a global? 'noupdate on a secondary thread.
-pub fn may_update() -> Result<(), QErr> {
-    if threads::is_secondary() {
-        return Err(err("noupdate"));
-    }
-    Ok(())
-}
-
 /// Raw pointers moved to the worker threads (the invariant above makes this sound).
 struct Shared<T>(T);
 unsafe impl<T> Send for Shared<T> {}
@@ -81,13 +56,12 @@ unsafe impl<T> Sync for Shared<T> {}
 /// `f peach x`.
 pub fn peach(f: &KObj, x: &KObj) -> QResult {
     let n = NOW.load(Ordering::SeqCst) as usize;
-    let items = super::values::items(x);
+    let items = super::values::list_items(x);
     if n == 0 || items.len() <= 1 || threads::is_secondary() || !x.is_vector() {
         // no secondary threads, a single item, or nested: each, on this thread
         return super::adverbs::apply_derived(f, "'", vec![x.clone()]);
     }
-    let globals = super::eval::globals_ptr();
-    MAIN_GLOBALS.store(globals, Ordering::SeqCst);
+    super::globals::share_with_secondary(true);
     threads::PARALLEL.store(true, Ordering::SeqCst);
     let count = items.len();
     let workers = n.min(count);
@@ -110,7 +84,7 @@ pub fn peach(f: &KObj, x: &KObj) -> QResult {
                         break;
                     }
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        super::eval::apply(f, vec![items[i].clone()])
+                        apply(f, vec![items[i].clone()])
                     }))
                     .unwrap_or_else(|_| Err(QErr("qhost panic in peach".into())));
                     *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(Shared(r));
@@ -122,7 +96,7 @@ pub fn peach(f: &KObj, x: &KObj) -> QResult {
         }
     });
     threads::PARALLEL.store(false, Ordering::SeqCst);
-    MAIN_GLOBALS.store(std::ptr::null_mut(), Ordering::SeqCst);
+    super::globals::share_with_secondary(false);
     #[allow(clippy::drop_non_drop)] // ends the borrow of `results` before they are read
     drop(shared);
     let mut out = Vec::with_capacity(count);
@@ -132,7 +106,7 @@ pub fn peach(f: &KObj, x: &KObj) -> QResult {
             Some(Shared(Ok(v))) => out.push(v),
             Some(Shared(Err(e))) => return Err(e),
             // a worker could not start: run what is left here
-            None => out.push(super::eval::apply(f, vec![items[i].clone()])?),
+            None => out.push(apply(f, vec![items[i].clone()])?),
         }
     }
     Ok(super::values::from_items(out))

@@ -48,21 +48,13 @@ fn closed(h: i32) {
     notify(".z.pc", h);
 }
 
-/// Hand the IPC layer its handlers (session::init).
+/// Hand the IPC layer its handlers (qhost's main, at start: this module sits above the evaluator
+/// it runs requests with, the main loop below it).
 pub fn init() {
-    super::ipc::init();
     let _ = SERVE.set(Serve {
         request,
         validate,
         opened,
         closed,
     });
-}
-
-/// The main loop found `fd` (one of `ipc::fds()`) readable.
-pub fn ready(fd: i32) {
-    // a panic here (a qhost bug meeting a peer's bytes) is answered, never the end of the process
-    if let Err(e) = super::error::guard(|| super::ipc::ready(fd)) {
-        eprintln!("'{}", e.0);
-    }
 }

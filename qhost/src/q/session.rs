@@ -80,9 +80,9 @@ fn tick_if_due() -> bool {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     let ns = now.as_nanos() as i64 - late.as_nanos() as i64 - 946_684_800_000_000_000;
-    if let Some(f) = super::eval::get_global(".z.ts") {
+    if let Some(f) = super::globals::get_global(".z.ts") {
         super::interrupt::clear();
-        if let Err(e) = super::eval::apply(&f, vec![KObj::temporal(KP, ns)]) {
+        if let Err(e) = crate::kapi::hooks::apply(&f, vec![KObj::temporal(KP, ns)]) {
             eprintln!("'{}", e.0);
         }
     }
@@ -138,7 +138,11 @@ fn wait(stdin: Option<libc::c_int>) {
         // closes a connection (a descriptor of this round may then name another socket)
         for p in &pfds[first_ipc..] {
             if p.revents != 0 {
-                super::serve::ready(p.fd);
+                // a panic here (a qhost bug meeting a peer's bytes) is answered, never the end
+                // of the process
+                if let Err(e) = super::error::guard(|| super::ipc::ready(p.fd)) {
+                    eprintln!("'{}", e.0);
+                }
                 if super::ipc::fds() != ipc {
                     break;
                 }
@@ -217,9 +221,9 @@ pub fn run_exit_hook(code: i32) {
     if EXITING.with(|e| e.replace(true)) {
         return;
     }
-    if let Some(f) = super::eval::get_global(".z.exit") {
+    if let Some(f) = super::globals::get_global(".z.exit") {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            super::eval::apply(&f, vec![KObj::long(code as i64)])
+            crate::kapi::hooks::apply(&f, vec![KObj::long(code as i64)])
         }));
         if let Ok(Err(e)) = r {
             eprintln!("'{}", e.0);
@@ -232,6 +236,5 @@ pub fn init() {
     crate::kapi::threads::claim_main();
     super::interrupt::install();
     super::memstats::define();
-    super::serve::init();
-    let _ = super::enums::RESOLVE.set(super::eval::get_global);
+    let _ = super::enums::RESOLVE.set(super::globals::get_global);
 }

@@ -5,10 +5,11 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::time::Instant;
 
-use super::eval::{self, apply, get_global, set_global};
-use super::func::Func;
+use super::globals::{clear_globals, get_global, set_global};
 use super::values::{int_of, is_identity};
 use super::{err, QErr, QResult};
+use crate::kapi::func::Func;
+use crate::kapi::hooks::{self, apply};
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
 
@@ -35,7 +36,7 @@ pub fn exit(code: i32) -> ! {
     let _ = std::io::stderr().flush();
     let mut code = code;
     if std::env::var("QHOST_LEAKCHECK").as_deref() == Ok("1") {
-        eval::clear_globals();
+        clear_globals();
         if crate::kapi::exports::leak_report() != 0 {
             code = 1;
         }
@@ -97,8 +98,8 @@ fn print_stdout(s: &str) {
 /// whose first item is a function applies it to the rest.
 pub fn value(x: &KObj) -> QResult {
     match x.t() {
-        KC => eval::eval_text(&x.as_string()),
-        t if t == -KC => eval::eval_text(&(x.get_byte() as char).to_string()),
+        KC => hooks::eval_text(&x.as_string()),
+        t if t == -KC => hooks::eval_text(&(x.get_byte() as char).to_string()),
         t if t == -KS => get(x.get_sym()),
         XD => Ok(x.dict_values()),
         _ if super::enums::is_enum(x) => super::enums::values(x),
@@ -145,8 +146,8 @@ fn apply_tree(x: &KObj, deep: bool) -> QResult {
     let f = match it[0].t() {
         t if t >= 100 => it[0].clone(),
         t if t == -KS => get(it[0].get_sym())?,
-        KC => eval::eval_text(&it[0].as_string())?,
-        t if t == -KC => eval::eval_text(&(it[0].get_byte() as char).to_string())?,
+        KC => hooks::eval_text(&it[0].as_string())?,
+        t if t == -KC => hooks::eval_text(&(it[0].get_byte() as char).to_string())?,
         _ => return Err(err("nyi")),
     };
     let mut args = Vec::with_capacity(it.len() - 1);
@@ -188,7 +189,7 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
             if name.starts_with(':') {
                 return write_object(a0, &args[1]);
             }
-            super::peach::may_update()?;
+            super::globals::may_update()?;
             set_global(name, args[1].clone());
             Ok(a0.clone())
         }
@@ -400,7 +401,7 @@ pub fn qfmt(op: &str, args: &[KObj]) -> QResult {
     };
     if x.is_vector() {
         let mut out = Vec::new();
-        for v in super::values::items(x) {
+        for v in super::values::list_items(x) {
             out.push(one(&v)?);
         }
         return Ok(KObj::list(out));
@@ -495,11 +496,10 @@ pub fn command(cmd: &str) -> QResult {
             if rest.is_empty() {
                 return Err(err("nyi"));
             }
-            let node = super::parser::parse(rest)?;
+            let expr = hooks::compile(rest)?;
             let t0 = Instant::now();
             for _ in 0..n.max(0) {
-                let mut fr = eval::Frame::default();
-                eval::done(eval::eval(&node, &mut fr))?;
+                expr()?;
             }
             let ms = t0.elapsed().as_millis() as i64;
             if name == "t" {
@@ -674,7 +674,7 @@ fn run_script_text(text: &str) -> Result<(), ScriptErr> {
             }
             r.map(|_| KObj::identity())
         } else {
-            eval::eval_text(&st)
+            hooks::eval_text(&st)
         };
         if let Err(e) = r {
             return Err(ScriptErr { err: e, line: st });
@@ -698,7 +698,7 @@ fn fby(fx: &KObj, g: &KObj) -> QResult {
     }
     let groups = crate::q::verbs::apply_prim("group", vec![g.clone()])?.dict_values();
     let mut out: Vec<Option<KObj>> = vec![None; g.len() as usize];
-    for idx in super::values::items(&groups) {
+    for idx in super::values::list_items(&groups) {
         let r = apply(&f, vec![crate::q::verbs::index::at(&x, &idx)?])?;
         let rows = super::values::ints_of(&idx).unwrap_or_default();
         // an aggregate gives every row of its group the one value; a function answering a list

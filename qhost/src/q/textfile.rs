@@ -1,8 +1,8 @@
 //! Text files: `0:` (code.kx.com/q/ref/file-text) to parse delimited text into columns or a
 //! table, to write lines to a file, and `key` on a folder or file handle
 //! (code.kx.com/q/ref/key). Fixed-width parsing, and preparing text from a table, are 'nyi.
+use super::values::{from_items, make_table};
 use super::verbs::cast::parse_one;
-use super::verbs::util::{from_items, make_table};
 use super::{err, QErr, QResult};
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;

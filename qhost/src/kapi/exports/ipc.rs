@@ -307,7 +307,7 @@ impl Reader<'_> {
                 if src.t() != KC || !ctx.is_empty() {
                     return Err(err("nyi"));
                 }
-                crate::q::eval_text(&src.as_string())
+                crate::kapi::hooks::eval_text(&src.as_string())
             }
             101 => {
                 let b = self.byte()?;

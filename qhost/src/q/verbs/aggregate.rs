@@ -22,6 +22,16 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         let cols: Result<Vec<KObj>, _> = cols.iter().map(|c| monad(name, c).unwrap()).collect();
         return Some(cols.map(|c| make_table(names, c)));
     }
+    // a keyed table is a dictionary: an aggregation goes through its values, the value table,
+    // column by column (ref/avg.md `avg kt` is a| 11.33333 b| 5, as `avg t`)
+    if is_keyed(x)
+        && matches!(
+            name,
+            "sum" | "prd" | "max" | "min" | "avg" | "var" | "dev" | "svar" | "sdev"
+        )
+    {
+        return monad(name, &x.dict_values());
+    }
     let agg = |op: Op| Some(fold(op, x));
     match name {
         "sum" => agg(Op::Add),
@@ -443,6 +453,20 @@ fn wavg(w: &KObj, x: &KObj) -> QResult {
 /// Population covariance, or correlation.
 fn cov(cor: bool, x: &KObj, y: &KObj) -> QResult {
     let (a, b) = (present(x)?, present(y)?);
+    if a.len() != x.len() as usize || b.len() != y.len() as usize {
+        // nulls: cor leaves out the pairs with one (ref/cor.md `1 3 0N cor 1 3 9` is 1f); what
+        // cov does with them is not on its page
+        if !cor || x.len() != y.len() {
+            return Err(nyi());
+        }
+        let (xs, ys) = (fvals(x).unwrap(), fvals(y).unwrap());
+        let (a, b): (Vec<f64>, Vec<f64>) = xs
+            .into_iter()
+            .zip(ys)
+            .filter(|(p, q)| !p.is_nan() && !q.is_nan())
+            .unzip();
+        return cov(true, &KObj::from_slice(KF, &a), &KObj::from_slice(KF, &b));
+    }
     if a.len() != b.len() {
         return Err(len_err());
     }

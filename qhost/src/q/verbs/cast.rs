@@ -305,20 +305,6 @@ pub fn days_to_month(d: i64) -> i64 {
     (y - 2000) * 12 + m - 1
 }
 
-/// (year, month, day) of a day count since 2000.01.01.
-pub fn civil_from_days(d: i64) -> (i64, i64, i64) {
-    let z = d + 10957 + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z.rem_euclid(146097);
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let dd = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, dd)
-}
-
 /// `"J"$"42"`, `` `$"abc" ``: text to values; what does not parse is null.
 fn parse_text(t: i8, y: &KObj) -> QResult {
     match y.t() {
@@ -343,9 +329,10 @@ pub fn parse_one(t: i8, s: &str) -> QResult {
         return Ok(KObj::string(s));
     }
     if t == KB {
+        // ref/tok.md "Truthy characters": `.Q.an where"B"$'.Q.an` is "txyTXY1"
         return Ok(KObj::bool(matches!(
             s,
-            "1" | "t" | "T" | "y" | "Y" | "true"
+            "1" | "t" | "T" | "x" | "X" | "y" | "Y" | "true"
         )));
     }
     if t == UU {

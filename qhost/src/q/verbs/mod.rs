@@ -7,11 +7,15 @@ pub mod arith;
 pub mod atomic;
 pub mod cast;
 pub mod compare;
+pub mod composite;
+pub mod digest;
 pub mod index;
 pub mod linalg;
+pub mod meta;
 pub mod search_sort;
 pub mod strings;
 pub mod structure;
+pub mod table;
 pub mod types;
 pub mod util;
 
@@ -25,31 +29,6 @@ use crate::kapi::KObj;
 pub fn is_unary_form(op: &str) -> bool {
     let b = op.as_bytes();
     b.len() == 2 && b[1] == b':' && b"+-*%&|^=<>~,#_$?@!.".contains(&b[0])
-}
-
-fn monad_name(op: &str) -> &str {
-    let op = if is_unary_form(op) { &op[..1] } else { op };
-    match op {
-        "+" => "flip",
-        "-" => "neg",
-        "*" => "first",
-        "%" => "reciprocal",
-        "&" => "where",
-        "|" => "reverse",
-        "^" => "null",
-        "=" => "group",
-        "<" => "iasc",
-        ">" => "idesc",
-        "~" => "not",
-        "," => "enlist",
-        "#" => "count",
-        "_" => "floor",
-        "$" => "string",
-        "?" => "distinct",
-        "@" => "type",
-        "!" => "key",
-        _ => op,
-    }
 }
 
 /// Apply primitive `op` (a verb like "+" or a keyword like "count") to its arguments.
@@ -75,7 +54,7 @@ pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
         _ => {}
     }
     match args.len() {
-        1 => monad(monad_name(op), &args[0]),
+        1 => monad(unary_name(op), &args[0]),
         2 => dyad(op, &args[0], &args[1]),
         3 => match op {
             "?" => search_sort::vector_cond(&args[0], &args[1], &args[2]),
@@ -92,7 +71,7 @@ pub fn apply_prim(op: &str, args: Vec<KObj>) -> QResult {
 /// values about (count, type, making a dictionary or table, taking columns); anything else 'nyi.
 fn enum_prim(op: &str, args: &[KObj]) -> QResult {
     let x = &args[0];
-    let name = if args.len() == 1 { monad_name(op) } else { op };
+    let name = if args.len() == 1 { unary_name(op) } else { op };
     match (name, args.len()) {
         ("count" | "type", 1) => monad(name, x),
         ("key", 1) if enums::is_enum(x) => enums::key(x),
@@ -113,158 +92,45 @@ fn enum_prim(op: &str, args: &[KObj]) -> QResult {
     }
 }
 
+/// The keyword a glyph's monadic form runs (`#x`, `#:` are `count`), else the name itself.
+fn unary_name(op: &str) -> &str {
+    let op = if is_unary_form(op) { &op[..1] } else { op };
+    table::find(op).and_then(|p| p.unary).unwrap_or(op)
+}
+
 fn monad(op: &str, x: &KObj) -> QResult {
-    arith::monad(op, x)
-        .or_else(|| linalg::monad(op, x))
-        .or_else(|| types::monad(op, x))
-        .or_else(|| structure::monad(op, x))
-        .or_else(|| aggregate::monad(op, x))
-        .or_else(|| search_sort::monad(op, x))
-        .or_else(|| strings::monad(op, x))
-        .or_else(|| cast::monad(op, x))
-        .unwrap_or_else(|| {
-            Err(err(if valence(op).is_some_and(|v| v.0 > 1) {
-                "rank"
-            } else {
-                "nyi"
-            }))
-        })
+    if let Some(r) = table::find(op).and_then(|p| p.monad).and_then(|f| f(op, x)) {
+        return r;
+    }
+    Err(err(if valence(op).is_some_and(|v| v.0 > 1) {
+        "rank"
+    } else {
+        "nyi"
+    }))
 }
 
 fn dyad(op: &str, x: &KObj, y: &KObj) -> QResult {
-    if let Some(o) = arith::Op::from_name(op) {
-        return arith::dyad(o, x, y);
+    if let Some(r) = table::find(op)
+        .and_then(|p| p.dyad)
+        .and_then(|f| f(op, x, y))
+    {
+        return r;
     }
-    linalg::dyad(op, x, y)
-        .or_else(|| compare::dyad(op, x, y))
-        .or_else(|| structure::dyad(op, x, y))
-        .or_else(|| aggregate::dyad(op, x, y))
-        .or_else(|| search_sort::dyad(op, x, y))
-        .or_else(|| strings::dyad(op, x, y))
-        .or_else(|| cast::dyad(op, x, y))
-        .unwrap_or_else(|| {
-            Err(err(if valence(op).is_some_and(|v| v.1 < 2) {
-                "rank"
-            } else {
-                "nyi"
-            }))
-        })
+    Err(err(if valence(op).is_some_and(|v| v.1 < 2) {
+        "rank"
+    } else {
+        "nyi"
+    }))
 }
-
-/// The primitive symbols, each usable with one or two arguments.
-const SYMBOLS: &[&str] = &[
-    "+", "-", "*", "%", "&", "|", "^", "=", "<>", "<", ">", "<=", ">=", "~", ",", "#", "_", "!",
-    "$", "?",
-];
-
-/// Keywords taking one argument.
-const MONADS: &[&str] = &[
-    "neg",
-    "abs",
-    "signum",
-    "sqrt",
-    "exp",
-    "log",
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "ceiling",
-    "floor",
-    "reciprocal",
-    "not",
-    "null",
-    "type",
-    "count",
-    "first",
-    "last",
-    "reverse",
-    "til",
-    "where",
-    "flip",
-    "raze",
-    "distinct",
-    "key",
-    "value",
-    "cols",
-    "group",
-    "sum",
-    "sums",
-    "prd",
-    "prds",
-    "max",
-    "maxs",
-    "min",
-    "mins",
-    "avg",
-    "avgs",
-    "dev",
-    "var",
-    "med",
-    "deltas",
-    "ratios",
-    "differ",
-    "fills",
-    "all",
-    "any",
-    "prev",
-    "next",
-    "asc",
-    "desc",
-    "iasc",
-    "idesc",
-    "rand",
-    "lower",
-    "upper",
-    "trim",
-    "ltrim",
-    "rtrim",
-    "string",
-    "sdev",
-    "svar",
-    "attr",
-    "rank",
-    "keys",
-    "hsym",
-    "inv",
-];
-
-/// Keywords taking two arguments (usable infix).
-const DYADS: &[&str] = &[
-    "div", "mod", "xbar", "xexp", "xlog", "and", "or", "within", "in", "except", "inter", "union",
-    "cross", "sublist", "cut", "rotate", "like", "vs", "sv", "ss", "xprev", "bin", "binr", "wsum",
-    "wavg", "cov", "cor", "mavg", "msum", "mmax", "mmin", "mcount", "xasc", "xdesc", "xkey",
-    "xcol", "xcols", "mmu",
-];
 
 /// Whether `name` is a primitive this module applies.
 pub fn is_prim(name: &str) -> bool {
     valence(name).is_some()
 }
 
-/// (fewest, most) arguments a primitive takes: symbols (1,2), monadic keywords (1,1), dyadic
-/// keywords (2,2), `ssr` (3,3), `enlist` (1,8) — q's limit on arguments.
+/// (fewest, most) arguments a primitive takes here (`table::arguments`).
 pub fn valence(name: &str) -> Option<(usize, usize)> {
-    if SYMBOLS.contains(&name) {
-        Some((1, 2))
-    } else if MONADS.contains(&name) {
-        Some((1, 1))
-    } else if DYADS.contains(&name) {
-        Some((2, 2))
-    } else if name == "ssr" {
-        Some((3, 3))
-    } else if name == "enlist" {
-        Some((1, 8))
-    } else {
-        None
-    }
-}
-
-/// Whether a keyword is dyadic, so that the parser applies it infix (`x div y`).
-pub fn is_infix_keyword(name: &str) -> bool {
-    DYADS.contains(&name)
+    table::arguments(name)
 }
 
 /// `.Q.f[d;x]` and `.Q.fmt[w;d;x]`: a number with d decimals (right-justified in w).

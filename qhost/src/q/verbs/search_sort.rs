@@ -14,6 +14,21 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
         // already in order gets it in place, seen by every reference to it (ref/asc.md: `asc b`
         // then `a` shows `s#0 1)
         "asc" => sort(x, false).map(|r| {
+            // a table's (a keyed table's value table's) first column: parted, or sorted when it
+            // is the only one (ref/asc.md: `meta asc ([]a:3 4 1;b:..)` a| j p, `meta asc([]a:3
+            // 4 1)` a| j s); the sorted columns are new lists, so no other value sees this
+            let t = if is_keyed(&r) {
+                r.dict_values()
+            } else {
+                r.clone()
+            };
+            if t.t() == XT {
+                let (_, cols) = table_cols(&t);
+                if let Some(c) = cols.first() {
+                    c.set_attr(if cols.len() > 1 { 3 } else { 1 });
+                }
+                return r;
+            }
             if r.is_vector() && r.t() < 20 {
                 if x.t() == r.t() && x.t() > 0 && super::compare::matches(x, &r) {
                     x.set_attr(1);
@@ -330,5 +345,12 @@ fn sort_by(cols: &KObj, t: &KObj, down: bool) -> QResult {
         idx = g.iter().map(|&k| idx[k as usize]).collect();
     }
     let r = take_rows(t, &idx);
+    // `x xasc t` sorts the first column named (ref/meta.md: after `sym xasc`trade, sym| s s);
+    // take_rows made every column anew
+    if !down {
+        if let Some(first) = names.first() {
+            super::index::at(&r, &KObj::sym(first))?.set_attr(1);
+        }
+    }
     Ok(r)
 }

@@ -285,8 +285,8 @@ fn vs(x: &KObj, y: &KObj) -> QResult {
             None => return Err(nyi()),
         });
     }
-    if x.t() == -KS && x.get_sym().is_empty() && y.t() == KC {
-        return Err(nyi());
+    if x.t() == -KS && x.get_sym().is_empty() && (y.t() == KC || y.t() == KG) {
+        return lines(y.slice::<u8>());
     }
     if x.t() == -KS && x.get_sym().is_empty() {
         let s = text(y).ok_or_else(type_err)?;
@@ -313,6 +313,39 @@ fn vs(x: &KObj, y: &KObj) -> QResult {
         parts.push(KObj::from_slice(KC, &s[last..]));
         return Ok(KObj::list(parts));
     }
+    // bytes cut at a byte delimiter (ref/vs.md "Byte Vectors": `0x02 vs 0x0102010201`)
+    if (x.t() == -KG || x.t() == KG) && y.t() == KG {
+        let sep = if x.is_atom() {
+            vec![x.get_byte()]
+        } else {
+            x.slice::<u8>().to_vec()
+        };
+        if sep.is_empty() {
+            return Err(nyi());
+        }
+        let s = y.slice::<u8>();
+        let mut parts = Vec::new();
+        let mut last = 0;
+        for i in find_all(s, &sep) {
+            parts.push(KObj::from_slice(KG, &s[last..i]));
+            last = i + sep.len();
+        }
+        parts.push(KObj::from_slice(KG, &s[last..]));
+        return Ok(KObj::list(parts));
+    }
+    // `0x0 vs n`: the number's bytes, most significant first (ref/vs.md "Byte representation":
+    // `0x0 vs 2413e` is 0x4516d000)
+    if x.t() == -KG && x.get_byte() == 0 {
+        let b: Vec<u8> = match y.t() {
+            t if t == -KH => y.get_short().to_be_bytes().to_vec(),
+            t if t == -KI => y.get_int().to_be_bytes().to_vec(),
+            t if t == -KJ => y.get_long().to_be_bytes().to_vec(),
+            t if t == -KE => y.get_real().to_be_bytes().to_vec(),
+            t if t == -KF => y.get_float().to_be_bytes().to_vec(),
+            _ => return Err(nyi()),
+        };
+        return Ok(KObj::from_slice(KG, &b));
+    }
     if x.t() == -KB && int_atom(y).is_some() {
         let bits = match y.t() {
             t if t == -KH => 16,
@@ -327,6 +360,22 @@ fn vs(x: &KObj, y: &KObj) -> QResult {
         return base_vs(x, y);
     }
     Err(nyi())
+}
+
+/// `` ` vs text ``: lines, at `\n` or `\r\n`, a trailing line break elided (ref/vs.md "String
+/// or bytestream by linebreak"); bytes give strings as text does. Empty text, or text ending in
+/// more than one line break, is 'nyi (the page shows neither).
+fn lines(s: &[u8]) -> QResult {
+    if s.is_empty() || s.ends_with(b"\n\n") || s.ends_with(b"\n\r\n") {
+        return Err(nyi());
+    }
+    let body = s.strip_suffix(b"\n").unwrap_or(s);
+    let body = body.strip_suffix(b"\r").unwrap_or(body);
+    Ok(KObj::list(
+        body.split(|&c| c == b'\n')
+            .map(|l| KObj::from_slice(KC, l.strip_suffix(b"\r").unwrap_or(l)))
+            .collect(),
+    ))
 }
 
 /// Integer-base `vs` (code.kx.com/q/ref/vs "Encode"): `10 vs 1234` is `1 2 3 4`, mixed radix
@@ -444,6 +493,11 @@ fn sv(x: &KObj, y: &KObj) -> QResult {
             }
             _ => Err(err("nyi")),
         };
+    }
+    // a separator of several bytes: the page's one example (sv.md `0x0203 sv 0x0203 vs "x"$til
+    // 6` is 0x0001020304, a byte short of a join) does not show the rule
+    if x.t() == KG && y.t() == 0 {
+        return Err(nyi());
     }
     // a byte separator joins byte vectors (ref/sv.md `0x02 sv (enlist 0x01;...)`)
     if x.t() == -KG && y.t() == 0 && y.items().iter().all(|i| i.t() == KG) {

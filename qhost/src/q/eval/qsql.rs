@@ -4,12 +4,12 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use super::eval::{done, eval as eval_node, Frame};
-use super::parser::{col_name, Node, Sql};
-use super::values::{self, from_items, ints_of, make_table, rows, table_parts, truthy};
-use super::{err, QErr, QResult};
+use super::{done, eval as eval_node, Frame};
 use crate::kapi::kobj::*;
 use crate::kapi::KObj;
+use crate::q::parser::{col_name, Node, Sql};
+use crate::q::values::{self, from_items, ints_of, rows, table_of, table_parts, truthy};
+use crate::q::{err, QErr, QResult};
 
 struct Tab {
     names: Vec<String>,
@@ -54,7 +54,7 @@ fn limit_order(s: &Sql, r: KObj, outer: &mut Frame) -> QResult {
         let n = done(eval_node(l, outer))?;
         let rows = prim("count", vec![t.clone()])?.get_long();
         let v = if n.is_atom() {
-            super::values::int_of(&n).map(|i| vec![i])
+            crate::q::values::int_of(&n).map(|i| vec![i])
         } else {
             ints_of(&n)
         };
@@ -83,18 +83,18 @@ fn eval_plain(s: &Sql, outer: &mut Frame) -> QResult {
                 (None, Node::Name(n)) => n.clone(),
                 _ => return Err(err("nyi")),
             };
-            super::peach::may_update()?;
-            super::eval::remove_global(&name);
+            crate::q::globals::may_update()?;
+            crate::q::globals::remove_global(&name);
         }
         return Ok(t);
     }
     if t.t() == -KS {
         let name = t.get_sym();
-        let v = super::eval::get_global(name).ok_or_else(|| err(name))?;
+        let v = crate::q::globals::get_global(name).ok_or_else(|| err(name))?;
         let r = query_on(s, v, outer)?;
         if s.kind == "update" || s.kind == "delete" {
-            super::peach::may_update()?;
-            super::eval::set_global(name, r);
+            crate::q::globals::may_update()?;
+            crate::q::globals::set_global(name, r);
             return Ok(t);
         }
         return Ok(r);
@@ -147,26 +147,28 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
     if !(s.kind == "exec" || update) || !s.by.is_empty() || !s.wh.is_empty() || s.cols.is_empty() {
         return Err(err("nyi"));
     }
-    let mut fr = Frame {
-        names: Vec::new(),
-        vals: Vec::new(),
-        this: outer.this.clone(),
-    };
+    let mut names: Vec<String> = Vec::new();
+    let mut vals: Vec<Option<KObj>> = Vec::new();
     for (k, v) in d
         .dict_keys()
         .sym_list()
         .iter()
-        .zip(values::items(&d.dict_values()))
+        .zip(values::list_items(&d.dict_values()))
     {
-        fr.names.push(k.to_string());
-        fr.vals.push(Some(v));
+        names.push(k.to_string());
+        vals.push(Some(v));
     }
     for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
-        if !fr.names.contains(n) {
-            fr.names.push(n.clone());
-            fr.vals.push(v.clone());
+        if !names.contains(n) {
+            names.push(n.clone());
+            vals.push(v.clone());
         }
     }
+    let mut fr = Frame {
+        names: std::sync::Arc::new(names),
+        vals,
+        this: outer.this.clone(),
+    };
     if update {
         // `update c:e from d` (ktorch's gpt/math.q, run by q: `flip update ok:actual=predict
         // from update actual:a+b from `a`b`predict!..`): the keys name the values, a new name
@@ -177,7 +179,7 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
             .iter()
             .map(|k| k.to_string())
             .collect();
-        let mut vals = values::items(&d.dict_values());
+        let mut vals = values::list_items(&d.dict_values());
         for (k, (n, e)) in s.cols.iter().enumerate() {
             let name = name_of(k, n, e);
             let v = done(eval_node(e, &mut fr))?;
@@ -212,7 +214,7 @@ fn keyed(s: &Sql, kt: &KObj, outer: &mut Frame) -> QResult {
     let (kn, kc) = table_parts(&kt.dict_keys());
     let (vn, vc) = table_parts(&kt.dict_values());
     let names: Vec<String> = kn.iter().chain(vn.iter()).map(|s| s.to_string()).collect();
-    let flat = make_table(&names, kc.into_iter().chain(vc).collect());
+    let flat = table_of(&names, kc.into_iter().chain(vc).collect());
     let r = on_table(s, &flat, outer)?;
     if s.kind == "exec" {
         return Ok(r);
@@ -223,11 +225,11 @@ fn keyed(s: &Sql, kt: &KObj, outer: &mut Frame) -> QResult {
     if rn.len() < nk || rn[..nk] != kn[..] {
         return Err(err("nyi"));
     }
-    let keys = make_table(
+    let keys = table_of(
         &kn.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         rc[..nk].to_vec(),
     );
-    let vals = make_table(
+    let vals = table_of(
         &rn[nk..].iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         rc[nk..].to_vec(),
     );
@@ -270,23 +272,25 @@ fn on_table(s: &Sql, t: &KObj, outer: &mut Frame) -> QResult {
 
 /// Evaluate `e` with the columns (at rows `idx`) as locals, after the enclosing locals.
 fn eval_on(tab: &Tab, idx: &[i64], e: &Node, outer: &mut Frame) -> QResult {
-    let mut fr = Frame {
-        names: Vec::new(),
-        vals: Vec::new(),
-        this: outer.this.clone(),
-    };
+    let mut names: Vec<String> = Vec::new();
+    let mut vals: Vec<Option<KObj>> = Vec::new();
     for (n, c) in tab.names.iter().zip(tab.cols.iter()) {
-        fr.names.push(n.clone());
-        fr.vals.push(Some(rows(c, idx)));
+        names.push(n.clone());
+        vals.push(Some(rows(c, idx)));
     }
-    fr.names.push("i".into());
-    fr.vals.push(Some(KObj::from_slice(KJ, idx)));
+    names.push("i".into());
+    vals.push(Some(KObj::from_slice(KJ, idx)));
     for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
-        if !fr.names.contains(n) {
-            fr.names.push(n.clone());
-            fr.vals.push(v.clone());
+        if !names.contains(n) {
+            names.push(n.clone());
+            vals.push(v.clone());
         }
     }
+    let mut fr = Frame {
+        names: std::sync::Arc::new(names),
+        vals,
+        this: outer.this.clone(),
+    };
     done(eval_node(e, &mut fr))
 }
 
@@ -331,7 +335,7 @@ fn select(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
         return select_by(s, tab, idx, outer);
     }
     if s.cols.is_empty() {
-        return Ok(make_table(
+        return Ok(table_of(
             &tab.names,
             tab.cols.iter().map(|c| rows(c, idx)).collect(),
         ));
@@ -342,7 +346,7 @@ fn select(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
         names.push(name_of(k, n, e));
         vals.push(eval_on(tab, idx, e, outer)?);
     }
-    Ok(make_table(&names, conform(vals)?))
+    Ok(table_of(&names, conform(vals)?))
 }
 
 /// Group rows by the key columns; groups in ascending key order.
@@ -422,10 +426,7 @@ fn select_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
             cols.push(from_items(per));
         }
     }
-    Ok(KObj::dict(
-        make_table(&knames, kcols),
-        make_table(&names, cols),
-    ))
+    Ok(KObj::dict(table_of(&knames, kcols), table_of(&names, cols)))
 }
 
 /// A `by`'s groups: key names, key values (one column per `by` expression), each group's rows.
@@ -470,7 +471,7 @@ fn exec_by(s: &Sql, tab: &Tab, idx: &[i64], outer: &mut Frame) -> QResult {
     let values = if cols.len() == 1 && s.cols[0].0.is_none() {
         cols.pop().unwrap()
     } else {
-        make_table(&names, cols)
+        table_of(&names, cols)
     };
     Ok(KObj::dict(kcols.pop().unwrap(), values))
 }
@@ -512,7 +513,7 @@ fn update_by(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QRes
                 if v.len() as usize != sub.len() {
                     return Err(err("length"));
                 }
-                values::items(&v)
+                values::list_items(&v)
             } else {
                 vec![v; sub.len()]
             };
@@ -534,7 +535,7 @@ fn update_by(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QRes
             }
         }
     }
-    Ok(make_table(&names, cols))
+    Ok(table_of(&names, cols))
 }
 
 fn update(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QResult {
@@ -560,8 +561,8 @@ fn update(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QResult
             v
         } else {
             let Some(p) = pos else { return Err(err("nyi")) };
-            let mut items = values::items(&cols[p]);
-            let vi = values::items(&v);
+            let mut items = values::list_items(&cols[p]);
+            let vi = values::list_items(&v);
             for (r, x) in idx.iter().zip(vi) {
                 items[*r as usize] = x;
             }
@@ -585,7 +586,7 @@ fn update(s: &Sql, tab: &Tab, idx: &[i64], n: i64, outer: &mut Frame) -> QResult
             }
         }
     }
-    Ok(make_table(&names, cols))
+    Ok(table_of(&names, cols))
 }
 
 fn delete(s: &Sql, tab: &Tab, idx: &[i64], n: i64) -> QResult {
@@ -608,7 +609,7 @@ fn delete(s: &Sql, tab: &Tab, idx: &[i64], n: i64) -> QResult {
                 cols.push(c.clone());
             }
         }
-        return Ok(make_table(&names, cols));
+        return Ok(table_of(&names, cols));
     }
     let mut keep = vec![true; n as usize];
     for &i in idx {
@@ -616,7 +617,7 @@ fn delete(s: &Sql, tab: &Tab, idx: &[i64], n: i64) -> QResult {
     }
     let rest: Vec<i64> = (0..n).filter(|&i| keep[i as usize]).collect();
     let _ = (ints_of, truthy);
-    Ok(make_table(
+    Ok(table_of(
         &tab.names,
         tab.cols.iter().map(|c| rows(c, &rest)).collect(),
     ))

@@ -1,10 +1,12 @@
-//! What a function object (K types 100..112) holds. Owned by the evaluator; `kapi` only needs
-//! the `Dl` variant (functions from shared libraries, made by `dl` and `2:`).
+//! What a function object (K types 100..112) holds: boxed at offset 8, dropped with the object.
+//! Here with the K objects, so that the C API (`dl`, `2:`, `r0`) and the console form know
+//! function objects without the interpreter: a lambda's code is an opaque payload that the
+//! parser makes and the evaluator runs (issue 32's one-way layers).
 // Arc: lambdas are shared with peach's secondary threads
+use std::any::Any;
 use std::sync::Arc as Rc;
 
-use super::parser::Node;
-use crate::kapi::KObj;
+use super::KObj;
 
 /// Type codes of function objects, as q numbers them.
 pub const T_LAMBDA: i8 = 100;
@@ -14,14 +16,13 @@ pub const T_PROJ: i8 = 104;
 pub const T_COMP: i8 = 105;
 pub const T_DL: i8 = 112;
 
-/// A lambda's parsed form: its text (what q displays), parameters, locals (parameters first,
-/// then names assigned in the body) and statements.
+/// A lambda: its text (what q displays), its parameters, and the code the evaluator runs
+/// (made by the parser, opaque below it).
 #[derive(Debug)]
 pub struct Lambda {
     pub text: String,
     pub params: Vec<String>,
-    pub locals: Vec<String>,
-    pub body: Vec<Node>,
+    pub code: Box<dyn Any>,
 }
 
 pub enum Func {
