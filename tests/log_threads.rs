@@ -14,8 +14,6 @@ use ktorch::klog;
 use ktorch::session::log::{self, Level};
 use tch::Tensor;
 
-// Link qhost's k.h exports into this test binary.
-use qhost as _;
 
 /// The C entry point of q function `name`, as q would call it.
 fn func(name: &str) -> extern "C" fn(K) -> K {
@@ -53,6 +51,9 @@ fn call(name: &str, x: K) {
 
 #[test]
 fn other_threads_reach_the_q_function_on_the_q_thread() {
+    // qhost's lib provides k.h; its interpreter answers k(0,..) once installed, as qhost's main
+    // does before anything runs
+    qhost::q::eval::install();
     // loading records this thread as q's and installs libtorch's warning handler on it
     unsafe { native::r0(ktorch::exports::fns(native::ka(101))) };
     unsafe { native::r0(q("msgs:()")) };
