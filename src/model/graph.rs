@@ -59,9 +59,6 @@ pub struct Graph {
     _root: Arc<Module>,
 }
 
-// SAFETY: the CUDA graph is used only under the registry's lock, from one thread at a time.
-unsafe impl Send for Graph {}
-
 impl Graph {
     pub fn tensors(&self) -> Vec<&Tensor> {
         self.inputs.iter().chain(self.outputs.iter()).collect()

@@ -10,6 +10,7 @@
 //! (data from a table's columns by name, `evaluate` of a table, `columns`), `score` (new rows
 //! scored for a subscriber's `upd`), `source` (`run(m;f;args)`: chunks from a q function while
 //! the previous trains), `progress` (a one-line display of a pass).
+#![deny(unsafe_code)]
 pub mod api;
 pub mod asynccall;
 pub mod data;

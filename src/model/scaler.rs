@@ -24,7 +24,7 @@ use crate::optim::Optimizer;
 use crate::registry;
 use crate::tensor::opargs::{describe, number, Num};
 
-use crate::cxx::{check as shim, ktorch_amp_unscale, ktorch_amp_update};
+use crate::cxx::fused::{amp_unscale, amp_update};
 
 /// GradScaler's options, PyTorch's defaults by `Default`.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -157,17 +157,7 @@ impl Scaler {
             } else {
                 (Tensor::f_zeros([], (Kind::Float, d))?, inv.f_to_device(d)?)
             };
-            let ptrs: Vec<*mut libc::c_void> =
-                gs.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect();
-            // SAFETY: a src/cxx entry point: the gradient, found and scale pointers are live tensors borrowed for the call; it catches every C++ exception (attempt.h).
-            shim(unsafe {
-                ktorch_amp_unscale(
-                    ptrs.len() as libc::c_int,
-                    ptrs.as_ptr(),
-                    f.as_ptr() as *mut _,
-                    i.as_ptr() as *mut _,
-                )
-            })?;
+            amp_unscale(&gs, &f, &i)?;
             if d != scale.device() {
                 let _ = found
                     .shallow_clone()
@@ -202,17 +192,7 @@ impl Scaler {
         }
         let (scale, tracker) = (self.scale.as_ref().unwrap(), self.tracker.as_ref().unwrap());
         let o = self.opts;
-        // SAFETY: a src/cxx entry point: the scale, tracker and found pointers are live tensors this scaler holds, borrowed for the call; it catches every C++ exception (attempt.h).
-        shim(unsafe {
-            ktorch_amp_update(
-                scale.as_ptr() as *mut _,
-                tracker.as_ptr() as *mut _,
-                found.as_ptr() as *mut _,
-                o.growth,
-                o.backoff,
-                o.interval as libc::c_long,
-            )
-        })?;
+        amp_update(scale, tracker, &found, o.growth, o.backoff, o.interval)?;
         if let Some(k) = &self.skipped {
             let _ = k.shallow_clone().f_add_(&found)?;
         }

@@ -11,6 +11,10 @@
 //! columns read straight into its input, its output written straight into a q vector): no
 //! tensor is made and libtorch is not called. Any other module (TorchScript and AOTInductor
 //! ones too), device or size goes through its forward as `evaluate` does.
+// The plan's fast path reads q's columns and writes q's real vectors in place (no tensor, no
+// copy through a Vec): raw slices over q objects this file has checked the type and length of,
+// as the tensor kernels of tensor/convert.rs do.
+#![allow(unsafe_code)]
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
