@@ -10,8 +10,9 @@
 use anyhow::{anyhow, bail, Result};
 
 use super::data::define;
-use super::run::{epoch, results};
-use super::{Data, Model, Settings};
+use super::pass::epoch;
+use super::run::results;
+use super::{is_model, of, Data, Model, Settings};
 use crate::k::{make, read, KResult, K};
 use crate::loss::object::Loss;
 use crate::nn::api::modref;
@@ -21,17 +22,6 @@ use crate::optim::Optimizer;
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
-
-pub fn is_model(x: K) -> bool {
-    registry::class_of(x) == Some("model")
-}
-
-pub fn of(o: &mut Obj) -> Result<&mut Model> {
-    if o.get::<Model>().is_none() {
-        bail!("expected a model, given {}", o.class());
-    }
-    Ok(o.get_mut::<Model>().unwrap())
-}
 
 pub fn model(x: K) -> KResult {
     if is_model(x) {

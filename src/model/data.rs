@@ -11,7 +11,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::api::{is_model, of};
+use super::{is_model, of};
 use super::{Model, Settings};
 use crate::k::{make, read, KResult, K};
 use crate::registry;

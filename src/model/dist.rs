@@ -29,10 +29,10 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use super::api::{is_model, of};
 use super::run::{clip, forward_loss, Epoch};
 use super::shard::{self, Plan};
 use super::Model;
+use super::{is_model, of};
 use crate::cxx::dist::Reducer;
 use crate::dist::collect::{allreduce_tensors, broadcast_tensors};
 use crate::dist::group::{self, Group};

@@ -9,7 +9,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::api::of;
+use super::of;
 use crate::k::{make, read, KResult, K};
 use crate::nn::{ModRef, Run};
 use crate::optim::Optimizer;

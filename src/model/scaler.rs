@@ -216,7 +216,7 @@ impl Scaler {
 /// `gradscale m`: the scaler's state, `::` when off; `gradscale(m;1b)`, `gradscale(m;0b)`,
 /// `gradscale(m;init)`, `gradscale(m;init;growth;backoff;interval)`: on (state reset) or off.
 pub fn gradscale(x: K) -> KResult {
-    use crate::model::api::{is_model, of};
+    use crate::model::{is_model, of};
     if is_model(x) {
         return registry::with(x, |o| {
             let Some(s) = of(o)?.scaler.as_ref() else {

@@ -17,9 +17,10 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 
-use super::api::of;
+use super::of;
+use super::pass::epoch_with;
 use super::progress::Bar;
-use super::run::{epoch_with, results, Epoch};
+use super::run::{results, Epoch};
 use super::table::{float_kind, inputs, target_tensor, Columns, Want};
 use super::Data;
 use crate::device::context::ThreadContext;

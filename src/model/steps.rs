@@ -7,11 +7,11 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Tensor};
 
-use super::api::{is_model, of};
 use super::data::side;
 use super::run::clip_norm;
 use super::run::forward_loss;
 use super::scaler::Scaler;
+use super::{is_model, of};
 use crate::k::{make, read, KResult, K};
 use crate::loss::object::Loss;
 use crate::nn::ModRef;

@@ -19,9 +19,8 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use super::api::of;
+use super::of;
 use crate::k::{make, read, KResult, K};
-use crate::nn::forward::{Call, EFORWARD};
 use crate::nn::{ModRef, Module};
 use crate::registry;
 use crate::tensor::convert;
@@ -283,33 +282,6 @@ pub fn scorer(h: K) -> Result<(ModRef, Option<Arc<Columns>>)> {
             None => bail!("expecting a model or module, given {}", o.class()),
         }
     })
-}
-
-/// `evaluate(m;t)`: the module (of a model or a module) in evaluation mode on the table's
-/// feature columns; answers a table, keyed as `t` is, whose columns are named after the target.
-pub fn evaluate(h: K, t: K) -> KResult {
-    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expecting a table, given {}", describe(t)))?;
-    let (q, cols) = scorer(h)?;
-    let names = cols.as_ref().and_then(|c| c.target.clone());
-    // linear layers and activations on a few rows: the plan, as score (score.rs)
-    if let Some(p) = crate::nn::plan::plan(q.get()) {
-        let f = cols.as_ref().map(|c| c.features.as_slice());
-        if let Some((x, n)) = super::score::table_input(&p, &tb, f)? {
-            let mut y = vec![0f32; n * p.out];
-            p.run(&x, n, &mut y);
-            let y = Tensor::from_slice(&y).f_view([n as i64, p.out as i64])?;
-            return Ok(keyed_like(t, output_table(&y, names.as_ref(), tb.rows)?));
-        }
-    }
-    let w = Want {
-        float: float_kind(q.get()),
-        device: q.get().device(),
-        classes: false,
-    };
-    let x = inputs(&tb, cols.as_ref().map(|c| c.features.as_slice()), &w)?;
-    let out = Call::new(q, x, EFORWARD).run()?.first()?;
-    let value = output_table(&out, names.as_ref(), tb.rows)?;
-    Ok(keyed_like(t, value))
 }
 
 /// Output `y` (rows first) as a table: one column per target name when it has that many, else

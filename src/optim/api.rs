@@ -40,10 +40,10 @@ fn opt_(x: K) -> KResult {
         return Ok(registry::add(Obj::new(Optimizer {
             kind,
             sources: vec![],
-            defaults: kinds_defaults(kind),
+            defaults: kind.defaults(),
             groups: vec![Group {
                 opts: {
-                    let mut v = kinds_defaults(kind);
+                    let mut v = kind.defaults();
                     eval_default(kind, &mut v);
                     v
                 },
@@ -83,7 +83,7 @@ fn opt_(x: K) -> KResult {
     // the options given at creation are the optimizer's defaults, for groups added later
     let defaults = match &opts {
         Some((pos, named)) => spec::settings(kind.name, kind.opts, pos, named)?,
-        None => kinds_defaults(kind),
+        None => kind.defaults(),
     };
     let mut o = Optimizer {
         kind,
@@ -318,17 +318,6 @@ fn new_source(o: &mut Optimizer, src: Source, named: Option<(String, &str)>) -> 
     }
     o.sources.push(src);
     Ok(o.sources.len() - 1)
-}
-
-pub fn kinds_defaults(k: &'static kinds::Kind) -> Vec<crate::nn::Val> {
-    k.opts
-        .iter()
-        .map(|o| {
-            o.default
-                .val(o.ty)
-                .expect("optimizer options all have defaults")
-        })
-        .collect()
 }
 
 fn parm(t: &tch::Tensor, module: &str, name: &str) -> Result<Parm> {

@@ -157,7 +157,7 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
     // as kopt.cpp's `putgroups`, the first group's options are the defaults
     let defaults = groups
         .first()
-        .map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
+        .map_or_else(|| kind.defaults(), |g| g.opts.clone());
     // the module rebuilt onto is the optimizer's container (kopt.cpp: `opt(state;module)`)
     let (m, addr) = (root.get(), root.address());
     let sources = vec![super::Source {
