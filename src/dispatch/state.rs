@@ -57,6 +57,6 @@ pub fn state(x: K) -> KResult {
         Some([m, f]) if nn::api::is_module(*m) && read::boolean(*f).is_some() => {
             nn::api::definition(nn::api::modref(*m)?.get(), read::boolean(*f).unwrap(), true)
         }
-        _ => bail!("expects a module, or (module;flag), given {}", describe(x)),
+        _ => bail!("expected a module, or (module;flag), given {}", describe(x)),
     }
 }

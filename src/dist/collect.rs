@@ -55,7 +55,7 @@ fn target(x: K) -> Result<Target> {
         Some(c @ ("tensor" | "vector" | "dictionary")) => {
             Ok(Target::Handle(c, registry::tensors(x)?))
         }
-        Some(c) => bail!("expecting tensor, vector, dictionary or q data, given {c}"),
+        Some(c) => bail!("expected tensor, vector, dictionary or q data, given {c}"),
         None if registry::is_handle(x) => bail!("stale pointer"),
         None => Ok(Target::Data(
             convert::to_tensor(x).map_err(|e| anyhow!("q data: {e}"))?,

@@ -75,7 +75,7 @@ fn rendezvous(s: &str) -> Result<Rendezvous> {
     }
     let hp = s.strip_prefix("tcp://").unwrap_or(s);
     let (h, p) = hp.rsplit_once(':').ok_or_else(|| {
-        anyhow!("rendezvous {s:?}: expecting \"host:port\", \"tcp://host:port\" or \"file://path\"")
+        anyhow!("rendezvous {s:?}: expected \"host:port\", \"tcp://host:port\" or \"file://path\"")
     })?;
     let port: i64 = p
         .parse()
@@ -131,7 +131,7 @@ fn whole(x: K, what: &str) -> Result<i64> {
 /// RANK, WORLD_SIZE (torch.distributed's env://, what the launcher sets);
 /// `distinit(backend;rendezvous;rank;size)`, `distinit(backend;rendezvous;rank;size;timeout)`.
 pub fn distinit(x: K) -> KResult {
-    let usage = "expecting backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
+    let usage = "expected backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
     let args: Vec<K> = match read::items(&x) {
         Some(v) if read::ktype(x) == 0 => v.to_vec(),
         _ if read::ktype(x) == -11 => vec![x],

@@ -239,7 +239,7 @@ pub fn gradscale(x: K) -> KResult {
             ))
         });
     }
-    let v = read::items(&x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expecting model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expected model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
     let num = |x: K, what: &str| match number(x) {
         Some(Num::Int(i)) => Ok(i as f64),
         Some(Num::Float(f)) => Ok(f),

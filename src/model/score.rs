@@ -31,7 +31,7 @@ use crate::tensor::table::{column_kind, Column, Table};
 /// `evaluate(m;t)`: the module (of a model or a module) in evaluation mode on the table's
 /// feature columns; answers a table, keyed as `t` is, whose columns are named after the target.
 pub fn evaluate(h: K, t: K) -> KResult {
-    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expecting a table, given {}", describe(t)))?;
+    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expected a table, given {}", describe(t)))?;
     let (q, cols) = scorer(h)?;
     let names = cols.as_ref().and_then(|c| c.target.clone());
     // linear layers and activations on a few rows: the plan, as score (score.rs)
@@ -153,7 +153,7 @@ pub fn score(x: K) -> KResult {
     let (h, data) = match read::items(&x) {
         Some([h, d]) if registry::is_handle(*h) => (*h, *d),
         _ => bail!(
-            "expecting (model;table), (model;row dictionary) or (model;data), given {}",
+            "expected (model;table), (model;row dictionary) or (model;data), given {}",
             describe(x)
         ),
     };

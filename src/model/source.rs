@@ -75,7 +75,7 @@ impl Reader {
                     .map_err(|e| anyhow!("source: chunk {i}: targets: {e}"))?,
             )),
             _ => bail!(
-                "source: chunk {i}: expecting a table or (inputs;targets), given {}",
+                "source: chunk {i}: expected a table or (inputs;targets), given {}",
                 crate::tensor::opargs::describe(x)
             ),
         }

@@ -82,12 +82,12 @@ pub fn features(x: K) -> Result<Vec<Group>> {
             .collect::<Option<Vec<Group>>>()
             .ok_or_else(|| {
                 anyhow!(
-                    "features: expecting a symbol, symbols or a list of those, given {}",
+                    "features: expected a symbol, symbols or a list of those, given {}",
                     describe(x)
                 )
             }),
         _ => bail!(
-            "features: expecting a symbol, symbols or a list of those, given {}",
+            "features: expected a symbol, symbols or a list of those, given {}",
             describe(x)
         ),
     }
@@ -97,7 +97,7 @@ pub fn features(x: K) -> Result<Vec<Group>> {
 pub fn target(x: K) -> Result<Group> {
     Group::read(x).ok_or_else(|| {
         anyhow!(
-            "target: expecting a symbol or symbols, given {}",
+            "target: expected a symbol or symbols, given {}",
             describe(x)
         )
     })
@@ -220,7 +220,7 @@ fn want(h: K) -> Result<Want> {
 /// `train(m;t;features;target)`, `test(..)`, and `(m;t;target)` with every other value column a
 /// feature: the model's data from the table's columns; answers the number of batches.
 pub fn define(h: K, training: bool, t: K, features: Option<K>, target: K) -> Result<i64> {
-    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expecting a table, given {}", describe(t)))?;
+    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expected a table, given {}", describe(t)))?;
     let tg = self::target(target)?;
     let fs = match features {
         Some(f) => self::features(f)?,
@@ -279,7 +279,7 @@ pub fn scorer(h: K) -> Result<(ModRef, Option<Arc<Columns>>)> {
         let cols = o.get::<super::Model>().and_then(|m| m.columns.clone());
         match o.part::<ModRef>() {
             Some(q) => Ok((q.share(), cols)),
-            None => bail!("expecting a model or module, given {}", o.class()),
+            None => bail!("expected a model or module, given {}", o.class()),
         }
     })
 }
@@ -291,7 +291,7 @@ pub fn output_table(y: &Tensor, names: Option<&Group>, rows: i64) -> KResult {
     let y = y.f_detach()?.f_to_device(Device::Cpu)?;
     let size = y.size();
     if size.first() != Some(&rows) {
-        bail!("output of {size:?} for {rows} rows: expecting one output row per table row");
+        bail!("output of {size:?} for {rows} rows: expected one output row per table row");
     }
     let first = names.map_or("output", |g| g.names[0].as_str());
     if size.len() == 2 && size[1] > 1 && names.is_some_and(|g| g.names.len() as i64 == size[1]) {

@@ -73,7 +73,7 @@ fn opt_(x: K) -> KResult {
     }
     let s = read::symbol(v[0]).ok_or_else(|| {
         anyhow!(
-            "expecting optimizer name or pointer as 1st arg, given {}",
+            "expected optimizer name or pointer as 1st arg, given {}",
             describe(v[0])
         )
     })?;
@@ -466,7 +466,7 @@ fn parameters(x: K) -> Result<Given> {
         Some(c) => bail!("cannot optimize parameters of {c}"),
         None if registry::is_handle(h) => bail!("stale pointer"),
         None => bail!(
-            "unrecognized parameters, expecting tensor, vector, dictionary or module, given {}",
+            "unrecognized parameters, expected tensor, vector, dictionary or module, given {}",
             describe(x)
         ),
     }
@@ -592,7 +592,7 @@ pub fn state(o: K, all: bool) -> KResult {
 pub fn step(x: K) -> KResult {
     if !is_optimizer(x) {
         bail!(
-            "expecting an optimizer, given {}",
+            "expected an optimizer, given {}",
             registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) {
                 "stale pointer"
             } else {
@@ -610,7 +610,7 @@ fn with_opt<R>(x: K, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
         let class = o.class();
         match o.part_mut::<Optimizer>() {
             Some(z) => f(z),
-            None => bail!("expecting optimizer or model, given {class}"),
+            None => bail!("expected optimizer or model, given {class}"),
         }
     })
 }
@@ -632,13 +632,13 @@ pub fn lr(x: K) -> KResult {
     }
     let Some([h, r]) = read::items(&x) else {
         bail!(
-            "expecting optimizer, model, or (optimizer or model;rate(s)), given {}",
+            "expected optimizer, model, or (optimizer or model;rate(s)), given {}",
             describe(x)
         )
     };
     if !has_opt(*h) {
         bail!(
-            "expecting optimizer or model as 1st arg, given {}",
+            "expected optimizer or model as 1st arg, given {}",
             describe(*h)
         );
     }
