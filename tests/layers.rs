@@ -373,15 +373,6 @@ fn module_paths(text: &str, at: &[String]) -> Vec<(usize, Vec<String>)> {
     found
 }
 
-/// Layers whose modules still import each other in a circle, each with why it is allowed.
-const CIRCLES_ALLOWED: &[(&str, &str)] = &[
-    // the lead's: run.rs <-> dist.rs, api <-> data, scaler/score/source/table -> api (issue 36
-    // leaves model/ to the branch that owns it)
-    ("model", "model/ is the lead's to untangle"),
-    // api.rs <-> restore.rs: the `zero` branch owns src/optim/
-    ("optim", "optim/ is the zero branch's to untangle"),
-];
-
 /// Each layer's import graph between its modules (a file or folder directly under the layer's
 /// folder; the layer's own mod.rs is `mod`), and its circles (strongly connected sets of more
 /// than one module), as "layer: a <-> b <-> c".
@@ -459,14 +450,7 @@ fn circles(root: &Path) -> Vec<String> {
 
 #[test]
 fn no_circle_inside_a_layer() {
-    let found: Vec<String> = circles(&src())
-        .into_iter()
-        .filter(|c| {
-            !CIRCLES_ALLOWED
-                .iter()
-                .any(|(l, _)| c.starts_with(&format!("{l}: ")))
-        })
-        .collect();
+    let found = circles(&src());
     assert!(
         found.is_empty(),
         "modules of a layer importing each other in a circle (move what both need below \

@@ -14,6 +14,8 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 pub mod aoti;
 pub mod cuda;
+pub mod dist;
+pub mod fused;
 pub mod jit;
 pub mod ops;
 pub mod profiler;

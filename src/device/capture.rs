@@ -39,6 +39,12 @@ impl Drop for Recording {
 /// at::cuda::CUDAGraph, freed with the graph object.
 pub struct GraphPtr(*mut CudaGraph);
 
+// SAFETY: a CUDAGraph has no thread affinity (replay launches on the current stream of
+// whichever thread calls it); its one owner (model/graph.rs's Graph, a registry entry) uses it
+// under the registry's lock, from one thread at a time.
+#[allow(unsafe_code)]
+unsafe impl Send for GraphPtr {}
+
 impl Drop for GraphPtr {
     fn drop(&mut self) {
         crate::cxx::cuda::graph_free(self.0)

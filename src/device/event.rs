@@ -69,7 +69,7 @@ pub fn event(x: K) -> KResult {
     } else if read::ktype(x) == -1 {
         read::boolean(x).unwrap_or(true)
     } else {
-        bail!("expects () or a boolean timing flag")
+        bail!("expected () or a boolean timing flag")
     };
     Ok(registry::add(Obj::new(Event::new(timing)?)))
 }
@@ -81,7 +81,7 @@ fn event_stream(x: K, f: impl FnOnce(&Event, &Stream) -> Result<()>) -> KResult 
         _ => (x, None),
     };
     if !registry::is_handle(e) {
-        bail!("expects event, or (event;stream)");
+        bail!("expected event, or (event;stream)");
     }
     match registry::class_of(e) {
         Some("event") => {}
@@ -118,7 +118,7 @@ pub fn elapsed(x: K) -> KResult {
     let [a, b] = read::items(&x)
         .filter(|_| !registry::is_handle(x))
         .and_then(|v| <[K; 2]>::try_from(v).ok())
-        .ok_or_else(|| anyhow::anyhow!("expects (event;event)"))?;
+        .ok_or_else(|| anyhow::anyhow!("expected (event;event)"))?;
     // the second event's pointer stays valid between the two lookups: only q's thread frees
     let pb = with_event(b, |e| Ok(e.ptr))?;
     let ms = with_event(a, |e| shim::event_elapsed(e.ptr, pb))?;

@@ -71,7 +71,7 @@ pub fn cuda_arg(x: K) -> anyhow::Result<usize> {
     } else if let Some(i) = read::long(x).filter(|_| read::ktype(x) != -1) {
         usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?
     } else {
-        bail!("expects a CUDA device: (), `cuda, `cuda:n or an index");
+        bail!("expected a CUDA device: (), `cuda, `cuda:n or an index");
     };
     check_cuda(i)?;
     Ok(i)
@@ -82,7 +82,7 @@ pub fn cuda_named(s: &str) -> anyhow::Result<usize> {
     need_cuda()?;
     let i = match device_from_name(s) {
         Some(Device::Cuda(i)) => i,
-        _ => bail!("unrecognized CUDA device `{s}, expecting `cuda or `cuda:n"),
+        _ => bail!("unrecognized CUDA device `{s}, expected `cuda or `cuda:n"),
     };
     check_cuda(i)?;
     Ok(i)
@@ -106,7 +106,7 @@ pub fn cudadevice(x: K) -> KResult {
             Ok(make::null())
         }
         None => {
-            bail!("unrecognized CUDA device, expecting cuda with valid device number, e.g. `cuda:0")
+            bail!("unrecognized CUDA device, expected cuda with valid device number, e.g. `cuda:0")
         }
     }
 }
@@ -154,7 +154,7 @@ pub fn sync(x: K) -> KResult {
             .map(|t| t.device())
             .find(|d| d.is_cuda())
     } else {
-        bail!("expects (), a device, a device index, or a tensor, vector or dictionary")
+        bail!("expected (), a device, a device index, or a tensor, vector or dictionary")
     };
     if let Some(Device::Cuda(i)) = device {
         check_cuda(i)?;

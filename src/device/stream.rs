@@ -109,7 +109,7 @@ pub fn stream(x: K) -> KResult {
         (0, Some([d, p])) if !registry::is_handle(x) => (cuda_arg(*d)?, Some(read::symbol(*p))),
         (11, _) => match read::symbols(x).as_deref() {
             Some([d, p]) => (cuda_named(d)?, Some(Some(*p))),
-            _ => bail!("expects (), a device, or (device;priority)"),
+            _ => bail!("expected (), a device, or (device;priority)"),
         },
         _ => (cuda_arg(x)?, None),
     };

@@ -27,10 +27,10 @@ pub fn eforward(x: K) -> KResult {
 }
 
 pub fn evaluate(x: K) -> KResult {
-    // a table: its feature columns in, a table of the named output back (model/table.rs)
+    // a table: its feature columns in, a table of the named output back (model/score.rs)
     if let Some([h, t]) = crate::k::read::items(&x) {
         if crate::tensor::table::is_table(*t) && crate::registry::is_handle(*h) {
-            return crate::model::table::evaluate(*h, *t);
+            return crate::model::score::evaluate(*h, *t);
         }
     }
     qdata(run(x, EFORWARD)?)

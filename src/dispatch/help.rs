@@ -185,7 +185,7 @@ pub fn topic(x: K, full: bool) -> KResult {
     };
     let Some(topic) = topic else {
         bail!(
-            "expects an empty argument or a topic symbol, given {}",
+            "expected an empty argument or a topic symbol, given {}",
             info::qtype_name(x)
         );
     };
@@ -254,7 +254,7 @@ pub fn topic(x: K, full: bool) -> KResult {
             None => {
                 let k: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
                 bail!(
-                    "unrecognized help topic `{other}, expecting one of {}, or a module, loss or optimizer name",
+                    "unrecognized help topic `{other}, expected one of {}, or a module, loss or optimizer name",
                     k.join(",")
                 )
             }

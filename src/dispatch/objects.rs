@@ -19,7 +19,7 @@ pub fn free(x: K) -> KResult {
             None => (read::items(&x), None),
         };
         let Some(items) = items else {
-            bail!("expecting a ktorch object, or a list or dictionary of them")
+            bail!("expected a ktorch object, or a list or dictionary of them")
         };
         let at = |i: usize| {
             keys.as_ref()
@@ -29,7 +29,7 @@ pub fn free(x: K) -> KResult {
         };
         for (i, h) in items.iter().enumerate() {
             if !registry::is_handle(*h) {
-                bail!("expecting a ktorch object but {} is not one", at(i));
+                bail!("expected a ktorch object but {} is not one", at(i));
             }
             if let Some(e) = registry::busy(*h) {
                 bail!("{e}, {}", at(i));

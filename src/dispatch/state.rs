@@ -11,7 +11,7 @@ use crate::{model, nn, optim};
 /// `module m` of a model: a handle sharing its module (ktorch's); `module o` of an optimizer: its
 /// container module; every other form is the module's (nn/api.rs).
 pub fn module(x: K) -> KResult {
-    if model::api::is_model(x) {
+    if model::is_model(x) {
         return Ok(registry::add(Obj::new(nn::api::modref(x)?)));
     }
     // `module o`: an optimizer's container, the modules and tensors its parameters came from
@@ -26,7 +26,7 @@ pub fn module(x: K) -> KResult {
 /// `opt m` of a model: an optimizer on the same tensors as the model's (Optimizer::shared_copy,
 /// ktorch's); every other form is the optimizer's (optim/api.rs).
 pub fn opt(x: K) -> KResult {
-    if model::api::is_model(x) {
+    if model::is_model(x) {
         let o = registry::with(x, |o| {
             Ok(o.get::<model::Model>().map(|m| m.opt.shared_copy()))
         })?;
@@ -42,7 +42,7 @@ pub fn state(x: K) -> KResult {
     if optim::api::is_optimizer(x) {
         return optim::api::state(x, alloptions());
     }
-    if model::api::is_model(x) {
+    if model::is_model(x) {
         return model::api::state(x, alloptions());
     }
     if let Some([o, f]) = read::items(&x) {
@@ -57,6 +57,6 @@ pub fn state(x: K) -> KResult {
         Some([m, f]) if nn::api::is_module(*m) && read::boolean(*f).is_some() => {
             nn::api::definition(nn::api::modref(*m)?.get(), read::boolean(*f).unwrap(), true)
         }
-        _ => bail!("expects a module, or (module;flag), given {}", describe(x)),
+        _ => bail!("expected a module, or (module;flag), given {}", describe(x)),
     }
 }

@@ -11,7 +11,7 @@ pub fn backward(x: K) -> KResult {
 }
 
 pub fn step(x: K) -> KResult {
-    if model::api::is_model(x) {
+    if model::is_model(x) {
         return model::steps::step(x);
     }
     optim::api::step(x)

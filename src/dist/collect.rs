@@ -11,7 +11,6 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::ffi::{self, owned, ptrs};
 use super::group::{self, Group};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
@@ -56,7 +55,7 @@ fn target(x: K) -> Result<Target> {
         Some(c @ ("tensor" | "vector" | "dictionary")) => {
             Ok(Target::Handle(c, registry::tensors(x)?))
         }
-        Some(c) => bail!("expecting tensor, vector, dictionary or q data, given {c}"),
+        Some(c) => bail!("expected tensor, vector, dictionary or q data, given {c}"),
         None if registry::is_handle(x) => bail!("stale pointer"),
         None => Ok(Target::Data(
             convert::to_tensor(x).map_err(|e| anyhow!("q data: {e}"))?,
@@ -89,13 +88,7 @@ fn in_place(ts: &[Tensor], f: impl FnOnce(&[Tensor]) -> Result<()>) -> Result<()
 
 /// Allreduce tensors in place (op index into OPS).
 pub fn allreduce_tensors(g: &Group, ts: &[Tensor], op: i32) -> Result<()> {
-    in_place(ts, |w| {
-        let mut p = ptrs(w);
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        ffi::check(unsafe {
-            crate::cxx::ktorch_dist_allreduce(g.raw(), p.as_mut_ptr(), p.len() as i32, op)
-        })
-    })
+    in_place(ts, |w| g.pg().allreduce(w, op))
 }
 
 /// Broadcast tensors in place from rank root.
@@ -103,36 +96,20 @@ pub fn broadcast_tensors(g: &Group, ts: &[Tensor], root: i64) -> Result<()> {
     if root < 0 || root >= g.size {
         bail!("root rank {root} out of range for {} rank(s)", g.size);
     }
-    in_place(ts, |w| {
-        let mut p = ptrs(w);
-        // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-        ffi::check(unsafe {
-            crate::cxx::ktorch_dist_broadcast(g.raw(), p.as_mut_ptr(), p.len() as i32, root as i32)
-        })
-    })
+    in_place(ts, |w| g.pg().broadcast(w, root as i32))
 }
 
 /// Every rank's t stacked along a new first dimension, in rank order (a new tensor).
 pub fn gather_one(g: &Group, t: &Tensor) -> Result<Tensor> {
     let c = t.f_contiguous()?;
-    let mut r = std::ptr::null_mut();
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    ffi::check(unsafe {
-        crate::cxx::ktorch_dist_allgather(g.raw(), c.as_ptr() as *mut _, &mut r)
-    })?;
-    Ok(owned(r))
+    g.pg().allgather(&c)
 }
 
 /// t split along its first dimension into one block per rank: this rank's block reduced across
 /// the ranks (op index into OPS), a new tensor.
 pub fn scatter_one(g: &Group, t: &Tensor, op: i32) -> Result<Tensor> {
     let c = t.f_contiguous()?;
-    let mut r = std::ptr::null_mut();
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    ffi::check(unsafe {
-        crate::cxx::ktorch_dist_reducescatter(g.raw(), c.as_ptr() as *mut _, op, &mut r)
-    })?;
-    Ok(owned(r))
+    g.pg().reducescatter(&c, op)
 }
 
 /// New tensors made from a handle's: a new object of the handle's class (a dictionary keeps its

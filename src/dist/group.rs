@@ -4,10 +4,9 @@
 use std::ffi::CString;
 use std::sync::Mutex;
 
-use crate::cxx::DistGroup;
+use crate::cxx::dist::{Meet, ProcessGroup};
 use anyhow::{anyhow, bail, Result};
 
-use super::ffi;
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::{describe, number, Num};
 
@@ -15,15 +14,12 @@ use crate::tensor::opargs::{describe, number, Num};
 pub const DEFAULT_TIMEOUT: f64 = 60.0;
 
 pub struct Group {
-    ptr: *mut DistGroup,
+    pg: ProcessGroup,
     pub rank: i64,
     pub size: i64,
     pub backend: &'static str,
     pub timeout: f64,
 }
-
-// SAFETY: The shim's group is used under GROUP's lock only.
-unsafe impl Send for Group {}
 
 static GROUP: Mutex<Option<Group>> = Mutex::new(None);
 
@@ -50,8 +46,9 @@ fn lock() -> Result<std::sync::MutexGuard<'static, Option<Group>>> {
 }
 
 impl Group {
-    pub fn raw(&self) -> *mut DistGroup {
-        self.ptr
+    /// The c10d group itself, for collectives.
+    pub fn pg(&self) -> &ProcessGroup {
+        &self.pg
     }
 }
 
@@ -78,7 +75,7 @@ fn rendezvous(s: &str) -> Result<Rendezvous> {
     }
     let hp = s.strip_prefix("tcp://").unwrap_or(s);
     let (h, p) = hp.rsplit_once(':').ok_or_else(|| {
-        anyhow!("rendezvous {s:?}: expecting \"host:port\", \"tcp://host:port\" or \"file://path\"")
+        anyhow!("rendezvous {s:?}: expected \"host:port\", \"tcp://host:port\" or \"file://path\"")
     })?;
     let port: i64 = p
         .parse()
@@ -134,7 +131,7 @@ fn whole(x: K, what: &str) -> Result<i64> {
 /// RANK, WORLD_SIZE (torch.distributed's env://, what the launcher sets);
 /// `distinit(backend;rendezvous;rank;size)`, `distinit(backend;rendezvous;rank;size;timeout)`.
 pub fn distinit(x: K) -> KResult {
-    let usage = "expecting backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
+    let usage = "expected backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
     let args: Vec<K> = match read::items(&x) {
         Some(v) if read::ktype(x) == 0 => v.to_vec(),
         _ if read::ktype(x) == -11 => vec![x],
@@ -218,27 +215,17 @@ pub fn distinit(x: K) -> KResult {
         );
     }
     let (host, port, file) = match &rv {
-        Rendezvous::Tcp(h, p) => (Some(CString::new(h.as_str())?), *p, None),
-        Rendezvous::File(f) => (None, 0, Some(CString::new(f.as_str())?)),
+        Rendezvous::Tcp(h, p) => (CString::new(h.as_str())?, *p as i32, None),
+        Rendezvous::File(f) => (CString::default(), 0, Some(CString::new(f.as_str())?)),
     };
-    let cptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
-    let mut p = std::ptr::null_mut();
+    let meet = match &file {
+        Some(f) => Meet::File(f),
+        None => Meet::Tcp(&host, port),
+    };
     let ms = (timeout * 1000.0).ceil() as libc::c_long;
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    ffi::check(unsafe {
-        crate::cxx::ktorch_dist_init(
-            nccl as i32,
-            cptr(&host),
-            port as i32,
-            cptr(&file),
-            rank as i32,
-            size as i32,
-            ms,
-            &mut p,
-        )
-    })?;
+    let pg = ProcessGroup::init(nccl, meet, rank as i32, size as i32, ms)?;
     *g = Some(Group {
-        ptr: p,
+        pg,
         rank,
         size,
         backend: if nccl { "nccl" } else { "gloo" },
@@ -251,8 +238,8 @@ pub fn distinit(x: K) -> KResult {
 pub fn distend(_: K) -> KResult {
     let g = lock()?.take();
     if let Some(g) = g {
-        // SAFETY: `g` was taken out of GROUP, so this is the group's last use: freed once, here.
-        ffi::check(unsafe { crate::cxx::ktorch_dist_free(g.ptr) })?;
+        // taken out of GROUP: this is the group's last use, freed once, here
+        g.pg.close()?;
     }
     Ok(make::null())
 }
@@ -269,7 +256,6 @@ pub fn distsize(_: K) -> KResult {
 
 /// `barrier[]`: waits until every rank has called it.
 pub fn barrier(_: K) -> KResult {
-    // SAFETY: `g.ptr` is the live process group, used under GROUP's lock; the entry point catches every C++ exception.
-    with(|g| ffi::check(unsafe { crate::cxx::ktorch_dist_barrier(g.ptr) }))?;
+    with(|g| g.pg.barrier())?;
     Ok(make::null())
 }

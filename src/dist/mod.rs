@@ -1,11 +1,11 @@
 //! Data-parallel training over libtorch's c10d (docs/dist.md): one process per rank, each
 //! loading ktorch, joined in a process group (Gloo for CPU tensors, NCCL for CUDA ones).
 //!
-//! Files: `ffi` (the C++ shim src/cxx/dist.cpp), `group` (the process group: `distinit`,
+//! Files: `group` (the process group: `distinit`,
 //! `distend`, `distrank`, `distsize`, `barrier`), `collect` (collectives on tensors, vectors,
 //! dictionaries and q data: `allreduce`, `broadcast`, `allgather`, `reducescatter`). A model
 //! that trains in step with the other ranks (`distmodel`, its sharded `run`) is the model's:
 //! model/dist.rs.
+#![deny(unsafe_code)]
 pub mod collect;
-pub mod ffi;
 pub mod group;

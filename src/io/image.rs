@@ -69,7 +69,7 @@ fn grid(
 ) -> anyhow::Result<Tensor> {
     let d = images.dim();
     if d != 3 && d != 4 {
-        bail!("expecting 3 or 4-dimensional input, {d} dimension(s) given");
+        bail!("expected 3 or 4-dimensional input, {d} dimension(s) given");
     }
     let mut t = if d == 3 {
         images.f_unsqueeze(1)?
@@ -80,7 +80,7 @@ fn grid(
         t = Tensor::f_cat(&[&t, &t, &t], 1)?; // gray shown as RGB, as torchvision
     }
     let [n, c, h, w] = t.size()[..] else {
-        bail!("expecting 4 dimensions after adding channels")
+        bail!("expected 4 dimensions after adding channels")
     };
     let per = |k: i64| ((n + k - 1) / k).max(1);
     let (rows, cols) = match (rows, cols) {
@@ -110,7 +110,7 @@ pub fn png(x: K) -> KResult {
     let v = items(&x, 2..=2, usage)?;
     let Some(name) = read::symbol(v[0]) else {
         bail!(
-            "expects {usage}, file name a symbol, given {}",
+            "expected {usage}, file name a symbol, given {}",
             opargs::describe(v[0])
         )
     };
@@ -124,7 +124,7 @@ fn write_png(path: &str, image: &Tensor) -> anyhow::Result<()> {
     let size = image.size();
     let [c, h, w] = size[..] else {
         bail!(
-            "expecting 3-dimensional image, channels x height x width, given {}-dimensional input",
+            "expected 3-dimensional image, channels x height x width, given {}-dimensional input",
             size.len()
         )
     };
@@ -133,7 +133,7 @@ fn write_png(path: &str, image: &Tensor) -> anyhow::Result<()> {
         2 => ::png::ColorType::GrayscaleAlpha,
         3 => ::png::ColorType::Rgb,
         4 => ::png::ColorType::Rgba,
-        _ => bail!("expecting 1-4 channels (gray, gray+alpha, RGB, RGBA), given {c}"),
+        _ => bail!("expected 1-4 channels (gray, gray+alpha, RGB, RGBA), given {c}"),
     };
     let dim = |n: i64, what: &str| {
         u32::try_from(n)

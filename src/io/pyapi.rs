@@ -23,7 +23,7 @@ pub fn file(x: K) -> Option<String> {
 fn need_file(x: K, usage: &str) -> Result<String> {
     file(x).ok_or_else(|| {
         anyhow!(
-            "expects {usage}, file name a symbol or string, given {}",
+            "expected {usage}, file name a symbol or string, given {}",
             describe(x)
         )
     })
@@ -54,12 +54,12 @@ pub fn loadscript(x: K) -> KResult {
     }
     let v = parts(x);
     if v.is_empty() || v.len() > 2 {
-        bail!("expects {usage}");
+        bail!("expected {usage}");
     }
     let f = need_file(v[0], usage)?;
     let dev = match v.get(1) {
         Some(d) => read::symbol(*d)
-            .ok_or_else(|| anyhow!("expects {usage}, device a symbol, given {}", describe(*d)))?,
+            .ok_or_else(|| anyhow!("expected {usage}, device a symbol, given {}", describe(*d)))?,
         None => "cpu",
     };
     new_module("torchscript", vec![Val::Str(f), Val::Sym(dev)])
@@ -78,7 +78,7 @@ pub fn savescript(x: K) -> KResult {
     let usage = "(module;file)";
     let v = parts(x);
     if v.len() != 2 {
-        bail!("expects {usage}");
+        bail!("expected {usage}");
     }
     let f = need_file(v[1], usage)?;
     let h = modref(v[0])?;
@@ -110,7 +110,7 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
                     .map(|(k, t)| (k.clone(), t.shallow_clone()))
                     .collect(),
                 o if o.part::<ModRef>().is_some() => vec![],
-                _ => bail!("expects a tensor, vector, dictionary, module or model, given {c}"),
+                _ => bail!("expected a tensor, vector, dictionary, module or model, given {c}"),
             })
         })
         .and_then(|v| {
@@ -126,7 +126,7 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
     }
     let (k, v) = read::dict_parts(x).ok_or_else(|| {
         anyhow!(
-            "expects a tensor, vector, dictionary, module, model or a q dictionary, given {}",
+            "expected a tensor, vector, dictionary, module, model or a q dictionary, given {}",
             describe(x)
         )
     })?;
@@ -144,7 +144,7 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
         .map(|(k, v)| {
             let t = match registry::class_of(v) {
                 Some("tensor") => registry::tensor(v)?,
-                Some(c) => bail!("`{k}: expects an array or tensor, given {c}"),
+                Some(c) => bail!("`{k}: expected an array or tensor, given {c}"),
                 None if registry::is_handle(v) => bail!("`{k}: stale pointer"),
                 None => convert::to_tensor(v).map_err(|e| anyhow!("`{k}: {e}"))?,
             };
@@ -244,7 +244,7 @@ fn load_with(x: K, read: fn(&str) -> Result<Vec<(String, Tensor)>>) -> KResult {
             into_module(v[0], &f, t)?;
             Ok(make::null())
         }
-        _ => bail!("expects {usage}"),
+        _ => bail!("expected {usage}"),
     }
 }
 
@@ -260,7 +260,7 @@ pub fn savesafe(x: K) -> KResult {
     let usage = "(object;file)";
     let v = parts(x);
     if v.len() != 2 {
-        bail!("expects {usage}");
+        bail!("expected {usage}");
     }
     let f = need_file(v[1], usage)?;
     let t = named(v[0])?;

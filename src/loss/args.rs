@@ -319,7 +319,7 @@ pub fn parse(v: &[K], slots: &[(&'static str, Ty)], modes: &[&str]) -> Result<Op
         }
         let names: Vec<&str> = slots.iter().map(|s| s.0).collect();
         bail!(
-            "expects up to {} positional option{} ({}) and a reduce symbol after the inputs, given {}",
+            "expected up to {} positional option{} ({}) and a reduce symbol after the inputs, given {}",
             slots.len(),
             if slots.len() == 1 { "" } else { "s" },
             names.join(";"),
@@ -336,7 +336,7 @@ pub fn parse(v: &[K], slots: &[(&'static str, Ty)], modes: &[&str]) -> Result<Op
             o.vals.insert(name, value(name, *ty, x)?);
         } else {
             let names: Vec<&str> = slots.iter().map(|s| s.0).chain(["reduce"]).collect();
-            bail!("option: {k} not recognized, expecting {}", names.join(","));
+            bail!("option: {k} not recognized, expected {}", names.join(","));
         }
     }
     Ok(o)

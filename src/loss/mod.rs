@@ -117,7 +117,7 @@ fn run(name: &str, x: K) -> KResult {
             Bce => n == 2 || n == 3,
         };
         if !ok {
-            bail!("expects {usage}, given a simple list of {n}");
+            bail!("expected {usage}, given a simple list of {n}");
         }
         let ts = (0..n as i64)
             .map(|i| t.f_get(i))
@@ -126,7 +126,7 @@ fn run(name: &str, x: K) -> KResult {
         return result((s.calc)(&ts, &o)?, false);
     }
     let v = opargs::list(&x)
-        .ok_or_else(|| anyhow!("expects {usage}, given {}", opargs::describe(x)))?;
+        .ok_or_else(|| anyhow!("expected {usage}, given {}", opargs::describe(x)))?;
     let n = match s.inputs {
         N(k) => k,
         Bce => {
@@ -139,7 +139,7 @@ fn run(name: &str, x: K) -> KResult {
     };
     if v.len() < n {
         bail!(
-            "expects {usage}, given {} argument{}",
+            "expected {usage}, given {} argument{}",
             v.len(),
             if v.len() == 1 { "" } else { "s" }
         );

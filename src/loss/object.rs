@@ -82,7 +82,7 @@ fn from_definition(x: K) -> Result<Option<Loss>> {
     }
     if read::len(v) != 2 {
         bail!(
-            "definition: expecting `module`options!(name;options), given {} value(s)",
+            "definition: expected `module`options!(name;options), given {} value(s)",
             read::len(v)
         );
     }
@@ -142,7 +142,7 @@ pub fn loss(x: K) -> KResult {
     }
     let v = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
         anyhow!(
-            "expecting loss name or (loss;inputs..), given {}",
+            "expected loss name or (loss;inputs..), given {}",
             describe(x)
         )
     })?;
@@ -151,7 +151,7 @@ pub fn loss(x: K) -> KResult {
     }
     if !registry::holds::<Loss>(v[0]) {
         bail!(
-            "expecting loss name, loss object or model as 1st arg, given {}",
+            "expected loss name, loss object or model as 1st arg, given {}",
             describe(v[0])
         );
     }
@@ -176,7 +176,7 @@ pub fn loss(x: K) -> KResult {
         let (lo, hi) = l.inputs();
         if ts.len() < lo || ts.len() > hi {
             bail!(
-                "{}: expects {} input{}, given {}",
+                "{}: expected {} input{}, given {}",
                 l.name(),
                 if lo == hi {
                     lo.to_string()

@@ -34,7 +34,7 @@ impl Tail {
                 v: v.to_vec(),
                 n: v.len(),
             }),
-            Some(v) => bail!("expecting {min}-{max} args, {usage}, given {}", v.len()),
+            Some(v) => bail!("expected {min}-{max} args, {usage}, given {}", v.len()),
             None => bail!("not implemented for {}", opargs::describe(x)),
         }
     }
@@ -91,7 +91,7 @@ impl Tail {
     /// The inputs left must number `want`, else `unrecognized arg(s), expecting <usage>`.
     pub fn done(&self, want: usize, usage: &str) -> Result<&[K]> {
         if self.n != want {
-            bail!("unrecognized arg(s), expecting {usage}");
+            bail!("unrecognized arg(s), expected {usage}");
         }
         Ok(&self.v[..self.n])
     }

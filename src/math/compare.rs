@@ -78,7 +78,7 @@ fn tolerance(x: K) -> Result<(Tensor, Tensor, bool, f64, f64, bool)> {
         let b = v.pop().expect("2");
         return Ok((v.pop().expect("1"), b, false, rtol, atol, nan));
     }
-    let usage = "expects (x;y), (x;y;nan equal), (x;y;rel tol), (x;y;rel tol;abs tol), or (x;y;rel;abs;nan equal)";
+    let usage = "expected (x;y), (x;y;nan equal), (x;y;rel tol), (x;y;rel tol;abs tol), or (x;y;rel;abs;nan equal)";
     let v = opargs::list(&x).ok_or_else(|| anyhow!("{usage}"))?;
     let mut n = v.len();
     if n > 2 {
@@ -127,7 +127,7 @@ pub fn equal(x: K) -> KResult {
                 let b = ts.pop().expect("2");
                 (ts.pop().expect("1"), b)
             }
-            _ => bail!("expects two input arrays/tensors to compare"),
+            _ => bail!("expected two input arrays/tensors to compare"),
         }
     };
     Ok(make::boolean(a.f_equal(&b)?))

@@ -257,7 +257,7 @@ fn check_pivots(m: &Tensor, p: &Tensor) -> Result<()> {
         .collect();
     if ps != want {
         bail!(
-            "pivots of size {ps:?} do not fit an LU matrix of size {ms:?}: expecting size {want:?}"
+            "pivots of size {ps:?} do not fit an LU matrix of size {ms:?}: expected size {want:?}"
         );
     }
     if p.kind() != tch::Kind::Int {
@@ -293,7 +293,7 @@ fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
             let p = ts.pop().expect("two");
             Ok((ts.pop().expect("two"), p, h))
         }
-        _ => bail!("unrecognized LU input, expecting {usage}"),
+        _ => bail!("unrecognized LU input, expected {usage}"),
     }
 }
 
@@ -319,7 +319,7 @@ pub fn lun(x: K) -> KResult {
             let p = ts.pop().expect("two");
             (ts.pop().expect("two"), p, h)
         }
-        n => bail!("unrecognized inputs, expecting a single input vector or 2 arrays/tensors, but {n} inputs given"),
+        n => bail!("unrecognized inputs, expected a single input vector or 2 arrays/tensors, but {n} inputs given"),
     };
     check_pivots(&m, &p)?;
     multi(triple(Tensor::f_lu_unpack(&m, &p, data, pivots)?), h, out)
@@ -334,7 +334,7 @@ pub fn lusolve(x: K) -> KResult {
     let (b, m, p, h, out) = if opargs::is_tensor(y) || opargs::array(y).is_some() {
         if a.n < 3 {
             bail!(
-                "expecting (b;matrix;pivot) or (b;matrix;pivot;output), but given {} args",
+                "expected (b;matrix;pivot) or (b;matrix;pivot;output), but given {} args",
                 a.n
             );
         }
@@ -350,7 +350,7 @@ pub fn lusolve(x: K) -> KResult {
         (ts.pop().expect("three"), m, p, h, a.v.get(3).copied())
     } else {
         if a.n > 3 {
-            bail!("expecting (b;lu) or (b;lu;output), but given {} args", a.n);
+            bail!("expected (b;lu) or (b;lu;output), but given {} args", a.n);
         }
         if a.n == 3 && !opargs::is_tensor(a.v[2]) {
             bail!(

@@ -42,8 +42,8 @@ pub fn split(x: K, n: usize, usage: &str) -> Result<(Vec<K>, Out)> {
         Some(v) if v.len() == n + 1 && is_out(v[n]) => (v[..n].to_vec(), Some(v[n])),
         Some(v) if n > 1 && v.len() == n => (v.to_vec(), None),
         _ if n == 1 => (vec![x], None),
-        Some(v) => bail!("expects {usage}, given {} argument(s)", v.len()),
-        None => bail!("expects {usage}"),
+        Some(v) => bail!("expected {usage}, given {} argument(s)", v.len()),
+        None => bail!("expected {usage}"),
     };
     let out = match last {
         None => Out::New,

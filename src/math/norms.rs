@@ -22,7 +22,7 @@ pub fn dist(x: K) -> KResult {
     if read::ktype(x) > 0 {
         let t = convert::to_tensor(x)?;
         if !(2..=3).contains(&t.size()[0]) {
-            bail!("expecting 2-3 args, (x;y;p), {} given", t.size()[0]);
+            bail!("expected 2-3 args, (x;y;p), {} given", t.size()[0]);
         }
         let p = if t.size()[0] == 3 {
             t.f_get(2)?.f_double_value(&[])?
@@ -31,18 +31,18 @@ pub fn dist(x: K) -> KResult {
         };
         return result(pnorm(&t.f_get(0)?, &t.f_get(1)?, p)?, false);
     }
-    let v = forms::items(&x).ok_or_else(|| anyhow!("expecting 2-3 args, (x;y;p)"))?;
+    let v = forms::items(&x).ok_or_else(|| anyhow!("expected 2-3 args, (x;y;p)"))?;
     let p = match v.len() {
         2 => 2.0,
         3 => match opargs::number(v[2]) {
             Some(Num::Int(i)) => i as f64,
             Some(Num::Float(f)) => f,
             None => bail!(
-                "expecting 2-3 args, (x;y;p), 3rd arg is {}",
+                "expected 2-3 args, (x;y;p), 3rd arg is {}",
                 opargs::describe(v[2])
             ),
         },
-        n => bail!("expecting 2-3 args, (x;y;p), {n} arg(s) given"),
+        n => bail!("expected 2-3 args, (x;y;p), {n} arg(s) given"),
     };
     let (ts, h) = forms::tensors(&v[..2])?;
     result(pnorm(&ts[0], &ts[1], p)?, h)

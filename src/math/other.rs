@@ -131,10 +131,10 @@ pub fn diagonal(x: K) -> KResult {
 pub fn flip(x: K) -> KResult {
     let v = forms::items(&x)
         .filter(|v| v.len() == 2)
-        .ok_or_else(|| anyhow!("expecting 2 arguments, (input;dims)"))?;
+        .ok_or_else(|| anyhow!("expected 2 arguments, (input;dims)"))?;
     let d = opargs::longs(v[1]).ok_or_else(|| {
         anyhow!(
-            "expecting 2 arguments, (input;dims), given {} for dims",
+            "expected 2 arguments, (input;dims), given {} for dims",
             describe(v[1])
         )
     })?;
@@ -150,7 +150,7 @@ pub fn trace(x: K) -> KResult {
 
 /// `roll(input;shifts)` (the input flattened, rolled and restored) or `roll(input;shifts;dims)`.
 pub fn roll(x: K) -> KResult {
-    let usage = "expects 2-3 args, (input;shifts;dims)";
+    let usage = "expected 2-3 args, (input;shifts;dims)";
     let v = forms::items(&x)
         .filter(|v| v.len() == 2 || v.len() == 3)
         .ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
@@ -165,7 +165,7 @@ pub fn roll(x: K) -> KResult {
 
 /// `renorm(input;p;dim;maxnorm)`, `renorm(input;p;dim;maxnorm;output)`.
 pub fn renorm(x: K) -> KResult {
-    let usage = "unexpected arg(s), expecting 4-5 args, (input;power;dim;maxnorm;output)";
+    let usage = "unexpected arg(s), expected 4-5 args, (input;power;dim;maxnorm;output)";
     let v = forms::items(&x)
         .filter(|v| v.len() == 4 || v.len() == 5)
         .ok_or_else(|| anyhow!(usage))?;
@@ -200,7 +200,7 @@ pub fn histc(x: K) -> KResult {
         let (t, h) = arg(x)?;
         return result(t.f_histc(100)?, h);
     }
-    let usage = "unrecognized arg(s), expecting 1-5 args, (input;bins;lo;hi;output)";
+    let usage = "unrecognized arg(s), expected 1-5 args, (input;bins;lo;hi;output)";
     let v = forms::items(&x).ok_or_else(|| anyhow!(usage))?;
     let out = (v.len() > 1 && opargs::is_tensor(v[v.len() - 1])).then(|| v[v.len() - 1]);
     let v = &v[..v.len() - out.is_some() as usize];
@@ -268,7 +268,7 @@ pub fn bincount(x: K) -> KResult {
     if read::ktype(x) < 0 {
         bail!("not implemented for {}", describe(x));
     }
-    let usage = "expects 1-3 args, input, (input;bins), (input;weight) or (input;weight;bins)";
+    let usage = "expected 1-3 args, input, (input;bins), (input;weight) or (input;weight;bins)";
     if read::ktype(x) > 0 || crate::registry::is_handle(x) {
         let (t, h) = arg(x)?;
         return result(t.f_bincount(None::<Tensor>, 0)?, h);
@@ -297,7 +297,7 @@ pub fn bincount(x: K) -> KResult {
 /// `tensordot(x;y)` (2 dimensions contracted), `tensordot(x;y;dim)` (the last `dim` of x with
 /// the first `dim` of y), `tensordot(x;y;dim1;dim2)` (the given dimensions).
 pub fn tensordot(x: K) -> KResult {
-    let usage = "unexpected arg(s), expecting inputs (x;y), (x;y;dim) or (x;y;dim1;dim2)";
+    let usage = "unexpected arg(s), expected inputs (x;y), (x;y;dim) or (x;y;dim1;dim2)";
     if read::ktype(x) < 0 {
         bail!("not implemented for {}", describe(x));
     }

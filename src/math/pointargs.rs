@@ -44,12 +44,12 @@ pub fn clamp(x: K) -> KResult {
         v.get(2).and_then(|k| limit(*k)),
     ) {
         (Some(lo), Some(hi)) => (lo, hi),
-        _ => bail!("expecting 2nd & 3rd arg to be numeric low & high limits"),
+        _ => bail!("expected 2nd & 3rd arg to be numeric low & high limits"),
     };
     let out = match v.len() {
         3 => None,
         4 if opargs::is_tensor(v[3]) => Some(registry::tensor(v[3])?),
-        _ => bail!("unexpected arg(s), expecting (input;lo;hi) or (input;lo;hi;output)"),
+        _ => bail!("unexpected arg(s), expected (input;lo;hi) or (input;lo;hi;output)"),
     };
     let (t, h) = arg(v[0])?;
     let r = match (lo, hi, &out) {
@@ -145,7 +145,7 @@ struct Power {
 
 /// `pow(x;y)`, `pow(x;y;output)`, `pow(x;y;[])`: `x` or `y` may be a q number.
 fn power(x: K, p: &Power) -> KResult {
-    const USAGE: &str = "expects inputs x,y with optional output tensor or null as 3rd arg";
+    const USAGE: &str = "expected inputs x,y with optional output tensor or null as 3rd arg";
     if read::ktype(x) > 0 {
         let v = values(x, 2..=2)?;
         return result((p.tt)(&v[0], &v[1])?, false);

@@ -61,7 +61,7 @@ pub fn output(x: K) -> Result<Out> {
         Ok(Out::Into(registry::tensor(x)?))
     } else {
         bail!(
-            "expects an output tensor or [] as last argument, given {}",
+            "expected an output tensor or [] as last argument, given {}",
             opargs::describe(x)
         )
     }
@@ -139,12 +139,12 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         return result((op.f)(&v[0], &v[1])?, false);
     }
     let v = forms::items(&x)
-        .ok_or_else(|| anyhow!("expects {USAGE}, given {}", opargs::describe(x)))?;
+        .ok_or_else(|| anyhow!("expected {USAGE}, given {}", opargs::describe(x)))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,
         n => bail!(
-            "expects {USAGE}, given {n} argument{}",
+            "expected {USAGE}, given {n} argument{}",
             if n == 1 { "" } else { "s" }
         ),
     };
@@ -364,7 +364,7 @@ fn with_multiplier<'a>(v: &'a [K], n: usize, usage: &str) -> Result<(&'a [K], Nu
     if k > n {
         m = num(v[k - 1]).ok_or_else(|| {
             anyhow!(
-                "unrecognized arg(s) expecting {}-{} args, {usage}",
+                "unrecognized arg(s), expected {}-{} args, {usage}",
                 n,
                 n + 2
             )
@@ -373,7 +373,7 @@ fn with_multiplier<'a>(v: &'a [K], n: usize, usage: &str) -> Result<(&'a [K], Nu
     }
     if k != n {
         bail!(
-            "unrecognized arg(s) expecting {}-{} args, {usage}",
+            "unrecognized arg(s), expected {}-{} args, {usage}",
             n,
             n + 2
         );

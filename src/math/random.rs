@@ -13,7 +13,7 @@ use crate::tensor::{arg, result};
 pub fn bernoulli(x: K) -> KResult {
     if let Some(v) = forms::items(&x).filter(|v| v.len() > 1 && opargs::is_tensor(v[1])) {
         if v.len() != 2 {
-            bail!("expecting args of (x;output), but {} args given", v.len());
+            bail!("expected args of (x;output), but {} args given", v.len());
         }
         let (t, _) = arg(v[0])?;
         let _ = copy_into(&crate::registry::tensor(v[1])?, &t.f_bernoulli()?)?;

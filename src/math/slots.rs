@@ -158,9 +158,9 @@ pub fn parse(x: K, slots: &[Slot], out: OutKind, usage: &str) -> Result<Args> {
     }
     let max = 1 + slots.len() + (out != OutKind::None) as usize;
     let v = opargs::list(&x)
-        .ok_or_else(|| anyhow!("not implemented for {}, expecting {usage}", describe(x)))?;
+        .ok_or_else(|| anyhow!("not implemented for {}, expected {usage}", describe(x)))?;
     if v.is_empty() || v.len() > max {
-        bail!("expecting up to {max} args, {usage}, given {}", v.len());
+        bail!("expected up to {max} args, {usage}, given {}", v.len());
     }
     let mut n = v.len();
     let mut dest = Dest::New;
@@ -194,7 +194,7 @@ pub fn parse(x: K, slots: &[Slot], out: OutKind, usage: &str) -> Result<Args> {
         }
     }
     if n != 1 {
-        bail!("unrecognized args, expecting up to {max}, {usage}");
+        bail!("unrecognized args, expected up to {max}, {usage}");
     }
     if matches!(dest, Dest::InPlace) && !registry::is_handle(v[0]) {
         bail!("in-place operation needs a tensor as first argument");

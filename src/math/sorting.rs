@@ -53,7 +53,7 @@ pub fn sort(x: K) -> KResult {
         Err(v) => {
             let mut n = v.len();
             if n == 0 || n > 5 {
-                bail!("expecting up to 5 args, {USAGE}, given {n}");
+                bail!("expected up to 5 args, {USAGE}, given {n}");
             }
             out = out_vector(v, &mut n, 1);
             if n > 2 {
@@ -75,7 +75,7 @@ pub fn sort(x: K) -> KResult {
                 }
             }
             if n != 1 {
-                bail!("unrecognized args, expecting up to 5, {USAGE}");
+                bail!("unrecognized args, expected up to 5, {USAGE}");
             }
             arg(v[0])?
         }
@@ -97,7 +97,7 @@ pub fn argsort(x: K) -> KResult {
         Err(v) => {
             let mut n = v.len();
             if n == 0 || n > 3 {
-                bail!("expecting up to 3 args, {USAGE}, given {n}");
+                bail!("expected up to 3 args, {USAGE}, given {n}");
             }
             if n > 1 {
                 if let Some(d) = flag(v[n - 1]) {
@@ -112,7 +112,7 @@ pub fn argsort(x: K) -> KResult {
                 }
             }
             if n != 1 {
-                bail!("unrecognized args, expecting up to 3, {USAGE}");
+                bail!("unrecognized args, expected up to 3, {USAGE}");
             }
             arg(v[0])?
         }
@@ -127,18 +127,18 @@ fn klist<'a>(x: &'a K, most: usize, usage: &str) -> Result<(&'a [K], usize, i64,
         opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(*x)))?;
     let mut n = v.len();
     if n < 2 || n > most {
-        bail!("expecting 2-{most} args, {usage}, given {n}");
+        bail!("expected 2-{most} args, {usage}, given {n}");
     }
     let out = out_vector(v, &mut n, 2);
     if n == most {
         bail!(
-            "unrecognized {}th argument, expecting output vector, given {}",
+            "unrecognized {}th argument, expected output vector, given {}",
             most,
             opargs::describe(v[most - 1])
         );
     }
     let k = long(v[1])
-        .ok_or_else(|| anyhow!("expecting k as 2nd arg, given {}", opargs::describe(v[1])))?;
+        .ok_or_else(|| anyhow!("expected k as 2nd arg, given {}", opargs::describe(v[1])))?;
     Ok((v, n, k, out))
 }
 
@@ -149,7 +149,7 @@ fn opt_flag(v: &[K], n: usize, i: usize, default: bool, what: &str) -> Result<bo
     }
     flag(v[i]).ok_or_else(|| {
         anyhow!(
-            "unrecognized arg {}, expecting {what} flag, given {}",
+            "unrecognized arg {}, expected {what} flag, given {}",
             i + 1,
             opargs::describe(v[i])
         )
@@ -209,7 +209,7 @@ pub fn r#in(x: K) -> KResult {
         opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let mut n = v.len();
     if !(2..=5).contains(&n) {
-        bail!("expecting 2-5 args, {USAGE}, given {n}");
+        bail!("expected 2-5 args, {USAGE}, given {n}");
     }
     let out = if n > 2 && opargs::is_tensor(v[n - 1]) {
         n -= 1;
@@ -221,7 +221,7 @@ pub fn r#in(x: K) -> KResult {
     let invert = opt_flag(v, n, 3, false, "invert")?;
     if n > 4 {
         bail!(
-            "unrecognized 5th arg, expecting output tensor, given {}",
+            "unrecognized 5th arg, expected output tensor, given {}",
             opargs::describe(v[4])
         );
     }

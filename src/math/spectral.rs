@@ -154,7 +154,7 @@ fn shift(x: K, inverse: bool) -> KResult {
     } else {
         let v = opargs::list(&x)
             .filter(|v| v.len() == 2)
-            .ok_or_else(|| anyhow!("unexpected arg(s), expecting (input;dim)"))?;
+            .ok_or_else(|| anyhow!("unexpected arg(s), expected (input;dim)"))?;
         let d = args::sizes(v[1])
             .or_else(|| read::is_nil(v[1]).then(Vec::new))
             .ok_or_else(|| {
@@ -205,7 +205,7 @@ fn freq(x: K, real: bool) -> KResult {
         7 => match opargs::longs(x).as_deref() {
             Some(&[n, d]) => (n, d as f64, Options::default(), None),
             _ => bail!(
-                "expecting FFT length and spacing but given {} element(s)",
+                "expected FFT length and spacing but given {} element(s)",
                 read::len(x)
             ),
         },
@@ -213,7 +213,7 @@ fn freq(x: K, real: bool) -> KResult {
             let mut a = Tail::list(x, 1, 4, usage)?;
             let n = opargs::long(a.v[0]).ok_or_else(|| {
                 anyhow!(
-                    "expecting FFT length as first argument, given {}",
+                    "expected FFT length as first argument, given {}",
                     opargs::describe(a.v[0])
                 )
             })?;
@@ -228,7 +228,7 @@ fn freq(x: K, real: bool) -> KResult {
             (n, d, o, out)
         }
         _ => bail!(
-            "unrecognized arg(s), expecting {usage}, given {}",
+            "unrecognized arg(s), expected {usage}, given {}",
             opargs::describe(x)
         ),
     };

@@ -26,16 +26,16 @@ fn uargs(
         return Ok((t, false, None, flags));
     }
     let Some(v) = opargs::list(&x) else {
-        bail!("not implemented for {}, expecting {usage}", describe(x))
+        bail!("not implemented for {}, expected {usage}", describe(x))
     };
     if v.len() < 2 {
-        bail!("expecting {usage}");
+        bail!("expected {usage}");
     }
     let dim = opargs::long(v[1]);
     let rest = &v[if dim.is_some() { 2 } else { 1 }..];
     if rest.len() > flags.len() {
         bail!(
-            "expecting up to {} args, {usage}, given {}",
+            "expected up to {} args, {usage}, given {}",
             flags.len() + 2,
             v.len()
         );
@@ -44,7 +44,7 @@ fn uargs(
         match opargs::flag(*f) {
             Some(b) => flags[i] = b,
             None => bail!(
-                "unrecognized arg(s), expecting {usage}, given {} for a flag",
+                "unrecognized arg(s), expected {usage}, given {} for a flag",
                 describe(*f)
             ),
         }

@@ -10,8 +10,9 @@
 use anyhow::{anyhow, bail, Result};
 
 use super::data::define;
-use super::run::{epoch, results};
-use super::{Data, Model, Settings};
+use super::pass::epoch;
+use super::run::results;
+use super::{is_model, of, Data, Model, Settings};
 use crate::k::{make, read, KResult, K};
 use crate::loss::object::Loss;
 use crate::nn::api::modref;
@@ -22,24 +23,13 @@ use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
 
-pub fn is_model(x: K) -> bool {
-    registry::class_of(x) == Some("model")
-}
-
-pub fn of(o: &mut Obj) -> Result<&mut Model> {
-    if o.get::<Model>().is_none() {
-        bail!("expected a model, given {}", o.class());
-    }
-    Ok(o.get_mut::<Model>().unwrap())
-}
-
 pub fn model(x: K) -> KResult {
     if is_model(x) {
         return registry::with(x, |o| definition(of(o)?, alloptions()));
     }
     let v = read::items(&x)
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| anyhow!("expecting (module;loss;optimizer), given {}", describe(x)))?;
+        .ok_or_else(|| anyhow!("expected (module;loss;optimizer), given {}", describe(x)))?;
     if is_model(v[0]) {
         if let [m, f] = v {
             if let Some(b) = read::boolean(*f) {
@@ -51,11 +41,11 @@ pub fn model(x: K) -> KResult {
             match registry::class_of(*p) {
                 Some("module" | "loss" | "optimizer") => {}
                 Some(c) => bail!(
-                    "arg[{}]: expecting module, loss or optimizer, given {c}",
+                    "arg[{}]: expected module, loss or optimizer, given {c}",
                     i + 1
                 ),
                 None => bail!(
-                    "arg[{}]: expecting module, loss or optimizer, given {}",
+                    "arg[{}]: expected module, loss or optimizer, given {}",
                     i + 1,
                     describe(*p)
                 ),
@@ -94,12 +84,12 @@ pub fn model(x: K) -> KResult {
         return Ok(make::null());
     }
     let [q, l, o] = v else {
-        bail!("expecting (module;loss;optimizer), given {} args", v.len())
+        bail!("expected (module;loss;optimizer), given {} args", v.len())
     };
     for (p, want) in [(*q, "module"), (*l, "loss"), (*o, "optimizer")] {
         if registry::class_of(p) != Some(want) {
             bail!(
-                "expecting {want}, given {}",
+                "expected {want}, given {}",
                 registry::class_of(p).map_or_else(|| describe(p), str::to_string)
             );
         }
@@ -169,7 +159,7 @@ fn settings(x: K, training: bool) -> KResult {
     }
     let v = read::items(&x)
         .filter(|v| v.len() >= 2 && is_model(v[0]))
-        .ok_or_else(|| anyhow!("expecting model and options or data, given {}", describe(x)))?;
+        .ok_or_else(|| anyhow!("expected model and options or data, given {}", describe(x)))?;
     // a table's columns by name (table.rs): (m;t;features;target), or (m;t;target)
     if crate::tensor::table::is_table(v[1]) {
         return match v {
@@ -183,7 +173,7 @@ fn settings(x: K, training: bool) -> KResult {
             [m, t, y] => Ok(make::long(super::table::define(
                 *m, training, *t, None, *y,
             )?)),
-            _ => bail!("expecting (model;table;features;target) or (model;table;target)"),
+            _ => bail!("expected (model;table;features;target) or (model;table;target)"),
         };
     }
     let names = read::symbols(v[1]).or_else(|| read::symbol(v[1]).map(|s| vec![s]));
@@ -198,7 +188,7 @@ fn settings(x: K, training: bool) -> KResult {
         }),
         (2, None) if read::dict_parts(v[1]).is_none() => Ok(make::long(define(v[0], training, Some(&v[1..2]), None)?)),
         (2, None) => {
-            let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expecting option name(s) or a dictionary, given {}", describe(v[1])))?;
+            let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expected option name(s) or a dictionary, given {}", describe(v[1])))?;
             let names = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
             let e = crate::k::Owned::new(make::explode(vals));
             registry::with(v[0], |o| {
@@ -230,7 +220,7 @@ fn settings(x: K, training: bool) -> KResult {
             })
         }
         (3, None) => Ok(make::long(define(v[0], training, Some(&v[1..2]), Some(&v[2..3]))?)),
-        _ => bail!("expecting (model;names), (model;dictionary), (model;names;values), (model;inputs;targets) or (model;table;features;target)"),
+        _ => bail!("expected (model;names), (model;dictionary), (model;names;values), (model;inputs;targets) or (model;table;features;target)"),
     }
 }
 
@@ -275,7 +265,7 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
             Ok(*m)
         }
         _ => bail!(
-            "expecting model, or (model;inputs;targets), given {}",
+            "expected model, or (model;inputs;targets), given {}",
             describe(x)
         ),
     }

@@ -23,7 +23,8 @@ use std::thread::JoinHandle;
 
 use anyhow::{anyhow, bail, Result};
 
-use super::run::{epoch, results, Epoch};
+use super::pass::epoch;
+use super::run::{results, Epoch};
 use super::Model;
 use crate::device::context::ThreadContext;
 use crate::k::{make, read, KResult, K};

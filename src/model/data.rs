@@ -11,7 +11,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::api::{is_model, of};
+use super::{is_model, of};
 use super::{Model, Settings};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
@@ -249,7 +249,7 @@ fn model_arg(x: K) -> Result<K> {
     if is_model(x) {
         Ok(x)
     } else {
-        bail!("expecting a model, given {}", describe(x))
+        bail!("expected a model, given {}", describe(x))
     }
 }
 
@@ -262,7 +262,7 @@ fn data_(x: K, training: bool) -> KResult {
         .filter(|v| (2..=3).contains(&v.len()) && is_model(v[0]))
         .ok_or_else(|| {
             anyhow!(
-                "expecting model, or (model;inputs;targets), given {}",
+                "expected model, or (model;inputs;targets), given {}",
                 describe(x)
             )
         })?;
@@ -287,7 +287,7 @@ fn side_(x: K, training: bool, inputs: bool) -> KResult {
         .filter(|v| v.len() >= 2 && is_model(v[0]))
         .ok_or_else(|| {
             anyhow!(
-                "expecting model, or (model;{}..), given {}",
+                "expected model, or (model;{}..), given {}",
                 if inputs { "inputs" } else { "targets" },
                 describe(x)
             )

@@ -29,16 +29,12 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use super::api::{is_model, of};
 use super::run::{clip, forward_loss, Epoch};
 use super::shard::{self, Plan};
 use super::Model;
-use crate::cxx::{
-    ktorch_reducer_finish, ktorch_reducer_free, ktorch_reducer_new, ktorch_reducer_prepare,
-    DistReducer,
-};
+use super::{is_model, of};
+use crate::cxx::dist::Reducer;
 use crate::dist::collect::{allreduce_tensors, broadcast_tensors};
-use crate::dist::ffi;
 use crate::dist::group::{self, Group};
 use crate::k::{make, read, KResult, Owned, K};
 use crate::nn::Run;
@@ -94,19 +90,6 @@ impl Sync {
             reducer: None,
             plan: None,
         }
-    }
-}
-
-/// The shim's reducer (hooks on the parameters' gradient accumulators), freed with the setting.
-struct Reducer(*mut DistReducer);
-
-// SAFETY: the reducer is used under the process group's lock, from the thread that runs the step.
-unsafe impl Send for Reducer {}
-
-impl Drop for Reducer {
-    fn drop(&mut self) {
-        // SAFETY: the pointer was made by the shim for this owner alone and is freed once, on drop.
-        unsafe { ktorch_reducer_free(self.0) };
     }
 }
 
@@ -408,35 +391,22 @@ fn forward_backward<T>(
         tch::no_grad(|| average_grads(g, parms, caps, sync.compress))?;
         return Ok(r);
     }
-    let mut ps = ffi::ptrs(parms);
-    let n = ps.len() as libc::c_int;
     if sync.reducer.is_none() {
-        let mut r = std::ptr::null_mut();
-        // SAFETY: a src/cxx entry point: the parameter pointers are live tensors borrowed for the call, `r` an out-slot on this frame; it catches every C++ exception (attempt.h).
-        ffi::check(unsafe {
-            ktorch_reducer_new(
-                ps.as_mut_ptr(),
-                n,
-                sync.bucket_bytes as libc::c_long,
-                sync.first() as libc::c_long,
-                sync.views as libc::c_int,
-                match sync.compress {
-                    Some(Kind::BFloat16) => 1,
-                    Some(_) => 2,
-                    None => 0,
-                },
-                &mut r,
-            )
-        })?;
-        sync.reducer = Some(Reducer(r));
+        let r = Reducer::new(
+            parms,
+            sync.bucket_bytes,
+            sync.first(),
+            sync.views,
+            sync.compress,
+        )?;
+        sync.reducer = Some(r);
     }
-    let red = sync.reducer.as_ref().unwrap().0;
-    // SAFETY: a src/cxx entry point: the reducer and group are live shim objects their owners hold, the parameters live tensors borrowed for the call; it catches every C++ exception (attempt.h).
-    ffi::check(unsafe { ktorch_reducer_prepare(red, g.raw(), ps.as_mut_ptr(), n) })?;
+    // the shim's reducer (hooks on the parameters' gradient accumulators), freed with the setting
+    let red = sync.reducer.as_ref().unwrap();
+    red.prepare(g.pg(), parms)?;
     let r = f();
     // always disarmed after, whatever the backward pass gave
-    // SAFETY: a src/cxx entry point on the live reducer this setting owns; it catches every C++ exception (attempt.h).
-    let done = ffi::check(unsafe { ktorch_reducer_finish(red, r.is_ok() as libc::c_int) });
+    let done = red.finish(r.is_ok());
     let r = r?;
     done?;
     Ok(r)

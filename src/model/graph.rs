@@ -59,9 +59,6 @@ pub struct Graph {
     _root: Arc<Module>,
 }
 
-// SAFETY: the CUDA graph is used only under the registry's lock, from one thread at a time.
-unsafe impl Send for Graph {}
-
 impl Graph {
     pub fn tensors(&self) -> Vec<&Tensor> {
         self.inputs.iter().chain(self.outputs.iter()).collect()
@@ -125,13 +122,13 @@ fn own(ts: Vec<Tensor>) -> Result<Vec<Tensor>> {
 pub fn graph(x: K) -> KResult {
     let args = match read::items(&x) {
         Some(a) if !registry::is_handle(x) => a.to_vec(),
-        _ => bail!("expects (module;inputs) or (model;inputs;targets)"),
+        _ => bail!("expected (module;inputs) or (model;inputs;targets)"),
     };
     match args.as_slice() {
         [m, x] => forward_graph(*m, *x),
         [m, x, y] => step_graph(*m, *x, *y),
         _ => bail!(
-            "expects (module;inputs) or (model;inputs;targets), given {} arguments",
+            "expected (module;inputs) or (model;inputs;targets), given {} arguments",
             args.len()
         ),
     }
@@ -323,7 +320,7 @@ pub fn replay(x: K) -> KResult {
             Some([h, rest @ ..]) if registry::is_handle(*h) && !rest.is_empty() => {
                 (*h, rest.to_vec())
             }
-            _ => bail!("expects graph, (graph;inputs) or (graph;inputs;targets)"),
+            _ => bail!("expected graph, (graph;inputs) or (graph;inputs;targets)"),
         }
     };
     // the model a step graph trains, checked before the graph runs

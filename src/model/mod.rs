@@ -4,18 +4,20 @@
 //!
 //! Files: `settings` (the train/test options and their q forms), `api` (`model`, `train`, `test`,
 //! `datasize`, `testsize`), `data` (inputs, targets, batching and shuffling), `run` (the epoch
-//! loops and their metrics), `steps` (backward, step, backstep on a model; clip, clipv), `scaler` (`gradscale`: GradScaler), `parms`
+//! loops and their metrics), `pass` (a pass: the synchronising one of `dist` or `run`'s), `steps` (backward, step, backstep on a model; clip, clipv), `scaler` (`gradscale`: GradScaler), `parms`
 //! (clone, copyparms, avgparms, batchnorm: weight averaging), `asynccall` (`async`, `await`,
 //! `ready`: forward calls and `run` on a worker thread); kdb+ tables (docs/tables.md): `table`
-//! (data from a table's columns by name, `evaluate` of a table, `columns`), `score` (new rows
+//! (data from a table's columns by name, `columns`), `score` (`evaluate` of a table, new rows
 //! scored for a subscriber's `upd`), `source` (`run(m;f;args)`: chunks from a q function while
 //! the previous trains), `progress` (a one-line display of a pass).
+#![deny(unsafe_code)]
 pub mod api;
 pub mod asynccall;
 pub mod data;
 pub mod dist;
 pub mod graph;
 pub mod parms;
+pub mod pass;
 pub mod progress;
 pub mod run;
 pub mod scaler;
@@ -31,6 +33,19 @@ use crate::nn::ModRef;
 use crate::optim::Optimizer;
 pub use data::Data;
 pub use settings::Settings;
+
+/// Is `x` a model's handle?
+pub fn is_model(x: crate::k::K) -> bool {
+    crate::registry::class_of(x) == Some("model")
+}
+
+/// The model a registry object holds, or an error naming its class.
+pub fn of(o: &mut crate::registry::Obj) -> anyhow::Result<&mut Model> {
+    if o.get::<Model>().is_none() {
+        anyhow::bail!("expected a model, given {}", o.class());
+    }
+    Ok(o.get_mut::<Model>().unwrap())
+}
 
 pub struct Model {
     pub module: ModRef,

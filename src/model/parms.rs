@@ -9,7 +9,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::api::of;
+use super::of;
 use crate::k::{make, read, KResult, K};
 use crate::nn::{ModRef, Run};
 use crate::optim::Optimizer;
@@ -43,7 +43,7 @@ fn named_parms(h: K, what: &str) -> Result<Vec<(String, Tensor)>> {
                 })
                 .collect(),
             None => bail!(
-                "expecting model, module or optimizer{what}, given {}",
+                "expected model, module or optimizer{what}, given {}",
                 o.class()
             ),
         })
@@ -67,7 +67,7 @@ pub fn clone(x: K) -> KResult {
                 Obj::new(ModRef::new(o.part::<ModRef>().unwrap().get().deep_clone()?))
             }
             other => bail!(
-                "expecting tensor, module or model, not implemented for {}",
+                "expected tensor, module or model, not implemented for {}",
                 other.class()
             ),
         })
@@ -83,7 +83,7 @@ fn with_dict<R>(
 ) -> Result<R> {
     if registry::class_of(d) != Some("dictionary") {
         bail!(
-            "expecting dictionary of parameters for 2nd arg, given {}",
+            "expected dictionary of parameters for 2nd arg, given {}",
             registry::class_of(d).map_or_else(|| describe(d), str::to_string)
         );
     }
@@ -101,7 +101,7 @@ fn args(x: K) -> Result<(K, Option<K>)> {
     match read::items(&x) {
         Some([h, d]) => Ok((*h, Some(*d))),
         _ => bail!(
-            "expecting model, module or optimizer, or (object;dictionary), given {}",
+            "expected model, module or optimizer, or (object;dictionary), given {}",
             describe(x)
         ),
     }
@@ -145,7 +145,7 @@ pub fn copyparms(x: K) -> KResult {
 pub fn avgparms(x: K) -> KResult {
     let (h, Some(d)) = args(x)? else {
         bail!(
-            "expects 2 args, model/module/optimizer & dictionary of parameters w'averaged weights"
+            "expected 2 args, model/module/optimizer & dictionary of parameters w'averaged weights"
         )
     };
     let n = with_dict(h, d, |p, dict| {
@@ -190,7 +190,7 @@ const BATCHNORMS: &[&str] = &["batchnorm1d", "batchnorm2d", "batchnorm3d"];
 fn tree(h: K) -> Result<ModRef> {
     registry::with(h, |o| match o.part::<ModRef>() {
         Some(m) => Ok(m.share()),
-        None => bail!("expecting model or module, given {}", o.class()),
+        None => bail!("expected model or module, given {}", o.class()),
     })
 }
 
@@ -205,7 +205,7 @@ pub fn batchnorm(x: K) -> KResult {
     } else {
         match read::items(&x) {
             Some([h, d]) => (*h, Some(*d)),
-            _ => bail!("expecting model or module, or (model/module;dictionary of momentum settings), given {}", describe(x)),
+            _ => bail!("expected model or module, or (model/module;dictionary of momentum settings), given {}", describe(x)),
         }
     };
     let q = tree(h)?;
@@ -218,12 +218,12 @@ pub fn batchnorm(x: K) -> KResult {
     if let Some(d) = d {
         let (k, v) = read::dict_parts(d).ok_or_else(|| {
             anyhow!(
-                "expecting k dictionary of momentum settings for 2nd arg, given {}",
+                "expected k dictionary of momentum settings for 2nd arg, given {}",
                 describe(d)
             )
         })?;
         let keys =
-            read::symbols(k).ok_or_else(|| anyhow!("momentum settings: expecting symbol keys"))?;
+            read::symbols(k).ok_or_else(|| anyhow!("momentum settings: expected symbol keys"))?;
         let vals = read::floats(v).ok_or_else(|| {
             anyhow!(
                 "dictionary of previous momentum settings expected as double(s), given {}",

@@ -96,26 +96,16 @@ impl Epoch {
     }
 }
 
-/// One pass through the training (`training`) or test data, batch by batch from where batching
-/// stands (as ktorch: a pass begun with `batch m` goes on from there). On an error the data is
-/// left at full size.
-pub fn epoch(m: &mut Model, training: bool) -> Result<Epoch> {
-    epoch_with(m, training, None)
-}
-
-/// `epoch`, showing progress on `bar` (a data source's pass: model/source.rs), or on a display of
-/// its own when `progress` is on (model/progress.rs).
-pub fn epoch_with(
+/// One pass of this rank alone through the training (`training`) or test data, batch by batch
+/// from where batching stands (as ktorch: a pass begun with `batch m` goes on from there),
+/// showing progress on `bar` (a data source's pass: model/source.rs), or on a display of its own
+/// when `progress` is on (model/progress.rs). On an error the data is left at full size. A
+/// synchronising model's training pass is dist.rs's; pass.rs chooses.
+pub fn local_epoch(
     m: &mut Model,
     training: bool,
     bar: Option<&mut super::progress::Bar>,
 ) -> Result<Epoch> {
-    if training && m.dist.is_some() {
-        if m.scaler.is_some() {
-            bail!("gradscale: not implemented for a synchronising model (distmodel)");
-        }
-        return crate::model::dist::epoch(m);
-    }
     let s = if training {
         m.train.clone()
     } else {

@@ -24,7 +24,7 @@ use crate::optim::Optimizer;
 use crate::registry;
 use crate::tensor::opargs::{describe, number, Num};
 
-use crate::cxx::{check as shim, ktorch_amp_unscale, ktorch_amp_update};
+use crate::cxx::fused::{amp_unscale, amp_update};
 
 /// GradScaler's options, PyTorch's defaults by `Default`.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -157,17 +157,7 @@ impl Scaler {
             } else {
                 (Tensor::f_zeros([], (Kind::Float, d))?, inv.f_to_device(d)?)
             };
-            let ptrs: Vec<*mut libc::c_void> =
-                gs.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect();
-            // SAFETY: a src/cxx entry point: the gradient, found and scale pointers are live tensors borrowed for the call; it catches every C++ exception (attempt.h).
-            shim(unsafe {
-                ktorch_amp_unscale(
-                    ptrs.len() as libc::c_int,
-                    ptrs.as_ptr(),
-                    f.as_ptr() as *mut _,
-                    i.as_ptr() as *mut _,
-                )
-            })?;
+            amp_unscale(&gs, &f, &i)?;
             if d != scale.device() {
                 let _ = found
                     .shallow_clone()
@@ -202,17 +192,7 @@ impl Scaler {
         }
         let (scale, tracker) = (self.scale.as_ref().unwrap(), self.tracker.as_ref().unwrap());
         let o = self.opts;
-        // SAFETY: a src/cxx entry point: the scale, tracker and found pointers are live tensors this scaler holds, borrowed for the call; it catches every C++ exception (attempt.h).
-        shim(unsafe {
-            ktorch_amp_update(
-                scale.as_ptr() as *mut _,
-                tracker.as_ptr() as *mut _,
-                found.as_ptr() as *mut _,
-                o.growth,
-                o.backoff,
-                o.interval as libc::c_long,
-            )
-        })?;
+        amp_update(scale, tracker, &found, o.growth, o.backoff, o.interval)?;
         if let Some(k) = &self.skipped {
             let _ = k.shallow_clone().f_add_(&found)?;
         }
@@ -236,7 +216,7 @@ impl Scaler {
 /// `gradscale m`: the scaler's state, `::` when off; `gradscale(m;1b)`, `gradscale(m;0b)`,
 /// `gradscale(m;init)`, `gradscale(m;init;growth;backoff;interval)`: on (state reset) or off.
 pub fn gradscale(x: K) -> KResult {
-    use crate::model::api::{is_model, of};
+    use crate::model::{is_model, of};
     if is_model(x) {
         return registry::with(x, |o| {
             let Some(s) = of(o)?.scaler.as_ref() else {
@@ -259,7 +239,7 @@ pub fn gradscale(x: K) -> KResult {
             ))
         });
     }
-    let v = read::items(&x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expecting model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
+    let v = read::items(&x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expected model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
     let num = |x: K, what: &str| match number(x) {
         Some(Num::Int(i)) => Ok(i as f64),
         Some(Num::Float(f)) => Ok(f),

@@ -4,17 +4,22 @@
 //! data (a vector for one row, a matrix). The answer is plain q data: a table's rows give one
 //! value per row (a vector) when the model has one output, else a row of outputs per row; a
 //! dictionary's row gives an atom, or a vector of outputs; q data (reals or floats: both are
-//! made the module's floating type) gives the output's shape.
+//! made the module's floating type) gives the output's shape. `evaluate(m;t)` of a table (table
+//! data picked as table.rs reads a model's) answers a table, keyed as `t` is.
 //!
 //! A `linear` layer or a `sequential` of linear layers and elementwise activations on the CPU in
 //! float32 runs through nn/plan.rs for up to a few hundred thousand multiply-adds (a table's
 //! columns read straight into its input, its output written straight into a q vector): no
 //! tensor is made and libtorch is not called. Any other module (TorchScript and AOTInductor
 //! ones too), device or size goes through its forward as `evaluate` does.
+// The plan's fast path reads q's columns and writes q's real vectors in place (no tensor, no
+// copy through a Vec): raw slices over q objects this file has checked the type and length of,
+// as the tensor kernels of tensor/convert.rs do.
+#![allow(unsafe_code)]
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::table::{float_kind, inputs, scorer, Want};
+use super::table::{float_kind, inputs, keyed_like, output_table, scorer, Want};
 use crate::k::{make, read, KResult, K};
 use crate::nn::forward::{Call, EFORWARD};
 use crate::nn::plan::plan;
@@ -22,6 +27,33 @@ use crate::registry;
 use crate::tensor::convert;
 use crate::tensor::opargs::describe;
 use crate::tensor::table::{column_kind, Column, Table};
+
+/// `evaluate(m;t)`: the module (of a model or a module) in evaluation mode on the table's
+/// feature columns; answers a table, keyed as `t` is, whose columns are named after the target.
+pub fn evaluate(h: K, t: K) -> KResult {
+    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expected a table, given {}", describe(t)))?;
+    let (q, cols) = scorer(h)?;
+    let names = cols.as_ref().and_then(|c| c.target.clone());
+    // linear layers and activations on a few rows: the plan, as score (score.rs)
+    if let Some(p) = crate::nn::plan::plan(q.get()) {
+        let f = cols.as_ref().map(|c| c.features.as_slice());
+        if let Some((x, n)) = table_input(&p, &tb, f)? {
+            let mut y = vec![0f32; n * p.out];
+            p.run(&x, n, &mut y);
+            let y = Tensor::from_slice(&y).f_view([n as i64, p.out as i64])?;
+            return Ok(keyed_like(t, output_table(&y, names.as_ref(), tb.rows)?));
+        }
+    }
+    let w = Want {
+        float: float_kind(q.get()),
+        device: q.get().device(),
+        classes: false,
+    };
+    let x = inputs(&tb, cols.as_ref().map(|c| c.features.as_slice()), &w)?;
+    let out = Call::new(q, x, EFORWARD).run()?.first()?;
+    let value = output_table(&out, names.as_ref(), tb.rows)?;
+    Ok(keyed_like(t, value))
+}
 
 /// Above this many multiply-adds a call goes through libtorch (its matrix products are faster
 /// there than the plan's loops).
@@ -121,7 +153,7 @@ pub fn score(x: K) -> KResult {
     let (h, data) = match read::items(&x) {
         Some([h, d]) if registry::is_handle(*h) => (*h, *d),
         _ => bail!(
-            "expecting (model;table), (model;row dictionary) or (model;data), given {}",
+            "expected (model;table), (model;row dictionary) or (model;data), given {}",
             describe(x)
         ),
     };

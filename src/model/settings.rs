@@ -185,7 +185,7 @@ impl Settings {
                 let n = read::long(x)
                     .filter(|_| read::ktype(x) < 0 && read::ktype(x) != -1)
                     .ok_or_else(|| {
-                        anyhow!("{name}: expects one long integer, given {}", describe(x))
+                        anyhow!("{name}: expected one long integer, given {}", describe(x))
                     })?;
                 match name {
                     "task" if n < 0 => bail!("task: cannot be less than zero, given {n}"),
@@ -212,7 +212,7 @@ impl Settings {
                     .map(|m| {
                         METRICS.iter().find(|k| **k == m).copied().ok_or_else(|| {
                             anyhow!(
-                                "metrics: unrecognized metric `{m}, expecting one of `{}",
+                                "metrics: unrecognized metric `{m}, expected one of `{}",
                                 METRICS.join("`")
                             )
                         })

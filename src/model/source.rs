@@ -17,9 +17,10 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 
-use super::api::of;
+use super::of;
+use super::pass::epoch_with;
 use super::progress::Bar;
-use super::run::{epoch_with, results, Epoch};
+use super::run::{results, Epoch};
 use super::table::{float_kind, inputs, target_tensor, Columns, Want};
 use super::Data;
 use crate::device::context::ThreadContext;
@@ -74,7 +75,7 @@ impl Reader {
                     .map_err(|e| anyhow!("source: chunk {i}: targets: {e}"))?,
             )),
             _ => bail!(
-                "source: chunk {i}: expecting a table or (inputs;targets), given {}",
+                "source: chunk {i}: expected a table or (inputs;targets), given {}",
                 crate::tensor::opargs::describe(x)
             ),
         }

@@ -7,11 +7,11 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Tensor};
 
-use super::api::{is_model, of};
 use super::data::side;
 use super::run::clip_norm;
 use super::run::forward_loss;
 use super::scaler::Scaler;
+use super::{is_model, of};
 use crate::k::{make, read, KResult, K};
 use crate::loss::object::Loss;
 use crate::nn::ModRef;
@@ -115,7 +115,7 @@ fn model_args(x: K) -> Result<(K, Option<(K, K)>)> {
     match read::items(&x) {
         Some([m, a, b]) if is_model(*m) => Ok((*m, Some((*a, *b)))),
         _ => bail!(
-            "expecting model, or (model;inputs;targets), given {}",
+            "expected model, or (model;inputs;targets), given {}",
             describe(x)
         ),
     }
@@ -258,7 +258,7 @@ fn groups_sharded(h: K) -> Result<(Vec<Vec<Tensor>>, bool)> {
 /// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
 /// norm before clipping (one per group with the flag).
 pub fn clip(x: K) -> KResult {
-    let v = read::items(&x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
+    let v = read::items(&x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expected (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
     let max = num(v[1], "max norm")?;
     let (mut p, mut group) = (2.0, false);
     for a in &v[2..] {
@@ -314,7 +314,7 @@ pub fn clip(x: K) -> KResult {
 /// `clipv(obj;value)`: every gradient clamped to -value..value.
 pub fn clipv(x: K) -> KResult {
     let Some([h, v]) = read::items(&x) else {
-        bail!("expecting (object;value), given {}", describe(x))
+        bail!("expected (object;value), given {}", describe(x))
     };
     let c = num(*v, "clip value")?;
     for t in groups(*h)?.into_iter().flatten() {

@@ -19,9 +19,8 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use super::api::of;
+use super::of;
 use crate::k::{make, read, KResult, K};
-use crate::nn::forward::{Call, EFORWARD};
 use crate::nn::{ModRef, Module};
 use crate::registry;
 use crate::tensor::convert;
@@ -83,12 +82,12 @@ pub fn features(x: K) -> Result<Vec<Group>> {
             .collect::<Option<Vec<Group>>>()
             .ok_or_else(|| {
                 anyhow!(
-                    "features: expecting a symbol, symbols or a list of those, given {}",
+                    "features: expected a symbol, symbols or a list of those, given {}",
                     describe(x)
                 )
             }),
         _ => bail!(
-            "features: expecting a symbol, symbols or a list of those, given {}",
+            "features: expected a symbol, symbols or a list of those, given {}",
             describe(x)
         ),
     }
@@ -98,7 +97,7 @@ pub fn features(x: K) -> Result<Vec<Group>> {
 pub fn target(x: K) -> Result<Group> {
     Group::read(x).ok_or_else(|| {
         anyhow!(
-            "target: expecting a symbol or symbols, given {}",
+            "target: expected a symbol or symbols, given {}",
             describe(x)
         )
     })
@@ -221,7 +220,7 @@ fn want(h: K) -> Result<Want> {
 /// `train(m;t;features;target)`, `test(..)`, and `(m;t;target)` with every other value column a
 /// feature: the model's data from the table's columns; answers the number of batches.
 pub fn define(h: K, training: bool, t: K, features: Option<K>, target: K) -> Result<i64> {
-    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expecting a table, given {}", describe(t)))?;
+    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expected a table, given {}", describe(t)))?;
     let tg = self::target(target)?;
     let fs = match features {
         Some(f) => self::features(f)?,
@@ -280,36 +279,9 @@ pub fn scorer(h: K) -> Result<(ModRef, Option<Arc<Columns>>)> {
         let cols = o.get::<super::Model>().and_then(|m| m.columns.clone());
         match o.part::<ModRef>() {
             Some(q) => Ok((q.share(), cols)),
-            None => bail!("expecting a model or module, given {}", o.class()),
+            None => bail!("expected a model or module, given {}", o.class()),
         }
     })
-}
-
-/// `evaluate(m;t)`: the module (of a model or a module) in evaluation mode on the table's
-/// feature columns; answers a table, keyed as `t` is, whose columns are named after the target.
-pub fn evaluate(h: K, t: K) -> KResult {
-    let tb = Table::read(t)?.ok_or_else(|| anyhow!("expecting a table, given {}", describe(t)))?;
-    let (q, cols) = scorer(h)?;
-    let names = cols.as_ref().and_then(|c| c.target.clone());
-    // linear layers and activations on a few rows: the plan, as score (score.rs)
-    if let Some(p) = crate::nn::plan::plan(q.get()) {
-        let f = cols.as_ref().map(|c| c.features.as_slice());
-        if let Some((x, n)) = super::score::table_input(&p, &tb, f)? {
-            let mut y = vec![0f32; n * p.out];
-            p.run(&x, n, &mut y);
-            let y = Tensor::from_slice(&y).f_view([n as i64, p.out as i64])?;
-            return Ok(keyed_like(t, output_table(&y, names.as_ref(), tb.rows)?));
-        }
-    }
-    let w = Want {
-        float: float_kind(q.get()),
-        device: q.get().device(),
-        classes: false,
-    };
-    let x = inputs(&tb, cols.as_ref().map(|c| c.features.as_slice()), &w)?;
-    let out = Call::new(q, x, EFORWARD).run()?.first()?;
-    let value = output_table(&out, names.as_ref(), tb.rows)?;
-    Ok(keyed_like(t, value))
 }
 
 /// Output `y` (rows first) as a table: one column per target name when it has that many, else
@@ -319,7 +291,7 @@ pub fn output_table(y: &Tensor, names: Option<&Group>, rows: i64) -> KResult {
     let y = y.f_detach()?.f_to_device(Device::Cpu)?;
     let size = y.size();
     if size.first() != Some(&rows) {
-        bail!("output of {size:?} for {rows} rows: expecting one output row per table row");
+        bail!("output of {size:?} for {rows} rows: expected one output row per table row");
     }
     let first = names.map_or("output", |g| g.names[0].as_str());
     if size.len() == 2 && size[1] > 1 && names.is_some_and(|g| g.names.len() as i64 == size[1]) {

@@ -49,12 +49,12 @@ pub fn module(x: K) -> KResult {
             ),
             [m, n, d] if read::ktype(*n) == -7 => add(*m, read::long(*n).unwrap(), *d),
             _ => bail!(
-                "module given as 1st arg, expecting (module;flag) or (module;depth;definition)"
+                "module given as 1st arg, expected (module;flag) or (module;depth;definition)"
             ),
         };
     }
     if registry::is_handle(x) {
-        bail!("expecting a module, given {}", describe(x));
+        bail!("expected a module, given {}", describe(x));
     }
     if let Some(m) = parmdict(x)? {
         return Ok(registry::add(Obj::new(ModRef::new(m))));
@@ -595,10 +595,10 @@ pub fn seq(x: K) -> KResult {
     }
     if t > 0 {
         let Some(s) = read::symbols(x) else {
-            bail!("expecting module symbols, given {}", describe(x))
+            bail!("expected module symbols, given {}", describe(x))
         };
         if s.is_empty() {
-            bail!("expecting at least one module symbol, given empty list");
+            bail!("expected at least one module symbol, given empty list");
         }
         let mut v = vec![make::symbol(s[0])];
         v.extend(s[1..].iter().map(|a| make::symbols(&[a])));

@@ -34,11 +34,11 @@ fn tensor_attr(x: K, buffers: bool) -> KResult {
         .filter(|v| !v.is_empty() && has_module(v[0]))
         .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
     if !(2..=3).contains(&v.len()) {
-        bail!("expecting 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
+        bail!("expected 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
     }
     let name = read::symbol(v[1]).ok_or_else(|| {
         anyhow!(
-            "second arg is {what} name, expecting symbol given {}",
+            "second arg is {what} name, expected symbol given {}",
             describe(v[1])
         )
     })?;
@@ -121,10 +121,7 @@ pub fn syms(v: impl Iterator<Item = String>) -> K {
 /// optimizer's: dispatch/info.rs).
 pub fn parmtypes(x: K) -> KResult {
     if !has_module(x) {
-        bail!(
-            "expecting model, module or optimizer, given {}",
-            describe(x)
-        );
+        bail!("expected model, module or optimizer, given {}", describe(x));
     }
     let r = modref(x)?;
     let (mut k, mut v) = (vec![], vec![]);
@@ -150,17 +147,17 @@ pub fn dict(k: K, v: K) -> K {
 fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
     let v = opargs::list(&x)
         .filter(|v| !v.is_empty() && is_module(v[0]))
-        .ok_or_else(|| anyhow!("expects module as first argument"))?;
+        .ok_or_else(|| anyhow!("expected module as first argument"))?;
     let [m, k] = v else {
         bail!(
-            "expects 2 args, (module; name/index), {} arg(s) given",
+            "expected 2 args, (module; name/index), {} arg(s) given",
             v.len()
         )
     };
     let key = match (read::symbol(*k), opargs::long(*k)) {
         (Some(s), _) => Ok(s),
         (None, Some(j)) => Err(j),
-        _ => bail!("expects 2nd arg of name or index, given {}", describe(*k)),
+        _ => bail!("expected 2nd arg of name or index, given {}", describe(*k)),
     };
     Ok((modref(*m)?, key))
 }
@@ -222,7 +219,7 @@ pub fn moduletypes(x: K) -> KResult {
             Some([h, t]) if is_module(*h) => {
                 let s = opargs::syms(*t).ok_or_else(|| {
                     anyhow!(
-                        "expecting 2nd arg of module types(symbols), given {}",
+                        "expected 2nd arg of module types(symbols), given {}",
                         describe(*t)
                     )
                 })?;
@@ -233,10 +230,7 @@ pub fn moduletypes(x: K) -> KResult {
                 }
                 (*h, Some((s, read::symbol(*t).is_some())))
             }
-            _ => bail!(
-                "expecting a module or (module;types), given {}",
-                describe(x)
-            ),
+            _ => bail!("expected a module or (module;types), given {}", describe(x)),
         }
     };
     let r = modref(h)?;
@@ -282,7 +276,7 @@ pub fn outputmodule(x: K) -> KResult {
 
 fn end(x: K, first: bool) -> KResult {
     if !is_module(x) {
-        bail!("expecting a module, given {}", describe(x));
+        bail!("expected a module, given {}", describe(x));
     }
     let r = modref(x)?;
     Ok(make::symbol(end_module(r.get(), first).unwrap_or("")))
@@ -293,7 +287,7 @@ fn end(x: K, first: bool) -> KResult {
 /// and (h;c)); a container's is its output module's.
 pub fn result(x: K) -> KResult {
     if !is_module(x) {
-        bail!("expecting a module, given {}", describe(x));
+        bail!("expected a module, given {}", describe(x));
     }
     let r = modref(x)?;
     let m = r.get();

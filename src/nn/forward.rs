@@ -86,7 +86,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
     if registry::is_handle(x) {
         match registry::class_of(x) {
             Some(c) if c != "module" => {
-                bail!("expecting a model, or a module and inputs, given {c}")
+                bail!("expected a model, or a module and inputs, given {c}")
             }
             None => bail!("stale pointer"),
             _ => {}
@@ -98,7 +98,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
         // a handle first that is no module: stale, or of another class
         Some(v) if !v.is_empty() && registry::is_handle(v[0]) => match registry::class_of(v[0]) {
             Some(c) if c != "module" && c != "model" => {
-                bail!("expecting a module or model, given {c}")
+                bail!("expected a module or model, given {c}")
             }
             None => bail!("stale pointer"),
             _ => bail!("requires a module and at least one input"),
@@ -122,7 +122,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
         match registry::class_of(*a) {
             Some("tensor") => inputs.push(registry::tensor(*a)?),
             Some("vector") => inputs.extend(registry::tensors(*a)?),
-            Some(c) => bail!("input[{i}]: expecting tensor, vector or array, given {c}"),
+            Some(c) => bail!("input[{i}]: expected tensor, vector or array, given {c}"),
             None if registry::is_handle(*a) => bail!("input[{i}]: stale pointer"),
             // a list of handles (and arrays): each an input, as kmodel.cpp's modelarg
             None if crate::tensor::side::holds_handle(*a) => {
@@ -211,6 +211,6 @@ pub fn training(x: K) -> KResult {
             modref(*m)?.get().train(read::boolean(*f).unwrap());
             Ok(make::null())
         }
-        _ => bail!("unrecognized arg(s), expects module and optional flag"),
+        _ => bail!("unrecognized arg(s), expected module and optional flag"),
     }
 }

@@ -33,7 +33,7 @@ fn flag(x: K, grad: bool) -> KResult {
         .filter(|v| (2..=3).contains(&v.len()))
         .ok_or_else(|| {
             anyhow!(
-                "expecting 2-3 args, (module;names;values), given {}",
+                "expected 2-3 args, (module;names;values), given {}",
                 describe(x)
             )
         })?;
@@ -54,7 +54,7 @@ fn flag(x: K, grad: bool) -> KResult {
             (k, t.into_iter().map(Some).collect())
         }
         None => bail!(
-            "expecting 2nd arg of parameter name(s), given {}",
+            "expected 2nd arg of parameter name(s), given {}",
             describe(v[1])
         ),
     };
@@ -124,7 +124,7 @@ fn named(h: K) -> Result<Vec<(String, Tensor)>> {
         });
     }
     bail!(
-        "expecting 1st arg of module or parameter dictionary, given {}",
+        "expected 1st arg of module or parameter dictionary, given {}",
         describe(h)
     )
 }

@@ -23,7 +23,7 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
                     Err(read::long(*k).unwrap())
                 } else {
                     bail!(
-                        "expecting integer or symbol for 2nd arg, given {}",
+                        "expected integer or symbol for 2nd arg, given {}",
                         describe(*k)
                     )
                 };
@@ -31,11 +31,11 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
             }
             Some(v) if v.first().is_some_and(|h| registry::is_handle(*h)) => {
                 bail!(
-                    "expecting up to two args, (object; index/name), given {} args",
+                    "expected up to two args, (object; index/name), given {} args",
                     v.len()
                 )
             }
-            _ => bail!("expecting a module, not implemented for {}", describe(x)),
+            _ => bail!("expected a module, not implemented for {}", describe(x)),
         }
     };
     if !has_module(h) {

@@ -292,7 +292,7 @@ pub fn settings_from(
             bail!("{owner}: no arguments expected");
         }
         bail!(
-            "{owner}: expecting up to {} positional arg(s), {} given",
+            "{owner}: expected up to {} positional arg(s), {} given",
             opts.len(),
             pos.len()
         );
@@ -431,7 +431,7 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
         let (keys, vals): (Vec<&str>, Vec<K>) = if let Some((k, v)) = read::dict_parts(x) {
             let keys = read::symbols(k).ok_or_else(|| {
                 anyhow!(
-                    "callback {what}: expecting symbol keys, given {}",
+                    "callback {what}: expected symbol keys, given {}",
                     describe(k)
                 )
             })?;
@@ -448,7 +448,7 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
                     (keys, explode(*v, n)?)
                 }
                 _ => bail!(
-                    "callback {what}: expecting k dictionary or (syms;vals), given {}",
+                    "callback {what}: expected k dictionary or (syms;vals), given {}",
                     describe(x)
                 ),
             }

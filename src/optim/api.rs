@@ -40,10 +40,10 @@ fn opt_(x: K) -> KResult {
         return Ok(registry::add(Obj::new(Optimizer {
             kind,
             sources: vec![],
-            defaults: kinds_defaults(kind),
+            defaults: kind.defaults(),
             groups: vec![Group {
                 opts: {
-                    let mut v = kinds_defaults(kind);
+                    let mut v = kind.defaults();
                     eval_default(kind, &mut v);
                     v
                 },
@@ -73,7 +73,7 @@ fn opt_(x: K) -> KResult {
     }
     let s = read::symbol(v[0]).ok_or_else(|| {
         anyhow!(
-            "expecting optimizer name or pointer as 1st arg, given {}",
+            "expected optimizer name or pointer as 1st arg, given {}",
             describe(v[0])
         )
     })?;
@@ -83,7 +83,7 @@ fn opt_(x: K) -> KResult {
     // the options given at creation are the optimizer's defaults, for groups added later
     let defaults = match &opts {
         Some((pos, named)) => spec::settings(kind.name, kind.opts, pos, named)?,
-        None => kinds_defaults(kind),
+        None => kind.defaults(),
     };
     let mut o = Optimizer {
         kind,
@@ -320,17 +320,6 @@ fn new_source(o: &mut Optimizer, src: Source, named: Option<(String, &str)>) -> 
     Ok(o.sources.len() - 1)
 }
 
-pub fn kinds_defaults(k: &'static kinds::Kind) -> Vec<crate::nn::Val> {
-    k.opts
-        .iter()
-        .map(|o| {
-            o.default
-                .val(o.ty)
-                .expect("optimizer options all have defaults")
-        })
-        .collect()
-}
-
 fn parm(t: &tch::Tensor, module: &str, name: &str) -> Result<Parm> {
     if !t.defined() {
         bail!("undefined tensor cannot be optimized");
@@ -477,7 +466,7 @@ fn parameters(x: K) -> Result<Given> {
         Some(c) => bail!("cannot optimize parameters of {c}"),
         None if registry::is_handle(h) => bail!("stale pointer"),
         None => bail!(
-            "unrecognized parameters, expecting tensor, vector, dictionary or module, given {}",
+            "unrecognized parameters, expected tensor, vector, dictionary or module, given {}",
             describe(x)
         ),
     }
@@ -603,7 +592,7 @@ pub fn state(o: K, all: bool) -> KResult {
 pub fn step(x: K) -> KResult {
     if !is_optimizer(x) {
         bail!(
-            "expecting an optimizer, given {}",
+            "expected an optimizer, given {}",
             registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) {
                 "stale pointer"
             } else {
@@ -621,7 +610,7 @@ fn with_opt<R>(x: K, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
         let class = o.class();
         match o.part_mut::<Optimizer>() {
             Some(z) => f(z),
-            None => bail!("expecting optimizer or model, given {class}"),
+            None => bail!("expected optimizer or model, given {class}"),
         }
     })
 }
@@ -643,13 +632,13 @@ pub fn lr(x: K) -> KResult {
     }
     let Some([h, r]) = read::items(&x) else {
         bail!(
-            "expecting optimizer, model, or (optimizer or model;rate(s)), given {}",
+            "expected optimizer, model, or (optimizer or model;rate(s)), given {}",
             describe(x)
         )
     };
     if !has_opt(*h) {
         bail!(
-            "expecting optimizer or model as 1st arg, given {}",
+            "expected optimizer or model as 1st arg, given {}",
             describe(*h)
         );
     }

@@ -11,7 +11,7 @@ use anyhow::{bail, Result};
 use tch::{Device, Kind, Tensor};
 
 use super::{Optimizer, Parm, Settings};
-use crate::cxx::{ktorch_clip_norm, ktorch_fused_adam, ktorch_fused_sgd};
+use crate::cxx::fused::{self as kernel, AdamHyper, SgdHyper};
 
 /// GradScaler's tensors for a fused step: the scale (the kernels unscale the gradients) and the
 /// found-inf flag (the kernels skip the update where it is set).
@@ -25,12 +25,8 @@ impl Scaled<'_> {
     fn device(&self) -> Device {
         self.inf.device()
     }
-    fn ptrs(&self) -> (*mut libc::c_void, *mut libc::c_void) {
-        (
-            self.scale
-                .map_or(std::ptr::null_mut(), |s| s.as_ptr() as *mut libc::c_void),
-            self.inf.as_ptr() as *mut libc::c_void,
-        )
+    fn kernel(&self) -> kernel::Scale<'_> {
+        Some((self.scale, self.inf))
     }
 }
 
@@ -63,15 +59,6 @@ pub fn takes_found_inf(o: &Optimizer, d: Device) -> bool {
                     || (p.t.device() == d && use_fused(d, p.t.kind()) && !p.t.grad().is_sparse())
             })
     })
-}
-
-fn ptrs(v: &[Tensor]) -> Vec<*mut libc::c_void> {
-    v.iter().map(|t| t.as_ptr() as *mut libc::c_void).collect()
-}
-
-fn shim(rc: libc::c_int) -> Result<()> {
-    crate::cxx::check(rc)?;
-    Ok(())
 }
 
 /// Whether a bucket of parameters on `device` of type `kind` takes the fused kernel.
@@ -154,31 +141,25 @@ pub fn adam(
                     x.push(q.buffer("max_exp_avg_sq", zeros)?);
                 }
             }
-            let (sc, inf) = match scaled {
-                Some(c) => c.ptrs(),
-                None => (std::ptr::null_mut(), std::ptr::null_mut()),
+            let h = AdamHyper {
+                lr: s.float("lr"),
+                beta1: s.float("beta1"),
+                beta2: s.float("beta2"),
+                decay: s.float("decay"),
+                eps: s.float("eps"),
+                amsgrad: ams,
+                decoupled,
             };
-            // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-            shim(unsafe {
-                ktorch_fused_adam(
-                    decoupled as libc::c_int,
-                    p.len() as libc::c_int,
-                    ptrs(&p).as_ptr(),
-                    ptrs(&gr).as_ptr(),
-                    ptrs(&m).as_ptr(),
-                    ptrs(&v).as_ptr(),
-                    ptrs(&x).as_ptr(),
-                    ptrs(&st).as_ptr(),
-                    s.float("lr"),
-                    s.float("beta1"),
-                    s.float("beta2"),
-                    s.float("decay"),
-                    s.float("eps"),
-                    ams as libc::c_int,
-                    sc,
-                    inf,
-                )
-            })?;
+            kernel::fused_adam(
+                &p,
+                &gr,
+                &m,
+                &v,
+                &x,
+                &st,
+                &h,
+                scaled.and_then(|c| c.kernel()),
+            )?;
         }
     }
     Ok(())
@@ -221,32 +202,16 @@ pub fn sgd(
                 }
                 gr.push(grad);
             }
-            let (sc, inf) = match scaled {
-                Some(c) => c.ptrs(),
-                None => (std::ptr::null_mut(), std::ptr::null_mut()),
+            let h = SgdHyper {
+                decay: s.float("decay"),
+                momentum,
+                lr: s.float("lr"),
+                dampening: s.float("dampening"),
+                nesterov: s.flag("nesterov"),
+                first,
             };
-            let bp = ptrs(&buf);
-            // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-            shim(unsafe {
-                ktorch_fused_sgd(
-                    p.len() as libc::c_int,
-                    ptrs(&p).as_ptr(),
-                    ptrs(&gr).as_ptr(),
-                    if momentum != 0.0 {
-                        bp.as_ptr()
-                    } else {
-                        std::ptr::null()
-                    },
-                    s.float("decay"),
-                    momentum,
-                    s.float("lr"),
-                    s.float("dampening"),
-                    s.flag("nesterov") as libc::c_int,
-                    first as libc::c_int,
-                    sc,
-                    inf,
-                )
-            })?;
+            let buf = (momentum != 0.0).then_some(&buf[..]);
+            kernel::fused_sgd(&p, &gr, buf, &h, scaled.and_then(|c| c.kernel()))?;
         }
     }
     Ok(())
@@ -255,17 +220,5 @@ pub fn sgd(
 /// clip_grad_norm_'s multi-tensor path over gradients of one device and type (model/run.rs's
 /// `clip_norm` chooses it for CUDA): the total norm, gradients scaled in place.
 pub fn clip_norm(grads: &[Tensor], max: f64, p: f64) -> Result<Tensor> {
-    let mut total = std::ptr::null_mut();
-    // SAFETY: a src/cxx entry point (crate::cxx): the pointers passed are live objects borrowed for the call (tensors, or the shim object this value owns) and out-slots on this frame; it catches every C++ exception (attempt.h).
-    shim(unsafe {
-        ktorch_clip_norm(
-            grads.len() as libc::c_int,
-            ptrs(grads).as_ptr(),
-            max,
-            p,
-            &mut total,
-        )
-    })?;
-    // SAFETY: the pointer is an at::Tensor the shim allocated for us (its call succeeded); the Tensor owns it from here and frees it once.
-    Ok(unsafe { Tensor::from_ptr(total as *mut _) })
+    kernel::clip_norm(grads, max, p)
 }

@@ -19,6 +19,20 @@ pub struct Kind {
     pub check: Option<fn(usize, &Settings) -> Result<()>>,
 }
 
+impl Kind {
+    /// Every option's default, in positional order.
+    pub fn defaults(&self) -> Vec<crate::nn::Val> {
+        self.opts
+            .iter()
+            .map(|o| {
+                o.default
+                    .val(o.ty)
+                    .expect("optimizer options all have defaults")
+            })
+            .collect()
+    }
+}
+
 /// A step given a closure that zeroes gradients, runs forward, loss and backward, and answers
 /// the loss; the step answers the loss of its first evaluation (as torch.optim does).
 pub type Closure = fn(&mut Optimizer, &mut dyn FnMut() -> Result<Tensor>) -> Result<Tensor>;

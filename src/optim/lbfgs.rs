@@ -250,7 +250,7 @@ fn evaluate(closure: &mut dyn FnMut() -> Result<Tensor>) -> Result<Tensor> {
 pub fn closure(o: &mut Optimizer, closure: &mut dyn FnMut() -> Result<Tensor>) -> Result<Tensor> {
     if o.groups.len() > 1 {
         bail!(
-            "lbfgs: expecting one parameter group, given {}",
+            "lbfgs: expected one parameter group, given {}",
             o.groups.len()
         );
     }

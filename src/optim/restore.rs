@@ -23,8 +23,8 @@ pub fn is_state_call(v: &[K]) -> bool {
 /// `made`, which the value points into).
 fn key(d: K, k: &str, made: &mut Vec<Owned>) -> Result<K> {
     let (ks, vs) = read::dict_parts(d)
-        .ok_or_else(|| anyhow!("expecting a dictionary, given {}", describe(d)))?;
-    let names = read::symbols(ks).ok_or_else(|| anyhow!("expecting symbol keys"))?;
+        .ok_or_else(|| anyhow!("expected a dictionary, given {}", describe(d)))?;
+    let names = read::symbols(ks).ok_or_else(|| anyhow!("expected symbol keys"))?;
     let i = names
         .iter()
         .position(|n| *n == k)
@@ -39,11 +39,11 @@ fn key(d: K, k: &str, made: &mut Vec<Owned>) -> Result<K> {
 /// Lists made from simple columns go into `made`, which the columns point into.
 fn columns(t: K, what: &str, made: &mut Vec<Owned>) -> Result<Vec<(&'static str, Vec<K>)>> {
     if read::ktype(t) != 98 {
-        bail!("{what}: expecting a table, given {}", describe(t));
+        bail!("{what}: expected a table, given {}", describe(t));
     }
     let d = read::table_dict(t).unwrap();
     let (ks, vs) = read::dict_parts(d).unwrap();
-    let names = read::symbols(ks).ok_or_else(|| anyhow!("{what}: expecting symbol columns"))?;
+    let names = read::symbols(ks).ok_or_else(|| anyhow!("{what}: expected symbol columns"))?;
     let cols = Owned::new(make::explode(vs));
     let mut out = vec![];
     for (n, c) in names.into_iter().zip(cols.items().unwrap()) {
@@ -157,7 +157,7 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
     // as kopt.cpp's `putgroups`, the first group's options are the defaults
     let defaults = groups
         .first()
-        .map_or_else(|| super::api::kinds_defaults(kind), |g| g.opts.clone());
+        .map_or_else(|| kind.defaults(), |g| g.opts.clone());
     // the module rebuilt onto is the optimizer's container (kopt.cpp: `opt(state;module)`)
     let (m, addr) = (root.get(), root.address());
     let sources = vec![super::Source {

@@ -22,7 +22,7 @@ pub fn config(x: K) -> KResult {
         return Ok(make::null());
     }
     if !read::is_nil(x) {
-        anyhow::bail!("expects () for a list of strings or :: to print");
+        anyhow::bail!("expected () for a list of strings or :: to print");
     }
     Ok(make::list(t.lines().map(make::string).collect()))
 }

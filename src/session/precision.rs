@@ -39,7 +39,7 @@ pub fn matmul_precision() -> Result<&'static str> {
 
 pub fn set_matmul_precision(s: &str) -> Result<()> {
     if !PRECISIONS.contains(&s) {
-        bail!("matmulprecision: expecting one of `highest`high`medium, given `{s}");
+        bail!("matmulprecision: expected one of `highest`high`medium, given `{s}");
     }
     let c = std::ffi::CString::new(s)?;
     shim::set_matmul_precision(&c)
@@ -56,7 +56,7 @@ pub fn autocast() -> &'static str {
 pub fn set_autocast(s: &str) -> Result<()> {
     match AUTOCASTS.iter().position(|a| *a == s) {
         Some(i) => AUTOCAST.store(i as u8, Ordering::Relaxed),
-        None => bail!("autocast: expecting one of `none`bf16`fp16, given `{s}"),
+        None => bail!("autocast: expected one of `none`bf16`fp16, given `{s}"),
     }
     Ok(())
 }

@@ -91,7 +91,7 @@ pub fn profile(x: K) -> KResult {
         "trace" => {
             stopped(&last)?;
             let [file] = args.as_slice() else {
-                bail!("trace: expects one file symbol or string");
+                bail!("trace: expected one file symbol or string");
             };
             let path = file.strip_prefix(':').unwrap_or(file);
             if path.is_empty() {
@@ -122,7 +122,7 @@ fn verb_args(x: K) -> Result<(&'static str, Vec<String>)> {
         (_, Some(s), _) if verb == "trace" => vec![s],
         (_, _, Some(v)) => v.iter().map(|s| s.to_string()).collect(),
         _ => bail!(
-            "{verb}: expects symbols{}",
+            "{verb}: expected symbols{}",
             if verb == "trace" { " or a string" } else { "" }
         ),
     };

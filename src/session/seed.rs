@@ -8,7 +8,7 @@ use crate::k::{make, read, KResult, K};
 pub fn seed(x: K) -> KResult {
     let n = read::long(x)
         .filter(|_| read::ktype(x) != -1)
-        .ok_or_else(|| anyhow!("expects a long seed"))?;
+        .ok_or_else(|| anyhow!("expected a long seed"))?;
     // not tch::manual_seed: its C++ exception (a broken CUDA context) is not caught
     crate::cxx::session::manual_seed(n)?;
     Ok(make::null())

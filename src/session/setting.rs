@@ -215,9 +215,9 @@ pub fn setting(x: K) -> KResult {
     }
     // (`name;value): a general list of two.
     if let Some([name, v]) = read::items(&x) {
-        let name = read::symbol(*name).ok_or_else(|| anyhow!("expects (`name;value)"))?;
+        let name = read::symbol(*name).ok_or_else(|| anyhow!("expected (`name;value)"))?;
         set(name, *v)?;
         return Ok(make::null());
     }
-    bail!("expects (), `name or (`name;value)")
+    bail!("expected (), `name or (`name;value)")
 }

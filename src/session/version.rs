@@ -33,7 +33,7 @@ pub fn version(x: K) -> KResult {
         return Ok(make::string(libtorch()));
     }
     let Some(s) = read::symbol(x) else {
-        bail!("expects (), ::, or one of `all`ktorch`libtorch`cuda`cudadevices")
+        bail!("expected (), ::, or one of `all`ktorch`libtorch`cuda`cudadevices")
     };
     let cuda = tch::Cuda::is_available();
     let devices = tch::Cuda::device_count();
@@ -52,7 +52,7 @@ pub fn version(x: K) -> KResult {
             ],
         ),
         _ => bail!(
-            "unrecognized version `{s}, expecting one of `all`ktorch`libtorch`cuda`cudadevices"
+            "unrecognized version `{s}, expected one of `all`ktorch`libtorch`cuda`cudadevices"
         ),
     })
 }

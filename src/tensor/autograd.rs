@@ -20,7 +20,7 @@ fn graph_flags(s: &str) -> anyhow::Result<(bool, bool)> {
         "create" => (true, true),
         "createfree" => (false, true),
         _ => {
-            bail!("unrecognized backward option `{s}, expecting `free`retain`create or `createfree")
+            bail!("unrecognized backward option `{s}, expected `free`retain`create or `createfree")
         }
     })
 }
@@ -32,7 +32,7 @@ pub fn backward(x: K) -> KResult {
     } else {
         let items = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
             anyhow!(
-                "expects tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"
+                "expected tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"
             )
         })?;
         (items[0], &items[1..])
@@ -52,7 +52,7 @@ pub fn backward(x: K) -> KResult {
             // A scalar gradient stands for every element, as in ktorch.
             Some(if g.dim() == 0 && t.dim() > 0 { g.f_expand_as(&t)?.f_contiguous()? } else { g })
         }
-        _ => bail!("unexpected arg(s), expecting (t;s), (t;g) or (t;g;s) with t-tensor, g-tensor, s-sym, e.g. `retain"),
+        _ => bail!("unexpected arg(s), expected (t;s), (t;g) or (t;g;s) with t-tensor, g-tensor, s-sym, e.g. `retain"),
     };
     if !t.defined() {
         bail!("tensor is undefined");

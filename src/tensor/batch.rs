@@ -223,7 +223,7 @@ fn with_plain<R>(o: &mut Obj, f: impl FnOnce(Vec<&mut Tensor>) -> Result<R>) -> 
         Obj::Vector(v) => f(v.iter_mut().collect()),
         Obj::Dict(d) => f(d.iter_mut().map(|(_, t)| t).collect()),
         other => bail!(
-            "expecting tensor, vector, dictionary or model, given {}",
+            "expected tensor, vector, dictionary or model, given {}",
             other.class()
         ),
     }
@@ -239,13 +239,20 @@ pub fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
             let d = read::long(*d).filter(|_| read::ktype(*d) < 0).ok_or_else(|| anyhow!("2nd arg is dimension, but given {}", describe(*d)))?;
             Ok((*h, d))
         }
-        _ => bail!("expecting 1-2 args, tensor/vector/dictionary/model & optional dimension, given {} ({what})", describe(x)),
+        _ => bail!("expected 1-2 args, tensor/vector/dictionary/model & optional dimension, given {} ({what})", describe(x)),
     }
 }
 
 /// `batch` of a tensor, vector or dictionary (a model's: dispatch/data.rs).
 pub fn batch(x: K) -> KResult {
-    let v = read::items(&x).filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expecting model, (tensor;size), (tensor;size,dim) or (tensor;size;index), given {}", describe(x)))?;
+    let v = read::items(&x)
+        .filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0]))
+        .ok_or_else(|| {
+            anyhow!(
+                "expected model, (tensor;size), (tensor;size,dim) or (tensor;size;index), given {}",
+                describe(x)
+            )
+        })?;
     let wd = read::longs(v[1])
         .or_else(|| {
             read::long(v[1])

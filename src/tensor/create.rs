@@ -29,7 +29,7 @@ pub fn tensor(x: K) -> KResult {
                 };
             }
             anyhow::bail!(
-                "unrecognized creation mode `{mode}, expecting one of {}",
+                "unrecognized creation mode `{mode}, expected one of {}",
                 modes::MODES.join(",")
             );
         }

@@ -15,10 +15,10 @@ pub fn detach(x: K) -> KResult {
         match opargs::list(&x) {
             Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
             Some([h, ..]) if registry::is_handle(*h) => {
-                bail!("expects tensor, vector or dictionary and at most one more argument, given {} arguments", opargs::list(&x).map_or(0, |v| v.len()))
+                bail!("expected tensor, vector or dictionary and at most one more argument, given {} arguments", opargs::list(&x).map_or(0, |v| v.len()))
             }
             _ => bail!(
-                "expects tensor, vector or dictionary, given {}",
+                "expected tensor, vector or dictionary, given {}",
                 opargs::describe(x)
             ),
         }
@@ -32,7 +32,7 @@ pub fn detach(x: K) -> KResult {
                 Ok(None)
             }
             Some(Err(s)) => bail!(
-                "expects tensor or (tensor;inplace flag), given 2nd arg of {}",
+                "expected tensor or (tensor;inplace flag), given 2nd arg of {}",
                 opargs::describe(s)
             ),
         },

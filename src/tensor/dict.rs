@@ -76,7 +76,7 @@ pub fn from_q(x: K) -> anyhow::Result<Vec<(String, Tensor)>> {
         return Ok(vec![]);
     }
     bail!(
-        "expects a q dictionary of symbols to values, given {}",
+        "expected a q dictionary of symbols to values, given {}",
         crate::tensor::opargs::describe(x)
     )
 }
@@ -98,7 +98,7 @@ pub fn dict(x: K) -> KResult {
     }
     let items = read::items(&x).ok_or_else(|| {
         anyhow!(
-            "expects a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
+            "expected a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
         )
     })?;
     // `dict()`: an empty dictionary, filled later (`use[d]copyparms m` in ktorch's examples)
@@ -154,7 +154,7 @@ pub fn dict(x: K) -> KResult {
             Err(ss) => make_dict(ss, *v),
         },
         _ => bail!(
-            "expects a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
+            "expected a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
         ),
     }
 }

@@ -77,7 +77,7 @@ pub fn fill(x: K) -> KResult {
     let idx = |p: K, what: &str| {
         longs(p).ok_or_else(|| {
             anyhow!(
-                "expecting 2nd arg of {what} indices, given {}",
+                "expected 2nd arg of {what} indices, given {}",
                 opargs::describe(p)
             )
         })
@@ -137,7 +137,7 @@ pub fn filldiagonal(x: K) -> KResult {
         Some(false)
     };
     let (Some(value), Some(wrap)) = (value, wrap) else {
-        bail!("expects {usage}, fill value a number, wrap a boolean")
+        bail!("expected {usage}, fill value a number, wrap a boolean")
     };
     let _nograd = tch::no_grad_guard();
     let (mut t, h) = arg(v[0])?;
@@ -154,7 +154,7 @@ pub fn amend(x: K) -> KResult {
         .filter(|v| !v.is_empty() && registry::is_handle(v[0]))
         .ok_or_else(|| {
             anyhow!(
-                "expecting 1st arg of tensor, vector or dictionary, given {}",
+                "expected 1st arg of tensor, vector or dictionary, given {}",
                 opargs::describe(x)
             )
         })?;
@@ -169,7 +169,7 @@ pub fn amend(x: K) -> KResult {
     let at = if class == "tensor" { 1 } else { 2 };
     if !async_ok(at + 1) {
         bail!(
-            "expects {usage}, given {n} argument{}",
+            "expected {usage}, given {n} argument{}",
             if n == 1 { "" } else { "s" }
         );
     }

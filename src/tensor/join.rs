@@ -66,13 +66,13 @@ fn joining(x: K, cat: bool) -> KResult {
     }
     let items = opargs::list(&x)
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| anyhow!("expects a vector or a list of inputs"))?;
+        .ok_or_else(|| anyhow!("expected a vector or a list of inputs"))?;
     if is_vector(items[0]) {
         let (dim, out) = match items.len() {
             1 => (0, None),
             _ => dim_out(&items[1..]).ok_or_else(|| {
                 anyhow!(
-                    "expects vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"
+                    "expected vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"
                 )
             })?,
         };

@@ -54,7 +54,7 @@ pub fn args<'a>(
 ) -> anyhow::Result<&'a [K]> {
     match read::items(x) {
         Some(v) if n.contains(&v.len()) && !registry::is_handle(*x) => Ok(v),
-        _ => Err(anyhow!("expects {usage}")),
+        _ => Err(anyhow!("expected {usage}")),
     }
 }
 

@@ -25,11 +25,11 @@ pub fn items<'a>(
     match list(x) {
         Some(v) if n.contains(&v.len()) => Ok(v),
         Some(v) => bail!(
-            "expects {usage}, given {} argument{}",
+            "expected {usage}, given {} argument{}",
             v.len(),
             if v.len() == 1 { "" } else { "s" }
         ),
-        None => bail!("expects {usage}, given {}", describe(*x)),
+        None => bail!("expected {usage}, given {}", describe(*x)),
     }
 }
 

@@ -42,7 +42,7 @@ pub fn part(h: K, rest: &[K]) -> KResult {
     match registry::class_of(h) {
         Some("vector") => {
             let [i] = rest else {
-                bail!("expects (vector;index)")
+                bail!("expected (vector;index)")
             };
             let v = registry::tensors(h)?;
             Ok(match vector::indices(*i, v.len())? {
@@ -52,7 +52,7 @@ pub fn part(h: K, rest: &[K]) -> KResult {
         }
         Some("dictionary") => {
             let [k] = rest else {
-                bail!("expects (dictionary;key)")
+                bail!("expected (dictionary;key)")
             };
             let d = dict::stored(h)?;
             // Find every key before making any handle, so a missing key leaks nothing.
@@ -83,7 +83,9 @@ pub fn part(h: K, rest: &[K]) -> KResult {
                         .ok_or_else(|| anyhow!("dimension expected as a long"))?;
                     index(&t, d, *i)?
                 }
-                _ => bail!("expects (tensor;index), (tensor;dim;index) or (tensor;flag;dim;index)"),
+                _ => {
+                    bail!("expected (tensor;index), (tensor;dim;index) or (tensor;flag;dim;index)")
+                }
             };
             convert::to_q_complex(&part, first)
         }

@@ -17,7 +17,7 @@ fn size_arg(x: K) -> anyhow::Result<Vec<i64>> {
     }
     longs(x).ok_or_else(|| {
         anyhow::anyhow!(
-            "expects 2nd arg of size or tensor whose size to use, given {}",
+            "expected 2nd arg of size or tensor whose size to use, given {}",
             opargs::describe(x)
         )
     })
@@ -97,7 +97,7 @@ pub fn narrow(x: K) -> KResult {
         unreachable!()
     };
     let (Some(d), Some(i), Some(w)) = (long(*d), long(*i), long(*w)) else {
-        bail!("expects {usage} with dim, offset and size as longs")
+        bail!("expected {usage} with dim, offset and size as longs")
     };
     if opargs::is_vector(*input) {
         let v = opargs::vector(*input)?
@@ -130,13 +130,13 @@ pub fn transpose(x: K) -> KResult {
     } else {
         let v = opargs::list(&x)
             .filter(|v| !v.is_empty())
-            .ok_or_else(|| anyhow::anyhow!("expects {usage}"))?;
+            .ok_or_else(|| anyhow::anyhow!("expected {usage}"))?;
         let (v, b) = match v.last().and_then(|b| flag(*b)) {
             Some(b) => (&v[..v.len() - 1], b),
             None => (v, false),
         };
         if v.is_empty() {
-            bail!("expects {usage}, given only a flag");
+            bail!("expected {usage}, given only a flag");
         }
         let (t, h, rest) = if registry::is_handle(v[0]) {
             (registry::tensor(v[0])?, true, &v[1..])
@@ -149,9 +149,9 @@ pub fn transpose(x: K) -> KResult {
             [] => None,
             [i, j] => match (long(*i), long(*j)) {
                 (Some(i), Some(j)) => Some((i, j)),
-                _ => bail!("expects {usage}, dimensions as longs"),
+                _ => bail!("expected {usage}, dimensions as longs"),
             },
-            _ => bail!("expects {usage}"),
+            _ => bail!("expected {usage}"),
         };
         (t, h, dims, b)
     };
@@ -182,7 +182,7 @@ pub fn permute(x: K) -> KResult {
     };
     let d = longs(*dims).ok_or_else(|| {
         anyhow::anyhow!(
-            "expects 2nd arg of reordered dimensions, given {}",
+            "expected 2nd arg of reordered dimensions, given {}",
             opargs::describe(*dims)
         )
     })?;
@@ -229,11 +229,11 @@ fn squeezing(x: K, a: bool) -> KResult {
     let Some((input, dim, inplace)) = parsed else {
         if a {
             if opargs::list(&x).is_some_and(|v| v.len() > 1 && registry::is_handle(v[0])) {
-                bail!("unexpected arg(s), expects (input;dim;optional in-place flag)");
+                bail!("unexpected arg(s), expected (input;dim;optional in-place flag)");
             }
             return convert::to_q(&convert::to_tensor(x)?.f_squeeze()?);
         }
-        bail!("unexpected arg(s), expects (input;dim;optional in-place flag)");
+        bail!("unexpected arg(s), expected (input;dim;optional in-place flag)");
     };
     let dim = dim.filter(|d| *d != i64::MIN); // 0N: every dimension of size 1
     if !a && dim.is_none() {

@@ -108,7 +108,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
                         .or_else(|| read::long(*i).map(|j| vec![j]))
                         .ok_or_else(|| {
                             anyhow!(
-                                "vector paired with {}, expecting long index or indices",
+                                "vector paired with {}, expected long index or indices",
                                 describe(*i)
                             )
                         })?;
@@ -128,7 +128,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
                         .or_else(|| read::symbol(*i).map(|k| vec![k]))
                         .ok_or_else(|| {
                             anyhow!(
-                                "dictionary paired with {}, expecting key or keys",
+                                "dictionary paired with {}, expected key or keys",
                                 describe(*i)
                             )
                         })?;

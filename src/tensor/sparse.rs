@@ -127,7 +127,7 @@ pub fn sparse(x: K) -> KResult {
     } else {
         let t = opargs::array(x).ok_or_else(|| {
             anyhow!(
-                "unrecognized arg(s), expecting input, (input;sparsedim) or (input;sparse tensor)"
+                "unrecognized arg(s), expected input, (input;sparsedim) or (input;sparse tensor)"
             )
         })?;
         t.f_to_sparse(None, None::<&[i64]>, None)?

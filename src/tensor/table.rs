@@ -44,7 +44,7 @@ pub fn is_table(x: K) -> bool {
 }
 
 fn columns_of(t: K) -> Result<Vec<Column>> {
-    let d = read::table_dict(t).ok_or_else(|| anyhow!("expecting a table"))?;
+    let d = read::table_dict(t).ok_or_else(|| anyhow!("expected a table"))?;
     let (k, v) = read::dict_parts(d).ok_or_else(|| anyhow!("malformed table"))?;
     let names = read::symbols(k).ok_or_else(|| anyhow!("table column names must be symbols"))?;
     let cols = read::items(&v).ok_or_else(|| {

@@ -89,7 +89,7 @@ pub fn vector(x: K) -> KResult {
         return Ok(registry::add(Obj::Vector(from_q(x)?)));
     }
     let items = read::items(&x).ok_or_else(|| {
-        anyhow!("expects (x;y;..), a vector, (vector;index) or (vector;index;value)")
+        anyhow!("expected (x;y;..), a vector, (vector;index) or (vector;index;value)")
     })?;
     if let Some(v) = items.first().filter(|v| is_vector(**v)) {
         let ts = stored(*v)?;
@@ -120,7 +120,7 @@ pub fn vector(x: K) -> KResult {
                 })?;
                 Ok(make::null())
             }
-            _ => bail!("expects (vector;index) or (vector;index;value)"),
+            _ => bail!("expected (vector;index) or (vector;index;value)"),
         };
     }
     Ok(registry::add(Obj::Vector(take_args(items)?)))

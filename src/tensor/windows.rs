@@ -16,12 +16,12 @@ pub fn windows(x: K) -> KResult {
     let usage = "(input;size) or (input;size;step)";
     let v = items(&x, 2..=3, usage)?;
     let Some(n) = long(v[1]) else {
-        bail!("expects {usage} with size a long")
+        bail!("expected {usage} with size a long")
     };
     let step = match v.get(2) {
         Some(s) => match long(*s) {
             Some(s) => s,
-            None => bail!("expects {usage} with step a long"),
+            None => bail!("expected {usage} with step a long"),
         },
         None => 1,
     };

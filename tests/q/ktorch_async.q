@@ -121,7 +121,7 @@ l:await f
 e:err[run;(m2;.a.X;6#1.5e)]
 .t.ok["run: the sync run's error";e like "run: *Float*"]
 .t.eq["run: error at await, as the sync run's";err[await;async(`run;m1;.a.X;6#1.5e)];"await: ",e]
-.t.eq["run: bad model";err[async;(`run;1 2)];"async: expecting model, or (model;inputs;targets), given long list"]
+.t.eq["run: bad model";err[async;(`run;1 2)];"async: expected model, or (model;inputs;targets), given long list"]
 f:async(`run;m1)
 free f
 .t.eq["model usable after free";class m1;`model]

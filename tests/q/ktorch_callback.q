@@ -29,7 +29,7 @@ cb3:module enlist(`callback;`c3;"{[m;x;y;z] use[y]mul(x;y); use[z]add(y;z); z}";
 .t.eq["three inputs";evaluate(cb3;1 2 3e;4 5 6e;1 1 1e);5 11 19e]
 .t.eq["symbols give type and name";first def(`callback;`f;`tensor);`depth`module`name`options!(0;`callback;`f;`fn`in`out!`tensor`tensor`tensor)]
 .t.eq["no function";err[module;(`callback;`cb)];"module: callback: no k function defined, 2nd symbol, `cb, defines callback module name"]
-.t.eq["four inputs";err[module;enlist(`callback;`cb;`f;`tensor`tensor`tensor`tensor)];"module: callback: expecting 1-3 input types, given 4"]
+.t.eq["four inputs";err[module;enlist(`callback;`cb;`f;`tensor`tensor`tensor`tensor)];"module: callback: expected 1-3 input types, given 4"]
 .t.eq["wrong input count";err[evaluate;(cb2;1 2 3)];"evaluate: callback: {[m;x;y] cat(x;y)} expects 2 inputs, given 1"]
 free(cb1;cb2;cb3)
 

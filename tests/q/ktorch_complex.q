@@ -198,7 +198,7 @@ use[s]sparse(h;mk)
 .t.eq["sparse mask handle";(indices s;values s);(.e.maskIndices;.e.maskValues)]
 .t.eq["sparse bad dim";.t.catch[{sparse(x3;4)}];"sparse: sparse dimensions must be 0-3, given 4"]
 .t.eq["sparse bad mask";.t.catch[{sparse(m;h)}];"sparse: 2nd arg is not a sparse tensor, unable to use its indices"]
-.t.eq["sparse bad arg";.t.catch[{sparse`a`b}];"sparse: unrecognized arg(s), expecting input, (input;sparsedim) or (input;sparse tensor)"]
+.t.eq["sparse bad arg";.t.catch[{sparse`a`b}];"sparse: unrecognized arg(s), expected input, (input;sparsedim) or (input;sparse tensor)"]
 free(s;h;mk)
 
 / ---------------------------------------------------------------- sparseindex

@@ -14,8 +14,8 @@ q:module enlist(`linear;2;1)
 .t.eq["replay a tensor";err[replay;t];"replay: expected a graph, given tensor"]
 .t.eq["record a module";err[record;q];"record: expected an event, given module"]
 .t.eq["wait on a tensor";err[wait;t];"wait: expected an event, given tensor"]
-.t.eq["elapsed needs two events";err[elapsed;t];"elapsed: expects (event;event)"]
-.t.eq["graph needs its inputs";err[graph;q];"graph: expects (module;inputs) or (model;inputs;targets)"]
+.t.eq["elapsed needs two events";err[elapsed;t];"elapsed: expected (event;event)"]
+.t.eq["graph needs its inputs";err[graph;q];"graph: expected (module;inputs) or (model;inputs;targets)"]
 l:loss`mse
 .t.eq["graph of a loss";err[graph;(l;t)];"graph: expected a module or model, given loss"]
 .t.eq["setstream a tensor";err[setstream;t];"setstream: expected a stream, given tensor"]

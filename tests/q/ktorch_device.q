@@ -23,7 +23,7 @@ if[not version`cuda;
 .t.eq["device names";cudadevices();$[n:cudadevices[];`cuda,`$"cuda:",/:string til n;`symbol$()]]
 .t.eq["sync() returns null";sync();::]
 .t.eq["sync cpu is nothing";sync`cpu;::]
-.t.eq["sync: bad arg";.t.catch[{sync 1.5}];"sync: expects (), a device, a device index, or a tensor, vector or dictionary"]
+.t.eq["sync: bad arg";.t.catch[{sync 1.5}];"sync: expected (), a device, a device index, or a tensor, vector or dictionary"]
 .t.eq["sync: unknown device";.t.catch[{sync`tpu}];"sync: unrecognized device `tpu"]
 .t.eq["sync: absent device";.t.catch[{sync 9}];"sync: CUDA device 9 not available (",string[cudadevices[]]," device(s))"]
 if[not version`cuda;
@@ -35,7 +35,7 @@ if[not version`cuda;
   free t];
 if[version`cuda;
   .t.eq["current device";cudadevice();`cuda:0];
-  .t.eq["bad device name";.t.catch[{cudadevice`cuda}];"cudadevice: unrecognized CUDA device, expecting cuda with valid device number, e.g. `cuda:0"];
+  .t.eq["bad device name";.t.catch[{cudadevice`cuda}];"cudadevice: unrecognized CUDA device, expected cuda with valid device number, e.g. `cuda:0"];
   .t.eq["set device";cudadevice`cuda:0;::];
   y:tensor 1 2 3e;
   to(y;`cuda);

@@ -68,7 +68,7 @@ module(q;1;a)
 / a seqnest: a sequential cannot be a sequential's child (knn.cpp anymodule)
 module(q;1;module seq(`seqnest;(`relu;`r);(`linear;`b;4;2)))
 .t.eq["module(parent;depth;module)";names q;`a`1`1.r`1.b]
-.t.eq["module given is freed";err[module;a];"module: expecting a module, given stale pointer"]
+.t.eq["module given is freed";err[module;a];"module: expected a module, given stale pointer"]
 c:module enlist(`linear;2;2)
 c2:addref c
 .t.eq["module shared with another handle";err[module;(q;1;c)];"module: module to add is shared with other handles or is part of another module, free those first"]

@@ -79,7 +79,7 @@ m:model(module enlist(`linear;1;1);loss`mse;opt`sgd)
 .t.eq["a failed set changes nothing";train(m;`task);0]
 .t.eq["tasks at least one";.t.catch[{train(m;`tasks;0)}];"train: tasks: cannot be less than one, given 0"]
 .t.eq["task not negative";.t.catch[{train(m;`task;-1)}];"train: task: cannot be less than zero, given -1"]
-.t.eq["task a long";.t.catch[{train(m;`task;1.5)}];"train: task: expects one long integer, given float scalar"]
+.t.eq["task a long";.t.catch[{train(m;`task;1.5)}];"train: task: expected one long integer, given float scalar"]
 .t.eq["shufflecuda a boolean";.t.catch[{train(m;`shufflecuda;1)}];"train: shufflecuda: expected boolean, given long scalar"]
 .t.eq["shuffleseed training only";.t.catch[{test(m;`shuffleseed;1)}];"test: unrecognized test option: `shuffleseed"]
 / a dictionary with every training option, as real ktorch saves it (kmodel.cpp getoption)
@@ -140,7 +140,7 @@ m:model(module enlist(`linear;2;3);loss`ce;opt`sgd)
 test(m;"e"$4 2#til 8;0 1 2 0)
 test(m;`metrics;`hidden)
 .t.eq["hidden of one output";.t.catch[{testrun m}];"testrun: metric: unable to retrieve hidden from vector of tensors with 1 element(s)"]
-.t.eq["unknown metric";.t.catch[{test(m;`metrics;`nope)}];"test: metrics: unrecognized metric `nope, expecting one of `loss`batchloss`accuracy`matches`predict`output`hidden`hiddencell"]
+.t.eq["unknown metric";.t.catch[{test(m;`metrics;`nope)}];"test: metrics: unrecognized metric `nope, expected one of `loss`batchloss`accuracy`matches`predict`output`hidden`hiddencell"]
 free m
 
 / ---------------------------------------------------------------------------------------------

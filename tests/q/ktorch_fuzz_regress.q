@@ -51,18 +51,18 @@ a:tensor 2 3#til 6
 free(a;r)
 
 / transpose of a general list holding only a flag indexed an empty list (a caught panic)
-.t.eq["transpose of a lone flag";err[transpose;1_(::;1b)];"transpose: expects tensor, (tensor;inplace), (tensor;dim1;dim2) or (tensor;dim1;dim2;inplace), given only a flag"]
+.t.eq["transpose of a lone flag";err[transpose;1_(::;1b)];"transpose: expected tensor, (tensor;inplace), (tensor;dim1;dim2) or (tensor;dim1;dim2;inplace), given only a flag"]
 
 / Found by the docs-seeded calls (ktorch-fuzz --calls 100 --seed 7): lu_unpack and lu_solve
 / index rows by the pivots unchecked, and a short pivot list was a segfault
 x:(3 -7 -2 2.0;-3 5 1 0.0;6 -4 0 -5.0;-9 5 -5 12.0)
 v:lu x
-.t.eq["lun empty pivots";err[lun;(v 0;`int$())];"lun: pivots of size [0] do not fit an LU matrix of size [4, 4]: expecting size [4]"]
+.t.eq["lun empty pivots";err[lun;(v 0;`int$())];"lun: pivots of size [0] do not fit an LU matrix of size [4, 4]: expected size [4]"]
 .t.eq["lun pivot past the rows";err[lun;(v 0;4 4 3 5i)];"lun: pivots must be in 1..4, given values from 3 to 5"]
 .t.eq["lun pivot 0";err[lun;(v 0;4 4 3 0i)];"lun: pivots must be in 1..4, given values from 0 to 4"]
 .t.eq["lun long pivots";err[lun;(v 0;4 4 3 4)];"lun: pivots must be int, as lu makes them, given long"]
 .t.eq["lusolve pivot past the rows";err[lusolve;(4 1#1f;v 0;4 4 3 9i)];"lusolve: pivots must be in 1..4, given values from 3 to 9"]
-.t.eq["lusolve short pivots";err[lusolve;(4 1#1f;v 0;4 4i)];"lusolve: pivots of size [2] do not fit an LU matrix of size [4, 4]: expecting size [4]"]
+.t.eq["lusolve short pivots";err[lusolve;(4 1#1f;v 0;4 4i)];"lusolve: pivots of size [2] do not fit an LU matrix of size [4, 4]: expected size [4]"]
 .t.eq["lusolve still works";lusolve(4 1#1f;v);4 1#48 23 30 39f]
 .t.eq["lun still works";first lun v;(0 1 0 0f;0 0 0 1f;0 0 1 0f;1 0 0 0f)]
 / matrix_power negates a negative n: -0N overflows and its loop never ended

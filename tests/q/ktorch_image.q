@@ -28,14 +28,14 @@ g:makegrid(t;2;2;1;.5)
 free(t;g)
 
 / makegrid errors
-.t.eq["2-dimensional input";err[makegrid;(.e.a 0;2)];"makegrid: expecting 3 or 4-dimensional input, 2 dimension(s) given"]
+.t.eq["2-dimensional input";err[makegrid;(.e.a 0;2)];"makegrid: expected 3 or 4-dimensional input, 2 dimension(s) given"]
 .t.eq["both null";err[makegrid;(.e.a;0N;0N)];"makegrid: both rows & columns cannot be null"]
 .t.eq["zero rows";err[makegrid;(.e.a;0)];"makegrid: rows must be positive, given 0"]
 .t.eq["negative columns";err[makegrid;(.e.a;2;-1)];"makegrid: columns must be positive, given -1"]
 .t.eq["float rows";err[makegrid;(.e.a;2.5)];"makegrid: rows must be a long, given float scalar"]
 .t.eq["negative padding";err[makegrid;(.e.a;2;2;-1)];"makegrid: padding must be a non-negative long, given long scalar"]
 .t.eq["symbol pad value";err[makegrid;(.e.a;2;2;1;`x)];"makegrid: pad value must be a number, given symbol scalar"]
-.t.eq["too many args";err[makegrid;(.e.a;1;2;3;4;5)];"makegrid: expects (input array/tensor; rows; cols; padding; pad value), 2-5 args, given 6 arguments"]
+.t.eq["too many args";err[makegrid;(.e.a;1;2;3;4;5)];"makegrid: expected (input array/tensor; rows; cols; padding; pad value), 2-5 args, given 6 arguments"]
 
 / png: the file (directories made as needed), its PNG signature and header:
 / width, height (4-byte big-endian), bit depth 8, color type (0 gray, 4 gray+alpha, 2 RGB, 6 RGBA)
@@ -60,13 +60,13 @@ png(f;makegrid(.e.a;2;3))
 .t.eq["a grid written: 3 x 10 x 17 RGB";header f;(sig;0x000000110000000a0802)]
 
 / png errors
-.t.eq["2-dimensional image";err[png;(f;3 4#0)];"png: expecting 3-dimensional image, channels x height x width, given 2-dimensional input"]
-.t.eq["5 channels";err[png;(f;5 2 2#0)];"png: expecting 1-4 channels (gray, gray+alpha, RGB, RGBA), given 5"]
+.t.eq["2-dimensional image";err[png;(f;3 4#0)];"png: expected 3-dimensional image, channels x height x width, given 2-dimensional input"]
+.t.eq["5 channels";err[png;(f;5 2 2#0)];"png: expected 1-4 channels (gray, gray+alpha, RGB, RGBA), given 5"]
 e:reshape(t:tensor 0#0;1 0 2)
 .t.eq["empty image";err[png;(f;e)];"png: image height of 0 cannot be written"]
 free(t;e)
-.t.eq["file name a string";err[png;("x.png";1 2 2#0)];"png: expects (PNG file name; image array/tensor), file name a symbol, given char list"]
-.t.eq["one arg";err[png;f];"png: expects (PNG file name; image array/tensor), given symbol scalar"]
+.t.eq["file name a string";err[png;("x.png";1 2 2#0)];"png: expected (PNG file name; image array/tensor), file name a symbol, given char list"]
+.t.eq["one arg";err[png;f];"png: expected (PNG file name; image array/tensor), given symbol scalar"]
 hdel f; hdel ` sv dir,`sub; hdel dir
 .t.eq["nothing left";count obj[];0]
 .t.done[]

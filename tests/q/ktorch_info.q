@@ -105,8 +105,8 @@ free(t;u;c)
 .t.eq["alias stale";.t.catch[{alias(t;t)}];"alias: stale pointer"]
 .t.eq["ref of q data";.t.catch[{ref 1 2 3}];"ref: expects a tensor, vector or dictionary, given long list"]
 .t.eq["ptr of a symbol";.t.catch[{ptr`a}];"ptr: expects a tensor, vector or dictionary, given symbol scalar"]
-.t.eq["same of one";.t.catch[{same enlist 1}];"same: expects (tensor;tensor)"]
-.t.eq["alias with data";.t.catch[{alias(a;1 2)}];"alias: expects a tensor, given long list"]
+.t.eq["same of one";.t.catch[{same enlist 1}];"same: expected (tensor;tensor)"]
+.t.eq["alias with data";.t.catch[{alias(a;1 2)}];"alias: expected a tensor, given long list"]
 .t.eq["size stale";.t.catch[{size t}];"size: stale pointer"]
 .t.eq["stride stale";.t.catch[{stride t}];"stride: stale pointer"]
 .t.eq["dim stale";.t.catch[{dim t}];"dim: stale pointer"]
@@ -187,7 +187,7 @@ gradflag(v;0 1;0b)
 .t.eq["bad index";.t.catch[{gradflag(v;3)}];"gradflag: vector[3] invalid for 3-element vector"]
 .t.eq["keys on a vector";.t.catch[{gradflag(v;`a)}];"gradflag: 2nd argument of index/indices expected for a vector"]
 .t.eq["index on a tensor";.t.catch[{gradflag(a;0)}];"gradflag: 2nd argument of key(s) or index/indices not valid with a tensor"]
-.t.eq["gradflag of data";.t.catch[{gradflag 1 2}];"gradflag: expects tensor/vector/dictionary or (object;flag) or (dict/vector;keys/indices) or (dict/vector;keys/indices;flag)"]
+.t.eq["gradflag of data";.t.catch[{gradflag 1 2}];"gradflag: expected tensor/vector/dictionary or (object;flag) or (dict/vector;keys/indices) or (dict/vector;keys/indices;flag)"]
 .t.eq["gradflag stale";.t.catch[{gradflag t}];"gradflag: stale pointer"]
 free v
 
@@ -201,7 +201,7 @@ free v
 .t.eq["leaf";leaf a;1b]
 .t.eq["pinned";pinned a;0b]
 .t.eq["sparseflag";sparseflag a;0b]
-.t.eq["unknown format";.t.catch[{contiguous(a;`bogus)}];"contiguous: unrecognized memory format `bogus, expecting one of contiguous,preserve,channel2d,channel3d"]
+.t.eq["unknown format";.t.catch[{contiguous(a;`bogus)}];"contiguous: unrecognized memory format `bogus, expected one of contiguous,preserve,channel2d,channel3d"]
 .t.eq["contiguous stale";.t.catch[{contiguous t}];"contiguous: stale pointer"]
 .t.eq["coalesced stale";.t.catch[{coalesced t}];"coalesced: stale pointer"]
 .t.eq["defined stale";.t.catch[{defined t}];"defined: stale pointer"]
@@ -221,13 +221,13 @@ d:detail f
 .t.eq["detail storage";d`storage;`size`itemsize`ref`ptr`data!(2;4;1;sptr f;1.5 2.5e)]
 .t.eq["info of a vector";.t.catch[{info v}];"info: stale pointer"]
 v:vector(1 2;3 4)
-.t.eq["info of a vector";.t.catch[{info v}];"info: expects a tensor, given a vector"]
-.t.eq["detail of data";.t.catch[{detail 1 2}];"detail: expects a tensor, given long list"]
+.t.eq["info of a vector";.t.catch[{info v}];"info: expected a tensor, given a vector"]
+.t.eq["detail of data";.t.catch[{detail 1 2}];"detail: expected a tensor, given long list"]
 .t.eq["info stale";.t.catch[{info t}];"info: stale pointer"]
 .t.eq["detail stale";.t.catch[{detail t}];"detail: stale pointer"]
 .t.eq["str";str f;" 1.5000\n 2.5000\n[ CPUFloatType{2} ]"]
 .t.eq["str of a scalar";{t:tensor x; r:str t; free t; r} 7;"7\n[ CPULongType{} ]"]
-.t.eq["str of a vector";.t.catch[{str v}];"str: expects a tensor, given a vector"]
+.t.eq["str of a vector";.t.catch[{str v}];"str: expected a tensor, given a vector"]
 .t.eq["str stale";.t.catch[{str t}];"str: stale pointer"]
 free(f;v)
 
@@ -240,8 +240,8 @@ free(f;v)
 .t.eq["help`tensor";help`tensor;options[]]
 seed 42
 .t.eq["help`device";(help`device)`cpu;42]
-.t.eq["unknown topic";.t.catch[{help`bogus}];"help: unrecognized help topic `bogus, expecting one of backward,device,dtype,ktype,loss,module,optimizer,tensor, or a module, loss or optimizer name"]
-.t.eq["help of data";.t.catch[{help 1 2}];"help: expects an empty argument or a topic symbol, given long list"]
+.t.eq["unknown topic";.t.catch[{help`bogus}];"help: unrecognized help topic `bogus, expected one of backward,device,dtype,ktype,loss,module,optimizer,tensor, or a module, loss or optimizer name"]
+.t.eq["help of data";.t.catch[{help 1 2}];"help: expected an empty argument or a topic symbol, given long list"]
 
 free a
 free[]

@@ -21,9 +21,9 @@ levels:"`trace`debug`info`warn`error"
 .t.eq["empty symbol";.t.catch[{loglevel`}];"loglevel: unrecognized level `, expecting one of ",levels]
 .t.eq["above 4";.t.catch[{loglevel 5}];"loglevel: level 5 out of range, expecting 0-4 (",levels,")"]
 .t.eq["below 0";.t.catch[{loglevel -1}];"loglevel: level -1 out of range, expecting 0-4 (",levels,")"]
-.t.eq["float";.t.catch[{loglevel 1.0}];"loglevel: expects a level: one of ",levels," or 0-4"]
-.t.eq["boolean";.t.catch[{loglevel 1b}];"loglevel: expects a level: one of ",levels," or 0-4"]
-.t.eq["list";.t.catch[{loglevel`info`debug}];"loglevel: expects a level: one of ",levels," or 0-4"]
+.t.eq["float";.t.catch[{loglevel 1.0}];"loglevel: expected a level: one of ",levels," or 0-4"]
+.t.eq["boolean";.t.catch[{loglevel 1b}];"loglevel: expected a level: one of ",levels," or 0-4"]
+.t.eq["list";.t.catch[{loglevel`info`debug}];"loglevel: expected a level: one of ",levels," or 0-4"]
 .t.eq["errors leave the level";loglevel[];`info]
 
 / ---- route ----
@@ -37,7 +37,7 @@ logto`stderr
 .t.eq["unknown name";.t.catch[{logto`nosuchfn}];"logto: `nosuchfn is not a q function"]
 notfn:42
 .t.eq["name of a non-function";.t.catch[{logto`notfn}];"logto: `notfn is not a q function"]
-.t.ok["a number";.t.catch[{logto 42}] like "logto: expects `stderr, `none (or `), or a q function or its name, given *"]
+.t.ok["a number";.t.catch[{logto 42}] like "logto: expected `stderr, `none (or `), or a q function or its name, given *"]
 .t.eq["errors leave the route";logto[];`stderr]
 
 msgs:()

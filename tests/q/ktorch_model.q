@@ -27,7 +27,7 @@ free(l;t;z)
 .t.eq["unknown loss";err[loss;`nope];"loss: unrecognized loss: `nope"]
 .t.eq["bad option";err[loss;(`mse;`foo)];"loss: mse: reduce: `foo is not one of none,mean,sum"]
 l:loss`mse
-.t.eq["wrong inputs";err[loss;(l;1 2e)];"loss: mse: expects 2 inputs, given 1"]
+.t.eq["wrong inputs";err[loss;(l;1 2e)];"loss: mse: expected 2 inputs, given 1"]
 free l
 
 / ---- models: parts move in
@@ -53,7 +53,7 @@ train(m;`clipnorm;2)
 train(m;`clipnorm;())
 .t.eq["clipnorm unset";train(m;`clipnorm);(::)]
 .t.eq["bad option";err[train;(m;`nope;1)];"train: unrecognized training option: `nope"]
-.t.eq["bad metric";err[train;(m;`metrics;`foo)];"train: metrics: unrecognized metric `foo, expecting one of `loss`batchloss`accuracy`matches`predict`output`hidden`hiddencell"]
+.t.eq["bad metric";err[train;(m;`metrics;`foo)];"train: metrics: unrecognized metric `foo, expected one of `loss`batchloss`accuracy`matches`predict`output`hidden`hiddencell"]
 .t.eq["bad batch size";err[train;(m;`batchsize;0)];"train: batchsize: must be positive, given 0"]
 .t.eq["shuffle is training only";err[test;(m;`shuffle;1b)];"test: unrecognized test option: `shuffle"]
 .t.eq["no data";err[run;m];"run: no training data defined"]

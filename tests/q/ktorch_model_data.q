@@ -161,7 +161,7 @@ m:model(q;loss`mse;opt`sgd)
 c:clone m
 .t.eq["clone of a model: its module";(class c;(state c)`parms);(`module;sq)]
 free(c;m)
-.t.eq["clone of a loss";err[clone;l:loss`mse];"clone: expecting tensor, module or model, not implemented for loss"]
+.t.eq["clone of a loss";err[clone;l:loss`mse];"clone: expected tensor, module or model, not implemented for loss"]
 free l
 
 / ---- copyparms, avgparms
@@ -178,7 +178,7 @@ p:dict`weight`other!(1;2)
 .t.eq["scalar broadcast";val parm(q;`weight);2 3#1e]
 dict(p;`weight;2 2#1)
 .t.ok["shapes that don't broadcast";err[copyparms;(q;p)] like "copyparms: weight: *"]
-.t.eq["2nd arg not a dictionary";err[copyparms;(q;t:tensor 1)];"copyparms: expecting dictionary of parameters for 2nd arg, given tensor"]
+.t.eq["2nd arg not a dictionary";err[copyparms;(q;t:tensor 1)];"copyparms: expected dictionary of parameters for 2nd arg, given tensor"]
 free(p;t)
 / a running average over four parameter settings against q's avg
 w:(2 3#1e;2 3#til 6;2 3#-3e;2 3#0.5e)
@@ -191,7 +191,7 @@ n:{[q;p;w] parm(q;`weight;w); avgparms(q;p)}[q;p] each 1_w
 free p
 p:dict enlist[`weight]!enlist 2 3#0e
 .t.eq["avgparms: missing parameter";err[avgparms;(q;p)];"avgparms: parameter bias not found, unable to compute average"]
-.t.eq["avgparms: one arg";err[avgparms;q];"avgparms: expects 2 args, model/module/optimizer & dictionary of parameters w'averaged weights"]
+.t.eq["avgparms: one arg";err[avgparms;q];"avgparms: expected 2 args, model/module/optimizer & dictionary of parameters w'averaged weights"]
 free(p;q)
 
 / ---- batchnorm: statistics made again as the plain average of the batches' statistics

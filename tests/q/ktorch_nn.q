@@ -130,7 +130,7 @@ s[`parms]:`weight`bias!(enlist 1 -2e;0.25 -1e)
 .t.eq["state: wrong size";err[module;s];"module: linear: size mismatch, weight is [2, 3], input is [1, 2]"]
 s[`parms]:(enlist`weight)!enlist(1 -2 0.5e;0 1 0e)
 .t.eq["state: missing parameter";err[module;s];"module: linear: unable to find parameter: bias"]
-.t.eq["state of q data";err[state;1];"state: expects a module, or (module;flag), given long scalar"]
+.t.eq["state of q data";err[state;1];"state: expected a module, or (module;flag), given long scalar"]
 
 / dv and tree: a definition's two forms, each from the other (modules.rst's examples)
 t:(`a;(`b;enlist(`c;1);enlist(`d;2)))
@@ -241,7 +241,7 @@ free(r;t)
 .t.eq["missing option";err[module;enlist(`linear;3)];"module: linear: no value given for option `out"]
 .t.eq["wrong option type";err[module;enlist(`relu;3)];"module: relu inplace: expected boolean scalar, given long scalar"]
 .t.eq["unknown option";err[module;enlist(`linear;3;2;`bad,1)];"module: linear: unrecognized option `bad"]
-.t.eq["too many options";err[module;enlist(`linear;3;2;1b;4)];"module: linear: expecting up to 3 positional arg(s), 4 given"]
+.t.eq["too many options";err[module;enlist(`linear;3;2;1b;4)];"module: linear: expected up to 3 positional arg(s), 4 given"]
 .t.eq["no options";err[module;enlist(`tanh;1)];"module: tanh: no arguments expected"]
 .t.eq["softmax needs dim";err[module;`softmax];"module: softmax: no value given for option `dim"]
 .t.eq["bad size";err[module;enlist(`linear;0;2)];"module: linear: positive input size required"]
@@ -253,10 +253,10 @@ free(r;t)
 .t.eq["forward of a tensor";err[forward;(1 2;1)];"forward: requires a module and at least one input"]
 .t.eq["forward of two inputs";err[forward;(m;X3;X3)];"forward: linear: forward expects 1 input, given 2"]
 .t.eq["forward wrong size";err[evaluate;(m;1 2f)] like "evaluate: *";1b]
-.t.eq["training bad";err[training;1];"training: unrecognized arg(s), expects module and optional flag"]
+.t.eq["training bad";err[training;1];"training: unrecognized arg(s), expected module and optional flag"]
 .t.eq["parmnames bad index";err[parmnames;(q;9)];"parmnames: invalid index[9] for 3 child modules"]
 .t.eq["parmnames bad name";err[parmnames;(q;`x)];"parmnames: no child module named `x"]
-.t.eq["parms of q data";err[parms;1 2];"parms: expecting a module, not implemented for long list"]
+.t.eq["parms of q data";err[parms;1 2];"parms: expected a module, not implemented for long list"]
 .t.eq["to gradient";err[to;(m;`grad)];"to: converts device & type, but cannot be used for layout, gradient, pinned memory or memory format"]
 .t.eq["softmax bad dim";err[softmax;(1 2 3f;`a)];"softmax: dim: expected long scalar, given symbol scalar"]
 .t.eq["linear args";err[linear;enlist 1 2f];"linear: requires 2-3 args, (input; weight; optional bias)"]

@@ -156,7 +156,7 @@ module(m;2;(`zscore;.5;.25))
 .t.eq["transform evaluation";evaluate(m;(0 1e;1 1e));(-2 2e;2 2e)]
 .t.ok["transform state";same m]
 .t.eq["transform 3rd block";err[module;(m;1;`sequential)];"module: transform: both training and evaluation transforms already defined"]
-.t.eq["transform needs blocks";err[module;(m;1;`relu)];"module: transform: cannot add relu module, expecting sequential block"]
+.t.eq["transform needs blocks";err[module;(m;1;`relu)];"module: transform: cannot add relu module, expected sequential block"]
 free m
 
 / ---------------------------------------------------------------------------------------------
@@ -222,7 +222,7 @@ m:module(`seqlist;seq(`sequential;`sigmoid);seq(`sequential;`relu);seq(`sequenti
 .t.ok["seqlist";near[evaluate(m;X;1000e);1000*relu sigmoid X]]
 free m
 m:module`seqlist
-.t.eq["seqlist needs blocks";err[module;(m;1;`relu)];"module: seqlist: cannot add relu module, expecting sequential block"]
+.t.eq["seqlist needs blocks";err[module;(m;1;`relu)];"module: seqlist: cannot add relu module, expected sequential block"]
 free m
 
 / nbeats: blocks that fork x into backcast x and forecast x-1
@@ -239,7 +239,7 @@ m:module(`nbeats;(`modulelist;b;b);b)
 .t.eq["nbeats module list";evaluate(m;1 2 3);-2 -1 0]
 free m
 m:module`nbeats
-.t.eq["nbeats block type";err[module;(m;1;`relu)];"module: nbeats: cannot add relu module, expecting sequential or modulelist"]
+.t.eq["nbeats block type";err[module;(m;1;`relu)];"module: nbeats: cannot add relu module, expected sequential or modulelist"]
 
 free m
 m:module(`moduledict;enlist(`linear;`a;2;3);enlist`relu`b)
@@ -264,7 +264,7 @@ m:module(`parmdict;`p;(enlist`w)!enlist 1 2f)
 .t.eq["parmdict named";(module m)`name;`p]
 free m
 m:module`recur
-.t.eq["recur child";err[module;(m;1;`relu)];"module: recur: cannot add relu module, expecting lstm, gru, rnn or sequential"]
+.t.eq["recur child";err[module;(m;1;`relu)];"module: recur: cannot add relu module, expected lstm, gru, rnn or sequential"]
 free m
 
 / ---------------------------------------------------------------------------------------------

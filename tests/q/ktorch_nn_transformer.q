@@ -73,8 +73,8 @@ free m
 
 / ---------------------------------------------------------------------------------------------
 / errors
-.t.eq["encoder: wrong child";err[module;((`encoder;2);enlist(`linear;2;3))];"module: encoder: cannot add linear module, expecting encoderlayer or layernorm"]
-.t.eq["decoder: encoder layer child";err[module;((`decoder;2);enlist(`encoderlayer;4;2))];"module: decoder: cannot add encoderlayer module, expecting decoderlayer or layernorm"]
+.t.eq["encoder: wrong child";err[module;((`encoder;2);enlist(`linear;2;3))];"module: encoder: cannot add linear module, expected encoderlayer or layernorm"]
+.t.eq["decoder: encoder layer child";err[module;((`decoder;2);enlist(`encoderlayer;4;2))];"module: decoder: cannot add encoderlayer module, expected decoderlayer or layernorm"]
 .t.eq["encoder: two layers";err[module;((`encoder;2);enlist(`encoderlayer;4;2);enlist(`encoderlayer;4;2))];"module: encoder: cannot add encoderlayer module, layers already defined"]
 .t.eq["encoder: two norms";err[module;((`encoder;2);enlist(`layernorm;4);enlist(`layernorm;4))];"module: encoder: cannot add layernorm module, layer norm already defined"]
 .t.eq["encoder: negative layers";err[module;enlist(`encoder;-1)];"module: encoder: non-negative number of layers must be defined"]
@@ -85,7 +85,7 @@ t:((0;(`encoder;3));(1;`modulelist`layers);(2;(`encoderlayer;4;2));(2;(`encoderl
 m:module enlist(`encoder;2)
 .t.eq["encoder: missing layer";err[evaluate;(m;f32 .i.src)];"evaluate: encoder: no encoderlayer defined"]
 free m
-.t.eq["transformer: wrong child";err[module;((`transformer;4;2);enlist(`linear;2;3))];"module: transformer: cannot add linear module, expecting encoder or decoder"]
+.t.eq["transformer: wrong child";err[module;((`transformer;4;2);enlist(`linear;2;3))];"module: transformer: cannot add linear module, expected encoder or decoder"]
 .t.eq["transformer: bad heads";err[module;enlist(`transformer;4;0)];"module: transformer: positive number of heads required"]
 .t.eq["transformer: heads not dividing";err[module;enlist(`transformer;4;3)];"module: transformer: encoderlayer: model dimension of 4 not divisible by 3 heads"]
 

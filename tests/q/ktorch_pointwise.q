@@ -158,7 +158,7 @@ add(h;g;-1;r)
 .t.eq["add in place values";tensor h;21 42 63f]
 .t.eq["add integral with float multiplier";err[add;(1 2;3 4;.5)];"add: For integral input tensors, argument alpha must not be a floating point number."]
 .t.eq["add arity";err[add;(1 2;3 4;5;r;6)];"add: 2-4 args expected, (x;y;multiplier;output), but 5 given"]
-.t.eq["add bad multiplier";err[add;(1 2;3 4;`m)];"add: unrecognized arg(s) expecting 2-4 args, (x;y;multiplier;output)"]
+.t.eq["add bad multiplier";err[add;(1 2;3 4;`m)];"add: unrecognized arg(s), expected 2-4 args, (x;y;multiplier;output)"]
 free(h;g;r)
 
 / addcmul, addcdiv: x + m*y*z, x + m*y%z
@@ -194,8 +194,8 @@ r:clamp(h;0;3)
 clamp(h;-1;0N;r)
 .t.eq["clamp output";tensor r;-1|v]
 .t.eq["clamp no limits";err[clamp;(v;0N;0N)];"clamp: at least one of lo or hi must not be null"]
-.t.eq["clamp bad limit";err[clamp;(v;`a;1)];"clamp: expecting 2nd & 3rd arg to be numeric low & high limits"]
-.t.eq["clamp arity";err[clamp;(v;1;2;3)];"clamp: unexpected arg(s), expecting (input;lo;hi) or (input;lo;hi;output)"]
+.t.eq["clamp bad limit";err[clamp;(v;`a;1)];"clamp: expected 2nd & 3rd arg to be numeric low & high limits"]
+.t.eq["clamp arity";err[clamp;(v;1;2;3)];"clamp: unexpected arg(s), expected (input;lo;hi) or (input;lo;hi;output)"]
 free(h;r)
 
 / lerp(x;y;wt): x + wt*(y-x), wt a number or an array
@@ -253,7 +253,7 @@ fpow(2;g;r)
 use[g]1 2 3
 .t.ok["fpow tensor";near[val fpow(g;2);1 4 9f]]
 .t.eq["pow in place on a scalar";err[pow;(2;h;[])];"pow: cannot be called in-place on a scalar"]
-.t.eq["fpow arity";err[fpow;(1 2;2;3;4)];"fpow: expects inputs x,y with optional output tensor or null as 3rd arg"]
+.t.eq["fpow arity";err[fpow;(1 2;2;3;4)];"fpow: expected inputs x,y with optional output tensor or null as 3rd arg"]
 free(h;r;g)
 
 / ---------------------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ h:tensor ca
 r:close(h;cb;1e-4)
 .t.eq["close tensor";tensor r;cl[ca;cb;1e-4;1e-8]]
 .t.eq["allclose tensor gives a boolean";allclose(h;ca+1e-9);1b]
-.t.eq["close bad tolerance";err[close;(ca;cb;1)];"close: expects (x;y), (x;y;nan equal), (x;y;rel tol), (x;y;rel tol;abs tol), or (x;y;rel;abs;nan equal)"]
+.t.eq["close bad tolerance";err[close;(ca;cb;1)];"close: expected (x;y), (x;y;nan equal), (x;y;rel tol), (x;y;rel tol;abs tol), or (x;y;rel;abs;nan equal)"]
 .t.ok["allclose shapes";names["allclose"]err[allclose;(1 2 3.;1 2.)]]
 free(h;r)
 
@@ -284,7 +284,7 @@ free(h;r)
 h:tensor 1 2 3e
 .t.eq["equal tensor";equal(h;1 2 3e);1b]
 .t.eq["equal tensor differs";equal(h;1 2 3.0001e);0b]
-.t.eq["equal arity";err[equal;(1;2;`a)];"equal: expects two input arrays/tensors to compare"]
+.t.eq["equal arity";err[equal;(1;2;`a)];"equal: expected two input arrays/tensors to compare"]
 free h
 
 / special values
@@ -317,7 +317,7 @@ v:sort h
 .t.eq["sort into output vector";sort(h;0;1b;v);::]
 .t.eq["sort output vector";vector v;flip each(desc each flip sm;idesc each flip sm)]
 .t.ok["sort dim out of range";names["sort"]err[sort;(sm;2)]]
-.t.eq["sort bad args";err[sort;(sm;`a)];"sort: unrecognized args, expecting up to 5, (input;dim;descend;stable;output)"]
+.t.eq["sort bad args";err[sort;(sm;`a)];"sort: unrecognized args, expected up to 5, (input;dim;descend;stable;output)"]
 free(h;v)
 
 / argsort
@@ -328,7 +328,7 @@ free(h;v)
 h:tensor sm
 .t.eq["argsort tensor";val argsort h;iasc each sm]
 .t.eq["argsort tensor args";val argsort(h;0;1b);flip idesc each flip sm]
-.t.eq["argsort arity";err[argsort;(sm;0;1b;1b)];"argsort: expecting up to 3 args, (input;dim;descend), given 4"]
+.t.eq["argsort arity";err[argsort;(sm;0;1b;1b)];"argsort: expected up to 3 args, (input;dim;descend), given 4"]
 free h
 
 / topk: k largest (or smallest) values and indices
@@ -344,7 +344,7 @@ v:topk(h;2)
 topk(h;1;0b;v)
 .t.eq["topk output vector";vector v;(enlist min tv;enlist tv?min tv)]
 .t.ok["topk k too large";names["topk"]err[topk;(tv;9)]]
-.t.eq["topk k missing";err[topk;(tv;`k)];"topk: expecting k as 2nd arg, given symbol scalar"]
+.t.eq["topk k missing";err[topk;(tv;`k)];"topk: expected k as 2nd arg, given symbol scalar"]
 free(h;v)
 
 / kthvalue: k-th smallest values and indices
@@ -359,7 +359,7 @@ kthvalue(h;3;0;v)
 .t.eq["kthvalue output vector";vector v;(kx 2;3#2)]
 .t.eq["kthvalue tensor";vval kthvalue(h;2);(kx[;1];5#1)]
 .t.ok["kthvalue k out of range";names["kthvalue"]err[kthvalue;(kx;9;0)]]
-.t.eq["kthvalue bad flag";err[kthvalue;(kx;1;`a)];"kthvalue: unrecognized arg 3, expecting dim or keepdim flag, given symbol scalar"]
+.t.eq["kthvalue bad flag";err[kthvalue;(kx;1;`a)];"kthvalue: unrecognized arg 3, expected dim or keepdim flag, given symbol scalar"]
 free(h;v)
 
 / In: x in y, either a scalar
@@ -373,7 +373,7 @@ r:In(5 9 1 0;h)
 In(5 9 1 0;h;1b;1b;r)
 .t.eq["In output";tensor r;not 5 9 1 0 in til 5]
 .t.eq["In both scalars";err[In;(1;2.)];"In: not implemented for inputs that are both scalars"]
-.t.eq["In bad flag";err[In;(1 2;2;`u)];"In: unrecognized arg 3, expecting unique flag, given symbol scalar"]
+.t.eq["In bad flag";err[In;(1 2;2;`u)];"In: unrecognized arg 3, expected unique flag, given symbol scalar"]
 free(h;r)
 
 .t.eq["all freed at the end";count obj[];0]

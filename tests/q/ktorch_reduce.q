@@ -33,7 +33,7 @@ free r; r:tensor 0#0b
 All(h;r)
 .t.eq["All (x;output) over all";tensor r;0b]
 .t.ok["Any dim out of range";.t.catch[{Any(b;3)}] like "Any: *out of range*"]
-.t.eq["All bad arg";.t.catch[{All(b;`a)}];"All: unrecognized args, expecting up to 4, (input;dim;keepdim;output)"]
+.t.eq["All bad arg";.t.catch[{All(b;`a)}];"All: unrecognized args, expected up to 4, (input;dim;keepdim;output)"]
 free(h;r)
 
 / amax, amin
@@ -72,7 +72,7 @@ r:argmin(h;1;1b)
 .t.eq["argmin handle keepdim";tensor r;enlist each {x?min x}each ml]
 argmax(h;r)
 .t.eq["argmax output";tensor r;5]
-.t.eq["argmax arity";.t.catch[{argmax(ml;0;1b;h;1)}];"argmax: expecting up to 4 args, (input;dim;keepdim;output), given 5"]
+.t.eq["argmax arity";.t.catch[{argmax(ml;0;1b;h;1)}];"argmax: expected up to 4 args, (input;dim;keepdim;output), given 5"]
 free(h;r)
 
 / dist
@@ -82,7 +82,7 @@ near["dist p inf";dist(1 2 3f;0 3 9f;0w);max abs d]
 .t.eq["dist simple list";dist 1 4 2f;3f]
 h:tensor 1 2 3e
 near["dist handle";val dist(h;0 3 9e);sqrt sum d*d]
-.t.eq["dist arity";.t.catch[{dist(1 2;3 4;2;1)}];"dist: expecting 2-3 args, (x;y;p), 4 arg(s) given"]
+.t.eq["dist arity";.t.catch[{dist(1 2;3 4;2;1)}];"dist: expected 2-3 args, (x;y;p), 4 arg(s) given"]
 .t.ok["dist no broadcast";.t.catch[{dist(1 2 3f;1 2f)}] like "dist: *"]
 free h
 
@@ -136,7 +136,7 @@ mo:(0 0 1 1 1 0 2;0 2 2 2 0 0 0;2 0 1 0 0 0 2)
 .t.eq["mode q data";mode mo;(.e.modev;.e.modei)]
 h:tensor mo
 .t.eq["mode handle dim 0";vals mode(h;0);(.e.mode0v;.e.mode0i)]
-.t.eq["mode bad arg";.t.catch[{mode(mo;1;`x)}];"mode: unrecognized args, expecting up to 4, (input;dim;keepdim;output)"]
+.t.eq["mode bad arg";.t.catch[{mode(mo;1;`x)}];"mode: unrecognized args, expected up to 4, (input;dim;keepdim;output)"]
 free h
 
 / nansum, Sum, prod
@@ -182,8 +182,8 @@ near["meanstd";meanstd fx;(avg raze fx;sdev raze fx)]
 near["meanstd dim";meanstd(fx;1);(avg each fx;sdev each fx)]
 near["meanvar handle";val meanvar(h;1);(avg each fx;svar each fx)]
 near["meanvar biased";meanvar(fx;0;0b);(avg fx;var each flip fx)]
-.t.eq["std arity";.t.catch[{std(fx;0;1b;1b;h;1)}];"std: expecting up to 5 args, (input;dim;unbiased;keepdim;output), given 6"]
-.t.eq["meanstd has no output";.t.catch[{meanstd(fx;0;h)}];"meanstd: unrecognized args, expecting up to 4, (input;dim;unbiased;keepdim)"]
+.t.eq["std arity";.t.catch[{std(fx;0;1b;1b;h;1)}];"std: expected up to 5 args, (input;dim;unbiased;keepdim;output), given 6"]
+.t.eq["meanstd has no output";.t.catch[{meanstd(fx;0;h)}];"meanstd: unrecognized args, expected up to 4, (input;dim;unbiased;keepdim)"]
 free(h;r)
 
 / fnorm, nnorm, mnorm, vnorm
@@ -245,7 +245,7 @@ vv:vector v
 .t.eq["uniquec handle dim";first vv;flip rr flip u2]
 .t.eq["uniquec handle indices";vv 1;sums[differ flip u2]-1]
 free(v;h2)
-.t.eq["unique bad flag";.t.catch[{unique(ux;1b;`a)}];"unique: unrecognized arg(s), expecting (input;dim;sorted;indices;counts), given symbol scalar for a flag"]
+.t.eq["unique bad flag";.t.catch[{unique(ux;1b;`a)}];"unique: unrecognized arg(s), expected (input;dim;sorted;indices;counts), given symbol scalar for a flag"]
 free h
 
 / bincount
@@ -309,7 +309,7 @@ t3:2 3 4#til 24
 .t.eq["Flip 0";Flip(t3;0);reverse t3]
 h:tensor t3
 .t.eq["Flip handle";val Flip(h;0 2);reverse reverse each' t3]
-.t.eq["Flip args";.t.catch[{Flip(t3;1;2)}];"Flip: expecting 2 arguments, (input;dims)"]
+.t.eq["Flip args";.t.catch[{Flip(t3;1;2)}];"Flip: expected 2 arguments, (input;dims)"]
 .t.eq["roll";roll(1 2 3 4;2);2 rotate 1 2 3 4]
 .t.eq["roll negative";roll(1 2 3 4;-1);1 rotate 1 2 3 4]
 r4:4 2#1+til 8
@@ -317,7 +317,7 @@ r4:4 2#1+til 8
 .t.eq["roll dim";roll(r4;1;0);-1 rotate r4]
 .t.eq["roll dims";roll(r4;2 1;0 1);-1 rotate'-2 rotate r4]
 .t.eq["roll handle";val roll(h;1;2);-1 rotate''t3]
-.t.eq["roll args";.t.catch[{roll(1 2 3;`a)}];"roll: unexpected arg(s), expects 2-3 args, (input;shifts;dims)"]
+.t.eq["roll args";.t.catch[{roll(1 2 3;`a)}];"roll: unexpected arg(s), expected 2-3 args, (input;shifts;dims)"]
 free h
 .t.eq["trace";trace 3 3#til 9;12]
 h:tensor "f"$3 3#til 9
@@ -335,7 +335,7 @@ h:tensor hx; r:histc(h;5)
 histc(h;4;0;4;r)
 .t.eq["histc output";tensor r;.e.histc4lohi]
 .t.eq["histc lo above hi";.t.catch[{histc(hx;3;1)}];"histc: max must be larger than min"]
-.t.eq["histc bad bins";.t.catch[{histc(hx;`a)}];"histc: unrecognized arg(s), expecting 1-5 args, (input;bins;lo;hi;output)"]
+.t.eq["histc bad bins";.t.catch[{histc(hx;`a)}];"histc: unrecognized arg(s), expected 1-5 args, (input;bins;lo;hi;output)"]
 free(h;r)
 
 / renorm
@@ -346,7 +346,7 @@ near["renorm handle";val renorm(h;1;0;6);.e.renorm0]
 r:tensor 0#0f
 renorm(rn;2;1;5;r)
 near["renorm output";tensor r;.e.renorm]
-.t.eq["renorm args";.t.catch[{renorm(rn;2;1)}];"renorm: unexpected arg(s), expecting 4-5 args, (input;power;dim;maxnorm;output)"]
+.t.eq["renorm args";.t.catch[{renorm(rn;2;1)}];"renorm: unexpected arg(s), expected 4-5 args, (input;power;dim;maxnorm;output)"]
 free(h;r)
 
 / tensordot
@@ -360,7 +360,7 @@ b3:4 3 2#til 24
 h:tensor a3
 .t.eq["tensordot dims";val tensordot(h;b3;1 0;0 1);{[i] {[i;k] sum raze a3[;;i]*flip b3[;;k]}[i] each til 2} each til 5]
 .t.ok["tensordot sizes";.t.catch[{tensordot(sq;1 2f;1)}] like "tensordot: *"]
-.t.eq["tensordot args";.t.catch[{tensordot(sq;sq;`a)}];"tensordot: unexpected arg(s), expecting inputs (x;y), (x;y;dim) or (x;y;dim1;dim2)"]
+.t.eq["tensordot args";.t.catch[{tensordot(sq;sq;`a)}];"tensordot: unexpected arg(s), expected inputs (x;y), (x;y;dim) or (x;y;dim1;dim2)"]
 free h
 
 / tril, triu

@@ -33,8 +33,8 @@ setting`cudnntf32,1b
 setting`autocast,`bf16
 .t.eq["autocast set";setting`autocast;`bf16]
 setting`autocast,`none
-.t.eq["autocast: unknown type";err[setting;(`autocast;`fp8)];"setting: autocast: expecting one of `none`bf16`fp16, given `fp8"]
-.t.eq["matmulprecision: unknown";err[setting;(`matmulprecision;`low)];"setting: matmulprecision: expecting one of `highest`high`medium, given `low"]
+.t.eq["autocast: unknown type";err[setting;(`autocast;`fp8)];"setting: autocast: expected one of `none`bf16`fp16, given `fp8"]
+.t.eq["matmulprecision: unknown";err[setting;(`matmulprecision;`low)];"setting: matmulprecision: expected one of `highest`high`medium, given `low"]
 .t.eq["tf32: not a boolean";err[setting;(`tf32;1)];"setting: `tf32 expects a boolean"]
 .t.ok["all settings listed";all `tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa in key setting[]]
 / autocast on the CPU (torch.autocast("cpu")): only with autocastcpu; a linear layer's output is

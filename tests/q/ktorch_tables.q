@@ -133,7 +133,7 @@ m:made[enlist(`linear;4;1);.p.one]
 .t.eq["evaluate keyed: keys kept";key evaluate(m;`k xkey update k:til 5 from .d.x);([]k:til 5)]
 .t.eq["score: too few columns";err[score;(m;`a`b#.d.x)];"score: 2 feature columns for a module of 4 inputs"]
 .t.eq["score: not a row";err[score;(m;`a`b`c`d!(1f;2f;`x;1f))];"score: `c is symbol scalar, not a number"]
-.t.eq["score: not a handle";err[score;(1;.d.x)];"score: expecting (model;table), (model;row dictionary) or (model;data), given general list"]
+.t.eq["score: not a handle";err[score;(1;.d.x)];"score: expected (model;table), (model;row dictionary) or (model;data), given general list"]
 free m
 
 / ---------------------------------------------------------------------------------------------
@@ -166,9 +166,9 @@ e:evaluate(m;`c`y`b`a`k#.d.train)
 .t.eq["test(m;t;features;target)";test(m;.d.train;`a`b`c;`y);1]
 .t.eq["testsize";testsize m;8]
 .t.eq["train: unknown column";err[train;(m;.d.train;`a`z;`y)];"train: features: no column `z in the table (columns: `a`b`c`y`k)"]
-.t.eq["train: bad target";err[train;(m;.d.train;`a`b;1)];"train: target: expecting a symbol or symbols, given long scalar"]
+.t.eq["train: bad target";err[train;(m;.d.train;`a`b;1)];"train: target: expected a symbol or symbols, given long scalar"]
 .t.eq["train: symbol feature";err[train;(m;update s:`x from .d.train;`a`s;`y)];"train: features: column `s is symbol: enumerate it (`sym$, `sym?) for long indices, or leave it out"]
-.t.eq["train: table alone";err[train;(m;.d.train)];"train: expecting (model;table;features;target) or (model;table;target)"]
+.t.eq["train: table alone";err[train;(m;.d.train)];"train: expected (model;table;features;target) or (model;table;target)"]
 free m
 
 / classes: a long target column with cross entropy is the class of each row (a vector)
@@ -208,7 +208,7 @@ X:flip "e"$.d.train`a`b`c
 .t.ok["source: (x;y) parameters";near[value pv m;value .e.clsP]]
 .t.eq["source: a table needs columns";.t.catch {run(m;{.d.train x+til 4};0 4)};"run: source: chunk 0 is a table, but the model has no feature and target columns: name them first with train(m;t;features;target) (0#t will do)"]
 .t.eq["source: q error";.t.catch {run(m;{'"oops"};0 4)};"run: source: chunk 0: 'oops"]
-.t.eq["source: a chunk of the wrong form";.t.catch {run(m;{x};0 4)};"run: source: chunk 0: expecting a table or (inputs;targets), given long scalar"]
+.t.eq["source: a chunk of the wrong form";.t.catch {run(m;{x};0 4)};"run: source: chunk 0: expected a table or (inputs;targets), given long scalar"]
 .t.eq["source: no chunks";.t.catch {run(m;{x};`long$())};"run: source: no chunks (an empty list of arguments)"]
 .t.eq["source: model usable after an error";datasize m;0]
 / chunks given as a list of pairs, the function passing each on

@@ -81,7 +81,7 @@ free t
 .t.eq["forged handle";.t.catch[{tensor 1_(::;123456789)}];"tensor: stale pointer"]
 a:tensor 1 2; b:tensor 3 4
 .t.eq["free checks all first";.t.catch[{free(a;t)}];"free: stale pointer, element[1] of given list"]
-.t.eq["free: not a handle";.t.catch[{free(a;1 2)}];"free: expecting a ktorch object but element[1] of given list is not one"]
+.t.eq["free: not a handle";.t.catch[{free(a;1 2)}];"free: expected a ktorch object but element[1] of given list is not one"]
 .t.eq["free: a handle twice is freed once";free(b;b);::]
 b:tensor 2
 .t.eq["free: a dictionary of handles";free `p`q!(addref a;addref b);::]
@@ -191,7 +191,7 @@ gy2:mul(gx;gx); gs:Sum gy2
 backward(gs;`create)
 .t.eq["create: first derivative";grad gx;2 4 6f]
 nograd gx   / drops the gradient and with it the cycle `create makes
-.t.eq["bad graph symbol";.t.catch[{backward(gs;`bogus)}];"backward: unrecognized backward option `bogus, expecting `free`retain`create or `createfree"]
+.t.eq["bad graph symbol";.t.catch[{backward(gs;`bogus)}];"backward: unrecognized backward option `bogus, expected `free`retain`create or `createfree"]
 .t.ok["scalar needed without gradient";.t.catch[{backward gy2}] like "backward: grad can be implicitly created only for scalar outputs*"]
 t0:tensor 1 2
 .t.eq["no gradient required";.t.catch[{backward t0}];"backward: tensor does not require gradients"]

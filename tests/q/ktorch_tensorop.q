@@ -24,8 +24,8 @@ b:reshape(a;2 3)
 fill(a;9)
 .t.eq["reshape shares storage";tensor b;2 3#9]
 .t.ok["reshape bad size";.t.catch[{reshape(til 10;-1 4)}] like "reshape: *invalid for input of size 10*"]
-.t.eq["reshape bad 2nd arg";.t.catch[{reshape(til 6;`a)}];"reshape: expects 2nd arg of size or tensor whose size to use, given symbol scalar"]
-.t.eq["reshape arity";.t.catch[{reshape(til 6;2 3;1)}];"reshape: expects (input;size) or (input;example tensor), given 3 arguments"]
+.t.eq["reshape bad 2nd arg";.t.catch[{reshape(til 6;`a)}];"reshape: expected 2nd arg of size or tensor whose size to use, given symbol scalar"]
+.t.eq["reshape arity";.t.catch[{reshape(til 6;2 3;1)}];"reshape: expected (input;size) or (input;example tensor), given 3 arguments"]
 free(a;b)
 .t.eq["reshape freed handle";.t.catch[{reshape(a;2 3)}];"reshape: stale pointer"]
 
@@ -41,7 +41,7 @@ resize(t;e)
 resize(t;2 3)
 .t.eq["resize back keeps storage";tensor t;2 3#til 6]
 .t.eq["resize two inferred";.t.catch[{resize(t;-1 -1)}];"resize: only one dimension can be inferred"]
-.t.eq["resize arity";.t.catch[{resize enlist t}];"resize: expects (input;size) or (input;example tensor), given 1 argument"]
+.t.eq["resize arity";.t.catch[{resize enlist t}];"resize: expected (input;size) or (input;example tensor), given 1 argument"]
 free(t;e)
 .t.eq["resize freed handle";.t.catch[{resize(t;2 2)}];"resize: stale pointer"]
 
@@ -72,8 +72,8 @@ w:narrow(v;0;1;2)
 .t.eq["narrow vector gives a vector";class w;`vector]
 .t.eq["narrow vector values";vector w;(1 2;11 12)]
 .t.ok["narrow past the end";.t.catch[{narrow(til 10;0;9;2)}] like "narrow: *exceeds dimension size*"]
-.t.eq["narrow arity";.t.catch[{narrow(til 10;0;1)}];"narrow: expects (input;dim;offset;size), given 3 arguments"]
-.t.eq["narrow longs";.t.catch[{narrow(til 10;0;1;2.0)}];"narrow: expects (input;dim;offset;size) with dim, offset and size as longs"]
+.t.eq["narrow arity";.t.catch[{narrow(til 10;0;1)}];"narrow: expected (input;dim;offset;size), given 3 arguments"]
+.t.eq["narrow longs";.t.catch[{narrow(til 10;0;1;2.0)}];"narrow: expected (input;dim;offset;size) with dim, offset and size as longs"]
 free(a;b;v;w)
 .t.eq["narrow freed handle";.t.catch[{narrow(a;0;1;1)}];"narrow: stale pointer"]
 
@@ -94,7 +94,7 @@ transpose(w;0;2;1b)
 .t.eq["transpose dims in place";tensor w;x3]
 .t.eq["transpose 3-d needs dims";.t.catch[{transpose u}];"transpose: a 3d tensor needs the two dimensions to be swapped"]
 .t.ok["transpose dim out of range";.t.catch[{transpose(u;0;5)}] like "transpose: *out of range*"]
-.t.eq["transpose bad dims";.t.catch[{transpose(u;0;`a)}];"transpose: expects tensor, (tensor;inplace), (tensor;dim1;dim2) or (tensor;dim1;dim2;inplace), dimensions as longs"]
+.t.eq["transpose bad dims";.t.catch[{transpose(u;0;`a)}];"transpose: expected tensor, (tensor;inplace), (tensor;dim1;dim2) or (tensor;dim1;dim2;inplace), dimensions as longs"]
 free(t;v;u;w)
 .t.eq["transpose freed handle";.t.catch[{transpose t}];"transpose: stale pointer"]
 
@@ -105,7 +105,7 @@ p:permute(t;1 2 0)
 .t.eq["permute handle size";size p;3 4 2]
 .t.eq["permute handle values";tensor p;{flip x[;y]}[x3] each til 3]
 .t.ok["permute wrong rank";.t.catch[{permute(x3;0 1)}] like "permute: *"]
-.t.eq["permute bad dims";.t.catch[{permute(x3;`a)}];"permute: expects 2nd arg of reordered dimensions, given symbol scalar"]
+.t.eq["permute bad dims";.t.catch[{permute(x3;`a)}];"permute: expected 2nd arg of reordered dimensions, given symbol scalar"]
 free(t;p)
 .t.eq["permute freed handle";.t.catch[{permute(t;0 1 2)}];"permute: stale pointer"]
 
@@ -118,7 +118,7 @@ b:expand(a;-1 4)
 e:tensor(`zeros;3 2)
 .t.eq["expand to an example";val expand(a;e);2#/:1 2 3]
 .t.ok["expand non-singleton";.t.catch[{expand(1 2 3;2 2)}] like "expand: *"]
-.t.eq["expand arity";.t.catch[{expand(a;2;3)}];"expand: expects (input;size) or (input;tensor whose size to match), given 3 arguments"]
+.t.eq["expand arity";.t.catch[{expand(a;2;3)}];"expand: expected (input;size) or (input;tensor whose size to match), given 3 arguments"]
 free(a;b;e)
 .t.eq["expand freed handle";.t.catch[{expand(a;3 4)}];"expand: stale pointer"]
 
@@ -141,7 +141,7 @@ unsqueeze(t;0;1b)
 .t.eq["unsqueeze handle";size u:unsqueeze(t;2);1 3 1]
 .t.eq["unsqueeze needs a dim";.t.catch[{unsqueeze t}];"unsqueeze: requires 2nd arg specifying dimension to add"]
 .t.ok["unsqueeze dim out of range";.t.catch[{unsqueeze(1 2 3;5)}] like "unsqueeze: *out of range*"]
-.t.eq["unsqueeze bad args";.t.catch[{unsqueeze(1 2 3;`a)}];"unsqueeze: unexpected arg(s), expects (input;dim;optional in-place flag)"]
+.t.eq["unsqueeze bad args";.t.catch[{unsqueeze(1 2 3;`a)}];"unsqueeze: unexpected arg(s), expected (input;dim;optional in-place flag)"]
 free(t;u)
 .t.eq["squeeze freed handle";.t.catch[{squeeze t}];"squeeze: stale pointer"]
 
@@ -167,7 +167,7 @@ resize(r;0); stack(v;r)
 resize(r;0); cat((5 6;7 8);0;r)
 .t.eq["cat list into output";tensor r;5 6 7 8]
 .t.ok["stack unequal sizes";.t.catch[{stack(1 2;3 4 5)}] like "stack: *equal size*"]
-.t.eq["cat vector bad args";.t.catch[{cat(v;`x)}];"cat: expects vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"]
+.t.eq["cat vector bad args";.t.catch[{cat(v;`x)}];"cat: expected vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"]
 .t.eq["cat a tensor";.t.catch[{cat a}];"cat: expected a vector, given tensor"]
 .t.eq["cat simple list";.t.catch[{cat 1 2 3}];"cat: not implemented for long list"]
 free(a;v;r)
@@ -181,7 +181,7 @@ free b
 t:tensor x3; i:tensor 0 2
 .t.eq["index handle";val index(t;0;1);x3 1]
 .t.eq["index handle indices";val index(t;1;i);x3[;0 2]]
-.t.eq["index arity";.t.catch[{index(x3;1)}];"index: expects (input;dim;index or indices), given 2 arguments"]
+.t.eq["index arity";.t.catch[{index(x3;1)}];"index: expected (input;dim;index or indices), given 2 arguments"]
 .t.ok["index dim out of range";.t.catch[{index(x3;5;0)}] like "index: *out of range*"]
 .t.eq["index bad indices";.t.catch[{index(x3;1;`a)}];"index: 3rd argument of index/indices expected, given symbol scalar"]
 free(t;i)
@@ -215,7 +215,7 @@ t:tensor 2 2#0.0
 .t.eq["filldiagonal handle returns null";filldiagonal(t;2.5);::]
 .t.eq["filldiagonal in place";tensor t;(2.5 0;0 2.5)]
 .t.ok["filldiagonal 1-d";.t.catch[{filldiagonal(1 2 3;1)}] like "filldiagonal: *"]
-.t.eq["filldiagonal bad value";.t.catch[{filldiagonal(t;`a)}];"filldiagonal: expects (input;fill value) or (input;fill value;wrap flag), fill value a number, wrap a boolean"]
+.t.eq["filldiagonal bad value";.t.catch[{filldiagonal(t;`a)}];"filldiagonal: expected (input;fill value) or (input;fill value;wrap flag), fill value a number, wrap a boolean"]
 free t
 .t.eq["filldiagonal freed handle";.t.catch[{filldiagonal(t;1)}];"filldiagonal: stale pointer"]
 
@@ -234,9 +234,9 @@ amend(v;1;10 20)
 w:tensor 7 8
 amend(v;0;w)
 .t.eq["amend vector item from a handle";vector v;(7 8;10 20)]
-.t.eq["amend not a handle";.t.catch[{amend(1 2;3)}];"amend: expecting 1st arg of tensor, vector or dictionary, given general list"]
+.t.eq["amend not a handle";.t.catch[{amend(1 2;3)}];"amend: expected 1st arg of tensor, vector or dictionary, given general list"]
 .t.eq["amend vector index";.t.catch[{amend(v;5;1 2)}];"amend: vector[5] is invalid given a 2-element vector"]
-.t.eq["amend tensor arity";.t.catch[{amend(t;1;2;3)}];"amend: expects (tensor;values) or (tensor;values;async flag), given 4 arguments"]
+.t.eq["amend tensor arity";.t.catch[{amend(t;1;2;3)}];"amend: expected (tensor;values) or (tensor;values;async flag), given 4 arguments"]
 .t.ok["amend size mismatch";.t.catch[{amend(t;1 2)}] like "amend: *"]
 free(t;u;v;w)
 .t.eq["amend freed handle";.t.catch[{amend(t;1 2 3)}];"amend: stale pointer"]
@@ -256,8 +256,8 @@ v:vector(addref gx;addref gz)   / handles move into a vector: addref keeps them
 .t.eq["detach vector items";detach(v;0 1);::]
 .t.eq["detach whole vector";detach v;::]
 .t.eq["detach vector index";.t.catch[{detach(v;5)}];"detach: vector[5] out of bounds"]
-.t.eq["detach bad flag";.t.catch[{detach(gx;`a)}];"detach: expects tensor or (tensor;inplace flag), given 2nd arg of symbol scalar"]
-.t.eq["detach q data";.t.catch[{detach 1 2 3}];"detach: expects tensor, vector or dictionary, given long list"]
+.t.eq["detach bad flag";.t.catch[{detach(gx;`a)}];"detach: expected tensor or (tensor;inplace flag), given 2nd arg of symbol scalar"]
+.t.eq["detach q data";.t.catch[{detach 1 2 3}];"detach: expected tensor, vector or dictionary, given long list"]
 free(gx;gy;d;e;gz;v)
 .t.eq["detach freed handle";.t.catch[{detach gx}];"detach: stale pointer"]
 
@@ -284,9 +284,9 @@ o:vector()
 Min(mx;1;o)
 .t.eq["Min replaces the output";vector o;(min each m;0 0)]
 .t.ok["Max dim out of range";.t.catch[{Max(mx;5)}] like "Max: *out of range*"]
-.t.eq["Max bad args";.t.catch[{Max(1 2;`a)}];"Max: unrecognized args, expecting up to 4, (input;dim;keepdim;output)"]
+.t.eq["Max bad args";.t.catch[{Max(1 2;`a)}];"Max: unrecognized args, expected up to 4, (input;dim;keepdim;output)"]
 .t.eq["Max output not a vector";.t.catch[{Max(mx;0;mx)}];"Max: output expected as a vector, given tensor"]
-.t.eq["Min arity";.t.catch[{Min(mx;0;1b;o;1)}];"Min: expecting up to 4 args, (input;dim;keepdim;output), given 5"]
+.t.eq["Min arity";.t.catch[{Min(mx;0;1b;o;1)}];"Min: expected up to 4 args, (input;dim;keepdim;output), given 5"]
 free(mx;v;o)
 .t.eq["Max freed handle";.t.catch[{Max mx}];"Max: stale pointer"]
 .t.eq["Min freed handle";.t.catch[{Min(mx;0)}];"Min: stale pointer"]

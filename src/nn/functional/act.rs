@@ -63,7 +63,7 @@ pub fn softmin(x: K) -> KResult {
 pub fn prelu(x: K) -> KResult {
     let v = match opargs::list(&x) {
         Some(v) if v.len() == 2 => v,
-        _ => bail!("expects 2 args: input & weight, given {}", describe(x)),
+        _ => bail!("expected 2 args: input & weight, given {}", describe(x)),
     };
     let (ts, h) = crate::math::pointwise::inputs(v)?;
     result(ts[0].f_prelu(&ts[1])?, h)

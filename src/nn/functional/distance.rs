@@ -20,7 +20,7 @@ pub fn similar(x: K) -> KResult {
 fn two(name: &str, x: K) -> KResult {
     let v = match opargs::list(&x) {
         Some(v) if v.len() >= 2 => v,
-        _ => bail!("expects (x;y) or (x;y;options..), given {}", describe(x)),
+        _ => bail!("expected (x;y) or (x;y;options..), given {}", describe(x)),
     };
     let (ts, h) = crate::math::pointwise::inputs(&v[..2])?;
     let m = with_options(name, &v[2..])?;
@@ -51,7 +51,7 @@ pub fn pdist(x: K) -> KResult {
             Some(Num::Int(j)) => j as f64,
             None => bail!("p: expected a number, given {}", describe(*p)),
         },
-        _ => bail!("expects x or (x;p), given {}", describe(x)),
+        _ => bail!("expected x or (x;p), given {}", describe(x)),
     };
     result(t.f_pdist(p)?, h)
 }

@@ -91,7 +91,7 @@ pub fn opts(args: &[K], names: &[&str]) -> Result<Opts> {
     }
     if pos.len() > names.len() {
         bail!(
-            "expecting up to {} positional arg(s), given {}",
+            "expected up to {} positional arg(s), given {}",
             names.len(),
             pos.len()
         );
@@ -145,9 +145,8 @@ fn relu_(x: K) -> KResult {
     let o = opts(args, &["inplace"])?;
     let inplace = match o[0] {
         None => false,
-        Some(f) => read::boolean(f).ok_or_else(|| {
-            anyhow!("relu: unrecognized option(s), expecting single boolean flag")
-        })?,
+        Some(f) => read::boolean(f)
+            .ok_or_else(|| anyhow!("relu: unrecognized option(s), expected single boolean flag"))?,
     };
     let r = if inplace {
         t.shallow_clone().f_relu_()?
@@ -175,7 +174,7 @@ fn soft_(x: K, f: fn(&Tensor, i64, Option<Kind>) -> Result<Tensor, tch::TchError
     } else {
         let o = opts(args, &["dim", "dtype"])?;
         let Some(d) = o[0] else {
-            bail!("unrecognized arg(s), expecting dim or (dim;data type)")
+            bail!("unrecognized arg(s), expected dim or (dim;data type)")
         };
         let d = long("dim", d)?;
         let kind = match o[1] {

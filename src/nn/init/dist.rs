@@ -45,7 +45,7 @@ fn prob(x: K, d: Dist) -> KResult {
         }
     };
     if opts.len() > 2 {
-        bail!("expecting 1-2 args, {} given", opts.len());
+        bail!("expected 1-2 args, {} given", opts.len());
     }
     let vals = opts
         .iter()
@@ -53,7 +53,7 @@ fn prob(x: K, d: Dist) -> KResult {
         .map(|(i, a)| {
             num(*a).ok_or_else(|| {
                 anyhow!(
-                    "expecting long/double for option {}, given {}",
+                    "expected long/double for option {}, given {}",
                     i + 1,
                     describe(*a)
                 )
@@ -74,7 +74,7 @@ fn prob(x: K, d: Dist) -> KResult {
         );
     }
     if d == Dist::Exponential && vals.len() > 1 {
-        bail!("expects single rate argument, given {} args", vals.len());
+        bail!("expected single rate argument, given {} args", vals.len());
     }
     target.fill(|t| draw(t, d, &vals))
 }

@@ -34,7 +34,7 @@ fn fill(x: K, gain: bool, f: FillFn) -> KResult {
             }
             [_, _, _] => bail!("no more than 2 args expected, 3 supplied"),
             _ => bail!(
-                "expecting up to {} args, but {} args supplied",
+                "expected up to {} args, but {} args supplied",
                 2 + gain as usize,
                 v.len()
             ),
@@ -178,7 +178,7 @@ fn gain_of(f: &str, param: f64) -> Result<f64> {
 /// `gain f` or `gain(f;param)`: the recommended gain for a non-linearity (leaky relu's slope
 /// defaults to 0.01, as PyTorch's).
 pub fn gain(x: K) -> KResult {
-    let usage = "expecting function name and optional parameter, e.g. `relu or (`leakyrelu;0.2)";
+    let usage = "expected function name and optional parameter, e.g. `relu or (`leakyrelu;0.2)";
     let (f, p) = match (read::symbol(x), opargs::list(&x)) {
         (Some(s), _) => (s, 0.01),
         (None, Some([s, p])) if read::symbol(*s).is_some() && num(*p).is_some() => {
@@ -294,14 +294,13 @@ pub fn kuniform(x: K) -> KResult {
 pub fn snormal(x: K) -> KResult {
     let v = opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", describe(x)))?;
     if !(2..=4).contains(&v.len()) {
-        bail!("expecting 2-4 args, {} supplied", v.len());
+        bail!("expected 2-4 args, {} supplied", v.len());
     }
     let std_at = |i: usize| -> Result<f64> {
         match v.get(i) {
             None => Ok(0.01),
-            Some(y) => double(*y).ok_or_else(|| {
-                anyhow!("expecting std deviation as double, given {}", describe(*y))
-            }),
+            Some(y) => double(*y)
+                .ok_or_else(|| anyhow!("expected std deviation as double, given {}", describe(*y))),
         }
     };
     let whole =
@@ -315,11 +314,11 @@ pub fn snormal(x: K) -> KResult {
         (t, double(v[1]).unwrap(), std_at(2)?)
     } else if registry::is_handle(v[0]) {
         let frac = v.get(2).and_then(|y| double(*y)).ok_or_else(|| {
-            anyhow!("expecting 3 args, object, indices/names and sparse fraction as double")
+            anyhow!("expected 3 args, object, indices/names and sparse fraction as double")
         })?;
         (shared(v[0], Some(v[1]))?, frac, std_at(3)?)
     } else {
-        bail!("expecting array with sparse fraction and optional stddev");
+        bail!("expected array with sparse fraction and optional stddev");
     };
     target.fill(|t| sparse_(t, frac, std))
 }

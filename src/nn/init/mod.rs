@@ -107,7 +107,7 @@ pub fn shared(h: K, picks: Option<K>) -> Result<Target> {
 }
 
 fn indices(p: K, what: &str) -> Result<Vec<i64>> {
-    longs(p).ok_or_else(|| anyhow!("expecting 2nd arg of {what} indices, given {}", describe(p)))
+    longs(p).ok_or_else(|| anyhow!("expected 2nd arg of {what} indices, given {}", describe(p)))
 }
 
 /// A module's parameter, else its buffer, by full name (`fc.weight`).

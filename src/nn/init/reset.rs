@@ -18,21 +18,21 @@ pub fn reset(x: K) -> KResult {
     }
     let Some(v) = handle_list(&x) else {
         bail!(
-            "expecting a module, (module;child), or (tensor;offset;sizes;strides), given {}",
+            "expected a module, (module;child), or (tensor;offset;sizes;strides), given {}",
             describe(x)
         )
     };
     if is_module(v[0]) {
         let [m, k] = v else {
             bail!(
-                "expecting a module or (module;child name/index), given {} args",
+                "expected a module or (module;child name/index), given {} args",
                 v.len()
             )
         };
         let key = match (crate::k::read::symbol(*k), opargs::long(*k)) {
             (Some(s), _) => Ok(s),
             (None, Some(j)) => Err(j),
-            _ => bail!("expecting child name or index, given {}", describe(*k)),
+            _ => bail!("expected child name or index, given {}", describe(*k)),
         };
         let r = modref(*m)?;
         reinit(r.get().find(key)?)?;

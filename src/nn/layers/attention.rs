@@ -262,7 +262,7 @@ pub fn attend(
     if let Some(pm) = padmask {
         if pm.size() != [n, s] {
             bail!(
-                "{name}: expecting key padding mask of shape [{n}, {s}], given {:?}",
+                "{name}: expected key padding mask of shape [{n}, {s}], given {:?}",
                 pm.size()
             );
         }

@@ -48,7 +48,7 @@ pub fn init(m: &mut Module) -> Result<()> {
         _ => 0,
     };
     if !(1..=3).contains(&n) {
-        bail!("callback: expecting 1-3 input types, given {n}");
+        bail!("callback: expected 1-3 input types, given {n}");
     }
     Ok(())
 }

@@ -107,7 +107,7 @@ fn coder_adopt(p: &Module, c: &Module) -> Result<Option<String>> {
             "layers"
         }
         t if t == want => "layers",
-        t => bail!("{name}: cannot add {t} module, expecting {want} or layernorm"),
+        t => bail!("{name}: cannot add {t} module, expected {want} or layernorm"),
     };
     if child(p, key).is_some() {
         bail!(
@@ -258,7 +258,7 @@ fn transformer_adopt(p: &Module, c: &Module) -> Result<Option<String>> {
     match c.layer.name {
         t @ ("encoder" | "decoder") => Ok(Some(t.into())),
         t => bail!(
-            "{}: cannot add {t} module, expecting encoder or decoder",
+            "{}: cannot add {t} module, expected encoder or decoder",
             p.layer.name
         ),
     }

@@ -157,7 +157,7 @@ fn pad_init(m: &mut Module) -> Result<()> {
     let n = m.longs("pad").len();
     if n == 0 || n % 2 == 1 {
         bail!(
-            "{}: {n} pad size(s) given, expecting pairs for left,right or left,right,top,bottom.. etc",
+            "{}: {n} pad size(s) given, expected pairs for left,right or left,right,top,bottom.. etc",
             m.layer.name
         );
     }

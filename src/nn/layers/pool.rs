@@ -351,7 +351,7 @@ fn fmaxpool(m: &Module, _: &Run, x: &Tensor) -> Result<Tensor> {
     let s = x.size();
     if s.len() != n + 1 && s.len() != n + 2 {
         bail!(
-            "{}: expecting {}-d or {}-d input, given {}-d",
+            "{}: expected {}-d or {}-d input, given {}-d",
             m.layer.name,
             n + 1,
             n + 2,

@@ -102,7 +102,7 @@ fn no_forward(m: &Module, _: &Run, _: &[Tensor]) -> Result<Out> {
 fn seq_only(p: &Module, c: &Module) -> Result<Option<String>> {
     if !is_seq(c) {
         bail!(
-            "{}: cannot add {} module, expecting sequential block",
+            "{}: cannot add {} module, expected sequential block",
             p.layer.name,
             c.layer.name
         );
@@ -260,7 +260,7 @@ fn recur_adopt(p: &Module, c: &Module) -> Result<Option<String>> {
     }
     if !RECURRENT.contains(&c.layer.name) {
         bail!(
-            "recur: cannot add {} module, expecting lstm, gru, rnn or sequential",
+            "recur: cannot add {} module, expected lstm, gru, rnn or sequential",
             c.layer.name
         );
     }
@@ -316,7 +316,7 @@ fn recur(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
 fn nbeats_adopt(_: &Module, c: &Module) -> Result<Option<String>> {
     if !is_seq(c) && c.layer.name != "modulelist" {
         bail!(
-            "nbeats: cannot add {} module, expecting sequential or modulelist",
+            "nbeats: cannot add {} module, expected sequential or modulelist",
             c.layer.name
         );
     }
@@ -336,7 +336,7 @@ fn nbeats_block(q: &Module, run: &Run, x: &mut Tensor, y: &mut Option<Tensor>) -
     let v = run_child(q, run, std::slice::from_ref(x))?.into_vec();
     let [b, f] = v.as_slice() else {
         bail!(
-            "nbeats: block gives {} tensor(s), expecting backcast and forecast",
+            "nbeats: block gives {} tensor(s), expected backcast and forecast",
             v.len()
         )
     };
@@ -362,7 +362,7 @@ fn nbeats(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
 fn transform_adopt(p: &Module, c: &Module) -> Result<Option<String>> {
     if !is_seq(c) {
         bail!(
-            "transform: cannot add {} module, expecting sequential block",
+            "transform: cannot add {} module, expected sequential block",
             c.layer.name
         );
     }

@@ -110,7 +110,7 @@ fn interpolate(m: &Module, _: &Run, x: &Tensor) -> Result<Tensor> {
     let s = x.size();
     if !(3..=5).contains(&s.len()) {
         bail!(
-            "{name}: expecting 3-d, 4-d or 5-d input, given {}-d",
+            "{name}: expected 3-d, 4-d or 5-d input, given {}-d",
             s.len()
         );
     }

@@ -25,7 +25,7 @@ pub fn loglevel(x: K) -> KResult {
         Level::from_number(n)
             .ok_or_else(|| anyhow!("level {n} out of range, expecting 0-4 ({})", names()))?
     } else {
-        bail!("expects a level: one of {} or 0-4", names())
+        bail!("expected a level: one of {} or 0-4", names())
     };
     super::set_level(level);
     Ok(make::null())
@@ -37,7 +37,7 @@ pub fn logto(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(route::current());
     }
-    const USAGE: &str = "expects `stderr, `none (or `), or a q function or its name";
+    const USAGE: &str = "expected `stderr, `none (or `), or a q function or its name";
     let route = if let Some(s) = read::symbol(x) {
         match s {
             "stderr" => Route::Stderr,

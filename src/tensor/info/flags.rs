@@ -27,7 +27,7 @@ pub fn contiguous(x: K) -> KResult {
         if let Some(s) = read::symbol(*f) {
             let m = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
                 anyhow!(
-                    "unrecognized memory format `{s}, expecting one of {}",
+                    "unrecognized memory format `{s}, expected one of {}",
                     facts::MEMORY.join(",")
                 )
             })?;
@@ -63,10 +63,10 @@ pub fn gradflag(x: K) -> KResult {
     }
     let items = read::items(&x)
         .filter(|v| (2..=3).contains(&v.len()))
-        .ok_or_else(|| anyhow!("expects {USAGE}"))?;
+        .ok_or_else(|| anyhow!("expected {USAGE}"))?;
     let h = items[0];
     if !registry::is_handle(h) {
-        bail!("expects {USAGE}");
+        bail!("expected {USAGE}");
     }
     if items.len() == 2 {
         if let Some(b) = read::boolean(items[1]) {
@@ -77,7 +77,7 @@ pub fn gradflag(x: K) -> KResult {
     let pick = items[1];
     let flag = match items.get(2) {
         Some(f) => Some(
-            read::boolean(*f).ok_or_else(|| anyhow!("expects a boolean flag as 3rd argument"))?,
+            read::boolean(*f).ok_or_else(|| anyhow!("expected a boolean flag as 3rd argument"))?,
         ),
         None => None,
     };

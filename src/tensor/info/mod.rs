@@ -167,11 +167,11 @@ pub fn qtype_name(x: K) -> String {
 /// Run `f` on the one tensor of handle `x` (no clone: reference counts stay as stored).
 pub fn with_tensor<R>(x: K, f: impl FnOnce(&Tensor) -> Result<R>) -> Result<R> {
     if !registry::is_handle(x) {
-        bail!("expects a tensor, given {}", qtype_name(x));
+        bail!("expected a tensor, given {}", qtype_name(x));
     }
     registry::with(x, |o| match o {
         registry::Obj::Tensor(t) => f(t),
-        other => bail!("expects a tensor, given a {}", other.class()),
+        other => bail!("expected a tensor, given a {}", other.class()),
     })
 }
 
