@@ -14,7 +14,6 @@ use ktorch::klog;
 use ktorch::session::log::{self, Level};
 use tch::Tensor;
 
-
 /// The C entry point of q function `name`, as q would call it.
 fn func(name: &str) -> extern "C" fn(K) -> K {
     let e = ktorch::fns::TABLE
