@@ -94,19 +94,25 @@ impl Drop for Peer {
 
 type Io = (Child, ChildStdin, BufReader<ChildStdout>);
 
-fn start(device: &str) -> Result<(String, Io), String> {
+/// The Python that runs the peers ($VIRTUAL_ENV/bin/python, else python3) and the path of the
+/// bench script `name` (bench/NAME): make runs the bench from the checkout's root, and the
+/// compiled-in path may be another clone's (a target dir shared through CI's cache).
+pub fn python_script(name: &str) -> (PathBuf, PathBuf) {
     let python = match std::env::var("VIRTUAL_ENV") {
         Ok(v) => PathBuf::from(v).join("bin/python"),
         Err(_) => PathBuf::from("python3"),
     };
-    // make runs the bench from the checkout's root; the compiled-in path may be another clone's
-    // (a target dir shared through CI's cache).
-    let here = PathBuf::from("bench/peer.py");
+    let here = PathBuf::from("bench").join(name);
     let script = if here.exists() {
         here
     } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("peer.py")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(name)
     };
+    (python, script)
+}
+
+fn start(device: &str) -> Result<(String, Io), String> {
+    let (python, script) = python_script("peer.py");
     let mut child = Command::new(&python)
         .arg(&script)
         .arg(device)

@@ -25,15 +25,7 @@ const BENCH: &str = "python model inference";
 fn models() -> Result<PathBuf, String> {
     let home = std::env::var("HOME").map_err(|_| "HOME not set")?;
     let dir = PathBuf::from(home).join(".cache/ktorch/pymodels/bench");
-    let python = match std::env::var("VIRTUAL_ENV") {
-        Ok(v) => PathBuf::from(v).join("bin/python"),
-        Err(_) => PathBuf::from("python3"),
-    };
-    let script = if PathBuf::from("bench/pymodels.py").exists() {
-        PathBuf::from("bench/pymodels.py")
-    } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("pymodels.py")
-    };
+    let (python, script) = crate::peer::python_script("pymodels.py");
     let out = Command::new(&python)
         .arg(&script)
         .arg(&dir)

@@ -14,7 +14,6 @@
 //!   (bench/score.py: its own process and timing; the floor of a PyKX user, who also converts
 //!   the table). Target: one row under 5 µs p50 through `score`.
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
@@ -260,15 +259,7 @@ fn lat(mut v: Vec<f64>) -> Lat {
 
 /// bench/score.py's figures: rows → (p50, p99, min, max, calls), or why not.
 fn python(calls: u64) -> Result<serde_json::Value, String> {
-    let python = match std::env::var("VIRTUAL_ENV") {
-        Ok(v) => PathBuf::from(v).join("bin/python"),
-        Err(_) => PathBuf::from("python3"),
-    };
-    let script = if PathBuf::from("bench/score.py").exists() {
-        PathBuf::from("bench/score.py")
-    } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("score.py")
-    };
+    let (python, script) = crate::peer::python_script("score.py");
     let out = Command::new(&python)
         .arg(&script)
         .arg(calls.to_string())

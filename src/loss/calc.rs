@@ -37,9 +37,10 @@ pub fn bcelogits(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 /// context (every later CUDA call fails; libtorch's allocator has crashed after one: found by
 /// ktorch-fuzz --cuda). So class targets of a CUDA input are checked first: one
 /// synchronization, unless their range is known on the host (q data sent in this call,
-/// tensor::known) or they come from data checked before (`run`). Not on the CPU, where libtorch's own check is an error, and not while a CUDA
-/// graph records (no synchronizing then: `graph` checks in its eager warm-up steps, and `replay`
-/// checks new targets against the class count seen then, `classes_seen`).
+/// tensor::known) or they come from data checked before (`run`). Not on the CPU, where
+/// libtorch's own check is an error, and not while a CUDA graph records (no synchronizing then:
+/// `graph` checks in its eager warm-up steps, and `replay` checks new targets against the class
+/// count seen then, `classes_seen`).
 fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
     if !x.device().is_cuda() || y.is_floating_point() || y.numel() == 0 {
         return Ok(());
@@ -53,23 +54,12 @@ fn check_classes(x: &Tensor, y: &Tensor, ignore: i64) -> Result<()> {
     if crate::device::capture::capturing() || crate::tensor::known::is_trusted() {
         return Ok(());
     }
-    // q data sent over in this call: its range was taken on the host, no wait for the GPU
-    if let Some((lo, hi)) = crate::tensor::known::range_of(y) {
-        if lo >= 0 && hi < classes {
-            return Ok(());
-        }
-    }
     targets_within(y, classes, ignore)
 }
 
 /// Every target a class index below `classes`, or `ignore`.
 pub fn targets_within(y: &Tensor, classes: i64, ignore: i64) -> Result<()> {
-    let out = y
-        .f_lt(0)?
-        .f_logical_or(&y.f_ge(classes)?)?
-        .f_logical_and(&y.f_ne(ignore)?)?;
-    if bool::try_from(out.f_any()?)? {
-        let v = y.f_masked_select(&out)?.f_get(0)?.f_int64_value(&[])?;
+    if let Some(v) = crate::tensor::known::first_outside(y, 0, classes, Some(ignore))? {
         bail!("target {v} is not a class index for {classes} classes");
     }
     Ok(())

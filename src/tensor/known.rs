@@ -85,6 +85,28 @@ pub fn range_of(t: &Tensor) -> Option<(i64, i64)> {
     })
 }
 
+/// The first value of integer tensor `t` outside `lo..hi` (other than `except`), if any:
+/// answered from the range known on the host where it proves there is none, else read from `t`
+/// (on CUDA, a wait for the GPU). The one check of CUDA indices (class targets, embedding rows).
+pub fn first_outside(
+    t: &Tensor,
+    lo: i64,
+    hi: i64,
+    except: Option<i64>,
+) -> anyhow::Result<Option<i64>> {
+    if range_of(t).is_some_and(|(a, b)| a >= lo && b < hi) {
+        return Ok(None);
+    }
+    let mut bad = t.f_lt(lo)?.f_logical_or(&t.f_ge(hi)?)?;
+    if let Some(e) = except {
+        bad = bad.f_logical_and(&t.f_ne(e)?)?;
+    }
+    if !bool::try_from(bad.f_any()?)? {
+        return Ok(None);
+    }
+    Ok(Some(t.f_masked_select(&bad)?.f_get(0)?.f_int64_value(&[])?))
+}
+
 /// The q call is over: let go of what it remembered (and its CUDA tensors).
 pub fn forget() {
     let _ = KNOWN.try_with(|k| {

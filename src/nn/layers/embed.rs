@@ -161,14 +161,7 @@ fn rows_within(x: &Tensor, rows: i64) -> Result<()> {
     {
         return Ok(());
     }
-    if let Some((lo, hi)) = crate::tensor::known::range_of(x) {
-        if lo >= 0 && hi < rows {
-            return Ok(());
-        }
-    }
-    let out = x.f_lt(0)?.f_logical_or(&x.f_ge(rows)?)?;
-    if bool::try_from(out.f_any()?)? {
-        let v = x.f_masked_select(&out)?.f_get(0)?.f_int64_value(&[])?;
+    if let Some(v) = crate::tensor::known::first_outside(x, 0, rows, None)? {
         bail!("index {v} is out of range for an embedding of {rows} rows");
     }
     Ok(())
