@@ -117,6 +117,11 @@ m:mk[enlist(`selfattention;4;2;`norm,1b);.p.selfattn]
 .t.eq["selfattention parmnames";parmnames m;`norm.weight`norm.bias`in.weight`out.weight`out.bias]
 .t.ok["selfattention";near[evaluate(m;f32 .i.selfattn);.e.selfattn]]
 .t.ok["selfattention with a larger mask";near[evaluate(m;f32 .i.selfattn;f32 .i.selfmask);.e.selfmask]]
+/ gradients of the input and of every parameter (q, k and v are views of one projection)
+x:tensor(f32 .i.selfattn;`grad); y:forward(m;x;f32 .i.selfmask); backward(y;f32 .i.selfg)
+ps:{parm(m;x)}each`norm.weight`norm.bias`in.weight`out.weight`out.bias
+.t.ok["selfattention gradients";near[grad each enlist[x],ps;.e.selfgrad]]
+free each(x;y),ps;
 free m
 .t.eq["selfattention: heads";err[module;enlist(`selfattention;4;0)];"module: selfattention: positive number of heads required"]
 

@@ -73,6 +73,15 @@ with torch.no_grad():
     mask = inp("selfmask", torch.triu(torch.full((4, 4), -1e9), 1))
     def sa(a): return lout(torch.matmul(torch.softmax(a, -1), c[2]).transpose(1, 2).contiguous().view(s))
     exp("selfattn", sa(a)); exp("selfmask", sa(a + mask[:3, :3]))
+    # its gradients (input and every parameter) for an upstream gradient g, with the mask
+    with torch.enable_grad():
+        ps = [norm.weight, norm.bias, lin.weight, lout.weight, lout.bias]
+        xg = x.clone().requires_grad_(True); g = inp("selfg", rand(2, 3, d))
+        c = lin(norm(xg)).reshape(s[0], s[1], 3, hh, hd).permute(2, 0, 3, 1, 4)
+        a = torch.matmul(c[0], c[1].transpose(-2, -1)) * (1 / math.sqrt(hd)) + mask[:3, :3]
+        y = lout(torch.matmul(torch.softmax(a, -1), c[2]).transpose(1, 2).contiguous().view(s))
+        gs = torch.autograd.grad(y, [xg] + ps, g)
+    exp("selfgrad", gs)
 
     # transformer layers (no dropout, evaluation)
     m = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0).eval(); parms("enc", m)
