@@ -6,15 +6,18 @@
 # run, then a table: it/s, tokens/s, scaling against the same side's one GPU, the losses of the
 # strong runs against one GPU's (the same global batches: equal within float tolerance), whether
 # every rank ends with the same parameters; and the targets as PASS/FAIL lines.
-#   bash bench/dist/run.sh QHOST "1 2 4" [STEPS] [WARMUP]      (from the checkout's root)
+#   bash bench/dist/run.sh QHOST "1 2 4" [STEPS] [WARMUP] [ROUNDS]   (from the checkout's root)
+# ROUNDS (default 1) repeats every run, rounds interleaved, and the table takes each run's median
+# time: one machine's runs move by several percent between calls, more than the sides differ.
 set -u
-Q=$1; GPUS=${2:-"1 2"}; K=${3:-20}; WU=${4:-5}
+Q=$1; GPUS=${2:-"1 2"}; K=${3:-20}; WU=${4:-5}; ROUNDS=${5:-1}
 TEXT=examples/ktorch/gpt/data/shakespeare.txt
 export LD_LIBRARY_PATH="$(python3 -c 'import torch,os;print(os.path.dirname(torch.__file__))')/lib:${LD_LIBRARY_PATH:-}"
 export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1 KTORCH_Q=$Q
 res=$(mktemp); port=29800
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
-for prec in fp32 bf16; do
+for round in $(seq "$ROUNDS"); do
+for prec in ${PRECS:-fp32 bf16}; do
   for n in $GPUS; do
     for mode in strong weak; do
       [ "$n" = 1 ] && [ "$mode" = weak ] && continue
@@ -27,7 +30,9 @@ for prec in fp32 bf16; do
     done
   done
 done
+done
 python3 - "$res" "$K" <<'PY'
+import statistics
 import sys
 K = int(sys.argv[2])
 runs = {}
@@ -36,7 +41,12 @@ for line in open(sys.argv[1]):
     if len(f) < 7:
         continue
     mode, side, n, prec, rows, secs, same = f[0], f[1], int(f[2]), f[3], int(f[4]), float(f[5]), f[6]
-    runs[(side, prec, n, mode)] = dict(rows=rows, secs=secs, same=same, L=[float(x) for x in f[7:]])
+    r = runs.setdefault((side, prec, n, mode), dict(rows=rows, all=[], same="1", L=[float(x) for x in f[7:]]))
+    r["all"].append(secs)
+    r["same"] = same if same != "1" else r["same"]
+for r in runs.values():
+    r["secs"] = statistics.median(r["all"])
+print(f"rounds: {max(len(r['all']) for r in runs.values())} (each run's median time)")
 side_name = {"dist": "ktorch distmodel", "ddp": "PyTorch DDP"}
 print()
 print("| side | precision | GPUs | scaling | rows/GPU | it/s | tokens/s | vs 1 GPU (tokens/s) | step vs 1 GPU | max abs loss diff vs 1 GPU | same parameters |")
