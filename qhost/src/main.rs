@@ -54,6 +54,10 @@ fn take_port_option(args: &mut Vec<String>) -> Result<(), String> {
 
 fn run(mut args: Vec<String>) -> i32 {
     eval::install();
+    // QHOST_FAST=0: the generic paths only (issue 31's fast paths off), to time or compare them
+    if std::env::var_os("QHOST_FAST").is_some_and(|v| v == "0") {
+        qhost::q::values::set_fast_paths(false);
+    }
     session::init();
     qhost::q::serve::init();
     if let Err(e) = take_secondary_option(&mut args).and_then(|_| take_port_option(&mut args)) {

@@ -41,6 +41,8 @@ fn list_at(x: &KObj, i: &KObj) -> QResult {
         });
     }
     match i.t() {
+        // long indices as they are (ivals would copy them unchanged)
+        KJ if fast_paths() => Ok(rows(x, i.slice::<i64>())),
         KH | KI | KJ => Ok(rows(x, &ivals(i).unwrap())),
         0 => Ok(from_items(
             i.items()

@@ -566,6 +566,15 @@ fn drop(x: &KObj, y: &KObj) -> QResult {
             return Err(type_err());
         }
         let c = y.len();
+        if fast_paths() && (0..20).contains(&y.t()) {
+            // a vector or general list: the items kept are one run, copied at once
+            let (lo, hi) = if n >= 0 {
+                (n.min(c), c)
+            } else {
+                (0, (c.saturating_add(n)).max(0))
+            };
+            return Ok(row_range(y, lo, hi));
+        }
         let idx: Vec<i64> = if n >= 0 {
             (n.min(c)..c).collect()
         } else {
