@@ -185,8 +185,10 @@ fn rand_value(g: &mut Lcg, depth: u32) -> String {
             format!("{v}{}", if suffix == "f" { "" } else { suffix })
         }
         1 if n == 0 => format!("0#0{}", if suffix.is_empty() { "j" } else { suffix }),
+        1 if n == 1 && float => format!("enlist {}", items(g)[0]),
         1 if n == 1 => format!("enlist {}{suffix}", items(g)[0]),
-        1 | 2 | 3 if n > 1 => format!("{}{suffix}", items(g).join(" ")),
+        1..=3 if n > 1 && float => items(g).join(" "),
+        1..=3 if n > 1 => format!("{}{suffix}", items(g).join(" ")),
         1..=3 => format!("{}#0{}", n, if suffix.is_empty() { "j" } else { suffix }),
         _ => {
             // a general list of vectors, of one length or ragged
