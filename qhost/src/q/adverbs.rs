@@ -81,8 +81,11 @@ fn each_side_arith(f: &KObj, adv: &str, x: &KObj, y: &KObj) -> Option<QResult> {
     Some(super::error::guard(|| {
         let n = side.len();
         let mut out = Vec::with_capacity(n as usize);
+        let mut it = side.elem(0);
         for i in 0..n {
-            let it = side.elem(i);
+            if i > 0 {
+                it = next_elem(it, side, i);
+            }
             out.push(if adv == "/:" {
                 crate::q::verbs::arith::dyad(op, x, &it)?
             } else {
@@ -131,6 +134,27 @@ fn each_projected(f: &KObj, x: &KObj) -> Option<QResult> {
         };
         super::error::guard(|| super::verbs::apply_prim(op, a))
     }))
+}
+
+/// Item i of simple vector v as an atom, written into `prev` (an atom of v's item type) when
+/// nothing else holds it (q's reference count 0), else a new atom: the values are the same,
+/// and an atom no one else sees is not told apart from a new one.
+fn next_elem(prev: KObj, v: &KObj, i: i64) -> KObj {
+    let t = v.t();
+    if prev.refcount() != 0 || t == UU || prev.t() != -t {
+        return v.elem(i);
+    }
+    let es = elem_size(t);
+    // SAFETY: v is a simple vector of type t (not guid) with more than i items of es bytes;
+    // prev is an atom of type -t, whose value is es bytes at its atom slot, owned here alone
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            data::<u8>(v.as_ptr()).add(i as usize * es),
+            atom::<u8>(prev.as_ptr()),
+            es,
+        );
+    }
+    prev
 }
 
 /// Case, `int'[a;b;..]` (ref/maps.md): item i of the answer is item i of argument int[i]; an

@@ -86,6 +86,17 @@ fn dict_at(d: &KObj, k: &KObj) -> QResult {
             r
         });
     }
+    if fast_paths() && keys.t() == KS && k.t() == -KS {
+        // a symbol among symbol keys: the first that is the same interned symbol, as
+        // member_set's first index of the same text
+        let p = k.get_sym_ptr();
+        let i = keys
+            .slice::<*const libc::c_char>()
+            .iter()
+            .position(|&s| s == p)
+            .map_or(keys.len(), |i| i as i64);
+        return at(&vals, &KObj::long(i));
+    }
     let m = super::structure::member_set(&keys);
     if k.is_atom() || (keys.t() == 0 && m.contains_key(&hkey(k))) {
         let i = m.get(&hkey(k)).map(|&i| i as i64).unwrap_or(keys.len());
