@@ -96,6 +96,29 @@ fn each_side_arith(f: &KObj, adv: &str, x: &KObj, y: &KObj) -> Option<QResult> {
     }))
 }
 
+/// A data glyph whose application `apply(f; x; y)` is `apply_prim(op; x; y)` under
+/// `call_prim`'s guard (apply_opt hands a primitive with its two arguments to `call_prim`, which
+/// has no case of its own for these): each's fast paths call that directly (`-1_'x` is
+/// `-1 _' x`, each-both with an atom). None: the fast paths are off, or f is not one of them.
+fn data_glyph(f: &KObj) -> Option<&'static str> {
+    if !values::fast_paths() {
+        return None;
+    }
+    Some(match prim_op(f)? {
+        "_" => "_",
+        "#" => "#",
+        "," => ",",
+        "+" => "+",
+        "-" => "-",
+        "*" => "*",
+        "%" => "%",
+        "&" => "&",
+        "|" => "|",
+        "^" => "^",
+        _ => return None,
+    })
+}
+
 /// Fast path of `f each x` for f a projection of a data glyph with one of its two arguments
 /// given (`-1_'x`, `1_'x`, `2#'x`, `,[;0]'x`) and x a vector or general list: the generic path
 /// applies f to each item, which fills the projection's hole (`apply_proj`) and reaches
@@ -109,13 +132,7 @@ fn each_projected(f: &KObj, x: &KObj) -> Option<QResult> {
     let Func::Proj { f: inner, args } = f.func_ref() else {
         return None;
     };
-    let op = prim_op(inner)?;
-    if !matches!(
-        op,
-        "_" | "#" | "," | "+" | "-" | "*" | "%" | "&" | "|" | "^"
-    ) {
-        return None;
-    }
+    let op = data_glyph(inner)?;
     // the given argument and where the item goes: `a op _` (a given first, its hole trailing
     // or written) or `op[;b]`
     let (given, first) = match args.as_slice() {
@@ -278,6 +295,11 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
             }
         })
         .collect();
+    // two arguments only: with more, apply's 'rank comes before apply_prim's enumeration check
+    let direct = if args.len() == 2 { data_glyph(f) } else { None };
+    if direct.is_some() {
+        super::interrupt::check()?;
+    }
     let mut out = Vec::with_capacity(n as usize);
     for i in 0..n as usize {
         let a: Vec<KObj> = cols
@@ -288,7 +310,10 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
                 None => a.clone(),
             })
             .collect();
-        out.push(apply(f, a)?);
+        out.push(match direct {
+            Some(op) => super::error::guard(|| super::verbs::apply_prim(op, a))?,
+            None => apply(f, a)?,
+        });
     }
     Ok(from_items(out))
 }
