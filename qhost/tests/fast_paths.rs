@@ -73,6 +73,10 @@ const POOL: &[&str] = &[
     "`a`b!(1 2;3 4)",
     "([]a:1 2;b:3 4)",
     "(til 3;til 3;til 3)",
+    "`fpdom$`a`b",
+    "(1 2;`fpdom$`a`b)",
+    "(`fpdom$`c;1)",
+    "enlist `fpdom$`a`b`c",
 ];
 
 /// Expression templates: X and Y are replaced by values (parenthesised).
@@ -237,7 +241,11 @@ fn rand_value(g: &mut Lcg, depth: u32) -> String {
 fn on_thread(f: impl FnOnce() + Send + 'static) {
     std::thread::Builder::new()
         .stack_size(16 << 20)
-        .spawn(f)
+        .spawn(|| {
+            // the domain of the pool's enumerations
+            qhost::q::eval_text("fpdom:`a`b`c").unwrap();
+            f()
+        })
         .unwrap()
         .join()
         .expect("test thread panicked");
