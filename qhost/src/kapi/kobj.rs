@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use super::sym;
 
 pub mod func;
+pub mod pool;
 use func::Func;
 
 /// k.h's `struct k0`, field for field.
@@ -122,8 +123,20 @@ pub fn alloc(t: i8, n: i64) -> K {
     // Never malloc(0); round to 16 so data is always aligned for any element type.
     let bytes = (bytes + 15) & !15;
     let simple_vector = (1..XT).contains(&t);
+    // a kept block of this size (pool.rs; lists only: other headers are 16 bytes)
+    let kept = if (0..XT).contains(&t) {
+        pool::take(bytes)
+    } else {
+        std::ptr::null_mut()
+    };
     let p = unsafe {
-        if simple_vector {
+        if !kept.is_null() {
+            if !simple_vector {
+                // a general list's items start (K)0, as calloc gives them
+                std::ptr::write_bytes(kept as *mut u8, 0, bytes);
+            }
+            kept
+        } else if simple_vector {
             libc::malloc(bytes)
         } else {
             libc::calloc(1, bytes)
@@ -167,7 +180,16 @@ pub fn alloc_uninit(t: i8, n: i64) -> K {
         _ => 16 + elem_size(t) * (n.max(0) as usize),
     };
     let bytes = (bytes + 15) & !15;
-    let p = unsafe { libc::malloc(bytes) } as K;
+    let kept = if (0..XT).contains(&t) {
+        pool::take(bytes)
+    } else {
+        std::ptr::null_mut()
+    };
+    let p = if kept.is_null() {
+        unsafe { libc::malloc(bytes) }
+    } else {
+        kept
+    } as K;
     if p.is_null() {
         eprintln!("qhost: out of memory allocating {bytes} bytes");
         std::process::abort();
@@ -313,6 +335,14 @@ pub unsafe fn decref(x: K) {
         }
     }
     LIVE.fetch_sub(1, Ordering::SeqCst);
+    if (0..XT).contains(&t) {
+        // the size alloc gave a list of this type and count (resize keeps n in step; a count
+        // an extension lowered gives a smaller size, and the block is only ever reused smaller)
+        let bytes = (16 + elem_size(t) * ((*x).n.max(0) as usize) + 15) & !15;
+        if pool::put(x as *mut libc::c_void, bytes) {
+            return;
+        }
+    }
     libc::free(x as *mut libc::c_void);
 }
 

@@ -30,6 +30,9 @@ pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
                 };
                 return Ok(KObj::dict(side.dict_keys(), apply_derived(f, adv, args)?));
             }
+            if let Some(r) = each_side_arith(f, adv, x, y) {
+                return r;
+            }
             if adv == "/:" {
                 if !iterable(y) {
                     return apply(f, vec![x.clone(), y.clone()]);
@@ -46,6 +49,129 @@ pub fn apply_derived(f: &KObj, adv: &str, args: Vec<KObj>) -> QResult {
         "/" => over(f, args, false),
         _ => over(f, args, true),
     }
+}
+
+/// The arithmetic glyphs whose dyad is `verbs::arith::dyad` (the table's `arith_dyad`) and
+/// which the evaluator's `call_prim` hands straight to `apply_prim`.
+fn arith_glyph(f: &KObj) -> Option<crate::q::verbs::arith::Op> {
+    match prim_op(f)? {
+        op @ ("+" | "-" | "*" | "%" | "&" | "|") => crate::q::verbs::arith::Op::from_name(op),
+        _ => None,
+    }
+}
+
+/// Fast path of each-left `x f\: y` and each-right `x f/: y` for an arithmetic glyph f and
+/// simple x and y (atoms or vectors of types 1..19: no enumeration, dictionary or table), the
+/// iterated side a non-empty vector: what the generic path computes, `apply(f; xi; y)` for
+/// each item, is `arith::dyad(op; xi; y)` (apply reaches it through `call_prim`, `apply_prim`
+/// and the table), called here directly; the answers are joined as the generic path joins
+/// them. A panic is 'nyi, as `call_prim`'s guard makes it. None: not this case.
+fn each_side_arith(f: &KObj, adv: &str, x: &KObj, y: &KObj) -> Option<QResult> {
+    if !values::fast_paths() || !values::is_simple(x) || !values::is_simple(y) {
+        return None;
+    }
+    let side = if adv == "/:" { y } else { x };
+    if side.is_atom() || side.is_empty() {
+        return None;
+    }
+    let op = arith_glyph(f)?;
+    if let Err(e) = super::interrupt::check() {
+        return Some(Err(e));
+    }
+    Some(super::error::guard(|| {
+        let n = side.len();
+        let mut out = Vec::with_capacity(n as usize);
+        let mut it = side.elem(0);
+        for i in 0..n {
+            if i > 0 {
+                it = next_elem(it, side, i);
+            }
+            out.push(if adv == "/:" {
+                crate::q::verbs::arith::dyad(op, x, &it)?
+            } else {
+                crate::q::verbs::arith::dyad(op, &it, y)?
+            });
+        }
+        Ok(from_items(out))
+    }))
+}
+
+/// A data glyph whose application `apply(f; x; y)` is `apply_prim(op; x; y)` under
+/// `call_prim`'s guard (apply_opt hands a primitive with its two arguments to `call_prim`, which
+/// has no case of its own for these): each's fast paths call that directly (`-1_'x` is
+/// `-1 _' x`, each-both with an atom). None: the fast paths are off, or f is not one of them.
+fn data_glyph(f: &KObj) -> Option<&'static str> {
+    if !values::fast_paths() {
+        return None;
+    }
+    Some(match prim_op(f)? {
+        "_" => "_",
+        "#" => "#",
+        "," => ",",
+        "+" => "+",
+        "-" => "-",
+        "*" => "*",
+        "%" => "%",
+        "&" => "&",
+        "|" => "|",
+        "^" => "^",
+        _ => return None,
+    })
+}
+
+/// Fast path of `f each x` for f a projection of a data glyph with one of its two arguments
+/// given (`-1_'x`, `1_'x`, `2#'x`, `,[;0]'x`) and x a vector or general list: the generic path
+/// applies f to each item, which fills the projection's hole (`apply_proj`) and reaches
+/// `call_prim`, which hands these glyphs straight to `apply_prim` under its guard; here that
+/// call is made directly. None: not this case.
+fn each_projected(f: &KObj, x: &KObj) -> Option<QResult> {
+    if !values::fast_paths() || !(0..20).contains(&x.t()) || !f.is_func() || values::is_identity(f)
+    {
+        return None;
+    }
+    let Func::Proj { f: inner, args } = f.func_ref() else {
+        return None;
+    };
+    let op = data_glyph(inner)?;
+    // the given argument and where the item goes: `a op _` (a given first, its hole trailing
+    // or written) or `op[;b]`
+    let (given, first) = match args.as_slice() {
+        [Some(a)] | [Some(a), None] => (a.clone(), false),
+        [None, Some(b)] => (b.clone(), true),
+        _ => return None,
+    };
+    if let Err(e) = super::interrupt::check() {
+        return Some(Err(e));
+    }
+    Some(map(list_items(x), |xi| {
+        let a = if first {
+            vec![xi, given.clone()]
+        } else {
+            vec![given.clone(), xi]
+        };
+        super::error::guard(|| super::verbs::apply_prim(op, a))
+    }))
+}
+
+/// Item i of simple vector v as an atom, written into `prev` (an atom of v's item type) when
+/// nothing else holds it (q's reference count 0), else a new atom: the values are the same,
+/// and an atom no one else sees is not told apart from a new one.
+fn next_elem(prev: KObj, v: &KObj, i: i64) -> KObj {
+    let t = v.t();
+    if prev.refcount() != 0 || t == UU || prev.t() != -t {
+        return v.elem(i);
+    }
+    let es = elem_size(t);
+    // SAFETY: v is a simple vector of type t (not guid) with more than i items of es bytes;
+    // prev is an atom of type -t, whose value is es bytes at its atom slot, owned here alone
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            data::<u8>(v.as_ptr()).add(i as usize * es),
+            atom::<u8>(prev.as_ptr()),
+            es,
+        );
+    }
+    prev
 }
 
 /// Case, `int'[a;b;..]` (ref/maps.md): item i of the answer is item i of argument int[i]; an
@@ -128,6 +254,9 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
         if !iterable(x) {
             return apply(f, args);
         }
+        if let Some(r) = each_projected(f, x) {
+            return r;
+        }
         return map(list_items(x), |xi| apply(f, vec![xi]));
     }
     // a dict among the arguments takes part by its values; the answer keeps its keys
@@ -166,6 +295,11 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
             }
         })
         .collect();
+    // two arguments only: with more, apply's 'rank comes before apply_prim's enumeration check
+    let direct = if args.len() == 2 { data_glyph(f) } else { None };
+    if direct.is_some() {
+        super::interrupt::check()?;
+    }
     let mut out = Vec::with_capacity(n as usize);
     for i in 0..n as usize {
         let a: Vec<KObj> = cols
@@ -176,7 +310,10 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
                 None => a.clone(),
             })
             .collect();
-        out.push(apply(f, a)?);
+        out.push(match direct {
+            Some(op) => super::error::guard(|| super::verbs::apply_prim(op, a))?,
+            None => apply(f, a)?,
+        });
     }
     Ok(from_items(out))
 }

@@ -36,6 +36,13 @@ pub fn contains_enum(x: &KObj) -> bool {
     match x.t() {
         XT => contains_enum(&x.table_dict()),
         XD => contains_enum(&x.dict_keys()) || contains_enum(&x.dict_values()),
+        0 if crate::q::values::fast_paths() => (0..x.len()).any(|i| {
+            // an item of a simple type (atom or vector, types 1..19) is no enumeration: its
+            // type read in place, without a new reference to it (issue 31: `raze 1_'x`)
+            // SAFETY: a general list holds len() non-null K pointers
+            let t = unsafe { (**data::<K>(x.as_ptr()).add(i as usize)).t };
+            !(t != 0 && (-19..=19).contains(&t)) && contains_enum(&x.item(i))
+        }),
         0 => x.items().iter().any(contains_enum),
         _ => is_enum(x),
     }

@@ -2,7 +2,8 @@
 //!
 //! `.Q.w[]` is the dictionary `used heap peak wmax mmap mphy syms symw` of longs. qhost has no
 //! pool of its own (every K object is a malloc block), so:
-//! - used: bytes malloc has handed out and not taken back (glibc mallinfo2: uordblks+hblkhd);
+//! - used: bytes malloc has handed out and not taken back (glibc mallinfo2: uordblks+hblkhd),
+//!   less the freed blocks qhost keeps for reuse (kapi::kobj::pool);
 //! - heap: bytes malloc holds from the system (arena+hblkhd);
 //! - peak: the largest heap seen by `.Q.w[]`/`\w` so far in this process;
 //! - wmax: 0, as q without `-w` (qhost sets no workspace limit);
@@ -21,7 +22,8 @@ static PEAK: AtomicI64 = AtomicI64::new(0);
 /// (used heap peak wmax mmap mphy syms symw)
 pub fn stats() -> [i64; 8] {
     let mi = unsafe { libc::mallinfo2() };
-    let used = (mi.uordblks + mi.hblkhd) as i64;
+    // blocks qhost keeps for reuse (kapi::kobj::pool) are free, as q's pool counts them
+    let used = (mi.uordblks + mi.hblkhd) as i64 - crate::kapi::kobj::pool::cached_bytes() as i64;
     let heap = (mi.arena + mi.hblkhd) as i64;
     let peak = PEAK.fetch_max(heap, Ordering::SeqCst).max(heap);
     let mphy = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) * libc::sysconf(libc::_SC_PAGESIZE) };

@@ -18,6 +18,23 @@ pub fn nyi() -> QErr {
     err("nyi")
 }
 
+thread_local! {
+    /// Whether the fast paths (issue 31) run on this thread: each answers exactly what the
+    /// generic path it short-cuts answers; off, only the generic paths run (the differential
+    /// test, qhost/tests/fast_paths.rs, compares the two).
+    static FAST: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether this thread takes the fast paths (on unless `set_fast_paths(false)`).
+pub fn fast_paths() -> bool {
+    FAST.with(|f| f.get())
+}
+
+/// Turn this thread's fast paths on or off (tests: compare them with the generic paths).
+pub fn set_fast_paths(on: bool) {
+    FAST.with(|f| f.set(on))
+}
+
 /// An atom or typed vector of a base type (1..19): what the vectorised kernels work on.
 pub fn is_simple(x: &KObj) -> bool {
     let t = x.t().unsigned_abs() as i8;
@@ -375,10 +392,26 @@ pub fn zip_with<A: Copy, B: Copy, R>(a: &[A], b: &[B], n: usize, f: impl Fn(A, B
 
 /// An integer atom's value (boolean through long), None otherwise.
 pub fn int_atom(x: &KObj) -> Option<i64> {
-    if x.is_atom() && matches!(-x.t(), KB | KG | KH | KI | KJ) {
-        ivals(x).map(|v| v[0])
-    } else {
-        None
+    if !fast_paths() {
+        return if x.is_atom() && matches!(-x.t(), KB | KG | KH | KI | KJ) {
+            ivals(x).map(|v| v[0])
+        } else {
+            None
+        };
+    }
+    // as `ivals` maps them: nulls to NJ, a short's or int's infinities to ±WJ
+    let wide = |v: i64, n: i64, w: i64| match v {
+        v if v == n => NJ,
+        v if v == w => WJ,
+        v if v == -w => -WJ,
+        v => v,
+    };
+    match -x.t() {
+        KB | KG => Some(x.get_byte() as i64),
+        KH => Some(wide(x.get_short() as i64, NH as i64, WH as i64)),
+        KI => Some(wide(x.get_int() as i64, NI as i64, WI as i64)),
+        KJ => Some(x.get_long()),
+        _ => None,
     }
 }
 
@@ -422,20 +455,71 @@ pub fn rows(x: &KObj, idx: &[i64]) -> KObj {
             .collect();
         return KObj::list(out);
     }
-    let es = elem_size(t);
     let out = KObj::vector(t, idx.len() as i64);
-    for (k, &i) in idx.iter().enumerate() {
-        if (0..n).contains(&i) {
-            unsafe {
-                std::ptr::copy_nonoverlapping(
-                    data::<u8>(x.as_ptr()).add(i as usize * es),
-                    data::<u8>(out.as_ptr()).add(k * es),
-                    es,
-                )
+    if !fast_paths() {
+        let es = elem_size(t);
+        for (k, &i) in idx.iter().enumerate() {
+            if (0..n).contains(&i) {
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        data::<u8>(x.as_ptr()).add(i as usize * es),
+                        data::<u8>(out.as_ptr()).add(k * es),
+                        es,
+                    )
+                }
+            } else {
+                set_null(&out, k);
             }
-        } else {
-            set_null(&out, k);
         }
+        return out;
+    }
+    // one typed copy per item (by element size), then q's null where an index is out of range
+    fn gather<T: Copy>(x: &KObj, out: &KObj, idx: &[i64]) -> bool {
+        let (src, dst) = (x.slice::<T>(), out.slice_mut::<T>());
+        let mut missing = false;
+        for (o, &i) in dst.iter_mut().zip(idx) {
+            match usize::try_from(i).ok().and_then(|i| src.get(i)) {
+                Some(v) => *o = *v,
+                None => missing = true,
+            }
+        }
+        missing
+    }
+    let missing = match elem_size(t) {
+        1 => gather::<u8>(x, &out, idx),
+        2 => gather::<i16>(x, &out, idx),
+        4 => gather::<i32>(x, &out, idx),
+        8 => gather::<i64>(x, &out, idx),
+        _ => gather::<[u8; 16]>(x, &out, idx),
+    };
+    if missing {
+        for (k, &i) in idx.iter().enumerate() {
+            if !(0..n).contains(&i) {
+                set_null(&out, k);
+            }
+        }
+    }
+    out
+}
+
+/// Items `lo..hi` (within the list) of a simple vector (types 1..19) or general list, as
+/// `rows` gives them for those indices: one copy of the run.
+pub fn row_range(x: &KObj, lo: i64, hi: i64) -> KObj {
+    let t = x.t();
+    debug_assert!((0..XT).contains(&t) && 0 <= lo && lo <= hi && hi <= x.len());
+    let (lo, hi) = (lo as usize, hi as usize);
+    if t == 0 {
+        return KObj::list((lo..hi).map(|i| x.item(i as i64)).collect());
+    }
+    let es = elem_size(t);
+    let out = KObj::vector(t, (hi - lo) as i64);
+    // SAFETY: x is a simple vector of at least hi items of es bytes; out holds hi-lo of them
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            data::<u8>(x.as_ptr()).add(lo * es),
+            data::<u8>(out.as_ptr()),
+            (hi - lo) * es,
+        )
     }
     out
 }

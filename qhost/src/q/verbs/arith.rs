@@ -321,8 +321,100 @@ fn float_kernel(op: Op) -> fn(f64, f64) -> f64 {
     }
 }
 
+/// Fast path of `leaf` for two longs or two floats (atoms or vectors): the type is the
+/// operands' (`result_type` gives long for every integer kernel of two longs, float for every
+/// op of two floats) and each value is the same kernel's, written straight into the answer
+/// instead of through `ivals`/`fvals` and `build_i`/`build_f` (which leave a long or float
+/// unchanged). None: not such a pair, or an op without an integer kernel (`%` of longs).
+fn leaf_fast(op: Op, x: &KObj, y: &KObj) -> Option<QResult> {
+    let (a, b) = (x.t().abs(), y.t().abs());
+    if a != b || !(a == KJ || a == KF) {
+        return None;
+    }
+    let n = match conform(x, y) {
+        Ok(n) => n,
+        Err(e) => return Some(Err(e)),
+    };
+    if a == KJ {
+        // the kernels of `int_kernel`, written out so that they inline into the loop
+        return Some(Ok(match op {
+            Op::Add => map2(x, y, n, KJ, |p: i64, q: i64| {
+                if p == NJ || q == NJ {
+                    NJ
+                } else {
+                    p.wrapping_add(q)
+                }
+            }),
+            Op::Sub => map2(x, y, n, KJ, |p: i64, q: i64| {
+                if p == NJ || q == NJ {
+                    NJ
+                } else {
+                    p.wrapping_sub(q)
+                }
+            }),
+            Op::Mul => map2(x, y, n, KJ, |p: i64, q: i64| {
+                if p == NJ || q == NJ {
+                    NJ
+                } else {
+                    p.wrapping_mul(q)
+                }
+            }),
+            Op::Min => map2(x, y, n, KJ, |p: i64, q: i64| p.min(q)),
+            Op::Max => map2(x, y, n, KJ, |p: i64, q: i64| p.max(q)),
+            _ => map2(x, y, n, KJ, int_kernel(op)?),
+        }));
+    }
+    Some(Ok(match op {
+        Op::Add => map2(x, y, n, KF, |p: f64, q: f64| p + q),
+        Op::Sub => map2(x, y, n, KF, |p: f64, q: f64| p - q),
+        Op::Mul => map2(x, y, n, KF, |p: f64, q: f64| p * q),
+        Op::Div => map2(x, y, n, KF, |p: f64, q: f64| p / q),
+        _ => map2(x, y, n, KF, float_kernel(op)),
+    }))
+}
+
+/// `f` over two values of base type `t` (long or float: 8-byte elements), an atom repeating:
+/// an atom of type -t when both are atoms, else a vector of `n` items.
+fn map2<T: Copy>(x: &KObj, y: &KObj, n: Option<usize>, t: i8, f: impl Fn(T, T) -> T) -> KObj {
+    // SAFETY (atom reads and writes): x, y are atoms of base type t, whose value is a T at
+    // the atom's slot; `alloc(-t)` makes such an atom
+    let one = |v: &KObj| unsafe { *atom::<T>(v.as_ptr()) };
+    let Some(n) = n else {
+        let r = KObj::from_raw(alloc(-t, 0)).unwrap();
+        unsafe { *atom::<T>(r.as_ptr()) = f(one(x), one(y)) };
+        return r;
+    };
+    let out = KObj::vector(t, n as i64);
+    let o = out.slice_mut::<T>();
+    match (x.is_atom(), y.is_atom()) {
+        (true, _) => {
+            let p = one(x);
+            for (o, &q) in o.iter_mut().zip(y.slice::<T>()) {
+                *o = f(p, q);
+            }
+        }
+        (_, true) => {
+            let q = one(y);
+            for (o, &p) in o.iter_mut().zip(x.slice::<T>()) {
+                *o = f(p, q);
+            }
+        }
+        _ => {
+            for ((o, &p), &q) in o.iter_mut().zip(x.slice::<T>()).zip(y.slice::<T>()) {
+                *o = f(p, q);
+            }
+        }
+    }
+    out
+}
+
 /// The kernel on two simple values: the shared "atomic binary op with promotion".
 fn leaf(op: Op, x: &KObj, y: &KObj) -> QResult {
+    if fast_paths() {
+        if let Some(r) = leaf_fast(op, x, y) {
+            return r;
+        }
+    }
     let (a, b) = (x.t().abs(), y.t().abs());
     // same-typed min/max keeps the type for any orderable type (chars, temporals)
     let rt = if matches!(op, Op::Min | Op::Max) && a == b && a != KS && a != UU {

@@ -41,6 +41,8 @@ fn list_at(x: &KObj, i: &KObj) -> QResult {
         });
     }
     match i.t() {
+        // long indices as they are (ivals would copy them unchanged)
+        KJ if fast_paths() => Ok(rows(x, i.slice::<i64>())),
         KH | KI | KJ => Ok(rows(x, &ivals(i).unwrap())),
         0 => Ok(from_items(
             i.items()
@@ -83,6 +85,17 @@ fn dict_at(d: &KObj, k: &KObj) -> QResult {
         } else {
             r
         });
+    }
+    if fast_paths() && keys.t() == KS && k.t() == -KS {
+        // a symbol among symbol keys: the first that is the same interned symbol, as
+        // member_set's first index of the same text
+        let p = k.get_sym_ptr();
+        let i = keys
+            .slice::<*const libc::c_char>()
+            .iter()
+            .position(|&s| s == p)
+            .map_or(keys.len(), |i| i as i64);
+        return at(&vals, &KObj::long(i));
     }
     let m = super::structure::member_set(&keys);
     if k.is_atom() || (keys.t() == 0 && m.contains_key(&hkey(k))) {

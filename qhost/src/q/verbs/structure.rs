@@ -566,6 +566,15 @@ fn drop(x: &KObj, y: &KObj) -> QResult {
             return Err(type_err());
         }
         let c = y.len();
+        if fast_paths() && (0..20).contains(&y.t()) {
+            // a vector or general list: the items kept are one run, copied at once
+            let (lo, hi) = if n >= 0 {
+                (n.min(c), c)
+            } else {
+                (0, (c.saturating_add(n)).max(0))
+            };
+            return Ok(row_range(y, lo, hi));
+        }
         let idx: Vec<i64> = if n >= 0 {
             (n.min(c)..c).collect()
         } else {
@@ -848,6 +857,32 @@ fn select(x: &KObj, keep: impl Fn(&Vec<u8>) -> bool) -> KObj {
 
 /// Index in `list` of each item of `what` (count of list when absent).
 pub fn find_indices(list: &KObj, what: &KObj) -> Vec<i64> {
+    if fast_paths() && list.t() == KS && (what.t() == KS || what.t() == -KS) {
+        // symbols are interned: the same text is the same pointer, and a symbol's hkey is its
+        // pointer, so the first index of the same pointer is member_set's (issue 31: `x`e`ep`)
+        let syms = list.slice::<*const libc::c_char>();
+        let n = list.len();
+        let one = [what.get_sym_ptr()];
+        let probe = if what.t() == KS {
+            what.slice::<*const libc::c_char>()
+        } else {
+            &one[..]
+        };
+        if syms.len() <= 32 {
+            return probe
+                .iter()
+                .map(|p| syms.iter().position(|s| s == p).map_or(n, |i| i as i64))
+                .collect();
+        }
+        let mut first = HashMap::with_capacity(syms.len());
+        for (i, s) in syms.iter().enumerate() {
+            first.entry(*s).or_insert(i as i64);
+        }
+        return probe
+            .iter()
+            .map(|p| first.get(p).copied().unwrap_or(n))
+            .collect();
+    }
     let m = member_set(list);
     let n = list.len();
     rows_of(what)
