@@ -39,12 +39,13 @@ free m
 / a copy made by clone is a set of leaves too
 q:module((`encoder;1);enlist(`encoderlayer;4;2;8;0.0))
 c:clone q
-y:forward(c;tensor(f32 .i.src;`grad)); l:mean y; backward l
+/ a weighted mean: the plain mean of a layer-normed output has no gradient but rounding
+y:forward(c;tensor(f32 .i.src;`grad)); w:mul(y;1 -2 3 -4e); l:mean w; backward l
 t:parm(c;`layers.0.linear1.bias)
 .t.ok["cloned encoder: parameter is a leaf";leaf t]
 g:grad t
 .t.ok["cloned encoder: gradient of a parameter";(8=count g) and any 0<>g]
-free(q;c;y;l;t)
+free(q;c;y;w;l;t)
 
 / ---------------------------------------------------------------------------------------------
 / optimizer groups: a group added with some options takes the others from the defaults
