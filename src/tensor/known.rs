@@ -107,6 +107,41 @@ pub fn first_outside(
     Ok(Some(t.f_masked_select(&bad)?.f_get(0)?.f_int64_value(&[])?))
 }
 
+/// The size of dimension `dim` of `t` (negative counts from the end), if `t` has it.
+pub fn dim_size(t: &Tensor, dim: i64) -> Option<i64> {
+    let s = t.size();
+    let d = if dim < 0 { dim + s.len() as i64 } else { dim };
+    usize::try_from(d).ok().and_then(|d| s.get(d).copied())
+}
+
+/// Check indices `idx` for `index_select` along dimension `dim` of `t` before the call: on CUDA
+/// an index out of range is a device-side assert (it ends the process's CUDA context), on the CPU
+/// libtorch's "index out of range in self"; both become this one q error. Indices made from q
+/// data in this call are checked from their known range; others are read (on CUDA, a wait).
+pub fn check_select(t: &Tensor, dim: i64, idx: &Tensor) -> anyhow::Result<()> {
+    let Some(n) = dim_size(t, dim) else {
+        return Ok(()); // a bad dimension: libtorch's own error
+    };
+    if !is_index_kind(idx.kind()) || idx.numel() == 0 {
+        return Ok(());
+    }
+    match first_outside(idx, 0, n, None)? {
+        Some(v) => anyhow::bail!("index {v} out of range for dimension {dim} of size {n}"),
+        None => Ok(()),
+    }
+}
+
+/// The same check for indices on the host.
+pub fn check_select_host(t: &Tensor, dim: i64, js: &[i64]) -> anyhow::Result<()> {
+    let Some(n) = dim_size(t, dim) else {
+        return Ok(());
+    };
+    match js.iter().find(|&&j| j < 0 || j >= n) {
+        Some(v) => anyhow::bail!("index {v} out of range for dimension {dim} of size {n}"),
+        None => Ok(()),
+    }
+}
+
 /// The q call is over: let go of what it remembered (and its CUDA tensors).
 pub fn forget() {
     let _ = KNOWN.try_with(|k| {

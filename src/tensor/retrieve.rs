@@ -105,6 +105,7 @@ fn index(t: &Tensor, dim: i64, i: K) -> anyhow::Result<Tensor> {
         return Ok(t.f_select(dim, j)?);
     }
     let js = read::longs(i).ok_or_else(|| anyhow!("index expected as a long or longs"))?;
+    super::known::check_select_host(t, dim, &js)?;
     let idx = Tensor::f_from_slice(&js)?.f_to_device(t.device())?;
     Ok(t.f_index_select(dim, &idx)?)
 }

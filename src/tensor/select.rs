@@ -4,7 +4,7 @@
 use anyhow::bail;
 
 use super::opargs::{self, items, long};
-use super::{arg, convert, result};
+use super::{arg, convert, known, result};
 use crate::k::{read, KResult, K};
 use crate::registry;
 
@@ -22,9 +22,14 @@ pub fn index(x: K) -> KResult {
     let r = if let Some(i) = long(*ind) {
         t.f_select(d, i)?
     } else if registry::is_handle(*ind) {
-        t.f_index_select(d, &registry::tensor(*ind)?)?
+        let i = registry::tensor(*ind)?;
+        known::check_select(&t, d, &i)?;
+        t.f_index_select(d, &i)?
     } else if read::ktype(*ind) == 7 {
-        t.f_index_select(d, &convert::to_tensor(*ind)?.f_to_device(t.device())?)?
+        // checked on the host, before the indices go where the tensor is
+        let i = convert::to_tensor(*ind)?;
+        known::check_select(&t, d, &i)?;
+        t.f_index_select(d, &i.f_to_device(t.device())?)?
     } else {
         bail!(
             "3rd argument of index/indices expected, given {}",

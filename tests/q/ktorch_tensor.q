@@ -226,6 +226,17 @@ t:tensor 3 4#til 12
 .t.eq["dim -2";tensor(t;-2;1 2);(3 4#til 12)1 2]
 .t.ok["index out of range";.t.catch[{tensor(t;5)}] like "tensor: *index 5*out of range*"]
 .t.ok["dim out of range";.t.catch[{tensor(t;2;0)}] like "tensor: *imension out of range*"]
+/ indices past the size: ktorch's check, the same error on every device (on CUDA libtorch's own
+/ would be a device-side assert: tests/q/gpu/ktorch_cuda_faults.q)
+.t.eq["rows past the size";.t.catch[{tensor(t;0 3)}];"tensor: index 3 out of range for dimension 0 of size 3"]
+.t.eq["index: indices past the size";.t.catch[{index(t;1;0 4)}];"index: index 4 out of range for dimension 1 of size 4"]
+.t.eq["index: negative index";.t.catch[{index(t;-1;-1 0)}];"index: index -1 out of range for dimension -1 of size 4"]
+i:tensor 2 5
+.t.eq["index: tensor of indices past the size";.t.catch[{index(t;0;i)}];"index: index 5 out of range for dimension 0 of size 3"]
+free i
+q:module enlist(`indexselect;1;0 4)
+.t.eq["indexselect module: index past the size";.t.catch[{forward(q;t)}];"forward: index 4 out of range for dimension 1 of size 4"]
+free q
 free t
 
 / output tensors: new values, the output tensor's dtype and device kept, in place

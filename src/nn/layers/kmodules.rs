@@ -86,7 +86,12 @@ pub static LAYERS: &[Layer] = &[
             "indexselect",
             "torch.index_select",
             &[long("dim"), size("ind", 0)],
-            |m, _, x| Ok(x.f_index_select(m.long("dim"), m.buffer("ind")?)?),
+            |m, _, x| {
+                // the module's indices are its options, on the host: checked there (a CUDA
+                // index out of range is a device-side assert)
+                crate::tensor::known::check_select_host(x, m.long("dim"), m.longs("ind"))?;
+                Ok(x.f_index_select(m.long("dim"), m.buffer("ind")?)?)
+            },
         )
     },
     layer(

@@ -123,6 +123,18 @@ free q
 q:module enlist(`embedbag;10;4); to(q;`cuda)
 .t.eq["embedbag: q index past the rows";err[forward;(q;2 3#1 2 3 4 5 11)];"forward: index 11 is out of range for an embedding of 10 rows"]
 free q
+/ index_select's indices likewise (index, a tensor's rows by index, the indexselect module)
+t:tensor(1 2 3 4 5f;`cuda)
+.t.eq["index: q indices past the size";err[index;(t;0;1 7)];"index: index 7 out of range for dimension 0 of size 5"]
+.t.eq["index: negative q index";err[index;(t;0;-1 2)];"index: index -1 out of range for dimension 0 of size 5"]
+I:tensor(0 9;`cuda)
+.t.eq["index: CUDA indices past the size";err[index;(t;0;I)];"index: index 9 out of range for dimension 0 of size 5"]
+.t.eq["tensor: rows by index past the size";err[tensor;(t;1 7)];"tensor: index 7 out of range for dimension 0 of size 5"]
+q:module enlist(`indexselect;0;0 6); to(q;`cuda)
+.t.eq["indexselect: index past the size";err[forward;(q;t)];"forward: index 6 out of range for dimension 0 of size 5"]
+r:index(t;0;4 0)
+.t.eq["index: good indices as on the CPU";tensor r;5 1f]
+free(t;I;q;r)
 t:tensor(1 2 3e;`cuda)
 .t.eq["cuda still works after";tensor r:mul(t;2);2 4 6e]
 free(t;r)
