@@ -12,7 +12,7 @@ use tch::{Device, Kind, Scalar, TchError, Tensor};
 use super::forms::{self, Out};
 use crate::k::{read, KResult, K};
 use crate::registry;
-use crate::tensor::opargs::{self, Num};
+use crate::tensor::opargs::{self, Input, Num};
 use crate::tensor::{arg, convert, result};
 
 pub type R = Result<Tensor, TchError>;
@@ -106,17 +106,11 @@ pub fn run_unary(
     into: fn(&Tensor, &Tensor) -> R,
     inplace: Option<fn(&mut Tensor) -> R>,
 ) -> KResult {
-    let usage = if inplace.is_some() {
-        "x, (x;output) or (x;[])"
-    } else {
-        "x or (x;output)"
-    };
-    let (inputs, out) = forms::split(x, 1, usage)?;
-    let (mut ts, h) = self::inputs(&inputs)?;
+    let (Input { mut t, handle: h }, out) = forms::unary(x)?;
     let r = match &out {
-        Out::New => f(&ts[0])?,
-        Out::Into(o) => into(&ts[0], o)?,
-        Out::InPlace => inplace.ok_or_else(|| anyhow!("no in-place method"))?(&mut ts[0])?,
+        Out::New => f(&t)?,
+        Out::Into(o) => into(&t, o)?,
+        Out::InPlace => inplace.ok_or_else(|| anyhow!("no in-place method"))?(&mut t)?,
     };
     forms::finish(r, h, &out)
 }
@@ -138,7 +132,7 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         let v = values(x, 2..=2)?;
         return result((op.f)(&v[0], &v[1])?, false);
     }
-    let v = forms::items(&x)
+    let v = crate::k::from::list(&x)
         .ok_or_else(|| anyhow!("expected {USAGE}, given {}", opargs::describe(x)))?;
     let out = match v.len() {
         2 => Out::New,
@@ -404,8 +398,8 @@ pub fn add(x: K) -> KResult {
             false,
         );
     }
-    let v =
-        forms::items(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = crate::k::from::list(&x)
+        .ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 2, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;
@@ -444,8 +438,8 @@ fn addc(x: K, div: bool) -> KResult {
             false,
         );
     }
-    let v =
-        forms::items(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = crate::k::from::list(&x)
+        .ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 3, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;

@@ -6,7 +6,7 @@
 use anyhow::bail;
 use tch::Tensor;
 
-use super::slots::{array, results};
+use super::forms::{array, several};
 use crate::k::{KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, describe};
@@ -57,9 +57,9 @@ fn uargs(
 fn uresult((v, i, c): (Tensor, Tensor, Tensor), indices: bool, counts: bool, h: bool) -> KResult {
     match (indices, counts) {
         (false, false) => result(v, h),
-        (true, false) => results(vec![v, i], h),
-        (false, true) => results(vec![v, c], h),
-        (true, true) => results(vec![v, i, c], h),
+        (true, false) => several(vec![v, i], h, None),
+        (false, true) => several(vec![v, c], h, None),
+        (true, true) => several(vec![v, i, c], h, None),
     }
 }
 

@@ -2,9 +2,10 @@
 //! items are longs, flags, sizes, numbers, symbols, q data or handles. Nothing here changes
 //! reference counts; a handle (live or not) is never read as q data.
 use anyhow::{anyhow, bail};
-use tch::{Scalar, Tensor};
+use tch::Tensor;
 
 use super::convert;
+use crate::k::from::FromQ;
 use crate::k::{read, K};
 use crate::registry::{self, Obj};
 
@@ -61,27 +62,10 @@ pub fn syms(x: K) -> Option<Vec<&'static str>> {
 }
 
 /// A number given as a q atom (boolean, byte, short, int, long, real, float).
-#[derive(Clone, Copy, Debug)]
-pub enum Num {
-    Int(i64),
-    Float(f64),
-}
-
-impl From<Num> for Scalar {
-    fn from(n: Num) -> Scalar {
-        match n {
-            Num::Int(i) => Scalar::int(i),
-            Num::Float(f) => Scalar::float(f),
-        }
-    }
-}
+pub use crate::k::from::Number as Num;
 
 pub fn number(x: K) -> Option<Num> {
-    match read::ktype(x) {
-        -8 => read::real(x).map(|f| Num::Float(f as f64)),
-        -9 => read::float(x).map(Num::Float),
-        _ => read::long(x).map(Num::Int),
-    }
+    Num::of(x)
 }
 
 /// The class of the live object of handle `x` (None for q data; an error for a stale handle).
@@ -122,4 +106,51 @@ pub fn vector(x: K) -> anyhow::Result<Vec<Tensor>> {
         Obj::Vector(v) => Ok(v.iter().map(|t| t.shallow_clone()).collect()),
         other => bail!("expected a vector, given {}", other.class()),
     })
+}
+
+/// A tensor argument: q data or a tensor handle, and whether it came from a handle (a result
+/// is then a new handle, else q data).
+pub struct Input {
+    pub t: Tensor,
+    pub handle: bool,
+}
+
+impl FromQ for Input {
+    const TYPE: &'static str = "a tensor or q data";
+    /// Every value is read (a handle of another class, or q data that is no array, fails).
+    fn read(x: K) -> anyhow::Result<Option<Input>> {
+        let (t, handle) = super::arg(x)?;
+        Ok(Some(Input { t, handle }))
+    }
+    /// A handle, or q data that is one array (`array`), is the input alone.
+    fn alone(x: K) -> anyhow::Result<Option<Input>> {
+        if registry::is_handle(x) {
+            return Self::read(x);
+        }
+        Ok(array(x).map(|t| Input { t, handle: false }))
+    }
+}
+
+/// An output tensor in a trailing place: a tensor handle (another value is not one).
+pub struct OutTensor(pub Tensor);
+
+impl FromQ for OutTensor {
+    const TYPE: &'static str = "a tensor";
+    fn read(x: K) -> anyhow::Result<Option<OutTensor>> {
+        if !is_tensor(x) {
+            return Ok(None);
+        }
+        Ok(Some(OutTensor(registry::tensor(x)?)))
+    }
+}
+
+/// An output vector in a trailing place: a vector handle, kept as given (its tensors are
+/// replaced by the results).
+pub struct OutVector(pub K);
+
+impl FromQ for OutVector {
+    const TYPE: &'static str = "a vector";
+    fn read(x: K) -> anyhow::Result<Option<OutVector>> {
+        Ok(is_vector(x).then_some(OutVector(x)))
+    }
 }

@@ -241,3 +241,24 @@ fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
     };
     crate::cxx::tensor::to_memory_format(t, code)
 }
+
+/// A data type named by a symbol (`` `float``, `` `long``, ...): another symbol is an error.
+impl crate::k::from::FromQ for Kind {
+    const TYPE: &'static str = "a data type";
+    fn read(x: crate::k::K) -> anyhow::Result<Option<Kind>> {
+        match crate::k::read::symbol(x) {
+            Some(s) => kind_from_name(s)
+                .map(Some)
+                .ok_or_else(|| anyhow::anyhow!("unrecognized data type: `{s}")),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Tensor options: a symbol or symbols naming a dtype, device, layout, gradient (`parse`).
+impl crate::k::from::FromQ for Options {
+    const TYPE: &'static str = "tensor options";
+    fn read(x: crate::k::K) -> anyhow::Result<Option<Options>> {
+        is_options(x).then(|| parse(x)).transpose()
+    }
+}

@@ -1,0 +1,415 @@
+//! The one extraction trait: a q argument read as a typed Rust value (as PyO3's `FromPyObject`
+//! reads a Python one), and the readers of ktorch's argument lists built on it.
+//!
+//! - [`FromQ`]: one argument kind: its name in errors (`TYPE`), and `read`, which answers
+//!   `Ok(None)` for a value of another kind (so that a trailing optional argument is skipped, as
+//!   ktorch's `if(n>1 && xbool(x,n-1,b)) n--;` chains skip it), `Err` for a value of this kind
+//!   that is wrong (an unknown dtype name), and `Some` for the value. `from_q` is the required
+//!   form: another kind is the error `ARG expected as TYPE, given WHAT`.
+//! - impls here for q's own kinds, with ktorch's acceptance: `bool` (a boolean atom), `i64` (a
+//!   long atom: ktorch reads dimensions, offsets and indices as longs only), `f64` (a float
+//!   atom), [`Number`] (any numeric atom), `Vec<i64>` (a long atom, long vector or `()`),
+//!   [`Sizes`] (a long atom or long vector), [`Sym`] and `Vec<Sym>`, `String` (a char vector or
+//!   atom), [`Unset`] (`::`), and `Option<T>` for a `T` whose q null means "not given" (`0N`,
+//!   `0n`); the kinds of the layers above (tensor inputs, output tensors and vectors, dtypes,
+//!   handles) implement it where their types live.
+//! - [`Args`]: an argument list `(a;b;..)` read from the end, each optional argument taken when
+//!   it has its kind and enough arguments remain before it; [`Trailing`]: a tuple of optional
+//!   arguments read that way in one step (`(Vec<i64>, bool, Kind)` for `(x;dim;keepdim;dtype)`).
+//!
+//! The guard puts the function's name in front of every error (`'mean: ...`).
+use anyhow::{anyhow, bail, Result};
+
+use super::{hooks, read, K};
+
+/// What `x` is, for an error's "given ...": the class of a handle (through the hook the
+/// registry's layer installs), else its q type.
+pub fn describe(x: K) -> String {
+    (hooks::hooks().describe)(x)
+}
+
+/// The error `ARG expected as TYPE, given WHAT`.
+pub fn expected(arg: &str, ty: &str, x: K) -> anyhow::Error {
+    anyhow!("{arg} expected as {ty}, given {}", describe(x))
+}
+
+/// The id of `x` if it has the form of a ktorch handle: a one-item general list holding a long.
+pub fn handle_id(x: K) -> Option<i64> {
+    match read::items(&x) {
+        Some([j]) if read::ktype(*j) == -7 => read::long(*j),
+        _ => None,
+    }
+}
+
+/// The items of an argument list `(a;b;..)`: a general list that is not a handle's form.
+pub fn list(x: &K) -> Option<&[K]> {
+    read::items(x).filter(|_| handle_id(*x).is_none())
+}
+
+/// One kind of q argument read as a Rust value.
+pub trait FromQ: Sized {
+    /// The kind in an error: `a long`, `a boolean`, `a tensor`...
+    const TYPE: &'static str;
+    /// `x` as this kind: `Ok(None)` when `x` is another kind of value.
+    fn read(x: K) -> Result<Option<Self>>;
+    /// `x` as this kind, else `ARG expected as TYPE, given WHAT`.
+    fn from_q(x: K, arg: &str) -> Result<Self> {
+        Self::read(x)?.ok_or_else(|| expected(arg, Self::TYPE, x))
+    }
+    /// `x` as a whole when it is one value of this kind and not an argument list (`f x`, for an
+    /// input that may come alone): `Ok(None)` (the default) reads `x` as a list.
+    fn alone(_x: K) -> Result<Option<Self>> {
+        Ok(None)
+    }
+}
+
+/// A boolean atom (flags: keepdim, upper, in place...).
+impl FromQ for bool {
+    const TYPE: &'static str = "a boolean";
+    fn read(x: K) -> Result<Option<bool>> {
+        Ok(read::boolean(x))
+    }
+}
+
+/// A long atom only: ktorch reads dimensions, offsets, indices and counts as longs.
+impl FromQ for i64 {
+    const TYPE: &'static str = "a long";
+    fn read(x: K) -> Result<Option<i64>> {
+        Ok((read::ktype(x) == -7).then(|| read::long(x)).flatten())
+    }
+}
+
+/// A float atom (a double tells a norm's order from a long dimension).
+impl FromQ for f64 {
+    const TYPE: &'static str = "a float";
+    fn read(x: K) -> Result<Option<f64>> {
+        Ok(read::float(x))
+    }
+}
+
+/// Longs: a long atom, a long vector, or `()` (dimensions, sizes, indices).
+impl FromQ for Vec<i64> {
+    const TYPE: &'static str = "a long or long list";
+    fn read(x: K) -> Result<Option<Vec<i64>>> {
+        Ok(match read::ktype(x) {
+            7 => read::longs(x),
+            -7 => read::long(x).map(|j| vec![j]),
+            0 if read::len(x) == 0 => Some(vec![]),
+            _ => None,
+        })
+    }
+}
+
+/// Sizes as ktorch's `xsize` reads them: a long atom or a long vector (not `()`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sizes(pub Vec<i64>);
+
+impl FromQ for Sizes {
+    const TYPE: &'static str = "a long or long list";
+    fn read(x: K) -> Result<Option<Sizes>> {
+        Ok(match read::ktype(x) {
+            7 | -7 => Vec::<i64>::read(x)?.map(Sizes),
+            _ => None,
+        })
+    }
+}
+
+/// A number given as any numeric atom (boolean, byte, short, int, long, real, float): ktorch's
+/// `xnum`, kept as an integer or a float as given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+impl Number {
+    /// Any numeric atom's value (`read` for every type, with no check of the type).
+    pub fn of(x: K) -> Option<Number> {
+        match read::ktype(x) {
+            -8 => read::real(x).map(|f| Number::Float(f as f64)),
+            -9 => read::float(x).map(Number::Float),
+            _ => read::long(x).map(Number::Int),
+        }
+    }
+}
+
+impl FromQ for Number {
+    const TYPE: &'static str = "a number";
+    fn read(x: K) -> Result<Option<Number>> {
+        Ok(matches!(read::ktype(x), -1 | -4 | -5 | -6 | -7 | -8 | -9)
+            .then(|| Number::of(x))
+            .flatten())
+    }
+}
+
+impl From<Number> for tch::Scalar {
+    fn from(n: Number) -> tch::Scalar {
+        match n {
+            Number::Int(i) => tch::Scalar::int(i),
+            Number::Float(f) => tch::Scalar::float(f),
+        }
+    }
+}
+
+/// A symbol atom (interned by q: `'static`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sym(pub &'static str);
+
+impl FromQ for Sym {
+    const TYPE: &'static str = "a symbol";
+    fn read(x: K) -> Result<Option<Sym>> {
+        Ok(read::symbol(x).map(Sym))
+    }
+}
+
+/// Symbols: a symbol atom or a symbol vector.
+impl FromQ for Vec<Sym> {
+    const TYPE: &'static str = "a symbol or symbol list";
+    fn read(x: K) -> Result<Option<Vec<Sym>>> {
+        Ok(read::symbol(x)
+            .map(|s| vec![Sym(s)])
+            .or_else(|| read::symbols(x).map(|v| v.into_iter().map(Sym).collect())))
+    }
+}
+
+/// A string: a char vector or a char atom.
+impl FromQ for String {
+    const TYPE: &'static str = "a string";
+    fn read(x: K) -> Result<Option<String>> {
+        Ok(read::string(x))
+    }
+}
+
+/// q's generic null `::` (an output position's "in place", an option's "not given").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unset;
+
+impl FromQ for Unset {
+    const TYPE: &'static str = "::";
+    fn read(x: K) -> Result<Option<Unset>> {
+        Ok(read::is_unset(x).then_some(Unset))
+    }
+}
+
+/// A kind whose q null means "not given".
+pub trait Nullable: FromQ {
+    fn is_null(&self) -> bool;
+}
+
+impl Nullable for i64 {
+    /// `0N`
+    fn is_null(&self) -> bool {
+        *self == i64::MIN
+    }
+}
+
+impl Nullable for f64 {
+    /// `0n` (any NaN, as ktorch's `null(double)`)
+    fn is_null(&self) -> bool {
+        self.is_nan()
+    }
+}
+
+/// `T`, its q null read as `None` (ktorch's optional sizes and tolerances: `0N`, `0n`).
+impl<T: Nullable> FromQ for Option<T> {
+    const TYPE: &'static str = T::TYPE;
+    fn read(x: K) -> Result<Option<Option<T>>> {
+        Ok(T::read(x)?.map(|v| (!v.is_null()).then_some(v)))
+    }
+}
+
+/// Optional arguments at the end of a list, read from the back: a tuple of kinds, each taken at
+/// most once, when the argument before those taken has its kind (`(A, B)` reads `B`, then `A`).
+pub trait Trailing {
+    /// The values: a tuple of `Option`s, in the tuple's order.
+    type Out;
+    /// How many optional arguments.
+    const LEN: usize;
+    /// Take them from `v[..*n]`, leaving at least `keep` arguments.
+    fn take(v: &[K], n: &mut usize, keep: usize) -> Result<Self::Out>;
+    /// None of them given.
+    fn none() -> Self::Out;
+}
+
+/// The last of `v[..*n]` as a `T`, when more than `keep` remain and it is one.
+fn take_one<T: FromQ>(v: &[K], n: &mut usize, keep: usize) -> Result<Option<T>> {
+    if *n > keep {
+        if let Some(t) = T::read(v[*n - 1])? {
+            *n -= 1;
+            return Ok(Some(t));
+        }
+    }
+    Ok(None)
+}
+
+impl Trailing for () {
+    type Out = ();
+    const LEN: usize = 0;
+    fn take(_: &[K], _: &mut usize, _: usize) -> Result<()> {
+        Ok(())
+    }
+    fn none() {}
+}
+
+macro_rules! trailing {
+    // `$t $v`: each kind and its variable, in the tuple's order; `$rt $rv`: the same, last first
+    ($len:literal; $($t:ident $v:ident),+; $($rt:ident $rv:ident),+) => {
+        impl<$($t: FromQ),+> Trailing for ($($t,)+) {
+            type Out = ($(Option<$t>,)+);
+            const LEN: usize = $len;
+            fn take(v: &[K], n: &mut usize, keep: usize) -> Result<Self::Out> {
+                $(let $rv = take_one::<$rt>(v, n, keep)?;)+
+                Ok(($($v,)+))
+            }
+            fn none() -> Self::Out {
+                ($(None::<$t>,)+)
+            }
+        }
+    };
+}
+
+trailing!(1; A a; A a);
+trailing!(2; A a, B b; B b, A a);
+trailing!(3; A a, B b, C c; C c, B b, A a);
+trailing!(4; A a, B b, C c, D d; D d, C c, B b, A a);
+
+/// The arguments of one call, read from the end (ktorch's `n` counted down).
+pub struct Args {
+    v: Vec<K>,
+    n: usize,
+}
+
+impl Args {
+    /// `x` as the only argument when it is one `T` by itself (`f x`: a handle, an array), else
+    /// the items of the argument list `x`, of 1 to `max` items.
+    pub fn of<T: FromQ>(x: K, max: usize, usage: &str) -> Result<(Args, Option<T>)> {
+        if let Some(t) = T::alone(x)? {
+            return Ok((Args { v: vec![x], n: 1 }, Some(t)));
+        }
+        Ok((Self::list(x, 1, max, usage)?, None))
+    }
+
+    /// The items of the argument list `x`, `min` to `max` of them, else `expected MIN-MAX args,
+    /// USAGE, given N` (or `not implemented for WHAT` when `x` is no list).
+    pub fn list(x: K, min: usize, max: usize, usage: &str) -> Result<Args> {
+        match list(&x) {
+            Some(v) if (min..=max).contains(&v.len()) => Ok(Args {
+                v: v.to_vec(),
+                n: v.len(),
+            }),
+            Some(v) => bail!("expected {min}-{max} args, {usage}, given {}", v.len()),
+            None => bail!("not implemented for {}", describe(x)),
+        }
+    }
+
+    /// How many arguments were given.
+    pub fn given(&self) -> usize {
+        self.v.len()
+    }
+
+    /// How many arguments are left.
+    pub fn left(&self) -> usize {
+        self.n
+    }
+
+    /// The last argument left, as a `T`, when more than `keep` remain and it is one.
+    pub fn opt<T: FromQ>(&mut self, keep: usize) -> Result<Option<T>> {
+        take_one(&self.v, &mut self.n, keep)
+    }
+
+    /// The last two arguments left, as a `T` and a `U`, when more than `keep + 1` remain and
+    /// both are read.
+    pub fn opt2<T: FromQ, U: FromQ>(&mut self, keep: usize) -> Result<Option<(T, U)>> {
+        let n = self.n;
+        if n > keep + 1 {
+            if let Some(a) = T::read(self.v[n - 2])? {
+                if let Some(b) = U::read(self.v[n - 1])? {
+                    self.n -= 2;
+                    return Ok(Some((a, b)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The optional arguments of tuple `S`, read from the back, leaving at least `keep`.
+    pub fn trailing<S: Trailing>(&mut self, keep: usize) -> Result<S::Out> {
+        S::take(&self.v, &mut self.n, keep)
+    }
+
+    /// The arguments left, which must number `want`, else `unrecognized arg(s), expected USAGE`.
+    pub fn rest(&self, want: usize, usage: &str) -> Result<&[K]> {
+        if self.n != want {
+            bail!("unrecognized arg(s), expected {usage}");
+        }
+        Ok(&self.v[..self.n])
+    }
+
+    /// The arguments left, each a `T` (named `ARG i` in an error), which must number `want`.
+    pub fn inputs<T: FromQ>(&self, want: usize, usage: &str) -> Result<Vec<T>> {
+        self.rest(want, usage)?
+            .iter()
+            .enumerate()
+            .map(|(i, x)| T::from_q(*x, &format!("arg {}", i + 1)))
+            .collect()
+    }
+
+    /// Argument `i` (from 0) as a `T`, named `arg` in an error.
+    pub fn get<T: FromQ>(&self, i: usize, arg: &str) -> Result<T> {
+        T::from_q(self.v[i], arg)
+    }
+
+    /// Argument `i` (from 0), as given.
+    pub fn at(&self, i: usize) -> K {
+        self.v[i]
+    }
+}
+
+/// One call of ktorch's form for one input with optional arguments (reductions, cumulative
+/// sums, norms...): `f x` (the input alone), or `f(x;opt..;output)`.
+pub struct Call<I, S: Trailing, O: Trailing> {
+    /// The input.
+    pub input: I,
+    /// Was the input given alone (not in an argument list)?
+    pub alone: bool,
+    /// How many arguments were given.
+    pub given: usize,
+    /// The optional arguments (`S`'s values).
+    pub opts: S::Out,
+    /// The output (`O`'s value: `()` for a function without one).
+    pub out: O::Out,
+}
+
+/// Read `x` as `f x` or `f(x;S..;O)`: the input `I` first, then the optional arguments of `S`
+/// and the output `O` (a one-tuple, or `()`), read from the back after it, each when it has its
+/// kind. `usage` names the full form, `(input;dim;keepdim;output)`.
+pub fn call<I: FromQ, S: Trailing, O: Trailing>(x: K, usage: &str) -> Result<Call<I, S, O>> {
+    if let Some(input) = I::alone(x)? {
+        return Ok(Call {
+            input,
+            alone: true,
+            given: 1,
+            opts: S::none(),
+            out: O::none(),
+        });
+    }
+    let max = 1 + S::LEN + O::LEN;
+    let v =
+        list(&x).ok_or_else(|| anyhow!("not implemented for {}, expected {usage}", describe(x)))?;
+    if v.is_empty() || v.len() > max {
+        bail!("expected up to {max} args, {usage}, given {}", v.len());
+    }
+    let mut n = v.len();
+    let out = O::take(v, &mut n, 1)?;
+    let opts = S::take(v, &mut n, 1)?;
+    if n != 1 {
+        bail!("unrecognized args, expected up to {max}, {usage}");
+    }
+    Ok(Call {
+        input: I::from_q(v[0], "input")?,
+        alone: false,
+        given: v.len(),
+        opts,
+        out,
+    })
+}
