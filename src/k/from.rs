@@ -56,6 +56,11 @@ pub trait FromQ: Sized {
     fn from_q(x: K, arg: &str) -> Result<Self> {
         Self::read(x)?.ok_or_else(|| expected(arg, Self::TYPE, x))
     }
+    /// `x` as this kind, for a kind whose `read` cannot fail (q's own: numbers, flags, symbols):
+    /// `None` when `x` is another kind (a failed read would be `None` too).
+    fn of(x: K) -> Option<Self> {
+        Self::read(x).ok().flatten()
+    }
     /// `x` as a whole when it is one value of this kind and not an argument list (`f x`, for an
     /// input that may come alone): `Ok(None)` (the default) reads `x` as a list.
     fn alone(_x: K) -> Result<Option<Self>> {
@@ -122,23 +127,15 @@ pub enum Number {
     Float(f64),
 }
 
-impl Number {
-    /// Any numeric atom's value (`read` for every type, with no check of the type).
-    pub fn of(x: K) -> Option<Number> {
-        match read::ktype(x) {
-            -8 => read::real(x).map(|f| Number::Float(f as f64)),
-            -9 => read::float(x).map(Number::Float),
-            _ => read::long(x).map(Number::Int),
-        }
-    }
-}
-
 impl FromQ for Number {
     const TYPE: &'static str = "a number";
     fn read(x: K) -> Result<Option<Number>> {
-        Ok(matches!(read::ktype(x), -1 | -4 | -5 | -6 | -7 | -8 | -9)
-            .then(|| Number::of(x))
-            .flatten())
+        Ok(match read::ktype(x) {
+            -8 => read::real(x).map(|f| Number::Float(f as f64)),
+            -9 => read::float(x).map(Number::Float),
+            // boolean, byte, short, int, long (read::long answers None for any other type)
+            _ => read::long(x).map(Number::Int),
+        })
     }
 }
 

@@ -9,7 +9,7 @@ use tch::Tensor;
 
 use super::forms::{self, inputs, several as multi, Out};
 use crate::cxx::ops as shim;
-use crate::k::from::{Args, FromQ, Sym};
+use crate::k::from::{self, Args, FromQ, Sym};
 use crate::k::{make, KResult, K};
 use crate::tensor::opargs::{self, Input, OutTensor, OutVector};
 use crate::tensor::result;
@@ -293,7 +293,7 @@ fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
         }
         return Ok((v[0].shallow_clone(), v[1].shallow_clone(), true));
     }
-    match crate::k::from::list(&x) {
+    match from::list(&x) {
         Some(v) if v.len() == 2 => {
             let (mut ts, h) = forms::tensors(v)?;
             let p = ts.pop().expect("two");

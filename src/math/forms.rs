@@ -148,7 +148,7 @@ impl FromQ for Operand {
 /// q data that is one array (ktorch's `xarray`): a general list whose items are atoms is an
 /// argument list, not an array; otherwise data of one type and a regular shape.
 pub fn array(x: K) -> Option<Tensor> {
-    if read::items(&x).is_some_and(|v| v.len() > 1 && v.iter().any(|i| read::ktype(*i) < 0)) {
+    if from::list(&x).is_some_and(|v| v.len() > 1 && v.iter().any(|i| read::ktype(*i) < 0)) {
         return None;
     }
     opargs::array(x)

@@ -9,7 +9,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::{TchError, Tensor};
 
 use super::forms::{self, inputs};
-use crate::k::from::{Args, FromQ, Number as Num};
+use crate::k::from::{self, Args, FromQ, Number as Num};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, Input, OutTensor};
@@ -150,7 +150,7 @@ fn matrices(x: K) -> Result<(Vec<Tensor>, bool)> {
     if read::ktype(x) != 0 {
         return Ok((vec![Input::from_q(x, "input")?.t], false));
     }
-    let v = crate::k::from::list(&x).unwrap_or(&[]);
+    let v = from::list(&x).unwrap_or(&[]);
     for (i, y) in v.iter().enumerate() {
         if registry::is_handle(*y) && !opargs::is_tensor(*y) {
             bail!("arg[{i}] unexpected, given {}", opargs::describe(*y));

@@ -7,8 +7,10 @@ use tch::{Kind, TchError, Tensor};
 
 use super::forms;
 use super::forms::{finish_op as finish, op, ToTensor};
+use crate::k::from::Number as Num;
+use crate::k::from::{self, FromQ};
 use crate::k::{read, KResult, K};
-use crate::tensor::opargs::{self, Num};
+use crate::tensor::opargs;
 use crate::tensor::{convert, result};
 
 type R = Result<Tensor, TchError>;
@@ -31,10 +33,10 @@ pub fn dist(x: K) -> KResult {
         };
         return result(pnorm(&t.f_get(0)?, &t.f_get(1)?, p)?, false);
     }
-    let v = crate::k::from::list(&x).ok_or_else(|| anyhow!("expected 2-3 args, (x;y;p)"))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("expected 2-3 args, (x;y;p)"))?;
     let p = match v.len() {
         2 => 2.0,
-        3 => match opargs::number(v[2]) {
+        3 => match Num::of(v[2]) {
             Some(Num::Int(i)) => i as f64,
             Some(Num::Float(f)) => f,
             None => bail!(

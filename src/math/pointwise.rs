@@ -10,9 +10,11 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Scalar, TchError, Tensor};
 
 use super::forms::{self, Out};
+use crate::k::from::Number as Num;
+use crate::k::from::{self, FromQ};
 use crate::k::{read, KResult, K};
 use crate::registry;
-use crate::tensor::opargs::{self, Input, Num};
+use crate::tensor::opargs::{self, Input};
 use crate::tensor::{arg, convert, result};
 
 pub type R = Result<Tensor, TchError>;
@@ -42,14 +44,14 @@ pub fn inputs(v: &[K]) -> Result<(Vec<Tensor>, bool)> {
 /// A q number atom as ktorch's `xnum` reads it: short, int, long, real or float (not boolean).
 pub fn num(x: K) -> Option<Num> {
     matches!(read::ktype(x), -9..=-5)
-        .then(|| opargs::number(x))
+        .then(|| Num::of(x))
         .flatten()
 }
 
 /// A q scalar as ktorch's `xscalar` reads it: a number, or a boolean or byte atom.
 pub fn scalar(x: K) -> Option<Num> {
     matches!(read::ktype(x), -1 | -4 | -9..=-5)
-        .then(|| opargs::number(x))
+        .then(|| Num::of(x))
         .flatten()
 }
 
@@ -132,8 +134,8 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         let v = values(x, 2..=2)?;
         return result((op.f)(&v[0], &v[1])?, false);
     }
-    let v = crate::k::from::list(&x)
-        .ok_or_else(|| anyhow!("expected {USAGE}, given {}", opargs::describe(x)))?;
+    let v =
+        from::list(&x).ok_or_else(|| anyhow!("expected {USAGE}, given {}", opargs::describe(x)))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,
@@ -381,7 +383,7 @@ pub fn add(x: K) -> KResult {
     const USAGE: &str = "(x;y;multiplier;output)";
     // the hot path, two tensor handles: one registry lock, no copies (anything else, errors
     // included, takes the general path below)
-    if let Some(&[a, b]) = read::items(&x) {
+    if let Some(&[a, b]) = from::list(&x) {
         if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
             return r;
         }
@@ -398,8 +400,7 @@ pub fn add(x: K) -> KResult {
             false,
         );
     }
-    let v = crate::k::from::list(&x)
-        .ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 2, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;
@@ -438,8 +439,7 @@ fn addc(x: K, div: bool) -> KResult {
             false,
         );
     }
-    let v = crate::k::from::list(&x)
-        .ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 3, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;

@@ -3,6 +3,7 @@
 use anyhow::bail;
 
 use super::forms::{copy_into, finish_op as finish, op, ToTensor};
+use crate::k::from;
 use crate::k::{make, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, result};
@@ -10,7 +11,7 @@ use crate::tensor::{arg, result};
 /// `bernoulli x` (an array or a tensor of probabilities), `bernoulli(x;output)`: 0s and 1s of the
 /// input's shape (and dtype; an output tensor may be of any dtype, e.g. boolean).
 pub fn bernoulli(x: K) -> KResult {
-    if let Some(v) = crate::k::from::list(&x).filter(|v| v.len() > 1 && opargs::is_tensor(v[1])) {
+    if let Some(v) = from::list(&x).filter(|v| v.len() > 1 && opargs::is_tensor(v[1])) {
         if v.len() != 2 {
             bail!("expected args of (x;output), but {} args given", v.len());
         }
