@@ -9,7 +9,7 @@
 // live q value made here), which stands for a SAFETY comment on each block.
 #![allow(clippy::undocumented_unsafe_blocks)]
 use kdbplus::api::{native, K};
-use ktorch::k::from::{self, Args, FromQ, Number, Sizes, Sym, Unset};
+use ktorch::k::from::{self, Args, Double, FromQ, Integer, Number, Sizes, Sym, Unset};
 
 // Link qhost's k.h exports into this test binary.
 use qhost as _;
@@ -252,4 +252,108 @@ fn a_call_reads_input_options_and_output() {
         "unrecognized args, expected up to 3, (input;dim;keepdim;output)"
     );
     free(x);
+}
+
+/// A symbol list.
+fn syms(v: &[&str]) -> K {
+    let x = unsafe { native::ktn(11, v.len() as i64) };
+    for (i, s) in v.iter().enumerate() {
+        let c = std::ffi::CString::new(*s).unwrap();
+        let p = unsafe { native::ss(c.as_ptr() as *mut _) };
+        unsafe { *((x as *mut u8).add(16) as *mut *mut std::ffi::c_char).add(i) = p };
+    }
+    x
+}
+
+#[test]
+fn loss_options_take_integers_and_doubles_as_kloss_does() {
+    // an index or count: a short, int or long atom, not a boolean or float
+    assert_eq!(read::<Integer>(kh(2)), Some(Integer(2)));
+    assert_eq!(read::<Integer>(ki(2)), Some(Integer(2)));
+    assert_eq!(read::<Integer>(kj(2)), Some(Integer(2)));
+    assert_eq!(read::<Integer>(kb(true)), None);
+    assert_eq!(read::<Integer>(kf(2.0)), None);
+    // a margin or smoothing: a float atom or an integer
+    assert_eq!(read::<Double>(kf(0.1)), Some(Double(0.1)));
+    assert_eq!(read::<Double>(kj(1)), Some(Double(1.0)));
+    assert_eq!(read::<Double>(ke(0.5)), None);
+}
+
+#[test]
+fn name_value_pairs_in_each_of_ktorchs_forms() {
+    // `reduce`sum: an even symbol list, its values elements of the list
+    let x = syms(&["reduce", "sum"]);
+    let p = from::pairs(x).unwrap().unwrap();
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].0, "reduce");
+    assert_eq!(p[0].1.read::<Sym>().unwrap(), Some(Sym("sum")));
+    assert_eq!(p[0].1.describe(), "symbol scalar");
+    free(x);
+    // (`smoothing;.1;`ignore;2): a list of names and values
+    let x = list(&[ks("smoothing"), kf(0.1), ks("ignore"), kj(2)]);
+    let p = from::pairs(x).unwrap().unwrap();
+    assert_eq!(
+        p.iter().map(|p| p.0).collect::<Vec<_>>(),
+        ["smoothing", "ignore"]
+    );
+    assert_eq!(p[1].1.read::<Integer>().unwrap(), Some(Integer(2)));
+    free(x);
+    // ((`smoothing;.1);(`ignore;2)): a list of pairs
+    let x = list(&[
+        list(&[ks("smoothing"), kf(0.1)]),
+        list(&[ks("ignore"), kj(2)]),
+    ]);
+    let p = from::pairs(x).unwrap().unwrap();
+    assert_eq!(p[0].1.read::<Double>().unwrap(), Some(Double(0.1)));
+    free(x);
+    // an uneven symbol list is an error; a long list is no name-value structure
+    let x = syms(&["reduce"]);
+    assert!(from::pairs(x).is_err());
+    free(x);
+    let x = longs(&[1, 2]);
+    assert!(from::pairs(x).unwrap().is_none());
+    free(x);
+}
+
+#[test]
+fn options_after_the_inputs_positional_then_a_symbol_then_pairs() {
+    let names = ["weight", "ignore", "smoothing"];
+    // (w;-100;`sum): two positional options and the reduction
+    let v = [longs(&[1, 2]), kj(-100), ks("sum")];
+    let o = from::options(&v, &names, "reduce").unwrap();
+    assert_eq!(
+        o.iter().map(|p| p.0).collect::<Vec<_>>(),
+        ["reduce", "weight", "ignore"]
+    );
+    v.into_iter().for_each(free);
+    // pairs last, naming an option and the reduction
+    let p = list(&[ks("smoothing"), kf(0.1), ks("reduce"), ks("none")]);
+    let o = from::options(&[p], &names, "reduce").unwrap();
+    assert_eq!(
+        o.iter().map(|p| p.0).collect::<Vec<_>>(),
+        ["smoothing", "reduce"]
+    );
+    free(p);
+    // an unknown name
+    let p = syms(&["nosuch", "none"]);
+    let e = from::options(&[p], &names, "reduce")
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        "option: nosuch not recognized, expected weight,ignore,smoothing,reduce"
+    );
+    free(p);
+    // more positional options than the function has
+    let v = [kj(1), kj(2)];
+    let e = from::options(&v, &names[..1], "reduce")
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        "expected up to 1 positional option (weight) and a reduce symbol after the inputs, given 2"
+    );
+    v.into_iter().for_each(free);
 }

@@ -410,3 +410,217 @@ pub fn call<I: FromQ, S: Trailing, O: Trailing>(x: K, usage: &str) -> Result<Cal
         out,
     })
 }
+
+/// One value of a name-value structure: a q value, or element `i` of a simple list (the value
+/// of `` `reduce`sum ``, or of a dictionary whose values are a simple list).
+#[derive(Clone, Copy)]
+pub enum Item {
+    K(K),
+    At(K, usize),
+}
+
+/// The width of one value of q type `t` (atom or simple list): None for guids and other types.
+fn width(t: i8) -> Option<usize> {
+    Some(match t.unsigned_abs() {
+        1 | 4 | 10 => 1,
+        5 => 2,
+        6 | 8 | 13 | 14 | 17 | 18 | 19 => 4,
+        7 | 9 | 11 | 12 | 15 | 16 => 8,
+        _ => return None,
+    })
+}
+
+impl Item {
+    /// What the item is, for an error's "given ..." (`long scalar` for an element of a long list).
+    pub fn describe(self) -> String {
+        match self {
+            Item::K(x) => describe(x),
+            Item::At(x, _) => describe(x).replace(" list", " scalar"),
+        }
+    }
+    /// The item as a `T`: an element of a simple list read as the atom it holds.
+    pub fn read<T: FromQ>(self) -> Result<Option<T>> {
+        match self {
+            Item::K(x) => T::read(x),
+            Item::At(x, i) => match self.atom() {
+                Some(a) => T::read(a.k()),
+                None => bail!("element {i} of {} cannot be read", describe(x)),
+            },
+        }
+    }
+    /// The item as a q value of its own: the value, or the element made an atom.
+    pub fn atom(self) -> Option<super::Owned> {
+        match self {
+            Item::K(x) => Some(super::Owned::share(x)),
+            Item::At(x, i) => {
+                let t = read::ktype(x);
+                let w = width(t).filter(|_| t > 0 && (i as i64) < read::len(x))?;
+                let bytes = &read::vector_bytes(&x, w)[i * w..(i + 1) * w];
+                Some(super::Owned::new(super::make::atom(-t, bytes)))
+            }
+        }
+    }
+}
+
+/// `x` as a name-value structure (ktorch's `xpairs`): a dictionary of symbols to values, an even
+/// symbol list `` `a`1`b`2 `` (names and symbols), a list `` (`a;1;`b;2) ``, or a list of pairs
+/// `` ((`a;1);(`b;2)) ``; `()` is none. `Ok(None)` when `x` is no such structure.
+pub fn pairs(x: K) -> Result<Option<Vec<(&'static str, Item)>>> {
+    if handle_id(x).is_some() {
+        return Ok(None);
+    }
+    if let Some((k, v)) = read::dict_parts(x) {
+        let keys = match read::symbols(k) {
+            Some(s) => s,
+            None if read::ktype(k) == 0 && read::len(k) == 0 => vec![],
+            None => bail!(
+                "unexpected name,value dictionary with {} as keys",
+                describe(k)
+            ),
+        };
+        let vals: Vec<Item> = match read::items(&v) {
+            Some(items) => items.iter().map(|i| Item::K(*i)).collect(),
+            None => (0..read::len(v) as usize).map(|i| Item::At(v, i)).collect(),
+        };
+        return Ok(Some(keys.into_iter().zip(vals).collect()));
+    }
+    if let Some(s) = read::symbols(x) {
+        if s.len() % 2 != 0 {
+            bail!(
+                "uneven no. of symbols for name,value pairs: {}",
+                s.join(",")
+            );
+        }
+        return Ok(Some(
+            (0..s.len() / 2)
+                .map(|i| (s[2 * i], Item::At(x, 2 * i + 1)))
+                .collect(),
+        ));
+    }
+    let Some(items) = read::items(&x) else {
+        return Ok(None);
+    };
+    if items.is_empty() {
+        return Ok(Some(vec![]));
+    }
+    if read::symbol(items[0]).is_some() {
+        if items.len() % 2 != 0 {
+            bail!("uneven no. of elements for name,value pairs in list");
+        }
+        return (0..items.len() / 2)
+            .map(|i| match read::symbol(items[2 * i]) {
+                Some(s) => Ok((s, Item::K(items[2 * i + 1]))),
+                None => bail!(
+                    "unrecognized name for pair, element[{}], expected symbol, given {}",
+                    2 * i,
+                    describe(items[2 * i])
+                ),
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some);
+    }
+    let is_pair = |y: K| match (read::symbols(y), read::items(&y)) {
+        (Some(s), _) => s.len() == 2,
+        (_, Some(v)) => v.len() == 2 && read::symbol(v[0]).is_some(),
+        _ => false,
+    };
+    if !is_pair(items[0]) {
+        return Ok(None);
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, y)| match (read::symbols(*y), read::items(y)) {
+            (Some(s), _) if s.len() == 2 => Ok((s[0], Item::At(*y, 1))),
+            (_, Some(v)) if v.len() == 2 && read::symbol(v[0]).is_some() => {
+                Ok((read::symbol(v[0]).unwrap_or(""), Item::K(v[1])))
+            }
+            _ => bail!("name,value pair[{i}] is not a (name;value) pair"),
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+/// Options after a function's inputs as ktorch's losses read them (kloss.cpp's `xargc`): the
+/// positional options `v`, named `names` in order, then optionally name-value pairs (`pairs`) as
+/// the last argument; a symbol in the last positional place is option `sym` (a loss's
+/// reduction). Answers each option given as (name, item) in the order they apply (a later one
+/// overrides an earlier one): `sym` given positionally, the positional options, the pairs.
+pub fn options(
+    v: &[K],
+    names: &[&'static str],
+    sym: &'static str,
+) -> Result<Vec<(&'static str, Item)>> {
+    let (mut pos, named) = match v.split_last() {
+        Some((last, rest)) => match pairs(*last)? {
+            Some(p) => (rest, p),
+            None => (v, vec![]),
+        },
+        None => (v, vec![]),
+    };
+    let mut given = vec![];
+    if let Some((last, rest)) = pos.split_last() {
+        if read::symbol(*last).is_some() {
+            given.push((sym, Item::K(*last)));
+            pos = rest;
+        }
+    }
+    if pos.len() > names.len() {
+        if names.is_empty() {
+            bail!("{sym}: expected symbol, given {}", describe(pos[0]));
+        }
+        bail!(
+            "expected up to {} positional option{} ({}) and a {sym} symbol after the inputs, given {}",
+            names.len(),
+            if names.len() == 1 { "" } else { "s" },
+            names.join(";"),
+            pos.len()
+        );
+    }
+    given.extend(pos.iter().zip(names).map(|(x, n)| (*n, Item::K(*x))));
+    for (k, x) in named {
+        match names.iter().chain([&sym]).find(|n| **n == k) {
+            Some(n) => given.push((*n, x)),
+            None => {
+                let all: Vec<&str> = names.iter().copied().chain([sym]).collect();
+                bail!("option: {k} not recognized, expected {}", all.join(","));
+            }
+        }
+    }
+    Ok(given)
+}
+
+/// An integer given as a short, int or long atom (not a boolean or byte).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Integer(pub i64);
+
+impl FromQ for Integer {
+    const TYPE: &'static str = "long scalar";
+    fn read(x: K) -> Result<Option<Integer>> {
+        Ok(matches!(read::ktype(x), -7..=-5)
+            .then(|| read::long(x).map(Integer))
+            .flatten())
+    }
+}
+
+/// A double given as a float atom or an `Integer` (short, int or long).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Double(pub f64);
+
+impl FromQ for Double {
+    const TYPE: &'static str = "double";
+    fn read(x: K) -> Result<Option<Double>> {
+        Ok(match read::float(x) {
+            Some(f) => Some(Double(f)),
+            None => Integer::read(x)?.map(|Integer(j)| Double(j as f64)),
+        })
+    }
+}
+
+/// A symbol list (type 11h; an atom is not one).
+impl FromQ for Vec<&'static str> {
+    const TYPE: &'static str = "a symbol list";
+    fn read(x: K) -> Result<Option<Vec<&'static str>>> {
+        Ok(read::symbols(x))
+    }
+}
