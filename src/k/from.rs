@@ -624,3 +624,49 @@ impl FromQ for Vec<&'static str> {
         Ok(read::symbols(x))
     }
 }
+
+/// A symbol atom's text (as `Sym`, without the wrapper).
+impl FromQ for &'static str {
+    const TYPE: &'static str = "a symbol";
+    fn read(x: K) -> Result<Option<&'static str>> {
+        Ok(read::symbol(x))
+    }
+}
+
+/// A real atom.
+impl FromQ for f32 {
+    const TYPE: &'static str = "a real";
+    fn read(x: K) -> Result<Option<f32>> {
+        Ok(read::real(x))
+    }
+}
+
+/// A float list.
+impl FromQ for Vec<f64> {
+    const TYPE: &'static str = "a float list";
+    fn read(x: K) -> Result<Option<Vec<f64>>> {
+        Ok(read::floats(x))
+    }
+}
+
+/// Any integral atom (boolean, byte, short, int or long) as a long, as q widens it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Whole(pub i64);
+
+impl FromQ for Whole {
+    const TYPE: &'static str = "a whole number";
+    fn read(x: K) -> Result<Option<Whole>> {
+        Ok(read::long(x).map(Whole))
+    }
+}
+
+/// A short, int or long list as longs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wholes(pub Vec<i64>);
+
+impl FromQ for Wholes {
+    const TYPE: &'static str = "a long list";
+    fn read(x: K) -> Result<Option<Wholes>> {
+        Ok(read::longs(x).map(Wholes))
+    }
+}
