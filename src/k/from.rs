@@ -670,3 +670,17 @@ impl FromQ for Wholes {
         Ok(read::longs(x).map(Wholes))
     }
 }
+
+/// Symbols: a symbol atom or a symbol list, as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Syms(pub Vec<&'static str>);
+
+impl FromQ for Syms {
+    const TYPE: &'static str = "a symbol or symbol list";
+    fn read(x: K) -> Result<Option<Syms>> {
+        Ok(read::symbol(x)
+            .map(|s| vec![s])
+            .or_else(|| read::symbols(x))
+            .map(Syms))
+    }
+}
