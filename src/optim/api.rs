@@ -647,8 +647,8 @@ pub fn lr(x: K) -> KResult {
     let rates: Vec<f64> = match read::ktype(*r) {
         -9..=-6 => vec![Number::of(*r)
             .map(|n| match n {
-                crate::tensor::opargs::Num::Int(i) => i as f64,
-                crate::tensor::opargs::Num::Float(f) => f,
+                Number::Int(i) => i as f64,
+                Number::Float(f) => f,
             })
             .unwrap()],
         9 => Vec::<f64>::of(*r).unwrap(),

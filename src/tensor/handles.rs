@@ -7,7 +7,8 @@ use tch::Tensor;
 
 use super::convert;
 use super::options::{self, Options};
-use crate::k::{make, read, KResult, K};
+use crate::k::from::FromQ;
+use crate::k::{make, KResult, K};
 use crate::registry::{self, Obj};
 
 /// The target of `to`/`copyto`: options, or an example tensor's dtype and device; and the async
@@ -31,8 +32,9 @@ fn target(x: K, usage: &str) -> anyhow::Result<(K, Options, bool)> {
     };
     let non_blocking = match items.get(2) {
         None => false,
-        Some(a) => read::boolean(*a)
-            .ok_or_else(|| anyhow!("3rd argument expected as boolean async flag"))?,
+        Some(a) => {
+            bool::of(*a).ok_or_else(|| anyhow!("3rd argument expected as boolean async flag"))?
+        }
     };
     Ok((items[0], o, non_blocking))
 }

@@ -33,7 +33,8 @@ pub mod sparse;
 use anyhow::anyhow;
 use tch::Tensor;
 
-use crate::k::{read, K};
+use crate::k::from;
+use crate::k::K;
 use crate::registry;
 
 /// A tensor argument: a tensor handle, or q data made into a CPU tensor. The flag says whether
@@ -52,7 +53,7 @@ pub fn args<'a>(
     n: std::ops::RangeInclusive<usize>,
     usage: &str,
 ) -> anyhow::Result<&'a [K]> {
-    match read::items(x) {
+    match from::list(x) {
         Some(v) if n.contains(&v.len()) && !registry::is_handle(*x) => Ok(v),
         _ => Err(anyhow!("expected {usage}")),
     }

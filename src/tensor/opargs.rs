@@ -5,17 +5,12 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::convert;
-use crate::k::from::FromQ;
-use crate::k::{read, K};
+use crate::k::from::{self, FromQ};
+use crate::k::K;
 use crate::registry::{self, Obj};
 
 /// (moved to the registry, below the session that also describes arguments)
 pub use crate::registry::describe;
-
-/// The items of an argument list `(a;b;..)`: a general list that is not itself a handle.
-pub fn list(x: &K) -> Option<&[K]> {
-    read::items(x).filter(|_| !registry::is_handle(*x))
-}
 
 /// The items of `x` with their count checked, else `expects <usage>, given <what x is>`.
 pub fn items<'a>(
@@ -23,7 +18,7 @@ pub fn items<'a>(
     n: std::ops::RangeInclusive<usize>,
     usage: &str,
 ) -> anyhow::Result<&'a [K]> {
-    match list(x) {
+    match from::list(x) {
         Some(v) if n.contains(&v.len()) => Ok(v),
         Some(v) => bail!(
             "expected {usage}, given {} argument{}",
@@ -32,40 +27,6 @@ pub fn items<'a>(
         ),
         None => bail!("expected {usage}, given {}", describe(*x)),
     }
-}
-
-/// A long atom (ktorch reads dimensions, offsets and indices as longs only).
-pub fn long(x: K) -> Option<i64> {
-    (read::ktype(x) == -7).then(|| read::long(x)).flatten()
-}
-
-/// A boolean atom (in-place, keepdim and wrap flags).
-pub fn flag(x: K) -> Option<bool> {
-    read::boolean(x)
-}
-
-/// Sizes or indices: a long vector, a long atom, or an empty general list.
-pub fn longs(x: K) -> Option<Vec<i64>> {
-    match read::ktype(x) {
-        7 => read::longs(x),
-        -7 => long(x).map(|j| vec![j]),
-        0 if read::len(x) == 0 => Some(vec![]),
-        _ => None,
-    }
-}
-
-/// Symbols: a symbol atom or a symbol vector.
-pub fn syms(x: K) -> Option<Vec<&'static str>> {
-    read::symbol(x)
-        .map(|s| vec![s])
-        .or_else(|| read::symbols(x))
-}
-
-/// A number given as a q atom (boolean, byte, short, int, long, real, float).
-pub use crate::k::from::Number as Num;
-
-pub fn number(x: K) -> Option<Num> {
-    Num::of(x)
 }
 
 /// The class of the live object of handle `x` (None for q data; an error for a stale handle).
@@ -88,7 +49,7 @@ pub fn is_vector(x: K) -> bool {
 
 /// Does `x` hold a handle at any depth of its general lists?
 fn holds_handle(x: K) -> bool {
-    registry::is_handle(x) || read::items(&x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
+    registry::is_handle(x) || from::list(&x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
 }
 
 /// `x` as a tensor when all of `x` is q data of one type and a regular shape (ktorch's

@@ -3,8 +3,9 @@
 //! Given q data input the result is q data; given a tensor handle, a new tensor handle.
 use anyhow::bail;
 
-use super::opargs::{self, items, long};
+use super::opargs::{self, items};
 use super::{arg, convert, result};
+use crate::k::from::FromQ;
 use crate::k::{read, KResult, K};
 use crate::registry;
 
@@ -12,14 +13,14 @@ pub fn index(x: K) -> KResult {
     let [input, dim, ind] = items(&x, 3..=3, "(input;dim;index or indices)")? else {
         unreachable!()
     };
-    let Some(d) = long(*dim) else {
+    let Some(d) = i64::of(*dim) else {
         bail!(
             "2nd argument of dimension expected, given {}",
             opargs::describe(*dim)
         )
     };
     let (t, h) = arg(*input)?;
-    let r = if let Some(i) = long(*ind) {
+    let r = if let Some(i) = i64::of(*ind) {
         t.f_select(d, i)?
     } else if registry::is_handle(*ind) {
         t.f_index_select(d, &registry::tensor(*ind)?)?

@@ -6,6 +6,7 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::convert;
+use crate::k::from::{self, FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -25,10 +26,10 @@ fn index(j: i64, n: usize) -> anyhow::Result<usize> {
 
 /// Indices given as a long atom (`Some(one)`) or a long/int list (`Err(many)`).
 pub fn indices(i: K, n: usize) -> anyhow::Result<Result<usize, Vec<usize>>> {
-    if let Some(j) = read::long(i).filter(|_| read::ktype(i) != -1) {
+    if let Some(j) = Whole::of(i).map(|w| w.0).filter(|_| read::ktype(i) != -1) {
         return Ok(Ok(index(j, n)?));
     }
-    match read::longs(i) {
+    match Wholes::of(i).map(|w| w.0) {
         Some(js) => Ok(Err(js
             .into_iter()
             .map(|j| index(j, n))
@@ -102,7 +103,7 @@ pub fn vector(x: K) -> KResult {
                 let (ks, vals) = match indices(*i, ts.len())? {
                     Ok(k) => (vec![k], vec![take_arg(*val)?]),
                     Err(ks) => {
-                        let vs = read::items(val)
+                        let vs = from::list(val)
                             .filter(|v| v.len() == ks.len() && !registry::is_handle(*val));
                         let vs = vs.ok_or_else(|| {
                             anyhow!("{} indices need a list of {} values", ks.len(), ks.len())

@@ -27,7 +27,7 @@ use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::convert;
 use crate::tensor::fill::{dict_picks, rows, vector_picks};
-use crate::tensor::opargs::{self, describe};
+use crate::tensor::opargs::describe;
 
 /// The tensors to fill: shared with handles (filled in place), or made from q data.
 pub enum Target {
@@ -131,8 +131,8 @@ pub fn handle_list(x: &K) -> Option<&[K]> {
 pub fn double(x: K) -> Option<f64> {
     match read::ktype(x) {
         -8 | -9 => Number::of(x).map(|n| match n {
-            opargs::Num::Float(f) => f,
-            opargs::Num::Int(j) => j as f64,
+            Number::Float(f) => f,
+            Number::Int(j) => j as f64,
         }),
         _ => None,
     }
@@ -142,8 +142,8 @@ pub fn double(x: K) -> Option<f64> {
 pub fn num(x: K) -> Option<f64> {
     match read::ktype(x) {
         -1 | -4 | -5 | -6 | -7 | -8 | -9 => Number::of(x).map(|n| match n {
-            opargs::Num::Float(f) => f,
-            opargs::Num::Int(j) => j as f64,
+            Number::Float(f) => f,
+            Number::Int(j) => j as f64,
         }),
         _ => None,
     }
