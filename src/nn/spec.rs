@@ -77,7 +77,7 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
             .collect();
         return Ok(Some(Pairs::with(list, vals.made)));
     }
-    let Some(items) = read::items(&x) else {
+    let Some(items) = from::list(&x) else {
         return Ok(None);
     };
     if items.is_empty() {
@@ -107,7 +107,7 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
     }
     let is_pair = |y: K| {
         read::len(y) == 2
-            && (read::ktype(y) == 11 || read::items(&y).is_some_and(|v| <&str>::of(v[0]).is_some()))
+            && (read::ktype(y) == 11 || from::list(&y).is_some_and(|v| <&str>::of(v[0]).is_some()))
     };
     if is_pair(items[0]) {
         let mut v = vec![];

@@ -97,7 +97,7 @@ pub fn dict(x: K) -> KResult {
         let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
         return make_dict(names, v);
     }
-    let items = read::items(&x).ok_or_else(|| {
+    let items = from::list(&x).ok_or_else(|| {
         anyhow!(
             "expected a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
         )

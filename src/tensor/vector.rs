@@ -89,7 +89,7 @@ pub fn vector(x: K) -> KResult {
         // an atom or a simple list: its values, one tensor a row (ktensor.cpp's `vec`)
         return Ok(registry::add(Obj::Vector(from_q(x)?)));
     }
-    let items = read::items(&x).ok_or_else(|| {
+    let items = from::list(&x).ok_or_else(|| {
         anyhow!("expected (x;y;..), a vector, (vector;index) or (vector;index;value)")
     })?;
     if let Some(v) = items.first().filter(|v| is_vector(**v)) {
@@ -143,5 +143,5 @@ pub fn from_q(x: K) -> anyhow::Result<Vec<Tensor>> {
             .map(|i| Ok(t.f_get(i)?.f_contiguous()?.f_detach_copy()?))
             .collect();
     }
-    take_args(read::items(&x).unwrap_or(&[]))
+    take_args(from::list(&x).unwrap_or(&[]))
 }

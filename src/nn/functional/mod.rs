@@ -62,7 +62,7 @@ pub fn opts(args: &[K], names: &[&str]) -> Result<Opts> {
     if let Some(last) = args.last() {
         if read::dict_parts(*last).is_some()
             || (read::ktype(*last) == 0
-                && read::items(last)
+                && from::list(last)
                     .is_some_and(|i| i.first().is_some_and(|a| <&str>::of(*a).is_some())))
         {
             let items: Vec<(&str, K)> = match read::dict_parts(*last) {
@@ -74,7 +74,7 @@ pub fn opts(args: &[K], names: &[&str]) -> Result<Opts> {
                     made = vs.made;
                     items
                 }
-                None => read::items(last)
+                None => from::list(last)
                     .unwrap()
                     .chunks(2)
                     .map(|p| (<&str>::of(p[0]).unwrap_or(""), *p.get(1).unwrap_or(&p[0])))
