@@ -8,14 +8,22 @@
 //!   form: another kind is the error `ARG expected as TYPE, given WHAT`.
 //! - impls here for q's own kinds, with ktorch's acceptance: `bool` (a boolean atom), `i64` (a
 //!   long atom: ktorch reads dimensions, offsets and indices as longs only), `f64` (a float
-//!   atom), [`Number`] (any numeric atom), `Vec<i64>` (a long atom, long vector or `()`),
-//!   [`Sizes`] (a long atom or long vector), [`Sym`] and `Vec<Sym>`, `String` (a char vector or
-//!   atom), [`Unset`] (`::`), and `Option<T>` for a `T` whose q null means "not given" (`0N`,
-//!   `0n`); the kinds of the layers above (tensor inputs, output tensors and vectors, dtypes,
-//!   handles) implement it where their types live.
+//!   atom), `f32` (a real atom), [`Number`] (any numeric atom), [`Integer`] (a short, int or long
+//!   atom), [`Double`] (a float atom or an `Integer`), [`Whole`] (any integral atom, widened as q
+//!   does), `Vec<i64>` (a long atom, long vector or `()`), [`Sizes`] (a long atom or long vector),
+//!   [`Wholes`] (a short, int or long vector), `Vec<f64>` (a float vector), [`Sym`] and `&str` (a
+//!   symbol atom), `Vec<&str>` (a symbol vector), [`Syms`] and `Vec<Sym>` (a symbol atom or
+//!   vector), `String` (a char vector or atom), [`Unset`] (`::`), and `Option<T>` for a `T` whose
+//!   q null means "not given" (`0N`, `0n`); the kinds of the layers above (tensor inputs, output
+//!   tensors and vectors, dtypes, tensor options) implement it where their types live. `of` reads
+//!   one of q's own kinds where no error can arise (`bool::of(x)`).
 //! - [`Args`]: an argument list `(a;b;..)` read from the end, each optional argument taken when
 //!   it has its kind and enough arguments remain before it; [`Trailing`]: a tuple of optional
-//!   arguments read that way in one step (`(Vec<i64>, bool, Kind)` for `(x;dim;keepdim;dtype)`).
+//!   arguments read that way in one step (`(Vec<i64>, bool, Kind)` for `(x;dim;keepdim;dtype)`);
+//!   [`call`]: `f x` or `f(x;opt..;output)` in one step.
+//! - [`options`]: options after a function's inputs, positional then name-value pairs ([`pairs`]:
+//!   ktorch's four forms), each an [`Item`] (a value, or an element of a simple list) read as a
+//!   `FromQ` kind.
 //!
 //! The guard puts the function's name in front of every error (`'mean: ...`).
 use anyhow::{anyhow, bail, Result};
@@ -340,15 +348,6 @@ impl Args {
             bail!("unrecognized arg(s), expected {usage}");
         }
         Ok(&self.v[..self.n])
-    }
-
-    /// The arguments left, each a `T` (named `ARG i` in an error), which must number `want`.
-    pub fn inputs<T: FromQ>(&self, want: usize, usage: &str) -> Result<Vec<T>> {
-        self.rest(want, usage)?
-            .iter()
-            .enumerate()
-            .map(|(i, x)| T::from_q(*x, &format!("arg {}", i + 1)))
-            .collect()
     }
 
     /// Argument `i` (from 0) as a `T`, named `arg` in an error.

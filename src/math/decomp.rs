@@ -4,7 +4,7 @@
 //! or a tensor), optional flags/numbers/symbols read from the end, then an output tensor (one
 //! result) or output vector (several results) last. Several results come back as a q list for
 //! q data, a vector handle for a tensor.
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::forms::{self, inputs, several as multi, Out};
@@ -343,7 +343,16 @@ pub fn lusolve(x: K) -> KResult {
             bail!("expected (b;matrix;pivot) or (b;matrix;pivot;output), but given {n} args");
         }
         let out = match n {
-            4 => Some(a.get::<OutTensor>(3, "4th arg of output tensor")?.0),
+            4 => Some(
+                OutTensor::read(a.at(3))?
+                    .ok_or_else(|| {
+                        anyhow!(
+                            "4th arg of output tensor expected, given {}",
+                            opargs::describe(a.at(3))
+                        )
+                    })?
+                    .0,
+            ),
             _ => None,
         };
         let (mut ts, h) = forms::tensors(&[a.at(0), a.at(1), a.at(2)])?;
@@ -355,7 +364,16 @@ pub fn lusolve(x: K) -> KResult {
             bail!("expected (b;lu) or (b;lu;output), but given {n} args");
         }
         let out = match n {
-            3 => Some(a.get::<OutTensor>(2, "3rd arg of output tensor")?.0),
+            3 => Some(
+                OutTensor::read(a.at(2))?
+                    .ok_or_else(|| {
+                        anyhow!(
+                            "3rd arg of output tensor expected, given {}",
+                            opargs::describe(a.at(2))
+                        )
+                    })?
+                    .0,
+            ),
             _ => None,
         };
         let (m, p, hl) = lu_pair(y, usage)?;
@@ -450,7 +468,12 @@ pub fn solve(x: K) -> KResult {
 pub fn trisolve(x: K) -> KResult {
     let usage = "3-6 args, (a;b;upper;left;unitriangular;output)";
     let mut a = Args::list(x, 3, 6, usage)?;
-    let upper = a.get::<bool>(2, "3rd arg of upper triangular flag")?;
+    let upper = bool::of(a.at(2)).ok_or_else(|| {
+        anyhow!(
+            "3rd arg of upper triangular flag expected, given {}",
+            opargs::describe(a.at(2))
+        )
+    })?;
     let out = a.opt::<OutTensor>(3)?.map(|o| o.0);
     let (left, unit) = match a.opt2::<bool, bool>(3)? {
         Some(p) => p,
