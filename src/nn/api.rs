@@ -335,7 +335,7 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
     }
     let parms = keys.get(4) == Some(&"parms");
     let buffers = keys.get(5) == Some(&"buffers");
-    let cols = read::items(&v).map(|c| c.to_vec()).unwrap_or_else(|| {
+    let cols = from::list(&v).map(|c| c.to_vec()).unwrap_or_else(|| {
         let e = Owned::new(make::explode(v));
         let c = e.items().unwrap().to_vec();
         made.push(e);
@@ -357,7 +357,7 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
             )
         };
         let ks = Vec::<&str>::of(ok).unwrap_or_default();
-        let vs = match read::items(&ov) {
+        let vs = match from::list(&ov) {
             Some(v) => v.to_vec(),
             None => {
                 let e = Owned::new(make::explode(ov));
@@ -393,18 +393,18 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
         .ok_or_else(|| anyhow::anyhow!("module definition: module expected as symbols"))?;
     let names = Vec::<&str>::of(cols[2])
         .ok_or_else(|| anyhow::anyhow!("module definition: name expected as symbols"))?;
-    let o = read::items(&cols[3]).ok_or_else(|| {
+    let o = from::list(&cols[3]).ok_or_else(|| {
         anyhow::anyhow!("module definition: options expected as a list of dictionaries")
     })?;
     let p = if parms {
-        Some(read::items(&cols[4]).ok_or_else(|| {
+        Some(from::list(&cols[4]).ok_or_else(|| {
             anyhow::anyhow!("module state: parms expected as a list of dictionaries")
         })?)
     } else {
         None
     };
     let b = if buffers {
-        Some(read::items(&cols[5]).ok_or_else(|| {
+        Some(from::list(&cols[5]).ok_or_else(|| {
             anyhow::anyhow!("module state: buffers expected as a list of dictionaries")
         })?)
     } else {

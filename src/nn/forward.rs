@@ -13,7 +13,7 @@ use super::api::{has_module, is_module, modref};
 use super::layers::callback::{current_mode, with_mode};
 use super::{Out, Run};
 use crate::k::from::{self, FromQ};
-use crate::k::{make, read, KResult, K};
+use crate::k::{make, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::{convert, opargs::describe};
 
@@ -93,7 +93,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
             _ => {}
         }
     }
-    let v = match read::items(&x) {
+    let v = match from::list(&x) {
         // a model's module runs as well (ktorch's forward on models)
         Some(v) if v.len() >= 2 && has_module(v[0]) => v,
         // a handle first that is no module: stale, or of another class

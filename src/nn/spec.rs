@@ -150,7 +150,7 @@ pub fn exploded(x: K, n: usize) -> Result<Exploded> {
     if read::len(x) as usize != n {
         bail!("expected {n} value(s), given {}", read::len(x));
     }
-    if let Some(v) = read::items(&x) {
+    if let Some(v) = from::list(&x) {
         return Ok(Exploded {
             items: v.to_vec(),
             made: None,
@@ -548,7 +548,7 @@ pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
 
 /// ktorch's `xdv`: 0 when `x` is not depth-value pairs, -1 for one pair, else the count.
 pub fn dv_count(x: K) -> i64 {
-    let Some(v) = read::items(&x) else { return 0 };
+    let Some(v) = from::list(&x) else { return 0 };
     if v.len() == 2 && read::ktype(v[0]) == -7 {
         return -1;
     }
@@ -563,10 +563,10 @@ pub fn dv(x: K, n: i64, q: &mut Stack) -> Result<()> {
     let pairs: Vec<K> = if n < 0 {
         vec![x]
     } else {
-        read::items(&x).unwrap().to_vec()
+        from::list(&x).unwrap().to_vec()
     };
     for p in pairs {
-        let v = read::items(&p).unwrap();
+        let v = from::list(&p).unwrap();
         q.push(Whole::of(v[0]).map(|w| w.0).unwrap(), layer(v[1])?)?;
     }
     Ok(())

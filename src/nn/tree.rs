@@ -4,7 +4,7 @@
 use anyhow::bail;
 
 use super::spec::dv_count;
-use crate::k::from::{FromQ, Whole};
+use crate::k::from::{self, FromQ, Whole};
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::describe;
 
@@ -39,11 +39,11 @@ pub fn tree(x: K) -> KResult {
     let pairs: Vec<(i64, K)> = if n < 0 {
         vec![x]
     } else {
-        read::items(&x).unwrap().to_vec()
+        from::list(&x).unwrap().to_vec()
     }
     .into_iter()
     .map(|p| {
-        let v = read::items(&p).unwrap();
+        let v = from::list(&p).unwrap();
         (Whole::of(v[0]).map(|w| w.0).unwrap(), v[1])
     })
     .collect();

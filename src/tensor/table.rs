@@ -14,7 +14,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use crate::k::from::FromQ;
+use crate::k::from::{self, FromQ};
 use crate::k::{make::data, read, K};
 
 /// A column of a table: its name and its (borrowed) vector.
@@ -48,7 +48,7 @@ fn columns_of(t: K) -> Result<Vec<Column>> {
     let d = read::table_dict(t).ok_or_else(|| anyhow!("expected a table"))?;
     let (k, v) = read::dict_parts(d).ok_or_else(|| anyhow!("malformed table"))?;
     let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("table column names must be symbols"))?;
-    let cols = read::items(&v).ok_or_else(|| {
+    let cols = from::list(&v).ok_or_else(|| {
         anyhow!(
             "table columns must be a general list of vectors, given type {}h",
             read::ktype(v)
