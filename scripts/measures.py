@@ -23,8 +23,8 @@ Shape (issue 36):
   the most any one name has;
 - argument readers outside the trait: call sites outside src/k/ of the argument frameworks and
   list readers (`Tail::`, `slots::parse`, `forms::split`, loss `args::parse`, `opargs::list`,
-  `read::items`, `forms::items`), and function signatures outside src/k/ taking `K`, `&K` or
-  `&[K]`;
+  `read::items`, `forms::items`, and since issue 36 part 3 the counted lists `opargs::items`
+  and `tensor::args`), and function signatures outside src/k/ taking `K`, `&K` or `&[K]`;
 - readers and parsers outside the trait (issue 36 part 3): those call sites, plus the hand
   K->value conversions outside src/k/ that the trait `k::from::FromQ` replaces: `read::` and
   `opargs::` value readers (`long`, `longs`, `flag`, `boolean`, `symbol`, `symbols`, `syms`,
@@ -158,6 +158,9 @@ readers = {
     "opargs::list": ("opargs", "list"),
     "read::items": ("read", "items"),
     "forms::items": ("forms", "items"),
+    # counted lists (issue 36 part 3 adds them: they are list readers as the others)
+    "opargs::items": ("opargs", "items"),
+    "tensor::args": ("tensor", "args"),
 }
 hand = ["long", "longs", "flag", "boolean", "symbol", "symbols", "syms", "float", "floats",
         "real", "string", "number"]
@@ -181,6 +184,8 @@ for f in files:
         if name == "loss args::parse" and not f.startswith("src/loss/"):
             continue
         n = uses(mod, item)
+        if name == "tensor::args" and f.startswith("src/tensor/"):
+            n += len(re.findall(r"\bsuper::args\(", body))
         counts[name] += n
         all_by[domain(f)] += n
     for mod in ("read", "opargs"):

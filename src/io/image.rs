@@ -12,9 +12,9 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context};
 use tch::{Device, Kind, Tensor};
 
-use crate::k::from::{FromQ, Number as Num, Sym};
+use crate::k::from::{self, FromQ, Number as Num, Sym};
 use crate::k::{make, read, KResult, K};
-use crate::tensor::opargs::{self, items};
+use crate::tensor::opargs;
 use crate::tensor::{arg, result};
 
 const GRID_USAGE: &str = "(input array/tensor; rows; cols; padding; pad value), 2-5 args";
@@ -23,7 +23,7 @@ const GRID_USAGE: &str = "(input array/tensor; rows; cols; padding; pad value), 
 const DEFAULT_PADDING: i64 = 2;
 
 pub fn makegrid(x: K) -> KResult {
-    let v = items(&x, 2..=5, GRID_USAGE)?;
+    let v = from::items(&x, 2..=5, GRID_USAGE)?;
     let count = |i: usize, what: &str| -> anyhow::Result<Option<i64>> {
         match i64::of(v[i]) {
             Some(i64::MIN) => Ok(None),
@@ -108,7 +108,7 @@ fn grid(
 
 pub fn png(x: K) -> KResult {
     let usage = "(PNG file name; image array/tensor)";
-    let v = items(&x, 2..=2, usage)?;
+    let v = from::items(&x, 2..=2, usage)?;
     let Some(Sym(name)) = Sym::of(v[0]) else {
         bail!(
             "expected {usage}, file name a symbol, given {}",

@@ -54,6 +54,20 @@ pub fn list(x: &K) -> Option<&[K]> {
     read::items(x).filter(|_| handle_id(*x).is_none())
 }
 
+/// The items of the argument list `x`, a count of them in `n`, else `expected USAGE, given N
+/// argument(s)` (or `given WHAT` when `x` is no argument list).
+pub fn items<'a>(x: &'a K, n: std::ops::RangeInclusive<usize>, usage: &str) -> Result<&'a [K]> {
+    match list(x) {
+        Some(v) if n.contains(&v.len()) => Ok(v),
+        Some(v) => bail!(
+            "expected {usage}, given {} argument{}",
+            v.len(),
+            if v.len() == 1 { "" } else { "s" }
+        ),
+        None => bail!("expected {usage}, given {}", describe(*x)),
+    }
+}
+
 /// One kind of q argument read as a Rust value.
 pub trait FromQ: Sized {
     /// The kind in an error: `a long`, `a boolean`, `a tensor`...

@@ -7,7 +7,7 @@
 use anyhow::{anyhow, bail};
 use tch::Tensor;
 
-use super::opargs::{self, items};
+use super::opargs;
 use super::{arg, convert};
 use crate::k::from::{self, FromQ, Number as Num, Syms};
 use crate::k::{make, read, KResult, K};
@@ -65,7 +65,7 @@ fn fill_all(ts: &mut [Tensor], v: Num) -> anyhow::Result<()> {
 }
 
 pub fn fill(x: K) -> KResult {
-    let v = items(&x, 2..=3, "(input;value) or (input;indices/keys;value)")?;
+    let v = from::items(&x, 2..=3, "(input;value) or (input;indices/keys;value)")?;
     let last = v[v.len() - 1];
     let Some(value) = Num::of(last).filter(|_| read::ktype(last) < 0) else {
         bail!(
@@ -130,7 +130,7 @@ pub fn fill(x: K) -> KResult {
 
 pub fn filldiagonal(x: K) -> KResult {
     let usage = "(input;fill value) or (input;fill value;wrap flag)";
-    let v = items(&x, 2..=3, usage)?;
+    let v = from::items(&x, 2..=3, usage)?;
     let value = Num::of(v[1]).filter(|_| read::ktype(v[1]) < 0);
     let wrap = if v.len() == 3 {
         bool::of(v[2])

@@ -12,23 +12,6 @@ use crate::registry::{self, Obj};
 /// (moved to the registry, below the session that also describes arguments)
 pub use crate::registry::describe;
 
-/// The items of `x` with their count checked, else `expects <usage>, given <what x is>`.
-pub fn items<'a>(
-    x: &'a K,
-    n: std::ops::RangeInclusive<usize>,
-    usage: &str,
-) -> anyhow::Result<&'a [K]> {
-    match from::list(x) {
-        Some(v) if n.contains(&v.len()) => Ok(v),
-        Some(v) => bail!(
-            "expected {usage}, given {} argument{}",
-            v.len(),
-            if v.len() == 1 { "" } else { "s" }
-        ),
-        None => bail!("expected {usage}, given {}", describe(*x)),
-    }
-}
-
 /// The class of the live object of handle `x` (None for q data; an error for a stale handle).
 pub fn class(x: K) -> anyhow::Result<Option<&'static str>> {
     if !registry::is_handle(x) {

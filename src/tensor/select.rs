@@ -3,14 +3,14 @@
 //! Given q data input the result is q data; given a tensor handle, a new tensor handle.
 use anyhow::bail;
 
-use super::opargs::{self, items};
+use super::opargs;
 use super::{arg, convert, result};
-use crate::k::from::FromQ;
+use crate::k::from::{self, FromQ};
 use crate::k::{read, KResult, K};
 use crate::registry;
 
 pub fn index(x: K) -> KResult {
-    let [input, dim, ind] = items(&x, 3..=3, "(input;dim;index or indices)")? else {
+    let [input, dim, ind] = from::items(&x, 3..=3, "(input;dim;index or indices)")? else {
         unreachable!()
     };
     let Some(d) = i64::of(*dim) else {

@@ -5,10 +5,9 @@
 use anyhow::bail;
 use tch::Tensor;
 
-use super::opargs::{self, array, items};
+use super::opargs::{self, array};
 use super::{arg, convert, result};
-use crate::k::from;
-use crate::k::from::FromQ;
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -58,7 +57,7 @@ enum Mode {
 }
 
 fn resizing(x: K, mode: Mode) -> KResult {
-    let [input, size] = items(&x, 2..=2, "(input;size) or (input;example tensor)")? else {
+    let [input, size] = from::items(&x, 2..=2, "(input;size) or (input;example tensor)")? else {
         unreachable!()
     };
     let s = size_arg(*size)?;
@@ -95,7 +94,7 @@ pub fn view(x: K) -> KResult {
 
 pub fn narrow(x: K) -> KResult {
     let usage = "(input;dim;offset;size)";
-    let [input, d, i, w] = items(&x, 4..=4, usage)? else {
+    let [input, d, i, w] = from::items(&x, 4..=4, usage)? else {
         unreachable!()
     };
     let (Some(d), Some(i), Some(w)) = (i64::of(*d), i64::of(*i), i64::of(*w)) else {
@@ -179,7 +178,7 @@ pub fn transpose(x: K) -> KResult {
 }
 
 pub fn permute(x: K) -> KResult {
-    let [input, dims] = items(&x, 2..=2, "(input;reordered dimensions)")? else {
+    let [input, dims] = from::items(&x, 2..=2, "(input;reordered dimensions)")? else {
         unreachable!()
     };
     let d = Vec::<i64>::of(*dims).ok_or_else(|| {
@@ -198,7 +197,7 @@ pub fn expand(x: K) -> KResult {
         let n = Vec::<i64>::of(x).unwrap_or_default();
         return convert::to_q(&Tensor::from_slice(&n[..1]).f_expand([n[1]], false)?);
     }
-    let [input, size] = items(
+    let [input, size] = from::items(
         &x,
         2..=2,
         "(input;size) or (input;tensor whose size to match)",

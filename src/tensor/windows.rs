@@ -8,14 +8,13 @@
 //! (docs/tables.md).
 use anyhow::bail;
 
-use super::opargs::items;
 use super::{arg, result};
-use crate::k::from::FromQ;
+use crate::k::from::{self, FromQ};
 use crate::k::{KResult, K};
 
 pub fn windows(x: K) -> KResult {
     let usage = "(input;size) or (input;size;step)";
-    let v = items(&x, 2..=3, usage)?;
+    let v = from::items(&x, 2..=3, usage)?;
     let Some(n) = i64::of(v[1]) else {
         bail!("expected {usage} with size a long")
     };
