@@ -607,7 +607,12 @@ pub fn seq(x: K) -> KResult {
         v.extend(s[1..].iter().map(|a| make::symbols(&[a])));
         return Ok(make::list(v));
     }
-    let items = read::items(&x).unwrap();
+    let Some(items) = from::list(&x) else {
+        bail!(
+            "expected module symbols or a list of definitions, given {}",
+            describe(x)
+        )
+    };
     if items.is_empty() {
         bail!("empty list");
     }

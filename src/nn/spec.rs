@@ -334,7 +334,7 @@ pub fn layer(x: K) -> Result<Module> {
                 (s[0], Some(s[1]), &syms[2..])
             }
         }
-    } else if let Some(v) = read::items(&x) {
+    } else if let Some(v) = from::list(&x) {
         let Some(s) = v.first().and_then(|a| <&str>::of(*a)) else {
             bail!(
                 "no module symbol found, given {}",
@@ -534,7 +534,7 @@ impl Stack {
 
 /// A tree definition at depth `d`.
 pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
-    match read::items(&x) {
+    match from::list(&x) {
         Some(v) if !v.is_empty() => {
             q.push(d, layer(v[0])?)?;
             for c in &v[1..] {

@@ -88,7 +88,7 @@ fn joining(x: K, cat: bool) -> KResult {
             n => dim_out(&items[1..]).filter(|(_, o)| o.is_none() || n == 3),
         };
         if let Some((dim, out)) = form {
-            let inputs = read::items(&items[0]).unwrap_or(&[]);
+            let inputs = from::list(&items[0]).unwrap_or(&[]);
             let handle = inputs.iter().any(|i| registry::is_handle(*i));
             return finish(&tensors(inputs)?, dim, out, handle, cat);
         }
