@@ -23,8 +23,12 @@ Shape (issue 36):
   the most any one name has;
 - argument readers outside the trait: call sites outside src/k/ of the argument frameworks and
   list readers (`Tail::`, `slots::parse`, `forms::split`, loss `args::parse`, `opargs::list`,
-  `read::items`, `forms::items`), and function signatures outside src/k/ taking `K`, `&K` or
-  `&[K]`;
+  `read::items`, `forms::items`, and since issue 36 part 3 the counted lists `opargs::items`
+  and `tensor::args`), and function signatures outside src/k/ taking `K`, `&K` or `&[K]`;
+- readers and parsers outside the trait (issue 36 part 3): those call sites, plus the hand
+  K->value conversions outside src/k/ that the trait `k::from::FromQ` replaces: `read::` and
+  `opargs::` value readers (`long`, `longs`, `flag`, `boolean`, `symbol`, `symbols`, `syms`,
+  `float`, `floats`, `real`, `string`, `number`), in all and by domain;
 - circles inside a domain: the strongly connected sets of a domain's second-level modules
   (src/nn/callback.rs, src/nn/layers/ ...; the domain's own mod.rs is one more) linked by their
   `crate::`/`super::` paths;
@@ -154,27 +158,49 @@ readers = {
     "opargs::list": ("opargs", "list"),
     "read::items": ("read", "items"),
     "forms::items": ("forms", "items"),
+    # counted lists (issue 36 part 3 adds them: they are list readers as the others)
+    "opargs::items": ("opargs", "items"),
+    "tensor::args": ("tensor", "args"),
 }
+hand = ["long", "longs", "flag", "boolean", "symbol", "symbols", "syms", "float", "floats",
+        "real", "string", "number"]
 counts = defaultdict(int)
+hand_counts = defaultdict(int)
+all_by = defaultdict(int)
 ksigs = 0
 for f in files:
     if f.startswith("src/k/"):
         continue
     body = "\n".join(code(l) for l in text[f].split("\n"))
+    def uses(mod, item):
+        if item is None:
+            return len(re.findall(rf"\b{mod}::", body))
+        n = len(re.findall(rf"\b{mod}::{item}\b", body))
+        if re.search(rf"use [\w:]*\b{mod}::\{{[^}}]*\b{item}\b", body):
+            n += len(re.findall(rf"(?<![\w:]){item}\s*\(", body))
+        return n
+
     for name, (mod, item) in readers.items():
         if name == "loss args::parse" and not f.startswith("src/loss/"):
             continue
-        if item is None:
-            counts[name] += len(re.findall(rf"\b{mod}::", body))
-            continue
-        counts[name] += len(re.findall(rf"\b{mod}::{item}\b", body))
-        if re.search(rf"use [\w:]*\b{mod}::\{{[^}}]*\b{item}\b", body):
-            counts[name] += len(re.findall(rf"(?<![\w:]){item}\s*\(", body))
+        n = uses(mod, item)
+        if name == "tensor::args" and f.startswith("src/tensor/"):
+            n += len(re.findall(r"\bsuper::args\(", body))
+        counts[name] += n
+        all_by[domain(f)] += n
+    for mod in ("read", "opargs"):
+        for item in hand:
+            n = uses(mod, item)
+            hand_counts[f"{mod}::{item}"] += n
+            all_by[domain(f)] += n
     for m in re.finditer(r"\bfn\s+\w+\s*(?:<[^>]*>)?\s*\(([^)]*)\)", body):
         if re.search(r":\s*(?:&\s*(?:'\w+\s+)?)?(?:\[\s*)?K\b", m.group(1)):
             ksigs += 1
 print(f"  argument readers outside the trait (uses outside src/k): {sum(counts.values())} ({by(counts)}); "
       f"fn signatures taking K, &K or &[K] outside src/k: {ksigs}")
+print(f"  readers and parsers outside the trait: {sum(counts.values()) + sum(hand_counts.values())} "
+      f"(the above, and hand K->value conversions {sum(hand_counts.values())}: "
+      f"{by({k: v for k, v in hand_counts.items() if v})}); by domain: {by(all_by)}")
 
 # ---- circles inside a domain ----------------------------------------------------------------
 def modpath(f):

@@ -345,10 +345,7 @@ pub fn tensor_pair(
 
 /// The id in `x` if `x` has the handle form (a one-element general list holding a long).
 pub fn id_of(x: K) -> Option<i64> {
-    match read::items(&x) {
-        Some([j]) if read::ktype(*j) == -7 => read::long(*j),
-        _ => None,
-    }
+    crate::k::from::handle_id(x)
 }
 
 /// Does `x` look like a handle (whether or not it is live)?
@@ -607,31 +604,5 @@ pub fn describe(x: K) -> String {
             None => "stale pointer".to_string(),
         };
     }
-    let t = read::ktype(x);
-    let name = match t.unsigned_abs() {
-        0 => return "general list".to_string(),
-        1 => "boolean",
-        2 => "guid",
-        4 => "byte",
-        5 => "short",
-        6 => "int",
-        7 => "long",
-        8 => "real",
-        9 => "float",
-        10 => "char",
-        11 => "symbol",
-        12 => "timestamp",
-        13 => "month",
-        14 => "date",
-        15 => "datetime",
-        16 => "timespan",
-        17 => "minute",
-        18 => "second",
-        19 => "time",
-        98 => return "table".to_string(),
-        99 => return "dictionary".to_string(),
-        101 if t == 101 => return "null".to_string(),
-        _ => return format!("type {t}h"),
-    };
-    format!("{name} {}", if t < 0 { "scalar" } else { "list" })
+    read::describe(x)
 }

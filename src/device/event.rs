@@ -10,6 +10,7 @@ use anyhow::{bail, Result};
 
 use super::shim;
 use super::stream::{with_stream, Stream};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -67,7 +68,7 @@ pub fn event(x: K) -> KResult {
     let timing = if read::is_nil(x) {
         true
     } else if read::ktype(x) == -1 {
-        read::boolean(x).unwrap_or(true)
+        bool::of(x).unwrap_or(true)
     } else {
         bail!("expected () or a boolean timing flag")
     };
@@ -76,8 +77,8 @@ pub fn event(x: K) -> KResult {
 
 /// The event handle and stream of `record`/`wait`: (e) with the current stream, or (e;s).
 fn event_stream(x: K, f: impl FnOnce(&Event, &Stream) -> Result<()>) -> KResult {
-    let (e, s) = match read::items(&x) {
-        Some([e, s]) if !registry::is_handle(x) => (*e, Some(*s)),
+    let (e, s) = match from::list(&x) {
+        Some([e, s]) => (*e, Some(*s)),
         _ => (x, None),
     };
     if !registry::is_handle(e) {
@@ -115,8 +116,7 @@ pub fn wait(x: K) -> KResult {
 
 /// `elapsed(a;b)`: milliseconds from event a to event b.
 pub fn elapsed(x: K) -> KResult {
-    let [a, b] = read::items(&x)
-        .filter(|_| !registry::is_handle(x))
+    let [a, b] = from::list(&x)
         .and_then(|v| <[K; 2]>::try_from(v).ok())
         .ok_or_else(|| anyhow::anyhow!("expected (event;event)"))?;
     // the second event's pointer stays valid between the two lookups: only q's thread frees

@@ -17,6 +17,7 @@ pub mod stream;
 use anyhow::{anyhow, bail};
 use tch::Device;
 
+use crate::k::from::{FromQ, Number, Sym};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 
@@ -61,14 +62,22 @@ pub fn need_cuda() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A device index: a byte, short, int or long atom (a boolean is no index).
+fn index(x: K) -> Option<i64> {
+    match Number::of(x) {
+        Some(Number::Int(i)) if read::ktype(x) != -1 => Some(i),
+        _ => None,
+    }
+}
+
 /// The CUDA device named by `x`: () the current one, `cuda or `cuda:n, or an index n.
 pub fn cuda_arg(x: K) -> anyhow::Result<usize> {
     need_cuda()?;
     let i = if read::is_nil(x) || read::is_unset(x) {
         current_cuda()
-    } else if let Some(s) = read::symbol(x) {
+    } else if let Some(Sym(s)) = Sym::of(x) {
         return cuda_named(s);
-    } else if let Some(i) = read::long(x).filter(|_| read::ktype(x) != -1) {
+    } else if let Some(i) = index(x) {
         usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?
     } else {
         bail!("expected a CUDA device: (), `cuda, `cuda:n or an index");
@@ -96,8 +105,8 @@ pub fn cudadevice(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::symbol(&format!("cuda:{}", current_cuda())));
     }
-    match read::symbol(x)
-        .and_then(|s| s.strip_prefix("cuda:"))
+    match Sym::of(x)
+        .and_then(|s| s.0.strip_prefix("cuda:"))
         .and_then(|n| n.parse::<usize>().ok())
     {
         Some(i) => {
@@ -133,9 +142,9 @@ pub fn cudadevices(x: K) -> KResult {
 pub fn sync(x: K) -> KResult {
     let device = if read::is_nil(x) {
         (cuda_count() > 0).then(|| Device::Cuda(current_cuda()))
-    } else if let Some(s) = read::symbol(x) {
+    } else if let Some(Sym(s)) = Sym::of(x) {
         Some(device_from_name(s).ok_or_else(|| anyhow!("unrecognized device `{s}"))?)
-    } else if let Some(i) = read::long(x).filter(|_| read::ktype(x) != -1) {
+    } else if let Some(i) = index(x) {
         Some(Device::Cuda(
             usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?,
         ))

@@ -9,6 +9,7 @@ use crate::cxx::CudaStream;
 use anyhow::{bail, Result};
 
 use super::{cuda_arg, cuda_named, shim};
+use crate::k::from::{self, FromQ, Sym};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -105,9 +106,9 @@ pub fn with_stream<R>(x: K, f: impl FnOnce(&Stream) -> Result<R>) -> Result<R> {
 /// `stream()`, `stream device`, `stream(device;priority)`: a new stream handle.
 pub fn stream(x: K) -> KResult {
     // (device;priority): a general list, or two symbols (`cuda:0`high)
-    let (device, priority) = match (read::ktype(x), read::items(&x)) {
-        (0, Some([d, p])) if !registry::is_handle(x) => (cuda_arg(*d)?, Some(read::symbol(*p))),
-        (11, _) => match read::symbols(x).as_deref() {
+    let (device, priority) = match (read::ktype(x), from::list(&x)) {
+        (0, Some([d, p])) => (cuda_arg(*d)?, Some(Sym::of(*p).map(|s| s.0))),
+        (11, _) => match Vec::<&str>::of(x).as_deref() {
             Some([d, p]) => (cuda_named(d)?, Some(Some(*p))),
             _ => bail!("expected (), a device, or (device;priority)"),
         },

@@ -28,7 +28,7 @@ pub fn eforward(x: K) -> KResult {
 
 pub fn evaluate(x: K) -> KResult {
     // a table: its feature columns in, a table of the named output back (model/score.rs)
-    if let Some([h, t]) = crate::k::read::items(&x) {
+    if let Some([h, t]) = crate::k::from::list(&x) {
         if crate::tensor::table::is_table(*t) && crate::registry::is_handle(*h) {
             return crate::model::score::evaluate(*h, *t);
         }

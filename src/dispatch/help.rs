@@ -3,6 +3,7 @@
 use anyhow::{bail, Result};
 use tch::Kind;
 
+use crate::k::from::{FromQ, Sym};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::session::setting::alloptions;
@@ -17,7 +18,7 @@ pub fn options(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(attrs::default_options());
     }
-    if read::symbol(x).is_some() {
+    if Sym::of(x).is_some() {
         return topic(x, false);
     }
     if let Some(r) = object_help(x, false)? {
@@ -181,7 +182,7 @@ pub fn topic(x: K, full: bool) -> KResult {
     let topic = if read::is_nil(x) {
         Some("")
     } else {
-        read::symbol(x)
+        Sym::of(x).map(|s| s.0)
     };
     let Some(topic) = topic else {
         bail!(

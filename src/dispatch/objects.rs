@@ -1,6 +1,7 @@
 //! Object management from q: `free`, `obj`, `tensorcount`, `class`, `mapped`.
 use anyhow::bail;
 
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -15,8 +16,8 @@ pub fn free(x: K) -> KResult {
     } else {
         let parts = read::dict_parts(x);
         let (items, keys) = match &parts {
-            Some((k, v)) => (read::items(v), read::symbols(*k)),
-            None => (read::items(&x), None),
+            Some((k, v)) => (from::list(v), Vec::<&str>::of(*k)),
+            None => (from::list(&x), None),
         };
         let Some(items) = items else {
             bail!("expected a ktorch object, or a list or dictionary of them")

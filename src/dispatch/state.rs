@@ -2,7 +2,8 @@
 //! sharing its module).
 use anyhow::bail;
 
-use crate::k::{read, KResult, K};
+use crate::k::from::{self, FromQ};
+use crate::k::{KResult, K};
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
@@ -45,17 +46,18 @@ pub fn state(x: K) -> KResult {
     if model::is_model(x) {
         return model::api::state(x, alloptions());
     }
-    if let Some([o, f]) = read::items(&x) {
-        if optim::api::is_optimizer(*o) && read::boolean(*f).is_some() {
-            return optim::api::state(*o, read::boolean(*f).unwrap());
+    if let Some([o, f]) = from::list(&x) {
+        if let (true, Some(f)) = (optim::api::is_optimizer(*o), bool::of(*f)) {
+            return optim::api::state(*o, f);
         }
     }
-    match read::items(&x) {
+    match from::list(&x) {
         _ if nn::api::is_module(x) => {
             nn::api::definition(nn::api::modref(x)?.get(), alloptions(), true)
         }
-        Some([m, f]) if nn::api::is_module(*m) && read::boolean(*f).is_some() => {
-            nn::api::definition(nn::api::modref(*m)?.get(), read::boolean(*f).unwrap(), true)
+        Some([m, f]) if nn::api::is_module(*m) && bool::of(*f).is_some() => {
+            let f = bool::of(*f).unwrap_or_default();
+            nn::api::definition(nn::api::modref(*m)?.get(), f, true)
         }
         _ => bail!("expected a module, or (module;flag), given {}", describe(x)),
     }

@@ -12,6 +12,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::group::{self, Group};
+use crate::k::from::{self, FromQ, Integer, Sym};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::{convert, opargs::describe};
@@ -19,9 +20,8 @@ use crate::tensor::{convert, opargs::describe};
 pub const OPS: &[&str] = &["sum", "avg", "prod", "min", "max"];
 
 fn op(x: K) -> Result<i32> {
-    let s = read::symbol(x)
-        .filter(|_| read::ktype(x) == -11)
-        .ok_or_else(|| anyhow!("reduce op: expected a symbol, given {}", describe(x)))?;
+    let Sym(s) =
+        Sym::of(x).ok_or_else(|| anyhow!("reduce op: expected a symbol, given {}", describe(x)))?;
     OPS.iter()
         .position(|o| *o == s)
         .map(|i| i as i32)
@@ -35,11 +35,8 @@ fn op(x: K) -> Result<i32> {
 
 /// Split `(x;extra)` when the second item is what `is_extra` accepts (and x a handle or data).
 fn split(x: K, is_extra: impl Fn(K) -> bool) -> (K, Option<K>) {
-    if registry::is_handle(x) {
-        return (x, None);
-    }
-    match read::items(&x) {
-        Some([a, b]) if read::ktype(x) == 0 && is_extra(*b) => (*a, Some(*b)),
+    match from::list(&x) {
+        Some([a, b]) if is_extra(*b) => (*a, Some(*b)),
         _ => (x, None),
     }
 }
@@ -148,7 +145,7 @@ pub fn allreduce(x: K) -> KResult {
 
 pub fn broadcast(x: K) -> KResult {
     let (x, r) = split(x, |b| matches!(read::ktype(b), -7..=-5));
-    let root = r.map(|r| read::long(r).unwrap_or(-1)).unwrap_or(0);
+    let root = r.map(|r| Integer::of(r).map_or(-1, |j| j.0)).unwrap_or(0);
     match target(x)? {
         Target::Handle(_, ts) => {
             group::with(|g| broadcast_tensors(g, &ts, root))?;

@@ -7,8 +7,9 @@ use std::sync::Mutex;
 use crate::cxx::dist::{Meet, ProcessGroup};
 use anyhow::{anyhow, bail, Result};
 
+use crate::k::from::{self, FromQ, Number as Num, Sym};
 use crate::k::{make, read, KResult, K};
-use crate::tensor::opargs::{describe, number, Num};
+use crate::tensor::opargs::describe;
 
 /// Seconds a rendezvous or a collective may wait when `distinit` is given no timeout.
 pub const DEFAULT_TIMEOUT: f64 = 60.0;
@@ -106,7 +107,7 @@ fn env_long(name: &str) -> Result<i64> {
 }
 
 fn seconds(x: K) -> Result<f64> {
-    let s = match number(x) {
+    let s = match Num::of(x) {
         Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
         Some(Num::Float(f)) if read::ktype(x) < 0 => f,
         _ => bail!(
@@ -122,9 +123,11 @@ fn seconds(x: K) -> Result<f64> {
 }
 
 fn whole(x: K, what: &str) -> Result<i64> {
-    read::long(x)
-        .filter(|_| read::ktype(x) < 0 && read::ktype(x) != -9 && read::ktype(x) != -8)
-        .ok_or_else(|| anyhow!("{what}: expected a whole number, given {}", describe(x)))
+    match Num::of(x) {
+        Some(Num::Int(j)) => Some(j),
+        _ => None,
+    }
+    .ok_or_else(|| anyhow!("{what}: expected a whole number, given {}", describe(x)))
 }
 
 /// `distinit backend`, `distinit(backend;timeout)`: rendezvous from MASTER_ADDR, MASTER_PORT,
@@ -132,14 +135,14 @@ fn whole(x: K, what: &str) -> Result<i64> {
 /// `distinit(backend;rendezvous;rank;size)`, `distinit(backend;rendezvous;rank;size;timeout)`.
 pub fn distinit(x: K) -> KResult {
     let usage = "expected backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
-    let args: Vec<K> = match read::items(&x) {
-        Some(v) if read::ktype(x) == 0 => v.to_vec(),
+    let args: Vec<K> = match from::list(&x) {
+        Some(v) => v.to_vec(),
         _ if read::ktype(x) == -11 => vec![x],
         _ => bail!("{usage}, given {}", describe(x)),
     };
     let backend = args
         .first()
-        .and_then(|b| read::symbol(*b).filter(|_| read::ktype(*b) == -11))
+        .and_then(|b| Sym::of(*b).map(|s| s.0))
         .ok_or_else(|| anyhow!("{usage}: backend `gloo or `nccl"))?;
     let nccl = match backend {
         "gloo" => false,
@@ -165,8 +168,8 @@ pub fn distinit(x: K) -> KResult {
             )
         }
         4 | 5 => {
-            let s = read::string(args[1])
-                .or_else(|| read::symbol(args[1]).map(str::to_string))
+            let s = String::of(args[1])
+                .or_else(|| Sym::of(args[1]).map(|s| s.0.to_string()))
                 .ok_or_else(|| {
                     anyhow!(
                         "rendezvous: expected a string \"host:port\" or \"file://path\", given {}",

@@ -12,8 +12,9 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context};
 use tch::{Device, Kind, Tensor};
 
+use crate::k::from::{self, FromQ, Number as Num, Sym};
 use crate::k::{make, read, KResult, K};
-use crate::tensor::opargs::{self, items, long, number, Num};
+use crate::tensor::opargs;
 use crate::tensor::{arg, result};
 
 const GRID_USAGE: &str = "(input array/tensor; rows; cols; padding; pad value), 2-5 args";
@@ -22,9 +23,9 @@ const GRID_USAGE: &str = "(input array/tensor; rows; cols; padding; pad value), 
 const DEFAULT_PADDING: i64 = 2;
 
 pub fn makegrid(x: K) -> KResult {
-    let v = items(&x, 2..=5, GRID_USAGE)?;
+    let v = from::items(&x, 2..=5, GRID_USAGE)?;
     let count = |i: usize, what: &str| -> anyhow::Result<Option<i64>> {
-        match long(v[i]) {
+        match i64::of(v[i]) {
             Some(i64::MIN) => Ok(None),
             Some(n) if n > 0 => Ok(Some(n)),
             Some(n) => bail!("{what} must be positive, given {n}"),
@@ -39,7 +40,7 @@ pub fn makegrid(x: K) -> KResult {
     };
     let padding = match v.get(3) {
         None => DEFAULT_PADDING,
-        Some(&p) => match long(p) {
+        Some(&p) => match i64::of(p) {
             Some(p) if p >= 0 => p,
             _ => bail!(
                 "padding must be a non-negative long, given {}",
@@ -49,7 +50,7 @@ pub fn makegrid(x: K) -> KResult {
     };
     let fill = match v.get(4) {
         None => Num::Int(0),
-        Some(&f) => number(f)
+        Some(&f) => Num::of(f)
             .filter(|_| read::ktype(f) < 0)
             .ok_or_else(|| anyhow!("pad value must be a number, given {}", opargs::describe(f)))?,
     };
@@ -107,8 +108,8 @@ fn grid(
 
 pub fn png(x: K) -> KResult {
     let usage = "(PNG file name; image array/tensor)";
-    let v = items(&x, 2..=2, usage)?;
-    let Some(name) = read::symbol(v[0]) else {
+    let v = from::items(&x, 2..=2, usage)?;
+    let Some(Sym(name)) = Sym::of(v[0]) else {
         bail!(
             "expected {usage}, file name a symbol, given {}",
             opargs::describe(v[0])

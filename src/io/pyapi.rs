@@ -6,6 +6,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
+use crate::k::from::{self, FromQ, Sym};
 use crate::k::{make, read, KResult, K};
 use crate::nn::layers::{self, Val};
 use crate::nn::{api::modref, ModRef, Module};
@@ -14,9 +15,9 @@ use crate::tensor::{convert, opargs::describe};
 
 /// A file name: a symbol (its leading colon dropped) or a string.
 pub fn file(x: K) -> Option<String> {
-    read::symbol(x)
-        .map(|s| s.strip_prefix(':').unwrap_or(s).to_string())
-        .or_else(|| read::string(x))
+    Sym::of(x)
+        .map(|Sym(s)| s.strip_prefix(':').unwrap_or(s).to_string())
+        .or_else(|| String::of(x))
         .filter(|s| !s.is_empty())
 }
 
@@ -31,9 +32,9 @@ fn need_file(x: K, usage: &str) -> Result<String> {
 
 /// The items of a call's argument list, or the one argument.
 fn parts(x: K) -> Vec<K> {
-    match read::items(&x) {
-        Some(v) if !registry::is_handle(x) => v.to_vec(),
-        _ => vec![x],
+    match from::list(&x) {
+        Some(v) => v.to_vec(),
+        None => vec![x],
     }
 }
 
@@ -48,7 +49,7 @@ fn new_module(layer: &str, opts: Vec<Val>) -> Result<K> {
 pub fn loadscript(x: K) -> KResult {
     let usage = "file or (file;device)";
     // (`:file;`cuda) is a symbol list
-    if let Some(v) = read::symbols(x).filter(|v| v.len() == 2 && read::ktype(x) == 11) {
+    if let Some(v) = Vec::<&str>::of(x).filter(|v| v.len() == 2) {
         let f = v[0].strip_prefix(':').unwrap_or(v[0]).to_string();
         return new_module("torchscript", vec![Val::Str(f), Val::Sym(v[1])]);
     }
@@ -58,7 +59,8 @@ pub fn loadscript(x: K) -> KResult {
     }
     let f = need_file(v[0], usage)?;
     let dev = match v.get(1) {
-        Some(d) => read::symbol(*d)
+        Some(d) => Sym::of(*d)
+            .map(|s| s.0)
             .ok_or_else(|| anyhow!("expected {usage}, device a symbol, given {}", describe(*d)))?,
         None => "cpu",
     };
@@ -130,10 +132,10 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
             describe(x)
         )
     })?;
-    let keys = read::symbols(k).ok_or_else(|| anyhow!("q dictionary keys must be symbols"))?;
+    let keys = Vec::<&str>::of(k).ok_or_else(|| anyhow!("q dictionary keys must be symbols"))?;
     let n = keys.len();
-    let vals: Vec<K> = match read::items(&v) {
-        Some(items) if read::ktype(v) == 0 => items.to_vec(),
+    let vals: Vec<K> = match from::list(&v) {
+        Some(items) => items.to_vec(),
         _ => bail!("q dictionary values must be a general list of arrays or tensors (one per key)"),
     };
     if vals.len() != n {

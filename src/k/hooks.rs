@@ -20,6 +20,8 @@ pub struct Hooks {
     pub range_begin: fn(&'static str) -> usize,
     /// The call is over, however it ended: close the range `range_begin` opened.
     pub range_end: fn(usize),
+    /// What an argument is, for an error's "given ...": a handle's class, else its q type.
+    pub describe: fn(super::K) -> String,
 }
 
 static HOOKS: OnceLock<Hooks> = OnceLock::new();
@@ -33,6 +35,7 @@ static NONE: Hooks = Hooks {
     stackframe: || false,
     range_begin: |_| 0,
     range_end: |_| {},
+    describe: super::read::describe,
 };
 
 /// Install the log and settings (once per load; later calls change nothing).

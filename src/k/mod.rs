@@ -1,5 +1,6 @@
 //! The k ABI in one place: kdb+ types (from kdbplus, k.h layout), making q values (`make`),
-//! reading q arguments (`read`), owned values (`Owned`), calls back into q (`call`), which thread
+//! reading q arguments (`read`), the one extraction trait of
+//! typed arguments (`from`: `FromQ`, argument lists read from the end), owned values (`Owned`), calls back into q (`call`), which thread
 //! may call q (`thread`), the guard every exported function runs inside (`guard`), and the log and
 //! settings it reaches through functions installed at load (`hooks`).
 // The k ABI layer: every unsafe block here reads or writes a q value within the layout k.h
@@ -12,6 +13,7 @@
 // `unsafe` would hand the invariant to every caller instead of stating it once, here.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 pub mod call;
+pub mod from;
 pub mod guard;
 pub mod hooks;
 pub mod interrupt;

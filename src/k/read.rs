@@ -179,3 +179,34 @@ pub fn table_dict(x: K) -> Option<K> {
 pub fn vector_bytes(x: &K, width: usize) -> &[u8] {
     unsafe { std::slice::from_raw_parts(data::<u8>(*x), len(*x) as usize * width) }
 }
+
+/// What q data `x` is (`long scalar`, `float list`, `general list`, `null`, ...).
+pub fn describe(x: K) -> String {
+    let t = ktype(x);
+    let name = match t.unsigned_abs() {
+        0 => return "general list".to_string(),
+        1 => "boolean",
+        2 => "guid",
+        4 => "byte",
+        5 => "short",
+        6 => "int",
+        7 => "long",
+        8 => "real",
+        9 => "float",
+        10 => "char",
+        11 => "symbol",
+        12 => "timestamp",
+        13 => "month",
+        14 => "date",
+        15 => "datetime",
+        16 => "timespan",
+        17 => "minute",
+        18 => "second",
+        19 => "time",
+        98 => return "table".to_string(),
+        99 => return "dictionary".to_string(),
+        101 if t == 101 => return "null".to_string(),
+        _ => return format!("type {t}h"),
+    };
+    format!("{name} {}", if t < 0 { "scalar" } else { "list" })
+}

@@ -43,7 +43,7 @@ pub fn options(l: &Loss, all: bool) -> Result<K> {
 /// `` options`ce ``: a loss type's options at their defaults; None for other names.
 pub fn example(name: &str) -> Result<Option<K>> {
     if let Some(s) = SPECS.iter().find(|s| s.name == name) {
-        let opts = args::parse(&[], s.slots, s.modes)?;
+        let opts = args::Opts::of(&[], s.slots, s.modes)?;
         return options(&Loss { spec: s, opts }, true).map(Some);
     }
     match name {

@@ -16,6 +16,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use self::args::Ty;
+use crate::k::from::{self, FromQ, Sym};
 use crate::k::{read, KResult, K};
 use crate::math::pointwise;
 use crate::registry;
@@ -99,8 +100,8 @@ fn spec(name: &str) -> Result<&'static Spec> {
 /// Does the third argument of bce look like an option rather than batch weights?
 fn option_like(x: K) -> bool {
     !registry::is_handle(x)
-        && (read::symbol(x).is_some()
-            || read::symbols(x).is_some()
+        && (Sym::of(x).is_some()
+            || Vec::<&str>::of(x).is_some()
             || read::is_nil(x)
             || read::ktype(x) == 99)
 }
@@ -122,11 +123,11 @@ fn run(name: &str, x: K) -> KResult {
         let ts = (0..n as i64)
             .map(|i| t.f_get(i))
             .collect::<Result<Vec<Tensor>, _>>()?;
-        let o = args::parse(&[], s.slots, s.modes)?;
+        let o = args::Opts::of(&[], s.slots, s.modes)?;
         return result((s.calc)(&ts, &o)?, false);
     }
-    let v = opargs::list(&x)
-        .ok_or_else(|| anyhow!("expected {usage}, given {}", opargs::describe(x)))?;
+    let v =
+        from::list(&x).ok_or_else(|| anyhow!("expected {usage}, given {}", opargs::describe(x)))?;
     let n = match s.inputs {
         N(k) => k,
         Bce => {
@@ -145,6 +146,6 @@ fn run(name: &str, x: K) -> KResult {
         );
     }
     let (ts, handle) = pointwise::inputs(&v[..n])?;
-    let o = args::parse(&v[n..], s.slots, s.modes)?;
+    let o = args::Opts::of(&v[n..], s.slots, s.modes)?;
     result((s.calc)(&ts, &o)?, handle)
 }

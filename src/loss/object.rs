@@ -9,6 +9,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::{args, Inputs, Spec, SPECS};
+use crate::k::from::{self, FromQ, Sym};
 use crate::k::{make, read, KResult, K};
 use crate::math::pointwise;
 use crate::registry::{self, Obj};
@@ -68,7 +69,7 @@ pub fn make_loss(name: &str, opts: &[K]) -> Result<Loss> {
         .iter()
         .find(|s| s.name == name)
         .ok_or_else(|| anyhow!("unrecognized loss: `{name}"))?;
-    let opts = args::parse(opts, spec.slots, spec.modes).map_err(|e| anyhow!("{name}: {e}"))?;
+    let opts = args::Opts::of(opts, spec.slots, spec.modes).map_err(|e| anyhow!("{name}: {e}"))?;
     Ok(Loss { spec, opts })
 }
 
@@ -77,7 +78,7 @@ fn from_definition(x: K) -> Result<Option<Loss>> {
     let Some((k, v)) = read::dict_parts(x) else {
         return Ok(None);
     };
-    if read::symbols(k).as_deref() != Some(&["module", "options"][..]) {
+    if Vec::<&str>::of(k).as_deref() != Some(&["module", "options"][..]) {
         return Ok(None);
     }
     if read::len(v) != 2 {
@@ -88,7 +89,7 @@ fn from_definition(x: K) -> Result<Option<Loss>> {
     }
     let e = crate::k::Owned::new(make::explode(v));
     let items = e.items().unwrap();
-    let r = match read::symbol(items[0]) {
+    let r = match Sym::of(items[0]).map(|s| s.0) {
         Some(name) if read::dict_parts(items[1]).is_some_and(|(k, _)| read::len(k) > 0) => {
             make_loss(name, &items[1..2])
         }
@@ -113,7 +114,7 @@ pub fn definition(l: &Loss, all: bool) -> KResult {
 }
 
 pub fn loss(x: K) -> KResult {
-    if let Some(s) = read::symbol(x) {
+    if let Some(Sym(s)) = Sym::of(x) {
         return Ok(registry::add(Obj::new(make_loss(s, &[])?)));
     }
     if is_loss(x) {
@@ -132,21 +133,18 @@ pub fn loss(x: K) -> KResult {
         return Ok(registry::add(Obj::new(l)));
     }
     // `(`mse;`none)` is a symbol list: its items as atoms
-    if read::symbols(x).is_some_and(|s| !s.is_empty()) {
+    if let Some(s) = Vec::<&str>::of(x).filter(|s| !s.is_empty()) {
         let e = crate::k::Owned::new(make::explode(x));
         let v = e.items().unwrap();
-        return Ok(registry::add(Obj::new(make_loss(
-            read::symbol(v[0]).unwrap(),
-            &v[1..],
-        )?)));
+        return Ok(registry::add(Obj::new(make_loss(s[0], &v[1..])?)));
     }
-    let v = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
+    let v = from::list(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
         anyhow!(
             "expected loss name or (loss;inputs..), given {}",
             describe(x)
         )
     })?;
-    if let Some(s) = read::symbol(v[0]) {
+    if let Some(Sym(s)) = Sym::of(v[0]) {
         return Ok(registry::add(Obj::new(make_loss(s, &v[1..])?)));
     }
     if !registry::holds::<Loss>(v[0]) {
@@ -155,8 +153,7 @@ pub fn loss(x: K) -> KResult {
             describe(v[0])
         );
     }
-    if v.len() == 2 && read::boolean(v[1]).is_some() {
-        let all = read::boolean(v[1]).unwrap();
+    if let (2, Some(all)) = (v.len(), bool::of(v[v.len() - 1])) {
         return registry::with(v[0], |o| definition(of(o)?, all));
     }
     // inputs as a model's: tensor, vector and dictionary handles, (vector;indices) pairs (rnn/

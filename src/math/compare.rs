@@ -6,8 +6,10 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 
 use super::pointwise::{binary, inputs, values, R};
+use crate::k::from::Number as Num;
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
-use crate::tensor::opargs::{self, Num};
+use crate::tensor::opargs;
 use crate::tensor::{arg, result};
 
 binary! {
@@ -47,7 +49,7 @@ special! {
 
 /// A float atom (ktorch reads tolerances as q floats only).
 fn float(x: K) -> Option<f64> {
-    match (read::ktype(x), opargs::number(x)) {
+    match (read::ktype(x), Num::of(x)) {
         (-9, Some(Num::Float(f))) => Some(f),
         _ => None,
     }
@@ -79,10 +81,10 @@ fn tolerance(x: K) -> Result<(Tensor, Tensor, bool, f64, f64, bool)> {
         return Ok((v.pop().expect("1"), b, false, rtol, atol, nan));
     }
     let usage = "expected (x;y), (x;y;nan equal), (x;y;rel tol), (x;y;rel tol;abs tol), or (x;y;rel;abs;nan equal)";
-    let v = opargs::list(&x).ok_or_else(|| anyhow!("{usage}"))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("{usage}"))?;
     let mut n = v.len();
     if n > 2 {
-        if let Some(b) = opargs::flag(v[n - 1]) {
+        if let Some(b) = bool::of(v[n - 1]) {
             nan = b;
             n -= 1;
         }
@@ -121,7 +123,7 @@ pub fn equal(x: K) -> KResult {
         let b = v.pop().expect("2");
         (v.pop().expect("1"), b)
     } else {
-        match opargs::list(&x) {
+        match from::list(&x) {
             Some(v) if v.len() == 2 => {
                 let (mut ts, _) = inputs(v)?;
                 let b = ts.pop().expect("2");

@@ -7,23 +7,23 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::args::{self, multi, Tail};
-use super::forms::{self, Out};
+use super::forms::{self, inputs, several as multi, Out};
 use crate::cxx::ops as shim;
+use crate::k::from::{self, Args, FromQ, Sym};
 use crate::k::{make, KResult, K};
-use crate::tensor::opargs;
+use crate::tensor::opargs::{self, Input, OutTensor, OutVector};
 use crate::tensor::result;
 
 /// A single result into an output tensor (null) or as a new value.
 fn one(
-    out: Option<K>,
+    out: Option<Tensor>,
     h: bool,
     new: impl FnOnce() -> Result<Tensor>,
     into: impl FnOnce(&Tensor) -> Result<()>,
 ) -> KResult {
     match out {
         Some(o) => {
-            into(&args::tensor(o)?)?;
+            into(&o)?;
             Ok(make::null())
         }
         None => result(new()?, h),
@@ -40,29 +40,29 @@ fn triple((a, b, c): (Tensor, Tensor, Tensor)) -> Vec<Tensor> {
 /// `det x`, `logdet x`: the (log) determinant of a matrix or batch; `slogdet x`: sign and log of
 /// the absolute value of the determinant.
 pub fn det(x: K) -> KResult {
-    let (t, h) = args::input(x)?;
+    let Input { t, handle: h } = Input::from_q(x, "input")?;
     result(t.f_det()?, h)
 }
 pub fn logdet(x: K) -> KResult {
-    let (t, h) = args::input(x)?;
+    let Input { t, handle: h } = Input::from_q(x, "input")?;
     result(t.f_logdet()?, h)
 }
 pub fn slogdet(x: K) -> KResult {
-    let (t, h) = args::input(x)?;
+    let Input { t, handle: h } = Input::from_q(x, "input")?;
     multi(pair(t.f_slogdet()?), h, None)
 }
 
 /// `(input;atol;rtol;hermitian;output)`: atol and rtol floats (null: not given), hermitian a flag.
 fn tolerance(x: K, rank: bool) -> KResult {
     let usage = "up to 5, (input;atol;rtol;hermitian;output)";
-    let mut a = Tail::new(x, 5, usage)?;
-    let out = a.out(1);
-    let herm = a.flag(1).unwrap_or(false);
-    let (at, rt) = match a.take2(1, args::double, args::double) {
+    let (mut a, alone) = Args::of::<Input>(x, 5, usage)?;
+    let out = a.opt::<OutTensor>(1)?.map(|o| o.0);
+    let herm = a.opt::<bool>(1)?.unwrap_or(false);
+    let (at, rt) = match a.opt2::<Option<f64>, Option<f64>>(1)? {
         Some(p) => p,
-        None => (a.take(1, args::double).flatten(), None),
+        None => (a.opt::<Option<f64>>(1)?.flatten(), None),
     };
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     let t = &ts[0];
     one(
         out,
@@ -94,10 +94,10 @@ pub fn pinverse(x: K) -> KResult {
 /// `chol x`, `chol(x;upper)`, `chol(x;output)`, `chol(x;upper;output)`: Cholesky factors.
 pub fn chol(x: K) -> KResult {
     let usage = "1-3 args, a, (a;upper), (a;out) or (a;upper;out)";
-    let mut a = Tail::new(x, 3, usage)?;
-    let out = a.out(1);
-    let upper = a.flag(1).unwrap_or(false);
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (mut a, alone) = Args::of::<Input>(x, 3, usage)?;
+    let out = a.opt::<OutTensor>(1)?.map(|o| o.0);
+    let upper = a.opt::<bool>(1)?.unwrap_or(false);
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     one(
         out,
         h,
@@ -109,22 +109,23 @@ pub fn chol(x: K) -> KResult {
 /// `cholx(x;upper;check;output vector)`: Cholesky factors and error codes.
 pub fn cholx(x: K) -> KResult {
     let usage = "1-4 arg(s), (x;upper;check;output)";
-    let mut a = Tail::new(x, 4, usage)?;
-    let out = a.outvec(1);
-    let (upper, check) = a
-        .take2(1, opargs::flag, opargs::flag)
-        .unwrap_or_else(|| (a.flag(1).unwrap_or(false), false));
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (mut a, alone) = Args::of::<Input>(x, 4, usage)?;
+    let out = a.opt::<OutVector>(1)?.map(|o| o.0);
+    let (upper, check) = match a.opt2::<bool, bool>(1)? {
+        Some(p) => p,
+        None => (a.opt::<bool>(1)?.unwrap_or(false), false),
+    };
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     multi(pair(ts[0].f_linalg_cholesky_ex(upper, check)?), h, out)
 }
 
 /// `cholinverse(x;upper;output)`: the inverse from Cholesky factors.
 pub fn cholinverse(x: K) -> KResult {
     let usage = "1-3 args, (x;upper;output)";
-    let mut a = Tail::new(x, 3, usage)?;
-    let out = a.out(1);
-    let upper = a.flag(1).unwrap_or(false);
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (mut a, alone) = Args::of::<Input>(x, 3, usage)?;
+    let out = a.opt::<OutTensor>(1)?.map(|o| o.0);
+    let upper = a.opt::<bool>(1)?.unwrap_or(false);
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     one(
         out,
         h,
@@ -136,10 +137,10 @@ pub fn cholinverse(x: K) -> KResult {
 /// `cholsolve(b;u;upper;output)`: solve with Cholesky factors `u`.
 pub fn cholsolve(x: K) -> KResult {
     let usage = "2-4 args, (b;u;upper;output)";
-    let mut a = Tail::list(x, 2, 4, usage)?;
-    let out = a.out(2);
-    let upper = a.flag(2).unwrap_or(false);
-    let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    let mut a = Args::list(x, 2, 4, usage)?;
+    let out = a.opt::<OutTensor>(2)?.map(|o| o.0);
+    let upper = a.opt::<bool>(2)?.unwrap_or(false);
+    let (ts, h) = inputs(&a, None, 2, usage)?;
     one(
         out,
         h,
@@ -153,14 +154,18 @@ pub fn cholsolve(x: K) -> KResult {
 fn eigen(x: K, sym: bool, both: bool) -> KResult {
     let m = if sym { 3 } else { 2 };
     let usage = format!("1-{m} args, (x;{}output)", if sym { "upper;" } else { "" });
-    let mut a = Tail::new(x, m, &usage)?;
-    let out = if both { a.outvec(1) } else { a.out(1) };
+    let (mut a, alone) = Args::of::<Input>(x, m, &usage)?;
+    let (vout, out) = if both {
+        (a.opt::<OutVector>(1)?.map(|o| o.0), None)
+    } else {
+        (None, a.opt::<OutTensor>(1)?.map(|o| o.0))
+    };
     let upper = if sym {
-        a.flag(1).unwrap_or(false)
+        a.opt::<bool>(1)?.unwrap_or(false)
     } else {
         false
     };
-    let (ts, h) = args::inputs(a.done(1, &usage)?)?;
+    let (ts, h) = inputs(&a, alone, 1, &usage)?;
     let (t, uplo) = (&ts[0], if upper { "U" } else { "L" });
     if !both && !sym && !bool::try_from(t.f_isfinite()?.f_all()?)? {
         // linalg_eig checks this, linalg_eigvals does not: MKL's geev then rejects its
@@ -168,8 +173,8 @@ fn eigen(x: K, sym: bool, both: bool) -> KResult {
         bail!("input tensor should not contain infs or NaNs");
     }
     match (both, sym) {
-        (true, true) => multi(pair(t.f_linalg_eigh(uplo)?), h, out),
-        (true, false) => multi(pair(t.f_linalg_eig()?), h, out),
+        (true, true) => multi(pair(t.f_linalg_eigh(uplo)?), h, vout),
+        (true, false) => multi(pair(t.f_linalg_eig()?), h, vout),
         (false, true) => one(
             out,
             h,
@@ -200,35 +205,36 @@ pub fn eigvalsh(x: K) -> KResult {
 /// `qr(x;mode;output vector)`, mode `reduced (default), `complete or `r.
 pub fn qr(x: K) -> KResult {
     let usage = "1-3 args, (x;mode;output)";
-    let mut a = Tail::new(x, 3, usage)?;
-    let out = a.outvec(1);
-    let mode = a.sym(1).unwrap_or("reduced");
+    let (mut a, alone) = Args::of::<Input>(x, 3, usage)?;
+    let out = a.opt::<OutVector>(1)?.map(|o| o.0);
+    let mode = a.opt::<Sym>(1)?.map(|s| s.0).unwrap_or("reduced");
     if !["reduced", "complete", "r"].contains(&mode) {
         bail!("unrecognized qr mode: {mode}");
     }
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     multi(pair(Tensor::f_linalg_qr(&ts[0], mode)?), h, out)
 }
 
 /// `lu(x;pivot;output vector)`: compact LU factorization and pivots.
 pub fn lu(x: K) -> KResult {
     let usage = "1-3 args, (x;pivot;output)";
-    let mut a = Tail::new(x, 3, usage)?;
-    let out = a.outvec(1);
-    let pivot = a.flag(1).unwrap_or(true);
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (mut a, alone) = Args::of::<Input>(x, 3, usage)?;
+    let out = a.opt::<OutVector>(1)?.map(|o| o.0);
+    let pivot = a.opt::<bool>(1)?.unwrap_or(true);
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     multi(pair(Tensor::f_linalg_lu_factor(&ts[0], pivot)?), h, out)
 }
 
 /// `lux(x;pivot;check;output vector)`: LU factorization, pivots and error codes.
 pub fn lux(x: K) -> KResult {
     let usage = "1-4 arg(s), (x;pivot;check;output)";
-    let mut a = Tail::new(x, 4, usage)?;
-    let out = a.outvec(1);
-    let (pivot, check) = a
-        .take2(1, opargs::flag, opargs::flag)
-        .unwrap_or_else(|| (a.flag(1).unwrap_or(true), false));
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (mut a, alone) = Args::of::<Input>(x, 4, usage)?;
+    let out = a.opt::<OutVector>(1)?.map(|o| o.0);
+    let (pivot, check) = match a.opt2::<bool, bool>(1)? {
+        Some(p) => p,
+        None => (a.opt::<bool>(1)?.unwrap_or(true), false),
+    };
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     multi(
         triple(Tensor::f_linalg_lu_factor_ex(&ts[0], pivot, check)?),
         h,
@@ -287,9 +293,9 @@ fn lu_pair(x: K, usage: &str) -> Result<(Tensor, Tensor, bool)> {
         }
         return Ok((v[0].shallow_clone(), v[1].shallow_clone(), true));
     }
-    match opargs::list(&x) {
+    match from::list(&x) {
         Some(v) if v.len() == 2 => {
-            let (mut ts, h) = args::inputs(v)?;
+            let (mut ts, h) = forms::tensors(v)?;
             let p = ts.pop().expect("two");
             Ok((ts.pop().expect("two"), p, h))
         }
@@ -307,15 +313,16 @@ pub fn lun(x: K) -> KResult {
         check_pivots(&m, &p)?;
         return multi(triple(Tensor::f_lu_unpack(&m, &p, true, true)?), h, None);
     }
-    let mut a = Tail::list(x, 1, 5, usage)?;
-    let out = a.outvec(1);
-    let (data, pivots) = a
-        .take2(1, opargs::flag, opargs::flag)
-        .unwrap_or_else(|| (a.flag(1).unwrap_or(true), true));
-    let (m, p, h) = match a.n {
-        1 => lu_pair(a.v[0], usage)?,
+    let mut a = Args::list(x, 1, 5, usage)?;
+    let out = a.opt::<OutVector>(1)?.map(|o| o.0);
+    let (data, pivots) = match a.opt2::<bool, bool>(1)? {
+        Some(p) => p,
+        None => (a.opt::<bool>(1)?.unwrap_or(true), true),
+    };
+    let (m, p, h) = match a.left() {
+        1 => lu_pair(a.at(0), usage)?,
         2 => {
-            let (mut ts, h) = args::inputs(&a.v[..2])?;
+            let (mut ts, h) = forms::tensors(&[a.at(0), a.at(1)])?;
             let p = ts.pop().expect("two");
             (ts.pop().expect("two"), p, h)
         }
@@ -329,38 +336,49 @@ pub fn lun(x: K) -> KResult {
 /// factorization.
 pub fn lusolve(x: K) -> KResult {
     let usage = "(b;lu;output) or (b;matrix;pivot;output)";
-    let a = Tail::list(x, 2, 4, usage)?;
-    let y = a.v[1];
+    let a = Args::list(x, 2, 4, usage)?;
+    let (n, y) = (a.given(), a.at(1));
     let (b, m, p, h, out) = if opargs::is_tensor(y) || opargs::array(y).is_some() {
-        if a.n < 3 {
-            bail!(
-                "expected (b;matrix;pivot) or (b;matrix;pivot;output), but given {} args",
-                a.n
-            );
+        if n < 3 {
+            bail!("expected (b;matrix;pivot) or (b;matrix;pivot;output), but given {n} args");
         }
-        if a.n == 4 && !opargs::is_tensor(a.v[3]) {
-            bail!(
-                "4th arg of output tensor expected, given {}",
-                opargs::describe(a.v[3])
-            );
-        }
-        let (mut ts, h) = args::inputs(&a.v[..3])?;
+        let out = match n {
+            4 => Some(
+                OutTensor::read(a.at(3))?
+                    .ok_or_else(|| {
+                        anyhow!(
+                            "4th arg of output tensor expected, given {}",
+                            opargs::describe(a.at(3))
+                        )
+                    })?
+                    .0,
+            ),
+            _ => None,
+        };
+        let (mut ts, h) = forms::tensors(&[a.at(0), a.at(1), a.at(2)])?;
         let p = ts.pop().expect("three");
         let m = ts.pop().expect("three");
-        (ts.pop().expect("three"), m, p, h, a.v.get(3).copied())
+        (ts.pop().expect("three"), m, p, h, out)
     } else {
-        if a.n > 3 {
-            bail!("expected (b;lu) or (b;lu;output), but given {} args", a.n);
+        if n > 3 {
+            bail!("expected (b;lu) or (b;lu;output), but given {n} args");
         }
-        if a.n == 3 && !opargs::is_tensor(a.v[2]) {
-            bail!(
-                "3rd arg of output tensor expected, given {}",
-                opargs::describe(a.v[2])
-            );
-        }
+        let out = match n {
+            3 => Some(
+                OutTensor::read(a.at(2))?
+                    .ok_or_else(|| {
+                        anyhow!(
+                            "3rd arg of output tensor expected, given {}",
+                            opargs::describe(a.at(2))
+                        )
+                    })?
+                    .0,
+            ),
+            _ => None,
+        };
         let (m, p, hl) = lu_pair(y, usage)?;
-        let (b, hb) = args::input(a.v[0])?;
-        (b, m, p, hl || hb, a.v.get(2).copied())
+        let Input { t: b, handle: hb } = Input::from_q(a.at(0), "b")?;
+        (b, m, p, hl || hb, out)
     };
     check_pivots(&m, &p)?;
     one(
@@ -385,11 +403,11 @@ const SVD: [&str; 3] = ["gesvd", "gesvda", "gesvdj"];
 /// `svd(x;full;driver;output vector)`: U, S and Vh (full true by default).
 pub fn svd(x: K) -> KResult {
     let usage = "1-4 args, (x;full;driver;output vector)";
-    let mut a = Tail::new(x, 4, usage)?;
-    let out = a.outvec(1);
-    let d = driver(a.sym(1), &SVD, "driver")?;
-    let full = a.flag(1).unwrap_or(true);
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (mut a, alone) = Args::of::<Input>(x, 4, usage)?;
+    let out = a.opt::<OutVector>(1)?.map(|o| o.0);
+    let d = driver(a.opt::<Sym>(1)?.map(|s| s.0), &SVD, "driver")?;
+    let full = a.opt::<bool>(1)?.unwrap_or(true);
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     let v = shim::svd(&ts[0], full, d.as_deref())?;
     multi(v.into(), h, out)
 }
@@ -397,10 +415,10 @@ pub fn svd(x: K) -> KResult {
 /// `svdvals(x;driver;output)`: the singular values.
 pub fn svdvals(x: K) -> KResult {
     let usage = "1-3 args, (x;driver;output)";
-    let mut a = Tail::new(x, 3, usage)?;
-    let out = a.out(1).map(args::tensor).transpose()?;
-    let d = driver(a.sym(1), &SVD, "driver")?;
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (mut a, alone) = Args::of::<Input>(x, 3, usage)?;
+    let out = a.opt::<OutTensor>(1)?.map(|o| o.0);
+    let d = driver(a.opt::<Sym>(1)?.map(|s| s.0), &SVD, "driver")?;
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     match shim::svdvals(out.as_ref(), &ts[0], d.as_deref())? {
         Some(v) => result(v, h),
         None => Ok(make::null()),
@@ -410,11 +428,15 @@ pub fn svdvals(x: K) -> KResult {
 /// `lstsq(a;b;rcond;method;output vector)`: solution, residuals, rank and singular values.
 pub fn lstsq(x: K) -> KResult {
     let usage = "2-5 args, (a;b;rcond;method;output)";
-    let mut a = Tail::list(x, 2, 5, usage)?;
-    let out = a.outvec(2);
-    let d = driver(a.sym(2), &["gels", "gelsd", "gelss", "gelsy"], "driver")?;
-    let rcond = a.take(2, args::double).flatten();
-    let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    let mut a = Args::list(x, 2, 5, usage)?;
+    let out = a.opt::<OutVector>(2)?.map(|o| o.0);
+    let d = driver(
+        a.opt::<Sym>(2)?.map(|s| s.0),
+        &["gels", "gelsd", "gelss", "gelsy"],
+        "driver",
+    )?;
+    let rcond = a.opt::<Option<f64>>(2)?.flatten();
+    let (ts, h) = inputs(&a, None, 2, usage)?;
     for t in &ts[..2] {
         // MKL's least-squares drivers reject a NaN input as a bad parameter (libtorch then
         // fails an internal assert): say what is wrong instead
@@ -430,10 +452,10 @@ pub fn lstsq(x: K) -> KResult {
 /// (xa=b when left is false).
 pub fn solve(x: K) -> KResult {
     let usage = "2-4 args, (a;b), (a;b;left), (a;b;out) or (a;b;left;out)";
-    let mut a = Tail::list(x, 2, 4, usage)?;
-    let out = a.out(2);
-    let left = a.flag(2).unwrap_or(true);
-    let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    let mut a = Args::list(x, 2, 4, usage)?;
+    let out = a.opt::<OutTensor>(2)?.map(|o| o.0);
+    let left = a.opt::<bool>(2)?.unwrap_or(true);
+    let (ts, h) = inputs(&a, None, 2, usage)?;
     one(
         out,
         h,
@@ -445,19 +467,20 @@ pub fn solve(x: K) -> KResult {
 /// `trisolve(a;b;upper;left;unitriangular;output)`: triangular solve, upper required.
 pub fn trisolve(x: K) -> KResult {
     let usage = "3-6 args, (a;b;upper;left;unitriangular;output)";
-    let mut a = Tail::list(x, 3, 6, usage)?;
-    let upper = opargs::flag(a.v[2]).ok_or_else(|| {
+    let mut a = Args::list(x, 3, 6, usage)?;
+    let upper = bool::of(a.at(2)).ok_or_else(|| {
         anyhow!(
             "3rd arg of upper triangular flag expected, given {}",
-            opargs::describe(a.v[2])
+            opargs::describe(a.at(2))
         )
     })?;
-    let out = a.out(3);
-    let (left, unit) = a
-        .take2(3, opargs::flag, opargs::flag)
-        .unwrap_or_else(|| (a.flag(3).unwrap_or(true), false));
-    a.done(3, usage)?;
-    let (ts, h) = args::inputs(&a.v[..2])?;
+    let out = a.opt::<OutTensor>(3)?.map(|o| o.0);
+    let (left, unit) = match a.opt2::<bool, bool>(3)? {
+        Some(p) => p,
+        None => (a.opt::<bool>(3)?.unwrap_or(true), false),
+    };
+    a.rest(3, usage)?;
+    let (ts, h) = forms::tensors(&[a.at(0), a.at(1)])?;
     one(
         out,
         h,
@@ -472,12 +495,11 @@ pub fn trisolve(x: K) -> KResult {
 
 /// `inverse x`, `inverse(x;output)`: the inverse of square matrices (no in-place form).
 pub fn inverse(x: K) -> KResult {
-    let (inputs, out) = forms::split(x, 1, "x or (x;output)")?;
-    let (ts, h) = forms::tensors(&inputs)?;
+    let (Input { t, handle: h }, out) = forms::unary(x)?;
     match &out {
-        Out::New => result(ts[0].f_inverse()?, h),
+        Out::New => result(t.f_inverse()?, h),
         Out::Into(o) => {
-            let _ = ts[0].f_inverse_out(o)?;
+            let _ = t.f_inverse_out(o)?;
             Ok(make::null())
         }
         Out::InPlace => bail!("no in-place method"),

@@ -3,16 +3,22 @@
 //!   tensor handle otherwise;
 //! - a trailing output tensor (`f(x;out)`, `f(x;y;out)`) receives the result, which is then null;
 //! - a trailing `[]` (q's unary null `::`) in place of the output runs the in-place form on the
-//!   first input, which must be a tensor.
+//!   first input, which must be a tensor;
+//! - functions of one input with optional arguments (reductions, cumulative sums, norms..) read
+//!   `f x` or `f(x;opt..;output)` with `op`: the optional arguments a tuple of `FromQ` kinds
+//!   (`(Vec<i64>, bool, Kind)`), read from the back by `k::from::call`, the output one of the
+//!   kinds here (`ToTensor`, `ToTensorOrInPlace`, `ToVector`).
 //!
 //! The declarative macros in `pointwise` (and the other math files) turn one line per function
 //! into a q function with all of these forms.
 use anyhow::{bail, Result};
 use tch::Tensor;
 
+use crate::k::from::{self, FromQ, Trailing};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
-use crate::tensor::{arg, result};
+use crate::tensor::opargs::{self, describe, Input};
+use crate::tensor::result;
 
 /// Where a result goes.
 pub enum Out {
@@ -24,38 +30,50 @@ pub enum Out {
     InPlace,
 }
 
-/// The items of an argument list, not a handle itself.
-pub fn items(x: &K) -> Option<&[K]> {
-    read::items(x).filter(|_| !registry::is_handle(*x))
-}
-
-/// Is `x` the last argument that names an output: a tensor handle or `::`?
-fn is_out(x: K) -> bool {
-    read::is_unset(x) || registry::class_of(x) == Some("tensor")
-}
-
-/// Split `n` inputs and an optional output from the argument `x` of a function taking `n` inputs.
-/// With one input, `x` itself may be the input (q data or a handle): `f x`, `f(x;out)`, `f(x;[])`.
-pub fn split(x: K, n: usize, usage: &str) -> Result<(Vec<K>, Out)> {
-    let v = items(&x);
-    let (inputs, last) = match v {
-        Some(v) if v.len() == n + 1 && is_out(v[n]) => (v[..n].to_vec(), Some(v[n])),
-        Some(v) if n > 1 && v.len() == n => (v.to_vec(), None),
-        _ if n == 1 => (vec![x], None),
-        Some(v) => bail!("expected {usage}, given {} argument(s)", v.len()),
-        None => bail!("expected {usage}"),
-    };
-    let out = match last {
-        None => Out::New,
-        Some(o) if read::is_unset(o) => {
-            if !registry::is_handle(inputs[0]) {
-                bail!("in-place operation needs a tensor as first argument");
-            }
-            Out::InPlace
+/// The last argument naming an output: a tensor handle, or `::` for in place (`Out::New` is
+/// never read).
+impl FromQ for Out {
+    const TYPE: &'static str = "an output tensor or ::";
+    fn read(x: K) -> Result<Option<Out>> {
+        if read::is_unset(x) {
+            return Ok(Some(Out::InPlace));
         }
-        Some(o) => Out::Into(registry::tensor(o)?),
+        if !opargs::is_tensor(x) {
+            return Ok(None);
+        }
+        Ok(Some(Out::Into(registry::tensor(x)?)))
+    }
+}
+
+/// The input and output of a function of one input: `f x` (q data or a handle), `f(x;out)`,
+/// `f(x;[])`.
+pub fn unary(x: K) -> Result<(Input, Out)> {
+    let (input, out) = match from::list(&x) {
+        Some(&[i, o]) => match Out::read(o)? {
+            Some(out) => (i, out),
+            None => (x, Out::New),
+        },
+        _ => (x, Out::New),
     };
-    Ok((inputs, out))
+    if matches!(out, Out::InPlace) && !registry::is_handle(input) {
+        bail!("in-place operation needs a tensor as first argument");
+    }
+    Ok((Input::from_q(input, "input")?, out))
+}
+
+/// The inputs of a list read from the end: the input given alone, or the `want` arguments left
+/// (else `unrecognized arg(s), expected USAGE`); their tensors, and whether any was a handle.
+pub fn inputs(
+    a: &from::Args,
+    alone: Option<Input>,
+    want: usize,
+    usage: &str,
+) -> Result<(Vec<Tensor>, bool)> {
+    let left = a.rest(want, usage)?;
+    match alone {
+        Some(Input { t, handle }) => Ok((vec![t], handle)),
+        None => tensors(left),
+    }
 }
 
 /// Tensors of the inputs, and whether any came from a handle.
@@ -64,8 +82,8 @@ pub fn tensors(inputs: &[K]) -> Result<(Vec<Tensor>, bool)> {
     let ts = inputs
         .iter()
         .map(|x| {
-            let (t, h) = arg(*x)?;
-            any |= h;
+            let Input { t, handle } = Input::from_q(*x, "input")?;
+            any |= handle;
             Ok(t)
         })
         .collect::<Result<Vec<_>>>()?;
@@ -108,4 +126,172 @@ pub fn several(ts: Vec<Tensor>, handle: bool, out: Option<K>) -> KResult {
         return Ok(registry::add(crate::registry::Obj::Vector(ts)));
     }
     make::try_list(ts.iter().map(crate::tensor::convert::to_q))
+}
+
+/// One input of `op`'s form: a handle or q data; alone (`f x`) when a handle, or q data that is
+/// one array (ktorch's `xarray`: a general list whose items are atoms is an argument list).
+pub struct Operand(pub Input);
+
+impl FromQ for Operand {
+    const TYPE: &'static str = Input::TYPE;
+    fn read(x: K) -> Result<Option<Operand>> {
+        Ok(Input::read(x)?.map(Operand))
+    }
+    fn alone(x: K) -> Result<Option<Operand>> {
+        if registry::is_handle(x) {
+            return Self::read(x);
+        }
+        Ok(array(x).map(|t| Operand(Input { t, handle: false })))
+    }
+}
+
+/// q data that is one array (ktorch's `xarray`): a general list whose items are atoms is an
+/// argument list, not an array; otherwise data of one type and a regular shape.
+pub fn array(x: K) -> Option<Tensor> {
+    if from::list(&x).is_some_and(|v| v.len() > 1 && v.iter().any(|i| read::ktype(*i) < 0)) {
+        return None;
+    }
+    opargs::array(x)
+}
+
+/// Where the result of `op`'s form goes.
+pub enum Dest {
+    New,
+    Tensor(Tensor),
+    InPlace,
+    Vector(K),
+}
+
+/// An output tensor (another handle there is an error).
+pub struct ToTensor(pub Dest);
+/// An output tensor, or `[]` (or `()`) for in place.
+pub struct ToTensorOrInPlace(pub Dest);
+/// An output vector, for functions with several results (another handle is an error).
+pub struct ToVector(pub Dest);
+
+impl FromQ for ToTensor {
+    const TYPE: &'static str = "a tensor";
+    fn read(x: K) -> Result<Option<ToTensor>> {
+        if opargs::is_tensor(x) {
+            return Ok(Some(ToTensor(Dest::Tensor(registry::tensor(x)?))));
+        }
+        if registry::is_handle(x) {
+            bail!("output expected as a tensor, given {}", describe(x));
+        }
+        Ok(None)
+    }
+}
+
+impl FromQ for ToTensorOrInPlace {
+    const TYPE: &'static str = "a tensor or []";
+    fn read(x: K) -> Result<Option<ToTensorOrInPlace>> {
+        if read::is_nil(x) {
+            return Ok(Some(ToTensorOrInPlace(Dest::InPlace)));
+        }
+        Ok(ToTensor::read(x)?.map(|ToTensor(d)| ToTensorOrInPlace(d)))
+    }
+}
+
+impl FromQ for ToVector {
+    const TYPE: &'static str = "a vector";
+    fn read(x: K) -> Result<Option<ToVector>> {
+        if opargs::is_vector(x) {
+            return Ok(Some(ToVector(Dest::Vector(x))));
+        }
+        if registry::is_handle(x) {
+            bail!("output expected as a vector, given {}", describe(x));
+        }
+        Ok(None)
+    }
+}
+
+/// The output place of `op`'s form: `()` (none), or a one-tuple of an output kind.
+pub trait Output: Trailing {
+    fn dest(o: Self::Out) -> Dest;
+}
+
+impl Output for () {
+    fn dest(_: ()) -> Dest {
+        Dest::New
+    }
+}
+
+macro_rules! output {
+    ($($t:ident),*) => {$(
+        impl Output for ($t,) {
+            fn dest((o,): (Option<$t>,)) -> Dest {
+                o.map_or(Dest::New, |$t(d)| d)
+            }
+        }
+    )*};
+}
+output!(ToTensor, ToTensorOrInPlace, ToVector);
+
+/// One call of `op`'s form: the input tensor, whether it came from a handle, whether it was
+/// given alone, the count of arguments given, the optional arguments, and where the result goes.
+pub struct Op<V> {
+    pub x: Tensor,
+    pub handle: bool,
+    pub alone: bool,
+    pub given: usize,
+    pub opts: V,
+    pub dest: Dest,
+}
+
+/// Read `x` as `f x` or `f(x;S..;O)` (`k::from::call`); `usage` names the full form, e.g.
+/// `(input;dim;keepdim;output)`.
+pub fn op<S: Trailing, O: Output>(x: K, usage: &str) -> Result<Op<S::Out>> {
+    let c = from::call::<Operand, S, O>(x, usage)?;
+    let dest = O::dest(c.out);
+    let Operand(Input { t, handle }) = c.input;
+    if matches!(dest, Dest::InPlace) && !handle {
+        bail!("in-place operation needs a tensor as first argument");
+    }
+    Ok(Op {
+        x: t,
+        handle,
+        alone: c.alone,
+        given: c.given,
+        opts: c.opts,
+        dest,
+    })
+}
+
+/// Finish a call with several results: into the output vector (null) or as new results.
+pub fn finish_many<V>(a: &Op<V>, ts: Vec<Tensor>) -> KResult {
+    match &a.dest {
+        Dest::Vector(o) => {
+            into_vector(*o, ts)?;
+            Ok(make::null())
+        }
+        _ => several(ts, a.handle, None),
+    }
+}
+
+type R = std::result::Result<Tensor, tch::TchError>;
+
+/// Finish a call with one result: `new` makes it, `into` writes it to the output tensor.
+pub fn finish_op<V>(
+    a: &Op<V>,
+    new: impl FnOnce(&Tensor) -> R,
+    into: impl FnOnce(&Tensor, &Tensor) -> R,
+) -> KResult {
+    match &a.dest {
+        Dest::New => result(new(&a.x)?, a.handle),
+        Dest::Tensor(o) => {
+            let _ = into(&a.x, o)?;
+            Ok(make::null())
+        }
+        Dest::InPlace => bail!("no in-place form"),
+        Dest::Vector(_) => bail!("output expected as a tensor, given vector"),
+    }
+}
+
+/// Write a result made as a new tensor into an output tensor (for libtorch functions that tch
+/// wraps without an `_out` form): the output is resized and takes the values in its own dtype.
+pub fn copy_into(o: &Tensor, r: &Tensor) -> R {
+    let mut o = o.shallow_clone();
+    let _ = o.f_resize_(r.size())?;
+    o.f_copy_(r)?;
+    Ok(o)
 }

@@ -8,23 +8,23 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{TchError, Tensor};
 
-use super::args::{self, Tail};
-use super::forms;
+use super::forms::{self, inputs};
+use crate::k::from::{self, Args, FromQ, Number as Num};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
-use crate::tensor::opargs::{self, Num};
+use crate::tensor::opargs::{self, Input, OutTensor};
 use crate::tensor::result;
 
 type R = Result<Tensor, TchError>;
 
 /// `f(x;y)` or `f(x;y;output)`.
 fn blas2(x: K, f: fn(&Tensor, &Tensor) -> R, into: fn(&Tensor, &Tensor, &Tensor) -> R) -> KResult {
-    let mut a = Tail::list(x, 2, 3, "(x;y;output)")?;
-    let out = a.out(2);
-    let (ts, h) = args::inputs(a.done(2, "(x;y) or (x;y;output)")?)?;
+    let mut a = Args::list(x, 2, 3, "(x;y;output)")?;
+    let out = a.opt::<OutTensor>(2)?;
+    let (ts, h) = inputs(&a, None, 2, "(x;y) or (x;y;output)")?;
     match out {
-        Some(o) => {
-            let _ = into(&ts[0], &ts[1], &args::tensor(o)?)?;
+        Some(OutTensor(o)) => {
+            let _ = into(&ts[0], &ts[1], &o)?;
             Ok(make::null())
         }
         None => result(f(&ts[0], &ts[1])?, h),
@@ -62,14 +62,13 @@ fn scalar(n: Num) -> (libc::c_int, f64, libc::c_long) {
 /// `(x;y;z;beta;alpha;output)`, beta and alpha optional numbers (default 1).
 fn addmat(x: K, mode: i32) -> KResult {
     let usage = "(x;y;z;beta;alpha;output)";
-    let mut a = Tail::list(x, 3, 6, usage)?;
-    let out = a.out(3);
-    let (beta, alpha) = match a.take2(3, args::number, args::number) {
+    let mut a = Args::list(x, 3, 6, usage)?;
+    let o = a.opt::<OutTensor>(3)?.map(|o| o.0);
+    let (beta, alpha) = match a.opt2::<Num, Num>(3)? {
         Some((b, al)) => (b, al),
-        None => (a.take(3, args::number).unwrap_or(Num::Int(1)), Num::Int(1)),
+        None => (a.opt::<Num>(3)?.unwrap_or(Num::Int(1)), Num::Int(1)),
     };
-    let (ts, h) = args::inputs(a.done(3, usage)?)?;
-    let o = out.map(args::tensor).transpose()?;
+    let (ts, h) = inputs(&a, None, 3, usage)?;
     let ((bf, bd, bj), (af, ad, aj)) = (scalar(beta), scalar(alpha));
     let xyz = [&ts[0], &ts[1], &ts[2]];
     match crate::cxx::ops::addmm(mode, o.as_ref(), xyz, (bf, bd, bj), (af, ad, aj))? {
@@ -97,13 +96,13 @@ pub fn baddbmm(x: K) -> KResult {
 /// `Cross(x;y)`, `Cross(x;y;dim)`, with an optional output tensor; dim defaults to -1.
 pub fn cross(x: K) -> KResult {
     let usage = "(x;y;dim;output)";
-    let mut a = Tail::list(x, 2, 4, usage)?;
-    let out = a.out(2);
-    let dim = a.take(2, opargs::long).unwrap_or(-1);
-    let (ts, h) = args::inputs(a.done(2, usage)?)?;
+    let mut a = Args::list(x, 2, 4, usage)?;
+    let out = a.opt::<OutTensor>(2)?;
+    let dim = a.opt::<i64>(2)?.unwrap_or(-1);
+    let (ts, h) = inputs(&a, None, 2, usage)?;
     match out {
-        Some(o) => {
-            let _ = ts[0].f_cross_out(&args::tensor(o)?, &ts[1], dim)?;
+        Some(OutTensor(o)) => {
+            let _ = ts[0].f_cross_out(&o, &ts[1], dim)?;
             Ok(make::null())
         }
         None => result(ts[0].f_cross(&ts[1], dim)?, h),
@@ -113,19 +112,19 @@ pub fn cross(x: K) -> KResult {
 /// `power(matrix;n)`, `power(matrix;n;output)`: the n-th power of square matrices.
 pub fn power(x: K) -> KResult {
     let usage = "(matrix;n) or (matrix;n;output)";
-    let mut a = Tail::list(x, 2, 3, usage)?;
-    let out = a.out(2);
+    let mut a = Args::list(x, 2, 3, usage)?;
+    let out = a.opt::<OutTensor>(2)?;
     let n = a
-        .take(1, opargs::long)
+        .opt::<i64>(1)?
         .ok_or_else(|| anyhow!("2nd argument of long integer n-th power expected"))?;
     if n == i64::MIN {
         // libtorch negates n for a negative power: -0N overflows and its loop never ends
         bail!("n-th power: n is null (0N)");
     }
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (ts, h) = inputs(&a, None, 1, usage)?;
     match out {
-        Some(o) => {
-            let _ = ts[0].f_matrix_power_out(&args::tensor(o)?, n)?;
+        Some(OutTensor(o)) => {
+            let _ = ts[0].f_matrix_power_out(&o, n)?;
             Ok(make::null())
         }
         None => result(ts[0].f_matrix_power(n)?, h),
@@ -149,9 +148,9 @@ fn matrices(x: K) -> Result<(Vec<Tensor>, bool)> {
         None => {}
     }
     if read::ktype(x) != 0 {
-        return Ok((vec![args::input(x)?.0], false));
+        return Ok((vec![Input::from_q(x, "input")?.t], false));
     }
-    let v = opargs::list(&x).unwrap_or(&[]);
+    let v = from::list(&x).unwrap_or(&[]);
     for (i, y) in v.iter().enumerate() {
         if registry::is_handle(*y) && !opargs::is_tensor(*y) {
             bail!("arg[{i}] unexpected, given {}", opargs::describe(*y));

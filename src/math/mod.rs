@@ -1,15 +1,12 @@
 //! Tensor math, ktorch's forms: arguments are tensor handles or q data; the result is a tensor
-//! handle when any input is a handle, q data otherwise. Two readers of ktorch's trailing
-//! optional arguments exist side by side: `args` (linear algebra, spectral: take from the end by
-//! type) and `slots` (reductions: a declared list of slots); they were written in parallel and
-//! should become one.
-//! handle when any input is a handle, q data otherwise.
+//! handle when any input is a handle, q data otherwise. Arguments are read with the extraction
+//! trait `k::from::FromQ` (trailing optional arguments from the end: `k::from::Args`, and
+//! `forms::op` for one input with optional arguments and an output).
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
 #![deny(unsafe_code)]
 pub mod complex;
 pub mod forms;
 // linear algebra and spectral math (math-linalg.rst and math-spectral.rst)
-pub mod args;
 pub mod decomp;
 pub mod linalg;
 pub mod pointwise;
@@ -19,7 +16,6 @@ pub mod spectral;
 pub mod norms;
 pub mod other;
 pub mod random;
-pub mod slots;
 pub mod unique;
 // pointwise and comparison math (math-pointwise.rst and math-compare.rst)
 pub mod compare;

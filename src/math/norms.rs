@@ -3,12 +3,14 @@
 //! norms reduce two dimensions (the last two unless given); vector norms all or the given ones.
 //! The order is a float atom, telling it from a long dimension.
 use anyhow::{anyhow, bail};
-use tch::{TchError, Tensor};
+use tch::{Kind, TchError, Tensor};
 
 use super::forms;
-use super::slots::{finish, parse, Args, OutKind, Slot};
+use super::forms::{finish_op as finish, op, ToTensor};
+use crate::k::from::Number as Num;
+use crate::k::from::{self, FromQ};
 use crate::k::{read, KResult, K};
-use crate::tensor::opargs::{self, Num};
+use crate::tensor::opargs;
 use crate::tensor::{convert, result};
 
 type R = Result<Tensor, TchError>;
@@ -31,10 +33,10 @@ pub fn dist(x: K) -> KResult {
         };
         return result(pnorm(&t.f_get(0)?, &t.f_get(1)?, p)?, false);
     }
-    let v = forms::items(&x).ok_or_else(|| anyhow!("expected 2-3 args, (x;y;p)"))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("expected 2-3 args, (x;y;p)"))?;
     let p = match v.len() {
         2 => 2.0,
-        3 => match opargs::number(v[2]) {
+        3 => match Num::of(v[2]) {
             Some(Num::Int(i)) => i as f64,
             Some(Num::Float(f)) => f,
             None => bail!(
@@ -60,24 +62,19 @@ const MATRIX: &str = "(input;dim;keepdim;dtype;output)";
 const ORD: &str = "(input;ord;dim;keepdim;dtype;output)";
 
 /// The two dimensions of a matrix norm: the last two unless given.
-fn matrix_dims(a: &Args, i: usize) -> anyhow::Result<Vec<i64>> {
-    match a.longs(i) {
+fn matrix_dims(d: &Option<Vec<i64>>) -> anyhow::Result<Vec<i64>> {
+    match d {
         None => Ok(vec![-2, -1]),
-        Some(d) if d.len() == 2 => Ok(d),
+        Some(d) if d.len() == 2 => Ok(d.clone()),
         Some(d) => bail!("matrix norm needs 2 dimensions, given {}", d.len()),
     }
 }
 
 /// A matrix norm of ord "fro" or "nuc": (input;dim;keepdim;dtype;output).
 fn strnorm(x: K, ord: &str) -> KResult {
-    let a = parse(
-        x,
-        &[Slot::Longs, Slot::Flag, Slot::Dtype],
-        OutKind::Tensor,
-        MATRIX,
-    )?;
-    let d = matrix_dims(&a, 0)?;
-    let (k, t) = (a.flag(1).unwrap_or(false), a.kind(2));
+    let a = op::<(Vec<i64>, bool, Kind), (ToTensor,)>(x, MATRIX)?;
+    let d = matrix_dims(&a.opts.0)?;
+    let (k, t) = (a.opts.1.unwrap_or(false), a.opts.2);
     finish(
         &a,
         |x| x.f_linalg_norm_ord_str(ord, Some(d.as_slice()), k, t),
@@ -94,16 +91,11 @@ pub fn nnorm(x: K) -> KResult {
 
 /// `mnorm(input;ord;dim;keepdim;dtype;output)`: Frobenius when no order is given.
 pub fn mnorm(x: K) -> KResult {
-    let a = parse(
-        x,
-        &[Slot::Double, Slot::Longs, Slot::Flag, Slot::Dtype],
-        OutKind::Tensor,
-        ORD,
-    )?;
-    let d = matrix_dims(&a, 1)?;
-    let (k, t) = (a.flag(2).unwrap_or(false), a.kind(3));
+    let a = op::<(f64, Vec<i64>, bool, Kind), (ToTensor,)>(x, ORD)?;
+    let d = matrix_dims(&a.opts.1)?;
+    let (k, t) = (a.opts.2.unwrap_or(false), a.opts.3);
     let d = Some(d.as_slice());
-    match a.double(0) {
+    match a.opts.0 {
         Some(p) => finish(
             &a,
             |x| x.f_linalg_norm(p, d, k, t),
@@ -120,16 +112,11 @@ pub fn mnorm(x: K) -> KResult {
 /// `vnorm(input;ord;dim;keepdim;dtype;output)`: order 2 unless given, over all dimensions unless
 /// given; a dtype converts the input first (as linalg.vector_norm does).
 pub fn vnorm(x: K) -> KResult {
-    let mut a = parse(
-        x,
-        &[Slot::Double, Slot::Longs, Slot::Flag, Slot::Dtype],
-        OutKind::Tensor,
-        ORD,
-    )?;
-    let p = a.double(0).unwrap_or(2.0);
-    let d = a.longs(1).unwrap_or_default();
-    let k = a.flag(2).unwrap_or(false);
-    if let Some(t) = a.kind(3) {
+    let mut a = op::<(f64, Vec<i64>, bool, Kind), (ToTensor,)>(x, ORD)?;
+    let p = a.opts.0.unwrap_or(2.0);
+    let d = a.opts.1.clone().unwrap_or_default();
+    let k = a.opts.2.unwrap_or(false);
+    if let Some(t) = a.opts.3 {
         a.x = a.x.f_to_kind(t)?;
     }
     if !(a.x.is_floating_point() || a.x.is_complex()) {

@@ -1,13 +1,15 @@
 //! Other math (math-other.rst): cumulative sums and products, diagonals and triangles, flips,
 //! rolls, traces, histograms, bin counts, renormalization and tensor contraction. Functions
-//! of one input with optional arguments use `slots::parse`; the rest read their fixed forms.
+//! of one input with optional arguments use `forms::op`; the rest read their fixed forms.
 use anyhow::{anyhow, bail};
 use tch::{Kind, Scalar, TchError, Tensor};
 
 use super::forms;
-use super::slots::{copy_into, finish, parse, Dest, OutKind, Slot};
+use super::forms::{copy_into, finish_op as finish, op, Dest, Op, ToTensor, ToTensorOrInPlace};
+use crate::k::from::Number as Num;
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
-use crate::tensor::opargs::{self, describe, Num};
+use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, convert, result};
 
 type R = Result<Tensor, TchError>;
@@ -20,13 +22,8 @@ fn kcum(
     f: fn(&Tensor, i64, Option<Kind>) -> R,
     g: fn(&Tensor, &Tensor, i64, Option<Kind>) -> R,
 ) -> KResult {
-    let a = parse(
-        x,
-        &[Slot::Long, Slot::Dtype],
-        OutKind::Tensor,
-        "(input;dim;dtype;output)",
-    )?;
-    let (d, t) = (a.long(0).unwrap_or(-1), a.kind(1));
+    let a = op::<(i64, Kind), (ToTensor,)>(x, "(input;dim;dtype;output)")?;
+    let (d, t) = (a.opts.0.unwrap_or(-1), a.opts.1);
     finish(&a, |x| f(x, d, t), |x, o| g(x, o, d, t))
 }
 
@@ -56,13 +53,12 @@ fn koffset(x: K, f: Off, g: Option<OffOut>, inplace: Option<OffIn>, usage: &str)
     if read::ktype(x) < 0 || read::ktype(x) > 10 {
         bail!("not implemented for {}", describe(x));
     }
-    let out = if inplace.is_some() {
-        OutKind::TensorOrInPlace
+    let mut a: Op<(Option<i64>,)> = if inplace.is_some() {
+        op::<(i64,), (ToTensorOrInPlace,)>(x, usage)?
     } else {
-        OutKind::Tensor
+        op::<(i64,), (ToTensor,)>(x, usage)?
     };
-    let mut a = parse(x, &[Slot::Long], out, usage)?;
-    let d = a.long(0).unwrap_or(0);
+    let d = a.opts.0.unwrap_or(0);
     match (&a.dest, g, inplace) {
         (Dest::InPlace, _, Some(m)) => {
             let _ = m(&mut a.x, d)?;
@@ -110,7 +106,7 @@ fn longs_after(v: &[K], most: usize) -> Option<Vec<i64>> {
     if v.len() < 2 || v.len() > most + 1 {
         return None;
     }
-    v[1..].iter().map(|x| opargs::long(*x)).collect()
+    v[1..].iter().map(|x| i64::of(*x)).collect()
 }
 
 /// `diagonal x`, `diagonal(x;offset)`, `diagonal(x;offset;dim1)`, `diagonal(x;offset;dim1;dim2)`.
@@ -118,7 +114,7 @@ pub fn diagonal(x: K) -> KResult {
     if read::ktype(x) != 0 {
         bail!("not implemented for {}", describe(x));
     }
-    let (input, o) = match forms::items(&x).and_then(|v| longs_after(v, 3).map(|o| (v[0], o))) {
+    let (input, o) = match from::list(&x).and_then(|v| longs_after(v, 3).map(|o| (v[0], o))) {
         Some(p) => p,
         None => (x, vec![]),
     };
@@ -129,10 +125,10 @@ pub fn diagonal(x: K) -> KResult {
 
 /// `Flip(input;dims)`: reversed along the given dimensions.
 pub fn flip(x: K) -> KResult {
-    let v = forms::items(&x)
+    let v = from::list(&x)
         .filter(|v| v.len() == 2)
         .ok_or_else(|| anyhow!("expected 2 arguments, (input;dims)"))?;
-    let d = opargs::longs(v[1]).ok_or_else(|| {
+    let d = Vec::<i64>::of(v[1]).ok_or_else(|| {
         anyhow!(
             "expected 2 arguments, (input;dims), given {} for dims",
             describe(v[1])
@@ -151,12 +147,12 @@ pub fn trace(x: K) -> KResult {
 /// `roll(input;shifts)` (the input flattened, rolled and restored) or `roll(input;shifts;dims)`.
 pub fn roll(x: K) -> KResult {
     let usage = "expected 2-3 args, (input;shifts;dims)";
-    let v = forms::items(&x)
+    let v = from::list(&x)
         .filter(|v| v.len() == 2 || v.len() == 3)
         .ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
-    let s = opargs::longs(v[1]).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
+    let s = Vec::<i64>::of(v[1]).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
     let d = match v.get(2) {
-        Some(d) => opargs::longs(*d).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?,
+        Some(d) => Vec::<i64>::of(*d).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?,
         None => vec![],
     };
     let (t, h) = arg(v[0])?;
@@ -166,14 +162,10 @@ pub fn roll(x: K) -> KResult {
 /// `renorm(input;p;dim;maxnorm)`, `renorm(input;p;dim;maxnorm;output)`.
 pub fn renorm(x: K) -> KResult {
     let usage = "unexpected arg(s), expected 4-5 args, (input;power;dim;maxnorm;output)";
-    let v = forms::items(&x)
+    let v = from::list(&x)
         .filter(|v| v.len() == 4 || v.len() == 5)
         .ok_or_else(|| anyhow!(usage))?;
-    let (Some(p), Some(d), Some(m)) = (
-        opargs::number(v[1]),
-        opargs::long(v[2]),
-        opargs::number(v[3]),
-    ) else {
+    let (Some(p), Some(d), Some(m)) = (Num::of(v[1]), i64::of(v[2]), Num::of(v[3])) else {
         bail!(usage)
     };
     let out = match v.get(4) {
@@ -201,18 +193,18 @@ pub fn histc(x: K) -> KResult {
         return result(t.f_histc(100)?, h);
     }
     let usage = "unrecognized arg(s), expected 1-5 args, (input;bins;lo;hi;output)";
-    let v = forms::items(&x).ok_or_else(|| anyhow!(usage))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
     let out = (v.len() > 1 && opargs::is_tensor(v[v.len() - 1])).then(|| v[v.len() - 1]);
     let v = &v[..v.len() - out.is_some() as usize];
     if v.is_empty() || v.len() > 4 {
         bail!(usage);
     }
     let bins = match v.get(1) {
-        Some(b) => opargs::long(*b).ok_or_else(|| anyhow!(usage))?,
+        Some(b) => i64::of(*b).ok_or_else(|| anyhow!(usage))?,
         None => 100,
     };
     let num = |i: usize| -> anyhow::Result<f64> {
-        match v.get(i).map(|x| opargs::number(*x)) {
+        match v.get(i).map(|x| Num::of(*x)) {
             None => Ok(0.0),
             Some(Some(Num::Int(j))) => Ok(j as f64),
             Some(Some(Num::Float(f))) => Ok(f),
@@ -273,18 +265,15 @@ pub fn bincount(x: K) -> KResult {
         let (t, h) = arg(x)?;
         return result(t.f_bincount(None::<Tensor>, 0)?, h);
     }
-    let v = forms::items(&x).ok_or_else(|| anyhow!(usage))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
     match v.len() {
-        2 if opargs::long(v[1]).is_some() => {
+        2 if i64::of(v[1]).is_some() => {
             let (t, h) = arg(v[0])?;
-            result(
-                t.f_bincount(None::<Tensor>, opargs::long(v[1]).unwrap_or(0))?,
-                h,
-            )
+            result(t.f_bincount(None::<Tensor>, i64::of(v[1]).unwrap_or(0))?, h)
         }
         2 | 3 => {
             let bins = match v.get(2) {
-                Some(b) => opargs::long(*b).ok_or_else(|| anyhow!(usage))?,
+                Some(b) => i64::of(*b).ok_or_else(|| anyhow!(usage))?,
                 None => 0,
             };
             let (ts, h) = forms::tensors(&v[..2])?;
@@ -313,11 +302,11 @@ pub fn tensordot(x: K) -> KResult {
         let none: [i64; 0] = [];
         return result(t.f_get(0)?.f_tensordot(&t.f_get(1)?, none, none)?, false);
     }
-    let v = forms::items(&x).ok_or_else(|| anyhow!(usage))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
     let (i, j) = match v.len() {
         2 | 3 => {
             let d = match v.get(2) {
-                Some(d) => opargs::long(*d).ok_or_else(|| anyhow!(usage))?,
+                Some(d) => i64::of(*d).ok_or_else(|| anyhow!(usage))?,
                 None => 2,
             };
             // checked before the lists are built: a dim like 1e12 would ask for terabytes (an
@@ -327,7 +316,7 @@ pub fn tensordot(x: K) -> KResult {
             }
             ((0..d).map(|k| k - d).collect(), (0..d).collect())
         }
-        4 => match (opargs::longs(v[2]), opargs::longs(v[3])) {
+        4 => match (Vec::<i64>::of(v[2]), Vec::<i64>::of(v[3])) {
             (Some(i), Some(j)) => (i, j),
             _ => bail!(usage),
         },

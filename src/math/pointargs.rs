@@ -6,9 +6,11 @@ use tch::{Scalar, Tensor};
 
 use super::forms::Out;
 use super::pointwise::{done, inputs, item, num, output, values, R};
+use crate::k::from::Number as Num;
+use crate::k::from::{self, FromQ};
 use crate::k::{read, KResult, K};
 use crate::registry;
-use crate::tensor::opargs::{self, Num};
+use crate::tensor::opargs;
 use crate::tensor::{arg, result};
 
 /// A limit: a q number, `None` when null (no limit on that side), as ktorch's `xnumn`.
@@ -37,8 +39,7 @@ fn into(x: K, what: &str) -> Result<Tensor> {
 
 /// `clamp(x;lo;hi)`, `clamp(x;lo;hi;output)`: limit `x` to `[lo,hi]`; a null limit is no limit.
 pub fn clamp(x: K) -> KResult {
-    let v =
-        opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (lo, hi) = match (
         v.get(1).and_then(|k| limit(*k)),
         v.get(2).and_then(|k| limit(*k)),
@@ -72,8 +73,7 @@ pub fn lerp(x: K) -> KResult {
         let v = values(x, 3..=3)?;
         return result(v[0].f_lerp(&v[1], item(&v[2])?)?, false);
     }
-    let v =
-        opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     if !(3..=4).contains(&v.len()) {
         bail!("3-4 arguments expected, {USAGE}, but {} supplied", v.len());
     }
@@ -106,9 +106,8 @@ pub fn lerp(x: K) -> KResult {
 
 /// `mvlgamma(x;p)`, `mvlgamma(x;p;output)`: the multivariate log-gamma of dimension `p`.
 pub fn mvlgamma(x: K) -> KResult {
-    let v =
-        opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let p = v.get(1).and_then(|k| opargs::long(*k)).ok_or_else(|| {
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let p = v.get(1).and_then(|k| i64::of(*k)).ok_or_else(|| {
         anyhow!(
             "2nd argument of number of dimensions expected, given {}",
             v.get(1).map_or("none".into(), |k| opargs::describe(*k))
@@ -150,7 +149,7 @@ fn power(x: K, p: &Power) -> KResult {
         let v = values(x, 2..=2)?;
         return result((p.tt)(&v[0], &v[1])?, false);
     }
-    let v = opargs::list(&x).ok_or_else(|| anyhow!("{USAGE}"))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("{USAGE}"))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,

@@ -10,9 +10,11 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Scalar, TchError, Tensor};
 
 use super::forms::{self, Out};
+use crate::k::from::Number as Num;
+use crate::k::from::{self, FromQ};
 use crate::k::{read, KResult, K};
 use crate::registry;
-use crate::tensor::opargs::{self, Num};
+use crate::tensor::opargs::{self, Input};
 use crate::tensor::{arg, convert, result};
 
 pub type R = Result<Tensor, TchError>;
@@ -42,14 +44,14 @@ pub fn inputs(v: &[K]) -> Result<(Vec<Tensor>, bool)> {
 /// A q number atom as ktorch's `xnum` reads it: short, int, long, real or float (not boolean).
 pub fn num(x: K) -> Option<Num> {
     matches!(read::ktype(x), -9..=-5)
-        .then(|| opargs::number(x))
+        .then(|| Num::of(x))
         .flatten()
 }
 
 /// A q scalar as ktorch's `xscalar` reads it: a number, or a boolean or byte atom.
 pub fn scalar(x: K) -> Option<Num> {
     matches!(read::ktype(x), -1 | -4 | -9..=-5)
-        .then(|| opargs::number(x))
+        .then(|| Num::of(x))
         .flatten()
 }
 
@@ -106,17 +108,11 @@ pub fn run_unary(
     into: fn(&Tensor, &Tensor) -> R,
     inplace: Option<fn(&mut Tensor) -> R>,
 ) -> KResult {
-    let usage = if inplace.is_some() {
-        "x, (x;output) or (x;[])"
-    } else {
-        "x or (x;output)"
-    };
-    let (inputs, out) = forms::split(x, 1, usage)?;
-    let (mut ts, h) = self::inputs(&inputs)?;
+    let (Input { mut t, handle: h }, out) = forms::unary(x)?;
     let r = match &out {
-        Out::New => f(&ts[0])?,
-        Out::Into(o) => into(&ts[0], o)?,
-        Out::InPlace => inplace.ok_or_else(|| anyhow!("no in-place method"))?(&mut ts[0])?,
+        Out::New => f(&t)?,
+        Out::Into(o) => into(&t, o)?,
+        Out::InPlace => inplace.ok_or_else(|| anyhow!("no in-place method"))?(&mut t)?,
     };
     forms::finish(r, h, &out)
 }
@@ -138,8 +134,8 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         let v = values(x, 2..=2)?;
         return result((op.f)(&v[0], &v[1])?, false);
     }
-    let v = forms::items(&x)
-        .ok_or_else(|| anyhow!("expected {USAGE}, given {}", opargs::describe(x)))?;
+    let v =
+        from::list(&x).ok_or_else(|| anyhow!("expected {USAGE}, given {}", opargs::describe(x)))?;
     let out = match v.len() {
         2 => Out::New,
         3 => output(v[2])?,
@@ -387,7 +383,7 @@ pub fn add(x: K) -> KResult {
     const USAGE: &str = "(x;y;multiplier;output)";
     // the hot path, two tensor handles: one registry lock, no copies (anything else, errors
     // included, takes the general path below)
-    if let Some(&[a, b]) = read::items(&x) {
+    if let Some(&[a, b]) = from::list(&x) {
         if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
             return r;
         }
@@ -404,8 +400,7 @@ pub fn add(x: K) -> KResult {
             false,
         );
     }
-    let v =
-        forms::items(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 2, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;
@@ -444,8 +439,7 @@ fn addc(x: K, div: bool) -> KResult {
             false,
         );
     }
-    let v =
-        forms::items(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let (v, m, out) = with_multiplier(v, 3, USAGE)?;
     let first = registry::is_handle(v[0]);
     let (mut ts, h) = inputs(v)?;

@@ -2,8 +2,8 @@
 //! `multinomial` draws indices with the weights of each row.
 use anyhow::bail;
 
-use super::forms;
-use super::slots::{copy_into, finish, parse, OutKind, Slot};
+use super::forms::{copy_into, finish_op as finish, op, ToTensor};
+use crate::k::from;
 use crate::k::{make, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, result};
@@ -11,7 +11,7 @@ use crate::tensor::{arg, result};
 /// `bernoulli x` (an array or a tensor of probabilities), `bernoulli(x;output)`: 0s and 1s of the
 /// input's shape (and dtype; an output tensor may be of any dtype, e.g. boolean).
 pub fn bernoulli(x: K) -> KResult {
-    if let Some(v) = forms::items(&x).filter(|v| v.len() > 1 && opargs::is_tensor(v[1])) {
+    if let Some(v) = from::list(&x).filter(|v| v.len() > 1 && opargs::is_tensor(v[1])) {
         if v.len() != 2 {
             bail!("expected args of (x;output), but {} args given", v.len());
         }
@@ -30,13 +30,8 @@ pub fn multinomial(x: K) -> KResult {
     if crate::k::read::ktype(x) < 0 {
         bail!("not implemented for {}", describe(x));
     }
-    let a = parse(
-        x,
-        &[Slot::Long, Slot::Flag],
-        OutKind::Tensor,
-        "(input;n;replaceflag;output)",
-    )?;
-    let (n, b) = (a.long(0), a.flag(1).unwrap_or(false));
+    let a = op::<(i64, bool), (ToTensor,)>(x, "(input;n;replaceflag;output)")?;
+    let (n, b) = (a.opts.0, a.opts.1.unwrap_or(false));
     let m = n.unwrap_or(1);
     finish(
         &a,

@@ -5,7 +5,7 @@
 use anyhow::bail;
 use tch::{Kind, TchError, Tensor};
 
-use super::slots::{finish, finish_many, parse, Args, OutKind, Slot};
+use super::forms::{finish_many, finish_op as finish, op, ToTensor, ToVector};
 use crate::k::{KResult, K};
 use crate::tensor::result;
 
@@ -16,8 +16,8 @@ type Dims<'a> = Option<&'a [i64]>;
 const DIM_KEEP: &str = "(input;dim;keepdim;output)";
 
 /// Dimensions as given: none, or `()`, means all.
-fn dims(a: &Args, i: usize) -> Option<Vec<i64>> {
-    a.longs(i).filter(|d| !d.is_empty())
+fn dims(d: &Option<Vec<i64>>) -> Option<Vec<i64>> {
+    d.clone().filter(|d| !d.is_empty())
 }
 
 /// Is the tensor floating point or complex (libtorch's mean, std and var need one of these)?
@@ -34,17 +34,11 @@ type Gdims = fn(&Tensor, &Tensor, Dims, bool, Option<Kind>) -> R;
 /// Over all elements without keepdim, mean and Sum call libtorch's all-element form (as before:
 /// autograd shows MeanBackward0/SumBackward0). `float`: integer inputs are averaged as float when no dtype is given (mean, nanmean).
 fn kmean(x: K, f: Fdims, g: Gdims, float: bool) -> KResult {
-    let a = parse(
-        x,
-        &[Slot::Longs, Slot::Flag, Slot::Dtype],
-        OutKind::Tensor,
-        "(input;dim;keepdim;dtype;output)",
-    )?;
-    let d = dims(&a, 0);
-    let k = a.flag(1).unwrap_or(false);
-    let t = a
-        .kind(2)
-        .or_else(|| (float && !real(&a.x)).then_some(Kind::Float));
+    let a = op::<(Vec<i64>, bool, Kind), (ToTensor,)>(x, "(input;dim;keepdim;dtype;output)")?;
+    let (d, k, t) = &a.opts;
+    let d = dims(d);
+    let k = k.unwrap_or(false);
+    let t = t.or_else(|| (float && !real(&a.x)).then_some(Kind::Float));
     finish(
         &a,
         |x| f(x, d.as_deref(), k, t),
@@ -102,11 +96,11 @@ fn kall(
     all_out: fn(&Tensor, &Tensor) -> R,
     dim_out: fn(&Tensor, &Tensor, i64, bool) -> R,
 ) -> KResult {
-    let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
+    let a = op::<(i64, bool), (ToTensor,)>(x, DIM_KEEP)?;
     if a.alone {
         return result(all(&a.x)?, a.handle);
     }
-    let (d, k) = (a.long(0).unwrap_or(-1), a.flag(1).unwrap_or(false));
+    let (d, k) = (a.opts.0.unwrap_or(-1), a.opts.1.unwrap_or(false));
     let whole = a.given == 2;
     finish(
         &a,
@@ -149,12 +143,12 @@ fn kamax(
     g: fn(&Tensor, &Tensor, &[i64], bool) -> R,
     needs_dim: bool,
 ) -> KResult {
-    let a = parse(x, &[Slot::Longs, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
-    let d = a.longs(0).unwrap_or_default();
+    let a = op::<(Vec<i64>, bool), (ToTensor,)>(x, DIM_KEEP)?;
+    let d = a.opts.0.clone().unwrap_or_default();
     if needs_dim && d.is_empty() {
         bail!("needs explicit dimension(s) for log of summed exponentials");
     }
-    let k = a.flag(1).unwrap_or(false);
+    let k = a.opts.1.unwrap_or(false);
     finish(&a, |x| f(x, &d, k), |x, o| g(x, o, &d, k))
 }
 
@@ -191,9 +185,9 @@ fn kargmax(
     f: fn(&Tensor, Option<i64>, bool) -> R,
     g: fn(&Tensor, &Tensor, Option<i64>, bool) -> R,
 ) -> KResult {
-    let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Tensor, DIM_KEEP)?;
-    let d = a.long(0).filter(|d| *d != i64::MIN);
-    let k = a.flag(1).unwrap_or(false);
+    let a = op::<(i64, bool), (ToTensor,)>(x, DIM_KEEP)?;
+    let d = a.opts.0.filter(|d| *d != i64::MIN);
+    let k = a.opts.1.unwrap_or(false);
     finish(&a, |x| f(x, d, k), |x, o| g(x, o, d, k))
 }
 
@@ -218,11 +212,11 @@ pub fn argmin(x: K) -> KResult {
 // handle; alone, Max/Min/median/nanmedian give the overall value, aminmax (min;max).
 // ---------------------------------------------------------------------------------------------
 fn kmax(x: K, alone: Option<fn(&Tensor) -> R>, f: fn(&Tensor, i64, bool) -> R2) -> KResult {
-    let a = parse(x, &[Slot::Long, Slot::Flag], OutKind::Vector, DIM_KEEP)?;
+    let a = op::<(i64, bool), (ToVector,)>(x, DIM_KEEP)?;
     if let (true, Some(g)) = (a.alone, alone) {
         return result(g(&a.x)?, a.handle);
     }
-    let (v, i) = f(&a.x, a.long(0).unwrap_or(-1), a.flag(1).unwrap_or(false))?;
+    let (v, i) = f(&a.x, a.opts.0.unwrap_or(-1), a.opts.1.unwrap_or(false))?;
     finish_many(&a, vec![v, i])
 }
 
@@ -253,14 +247,18 @@ max_table! {
 // ---------------------------------------------------------------------------------------------
 const STD: &str = "(input;dim;unbiased;keepdim;output)";
 
+/// The optional arguments of std and var: dims, and one or two flags.
+type VarOpts = (Option<Vec<i64>>, Option<bool>, Option<bool>);
+
 /// dims (Some: given, possibly `()` for all), unbiased, keepdim.
-fn var_args(a: &Args) -> (Option<Vec<i64>>, bool, bool) {
-    let (u, k) = match (a.flag(1), a.flag(2)) {
-        (Some(u), Some(k)) => (u, k),
-        (None, Some(u)) => (u, false),
+fn var_args(opts: &VarOpts) -> (Option<Vec<i64>>, bool, bool) {
+    let (d, f1, f2) = opts;
+    let (u, k) = match (f1, f2) {
+        (Some(u), Some(k)) => (*u, *k),
+        (None, Some(u)) => (*u, false),
         _ => (true, false),
     };
-    (a.longs(0), u, k)
+    (d.clone(), u, k)
 }
 
 fn float(t: &Tensor) -> R {
@@ -277,14 +275,9 @@ fn kvar(
     f: fn(&Tensor, &[i64], bool, bool) -> R,
     g: fn(&Tensor, &Tensor, &[i64], bool, bool) -> R,
 ) -> KResult {
-    let mut a = parse(
-        x,
-        &[Slot::Longs, Slot::Flag, Slot::Flag],
-        OutKind::Tensor,
-        STD,
-    )?;
+    let mut a = op::<(Vec<i64>, bool, bool), (ToTensor,)>(x, STD)?;
     a.x = float(&a.x)?;
-    let (d, u, k) = var_args(&a);
+    let (d, u, k) = var_args(&a.opts);
     let e = d.clone().unwrap_or_default();
     finish(
         &a,
@@ -318,14 +311,9 @@ fn kmeanvar(
     all: fn(&Tensor, bool) -> R2,
     f: fn(&Tensor, &[i64], bool, bool) -> R2,
 ) -> KResult {
-    let a = parse(
-        x,
-        &[Slot::Longs, Slot::Flag, Slot::Flag],
-        OutKind::None,
-        "(input;dim;unbiased;keepdim)",
-    )?;
+    let a = op::<(Vec<i64>, bool, bool), ()>(x, "(input;dim;unbiased;keepdim)")?;
     let t = float(&a.x)?;
-    let (d, u, k) = var_args(&a);
+    let (d, u, k) = var_args(&a.opts);
     let (s, m) = match &d {
         Some(d) => f(&t, d, u, k)?,
         None => all(&t, u)?,

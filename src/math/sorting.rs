@@ -7,10 +7,11 @@ use tch::Tensor;
 
 use super::forms::Out;
 use super::pointwise::{done, inputs, output, scalar, unary};
+use crate::k::from::{self, FromQ};
 use crate::k::{KResult, K};
 use crate::registry;
 use crate::tensor::arg;
-use crate::tensor::opargs::{self, flag, long};
+use crate::tensor::opargs;
 
 unary! {
     msort: f_msort, f_msort_out, -;
@@ -31,7 +32,7 @@ fn lone(a: &K) -> Result<std::result::Result<(Tensor, bool), &[K]>> {
     if let Some(t) = opargs::array(x) {
         return Ok(Ok((t, false)));
     }
-    opargs::list(a)
+    from::list(a)
         .map(Err)
         .ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))
 }
@@ -57,19 +58,19 @@ pub fn sort(x: K) -> KResult {
             }
             out = out_vector(v, &mut n, 1);
             if n > 2 {
-                if let (Some(d), Some(s)) = (flag(v[n - 2]), flag(v[n - 1])) {
+                if let (Some(d), Some(s)) = (bool::of(v[n - 2]), bool::of(v[n - 1])) {
                     (descend, stable) = (d, Some(s));
                     n -= 2;
                 }
             }
             if stable.is_none() && n > 1 {
-                if let Some(d) = flag(v[n - 1]) {
+                if let Some(d) = bool::of(v[n - 1]) {
                     descend = d;
                     n -= 1;
                 }
             }
             if n > 1 {
-                if let Some(d) = long(v[n - 1]) {
+                if let Some(d) = i64::of(v[n - 1]) {
                     dim = d;
                     n -= 1;
                 }
@@ -100,13 +101,13 @@ pub fn argsort(x: K) -> KResult {
                 bail!("expected up to 3 args, {USAGE}, given {n}");
             }
             if n > 1 {
-                if let Some(d) = flag(v[n - 1]) {
+                if let Some(d) = bool::of(v[n - 1]) {
                     descend = d;
                     n -= 1;
                 }
             }
             if n > 1 {
-                if let Some(d) = long(v[n - 1]) {
+                if let Some(d) = i64::of(v[n - 1]) {
                     dim = d;
                     n -= 1;
                 }
@@ -123,8 +124,7 @@ pub fn argsort(x: K) -> KResult {
 /// The argument list of `topk`/`kthvalue`: `(input;k;..)`, its count checked, the output
 /// vector taken off the end.
 fn klist<'a>(x: &'a K, most: usize, usage: &str) -> Result<(&'a [K], usize, i64, Option<K>)> {
-    let v =
-        opargs::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(*x)))?;
+    let v = from::list(x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(*x)))?;
     let mut n = v.len();
     if n < 2 || n > most {
         bail!("expected 2-{most} args, {usage}, given {n}");
@@ -137,7 +137,7 @@ fn klist<'a>(x: &'a K, most: usize, usage: &str) -> Result<(&'a [K], usize, i64,
             opargs::describe(v[most - 1])
         );
     }
-    let k = long(v[1])
+    let k = i64::of(v[1])
         .ok_or_else(|| anyhow!("expected k as 2nd arg, given {}", opargs::describe(v[1])))?;
     Ok((v, n, k, out))
 }
@@ -147,7 +147,7 @@ fn opt_flag(v: &[K], n: usize, i: usize, default: bool, what: &str) -> Result<bo
     if i >= n {
         return Ok(default);
     }
-    flag(v[i]).ok_or_else(|| {
+    bool::of(v[i]).ok_or_else(|| {
         anyhow!(
             "unrecognized arg {}, expected {what} flag, given {}",
             i + 1,
@@ -160,7 +160,7 @@ fn opt_flag(v: &[K], n: usize, i: usize, default: bool, what: &str) -> Result<bo
 /// `topk(x;k;largest)`, `topk(x;k;largest;sorted)`, then an optional output vector.
 pub fn topk(x: K) -> KResult {
     let (v, n, k, out) = klist(&x, 6, "(input;k;dim;largest;sorted;output)")?;
-    let (dim, largest, sorted) = match v.get(2).filter(|_| n > 2).and_then(|d| long(*d)) {
+    let (dim, largest, sorted) = match v.get(2).filter(|_| n > 2).and_then(|d| i64::of(*d)) {
         Some(d) => (
             d,
             opt_flag(v, n, 3, true, "largest")?,
@@ -186,7 +186,7 @@ pub fn topk(x: K) -> KResult {
 /// then an optional output vector: the k-th smallest values and their indices.
 pub fn kthvalue(x: K) -> KResult {
     let (v, n, k, out) = klist(&x, 5, "(input;k;dim;keepdim;output)")?;
-    let (dim, keepdim) = match v.get(2).filter(|_| n > 2).and_then(|d| long(*d)) {
+    let (dim, keepdim) = match v.get(2).filter(|_| n > 2).and_then(|d| i64::of(*d)) {
         Some(d) => (d, opt_flag(v, n, 3, false, "keepdim")?),
         None => {
             let kd = opt_flag(v, n, 2, false, "dim or keepdim")?;
@@ -205,8 +205,7 @@ pub fn kthvalue(x: K) -> KResult {
 /// for each element of `x` in `y`; either (not both) may be a q scalar.
 pub fn r#in(x: K) -> KResult {
     const USAGE: &str = "(x;y;unique;invert;output)";
-    let v =
-        opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
     let mut n = v.len();
     if !(2..=5).contains(&n) {
         bail!("expected 2-5 args, {USAGE}, given {n}");

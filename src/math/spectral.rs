@@ -5,10 +5,11 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, TchError, Tensor};
 
-use super::args::{self, Tail};
+use super::forms::inputs;
+use crate::k::from::{self, Args, FromQ, Number as Num, Sizes, Sym};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
-use crate::tensor::opargs::{self, Num};
+use crate::tensor::opargs::{self, Input, OutTensor};
 use crate::tensor::options::{self, Options};
 use crate::tensor::result;
 
@@ -35,24 +36,44 @@ struct Fourier {
     out: Option<Tensor>,
 }
 
+/// A 1-d transform's size or dim: a long atom, `0N` for none.
+struct Long1(Option<Vec<i64>>);
+/// An n-d transform's sizes or dims: a long atom or long vector, empty for none.
+struct LongN(Option<Vec<i64>>);
+
+impl FromQ for Long1 {
+    const TYPE: &'static str = "a long";
+    fn read(x: K) -> Result<Option<Long1>> {
+        Ok(Option::<i64>::read(x)?.map(|j| Long1(j.map(|j| vec![j]))))
+    }
+}
+impl FromQ for LongN {
+    const TYPE: &'static str = "a long or long list";
+    fn read(x: K) -> Result<Option<LongN>> {
+        Ok(Sizes::read(x)?.map(|Sizes(v)| LongN((!v.is_empty()).then_some(v))))
+    }
+}
+
+/// Size and dim, read from the back of `a` as `T`s.
+fn size_dim<T: FromQ>(a: &mut Args, f: fn(T) -> Option<Vec<i64>>) -> Result<SizeDim> {
+    Ok(match a.opt2::<T, T>(1)? {
+        Some((s, d)) => (f(s), f(d)),
+        None => (a.opt::<T>(1)?.and_then(f), None),
+    })
+}
+type SizeDim = (Option<Vec<i64>>, Option<Vec<i64>>);
+
 fn fourier(x: K, one: bool) -> Result<Fourier> {
     let usage = "up to 5, (input;size;dim;norm;output)";
-    let mut a = Tail::new(x, 5, usage)?;
-    let out = a.out(1).map(args::tensor).transpose()?;
-    let nm = norm(a.sym(1))?;
-    let read1 = |x: K| args::optlong(x).map(|j| j.map(|j| vec![j]));
-    let read = |x: K| {
-        if one {
-            read1(x)
-        } else {
-            args::sizes(x).map(|v| (!v.is_empty()).then_some(v))
-        }
+    let (mut a, alone) = Args::of::<Input>(x, 5, usage)?;
+    let out = a.opt::<OutTensor>(1)?.map(|o| o.0);
+    let nm = norm(a.opt::<Sym>(1)?.map(|s| s.0))?;
+    let (size, dim) = if one {
+        size_dim::<Long1>(&mut a, |l| l.0)?
+    } else {
+        size_dim::<LongN>(&mut a, |l| l.0)?
     };
-    let (size, dim) = match a.take2(1, read, read) {
-        Some((s, d)) => (s, d),
-        None => (a.take(1, read).flatten(), None),
-    };
-    let (ts, h) = args::inputs(a.done(1, usage)?)?;
+    let (ts, h) = inputs(&a, alone, 1, usage)?;
     let t = ts.into_iter().next().expect("one input");
     Ok(Fourier {
         t,
@@ -148,23 +169,22 @@ fourier! {
 
 /// `fftshift x`, `fftshift(x;dim)` (dims a long or longs; empty for all dims).
 fn shift(x: K, inverse: bool) -> KResult {
-    let (t, h, d) = if registry::is_handle(x) || opargs::array(x).is_some() {
-        let (t, h) = args::input(x)?;
-        (t, h, None)
+    let (t, h, d) = if let Some(Input { t, handle }) = Input::alone(x)? {
+        (t, handle, None)
     } else {
-        let v = opargs::list(&x)
+        let v = from::list(&x)
             .filter(|v| v.len() == 2)
             .ok_or_else(|| anyhow!("unexpected arg(s), expected (input;dim)"))?;
-        let d = args::sizes(v[1])
-            .or_else(|| read::is_nil(v[1]).then(Vec::new))
-            .ok_or_else(|| {
-                anyhow!(
-                    "expected 2nd arg of dimension(s), given {}",
-                    opargs::describe(v[1])
-                )
-            })?;
-        let (t, h) = args::input(v[0])?;
-        (t, h, (!d.is_empty()).then_some(d))
+        let d = match Sizes::read(v[1])? {
+            Some(Sizes(d)) => d,
+            None if read::is_nil(v[1]) => Vec::new(),
+            None => bail!(
+                "expected 2nd arg of dimension(s), given {}",
+                opargs::describe(v[1])
+            ),
+        };
+        let Input { t, handle } = Input::from_q(v[0], "input")?;
+        (t, handle, (!d.is_empty()).then_some(d))
     };
     let r = if inverse {
         t.f_fft_ifftshift(d.as_deref())?
@@ -201,30 +221,26 @@ fn as_f64(n: Num) -> f64 {
 fn freq(x: K, real: bool) -> KResult {
     let usage = "(length;scale;options/output)";
     let (n, d, o, out) = match read::ktype(x) {
-        -7 => (opargs::long(x).unwrap_or(0), 1.0, Options::default(), None),
-        7 => match opargs::longs(x).as_deref() {
+        -7 => (i64::read(x)?.unwrap_or(0), 1.0, Options::default(), None),
+        7 => match Vec::<i64>::read(x)?.as_deref() {
             Some(&[n, d]) => (n, d as f64, Options::default(), None),
             _ => bail!(
                 "expected FFT length and spacing but given {} element(s)",
                 read::len(x)
             ),
         },
-        0 if opargs::list(&x).is_some() => {
-            let mut a = Tail::list(x, 1, 4, usage)?;
-            let n = opargs::long(a.v[0]).ok_or_else(|| {
+        0 if from::list(&x).is_some() => {
+            let mut a = Args::list(x, 1, 4, usage)?;
+            let n = i64::read(a.at(0))?.ok_or_else(|| {
                 anyhow!(
                     "expected FFT length as first argument, given {}",
-                    opargs::describe(a.v[0])
+                    opargs::describe(a.at(0))
                 )
             })?;
-            let o = a
-                .take(1, |x| options::is_options(x).then_some(x))
-                .map(options::parse)
-                .transpose()?
-                .unwrap_or_default();
-            let out = a.out(1).map(args::tensor).transpose()?;
-            let d = a.take(1, args::number).map_or(1.0, as_f64);
-            a.done(1, usage)?;
+            let o = a.opt::<Options>(1)?.unwrap_or_default();
+            let out = a.opt::<OutTensor>(1)?.map(|o| o.0);
+            let d = a.opt::<Num>(1)?.map_or(1.0, as_f64);
+            a.rest(1, usage)?;
             (n, d, o, out)
         }
         _ => bail!(
@@ -276,10 +292,10 @@ fn window(x: K, w: Win) -> KResult {
         Win::Kaiser => "length, (length;periodic) or (length;periodic;beta), with optional tensor attributes",
         _ => "length, (length;periodic), with optional tensor attributes",
     };
-    let (len, v, o) = if let Some(n) = opargs::long(x) {
+    let (len, v, o) = if let Some(n) = i64::read(x)? {
         (n, vec![], Options::default())
     } else {
-        let v = opargs::list(&x).ok_or_else(|| anyhow!("expects {usage}"))?;
+        let v = from::list(&x).ok_or_else(|| anyhow!("expects {usage}"))?;
         let (v, o) = match v.split_last() {
             Some((l, rest)) if !rest.is_empty() && options::is_options(*l) => {
                 (rest, options::parse(*l)?)
@@ -288,7 +304,9 @@ fn window(x: K, w: Win) -> KResult {
         };
         let n = v
             .first()
-            .and_then(|x| opargs::long(*x))
+            .map(|x| i64::read(*x))
+            .transpose()?
+            .flatten()
             .ok_or_else(|| anyhow!("expects {usage}"))?;
         (n, v[1..].to_vec(), o)
     };
@@ -302,13 +320,13 @@ fn window(x: K, w: Win) -> KResult {
     }
     let p = v
         .first()
-        .map(|x| opargs::flag(*x).ok_or_else(|| anyhow!("expects {usage}")))
+        .map(|x| bool::read(*x)?.ok_or_else(|| anyhow!("expects {usage}")))
         .transpose()?;
     let nums = v
         .iter()
         .skip(1)
         .map(|x| {
-            args::number(*x)
+            Num::read(*x)?
                 .map(as_f64)
                 .ok_or_else(|| anyhow!("expects {usage}"))
         })

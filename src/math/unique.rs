@@ -6,10 +6,11 @@
 use anyhow::bail;
 use tch::Tensor;
 
-use super::slots::{array, results};
+use super::forms::{array, several};
+use crate::k::from::{self, FromQ};
 use crate::k::{KResult, K};
 use crate::registry;
-use crate::tensor::opargs::{self, describe};
+use crate::tensor::opargs::describe;
 use crate::tensor::{arg, result};
 
 /// Input, whether from a handle, the dimension and the `n` flags (`defaults` when not given).
@@ -25,13 +26,13 @@ fn uargs(
     if let Some(t) = array(x) {
         return Ok((t, false, None, flags));
     }
-    let Some(v) = opargs::list(&x) else {
+    let Some(v) = from::list(&x) else {
         bail!("not implemented for {}, expected {usage}", describe(x))
     };
     if v.len() < 2 {
         bail!("expected {usage}");
     }
-    let dim = opargs::long(v[1]);
+    let dim = i64::of(v[1]);
     let rest = &v[if dim.is_some() { 2 } else { 1 }..];
     if rest.len() > flags.len() {
         bail!(
@@ -41,7 +42,7 @@ fn uargs(
         );
     }
     for (i, f) in rest.iter().enumerate() {
-        match opargs::flag(*f) {
+        match bool::of(*f) {
             Some(b) => flags[i] = b,
             None => bail!(
                 "unrecognized arg(s), expected {usage}, given {} for a flag",
@@ -57,9 +58,9 @@ fn uargs(
 fn uresult((v, i, c): (Tensor, Tensor, Tensor), indices: bool, counts: bool, h: bool) -> KResult {
     match (indices, counts) {
         (false, false) => result(v, h),
-        (true, false) => results(vec![v, i], h),
-        (false, true) => results(vec![v, c], h),
-        (true, true) => results(vec![v, i, c], h),
+        (true, false) => several(vec![v, i], h, None),
+        (false, true) => several(vec![v, c], h, None),
+        (true, true) => several(vec![v, i, c], h, None),
     }
 }
 

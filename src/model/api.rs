@@ -13,6 +13,7 @@ use super::data::define;
 use super::pass::epoch;
 use super::run::results;
 use super::{is_model, of, Data, Model, Settings};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::loss::object::Loss;
 use crate::nn::api::modref;
@@ -27,12 +28,12 @@ pub fn model(x: K) -> KResult {
     if is_model(x) {
         return registry::with(x, |o| definition(of(o)?, alloptions()));
     }
-    let v = read::items(&x)
+    let v = from::list(&x)
         .filter(|v| !v.is_empty())
         .ok_or_else(|| anyhow!("expected (module;loss;optimizer), given {}", describe(x)))?;
     if is_model(v[0]) {
         if let [m, f] = v {
-            if let Some(b) = read::boolean(*f) {
+            if let Some(b) = bool::of(*f) {
                 return registry::with(*m, |o| definition(of(o)?, b));
             }
         }
@@ -157,7 +158,7 @@ fn settings(x: K, training: bool) -> KResult {
     if is_model(x) {
         return registry::with(x, |o| pick(of(o)?, training).dict(training));
     }
-    let v = read::items(&x)
+    let v = from::list(&x)
         .filter(|v| v.len() >= 2 && is_model(v[0]))
         .ok_or_else(|| anyhow!("expected model and options or data, given {}", describe(x)))?;
     // a table's columns by name (table.rs): (m;t;features;target), or (m;t;target)
@@ -176,11 +177,11 @@ fn settings(x: K, training: bool) -> KResult {
             _ => bail!("expected (model;table;features;target) or (model;table;target)"),
         };
     }
-    let names = read::symbols(v[1]).or_else(|| read::symbol(v[1]).map(|s| vec![s]));
+    let names = Vec::<&str>::of(v[1]).or_else(|| <&str>::of(v[1]).map(|s| vec![s]));
     match (v.len(), names) {
         (2, Some(n)) => registry::with(v[0], |o| {
             let s = pick(of(o)?, training);
-            if read::symbol(v[1]).is_some() {
+            if <&str>::of(v[1]).is_some() {
                 return s.get(n[0]);
             }
             let vals = make::try_vec(n.iter().map(|k| s.get(k)))?;
@@ -189,7 +190,7 @@ fn settings(x: K, training: bool) -> KResult {
         (2, None) if read::dict_parts(v[1]).is_none() => Ok(make::long(define(v[0], training, Some(&v[1..2]), None)?)),
         (2, None) => {
             let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expected option name(s) or a dictionary, given {}", describe(v[1])))?;
-            let names = read::symbols(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
+            let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
             let e = crate::k::Owned::new(make::explode(vals));
             registry::with(v[0], |o| {
                 let s = pick(of(o)?, training);
@@ -203,7 +204,7 @@ fn settings(x: K, training: bool) -> KResult {
             })
         }
         (3, Some(n)) => {
-            let e = crate::k::Owned::new(if n.len() == 1 && read::symbol(v[1]).is_some() { make::list_of(&v[2..3]) } else { make::explode(v[2]) });
+            let e = crate::k::Owned::new(if n.len() == 1 && <&str>::of(v[1]).is_some() { make::list_of(&v[2..3]) } else { make::explode(v[2]) });
             registry::with(v[0], |o| {
                 let items = e.items().unwrap();
                 if items.len() != n.len() {
@@ -254,7 +255,7 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
     if is_model(x) {
         return Ok(x);
     }
-    match read::items(&x) {
+    match from::list(&x) {
         Some([m, xs, ys]) if is_model(*m) => {
             define(
                 *m,
@@ -273,7 +274,7 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
 
 /// `run m`/`testrun m`, or with new data first, or from a data source (source.rs).
 fn go(x: K, training: bool) -> KResult {
-    if let Some([m, f, args]) = read::items(&x) {
+    if let Some([m, f, args]) = from::list(&x) {
         if is_model(*m) && super::source::is_function(*f) {
             return super::source::run(*m, *f, *args, training);
         }

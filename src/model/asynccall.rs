@@ -27,7 +27,8 @@ use super::pass::epoch;
 use super::run::{results, Epoch};
 use super::Model;
 use crate::device::context::ThreadContext;
-use crate::k::{make, read, KResult, K};
+use crate::k::from::{self, FromQ};
+use crate::k::{make, KResult, K};
 use crate::nn::forward::{self, Call};
 use crate::nn::{ModRef, Module, Out};
 use crate::registry::{self, Obj};
@@ -139,13 +140,13 @@ impl Drop for Future {
 /// a future.
 pub fn async_(x: K) -> KResult {
     let usage = || format!("expecting (name;args..), name one of {}", NAMES.join(", "));
-    let v = read::items(&x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
+    let v = from::list(&x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
     let Some(v) = v else {
-        let given = read::symbol(x).map_or_else(|| describe(x), |s| format!("`{s}"));
+        let given = <&str>::of(x).map_or_else(|| describe(x), |s| format!("`{s}"));
         bail!("{}, given {given}", usage())
     };
-    let Some(name) = read::symbol(v[0]).and_then(|s| NAMES.iter().find(|n| **n == s)) else {
-        let given = read::symbol(v[0]).map_or_else(|| describe(v[0]), |s| format!("`{s}"));
+    let Some(name) = <&str>::of(v[0]).and_then(|s| NAMES.iter().find(|n| **n == s)) else {
+        let given = <&str>::of(v[0]).map_or_else(|| describe(v[0]), |s| format!("`{s}"));
         bail!("{}, given {given}", usage())
     };
     // the arguments as the sync function gets them: one value, or a list of several
@@ -170,7 +171,7 @@ fn start(name: &'static str, args: K) -> KResult {
         };
         let call = super::api::prepare_forward(args, mode)?;
         // the handle whose object is lent: the model or module given
-        let h = match read::items(&args) {
+        let h = match from::list(&args) {
             Some(v) if !registry::is_handle(args) => v[0],
             _ => args,
         };

@@ -13,7 +13,8 @@ use tch::Tensor;
 
 use super::{is_model, of};
 use super::{Model, Settings};
-use crate::k::{make, read, KResult, K};
+use crate::k::from;
+use crate::k::{make, KResult, K};
 use crate::registry;
 use crate::tensor::batch::{count, fullsize, maxsize_all, perm, reindex, select, SeededGen};
 use crate::tensor::opargs::describe;
@@ -258,7 +259,7 @@ fn data_(x: K, training: bool) -> KResult {
     if is_model(x) {
         return with_data(x, training, |d, _| Ok(make::list(vec![d.x.q()?, d.y.q()?])));
     }
-    let v = read::items(&x)
+    let v = from::list(&x)
         .filter(|v| (2..=3).contains(&v.len()) && is_model(v[0]))
         .ok_or_else(|| {
             anyhow!(
@@ -283,7 +284,7 @@ fn side_(x: K, training: bool, inputs: bool) -> KResult {
         })?;
         return Ok(o.map_or_else(make::null, registry::add));
     }
-    let v = read::items(&x)
+    let v = from::list(&x)
         .filter(|v| v.len() >= 2 && is_model(v[0]))
         .ok_or_else(|| {
             anyhow!(

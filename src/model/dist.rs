@@ -36,13 +36,14 @@ use super::{is_model, of};
 use crate::cxx::dist::Reducer;
 use crate::dist::collect::{allreduce_tensors, broadcast_tensors};
 use crate::dist::group::{self, Group};
+use crate::k::from::{self, FromQ, Number as Num, Whole};
 use crate::k::{make, read, KResult, Owned, K};
 use crate::nn::Run;
 use crate::optim::Optimizer;
 use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
 use crate::tensor::batch::count;
-use crate::tensor::opargs::{describe, number, Num};
+use crate::tensor::opargs::describe;
 
 /// DDP's default bucket size for gradients (bucket_cap_mb 25).
 const BUCKET_MIB: f64 = 25.0;
@@ -95,7 +96,7 @@ impl Sync {
 
 /// A bucket size given in MiB, as bytes.
 fn mib(name: &str, x: K) -> Result<i64> {
-    let mib = match number(x) {
+    let mib = match Num::of(x) {
         Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
         Some(Num::Float(f)) if read::ktype(x) < 0 => f,
         _ => bail!("{name}: expected MiB as a number, given {}", describe(x)),
@@ -109,8 +110,8 @@ fn mib(name: &str, x: K) -> Result<i64> {
 /// The options of `distmodel(m;names;values)` over the defaults.
 fn options(names: K, values: K) -> Result<Sync> {
     let one = read::ktype(names) == -11;
-    let names = read::symbols(names)
-        .or_else(|| read::symbol(names).map(|s| vec![s]))
+    let names = Vec::<&str>::of(names)
+        .or_else(|| <&str>::of(names).map(|s| vec![s]))
         .ok_or_else(|| {
             anyhow!(
                 "option names expected as symbols, given {}",
@@ -135,13 +136,13 @@ fn options(names: K, values: K) -> Result<Sync> {
         for (n, x) in names.iter().zip(items) {
             let x = *x;
             let flag = || {
-                read::boolean(x)
+                bool::of(x)
                     .filter(|_| read::ktype(x) == -1)
                     .ok_or_else(|| anyhow!("{n}: expected a boolean, given {}", describe(x)))
             };
             match *n {
                 "seed" => {
-                    let v = read::long(x).filter(|v| matches!(read::ktype(x), -7..=-5) && *v >= 0);
+                    let v = Whole::of(x).map(|w| w.0).filter(|v| matches!(read::ktype(x), -7..=-5) && *v >= 0);
                     s.seed = v.ok_or_else(|| {
                         anyhow!(
                             "seed: expected a non-negative whole number, given {}",
@@ -153,7 +154,7 @@ fn options(names: K, values: K) -> Result<Sync> {
                 "views" => s.views = flag()?,
                 "shard" => s.shard = flag()?,
                 "compress" => {
-                    let c = read::symbol(x).filter(|_| read::ktype(x) == -11);
+                    let c = <&str>::of(x).filter(|_| read::ktype(x) == -11);
                     s.compress = match c {
                         Some("none") => None,
                         Some("bf16") => Some(Kind::BFloat16),
@@ -187,13 +188,13 @@ pub fn distmodel(x: K) -> KResult {
     let (h, sync) = if is_model(x) {
         (x, Some(Sync::new(0)))
     } else {
-        match read::items(&x) {
+        match from::list(&x) {
             Some([m, a]) if read::ktype(x) == 0 && is_model(*m) => {
                 let a = *a;
                 let sync = match read::ktype(a) {
-                    -1 => read::boolean(a).unwrap().then(|| Sync::new(0)),
+                    -1 => bool::of(a).unwrap().then(|| Sync::new(0)),
                     -7..=-5 => {
-                        let s = read::long(a).unwrap();
+                        let s = Whole::of(a).map(|w| w.0).unwrap();
                         if s < 0 {
                             bail!("seed: expected a non-negative number, given {s}");
                         }

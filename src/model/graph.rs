@@ -25,7 +25,8 @@ use tch::{Device, Tensor};
 use super::data::side;
 use super::{Model, Settings};
 use crate::device::capture::{capture, GraphPtr, WARMUP};
-use crate::k::{read, KResult, K};
+use crate::k::from::{self, FromQ, Wholes};
+use crate::k::{KResult, K};
 use crate::nn::{Module, Out, Run};
 use crate::registry::{self, Obj};
 
@@ -120,7 +121,7 @@ fn own(ts: Vec<Tensor>) -> Result<Vec<Tensor>> {
 
 /// `graph(m;x)` or `graph(model;x;y)`.
 pub fn graph(x: K) -> KResult {
-    let args = match read::items(&x) {
+    let args = match from::list(&x) {
         Some(a) if !registry::is_handle(x) => a.to_vec(),
         _ => bail!("expected (module;inputs) or (model;inputs;targets)"),
     };
@@ -316,7 +317,7 @@ pub fn replay(x: K) -> KResult {
     let (h, new) = if registry::is_handle(x) {
         (x, vec![])
     } else {
-        match read::items(&x) {
+        match from::list(&x) {
             Some([h, rest @ ..]) if registry::is_handle(*h) && !rest.is_empty() => {
                 (*h, rest.to_vec())
             }
@@ -361,7 +362,7 @@ pub fn replay(x: K) -> KResult {
         // q data is checked on the host, CPU tensors there too. CUDA tensors are the caller's,
         // as in PyTorch: checking them would synchronize every replay, which is what a graph
         // is there to avoid.
-        match read::longs(new[1]) {
+        match Wholes::of(new[1]).map(|w| w.0) {
             Some(v) => {
                 if let Some(c) = v.iter().find(|c| **c != ignore && (**c < 0 || **c >= n)) {
                     bail!("targets: target {c} is not a class index for {n} classes");

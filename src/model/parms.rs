@@ -10,6 +10,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::of;
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::nn::{ModRef, Run};
 use crate::optim::Optimizer;
@@ -98,7 +99,7 @@ fn args(x: K) -> Result<(K, Option<K>)> {
     if is_object(x) {
         return Ok((x, None));
     }
-    match read::items(&x) {
+    match from::list(&x) {
         Some([h, d]) => Ok((*h, Some(*d))),
         _ => bail!(
             "expected model, module or optimizer, or (object;dictionary), given {}",
@@ -203,7 +204,7 @@ pub fn batchnorm(x: K) -> KResult {
     let (h, d) = if registry::is_handle(x) {
         (x, None)
     } else {
-        match read::items(&x) {
+        match from::list(&x) {
             Some([h, d]) => (*h, Some(*d)),
             _ => bail!("expected model or module, or (model/module;dictionary of momentum settings), given {}", describe(x)),
         }
@@ -223,8 +224,8 @@ pub fn batchnorm(x: K) -> KResult {
             )
         })?;
         let keys =
-            read::symbols(k).ok_or_else(|| anyhow!("momentum settings: expected symbol keys"))?;
-        let vals = read::floats(v).ok_or_else(|| {
+            Vec::<&str>::of(k).ok_or_else(|| anyhow!("momentum settings: expected symbol keys"))?;
+        let vals = Vec::<f64>::of(v).ok_or_else(|| {
             anyhow!(
                 "dictionary of previous momentum settings expected as double(s), given {}",
                 describe(v)

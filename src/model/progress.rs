@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use tch::Tensor;
 
+use crate::k::from::FromQ;
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::describe;
 
@@ -22,7 +23,7 @@ pub fn progress(x: K) -> KResult {
     if read::is_unset(x) {
         return Ok(make::boolean(ON.load(Ordering::Relaxed)));
     }
-    match read::boolean(x) {
+    match bool::of(x) {
         Some(b) => {
             ON.store(b, Ordering::Relaxed);
             Ok(make::null())

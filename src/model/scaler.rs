@@ -19,10 +19,11 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use crate::k::{make, read, KResult, K};
+use crate::k::from::{self, FromQ, Number as Num};
+use crate::k::{make, KResult, K};
 use crate::optim::Optimizer;
 use crate::registry;
-use crate::tensor::opargs::{describe, number, Num};
+use crate::tensor::opargs::describe;
 
 use crate::cxx::fused::{amp_unscale, amp_update};
 
@@ -239,8 +240,8 @@ pub fn gradscale(x: K) -> KResult {
             ))
         });
     }
-    let v = read::items(&x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expected model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
-    let num = |x: K, what: &str| match number(x) {
+    let v = from::list(&x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expected model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
+    let num = |x: K, what: &str| match Num::of(x) {
         Some(Num::Int(i)) => Ok(i as f64),
         Some(Num::Float(f)) => Ok(f),
         None => bail!(
@@ -249,7 +250,7 @@ pub fn gradscale(x: K) -> KResult {
         ),
     };
     let opts = if v.len() == 2 {
-        match read::boolean(v[1]) {
+        match bool::of(v[1]) {
             Some(false) => None,
             Some(true) => Some(Options::default()),
             None => Some(Options {
@@ -258,7 +259,7 @@ pub fn gradscale(x: K) -> KResult {
             }),
         }
     } else {
-        let interval = match number(v[4]) {
+        let interval = match Num::of(v[4]) {
             Some(Num::Int(i)) => i,
             _ => bail!(
                 "gradscale: growth interval: expected a long, given {}",

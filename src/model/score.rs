@@ -20,6 +20,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::table::{float_kind, inputs, keyed_like, output_table, scorer, Want};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::nn::forward::{Call, EFORWARD};
 use crate::nn::plan::plan;
@@ -75,7 +76,7 @@ fn rows_of(x: K) -> Result<Rows> {
         return Ok(Rows::Table(t));
     }
     if let Some((k, v)) = read::dict_parts(x) {
-        let names = read::symbols(k).ok_or_else(|| {
+        let names = Vec::<&str>::of(k).ok_or_else(|| {
             anyhow!(
                 "a row's dictionary needs symbol keys, given {}",
                 describe(k)
@@ -150,7 +151,7 @@ fn gather(cols: &[Column], rows: usize, x: &mut [f32]) -> Result<()> {
 
 /// `score(m;x)`.
 pub fn score(x: K) -> KResult {
-    let (h, data) = match read::items(&x) {
+    let (h, data) = match from::list(&x) {
         Some([h, d]) if registry::is_handle(*h) => (*h, *d),
         _ => bail!(
             "expected (model;table), (model;row dictionary) or (model;data), given {}",
@@ -279,7 +280,7 @@ fn floats_of(x: K, inp: usize) -> Option<(Vec<f32>, usize, bool)> {
     if matches!(read::ktype(x), 8 | 9) {
         return row(x, &mut out).then_some((out, 1, false));
     }
-    let items = read::items(&x).filter(|v| !v.is_empty() && !registry::is_handle(x))?;
+    let items = from::list(&x).filter(|v| !v.is_empty() && !registry::is_handle(x))?;
     out.reserve(items.len() * inp);
     for v in items {
         if !row(*v, &mut out) {

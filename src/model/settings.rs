@@ -3,8 +3,9 @@
 //! clipping, with ktorch's names and defaults (training batches of 32, test batches of 100).
 use anyhow::{anyhow, bail, Result};
 
+use crate::k::from::{FromQ, Number as Num, Whole};
 use crate::k::{make, read, K};
-use crate::tensor::opargs::{describe, number, Num};
+use crate::tensor::opargs::describe;
 
 /// The metrics a run can report (ktorch.h's metric table: loss, batchloss, accuracy, matches,
 /// predict, output, hidden, hiddencell).
@@ -162,17 +163,17 @@ impl Settings {
             );
         }
         let flag = |x: K| {
-            read::boolean(x)
-                .ok_or_else(|| anyhow!("{name}: expected boolean, given {}", describe(x)))
+            bool::of(x).ok_or_else(|| anyhow!("{name}: expected boolean, given {}", describe(x)))
         };
-        let num = |x: K| match number(x) {
+        let num = |x: K| match Num::of(x) {
             Some(Num::Int(i)) => Ok(i as f64),
             Some(Num::Float(f)) => Ok(f),
             None => bail!("{name}: expected a number, given {}", describe(x)),
         };
         match name {
             "batchsize" => {
-                let n = read::long(x)
+                let n = Whole::of(x)
+                    .map(|w| w.0)
                     .filter(|_| read::ktype(x) < 0)
                     .ok_or_else(|| anyhow!("batchsize: expected long, given {}", describe(x)))?;
                 if n < 1 {
@@ -182,7 +183,8 @@ impl Settings {
             }
             // kmodel.cpp setoption: task at least 0, tasks at least 1, shuffleseed a long
             "task" | "tasks" | "shuffleseed" => {
-                let n = read::long(x)
+                let n = Whole::of(x)
+                    .map(|w| w.0)
                     .filter(|_| read::ktype(x) < 0 && read::ktype(x) != -1)
                     .ok_or_else(|| {
                         anyhow!("{name}: expected one long integer, given {}", describe(x))
@@ -204,8 +206,8 @@ impl Settings {
             "hidden" => self.hidden = flag(x)?,
             "sync" => self.sync = flag(x)?,
             "metrics" => {
-                let s = read::symbols(x)
-                    .or_else(|| read::symbol(x).map(|s| vec![s]))
+                let s = Vec::<&str>::of(x)
+                    .or_else(|| <&str>::of(x).map(|s| vec![s]))
                     .ok_or_else(|| anyhow!("metrics: expected symbol(s), given {}", describe(x)))?;
                 self.metrics = s
                     .into_iter()

@@ -24,6 +24,7 @@ use super::run::{results, Epoch};
 use super::table::{float_kind, inputs, target_tensor, Columns, Want};
 use super::Data;
 use crate::device::context::ThreadContext;
+use crate::k::from;
 use crate::k::{call, make, read, KResult, Owned, K};
 use crate::registry;
 use crate::tensor::side::{side, Side};
@@ -67,7 +68,7 @@ impl Reader {
             }
             return Ok((s, Side::One(y)));
         }
-        match read::items(&x) {
+        match from::list(&x) {
             Some([a, b]) if !registry::is_handle(x) => Ok((
                 side(&[*a], self.want.device)
                     .map_err(|e| anyhow!("source: chunk {i}: inputs: {e}"))?,

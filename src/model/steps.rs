@@ -12,17 +12,15 @@ use super::run::clip_norm;
 use super::run::forward_loss;
 use super::scaler::Scaler;
 use super::{is_model, of};
-use crate::k::{make, read, KResult, K};
+use crate::k::from::{self, FromQ, Number as Num};
+use crate::k::{make, KResult, K};
 use crate::loss::object::Loss;
 use crate::nn::ModRef;
 use crate::nn::Run;
 use crate::optim::Optimizer;
 use crate::registry;
 use crate::tensor::autograd::{backward_of, reset_grads};
-use crate::tensor::{
-    convert,
-    opargs::{describe, number, Num},
-};
+use crate::tensor::{convert, opargs::describe};
 
 /// The inputs and targets of a step: x;y given, or the training data (its current batch).
 fn step_data(m: &super::Model, xy: Option<(K, K)>) -> Result<(Vec<Tensor>, Vec<Tensor>)> {
@@ -112,7 +110,7 @@ fn model_args(x: K) -> Result<(K, Option<(K, K)>)> {
     if is_model(x) {
         return Ok((x, None));
     }
-    match read::items(&x) {
+    match from::list(&x) {
         Some([m, a, b]) if is_model(*m) => Ok((*m, Some((*a, *b)))),
         _ => bail!(
             "expected model, or (model;inputs;targets), given {}",
@@ -145,7 +143,7 @@ pub fn backward(x: K) -> KResult {
 }
 
 pub fn is_model_call(x: K) -> bool {
-    is_model(x) || matches!(read::items(&x), Some([m, _, _]) if is_model(*m))
+    is_model(x) || matches!(from::list(&x), Some([m, _, _]) if is_model(*m))
 }
 
 /// `step m`: with a gradient scaler, GradScaler's step and update (scaler.rs).
@@ -210,7 +208,7 @@ pub fn backstep(x: K) -> KResult {
 }
 
 fn num(x: K, what: &str) -> Result<f64> {
-    match number(x) {
+    match Num::of(x) {
         Some(Num::Int(i)) => Ok(i as f64),
         Some(Num::Float(f)) => Ok(f),
         None => bail!("{what}: expected a number, given {}", describe(x)),
@@ -258,11 +256,11 @@ fn groups_sharded(h: K) -> Result<(Vec<Vec<Tensor>>, bool)> {
 /// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
 /// norm before clipping (one per group with the flag).
 pub fn clip(x: K) -> KResult {
-    let v = read::items(&x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expected (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
+    let v = from::list(&x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expected (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
     let max = num(v[1], "max norm")?;
     let (mut p, mut group) = (2.0, false);
     for a in &v[2..] {
-        match read::boolean(*a) {
+        match bool::of(*a) {
             Some(b) => group = b,
             None => p = num(*a, "norm type")?,
         }
@@ -313,7 +311,7 @@ pub fn clip(x: K) -> KResult {
 
 /// `clipv(obj;value)`: every gradient clamped to -value..value.
 pub fn clipv(x: K) -> KResult {
-    let Some([h, v]) = read::items(&x) else {
+    let Some([h, v]) = from::list(&x) else {
         bail!("expected (object;value), given {}", describe(x))
     };
     let c = num(*v, "clip value")?;

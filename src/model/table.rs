@@ -20,6 +20,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
 use super::of;
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::nn::{ModRef, Module};
 use crate::registry;
@@ -46,13 +47,13 @@ pub struct Columns {
 impl Group {
     /// A symbol or symbols; None for anything else.
     fn read(x: K) -> Option<Group> {
-        if let Some(s) = read::symbol(x) {
+        if let Some(s) = <&str>::of(x) {
             return Some(Group {
                 names: vec![s.to_string()],
                 atom: true,
             });
         }
-        read::symbols(x).filter(|v| !v.is_empty()).map(|v| Group {
+        Vec::<&str>::of(x).filter(|v| !v.is_empty()).map(|v| Group {
             names: v.iter().map(|s| s.to_string()).collect(),
             atom: false,
         })
@@ -75,7 +76,7 @@ pub fn features(x: K) -> Result<Vec<Group>> {
     if let Some(g) = Group::read(x) {
         return Ok(vec![g]);
     }
-    match read::items(&x) {
+    match from::list(&x) {
         Some(v) if !v.is_empty() && !registry::is_handle(x) => v
             .iter()
             .map(|i| Group::read(*i))

@@ -9,6 +9,7 @@ use anyhow::{bail, Result};
 use super::layers::{self, Val};
 use super::spec::{self, Stack};
 use super::{ModRef, Module};
+use crate::k::from::{self, FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, Owned, K};
 use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
@@ -31,23 +32,23 @@ pub fn module(x: K) -> KResult {
     if is_module(x) {
         return definition(modref(x)?.get(), alloptions(), false);
     }
-    if let Some(v) = read::items(&x).filter(|v| !v.is_empty() && is_module(v[0])) {
+    if let Some(v) = from::list(&x).filter(|v| !v.is_empty() && is_module(v[0])) {
         return match v {
-            [m, f] if read::boolean(*f).is_some() => {
-                definition(modref(*m)?.get(), read::boolean(*f).unwrap(), false)
+            [m, f] if bool::of(*f).is_some() => {
+                definition(modref(*m)?.get(), bool::of(*f).unwrap(), false)
             }
             [m] => definition(modref(*m)?.get(), alloptions(), false),
             // a child added to the module itself (depth 1 below it)
             [m, d] => add(
                 *m,
                 1,
-                match read::items(d) {
+                match from::list(d) {
                     // `enlist(`linear;..)`: a tree of one layer
                     Some([l]) if read::ktype(*l) >= 0 => *l,
                     _ => *d,
                 },
             ),
-            [m, n, d] if read::ktype(*n) == -7 => add(*m, read::long(*n).unwrap(), *d),
+            [m, n, d] if read::ktype(*n) == -7 => add(*m, Whole::of(*n).map(|w| w.0).unwrap(), *d),
             _ => bail!(
                 "module given as 1st arg, expected (module;flag) or (module;depth;definition)"
             ),
@@ -186,13 +187,13 @@ pub fn module_mut(o: &mut Obj) -> Result<&mut Module> {
 /// from a q dictionary of names to values (ktorch's `parmdict`), None for any other definition.
 /// Its parameters have no fixed names, so it is read here rather than from options.
 fn parmdict(x: K) -> Result<Option<Module>> {
-    let Some(v) = read::items(&x) else {
+    let Some(v) = from::list(&x) else {
         return Ok(None);
     };
     let (name, d) = match v {
-        [t, d] if read::symbol(*t) == Some("parmdict") => (None, *d),
-        [t, n, d] if read::symbol(*t) == Some("parmdict") && read::symbol(*n).is_some() => {
-            (read::symbol(*n), *d)
+        [t, d] if <&str>::of(*t) == Some("parmdict") => (None, *d),
+        [t, n, d] if <&str>::of(*t) == Some("parmdict") && <&str>::of(*n).is_some() => {
+            (<&str>::of(*n), *d)
         }
         _ => return Ok(None),
     };
@@ -225,7 +226,7 @@ fn restore(m: &mut Module, p: K, buffers: bool) -> Result<()> {
             describe(p)
         )
     };
-    let keys = read::symbols(k).unwrap_or_default();
+    let keys = Vec::<&str>::of(k).unwrap_or_default();
     let vals = spec::exploded(v, keys.len())?;
     let name = m.layer.name;
     if (name == "parmdict" && !buffers) || name == "callback" {
@@ -326,7 +327,7 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
     let Some((k, v)) = read::dict_parts(d) else {
         return Ok(None);
     };
-    let Some(keys) = read::symbols(k) else {
+    let Some(keys) = Vec::<&str>::of(k) else {
         return Ok(None);
     };
     if !(keys.len() >= 4 && keys[..4] == ["depth", "module", "name", "options"]) {
@@ -334,7 +335,7 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
     }
     let parms = keys.get(4) == Some(&"parms");
     let buffers = keys.get(5) == Some(&"buffers");
-    let cols = read::items(&v).map(|c| c.to_vec()).unwrap_or_else(|| {
+    let cols = from::list(&v).map(|c| c.to_vec()).unwrap_or_else(|| {
         let e = Owned::new(make::explode(v));
         let c = e.items().unwrap().to_vec();
         made.push(e);
@@ -355,8 +356,8 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
                 describe(o)
             )
         };
-        let ks = read::symbols(ok).unwrap_or_default();
-        let vs = match read::items(&ov) {
+        let ks = Vec::<&str>::of(ok).unwrap_or_default();
+        let vs = match from::list(&ov) {
             Some(v) => v.to_vec(),
             None => {
                 let e = Owned::new(make::explode(ov));
@@ -368,12 +369,13 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
         Ok((ks, vs))
     };
     let sym = |x: K| {
-        read::symbol(x).ok_or_else(|| {
+        <&str>::of(x).ok_or_else(|| {
             anyhow::anyhow!("module definition: expected symbol, given {}", describe(x))
         })
     };
     if !table {
-        let d = read::long(cols[0])
+        let d = Whole::of(cols[0])
+            .map(|w| w.0)
             .ok_or_else(|| anyhow::anyhow!("module definition: depth expected as long"))?;
         return Ok(Some(vec![(
             d,
@@ -384,24 +386,25 @@ fn state_rows(x: K, made: &mut Vec<Owned>) -> Result<Option<Vec<Row>>> {
             buffers.then(|| cols[5]),
         )]));
     }
-    let depth = read::longs(cols[0])
+    let depth = Wholes::of(cols[0])
+        .map(|w| w.0)
         .ok_or_else(|| anyhow::anyhow!("module definition: depth expected as longs"))?;
-    let mods = read::symbols(cols[1])
+    let mods = Vec::<&str>::of(cols[1])
         .ok_or_else(|| anyhow::anyhow!("module definition: module expected as symbols"))?;
-    let names = read::symbols(cols[2])
+    let names = Vec::<&str>::of(cols[2])
         .ok_or_else(|| anyhow::anyhow!("module definition: name expected as symbols"))?;
-    let o = read::items(&cols[3]).ok_or_else(|| {
+    let o = from::list(&cols[3]).ok_or_else(|| {
         anyhow::anyhow!("module definition: options expected as a list of dictionaries")
     })?;
     let p = if parms {
-        Some(read::items(&cols[4]).ok_or_else(|| {
+        Some(from::list(&cols[4]).ok_or_else(|| {
             anyhow::anyhow!("module state: parms expected as a list of dictionaries")
         })?)
     } else {
         None
     };
     let b = if buffers {
-        Some(read::items(&cols[5]).ok_or_else(|| {
+        Some(from::list(&cols[5]).ok_or_else(|| {
             anyhow::anyhow!("module state: buffers expected as a list of dictionaries")
         })?)
     } else {
@@ -594,7 +597,7 @@ pub fn seq(x: K) -> KResult {
         return Ok(make::share(x));
     }
     if t > 0 {
-        let Some(s) = read::symbols(x) else {
+        let Some(s) = Vec::<&str>::of(x) else {
             bail!("expected module symbols, given {}", describe(x))
         };
         if s.is_empty() {
@@ -604,7 +607,12 @@ pub fn seq(x: K) -> KResult {
         v.extend(s[1..].iter().map(|a| make::symbols(&[a])));
         return Ok(make::list(v));
     }
-    let items = read::items(&x).unwrap();
+    let Some(items) = from::list(&x) else {
+        bail!(
+            "expected module symbols or a list of definitions, given {}",
+            describe(x)
+        )
+    };
     if items.is_empty() {
         bail!("empty list");
     }
@@ -615,7 +623,7 @@ pub fn seq(x: K) -> KResult {
             bail!("scalar expected to be a symbol, given a {}", describe(*i));
         }
         v.push(Owned::new(if ti == -11 {
-            make::symbols(&[read::symbol(*i).unwrap()])
+            make::symbols(&[<&str>::of(*i).unwrap()])
         } else {
             make::list_of(&[*i])
         }));

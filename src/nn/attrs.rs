@@ -15,9 +15,10 @@ use tch::Tensor;
 use super::api::{has_module, is_module, modref, module_mut};
 use super::parms::on;
 use super::{layers, ModRef, Module};
+use crate::k::from::{self, FromQ, Syms};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
-use crate::tensor::opargs::{self, describe};
+use crate::tensor::opargs::describe;
 
 /// `parm(m;name)`, `parm(m;name;value)`.
 pub fn parm(x: K) -> KResult {
@@ -30,13 +31,13 @@ pub fn buffer(x: K) -> KResult {
 
 fn tensor_attr(x: K, buffers: bool) -> KResult {
     let what = if buffers { "buffer" } else { "parameter" };
-    let v = opargs::list(&x)
+    let v = from::list(&x)
         .filter(|v| !v.is_empty() && has_module(v[0]))
         .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
     if !(2..=3).contains(&v.len()) {
         bail!("expected 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
     }
-    let name = read::symbol(v[1]).ok_or_else(|| {
+    let name = <&str>::of(v[1]).ok_or_else(|| {
         anyhow!(
             "second arg is {what} name, expected symbol given {}",
             describe(v[1])
@@ -145,7 +146,7 @@ pub fn dict(k: K, v: K) -> K {
 
 /// The handle and child key of `(m;name)` or `(m;index)`.
 fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
-    let v = opargs::list(&x)
+    let v = from::list(&x)
         .filter(|v| !v.is_empty() && is_module(v[0]))
         .ok_or_else(|| anyhow!("expected module as first argument"))?;
     let [m, k] = v else {
@@ -154,7 +155,7 @@ fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
             v.len()
         )
     };
-    let key = match (read::symbol(*k), opargs::long(*k)) {
+    let key = match (<&str>::of(*k), i64::of(*k)) {
         (Some(s), _) => Ok(s),
         (None, Some(j)) => Err(j),
         _ => bail!("expected 2nd arg of name or index, given {}", describe(*k)),
@@ -215,9 +216,9 @@ pub fn moduletypes(x: K) -> KResult {
     let (h, types) = if is_module(x) {
         (x, None)
     } else {
-        match opargs::list(&x) {
+        match from::list(&x) {
             Some([h, t]) if is_module(*h) => {
-                let s = opargs::syms(*t).ok_or_else(|| {
+                let s = Syms::of(*t).map(|s| s.0).ok_or_else(|| {
                     anyhow!(
                         "expected 2nd arg of module types(symbols), given {}",
                         describe(*t)
@@ -228,7 +229,7 @@ pub fn moduletypes(x: K) -> KResult {
                         bail!("unrecognized module: `{n}");
                     }
                 }
-                (*h, Some((s, read::symbol(*t).is_some())))
+                (*h, Some((s, <&str>::of(*t).is_some())))
             }
             _ => bail!("expected a module or (module;types), given {}", describe(x)),
         }

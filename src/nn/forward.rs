@@ -12,7 +12,8 @@ use tch::Tensor;
 use super::api::{has_module, is_module, modref};
 use super::layers::callback::{current_mode, with_mode};
 use super::{Out, Run};
-use crate::k::{make, read, KResult, K};
+use crate::k::from::{self, FromQ};
+use crate::k::{make, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::{convert, opargs::describe};
 
@@ -92,7 +93,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
             _ => {}
         }
     }
-    let v = match read::items(&x) {
+    let v = match from::list(&x) {
         // a model's module runs as well (ktorch's forward on models)
         Some(v) if v.len() >= 2 && has_module(v[0]) => v,
         // a handle first that is no module: stale, or of another class
@@ -106,7 +107,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
         _ => bail!("requires a module and at least one input"),
     };
     let h = modref(v[0])?;
-    let (child, rest) = match read::symbol(v[1]) {
+    let (child, rest) = match <&str>::of(v[1]) {
         Some(s) => (Some(s), &v[2..]),
         None => (None, &v[1..]),
     };
@@ -206,9 +207,9 @@ pub fn training(x: K) -> KResult {
     if is_module(x) {
         return Ok(make::boolean(modref(x)?.get().training()));
     }
-    match read::items(&x) {
-        Some([m, f]) if is_module(*m) && read::boolean(*f).is_some() => {
-            modref(*m)?.get().train(read::boolean(*f).unwrap());
+    match from::list(&x) {
+        Some([m, f]) if is_module(*m) && bool::of(*f).is_some() => {
+            modref(*m)?.get().train(bool::of(*f).unwrap());
             Ok(make::null())
         }
         _ => bail!("unrecognized arg(s), expected module and optional flag"),

@@ -10,6 +10,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::api::{is_module, modref};
+use crate::k::from::{self, FromQ, Syms};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::convert;
@@ -29,7 +30,7 @@ fn flag(x: K, grad: bool) -> KResult {
         }
         return Ok(make::null());
     }
-    let v = opargs::list(&x)
+    let v = from::list(&x)
         .filter(|v| (2..=3).contains(&v.len()))
         .ok_or_else(|| {
             anyhow!(
@@ -42,7 +43,7 @@ fn flag(x: K, grad: bool) -> KResult {
         Some(n) => {
             let vals = match v.get(2) {
                 None => n.iter().map(|_| None).collect(),
-                Some(y) => values(*y, n.len(), read::symbol(v[1]).is_some())?
+                Some(y) => values(*y, n.len(), <&str>::of(v[1]).is_some())?
                     .into_iter()
                     .map(Some)
                     .collect(),
@@ -130,7 +131,9 @@ fn named(h: K) -> Result<Vec<(String, Tensor)>> {
 }
 
 fn read_names(x: K) -> Option<Vec<String>> {
-    opargs::syms(x).map(|v| v.into_iter().map(String::from).collect())
+    Syms::of(x)
+        .map(|s| s.0)
+        .map(|v| v.into_iter().map(String::from).collect())
 }
 
 /// The values for `n` names: one tensor or array for a single name, else a vector handle or a
@@ -149,7 +152,7 @@ fn values(x: K, n: usize, single: bool) -> Result<Vec<Tensor>> {
         }
         return Ok(v);
     }
-    let items = match opargs::list(&x) {
+    let items = match from::list(&x) {
         Some(v) => v.to_vec(),
         None if read::ktype(x) < 0 => bail!("{n} names but a single value"),
         None => {

@@ -6,6 +6,7 @@ use anyhow::{bail, Result};
 
 use super::api::{has_module, modref};
 use super::Module;
+use crate::k::from::{self, FromQ, Whole};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
@@ -15,12 +16,12 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
     let (h, key) = if registry::is_handle(x) {
         (x, None)
     } else {
-        match read::items(&x) {
+        match from::list(&x) {
             Some([h, k]) if registry::is_handle(*h) => {
-                let key = if let Some(s) = read::symbol(*k) {
+                let key = if let Some(s) = <&str>::of(*k) {
                     Ok(s)
                 } else if read::ktype(*k) == -7 {
-                    Err(read::long(*k).unwrap())
+                    Err(Whole::of(*k).map(|w| w.0).unwrap())
                 } else {
                     bail!(
                         "expected integer or symbol for 2nd arg, given {}",

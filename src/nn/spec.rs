@@ -13,8 +13,9 @@ use anyhow::{anyhow, bail, Result};
 
 use super::layers::{self, Def, Layer, Opt, Ty, Val};
 use super::Module;
+use crate::k::from::{self, FromQ, Number as Num, Whole, Wholes};
 use crate::k::{make, read, Owned, K};
-use crate::tensor::opargs::{describe, number, Num};
+use crate::tensor::opargs::describe;
 
 /// Named options given last: (name, value) in order, owning the q values made while reading
 /// them (a simple list's items as atoms), which its K's may point into.
@@ -51,7 +52,7 @@ impl Pairs {
 /// The pairs in `x` if `x` has one of the name-value forms (ktorch's `xpairs`).
 pub fn pairs(x: K) -> Result<Option<Pairs>> {
     if let Some((k, v)) = read::dict_parts(x) {
-        let keys = match read::symbols(k) {
+        let keys = match Vec::<&str>::of(k) {
             Some(s) => s,
             None if read::ktype(k) == 0 && read::len(k) == 0 => vec![],
             None => bail!("unexpected name,value dictionary with {} keys", describe(k)),
@@ -60,7 +61,7 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
         let list = keys.into_iter().zip(vals.iter().copied()).collect();
         return Ok(Some(Pairs::with(list, vals.made)));
     }
-    if let Some(s) = read::symbols(x) {
+    if let Some(s) = Vec::<&str>::of(x) {
         if s.len() % 2 == 1 {
             bail!(
                 "uneven no. of symbols for name,value pairs: {}",
@@ -76,13 +77,13 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
             .collect();
         return Ok(Some(Pairs::with(list, vals.made)));
     }
-    let Some(items) = read::items(&x) else {
+    let Some(items) = from::list(&x) else {
         return Ok(None);
     };
     if items.is_empty() {
         return Ok(Some(Pairs::default()));
     }
-    if read::symbol(items[0]).is_some() {
+    if <&str>::of(items[0]).is_some() {
         if items.len() % 2 == 1 {
             bail!("uneven no. of elements for name,value pairs in list");
         }
@@ -91,7 +92,7 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
             .enumerate()
             .map(|(i, p)| {
                 Ok((
-                    read::symbol(p[0]).ok_or_else(|| {
+                    <&str>::of(p[0]).ok_or_else(|| {
                         anyhow!(
                             "unrecognized name for pair, element[{}], expected symbol, given {}",
                             2 * i,
@@ -106,8 +107,7 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
     }
     let is_pair = |y: K| {
         read::len(y) == 2
-            && (read::ktype(y) == 11
-                || read::items(&y).is_some_and(|v| read::symbol(v[0]).is_some()))
+            && (read::ktype(y) == 11 || from::list(&y).is_some_and(|v| <&str>::of(v[0]).is_some()))
     };
     if is_pair(items[0]) {
         let mut v = vec![];
@@ -118,8 +118,8 @@ pub fn pairs(x: K) -> Result<Option<Pairs>> {
                 bail!("name,value pair[{i}] has no name symbol or not 2 elements");
             }
             let e = exploded(*y, 2)?;
-            let k = read::symbol(e[0])
-                .or_else(|| read::symbols(*y).map(|s| s[0]))
+            let k = <&str>::of(e[0])
+                .or_else(|| Vec::<&str>::of(*y).map(|s| s[0]))
                 .unwrap();
             v.push((k, e[1]));
             made.extend(e.made);
@@ -150,7 +150,7 @@ pub fn exploded(x: K, n: usize) -> Result<Exploded> {
     if read::len(x) as usize != n {
         bail!("expected {n} value(s), given {}", read::len(x));
     }
-    if let Some(v) = read::items(&x) {
+    if let Some(v) = from::list(&x) {
         return Ok(Exploded {
             items: v.to_vec(),
             made: None,
@@ -169,12 +169,12 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
     let t = read::ktype(x);
     if nullable
         && (read::is_unset(x)
-            || (t == -7 && read::long(x) == Some(i64::MIN))
-            || (t == -9 && matches!(number(x), Some(Num::Float(f)) if f.is_nan())))
+            || (t == -7 && Whole::of(x).map(|w| w.0) == Some(i64::MIN))
+            || (t == -9 && matches!(Num::of(x), Some(Num::Float(f)) if f.is_nan())))
     {
         return Ok(Val::None);
     }
-    let float = |x: K| match number(x) {
+    let float = |x: K| match Num::of(x) {
         Some(Num::Int(i)) => Some(i as f64),
         Some(Num::Float(f)) => Some(f),
         None => None,
@@ -182,22 +182,24 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
     let count = |n: usize, len: usize| n == 0 || len == n;
     let one_of = |choices: &[&str], s: &'static str| choices.is_empty() || choices.contains(&s);
     let v = match ty {
-        Ty::Long if matches!(t, -7..=-5) => read::long(x).map(Val::Long),
-        Ty::Bool => read::boolean(x).map(Val::Bool),
+        Ty::Long if matches!(t, -7..=-5) => Whole::of(x).map(|w| w.0).map(Val::Long),
+        Ty::Bool => bool::of(x).map(Val::Bool),
         Ty::Float if matches!(t, -9..=-5) => float(x).map(Val::Float),
-        Ty::Size(_) if matches!(t, -7..=-5) => {
-            read::long(x).map(|j| Val::Longs(layers::expand(&[j], ty)))
-        }
-        Ty::Size(n) if matches!(t, 5..=7) => {
-            read::longs(x).filter(|v| count(n, v.len())).map(Val::Longs)
-        }
-        Ty::SizeOrSym(_, c) if t == -11 => read::symbol(x).filter(|s| c.contains(s)).map(Val::Sym),
-        Ty::SizeOrSym(_, _) if matches!(t, -7..=-5) => {
-            read::long(x).map(|j| Val::Longs(layers::expand(&[j], ty)))
-        }
-        Ty::SizeOrSym(n, _) if matches!(t, 5..=7) => {
-            read::longs(x).filter(|v| count(n, v.len())).map(Val::Longs)
-        }
+        Ty::Size(_) if matches!(t, -7..=-5) => Whole::of(x)
+            .map(|w| w.0)
+            .map(|j| Val::Longs(layers::expand(&[j], ty))),
+        Ty::Size(n) if matches!(t, 5..=7) => Wholes::of(x)
+            .map(|w| w.0)
+            .filter(|v| count(n, v.len()))
+            .map(Val::Longs),
+        Ty::SizeOrSym(_, c) if t == -11 => <&str>::of(x).filter(|s| c.contains(s)).map(Val::Sym),
+        Ty::SizeOrSym(_, _) if matches!(t, -7..=-5) => Whole::of(x)
+            .map(|w| w.0)
+            .map(|j| Val::Longs(layers::expand(&[j], ty))),
+        Ty::SizeOrSym(n, _) if matches!(t, 5..=7) => Wholes::of(x)
+            .map(|w| w.0)
+            .filter(|v| count(n, v.len()))
+            .map(Val::Longs),
         Ty::Floats(_) if matches!(t, -9..=-5) => {
             float(x).map(|f| Val::Floats(layers::expand(&[f], ty)))
         }
@@ -207,14 +209,14 @@ fn value(owner: &str, name: &str, ty: Ty, nullable: bool, x: K) -> Result<Val> {
                 .and_then(|e| e.iter().map(|i| float(*i)).collect());
             v.filter(|v| count(n, v.len())).map(Val::Floats)
         }
-        Ty::Sym(c) => read::symbol(x).filter(|s| one_of(c, s)).map(Val::Sym),
-        Ty::Syms(c) => read::symbols(x)
-            .or_else(|| read::symbol(x).map(|s| vec![s]))
+        Ty::Sym(c) => <&str>::of(x).filter(|s| one_of(c, s)).map(Val::Sym),
+        Ty::Syms(c) => Vec::<&str>::of(x)
+            .or_else(|| <&str>::of(x).map(|s| vec![s]))
             .filter(|v| v.iter().all(|s| one_of(c, s)))
             .map(Val::Syms),
-        Ty::Str => read::symbol(x)
+        Ty::Str => <&str>::of(x)
             .map(Val::Sym)
-            .or_else(|| read::string(x).map(Val::Str)),
+            .or_else(|| String::of(x).map(Val::Str)),
         _ => None,
     };
     // Sizes (kernels, strides, padding, dilation, output sizes) past 2^31 make libtorch's
@@ -321,9 +323,9 @@ pub fn settings_from(
 /// general list (type; optional name; options..). Returns the module (without children).
 pub fn layer(x: K) -> Result<Module> {
     let syms: Exploded;
-    let (ty, name, rest): (&str, Option<&str>, &[K]) = if let Some(s) = read::symbol(x) {
+    let (ty, name, rest): (&str, Option<&str>, &[K]) = if let Some(s) = <&str>::of(x) {
         (s, None, &[])
-    } else if let Some(s) = read::symbols(x) {
+    } else if let Some(s) = Vec::<&str>::of(x) {
         match s.len() {
             0 => bail!("empty symbol list"),
             1 | 2 => (s[0], s.get(1).copied(), &[]),
@@ -332,8 +334,8 @@ pub fn layer(x: K) -> Result<Module> {
                 (s[0], Some(s[1]), &syms[2..])
             }
         }
-    } else if let Some(v) = read::items(&x) {
-        let Some(s) = v.first().and_then(|a| read::symbol(*a)) else {
+    } else if let Some(v) = from::list(&x) {
+        let Some(s) = v.first().and_then(|a| <&str>::of(*a)) else {
             bail!(
                 "no module symbol found, given {}",
                 if v.is_empty() {
@@ -343,7 +345,7 @@ pub fn layer(x: K) -> Result<Module> {
                 }
             );
         };
-        match v.get(1).and_then(|a| read::symbol(*a)) {
+        match v.get(1).and_then(|a| <&str>::of(*a)) {
             Some(n) => (s, Some(n), &v[2..]),
             None => (s, None, &v[1..]),
         }
@@ -360,9 +362,9 @@ pub fn layer(x: K) -> Result<Module> {
         // a dictionary last names options only when its keys are options (a callback's
         // parameters may be given as one)
         if let Some((k, _)) = read::dict_parts(x).filter(|_| ty == "callback") {
-            return read::symbols(k).is_none_or(|s| s.iter().all(|k| named_opt(k)));
+            return Vec::<&str>::of(k).is_none_or(|s| s.iter().all(|k| named_opt(k)));
         }
-        read::symbols(x).is_none_or(|s| s.iter().step_by(2).all(|k| named_opt(k)))
+        Vec::<&str>::of(x).is_none_or(|s| s.iter().step_by(2).all(|k| named_opt(k)))
     };
     let (pos, named) = match rest.last().filter(|x| names_opts(**x)) {
         Some(last) => match pairs(*last)? {
@@ -429,7 +431,7 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
             Ok(items)
         };
         let (keys, vals): (Vec<&str>, Vec<K>) = if let Some((k, v)) = read::dict_parts(x) {
-            let keys = read::symbols(k).ok_or_else(|| {
+            let keys = Vec::<&str>::of(k).ok_or_else(|| {
                 anyhow!(
                     "callback {what}: expected symbol keys, given {}",
                     describe(k)
@@ -438,12 +440,12 @@ fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
             let n = keys.len();
             (keys, explode(v, n)?)
         } else {
-            match read::items(&x) {
-                Some([k, v]) if read::symbol(*k).is_some() => {
-                    (vec![read::symbol(*k).unwrap()], vec![*v])
+            match from::list(&x) {
+                Some([k, v]) if <&str>::of(*k).is_some() => {
+                    (vec![<&str>::of(*k).unwrap()], vec![*v])
                 }
-                Some([k, v]) if read::symbols(*k).is_some() => {
-                    let keys = read::symbols(*k).unwrap();
+                Some([k, v]) if Vec::<&str>::of(*k).is_some() => {
+                    let keys = Vec::<&str>::of(*k).unwrap();
                     let n = keys.len();
                     (keys, explode(*v, n)?)
                 }
@@ -532,7 +534,7 @@ impl Stack {
 
 /// A tree definition at depth `d`.
 pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
-    match read::items(&x) {
+    match from::list(&x) {
         Some(v) if !v.is_empty() => {
             q.push(d, layer(v[0])?)?;
             for c in &v[1..] {
@@ -546,7 +548,7 @@ pub fn tree(x: K, d: i64, q: &mut Stack) -> Result<()> {
 
 /// ktorch's `xdv`: 0 when `x` is not depth-value pairs, -1 for one pair, else the count.
 pub fn dv_count(x: K) -> i64 {
-    let Some(v) = read::items(&x) else { return 0 };
+    let Some(v) = from::list(&x) else { return 0 };
     if v.len() == 2 && read::ktype(v[0]) == -7 {
         return -1;
     }
@@ -561,11 +563,11 @@ pub fn dv(x: K, n: i64, q: &mut Stack) -> Result<()> {
     let pairs: Vec<K> = if n < 0 {
         vec![x]
     } else {
-        read::items(&x).unwrap().to_vec()
+        from::list(&x).unwrap().to_vec()
     };
     for p in pairs {
-        let v = read::items(&p).unwrap();
-        q.push(read::long(v[0]).unwrap(), layer(v[1])?)?;
+        let v = from::list(&p).unwrap();
+        q.push(Whole::of(v[0]).map(|w| w.0).unwrap(), layer(v[1])?)?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 use anyhow::bail;
 
 use super::spec::dv_count;
+use crate::k::from::{self, FromQ, Whole};
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::describe;
 
@@ -12,7 +13,7 @@ pub fn dv(x: K) -> KResult {
     fn walk(d: i64, x: K, out: &mut Vec<K>) {
         let items = read::items(&x).filter(|v| !v.is_empty());
         let y = items.map_or(x, |v| v[0]);
-        let v = match (read::symbol(y), read::symbols(y)) {
+        let v = match (<&str>::of(y), Vec::<&str>::of(y)) {
             (Some(s), _) => make::symbol(s),
             (None, Some(s)) if s.len() == 1 => make::symbol(s[0]),
             _ => make::share(y),
@@ -38,12 +39,12 @@ pub fn tree(x: K) -> KResult {
     let pairs: Vec<(i64, K)> = if n < 0 {
         vec![x]
     } else {
-        read::items(&x).unwrap().to_vec()
+        from::list(&x).unwrap().to_vec()
     }
     .into_iter()
     .map(|p| {
-        let v = read::items(&p).unwrap();
-        (read::long(v[0]).unwrap(), v[1])
+        let v = from::list(&p).unwrap();
+        (Whole::of(v[0]).map(|w| w.0).unwrap(), v[1])
     })
     .collect();
     Ok(build(&pairs, 0, pairs.len() - 1, 0))
@@ -54,7 +55,7 @@ pub fn tree(x: K) -> KResult {
 fn build(p: &[(i64, K)], i: usize, j: usize, n: i64) -> K {
     let v = p[i].1;
     if i == j {
-        return match read::symbol(v) {
+        return match <&str>::of(v) {
             Some(s) => make::symbols(&[s]),
             None => make::list_of(&[v]),
         };

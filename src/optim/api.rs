@@ -14,6 +14,7 @@
 use anyhow::{anyhow, bail, Result};
 
 use super::{kinds, Group, Optimizer, Parm, Settings, Source};
+use crate::k::from::{self, FromQ, Number, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::nn::api::{atom, modref};
 use crate::nn::spec;
@@ -33,7 +34,7 @@ fn opt_(x: K) -> KResult {
     if is_optimizer(x) {
         return registry::with(x, |o| definition(optimizer(o)?, alloptions(), false));
     }
-    if let Some(s) = read::symbol(x) {
+    if let Some(s) = <&str>::of(x) {
         let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
         // one group of no parameters at the defaults, as kopt.cpp's optinit always makes
         // (ParamGroup g({}) given to the optimizer's constructor)
@@ -53,12 +54,12 @@ fn opt_(x: K) -> KResult {
             global_sq: None,
         })));
     }
-    let v = read::items(&x)
+    let v = from::list(&x)
         .filter(|v| !v.is_empty())
         .ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
     if is_optimizer(v[0]) {
         if let [o, f] = v {
-            if let Some(b) = read::boolean(*f) {
+            if let Some(b) = bool::of(*f) {
                 return registry::with(*o, |o| definition(optimizer(o)?, b, false));
             }
         }
@@ -71,7 +72,7 @@ fn opt_(x: K) -> KResult {
         let o = super::restore::rebuild(v[0], v[1])?;
         return Ok(registry::add(Obj::new(o)));
     }
-    let s = read::symbol(v[0]).ok_or_else(|| {
+    let s = <&str>::of(v[0]).ok_or_else(|| {
         anyhow!(
             "expected optimizer name or pointer as 1st arg, given {}",
             describe(v[0])
@@ -119,7 +120,7 @@ pub fn optimizer(o: &mut Obj) -> Result<&mut Optimizer> {
 /// A leading long is a group number.
 fn group_arg(v: &[K]) -> (Option<i64>, &[K]) {
     match v.first() {
-        Some(g) if read::ktype(*g) == -7 => (read::long(*g), &v[1..]),
+        Some(g) if read::ktype(*g) == -7 => (Whole::of(*g).map(|w| w.0), &v[1..]),
         _ => (None, v),
     }
 }
@@ -344,7 +345,7 @@ fn parameters(x: K) -> Result<Given> {
         return Ok((vec![], None));
     }
     let tensors = |v: Vec<Parm>| -> Result<Given> { Ok((v, Some(From::Tensors))) };
-    let (h, sel) = match read::items(&x) {
+    let (h, sel) = match from::list(&x) {
         Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
         _ => (x, None),
     };
@@ -356,8 +357,9 @@ fn parameters(x: K) -> Result<Given> {
             let v = registry::tensors(h)?;
             let idx: Vec<i64> = match sel {
                 None => (0..v.len() as i64).collect(),
-                Some(s) => read::longs(s)
-                    .or_else(|| read::long(s).map(|j| vec![j]))
+                Some(s) => Wholes::of(s)
+                    .map(|w| w.0)
+                    .or_else(|| Whole::of(s).map(|w| w.0).map(|j| vec![j]))
                     .ok_or_else(|| {
                         anyhow!("vector index expected as long(s), given {}", describe(s))
                     })?,
@@ -383,8 +385,8 @@ fn parameters(x: K) -> Result<Given> {
             })?;
             let want: Vec<String> = match sel {
                 None => keys.clone(),
-                Some(s) => read::symbols(s)
-                    .or_else(|| read::symbol(s).map(|k| vec![k]))
+                Some(s) => Vec::<&str>::of(s)
+                    .or_else(|| <&str>::of(s).map(|k| vec![k]))
                     .ok_or_else(|| {
                         anyhow!(
                             "dictionary keys expected as symbol(s), given {}",
@@ -420,10 +422,10 @@ fn parameters(x: K) -> Result<Given> {
             let mods: Vec<(String, &crate::nn::Module)> = match sel {
                 None => vec![(String::new(), m)],
                 Some(s) => {
-                    if let Some(j) = read::long(s).filter(|_| read::ktype(s) < 0) {
+                    if let Some(j) = Whole::of(s).map(|w| w.0).filter(|_| read::ktype(s) < 0) {
                         vec![(child_name(m, Err(j))?, m.find(Err(j))?)]
                     } else if let Some(names) =
-                        read::symbols(s).or_else(|| read::symbol(s).map(|k| vec![k]))
+                        Vec::<&str>::of(s).or_else(|| <&str>::of(s).map(|k| vec![k]))
                     {
                         // a name is a child module's, else a parameter's (kopt.cpp's moduleparms)
                         let mut v = vec![];
@@ -630,7 +632,7 @@ pub fn lr(x: K) -> KResult {
             Ok(make::floats(&v))
         });
     }
-    let Some([h, r]) = read::items(&x) else {
+    let Some([h, r]) = from::list(&x) else {
         bail!(
             "expected optimizer, model, or (optimizer or model;rate(s)), given {}",
             describe(x)
@@ -643,13 +645,13 @@ pub fn lr(x: K) -> KResult {
         );
     }
     let rates: Vec<f64> = match read::ktype(*r) {
-        -9..=-6 => vec![crate::tensor::opargs::number(*r)
+        -9..=-6 => vec![Number::of(*r)
             .map(|n| match n {
-                crate::tensor::opargs::Num::Int(i) => i as f64,
-                crate::tensor::opargs::Num::Float(f) => f,
+                Number::Int(i) => i as f64,
+                Number::Float(f) => f,
             })
             .unwrap()],
-        9 => read::floats(*r).unwrap(),
+        9 => Vec::<f64>::of(*r).unwrap(),
         _ => bail!(
             "learning rate(s) expected as double(s), given {}",
             describe(*r)

@@ -9,6 +9,7 @@ use anyhow::{anyhow, bail, Result};
 use once_cell::sync::Lazy;
 
 use super::{kinds, Group, Optimizer, Parm};
+use crate::k::from::{FromQ, Whole, Wholes};
 use crate::k::{make, read, Owned, K};
 use crate::nn::api::modref;
 use crate::nn::spec;
@@ -24,7 +25,7 @@ pub fn is_state_call(v: &[K]) -> bool {
 fn key(d: K, k: &str, made: &mut Vec<Owned>) -> Result<K> {
     let (ks, vs) = read::dict_parts(d)
         .ok_or_else(|| anyhow!("expected a dictionary, given {}", describe(d)))?;
-    let names = read::symbols(ks).ok_or_else(|| anyhow!("expected symbol keys"))?;
+    let names = Vec::<&str>::of(ks).ok_or_else(|| anyhow!("expected symbol keys"))?;
     let i = names
         .iter()
         .position(|n| *n == k)
@@ -43,7 +44,7 @@ fn columns(t: K, what: &str, made: &mut Vec<Owned>) -> Result<Vec<(&'static str,
     }
     let d = read::table_dict(t).unwrap();
     let (ks, vs) = read::dict_parts(d).unwrap();
-    let names = read::symbols(ks).ok_or_else(|| anyhow!("{what}: expected symbol columns"))?;
+    let names = Vec::<&str>::of(ks).ok_or_else(|| anyhow!("{what}: expected symbol columns"))?;
     let cols = Owned::new(make::explode(vs));
     let mut out = vec![];
     for (n, c) in names.into_iter().zip(cols.items().unwrap()) {
@@ -79,7 +80,7 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
     // lists made while reading the state (simple lists' items as atoms): what it reads points
     // into them
     let mut made = vec![];
-    let name = read::symbol(key(state, "optimizer", &mut made)?)
+    let name = <&str>::of(key(state, "optimizer", &mut made)?)
         .ok_or_else(|| anyhow!("state: optimizer expected as a symbol"))?;
     let kind = kinds::find(name).ok_or_else(|| anyhow!("unrecognized optimizer: `{name}"))?;
     let opts = columns(key(state, "options", &mut made)?, "options", &mut made)?;
@@ -107,15 +108,16 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
     let root = modref(target)?;
     let named = root.get().named_parameters();
     for r in 0..pname.len() {
-        let g = read::long(group[r]).ok_or_else(|| anyhow!("parms: group expected as a long"))?;
-        let n =
-            read::symbol(pname[r]).ok_or_else(|| anyhow!("parms: name expected as a symbol"))?;
+        let g = Whole::of(group[r])
+            .map(|w| w.0)
+            .ok_or_else(|| anyhow!("parms: group expected as a long"))?;
+        let n = <&str>::of(pname[r]).ok_or_else(|| anyhow!("parms: name expected as a symbol"))?;
         let t = named
             .iter()
             .find(|(k, _)| k == n)
             .map(|(_, t)| *t)
             .ok_or_else(|| anyhow!("parameter `{n} not found in the module"))?;
-        let want = read::longs(size[r]).unwrap_or_default();
+        let want = Wholes::of(size[r]).map(|w| w.0).unwrap_or_default();
         if t.size() != want {
             bail!(
                 "parameter `{n}: size {:?} in the state, {:?} in the module",
@@ -126,7 +128,7 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
         let mut state = vec![];
         if let Some(b) = buffers {
             if let Some((ks, vs)) = read::dict_parts(b[r]) {
-                let keys = read::symbols(ks).unwrap_or_default();
+                let keys = Vec::<&str>::of(ks).unwrap_or_default();
                 let e = Owned::new(make::explode(vs));
                 for (k, v) in keys.iter().zip(e.items().unwrap_or(&[])) {
                     let b = convert::to_tensor(*v)
@@ -146,7 +148,7 @@ pub fn rebuild(state: K, target: K) -> Result<Optimizer> {
             .ok_or_else(|| {
                 anyhow!("parameter `{n}: group {g} not in the options ({rows} row(s))")
             })?;
-        let module = read::symbol(module[r]).unwrap_or("");
+        let module = <&str>::of(module[r]).unwrap_or("");
         grp.parms.push(Parm {
             t: t.shallow_clone(),
             module: module.to_string(),

@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use crate::cxx::profiler::{self as shim, Event};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 
 /// The last stopped profile's events and whether it recorded shapes.
@@ -64,7 +65,7 @@ pub fn profile(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::boolean(shim::enabled()));
     }
-    if let Some(s) = read::symbol(x) {
+    if let Some(s) = <&str>::of(x) {
         return match s {
             "start" => start(&[]),
             "stop" => {
@@ -108,16 +109,16 @@ pub fn profile(x: K) -> KResult {
 /// and `` (`trace;`:file) ``: the verb and its arguments as text.
 fn verb_args(x: K) -> Result<(&'static str, Vec<String>)> {
     if read::ktype(x) == 11 {
-        let v = read::symbols(x)
+        let v = Vec::<&str>::of(x)
             .filter(|v| v.len() >= 2)
             .ok_or_else(|| anyhow!(USAGE))?;
         return Ok((v[0], v[1..].iter().map(|s| s.to_string()).collect()));
     }
-    let v = read::items(&x)
+    let v = from::list(&x)
         .filter(|v| v.len() == 2)
         .ok_or_else(|| anyhow!(USAGE))?;
-    let verb = read::symbol(v[0]).ok_or_else(|| anyhow!(USAGE))?;
-    let args = match (read::symbol(v[1]), read::string(v[1]), read::symbols(v[1])) {
+    let verb = <&str>::of(v[0]).ok_or_else(|| anyhow!(USAGE))?;
+    let args = match (<&str>::of(v[1]), String::of(v[1]), Vec::<&str>::of(v[1])) {
         (Some(s), _, _) => vec![s.to_string()],
         (_, Some(s), _) if verb == "trace" => vec![s],
         (_, _, Some(v)) => v.iter().map(|s| s.to_string()).collect(),

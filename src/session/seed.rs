@@ -3,10 +3,12 @@
 #![deny(unsafe_code)]
 use anyhow::anyhow;
 
+use crate::k::from::{FromQ, Whole};
 use crate::k::{make, read, KResult, K};
 
 pub fn seed(x: K) -> KResult {
-    let n = read::long(x)
+    let n = Whole::of(x)
+        .map(|w| w.0)
         .filter(|_| read::ktype(x) != -1)
         .ok_or_else(|| anyhow!("expected a long seed"))?;
     // not tch::manual_seed: its C++ exception (a broken CUDA context) is not caught

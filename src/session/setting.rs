@@ -8,6 +8,7 @@ use anyhow::{anyhow, bail};
 
 use super::precision;
 use crate::cxx::session as cxx;
+use crate::k::from::{self, FromQ, Whole};
 use crate::k::{make, read, KResult, K};
 
 /// ktorch's own flags (the others live in libtorch).
@@ -139,9 +140,9 @@ fn get(name: &str) -> KResult {
 }
 
 fn set(name: &str, v: K) -> anyhow::Result<()> {
-    let want_bool = || read::boolean(v).ok_or_else(|| anyhow!("`{name} expects a boolean"));
-    let want_sym = || read::symbol(v).ok_or_else(|| anyhow!("`{name} expects a symbol"));
-    let want_threads = || match read::long(v) {
+    let want_bool = || bool::of(v).ok_or_else(|| anyhow!("`{name} expects a boolean"));
+    let want_sym = || <&str>::of(v).ok_or_else(|| anyhow!("`{name} expects a symbol"));
+    let want_threads = || match Whole::of(v).map(|w| w.0) {
         Some(n) if n > 0 && n <= i32::MAX as i64 && read::ktype(v) != -1 => Ok(n as i32),
         _ => Err(anyhow!("`{name} expects a positive long")),
     };
@@ -158,7 +159,7 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         "benchmark" => ok(cxx::set_benchmark(want_bool()? as i32))?,
         // 0 off, 1 warn only, 2 error (a boolean: off or error)
         "deterministic" => {
-            let n = match (read::boolean(v), read::long(v)) {
+            let n = match (bool::of(v), Whole::of(v).map(|w| w.0)) {
                 (Some(b), _) => 2 * b as i32,
                 (None, Some(n)) if (0..=2).contains(&n) => n as i32,
                 _ => bail!("deterministic: use 0-turn off, 1-warn only, 2-error if non-deterministic algorithm"),
@@ -193,11 +194,11 @@ pub fn setting(x: K) -> KResult {
         let values = make::try_vec(NAMES.iter().map(|n| get(n)))?;
         return Ok(make::dict(&NAMES, values));
     }
-    if let Some(name) = read::symbol(x) {
+    if let Some(name) = <&str>::of(x) {
         return get(name);
     }
     // `name`value: a symbol setting written as a list of two symbols
-    if let Some([name, v]) = read::symbols(x).as_deref() {
+    if let Some([name, v]) = Vec::<&str>::of(x).as_deref() {
         match *name {
             "matmulprecision" => precision::set_matmul_precision(v)?,
             "autocast" => precision::set_autocast(v)?,
@@ -214,8 +215,8 @@ pub fn setting(x: K) -> KResult {
         return Ok(make::null());
     }
     // (`name;value): a general list of two.
-    if let Some([name, v]) = read::items(&x) {
-        let name = read::symbol(*name).ok_or_else(|| anyhow!("expected (`name;value)"))?;
+    if let Some([name, v]) = from::list(&x) {
+        let name = <&str>::of(*name).ok_or_else(|| anyhow!("expected (`name;value)"))?;
         set(name, *v)?;
         return Ok(make::null());
     }

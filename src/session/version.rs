@@ -4,6 +4,7 @@
 #![deny(unsafe_code)]
 use anyhow::bail;
 
+use crate::k::from::FromQ;
 use crate::k::{make, read, KResult, K};
 
 pub const KTORCH_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -32,7 +33,7 @@ pub fn version(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::string(libtorch()));
     }
-    let Some(s) = read::symbol(x) else {
+    let Some(s) = <&str>::of(x) else {
         bail!("expected (), ::, or one of `all`ktorch`libtorch`cuda`cudadevices")
     };
     let cuda = tch::Cuda::is_available();

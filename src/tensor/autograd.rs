@@ -7,7 +7,8 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::{convert, options::Options};
-use crate::k::{make, read, KResult, K};
+use crate::k::from::{self, FromQ};
+use crate::k::{make, KResult, K};
 use crate::registry;
 
 pub use crate::cxx::tensor::{add_alpha_, addcdiv_, addcmul_};
@@ -30,7 +31,7 @@ pub fn backward(x: K) -> KResult {
     let (h, rest) = if registry::is_handle(x) {
         (x, &[][..])
     } else {
-        let items = read::items(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
+        let items = from::list(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
             anyhow!(
                 "expected tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"
             )
@@ -39,9 +40,7 @@ pub fn backward(x: K) -> KResult {
     };
     let t = registry::tensor(h)?;
     let (rest, (retain, create)) = match rest.split_last() {
-        Some((s, r)) if read::symbol(*s).is_some() => {
-            (r, graph_flags(read::symbol(*s).unwrap_or(""))?)
-        }
+        Some((s, r)) if <&str>::of(*s).is_some() => (r, graph_flags(<&str>::of(*s).unwrap_or(""))?),
         _ => (rest, (false, false)),
     };
     let g = match rest {

@@ -13,6 +13,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
 use super::info::facts::{storage_bytes, storage_offset};
+use crate::k::from::{self, FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
@@ -234,9 +235,9 @@ pub fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
     if registry::is_handle(x) {
         return Ok((x, 0));
     }
-    match read::items(&x) {
+    match from::list(&x) {
         Some([h, d]) if registry::is_handle(*h) => {
-            let d = read::long(*d).filter(|_| read::ktype(*d) < 0).ok_or_else(|| anyhow!("2nd arg is dimension, but given {}", describe(*d)))?;
+            let d = Whole::of(*d).map(|w| w.0).filter(|_| read::ktype(*d) < 0).ok_or_else(|| anyhow!("2nd arg is dimension, but given {}", describe(*d)))?;
             Ok((*h, d))
         }
         _ => bail!("expected 1-2 args, tensor/vector/dictionary/model & optional dimension, given {} ({what})", describe(x)),
@@ -245,7 +246,7 @@ pub fn handle_dim(x: K, what: &str) -> Result<(K, i64)> {
 
 /// `batch` of a tensor, vector or dictionary (a model's: dispatch/data.rs).
 pub fn batch(x: K) -> KResult {
-    let v = read::items(&x)
+    let v = from::list(&x)
         .filter(|v| (2..=3).contains(&v.len()) && registry::is_handle(v[0]))
         .ok_or_else(|| {
             anyhow!(
@@ -253,9 +254,11 @@ pub fn batch(x: K) -> KResult {
                 describe(x)
             )
         })?;
-    let wd = read::longs(v[1])
+    let wd = Wholes::of(v[1])
+        .map(|w| w.0)
         .or_else(|| {
-            read::long(v[1])
+            Whole::of(v[1])
+                .map(|w| w.0)
                 .filter(|_| read::ktype(v[1]) < 0)
                 .map(|w| vec![w])
         })
@@ -276,7 +279,8 @@ pub fn batch(x: K) -> KResult {
         })?;
         return Ok(make::boolean(b));
     }
-    let i = read::long(v[2])
+    let i = Whole::of(v[2])
+        .map(|w| w.0)
         .filter(|_| read::ktype(v[2]) < 0)
         .ok_or_else(|| anyhow!("3rd arg is batch index, but given {}", describe(v[2])))?;
     if w < 1 {

@@ -6,6 +6,7 @@
 //! - `tensor h`, `tensor(h;..)`: values back as q data, or handles to the tensors of a vector or
 //!   dictionary (see `retrieve`).
 use super::{convert, modes, options, retrieve};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -16,11 +17,11 @@ pub fn tensor(x: K) -> KResult {
     if registry::is_handle(x) {
         return retrieve::all(x);
     }
-    if let Some(items) = read::items(&x) {
+    if let Some(items) = from::list(&x) {
         if let Some(h) = items.first().filter(|h| registry::is_handle(**h)) {
             return retrieve::part(*h, &items[1..]);
         }
-        if let Some(mode) = items.first().and_then(|m| read::symbol(*m)) {
+        if let Some(mode) = items.first().and_then(|m| <&str>::of(*m)) {
             if modes::MODES.contains(&mode) {
                 let made = modes::create(mode, &items[1..])?;
                 return match made.out {

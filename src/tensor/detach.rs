@@ -4,7 +4,9 @@
 use anyhow::bail;
 use tch::Tensor;
 
-use super::opargs::{self, flag, longs, syms};
+use super::opargs;
+use crate::k::from;
+use crate::k::from::{FromQ, Syms};
 use crate::k::{make, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -12,10 +14,10 @@ pub fn detach(x: K) -> KResult {
     let (h, sel) = if registry::is_handle(x) {
         (x, None)
     } else {
-        match opargs::list(&x) {
+        match from::list(&x) {
             Some([h, s]) if registry::is_handle(*h) => (*h, Some(*s)),
             Some([h, ..]) if registry::is_handle(*h) => {
-                bail!("expected tensor, vector or dictionary and at most one more argument, given {} arguments", opargs::list(&x).map_or(0, |v| v.len()))
+                bail!("expected tensor, vector or dictionary and at most one more argument, given {} arguments", from::list(&x).map_or(0, |v| v.len()))
             }
             _ => bail!(
                 "expected tensor, vector or dictionary, given {}",
@@ -25,7 +27,7 @@ pub fn detach(x: K) -> KResult {
     };
     // A new tensor is added to the registry only after its lock is released.
     let new: Option<Tensor> = registry::with(h, |o| match o {
-        Obj::Tensor(t) => match sel.map(|s| flag(s).ok_or(s)) {
+        Obj::Tensor(t) => match sel.map(|s| bool::of(s).ok_or(s)) {
             None | Some(Ok(false)) => Ok(Some(t.f_detach()?)),
             Some(Ok(true)) => {
                 let _ = t.f_detach_()?;
@@ -40,7 +42,7 @@ pub fn detach(x: K) -> KResult {
             let picked: Vec<usize> = match sel {
                 None => (0..v.len()).collect(),
                 Some(s) => {
-                    let Some(i) = longs(s) else {
+                    let Some(i) = Vec::<i64>::of(s) else {
                         bail!(
                             "vector supplied, expected 2nd arg of indices, given {}",
                             opargs::describe(s)
@@ -66,7 +68,7 @@ pub fn detach(x: K) -> KResult {
             let picked: Vec<usize> = match sel {
                 None => (0..d.len()).collect(),
                 Some(s) => {
-                    let Some(keys) = syms(s) else {
+                    let Some(keys) = Syms::of(s).map(|s| s.0) else {
                         bail!(
                             "dictionary supplied, expected 2nd arg of key(s), given {}",
                             opargs::describe(s)

@@ -6,6 +6,7 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::{convert, vector::take_args};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, Owned, K};
 use crate::registry::{self, Obj};
 
@@ -15,10 +16,10 @@ pub fn is_dict(x: K) -> bool {
 
 /// Keys given as a symbol (`Ok`) or symbols (`Err`).
 pub fn keys(x: K) -> anyhow::Result<Result<&'static str, Vec<&'static str>>> {
-    if let Some(s) = read::symbol(x) {
+    if let Some(s) = <&str>::of(x) {
         return Ok(Ok(s));
     }
-    read::symbols(x)
+    Vec::<&str>::of(x)
         .map(Err)
         .ok_or_else(|| anyhow!("dictionary key(s) expected as symbol(s)"))
 }
@@ -69,10 +70,10 @@ fn pairs(names: Vec<&str>, v: K) -> anyhow::Result<Vec<(String, Tensor)>> {
 /// empty one (ktensor.cpp's `kputd`): for `use(d;x)`.
 pub fn from_q(x: K) -> anyhow::Result<Vec<(String, Tensor)>> {
     if let Some((k, v)) = read::dict_parts(x) {
-        let names = read::symbols(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
+        let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
         return pairs(names, v);
     }
-    if read::items(&x).is_some_and(|v| v.is_empty()) {
+    if from::list(&x).is_some_and(|v| v.is_empty()) {
         return Ok(vec![]);
     }
     bail!(
@@ -93,10 +94,10 @@ pub fn dict(x: K) -> KResult {
         return Ok(registry::add(Obj::Dict(super::table::columns(t.values())?)));
     }
     if let Some((k, v)) = read::dict_parts(x) {
-        let names = read::symbols(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
+        let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
         return make_dict(names, v);
     }
-    let items = read::items(&x).ok_or_else(|| {
+    let items = from::list(&x).ok_or_else(|| {
         anyhow!(
             "expected a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
         )
@@ -124,8 +125,8 @@ pub fn dict(x: K) -> KResult {
             let (names, vals) = match keys(*k)? {
                 Ok(s) => (vec![s], vec![*v]),
                 Err(ss) => {
-                    let vs = read::items(v)
-                        .filter(|vs| vs.len() == ss.len() && !registry::is_handle(*v));
+                    let vs =
+                        from::list(v).filter(|vs| vs.len() == ss.len() && !registry::is_handle(*v));
                     let vs = vs.ok_or_else(|| {
                         anyhow!("{} keys need a list of {} values", ss.len(), ss.len())
                     })?;

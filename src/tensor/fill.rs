@@ -7,8 +7,9 @@
 use anyhow::{anyhow, bail};
 use tch::Tensor;
 
-use super::opargs::{self, flag, items, long, longs, number, syms, Num};
+use super::opargs;
 use super::{arg, convert};
+use crate::k::from::{self, FromQ, Number as Num, Syms};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -64,9 +65,9 @@ fn fill_all(ts: &mut [Tensor], v: Num) -> anyhow::Result<()> {
 }
 
 pub fn fill(x: K) -> KResult {
-    let v = items(&x, 2..=3, "(input;value) or (input;indices/keys;value)")?;
+    let v = from::items(&x, 2..=3, "(input;value) or (input;indices/keys;value)")?;
     let last = v[v.len() - 1];
-    let Some(value) = number(last).filter(|_| read::ktype(last) < 0) else {
+    let Some(value) = Num::of(last).filter(|_| read::ktype(last) < 0) else {
         bail!(
             "unable to get fill element from final arg of {}",
             opargs::describe(last)
@@ -75,7 +76,7 @@ pub fn fill(x: K) -> KResult {
     let pick = (v.len() == 3).then_some(v[1]);
     let _nograd = tch::no_grad_guard();
     let idx = |p: K, what: &str| {
-        longs(p).ok_or_else(|| {
+        Vec::<i64>::of(p).ok_or_else(|| {
             anyhow!(
                 "expected 2nd arg of {what} indices, given {}",
                 opargs::describe(p)
@@ -108,7 +109,7 @@ pub fn fill(x: K) -> KResult {
             let picked = match pick {
                 None => (0..d.len()).collect(),
                 Some(p) => {
-                    let keys = syms(p).ok_or_else(|| {
+                    let keys = Syms::of(p).map(|s| s.0).ok_or_else(|| {
                         anyhow!(
                             "unable to get dictionary key(s) given {}",
                             opargs::describe(p)
@@ -129,10 +130,10 @@ pub fn fill(x: K) -> KResult {
 
 pub fn filldiagonal(x: K) -> KResult {
     let usage = "(input;fill value) or (input;fill value;wrap flag)";
-    let v = items(&x, 2..=3, usage)?;
-    let value = number(v[1]).filter(|_| read::ktype(v[1]) < 0);
+    let v = from::items(&x, 2..=3, usage)?;
+    let value = Num::of(v[1]).filter(|_| read::ktype(v[1]) < 0);
     let wrap = if v.len() == 3 {
-        flag(v[2])
+        bool::of(v[2])
     } else {
         Some(false)
     };
@@ -150,7 +151,7 @@ pub fn filldiagonal(x: K) -> KResult {
 }
 
 pub fn amend(x: K) -> KResult {
-    let v = opargs::list(&x)
+    let v = from::list(&x)
         .filter(|v| !v.is_empty() && registry::is_handle(v[0]))
         .ok_or_else(|| {
             anyhow!(
@@ -160,7 +161,7 @@ pub fn amend(x: K) -> KResult {
         })?;
     let class = opargs::class(v[0])?.unwrap_or("");
     let n = v.len();
-    let async_ok = |i: usize| n == i || (n == i + 1 && flag(v[i]).is_some());
+    let async_ok = |i: usize| n == i || (n == i + 1 && bool::of(v[i]).is_some());
     let usage = match class {
         "tensor" => "(tensor;values) or (tensor;values;async flag)",
         "vector" => "(vector;index;values) or (vector;index;values;async flag)",
@@ -179,7 +180,7 @@ pub fn amend(x: K) -> KResult {
     registry::with(v[0], |o| match o {
         Obj::Tensor(t) => Ok(t.f_copy_(&src)?),
         Obj::Vector(ts) => {
-            let Some(i) = long(v[1]) else {
+            let Some(i) = i64::of(v[1]) else {
                 bail!(
                     "given vector, 2nd argument is an index (long), given {}",
                     opargs::describe(v[1])
@@ -191,7 +192,7 @@ pub fn amend(x: K) -> KResult {
             Ok(ts[i as usize].f_copy_(&src)?)
         }
         Obj::Dict(d) => {
-            let Some(k) = read::symbol(v[1]) else {
+            let Some(k) = <&str>::of(v[1]) else {
                 bail!(
                     "given dictionary, 2nd argument is a key (symbol), given {}",
                     opargs::describe(v[1])

@@ -7,13 +7,16 @@ use tch::Tensor;
 
 use super::convert;
 use super::options::{self, Options};
-use crate::k::{make, read, KResult, K};
+use crate::k::from::{self, FromQ};
+use crate::k::{make, KResult, K};
 use crate::registry::{self, Obj};
 
 /// The target of `to`/`copyto`: options, or an example tensor's dtype and device; and the async
 /// flag (a non-blocking host↔device copy).
 fn target(x: K, usage: &str) -> anyhow::Result<(K, Options, bool)> {
-    let items = super::args(&x, 2..=3, usage)?;
+    let items = from::list(&x)
+        .filter(|v| (2..=3).contains(&v.len()))
+        .ok_or_else(|| anyhow!("expected {usage}"))?;
     let o = if registry::is_handle(items[1]) {
         let e = registry::tensor(items[1])?;
         if !e.defined() {
@@ -31,8 +34,9 @@ fn target(x: K, usage: &str) -> anyhow::Result<(K, Options, bool)> {
     };
     let non_blocking = match items.get(2) {
         None => false,
-        Some(a) => read::boolean(*a)
-            .ok_or_else(|| anyhow!("3rd argument expected as boolean async flag"))?,
+        Some(a) => {
+            bool::of(*a).ok_or_else(|| anyhow!("3rd argument expected as boolean async flag"))?
+        }
     };
     Ok((items[0], o, non_blocking))
 }
@@ -147,8 +151,8 @@ pub fn copyto(x: K) -> KResult {
 /// (which goes stale) or q data (a vector's as `vector` reads it, a dictionary's a q dictionary),
 /// as ktorch.cpp's `use`.
 pub fn use_(x: K) -> KResult {
-    let [h, v] = super::args(&x, 2..=2, "[tensor, vector or dictionary;new value]")? else {
-        unreachable!()
+    let Some([h, v]) = from::list(&x) else {
+        bail!("expected [tensor, vector or dictionary;new value]")
     };
     let class = registry::class_of(*h);
     if !matches!(class, Some("tensor" | "vector" | "dictionary")) {

@@ -6,8 +6,9 @@
 use anyhow::{anyhow, bail};
 use tch::Tensor;
 
-use super::opargs::{self, is_vector, long};
+use super::opargs::{self, is_vector};
 use super::{arg, result};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 
@@ -35,10 +36,10 @@ fn tensors(items: &[K]) -> anyhow::Result<Vec<Tensor>> {
 /// `(inputs;dim)`, `(inputs;dim;out)` or `(inputs;out)` after the inputs: (dim, out).
 fn dim_out(rest: &[K]) -> Option<(i64, Option<K>)> {
     match rest {
-        [d] => long(*d)
+        [d] => i64::of(*d)
             .map(|d| (d, None))
             .or_else(|| registry::is_handle(*d).then_some((0, Some(*d)))),
-        [d, o] => long(*d)
+        [d, o] => i64::of(*d)
             .filter(|_| registry::is_handle(*o))
             .map(|d| (d, Some(*o))),
         _ => None,
@@ -64,7 +65,7 @@ fn joining(x: K, cat: bool) -> KResult {
     if registry::is_handle(x) {
         return result(join(&opargs::vector(x)?, 0, cat)?, true); // a vector handle
     }
-    let items = opargs::list(&x)
+    let items = from::list(&x)
         .filter(|v| !v.is_empty())
         .ok_or_else(|| anyhow!("expected a vector or a list of inputs"))?;
     if is_vector(items[0]) {
@@ -80,14 +81,14 @@ fn joining(x: K, cat: bool) -> KResult {
     }
     // enlist inputs, (inputs;dim) or (inputs;dim;out): inputs a list (not a handle). As in
     // ktorch, a list whose 2nd item is a tensor is a list of inputs: cat(data;tensor) joins both.
-    let nested = |i: K| read::items(&i).is_some() && !registry::is_handle(i);
+    let nested = |i: K| from::list(&i).is_some() && !registry::is_handle(i);
     if nested(items[0]) {
         let form = match items.len() {
             1 => Some((0, None)),
             n => dim_out(&items[1..]).filter(|(_, o)| o.is_none() || n == 3),
         };
         if let Some((dim, out)) = form {
-            let inputs = read::items(&items[0]).unwrap_or(&[]);
+            let inputs = from::list(&items[0]).unwrap_or(&[]);
             let handle = inputs.iter().any(|i| registry::is_handle(*i));
             return finish(&tensors(inputs)?, dim, out, handle, cat);
         }

@@ -30,10 +30,9 @@ pub mod windows;
 // sparse tensors (sparse.rst)
 pub mod sparse;
 
-use anyhow::anyhow;
 use tch::Tensor;
 
-use crate::k::{read, K};
+use crate::k::K;
 use crate::registry;
 
 /// A tensor argument: a tensor handle, or q data made into a CPU tensor. The flag says whether
@@ -43,18 +42,6 @@ pub fn arg(x: K) -> anyhow::Result<(Tensor, bool)> {
         Ok((registry::tensor(x)?, true))
     } else {
         Ok((convert::to_tensor(x)?, false))
-    }
-}
-
-/// Items of a general-list argument `(a;b;..)`.
-pub fn args<'a>(
-    x: &'a K,
-    n: std::ops::RangeInclusive<usize>,
-    usage: &str,
-) -> anyhow::Result<&'a [K]> {
-    match read::items(x) {
-        Some(v) if n.contains(&v.len()) && !registry::is_handle(*x) => Ok(v),
-        _ => Err(anyhow!("expected {usage}")),
     }
 }
 

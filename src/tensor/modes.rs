@@ -7,6 +7,7 @@ use anyhow::{anyhow, bail};
 use tch::{Device, Kind, Tensor};
 
 use super::options::{self, Options};
+use crate::k::from::{FromQ, Whole};
 use crate::k::{read, K};
 use crate::registry;
 
@@ -27,7 +28,7 @@ pub struct Made {
 
 /// A size argument: a long atom or long vector (ints/shorts accepted).
 fn size(x: K) -> anyhow::Result<Vec<i64>> {
-    if let Some(n) = read::long(x).filter(|_| read::ktype(x) != -1) {
+    if let Some(n) = Whole::of(x).map(|w| w.0).filter(|_| read::ktype(x) != -1) {
         return Ok(vec![n]);
     }
     match read::ktype(x) {
@@ -41,10 +42,10 @@ fn size(x: K) -> anyhow::Result<Vec<i64>> {
 
 /// A numeric scalar argument as f64 (and whether it was floating point in q).
 fn number(x: K) -> anyhow::Result<(f64, bool)> {
-    if let Some(v) = read::long(x) {
+    if let Some(v) = Whole::of(x).map(|w| w.0) {
         return Ok((v as f64, false));
     }
-    match (read::real(x), read::float(x)) {
+    match (f32::of(x), f64::of(x)) {
         (Some(f), _) => Ok((f as f64, true)),
         (_, Some(f)) => Ok((f, true)),
         _ => bail!("numeric scalar expected"),
@@ -191,7 +192,9 @@ fn make(
                 }
                 _ => return Err(wrong()),
             };
-            let steps = read::long(k).ok_or_else(|| anyhow!("`{mode} steps expected as a long"))?;
+            let steps = Whole::of(k)
+                .map(|w| w.0)
+                .ok_or_else(|| anyhow!("`{mode} steps expected as a long"))?;
             if mode == "linspace" {
                 Tensor::f_linspace(s, e, steps, fo)?
             } else {
@@ -200,8 +203,8 @@ fn make(
         }
         "eye" => {
             let (r, c) = match args {
-                [r] => (read::long(*r), read::long(*r)),
-                [r, c] => (read::long(*r), read::long(*c)),
+                [r] => (Whole::of(*r).map(|w| w.0), Whole::of(*r).map(|w| w.0)),
+                [r, c] => (Whole::of(*r).map(|w| w.0), Whole::of(*c).map(|w| w.0)),
                 _ => return Err(wrong()),
             };
             let (Some(r), Some(c)) = (r, c) else {
@@ -210,10 +213,16 @@ fn make(
             Tensor::f_eye_m(r, c, fo)?
         }
         "randint" => {
-            let low =
-                |x: K| read::long(x).ok_or_else(|| anyhow!("`randint low expected as a long"));
-            let high =
-                |x: K| read::long(x).ok_or_else(|| anyhow!("`randint high expected as a long"));
+            let low = |x: K| {
+                Whole::of(x)
+                    .map(|w| w.0)
+                    .ok_or_else(|| anyhow!("`randint low expected as a long"))
+            };
+            let high = |x: K| {
+                Whole::of(x)
+                    .map(|w| w.0)
+                    .ok_or_else(|| anyhow!("`randint high expected as a long"))
+            };
             // (high;size) (low;high;size), or with an input tensor (in;high) (in;low;high)
             let (lo, hi, s) = match (args, &like) {
                 ([_, h], Some(s)) => (0, high(*h)?, s.clone()),
@@ -226,14 +235,16 @@ fn make(
         }
         "randperm" => {
             let [k] = args else { return Err(wrong()) };
-            let k = read::long(*k).ok_or_else(|| anyhow!("`randperm expects a long"))?;
+            let k = Whole::of(*k)
+                .map(|w| w.0)
+                .ok_or_else(|| anyhow!("`randperm expects a long"))?;
             Tensor::f_randperm(k, opts(&o, Kind::Int64))?
         }
         "complex" => {
             // (real;imag), or one array with (real;imag) along its first dimension (last if the
             // flag is false; the session's complexfirst setting when no flag is given)
             match args {
-                [ri, f] if read::boolean(*f).is_some() => complex1(*ri, read::boolean(*f), o.kind)?,
+                [ri, f] if bool::of(*f).is_some() => complex1(*ri, bool::of(*f), o.kind)?,
                 [re, im] => {
                     let (re, im) = (
                         super::convert::to_tensor(*re)?,

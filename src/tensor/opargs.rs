@@ -2,87 +2,15 @@
 //! items are longs, flags, sizes, numbers, symbols, q data or handles. Nothing here changes
 //! reference counts; a handle (live or not) is never read as q data.
 use anyhow::{anyhow, bail};
-use tch::{Scalar, Tensor};
+use tch::Tensor;
 
 use super::convert;
-use crate::k::{read, K};
+use crate::k::from::{self, FromQ};
+use crate::k::K;
 use crate::registry::{self, Obj};
 
 /// (moved to the registry, below the session that also describes arguments)
 pub use crate::registry::describe;
-
-/// The items of an argument list `(a;b;..)`: a general list that is not itself a handle.
-pub fn list(x: &K) -> Option<&[K]> {
-    read::items(x).filter(|_| !registry::is_handle(*x))
-}
-
-/// The items of `x` with their count checked, else `expects <usage>, given <what x is>`.
-pub fn items<'a>(
-    x: &'a K,
-    n: std::ops::RangeInclusive<usize>,
-    usage: &str,
-) -> anyhow::Result<&'a [K]> {
-    match list(x) {
-        Some(v) if n.contains(&v.len()) => Ok(v),
-        Some(v) => bail!(
-            "expected {usage}, given {} argument{}",
-            v.len(),
-            if v.len() == 1 { "" } else { "s" }
-        ),
-        None => bail!("expected {usage}, given {}", describe(*x)),
-    }
-}
-
-/// A long atom (ktorch reads dimensions, offsets and indices as longs only).
-pub fn long(x: K) -> Option<i64> {
-    (read::ktype(x) == -7).then(|| read::long(x)).flatten()
-}
-
-/// A boolean atom (in-place, keepdim and wrap flags).
-pub fn flag(x: K) -> Option<bool> {
-    read::boolean(x)
-}
-
-/// Sizes or indices: a long vector, a long atom, or an empty general list.
-pub fn longs(x: K) -> Option<Vec<i64>> {
-    match read::ktype(x) {
-        7 => read::longs(x),
-        -7 => long(x).map(|j| vec![j]),
-        0 if read::len(x) == 0 => Some(vec![]),
-        _ => None,
-    }
-}
-
-/// Symbols: a symbol atom or a symbol vector.
-pub fn syms(x: K) -> Option<Vec<&'static str>> {
-    read::symbol(x)
-        .map(|s| vec![s])
-        .or_else(|| read::symbols(x))
-}
-
-/// A number given as a q atom (boolean, byte, short, int, long, real, float).
-#[derive(Clone, Copy, Debug)]
-pub enum Num {
-    Int(i64),
-    Float(f64),
-}
-
-impl From<Num> for Scalar {
-    fn from(n: Num) -> Scalar {
-        match n {
-            Num::Int(i) => Scalar::int(i),
-            Num::Float(f) => Scalar::float(f),
-        }
-    }
-}
-
-pub fn number(x: K) -> Option<Num> {
-    match read::ktype(x) {
-        -8 => read::real(x).map(|f| Num::Float(f as f64)),
-        -9 => read::float(x).map(Num::Float),
-        _ => read::long(x).map(Num::Int),
-    }
-}
 
 /// The class of the live object of handle `x` (None for q data; an error for a stale handle).
 pub fn class(x: K) -> anyhow::Result<Option<&'static str>> {
@@ -104,7 +32,7 @@ pub fn is_vector(x: K) -> bool {
 
 /// Does `x` hold a handle at any depth of its general lists?
 fn holds_handle(x: K) -> bool {
-    registry::is_handle(x) || read::items(&x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
+    registry::is_handle(x) || from::list(&x).is_some_and(|v| v.iter().any(|i| holds_handle(*i)))
 }
 
 /// `x` as a tensor when all of `x` is q data of one type and a regular shape (ktorch's
@@ -122,4 +50,51 @@ pub fn vector(x: K) -> anyhow::Result<Vec<Tensor>> {
         Obj::Vector(v) => Ok(v.iter().map(|t| t.shallow_clone()).collect()),
         other => bail!("expected a vector, given {}", other.class()),
     })
+}
+
+/// A tensor argument: q data or a tensor handle, and whether it came from a handle (a result
+/// is then a new handle, else q data).
+pub struct Input {
+    pub t: Tensor,
+    pub handle: bool,
+}
+
+impl FromQ for Input {
+    const TYPE: &'static str = "a tensor or q data";
+    /// Every value is read (a handle of another class, or q data that is no array, fails).
+    fn read(x: K) -> anyhow::Result<Option<Input>> {
+        let (t, handle) = super::arg(x)?;
+        Ok(Some(Input { t, handle }))
+    }
+    /// A handle, or q data that is one array (`array`), is the input alone.
+    fn alone(x: K) -> anyhow::Result<Option<Input>> {
+        if registry::is_handle(x) {
+            return Self::read(x);
+        }
+        Ok(array(x).map(|t| Input { t, handle: false }))
+    }
+}
+
+/// An output tensor in a trailing place: a tensor handle (another value is not one).
+pub struct OutTensor(pub Tensor);
+
+impl FromQ for OutTensor {
+    const TYPE: &'static str = "a tensor";
+    fn read(x: K) -> anyhow::Result<Option<OutTensor>> {
+        if !is_tensor(x) {
+            return Ok(None);
+        }
+        Ok(Some(OutTensor(registry::tensor(x)?)))
+    }
+}
+
+/// An output vector in a trailing place: a vector handle, kept as given (its tensors are
+/// replaced by the results).
+pub struct OutVector(pub K);
+
+impl FromQ for OutVector {
+    const TYPE: &'static str = "a vector";
+    fn read(x: K) -> anyhow::Result<Option<OutVector>> {
+        Ok(is_vector(x).then_some(OutVector(x)))
+    }
 }

@@ -4,7 +4,8 @@
 use anyhow::bail;
 use tch::{Device, Kind};
 
-use crate::k::{read, K};
+use crate::k::from::FromQ;
+use crate::k::K;
 
 /// The session's default dtype for floating point creation (ktorch: `dtype[]`, `` dtype`double ``).
 static DEFAULT_KIND: std::sync::Mutex<Kind> = std::sync::Mutex::new(Kind::Float);
@@ -118,12 +119,12 @@ pub fn device_name(d: Device) -> String {
 
 /// Is `x` a symbol or symbol list (an options argument)?
 pub fn is_options(x: K) -> bool {
-    read::symbol(x).is_some() || read::symbols(x).is_some()
+    <&str>::of(x).is_some() || Vec::<&str>::of(x).is_some()
 }
 
 /// Parse a symbol or symbol list of options; unknown names and repeats are errors.
 pub fn parse(x: K) -> anyhow::Result<Options> {
-    let names = match (read::symbol(x), read::symbols(x)) {
+    let names = match (<&str>::of(x), Vec::<&str>::of(x)) {
         (Some(s), _) => vec![s],
         (_, Some(v)) => v,
         _ => bail!("tensor options expected as symbol(s), e.g. `float`cuda`grad"),
@@ -240,4 +241,25 @@ fn memory_format(t: &tch::Tensor, m: Memory) -> anyhow::Result<tch::Tensor> {
         _ => 0,
     };
     crate::cxx::tensor::to_memory_format(t, code)
+}
+
+/// A data type named by a symbol (`` `float``, `` `long``, ...): another symbol is an error.
+impl crate::k::from::FromQ for Kind {
+    const TYPE: &'static str = "a data type";
+    fn read(x: crate::k::K) -> anyhow::Result<Option<Kind>> {
+        match <&str>::of(x) {
+            Some(s) => kind_from_name(s)
+                .map(Some)
+                .ok_or_else(|| anyhow::anyhow!("unrecognized data type: `{s}")),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Tensor options: a symbol or symbols naming a dtype, device, layout, gradient (`parse`).
+impl crate::k::from::FromQ for Options {
+    const TYPE: &'static str = "tensor options";
+    fn read(x: crate::k::K) -> anyhow::Result<Option<Options>> {
+        is_options(x).then(|| parse(x)).transpose()
+    }
 }

@@ -7,6 +7,7 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::{convert, dict, vector};
+use crate::k::from::{FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -70,7 +71,7 @@ pub fn part(h: K, rest: &[K]) -> KResult {
         _ => {
             let t = registry::tensor(h)?;
             let (flag, rest) = match rest.split_first() {
-                Some((f, r)) if read::boolean(*f).is_some() => (read::boolean(*f), r),
+                Some((f, r)) if bool::of(*f).is_some() => (bool::of(*f), r),
                 _ => (None, rest),
             };
             let first = flag.unwrap_or_else(crate::session::setting::complexfirst);
@@ -78,7 +79,8 @@ pub fn part(h: K, rest: &[K]) -> KResult {
                 [] if flag.is_some() => t,
                 [i] => index(&t, 0, *i)?,
                 [d, i] => {
-                    let d = read::long(*d)
+                    let d = Whole::of(*d)
+                        .map(|w| w.0)
                         .filter(|_| read::ktype(*d) != -1)
                         .ok_or_else(|| anyhow!("dimension expected as a long"))?;
                     index(&t, d, *i)?
@@ -101,10 +103,12 @@ fn index(t: &Tensor, dim: i64, i: K) -> anyhow::Result<Tensor> {
     if t.dim() == 0 {
         bail!("cannot index a 0-dim tensor");
     }
-    if let Some(j) = read::long(i).filter(|_| read::ktype(i) != -1) {
+    if let Some(j) = Whole::of(i).map(|w| w.0).filter(|_| read::ktype(i) != -1) {
         return Ok(t.f_select(dim, j)?);
     }
-    let js = read::longs(i).ok_or_else(|| anyhow!("index expected as a long or longs"))?;
+    let js = Wholes::of(i)
+        .map(|w| w.0)
+        .ok_or_else(|| anyhow!("index expected as a long or longs"))?;
     super::known::check_select_host(t, dim, &js)?;
     let idx = Tensor::f_from_slice(&js)?.f_to_device(t.device())?;
     Ok(t.f_index_select(dim, &idx)?)

@@ -3,23 +3,24 @@
 //! Given q data input the result is q data; given a tensor handle, a new tensor handle.
 use anyhow::bail;
 
-use super::opargs::{self, items, long};
+use super::opargs;
 use super::{arg, convert, known, result};
+use crate::k::from::{self, FromQ};
 use crate::k::{read, KResult, K};
 use crate::registry;
 
 pub fn index(x: K) -> KResult {
-    let [input, dim, ind] = items(&x, 3..=3, "(input;dim;index or indices)")? else {
+    let [input, dim, ind] = from::items(&x, 3..=3, "(input;dim;index or indices)")? else {
         unreachable!()
     };
-    let Some(d) = long(*dim) else {
+    let Some(d) = i64::of(*dim) else {
         bail!(
             "2nd argument of dimension expected, given {}",
             opargs::describe(*dim)
         )
     };
     let (t, h) = arg(*input)?;
-    let r = if let Some(i) = long(*ind) {
+    let r = if let Some(i) = i64::of(*ind) {
         t.f_select(d, i)?
     } else if registry::is_handle(*ind) {
         let i = registry::tensor(*ind)?;

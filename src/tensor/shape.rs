@@ -5,8 +5,9 @@
 use anyhow::bail;
 use tch::Tensor;
 
-use super::opargs::{self, array, flag, items, long, longs};
+use super::opargs::{self, array};
 use super::{arg, convert, result};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -15,7 +16,7 @@ fn size_arg(x: K) -> anyhow::Result<Vec<i64>> {
     if registry::is_handle(x) {
         return Ok(registry::tensor(x)?.size());
     }
-    longs(x).ok_or_else(|| {
+    Vec::<i64>::of(x).ok_or_else(|| {
         anyhow::anyhow!(
             "expected 2nd arg of size or tensor whose size to use, given {}",
             opargs::describe(x)
@@ -56,7 +57,7 @@ enum Mode {
 }
 
 fn resizing(x: K, mode: Mode) -> KResult {
-    let [input, size] = items(&x, 2..=2, "(input;size) or (input;example tensor)")? else {
+    let [input, size] = from::items(&x, 2..=2, "(input;size) or (input;example tensor)")? else {
         unreachable!()
     };
     let s = size_arg(*size)?;
@@ -93,10 +94,10 @@ pub fn view(x: K) -> KResult {
 
 pub fn narrow(x: K) -> KResult {
     let usage = "(input;dim;offset;size)";
-    let [input, d, i, w] = items(&x, 4..=4, usage)? else {
+    let [input, d, i, w] = from::items(&x, 4..=4, usage)? else {
         unreachable!()
     };
-    let (Some(d), Some(i), Some(w)) = (long(*d), long(*i), long(*w)) else {
+    let (Some(d), Some(i), Some(w)) = (i64::of(*d), i64::of(*i), i64::of(*w)) else {
         bail!("expected {usage} with dim, offset and size as longs")
     };
     if opargs::is_vector(*input) {
@@ -128,10 +129,10 @@ pub fn transpose(x: K) -> KResult {
     let (mut t, h, dims, inplace) = if registry::is_handle(x) {
         (registry::tensor(x)?, true, None, false)
     } else {
-        let v = opargs::list(&x)
+        let v = from::list(&x)
             .filter(|v| !v.is_empty())
             .ok_or_else(|| anyhow::anyhow!("expected {usage}"))?;
-        let (v, b) = match v.last().and_then(|b| flag(*b)) {
+        let (v, b) = match v.last().and_then(|b| bool::of(*b)) {
             Some(b) => (&v[..v.len() - 1], b),
             None => (v, false),
         };
@@ -147,7 +148,7 @@ pub fn transpose(x: K) -> KResult {
         };
         let dims = match rest {
             [] => None,
-            [i, j] => match (long(*i), long(*j)) {
+            [i, j] => match (i64::of(*i), i64::of(*j)) {
                 (Some(i), Some(j)) => Some((i, j)),
                 _ => bail!("expected {usage}, dimensions as longs"),
             },
@@ -177,10 +178,10 @@ pub fn transpose(x: K) -> KResult {
 }
 
 pub fn permute(x: K) -> KResult {
-    let [input, dims] = items(&x, 2..=2, "(input;reordered dimensions)")? else {
+    let [input, dims] = from::items(&x, 2..=2, "(input;reordered dimensions)")? else {
         unreachable!()
     };
-    let d = longs(*dims).ok_or_else(|| {
+    let d = Vec::<i64>::of(*dims).ok_or_else(|| {
         anyhow::anyhow!(
             "expected 2nd arg of reordered dimensions, given {}",
             opargs::describe(*dims)
@@ -193,10 +194,10 @@ pub fn permute(x: K) -> KResult {
 pub fn expand(x: K) -> KResult {
     // ktorch also reads a pair of longs (value;size) as a value repeated size times
     if read::ktype(x) == 7 && read::len(x) == 2 {
-        let n = longs(x).unwrap_or_default();
+        let n = Vec::<i64>::of(x).unwrap_or_default();
         return convert::to_q(&Tensor::from_slice(&n[..1]).f_expand([n[1]], false)?);
     }
-    let [input, size] = items(
+    let [input, size] = from::items(
         &x,
         2..=2,
         "(input;size) or (input;tensor whose size to match)",
@@ -219,16 +220,16 @@ fn squeezing(x: K, a: bool) -> KResult {
         }
         return result(t.f_squeeze()?, true);
     }
-    let parsed = opargs::list(&x).and_then(|v| match v {
-        [i, d] => long(*d)
+    let parsed = from::list(&x).and_then(|v| match v {
+        [i, d] => i64::of(*d)
             .map(|d| (*i, Some(d), false))
-            .or_else(|| flag(*d).map(|b| (*i, None, b))),
-        [i, d, b] => long(*d).zip(flag(*b)).map(|(d, b)| (*i, Some(d), b)),
+            .or_else(|| bool::of(*d).map(|b| (*i, None, b))),
+        [i, d, b] => i64::of(*d).zip(bool::of(*b)).map(|(d, b)| (*i, Some(d), b)),
         _ => None,
     });
     let Some((input, dim, inplace)) = parsed else {
         if a {
-            if opargs::list(&x).is_some_and(|v| v.len() > 1 && registry::is_handle(v[0])) {
+            if from::list(&x).is_some_and(|v| v.len() > 1 && registry::is_handle(v[0])) {
                 bail!("unexpected arg(s), expected (input;dim;optional in-place flag)");
             }
             return convert::to_q(&convert::to_tensor(x)?.f_squeeze()?);

@@ -4,6 +4,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Tensor};
 
+use crate::k::from::{self, FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::{convert, opargs::describe};
@@ -101,11 +102,12 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
         Some(c) => bail!("unrecognized arg, {c}"),
         None if registry::is_handle(a) => bail!("stale pointer"),
         None => {
-            if let Some([v, i]) = read::items(&a) {
+            if let Some([v, i]) = from::list(&a) {
                 if registry::class_of(*v) == Some("vector") {
                     let ts = registry::tensors(*v)?;
-                    let ix = read::longs(*i)
-                        .or_else(|| read::long(*i).map(|j| vec![j]))
+                    let ix = Wholes::of(*i)
+                        .map(|w| w.0)
+                        .or_else(|| Whole::of(*i).map(|w| w.0).map(|j| vec![j]))
                         .ok_or_else(|| {
                             anyhow!(
                                 "vector paired with {}, expected long index or indices",
@@ -124,8 +126,8 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
                 }
                 // `(dictionary;key(s))`: those tensors, in the order of the keys (train.rst:925)
                 if registry::class_of(*v) == Some("dictionary") {
-                    let keys = read::symbols(*i)
-                        .or_else(|| read::symbol(*i).map(|k| vec![k]))
+                    let keys = Vec::<&str>::of(*i)
+                        .or_else(|| <&str>::of(*i).map(|k| vec![k]))
                         .ok_or_else(|| {
                             anyhow!(
                                 "dictionary paired with {}, expected key or keys",
@@ -153,7 +155,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
             // a general list holding handles is several inputs, never an array (ktorch's
             // xarray refuses pointers): `backward(d;(x;y);t)` in ktorch's mnist/cgan.q
             if holds_handle(a) {
-                for i in read::items(&a).unwrap() {
+                for i in from::list(&a).unwrap() {
                     add(s, *i, device)?;
                 }
                 return Ok(());
@@ -161,7 +163,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
             // q data bound for CUDA goes through pinned memory without blocking (convert.rs)
             match convert::to_tensor_on(a, device) {
                 Ok(t) => s.push(t),
-                Err(e) => match read::items(&a) {
+                Err(e) => match from::list(&a) {
                     Some(v) if read::ktype(a) == 0 && !v.is_empty() => {
                         for i in v {
                             add(s, *i, device)?;
@@ -179,5 +181,5 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
 pub fn holds_handle(a: K) -> bool {
     read::ktype(a) == 0
         && !registry::is_handle(a)
-        && read::items(&a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
+        && from::list(&a).is_some_and(|v| v.iter().any(|i| registry::is_handle(*i)))
 }

@@ -9,6 +9,7 @@ use tch::{Device, Kind, Tensor};
 use super::info::{query, sparsedim_of, Attr};
 use super::options::{self, Options};
 use super::{arg, convert, opargs, result};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -18,7 +19,7 @@ pub fn ptr_or_enlisted(x: K) -> Option<(K, bool)> {
     if registry::is_handle(x) {
         return Some((x, false));
     }
-    match opargs::list(&x) {
+    match from::list(&x) {
         Some([h]) if registry::is_handle(*h) => Some((*h, true)),
         _ => None,
     }
@@ -105,11 +106,11 @@ pub fn dense(x: K) -> KResult {
 pub fn sparse(x: K) -> KResult {
     let t = if registry::is_handle(x) {
         registry::tensor(x)?.f_to_sparse(None, None::<&[i64]>, None)?
-    } else if let Some(&[input, second]) = opargs::list(&x)
-        .filter(|v| v.len() == 2 && (opargs::long(v[1]).is_some() || registry::is_handle(v[1])))
+    } else if let Some(&[input, second]) = from::list(&x)
+        .filter(|v| v.len() == 2 && (i64::of(v[1]).is_some() || registry::is_handle(v[1])))
     {
         let (t, _) = arg(input)?;
-        match opargs::long(second) {
+        match i64::of(second) {
             Some(d) => {
                 if d < 0 || d > t.dim() as i64 {
                     bail!("sparse dimensions must be 0-{}, given {d}", t.dim());
@@ -142,11 +143,9 @@ pub fn sparseindex(x: K) -> KResult {
     if registry::is_handle(x) {
         return result(registry::tensor(x)?.f_nonzero()?.f_tr()?, true);
     }
-    if let Some(&[input, d]) =
-        opargs::list(&x).filter(|v| v.len() == 2 && opargs::long(v[1]).is_some())
-    {
+    if let Some(&[input, d]) = from::list(&x).filter(|v| v.len() == 2 && i64::of(v[1]).is_some()) {
         let (t, h) = arg(input)?;
-        let d = opargs::long(d).expect("checked");
+        let d = i64::of(d).expect("checked");
         if d < 1 || d > t.dim() as i64 {
             bail!("sparse dimensions must be 1-{}, given {d}", t.dim());
         }
@@ -216,7 +215,7 @@ pub fn check_mode(mode: &str, o: &Options, out: bool) -> Result<()> {
 /// Options (applied after) may come last; the dtype is the values' unless an option says.
 pub fn coo(args: &[K], o: &Options) -> Result<Tensor> {
     let size = |x: K| {
-        opargs::longs(x)
+        Vec::<i64>::of(x)
             .filter(|_| crate::k::read::ktype(x) != 0)
             .ok_or_else(|| anyhow!("`sparse: size expected as long(s)"))
     };

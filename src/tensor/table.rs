@@ -14,6 +14,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
+use crate::k::from::{self, FromQ};
 use crate::k::{make::data, read, K};
 
 /// A column of a table: its name and its (borrowed) vector.
@@ -46,8 +47,8 @@ pub fn is_table(x: K) -> bool {
 fn columns_of(t: K) -> Result<Vec<Column>> {
     let d = read::table_dict(t).ok_or_else(|| anyhow!("expected a table"))?;
     let (k, v) = read::dict_parts(d).ok_or_else(|| anyhow!("malformed table"))?;
-    let names = read::symbols(k).ok_or_else(|| anyhow!("table column names must be symbols"))?;
-    let cols = read::items(&v).ok_or_else(|| {
+    let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("table column names must be symbols"))?;
+    let cols = from::list(&v).ok_or_else(|| {
         anyhow!(
             "table columns must be a general list of vectors, given type {}h",
             read::ktype(v)

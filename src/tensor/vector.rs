@@ -6,6 +6,7 @@ use anyhow::{anyhow, bail};
 use tch::Tensor;
 
 use super::convert;
+use crate::k::from::{self, FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -25,10 +26,10 @@ fn index(j: i64, n: usize) -> anyhow::Result<usize> {
 
 /// Indices given as a long atom (`Some(one)`) or a long/int list (`Err(many)`).
 pub fn indices(i: K, n: usize) -> anyhow::Result<Result<usize, Vec<usize>>> {
-    if let Some(j) = read::long(i).filter(|_| read::ktype(i) != -1) {
+    if let Some(j) = Whole::of(i).map(|w| w.0).filter(|_| read::ktype(i) != -1) {
         return Ok(Ok(index(j, n)?));
     }
-    match read::longs(i) {
+    match Wholes::of(i).map(|w| w.0) {
         Some(js) => Ok(Err(js
             .into_iter()
             .map(|j| index(j, n))
@@ -88,7 +89,7 @@ pub fn vector(x: K) -> KResult {
         // an atom or a simple list: its values, one tensor a row (ktensor.cpp's `vec`)
         return Ok(registry::add(Obj::Vector(from_q(x)?)));
     }
-    let items = read::items(&x).ok_or_else(|| {
+    let items = from::list(&x).ok_or_else(|| {
         anyhow!("expected (x;y;..), a vector, (vector;index) or (vector;index;value)")
     })?;
     if let Some(v) = items.first().filter(|v| is_vector(**v)) {
@@ -102,7 +103,7 @@ pub fn vector(x: K) -> KResult {
                 let (ks, vals) = match indices(*i, ts.len())? {
                     Ok(k) => (vec![k], vec![take_arg(*val)?]),
                     Err(ks) => {
-                        let vs = read::items(val)
+                        let vs = from::list(val)
                             .filter(|v| v.len() == ks.len() && !registry::is_handle(*val));
                         let vs = vs.ok_or_else(|| {
                             anyhow!("{} indices need a list of {} values", ks.len(), ks.len())
@@ -142,5 +143,5 @@ pub fn from_q(x: K) -> anyhow::Result<Vec<Tensor>> {
             .map(|i| Ok(t.f_get(i)?.f_contiguous()?.f_detach_copy()?))
             .collect();
     }
-    take_args(read::items(&x).unwrap_or(&[]))
+    take_args(from::list(&x).unwrap_or(&[]))
 }

@@ -8,18 +8,18 @@
 //! (docs/tables.md).
 use anyhow::bail;
 
-use super::opargs::{items, long};
 use super::{arg, result};
+use crate::k::from::{self, FromQ};
 use crate::k::{KResult, K};
 
 pub fn windows(x: K) -> KResult {
     let usage = "(input;size) or (input;size;step)";
-    let v = items(&x, 2..=3, usage)?;
-    let Some(n) = long(v[1]) else {
+    let v = from::items(&x, 2..=3, usage)?;
+    let Some(n) = i64::of(v[1]) else {
         bail!("expected {usage} with size a long")
     };
     let step = match v.get(2) {
-        Some(s) => match long(*s) {
+        Some(s) => match i64::of(*s) {
             Some(s) => s,
             None => bail!("expected {usage} with step a long"),
         },

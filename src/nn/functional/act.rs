@@ -4,8 +4,9 @@
 use anyhow::bail;
 
 use super::by_layer;
+use crate::k::from;
 use crate::k::{KResult, K};
-use crate::tensor::opargs::{self, describe};
+use crate::tensor::opargs::describe;
 use crate::tensor::result;
 
 pub fn celu(x: K) -> KResult {
@@ -61,7 +62,7 @@ pub fn softmin(x: K) -> KResult {
 
 /// `prelu(x;w)`: the weight given directly, not the module's count and initial value.
 pub fn prelu(x: K) -> KResult {
-    let v = match opargs::list(&x) {
+    let v = match from::list(&x) {
         Some(v) if v.len() == 2 => v,
         _ => bail!("expected 2 args: input & weight, given {}", describe(x)),
     };

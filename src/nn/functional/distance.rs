@@ -4,9 +4,10 @@
 //! inputs a handle), else q data.
 use anyhow::{anyhow, bail, Result};
 
+use crate::k::from::{self, FromQ, Number as Num};
 use crate::k::{KResult, K};
 use crate::nn::{layers, spec, Module, Run};
-use crate::tensor::opargs::{self, describe, number, Num};
+use crate::tensor::opargs::describe;
 use crate::tensor::result;
 
 pub fn pairwise(x: K) -> KResult {
@@ -18,7 +19,7 @@ pub fn similar(x: K) -> KResult {
 
 /// The two-input layer `name` run on (x;y) with the options that follow.
 fn two(name: &str, x: K) -> KResult {
-    let v = match opargs::list(&x) {
+    let v = match from::list(&x) {
         Some(v) if v.len() >= 2 => v,
         _ => bail!("expected (x;y) or (x;y;options..), given {}", describe(x)),
     };
@@ -46,7 +47,7 @@ pub fn pdist(x: K) -> KResult {
     let (t, h, args) = super::input(&x)?;
     let p = match args {
         [] => 2.0,
-        [p] => match number(*p) {
+        [p] => match Num::of(*p) {
             Some(Num::Float(f)) => f,
             Some(Num::Int(j)) => j as f64,
             None => bail!("p: expected a number, given {}", describe(*p)),

@@ -9,6 +9,7 @@ pub mod distance;
 pub mod norm;
 pub mod rnn;
 pub mod shape;
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs::{self, describe};
 use crate::tensor::{arg, options, result};
@@ -21,7 +22,7 @@ pub fn input(x: &K) -> Result<(Tensor, bool, &[K])> {
     if opargs::is_tensor(x) {
         return Ok((crate::registry::tensor(x)?, true, &[]));
     }
-    if let Some(v) = opargs::list(a) {
+    if let Some(v) = from::list(a) {
         if v.first().is_some_and(|a| opargs::is_tensor(*a)) {
             return Ok((crate::registry::tensor(v[0])?, true, &v[1..]));
         }
@@ -29,7 +30,7 @@ pub fn input(x: &K) -> Result<(Tensor, bool, &[K])> {
     if let Some(t) = opargs::array(x) {
         return Ok((t, false, &[]));
     }
-    match opargs::list(a) {
+    match from::list(a) {
         Some(v) if !v.is_empty() => {
             let (t, h) = arg(v[0])?;
             Ok((t, h, &v[1..]))
@@ -61,22 +62,22 @@ pub fn opts(args: &[K], names: &[&str]) -> Result<Opts> {
     if let Some(last) = args.last() {
         if read::dict_parts(*last).is_some()
             || (read::ktype(*last) == 0
-                && read::items(last)
-                    .is_some_and(|i| i.first().is_some_and(|a| read::symbol(*a).is_some())))
+                && from::list(last)
+                    .is_some_and(|i| i.first().is_some_and(|a| <&str>::of(*a).is_some())))
         {
             let items: Vec<(&str, K)> = match read::dict_parts(*last) {
                 Some((k, vals)) => {
-                    let ks = read::symbols(k)
+                    let ks = Vec::<&str>::of(k)
                         .ok_or_else(|| anyhow!("option names expected as symbols"))?;
                     let vs = super::spec::exploded(vals, ks.len())?;
                     let items = ks.into_iter().zip(vs.iter().copied()).collect();
                     made = vs.made;
                     items
                 }
-                None => read::items(last)
+                None => from::list(last)
                     .unwrap()
                     .chunks(2)
-                    .map(|p| (read::symbol(p[0]).unwrap_or(""), *p.get(1).unwrap_or(&p[0])))
+                    .map(|p| (<&str>::of(p[0]).unwrap_or(""), *p.get(1).unwrap_or(&p[0])))
                     .collect(),
             };
             for (k, x) in items {
@@ -106,7 +107,7 @@ pub fn opts(args: &[K], names: &[&str]) -> Result<Opts> {
 }
 
 pub fn long(opt: &str, x: K) -> Result<i64> {
-    opargs::long(x).ok_or_else(|| anyhow!("{opt}: expected long scalar, given {}", describe(x)))
+    i64::of(x).ok_or_else(|| anyhow!("{opt}: expected long scalar, given {}", describe(x)))
 }
 
 pub fn done(r: Tensor, t: &Tensor, handle: bool) -> KResult {
@@ -145,7 +146,7 @@ fn relu_(x: K) -> KResult {
     let o = opts(args, &["inplace"])?;
     let inplace = match o[0] {
         None => false,
-        Some(f) => read::boolean(f)
+        Some(f) => bool::of(f)
             .ok_or_else(|| anyhow!("relu: unrecognized option(s), expected single boolean flag"))?,
     };
     let r = if inplace {
@@ -177,16 +178,13 @@ fn soft_(x: K, f: fn(&Tensor, i64, Option<Kind>) -> Result<Tensor, tch::TchError
             bail!("unrecognized arg(s), expected dim or (dim;data type)")
         };
         let d = long("dim", d)?;
-        let kind = match o[1] {
-            None => None,
-            Some(s) => Some(
-                read::symbol(s)
-                    .and_then(options::kind_from_name)
-                    .ok_or_else(|| {
-                        anyhow!("dtype: expected data type symbol, given {}", describe(s))
-                    })?,
-            ),
-        };
+        let kind =
+            match o[1] {
+                None => None,
+                Some(s) => Some(<&str>::of(s).and_then(options::kind_from_name).ok_or_else(
+                    || anyhow!("dtype: expected data type symbol, given {}", describe(s)),
+                )?),
+            };
         return done(f(&t, d, kind)?, &t, h);
     };
     done(f(&t, dim, None)?, &t, h)
@@ -215,7 +213,7 @@ fn flatten_(x: K) -> KResult {
 
 /// `linear(x;w)`, `linear(x;w;b)`: x w' + b, any of them q data or tensors.
 pub fn linear(x: K) -> KResult {
-    let v = match opargs::list(&x) {
+    let v = match from::list(&x) {
         Some(v) if (2..=3).contains(&v.len()) => v,
         Some(_) => bail!("requires 2-3 args, (input; weight; optional bias)"),
         None => bail!("not implemented for {}", describe(x)),

@@ -7,6 +7,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::{array, handle_list, num, shared};
+use crate::k::from;
 use crate::k::{read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, describe};
@@ -39,7 +40,7 @@ fn prob(x: K, d: Dist) -> KResult {
     } else if let Some(t) = opargs::array(x) {
         (super::Target::Array(t), &[][..])
     } else {
-        match opargs::list(&x) {
+        match from::list(&x) {
             Some(v) if !v.is_empty() => (array(v[0])?, &v[1..]),
             _ => bail!("not implemented for {}", describe(x)),
         }

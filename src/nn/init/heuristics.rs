@@ -5,6 +5,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 
 use super::{array, double, handle_list, num, shared, Target};
+use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, describe};
@@ -40,7 +41,7 @@ fn fill(x: K, gain: bool, f: FillFn) -> KResult {
             ),
         }
     } else {
-        match opargs::list(&x) {
+        match from::list(&x) {
             Some([a, y]) if double(*y).is_some() => (array(*a)?, double(*y)),
             _ => (array(x)?, None),
         }
@@ -179,10 +180,10 @@ fn gain_of(f: &str, param: f64) -> Result<f64> {
 /// defaults to 0.01, as PyTorch's).
 pub fn gain(x: K) -> KResult {
     let usage = "expected function name and optional parameter, e.g. `relu or (`leakyrelu;0.2)";
-    let (f, p) = match (read::symbol(x), opargs::list(&x)) {
+    let (f, p) = match (<&str>::of(x), from::list(&x)) {
         (Some(s), _) => (s, 0.01),
-        (None, Some([s, p])) if read::symbol(*s).is_some() && num(*p).is_some() => {
-            (read::symbol(*s).unwrap(), num(*p).unwrap())
+        (None, Some([s, p])) if <&str>::of(*s).is_some() && num(*p).is_some() => {
+            (<&str>::of(*s).unwrap(), num(*p).unwrap())
         }
         _ => bail!(usage),
     };
@@ -204,7 +205,7 @@ impl Kaiming {
             slope: 0.0,
         };
         for (i, a) in args.iter().enumerate() {
-            if let Some(s) = read::symbol(*a) {
+            if let Some(s) = <&str>::of(*a) {
                 match s {
                     "fanin" => k.fan_in = true,
                     "fanout" => k.fan_in = false,
@@ -252,7 +253,7 @@ fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
                     );
                 }
                 // a dictionary's key that is also an option name is read as the option
-                named && !(cls == Some("dictionary") && read::symbol(v[1]).is_some_and(is_option))
+                named && !(cls == Some("dictionary") && <&str>::of(v[1]).is_some_and(is_option))
             }
         };
         if pick {
@@ -263,7 +264,7 @@ fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
     } else if let Some(t) = opargs::array(x) {
         (Target::Array(t), Kaiming::read(&[])?)
     } else {
-        match opargs::list(&x) {
+        match from::list(&x) {
             Some(v) if !v.is_empty() => (array(v[0])?, Kaiming::read(&v[1..])?),
             _ => bail!("not implemented for {}", describe(x)),
         }
@@ -292,7 +293,7 @@ pub fn kuniform(x: K) -> KResult {
 /// matrix from N(0,std) (std 0.01 unless given) with a fraction of each column's rows set to
 /// zero, as PyTorch's `sparse_`.
 pub fn snormal(x: K) -> KResult {
-    let v = opargs::list(&x).ok_or_else(|| anyhow!("not implemented for {}", describe(x)))?;
+    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", describe(x)))?;
     if !(2..=4).contains(&v.len()) {
         bail!("expected 2-4 args, {} supplied", v.len());
     }

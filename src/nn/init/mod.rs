@@ -22,11 +22,12 @@ use tch::Tensor;
 
 use super::api::modref;
 use super::Module;
+use crate::k::from::{self, FromQ, Number, Syms};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::convert;
 use crate::tensor::fill::{dict_picks, rows, vector_picks};
-use crate::tensor::opargs::{self, describe, longs, syms};
+use crate::tensor::opargs::describe;
 
 /// The tensors to fill: shared with handles (filled in place), or made from q data.
 pub enum Target {
@@ -65,7 +66,7 @@ pub fn shared(h: K, picks: Option<K>) -> Result<Target> {
         let Some(p) = picks else {
             bail!("not implemented for single module argument, parameter or buffer names required")
         };
-        let names = syms(p).ok_or_else(|| {
+        let names = Syms::of(p).map(|s| s.0).ok_or_else(|| {
             anyhow!(
                 "unable to get parameter/buffer name(s) given {}",
                 describe(p)
@@ -88,7 +89,7 @@ pub fn shared(h: K, picks: Option<K>) -> Result<Target> {
                 .collect(),
             (Obj::Dict(d), None) => d.iter().map(|(_, t)| t.shallow_clone()).collect(),
             (Obj::Dict(d), Some(p)) => {
-                let keys = syms(p).ok_or_else(|| {
+                let keys = Syms::of(p).map(|s| s.0).ok_or_else(|| {
                     anyhow!("unable to get dictionary key(s) given {}", describe(p))
                 })?;
                 dict_picks(d, &keys)?
@@ -107,7 +108,8 @@ pub fn shared(h: K, picks: Option<K>) -> Result<Target> {
 }
 
 fn indices(p: K, what: &str) -> Result<Vec<i64>> {
-    longs(p).ok_or_else(|| anyhow!("expected 2nd arg of {what} indices, given {}", describe(p)))
+    Vec::<i64>::of(p)
+        .ok_or_else(|| anyhow!("expected 2nd arg of {what} indices, given {}", describe(p)))
 }
 
 /// A module's parameter, else its buffer, by full name (`fc.weight`).
@@ -122,15 +124,15 @@ pub fn named_tensor<'a>(m: &'a Module, name: &str) -> Result<&'a Tensor> {
 
 /// The items of `(handle;..)` when `x` is such a list.
 pub fn handle_list(x: &K) -> Option<&[K]> {
-    opargs::list(x).filter(|v| !v.is_empty() && registry::is_handle(v[0]))
+    from::list(x).filter(|v| !v.is_empty() && registry::is_handle(v[0]))
 }
 
 /// A double atom (real or float): an option that is never an index.
 pub fn double(x: K) -> Option<f64> {
     match read::ktype(x) {
-        -8 | -9 => opargs::number(x).map(|n| match n {
-            opargs::Num::Float(f) => f,
-            opargs::Num::Int(j) => j as f64,
+        -8 | -9 => Number::of(x).map(|n| match n {
+            Number::Float(f) => f,
+            Number::Int(j) => j as f64,
         }),
         _ => None,
     }
@@ -139,9 +141,9 @@ pub fn double(x: K) -> Option<f64> {
 /// Any number atom as a double.
 pub fn num(x: K) -> Option<f64> {
     match read::ktype(x) {
-        -1 | -4 | -5 | -6 | -7 | -8 | -9 => opargs::number(x).map(|n| match n {
-            opargs::Num::Float(f) => f,
-            opargs::Num::Int(j) => j as f64,
+        -1 | -4 | -5 | -6 | -7 | -8 | -9 => Number::of(x).map(|n| match n {
+            Number::Float(f) => f,
+            Number::Int(j) => j as f64,
         }),
         _ => None,
     }

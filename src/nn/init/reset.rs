@@ -5,11 +5,12 @@
 use anyhow::{anyhow, bail, Result};
 
 use super::handle_list;
+use crate::k::from::FromQ;
 use crate::k::{make, KResult, K};
 use crate::nn::api::{is_module, modref};
 use crate::nn::Module;
 use crate::registry::{self, Obj};
-use crate::tensor::opargs::{self, describe, longs};
+use crate::tensor::opargs::describe;
 
 pub fn reset(x: K) -> KResult {
     if is_module(x) {
@@ -29,7 +30,7 @@ pub fn reset(x: K) -> KResult {
                 v.len()
             )
         };
-        let key = match (crate::k::read::symbol(*k), opargs::long(*k)) {
+        let key = match (<&str>::of(*k), i64::of(*k)) {
             (Some(s), _) => Ok(s),
             (None, Some(j)) => Err(j),
             _ => bail!("expected child name or index, given {}", describe(*k)),
@@ -69,17 +70,18 @@ fn strides(v: &[K]) -> Result<()> {
             v.len()
         );
     }
-    let offset = opargs::long(v[1]).ok_or_else(|| {
+    let offset = i64::of(v[1]).ok_or_else(|| {
         anyhow!(
             "offset (long) expected as 2nd argument, given {}",
             describe(v[1])
         )
     })?;
     let size = v.get(2).map(|s| {
-        longs(*s).ok_or_else(|| anyhow!("size(s) expected as 3rd argument, given {}", describe(*s)))
+        Vec::<i64>::of(*s)
+            .ok_or_else(|| anyhow!("size(s) expected as 3rd argument, given {}", describe(*s)))
     });
     let stride = v.get(3).map(|s| {
-        longs(*s)
+        Vec::<i64>::of(*s)
             .ok_or_else(|| anyhow!("stride(s) expected as 4th argument, given {}", describe(*s)))
     });
     registry::with(v[0], |o| {

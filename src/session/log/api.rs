@@ -4,6 +4,7 @@ use std::ffi::CString;
 
 use super::route::{self, Route};
 use super::{Level, LEVELS};
+use crate::k::from::{FromQ, Whole};
 use crate::k::{make, read, KResult, K};
 
 /// `loglevel[]`: the current level as a symbol; `` loglevel`debug `` or `loglevel 1` sets it.
@@ -17,11 +18,11 @@ pub fn loglevel(x: K) -> KResult {
             .map(|l| format!("`{}", l.name()))
             .collect::<String>()
     };
-    let level = if let Some(s) = read::symbol(x) {
+    let level = if let Some(s) = <&str>::of(x) {
         Level::from_name(s)
             .ok_or_else(|| anyhow!("unrecognized level `{s}, expecting one of {}", names()))?
     } else if matches!(read::ktype(x), -7..=-5) {
-        let n = read::long(x).unwrap_or(-1);
+        let n = Whole::of(x).map(|w| w.0).unwrap_or(-1);
         Level::from_number(n)
             .ok_or_else(|| anyhow!("level {n} out of range, expecting 0-4 ({})", names()))?
     } else {
@@ -38,7 +39,7 @@ pub fn logto(x: K) -> KResult {
         return Ok(route::current());
     }
     const USAGE: &str = "expected `stderr, `none (or `), or a q function or its name";
-    let route = if let Some(s) = read::symbol(x) {
+    let route = if let Some(s) = <&str>::of(x) {
         match s {
             "stderr" => Route::Stderr,
             "" | "none" => Route::None,

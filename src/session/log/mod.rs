@@ -121,6 +121,7 @@ pub fn init() {
         stackframe: crate::session::setting::stackframe,
         range_begin: crate::session::profile::range_begin,
         range_end: crate::session::profile::range_end,
+        describe: crate::registry::describe,
     });
     route::set_q_thread();
     warnings::install();

@@ -4,6 +4,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 
 use super::{facts, query, Attr};
+use crate::k::from::FromQ;
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::options;
@@ -73,7 +74,7 @@ pub fn dtype(x: K) -> KResult {
     if read::is_nil(x) {
         return Ok(make::symbol(options::kind_name(options::default_kind())));
     }
-    if let Some(s) = read::symbol(x) {
+    if let Some(s) = <&str>::of(x) {
         let k =
             options::kind_from_name(s).ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
         options::set_default_kind(k)?;

@@ -4,6 +4,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::{facts, query, Attr};
+use crate::k::from::{self, FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
@@ -23,8 +24,8 @@ fn sparse_(t: &Tensor) -> Result<bool> {
 /// `contiguous x` contiguous in C order; `contiguous(x;format)` in memory format
 /// `` `contiguous `preserve `channel2d `channel3d ``.
 pub fn contiguous(x: K) -> KResult {
-    if let Some([h, f]) = read::items(&x).filter(|_| !registry::is_handle(x)) {
-        if let Some(s) = read::symbol(*f) {
+    if let Some([h, f]) = from::list(&x).filter(|_| !registry::is_handle(x)) {
+        if let Some(s) = <&str>::of(*f) {
             let m = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
                 anyhow!(
                     "unrecognized memory format `{s}, expected one of {}",
@@ -61,7 +62,7 @@ pub fn gradflag(x: K) -> KResult {
     if registry::is_handle(x) {
         return query(x, Attr::Bool(&requires_grad), false);
     }
-    let items = read::items(&x)
+    let items = from::list(&x)
         .filter(|v| (2..=3).contains(&v.len()))
         .ok_or_else(|| anyhow!("expected {USAGE}"))?;
     let h = items[0];
@@ -69,16 +70,16 @@ pub fn gradflag(x: K) -> KResult {
         bail!("expected {USAGE}");
     }
     if items.len() == 2 {
-        if let Some(b) = read::boolean(items[1]) {
+        if let Some(b) = bool::of(items[1]) {
             registry::with(h, |o| set(o.tensors(), b))?;
             return Ok(make::null());
         }
     }
     let pick = items[1];
     let flag = match items.get(2) {
-        Some(f) => Some(
-            read::boolean(*f).ok_or_else(|| anyhow!("expected a boolean flag as 3rd argument"))?,
-        ),
+        Some(f) => {
+            Some(bool::of(*f).ok_or_else(|| anyhow!("expected a boolean flag as 3rd argument"))?)
+        }
         None => None,
     };
     let atom = read::ktype(pick) < 0;
@@ -89,9 +90,9 @@ pub fn gradflag(x: K) -> KResult {
     let picked = registry::with(h, |o| {
         let (names, ts): (Option<Vec<String>>, Vec<&Tensor>) = match o {
             Obj::Dict(d) => {
-                let keys = read::symbol(pick)
+                let keys = <&str>::of(pick)
                     .map(|s| vec![s])
-                    .or_else(|| read::symbols(pick))
+                    .or_else(|| Vec::<&str>::of(pick))
                     .ok_or_else(|| anyhow!("2nd argument of key(s) expected for a dictionary"))?;
                 let mut ts = Vec::new();
                 for k in &keys {
@@ -150,9 +151,9 @@ pub fn gradflag(x: K) -> KResult {
 /// Indices from a long-like atom or a long/int/short vector.
 fn indices(x: K) -> Option<Vec<i64>> {
     if read::ktype(x) < 0 && read::ktype(x) != -1 {
-        return read::long(x).map(|j| vec![j]);
+        return Whole::of(x).map(|w| w.0).map(|j| vec![j]);
     }
-    read::longs(x)
+    Wholes::of(x).map(|w| w.0)
 }
 
 /// Set the requires-gradient flag on tensors; every tensor is checked before any changes.

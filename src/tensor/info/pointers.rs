@@ -24,10 +24,10 @@ pub fn weakref(x: K) -> KResult {
 
 /// The two tensor handles of `(a;b)`.
 fn pair(x: K) -> Result<[K; 2]> {
-    let [a, b] = crate::tensor::args(&x, 2..=2, "(tensor;tensor)")? else {
-        unreachable!()
-    };
-    Ok([*a, *b])
+    match crate::k::from::list(&x) {
+        Some([a, b]) => Ok([*a, *b]),
+        _ => anyhow::bail!("expected (tensor;tensor)"),
+    }
 }
 
 /// `same(a;b)`: both handles hold the same tensor (one TensorImpl, as after `addref`).
