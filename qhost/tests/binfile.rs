@@ -168,6 +168,9 @@ fn undocumented_binary_file_forms_are_nyi() {
         "-1 .Q.s1 f\"\\\"D/a\\\" 1: 0x01\";\n",
         "-1 .Q.s1 f\"(`:D/a;17;2;9)1: 100#0x0\";\n",
         "-1 .Q.s1 f\"(\\\"ich\\\";4 1 2)1: 0x00000000410000FF00000042FFFF\";\n",
+        // ref/file-binary.md's forms as written: `1:` straight after a noun is the verb
+        "-1 .Q.s1 f\"(enlist\\\"i\\\";enlist 4)1:0x01000000\";\n",
+        "-1 .Q.s1 f\"(`:D/a;17;2;9)1:100#0x0\";\n",
         "`:D/b 1: 0x010203;\n",
         "-1 .Q.s1 f\"read1(`:D/b;4;1)\";\n",
         "-1 .Q.s1 f\"read1(`:D/b;-1;1)\";\n",
@@ -176,8 +179,11 @@ fn undocumented_binary_file_forms_are_nyi() {
         "-1 .Q.s1 f\"hcount`:D/\";\n",
         "-1 .Q.s1 f\"hcount`:D/none\";\n",
         "-1 .Q.s1 f\"read1`:D/none\";\n",
+        // a time stays a time
+        "-1 .Q.s1 1:30;\n",
     ));
-    let mut want = vec!["\"nyi\""; 16];
+    let mut want = vec!["\"nyi\""; 18];
     want.push("\"D/none. OS reports: No such file or directory\"");
+    want.push("01:30");
     assert_eq!(out, want);
 }
