@@ -1,4 +1,5 @@
-//! kdb+ tables (issue 33), two benchmarks:
+//! kdb+ tables (issue 33): converting, scoring, and training from a data source (held in q, or
+//! as history on disk: one `-8!` file a date, `fn disk`). The first two:
 //!
 //! - **table → tensor**: `tensor t` of a table of 10 float columns (10^7 rows: 800 MB) into one
 //!   rows x 10 tensor, beside memcpy of the same bytes (the ten columns one after another into a
