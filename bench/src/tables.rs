@@ -1,4 +1,5 @@
-//! kdb+ tables (issue 33), two benchmarks:
+//! kdb+ tables (issue 33): converting, scoring, and training from a data source (held in q, or
+//! as history on disk: one `-8!` file a date, `fn disk`). The first two:
 //!
 //! - **table → tensor**: `tensor t` of a table of 10 float columns (10^7 rows: 800 MB) into one
 //!   rows x 10 tensor, beside memcpy of the same bytes (the ten columns one after another into a
@@ -27,7 +28,8 @@ use crate::Ctx;
 pub fn run(ctx: &Ctx, rep: &mut Report) -> Result<(), String> {
     convert(ctx, rep)?;
     scoring(ctx, rep)?;
-    source(ctx, rep)
+    source(ctx, rep)?;
+    disk(ctx, rep)
 }
 
 /// Training from a data source (`run(m;f;dates)`: each date's table from a dictionary of
@@ -101,6 +103,126 @@ fn source(ctx: &Ctx, rep: &mut Report) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// History on disk (issue 33, docs/pipelines.md "History on disk"): 20 dates written as one
+/// `-8!` file each (`` `:file 1: -8!select from t where date=d ``), trained from with
+/// `run(m;{-9!read1 ..};dates)` beside the same history held by the model (`run m`): epochs
+/// interleaved. Then the memory: the peak resident set (VmHWM) is reset (`5` to
+/// /proc/self/clear_refs), the resident set read (VmRSS), two epochs from disk run, and the peak's
+/// growth over that resident set is set against the history's bytes on disk.
+fn disk(ctx: &Ctx, rep: &mut Report) -> Result<(), String> {
+    const BENCH: &str = "history on disk";
+    let per = if ctx.quick { 2_000 } else { 50_000 };
+    let days = 20;
+    let dir = std::env::temp_dir().join(format!("ktorch_bench_hist{}", std::process::id()));
+    let d = format!("{}/", dir.display());
+    let setup = [
+        "seed 12".to_string(),
+        format!("dd:2024.01.01+til {days}"),
+        format!("dh:raze {{([]date:{per}#x;x1:{per}?1f;x2:{per}?1f;x3:{per}?1f;x4:{per}?1f)}} each dd"),
+        "dh:update y:3+(2*x1)-(1.5*x2)+(0.5*x3)+x4*x4 from dh".into(),
+        "dnet:{q:module seq(`sequential;(`linear;4;32);`relu;(`linear;32;1)); m:model(q;loss`mse;opt(`sgd;q;.01)); train(m;`batchsize`shuffle;(256;1b)); m}".into(),
+        "dm:dnet[]; train(dm;dh;`x1`x2`x3`x4;`y)".into(),
+        "ds:dnet[]; train(ds;0#dh;`x1`x2`x3`x4;`y)".into(),
+        format!("{{(hsym`$\"{d}\",string x) 1: -8!select from dh where date=x}} each dd"),
+        format!("dsrc:{{-9!read1 hsym`$\"{d}\",string x}}"),
+        format!("dbytes:sum hcount each hsym`$\"{d}\",/:string dd"),
+    ];
+    let cleanup = || {
+        let _ = std::fs::remove_dir_all(&dir);
+    };
+    for s in &setup {
+        if let Err(e) = eval::eval_text(s) {
+            cleanup();
+            return Err(format!("{s}: '{}", e.0));
+        }
+    }
+    let bytes = eval::eval_text("dbytes").map_err(|e| e.0)?.get_long();
+    let held = parser::parse("run dm").map_err(|e| e.0)?;
+    let from = parser::parse("run(ds;dsrc;dd)").map_err(|e| e.0)?;
+    let epoch = |tree: &_| {
+        let mut fr = eval::Frame::default();
+        black_box(eval::done(eval::eval(tree, &mut fr)).expect("an epoch"));
+    };
+    let mut cases = vec![
+        Case::new("held", || epoch(&held)),
+        Case::new("disk", || epoch(&from)),
+    ];
+    let s = interleaved(&mut cases, ctx.plan);
+    drop(cases);
+    // the memory over two epochs from disk
+    let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
+    let rss0 = status_kib("VmRSS");
+    epoch(&from);
+    epoch(&from);
+    let hwm = status_kib("VmHWM");
+    let left = eval::eval_text("datasize ds").map_err(|e| e.0)?.get_long();
+    eval::eval_text("free dm; free ds; dh:0#dh").map_err(|e| e.0)?;
+    cleanup();
+    let n = (per * days) as f64;
+    let rate = |x: &Stat| format!("{:.0}k samples/s", n / x.median * 1e6);
+    let sz = format!("{days}×{}", size(per));
+    rep.row(
+        BENCH,
+        "run m: the history held by the model",
+        &sz,
+        Some(s[0]),
+        rate(&s[0]),
+        "1.00× held".into(),
+    );
+    let mem = match (reset, rss0, hwm) {
+        (true, Some(r), Some(h)) => {
+            let grow = (h.saturating_sub(r)) as f64 * 1024.0;
+            format!(
+                "; peak RSS +{:.1} MB over 2 disk epochs = {:.2}× the {:.1} MB of files",
+                grow / 1e6,
+                grow / bytes as f64,
+                bytes as f64 / 1e6
+            )
+        }
+        _ => "; peak RSS not measured (/proc/self/clear_refs or status unavailable)".into(),
+    };
+    rep.row(
+        BENCH,
+        "run(m;{-9!read1 f};dates): one -8! file a date (VmHWM reset, growth over VmRSS)",
+        &sz,
+        Some(s[1]),
+        rate(&s[1]),
+        format!("{:.2}× held{mem}", s[0].median / s[1].median),
+    );
+    rep.target(
+        format!("training from -8! files on disk {sz}: samples/s vs held"),
+        Some(s[0].median / s[1].median),
+        Bound::AtLeast(0.9),
+    );
+    if let (true, Some(r), Some(h)) = (reset, rss0, hwm) {
+        rep.target(
+            format!("training from -8! files on disk {sz}: peak RSS growth vs the files' bytes"),
+            Some(h.saturating_sub(r) as f64 * 1024.0 / bytes as f64),
+            Bound::AtMost(1.0),
+        );
+    }
+    if left != 0 {
+        rep.notes.push(format!(
+            "{BENCH}: the model kept {left} samples after a source run"
+        ));
+    }
+    Ok(())
+}
+
+/// A field of /proc/self/status in KiB (`VmRSS`, `VmHWM`).
+fn status_kib(field: &str) -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let l = s
+        .lines()
+        .find(|l| l.starts_with(field) && l[field.len()..].starts_with(':'))?;
+    l[field.len() + 1..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// A table of `cols` float columns of `rows` rows (values touched, as q would have them), and

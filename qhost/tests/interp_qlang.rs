@@ -342,7 +342,9 @@ fn constructs_still_nyi() {
         // fixed-width 0:, a delimiter of more than one character, 1: (binary files)
         "(\"JJ\";1 1)0:enlist\"12\"",
         "(\"JJ\";\"ab\")0:enlist\"1ab2\"",
-        "`:/tmp/qhostnyib 1: 0x01",
+        "`:/tmp/qhostnyib 1: ((1 2;3 4);(1 2;3 4))",
+        "(\"ich\";4 1 2)1: 0x00000000410000FF00000042FFFF",
+        "(`:/tmp/qhostnyib;17;2;9)1: 100#0x0",
         // reals and integers in mmu/inv, a singular inv
         "1 2e mmu 1 2e",
         "1 2 mmu 1 2",

@@ -20,8 +20,8 @@ const LAYERS: &[&str] = &[
     "kapi",
     // interrupts and the stack check, globals, literals, q's reserved names, the console form
     "q::interrupt", "q::globals", "q::enums", "q::literal", "q::reserved", "q::constants", "q::display",
-    // the primitives (q/verbs/ as one), text files
-    "q::verbs", "q::textfile",
+    // the primitives (q/verbs/ as one), text and binary files
+    "q::verbs", "q::textfile", "q::binfile",
     // the lexer, the table of names, the parser
     "q::lexer", "q::builtins", "q::parser",
     // iterators, amend, peach, memory figures, the main loop, system commands, functional qSQL

@@ -919,6 +919,7 @@ pub fn call_prim(op: &str, args: Vec<KObj>) -> QResult {
         }
         ("2:", 2) => crate::kapi::dynload::load(&args[0], &args[1]),
         ("0:", 2) => super::textfile::zero_colon(&args[0], &args[1]),
+        ("1:", 2) => super::binfile::one_colon(&args[0], &args[1]),
         ("0:", _) | ("1:", _) => Err(err("nyi")),
         ("key", 1) | ("!", 1) if args[0].t() == -KS && args[0].get_sym().starts_with(':') => {
             super::textfile::key_path(&args[0])

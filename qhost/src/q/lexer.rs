@@ -201,7 +201,10 @@ pub fn lex(src: &str) -> Result<Vec<Token>, QErr> {
         } else if (c == b'0' || c == b'1' || c == b'2')
             && i + 1 < b.len()
             && b[i + 1] == b':'
-            && !(i + 2 < b.len() && b[i + 2].is_ascii_digit())
+            // a digit after is a time (`1:30`), but straight after a noun it is the verb's
+            // right argument: ref/file-binary.md's `(enlist"i";enlist 4)1:0x01000000`,
+            // `(`:file;17;2;9)1:100#0x0`
+            && (!(i + 2 < b.len() && b[i + 2].is_ascii_digit()) || (!space && ends_noun(prev)))
             && !(i > 0 && is_name_char(b[i - 1]))
         {
             i += 2;

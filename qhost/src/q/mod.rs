@@ -1,6 +1,7 @@
 //! The q language subset: lexing, parsing, evaluation, verbs, adverbs and display.
 pub mod adverbs;
 pub mod amend;
+pub mod binfile;
 pub mod builtins;
 pub mod constants;
 pub mod display;

@@ -217,12 +217,8 @@ pub fn builtin(op: &str, args: Vec<KObj>) -> QResult {
         }
         ("save", 1) => save(a0),
         ("read0", 1) => read0(a0),
-        ("read1", 1) => read1(a0),
-        ("hcount", 1) => {
-            let p = path_of(a0)?;
-            let m = std::fs::metadata(&p).map_err(|e| os_err(&p, &e))?;
-            Ok(KObj::long(m.len() as i64))
-        }
+        ("read1", 1) => super::binfile::read1(a0),
+        ("hcount", 1) => super::binfile::hcount(a0),
         ("hdel", 1) => {
             let p = path_of(a0)?;
             // as q: a file, or an empty directory
@@ -332,13 +328,6 @@ fn read0(x: &KObj) -> QResult {
         .map(|l| KObj::from_slice(KC, l.strip_suffix(b"\r").unwrap_or(l)))
         .collect();
     Ok(KObj::list(items))
-}
-
-/// `read1 file`: the file's bytes.
-fn read1(x: &KObj) -> QResult {
-    let p = path_of(x)?;
-    let bytes = std::fs::read(&p).map_err(|e| os_err(&p, &e))?;
-    Ok(KObj::from_slice(KG, &bytes))
 }
 
 fn os_err(p: &str, e: &std::io::Error) -> QErr {

@@ -129,7 +129,7 @@ pub fn valid(x: &KObj) -> bool {
 }
 
 /// Check the header and length; the message uncompressed.
-fn message(b: &[u8]) -> Result<Vec<u8>, QErr> {
+fn message(b: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, QErr> {
     if b.len() < 9 || b.len() < u32::from_le_bytes(b[4..8].try_into().unwrap()) as usize {
         return Err(err("badmsg"));
     }
@@ -139,9 +139,12 @@ fn message(b: &[u8]) -> Result<Vec<u8>, QErr> {
     let n = u32::from_le_bytes(b[4..8].try_into().unwrap()) as usize;
     let b = &b[..n];
     if b[2] == 0 {
-        return Ok(b.to_vec());
+        // read in place: a date's history from disk is megabytes (issue 33)
+        return Ok(std::borrow::Cow::Borrowed(b));
     }
-    decompress(b).ok_or_else(|| err("badmsg"))
+    decompress(b)
+        .map(std::borrow::Cow::Owned)
+        .ok_or_else(|| err("badmsg"))
 }
 
 /// kdb+ IPC decompression (the scheme of KX's c.java): a flag byte per 8 items; a set bit is a
