@@ -131,6 +131,8 @@ print(f"  outside src/cxx: raw ktorch_* calls {raw_calls}, Tensor::from_ptr {fro
 # ---- q names ---------------------------------------------------------------------------------
 table = text.get("src/fns.rs", "")
 qnames = set(re.findall(r'^\s*"([^"]+)"\s*(?:/\s*2\s*)?(?:=>|as\b)', table, re.M))
+rows = re.findall(r'^\s*"[^"]+"\s*(?:/\s*2\s*)?(?:as\s*"[^"]*"\s*)?=>\s*([\w:]+)', table, re.M)
+qrows = sum(1 for r in rows if r.endswith("::q"))
 places = defaultdict(int)
 for f in ("src/fns.rs", "src/exports.rs"):
     for m in re.finditer(r'^\s*"([^"]+)"\s*(?:/\s*2\s*)?(?:=>|as\b|,)', text.get(f, ""), re.M):
@@ -168,6 +170,8 @@ counts = defaultdict(int)
 hand_counts = defaultdict(int)
 all_by = defaultdict(int)
 ksigs = 0
+kind_sigs = 0
+typed_fns = 0
 for f in files:
     if f.startswith("src/k/"):
         continue
@@ -193,11 +197,36 @@ for f in files:
             n = uses(mod, item)
             hand_counts[f"{mod}::{item}"] += n
             all_by[domain(f)] += n
+    # the bodies of `impl FromQ for ..` (kind readers: the trait's own K) and of `qfn!` (typed q
+    # functions: their one K is the generated wrapper's)
+    def spans(pat):
+        out = []
+        for m in re.finditer(pat, body):
+            i = body.index("{", m.end() - 1)
+            depth, j = 0, i
+            while j < len(body):
+                depth += {"{": 1, "}": -1}.get(body[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            out.append((m.start(), j))
+        return out
+    kinds = spans(r"\bimpl\s*(?:<[^>]*>)?\s*FromQ\s+for\b[^{]*\{")
+    typed = spans(r"\bqfn!\s*\{")
+    inside = lambda pos, sp: any(a <= pos <= b for a, b in sp)
     for m in re.finditer(r"\bfn\s+\w+\s*(?:<[^>]*>)?\s*\(([^)]*)\)", body):
+        if inside(m.start(), typed):
+            typed_fns += 1
         if re.search(r":\s*(?:&\s*(?:'\w+\s+)?)?(?:\[\s*)?K\b", m.group(1)):
             ksigs += 1
+            if inside(m.start(), kinds):
+                kind_sigs += 1
 print(f"  argument readers outside the trait (uses outside src/k): {sum(counts.values())} ({by(counts)}); "
       f"fn signatures taking K, &K or &[K] outside src/k: {ksigs}")
+print(f"  typed q functions (issue 36, part 4: declared with qfn!, no K in their signature): "
+      f"{typed_fns}; fns rows naming a typed function's wrapper (`::q`): {qrows} of {len(rows)}; "
+      f"K-taking signatures outside src/k less the kind readers (`impl FromQ`: {kind_sigs}): "
+      f"{ksigs - kind_sigs}")
 print(f"  readers and parsers outside the trait: {sum(counts.values()) + sum(hand_counts.values())} "
       f"(the above, and hand K->value conversions {sum(hand_counts.values())}: "
       f"{by({k: v for k, v in hand_counts.items() if v})}); by domain: {by(all_by)}")

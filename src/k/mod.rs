@@ -19,6 +19,7 @@ pub mod hooks;
 pub mod interrupt;
 pub mod make;
 mod owned;
+pub mod qfn;
 pub mod read;
 pub mod thread;
 

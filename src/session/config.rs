@@ -4,7 +4,8 @@
 #![deny(unsafe_code)]
 use anyhow::anyhow;
 
-use crate::k::{make, read, KResult, K};
+use crate::k::from::FromQ;
+use crate::k::{make, read, K};
 
 /// The text of at::show_config() followed by at::get_parallel_info().
 pub fn text() -> anyhow::Result<String> {
@@ -15,14 +16,39 @@ pub fn text() -> anyhow::Result<String> {
     Ok(format!("{cfg}{par}"))
 }
 
-pub fn config(x: K) -> KResult {
-    let t = text()?;
-    if read::is_unset(x) {
-        eprint!("{t}");
-        return Ok(make::null());
+/// `config`'s argument: `::` prints the text, `()` answers its lines.
+pub enum Form {
+    Print,
+    Lines,
+}
+
+impl FromQ for Form {
+    const TYPE: &'static str = "() or ::";
+    fn read(x: K) -> anyhow::Result<Option<Form>> {
+        Ok(if read::is_unset(x) {
+            Some(Form::Print)
+        } else if read::is_nil(x) {
+            Some(Form::Lines)
+        } else {
+            None
+        })
     }
-    if !read::is_nil(x) {
-        anyhow::bail!("expected () for a list of strings or :: to print");
+    /// ktorch's wording, checked once the text is read (as before: `config` reads it first)
+    fn from_q(x: K, _arg: &str) -> anyhow::Result<Form> {
+        text()?;
+        Self::read(x)?.ok_or_else(|| anyhow!("expected () for a list of strings or :: to print"))
     }
-    Ok(make::list(t.lines().map(make::string).collect()))
+}
+
+crate::qfn! {
+    pub fn config(form: Form) -> anyhow::Result<K> {
+        let t = text()?;
+        Ok(match form {
+            Form::Print => {
+                eprint!("{t}");
+                make::null()
+            }
+            Form::Lines => make::list(t.lines().map(make::string).collect()),
+        })
+    }
 }

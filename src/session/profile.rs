@@ -60,74 +60,97 @@ static RUNNING_SHAPES: Mutex<bool> = Mutex::new(false);
 
 const USAGE: &str = "expects `start, (`start;options), `stop, `table, `events or (`trace;file)";
 
-pub fn profile(x: K) -> KResult {
-    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if read::is_nil(x) {
-        return Ok(make::boolean(shim::enabled()));
-    }
-    if let Some(s) = <&str>::of(x) {
-        return match s {
-            "start" => start(&[]),
-            "stop" => {
-                if !shim::enabled() {
-                    bail!("no profile running: `start one first");
-                }
-                ACTIVE.store(false, Ordering::Relaxed);
-                let events = shim::stop()?;
-                let shapes = *RUNNING_SHAPES.lock().unwrap_or_else(|e| e.into_inner());
-                let l = last.insert(Last { events, shapes });
-                Ok(summary(l))
-            }
-            "table" => Ok(summary(stopped(&last)?)),
-            "events" => Ok(events(stopped(&last)?)),
-            _ => bail!("unrecognized `{s}: {USAGE}"),
+/// `profile`'s argument: `()` (is one running?), a symbol (`` `start `` `` `stop ``..), or a verb
+/// and its arguments (`` (`start;`shapes) ``, `` (`trace;`:file) ``).
+pub enum Form {
+    Running,
+    Word(&'static str),
+    Verb(&'static str, Vec<String>),
+}
+
+impl FromQ for Form {
+    const TYPE: &'static str = "a profile command";
+    /// Every q value is a command, or ktorch's error (`USAGE`). A verb and its arguments:
+    /// `` (`start;`shapes`cpu) ``, `(`trace;"file")`, or the symbol vector q makes of
+    /// `` (`start;`cpu) `` and `` (`trace;`:file) ``.
+    fn read(x: K) -> Result<Option<Form>> {
+        if read::is_nil(x) {
+            return Ok(Some(Form::Running));
+        }
+        if let Some(s) = <&str>::of(x) {
+            return Ok(Some(Form::Word(s)));
+        }
+        if read::ktype(x) == 11 {
+            let v = Vec::<&str>::of(x)
+                .filter(|v| v.len() >= 2)
+                .ok_or_else(|| anyhow!(USAGE))?;
+            return Ok(Some(Form::Verb(
+                v[0],
+                v[1..].iter().map(|s| s.to_string()).collect(),
+            )));
+        }
+        let v = from::list(&x)
+            .filter(|v| v.len() == 2)
+            .ok_or_else(|| anyhow!(USAGE))?;
+        let verb = <&str>::of(v[0]).ok_or_else(|| anyhow!(USAGE))?;
+        let args = match (<&str>::of(v[1]), String::of(v[1]), Vec::<&str>::of(v[1])) {
+            (Some(s), _, _) => vec![s.to_string()],
+            (_, Some(s), _) if verb == "trace" => vec![s],
+            (_, _, Some(v)) => v.iter().map(|s| s.to_string()).collect(),
+            _ => bail!(
+                "{verb}: expected symbols{}",
+                if verb == "trace" { " or a string" } else { "" }
+            ),
         };
-    }
-    let (verb, args) = verb_args(x)?;
-    match verb {
-        "start" => {
-            let opts: Vec<&str> = args.iter().map(String::as_str).collect();
-            start(&opts)
-        }
-        "trace" => {
-            stopped(&last)?;
-            let [file] = args.as_slice() else {
-                bail!("trace: expected one file symbol or string");
-            };
-            let path = file.strip_prefix(':').unwrap_or(file);
-            if path.is_empty() {
-                bail!("trace: empty file name");
-            }
-            shim::save(path)?;
-            Ok(make::symbol(&format!(":{path}")))
-        }
-        _ => bail!(USAGE),
+        Ok(Some(Form::Verb(verb, args)))
     }
 }
 
-/// `(`start;`shapes`cpu)`, `(`trace;"file")`, or the symbol vector q makes of `(`start;`cpu)`
-/// and `` (`trace;`:file) ``: the verb and its arguments as text.
-fn verb_args(x: K) -> Result<(&'static str, Vec<String>)> {
-    if read::ktype(x) == 11 {
-        let v = Vec::<&str>::of(x)
-            .filter(|v| v.len() >= 2)
-            .ok_or_else(|| anyhow!(USAGE))?;
-        return Ok((v[0], v[1..].iter().map(|s| s.to_string()).collect()));
+crate::qfn! {
+    pub fn profile(form: Form) -> KResult {
+        let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+        let (verb, args) = match form {
+            Form::Running => return Ok(make::boolean(shim::enabled())),
+            Form::Word(s) => {
+                return match s {
+                    "start" => start(&[]),
+                    "stop" => {
+                        if !shim::enabled() {
+                            bail!("no profile running: `start one first");
+                        }
+                        ACTIVE.store(false, Ordering::Relaxed);
+                        let events = shim::stop()?;
+                        let shapes = *RUNNING_SHAPES.lock().unwrap_or_else(|e| e.into_inner());
+                        let l = last.insert(Last { events, shapes });
+                        Ok(summary(l))
+                    }
+                    "table" => Ok(summary(stopped(&last)?)),
+                    "events" => Ok(events(stopped(&last)?)),
+                    _ => bail!("unrecognized `{s}: {USAGE}"),
+                }
+            }
+            Form::Verb(verb, args) => (verb, args),
+        };
+        match verb {
+            "start" => {
+                let opts: Vec<&str> = args.iter().map(String::as_str).collect();
+                start(&opts)
+            }
+            "trace" => {
+                stopped(&last)?;
+                let [file] = args.as_slice() else {
+                    bail!("trace: expected one file symbol or string");
+                };
+                let path = file.strip_prefix(':').unwrap_or(file);
+                if path.is_empty() {
+                    bail!("trace: empty file name");
+                }
+                shim::save(path)?;
+                Ok(make::symbol(&format!(":{path}")))
+            }
+            _ => bail!(USAGE),
+        }
     }
-    let v = from::list(&x)
-        .filter(|v| v.len() == 2)
-        .ok_or_else(|| anyhow!(USAGE))?;
-    let verb = <&str>::of(v[0]).ok_or_else(|| anyhow!(USAGE))?;
-    let args = match (<&str>::of(v[1]), String::of(v[1]), Vec::<&str>::of(v[1])) {
-        (Some(s), _, _) => vec![s.to_string()],
-        (_, Some(s), _) if verb == "trace" => vec![s],
-        (_, _, Some(v)) => v.iter().map(|s| s.to_string()).collect(),
-        _ => bail!(
-            "{verb}: expected symbols{}",
-            if verb == "trace" { " or a string" } else { "" }
-        ),
-    };
-    Ok((verb, args))
 }
 
 fn stopped(last: &Option<Last>) -> Result<&Last> {

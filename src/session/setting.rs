@@ -11,6 +11,16 @@ use crate::cxx::session as cxx;
 use crate::k::from::{self, FromQ, Whole};
 use crate::k::{make, read, KResult, K};
 
+/// A setting's new value, read each way a setting takes one (its name says which applies).
+pub struct Value {
+    /// a boolean atom
+    flag: Option<bool>,
+    /// an integral atom, not a boolean
+    whole: Option<i64>,
+    /// a symbol atom
+    sym: Option<&'static str>,
+}
+
 /// ktorch's own flags (the others live in libtorch).
 static STACKFRAME: AtomicBool = AtomicBool::new(false);
 static ALLOPTIONS: AtomicBool = AtomicBool::new(true);
@@ -139,11 +149,11 @@ fn get(name: &str) -> KResult {
     })
 }
 
-fn set(name: &str, v: K) -> anyhow::Result<()> {
-    let want_bool = || bool::of(v).ok_or_else(|| anyhow!("`{name} expects a boolean"));
-    let want_sym = || <&str>::of(v).ok_or_else(|| anyhow!("`{name} expects a symbol"));
-    let want_threads = || match Whole::of(v).map(|w| w.0) {
-        Some(n) if n > 0 && n <= i32::MAX as i64 && read::ktype(v) != -1 => Ok(n as i32),
+fn set(name: &str, v: Value) -> anyhow::Result<()> {
+    let want_bool = || v.flag.ok_or_else(|| anyhow!("`{name} expects a boolean"));
+    let want_sym = || v.sym.ok_or_else(|| anyhow!("`{name} expects a symbol"));
+    let want_threads = || match v.whole {
+        Some(n) if n > 0 && n <= i32::MAX as i64 => Ok(n as i32),
         _ => Err(anyhow!("`{name} expects a positive long")),
     };
     let ok = |r: libc::c_int| {
@@ -159,7 +169,7 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
         "benchmark" => ok(cxx::set_benchmark(want_bool()? as i32))?,
         // 0 off, 1 warn only, 2 error (a boolean: off or error)
         "deterministic" => {
-            let n = match (bool::of(v), Whole::of(v).map(|w| w.0)) {
+            let n = match (v.flag, v.whole) {
                 (Some(b), _) => 2 * b as i32,
                 (None, Some(n)) if (0..=2).contains(&n) => n as i32,
                 _ => bail!("deterministic: use 0-turn off, 1-warn only, 2-error if non-deterministic algorithm"),
@@ -189,36 +199,73 @@ fn set(name: &str, v: K) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn setting(x: K) -> KResult {
-    if read::is_nil(x) {
-        let values = make::try_vec(NAMES.iter().map(|n| get(n)))?;
-        return Ok(make::dict(&NAMES, values));
-    }
-    if let Some(name) = <&str>::of(x) {
-        return get(name);
-    }
-    // `name`value: a symbol setting written as a list of two symbols
-    if let Some([name, v]) = Vec::<&str>::of(x).as_deref() {
-        match *name {
-            "matmulprecision" => precision::set_matmul_precision(v)?,
-            "autocast" => precision::set_autocast(v)?,
-            _ if NAMES.contains(name) => bail!(
-                "`{name} expects a {}",
-                if ["threads", "interopthreads"].contains(name) {
-                    "positive long"
-                } else {
-                    "boolean"
-                }
-            ),
-            _ => bail!("unrecognized setting `{name}"),
+/// `setting`'s argument: `()` all, `` `name `` one, `` `name`value `` a symbol setting set, or
+/// `` (`name;value) `` one set.
+pub enum Form {
+    All,
+    Get(&'static str),
+    SetSym(&'static str, &'static str),
+    Set(&'static str, Value),
+}
+
+impl FromQ for Form {
+    const TYPE: &'static str = "(), `name or (`name;value)";
+    fn read(x: K) -> anyhow::Result<Option<Form>> {
+        if read::is_nil(x) {
+            return Ok(Some(Form::All));
         }
-        return Ok(make::null());
+        if let Some(name) = <&str>::of(x) {
+            return Ok(Some(Form::Get(name)));
+        }
+        // `name`value: a symbol setting written as a list of two symbols
+        if let Some([name, v]) = Vec::<&str>::of(x).as_deref() {
+            return Ok(Some(Form::SetSym(name, v)));
+        }
+        // (`name;value): a general list of two.
+        if let Some([name, v]) = from::list(&x) {
+            let name = <&str>::of(*name).ok_or_else(|| anyhow!("expected (`name;value)"))?;
+            let v = Value {
+                flag: bool::of(*v),
+                whole: Whole::of(*v).map(|w| w.0).filter(|_| read::ktype(*v) != -1),
+                sym: <&str>::of(*v),
+            };
+            return Ok(Some(Form::Set(name, v)));
+        }
+        Ok(None)
     }
-    // (`name;value): a general list of two.
-    if let Some([name, v]) = from::list(&x) {
-        let name = <&str>::of(*name).ok_or_else(|| anyhow!("expected (`name;value)"))?;
-        set(name, *v)?;
-        return Ok(make::null());
+    fn from_q(x: K, _arg: &str) -> anyhow::Result<Form> {
+        Self::read(x)?.ok_or_else(|| anyhow!("expected {}", Self::TYPE))
     }
-    bail!("expected (), `name or (`name;value)")
+}
+
+crate::qfn! {
+    pub fn setting(form: Form) -> KResult {
+        Ok(match form {
+            Form::All => {
+                let values = make::try_vec(NAMES.iter().map(|n| get(n)))?;
+                make::dict(&NAMES, values)
+            }
+            Form::Get(name) => get(name)?,
+            Form::SetSym(name, v) => {
+                match name {
+                    "matmulprecision" => precision::set_matmul_precision(v)?,
+                    "autocast" => precision::set_autocast(v)?,
+                    _ if NAMES.contains(&name) => bail!(
+                        "`{name} expects a {}",
+                        if ["threads", "interopthreads"].contains(&name) {
+                            "positive long"
+                        } else {
+                            "boolean"
+                        }
+                    ),
+                    _ => bail!("unrecognized setting `{name}"),
+                }
+                make::null()
+            }
+            Form::Set(name, v) => {
+                set(name, v)?;
+                make::null()
+            }
+        })
+    }
 }

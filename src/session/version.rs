@@ -2,10 +2,10 @@
 //! plus named facts: `version`ktorch`libtorch`cuda`cudadevices`, and `version`all` for all of them.
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
 #![deny(unsafe_code)]
-use anyhow::bail;
+use anyhow::{bail, Result};
 
 use crate::k::from::FromQ;
-use crate::k::{make, read, KResult, K};
+use crate::k::{make, read, K};
 
 pub const KTORCH_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -26,36 +26,57 @@ fn number(v: &str) -> f64 {
         + p.get(2).unwrap_or(&0.0) / 10000.0
 }
 
-pub fn version(x: K) -> KResult {
-    if read::is_unset(x) {
-        return Ok(make::float(number(libtorch())));
+/// `version`'s argument: `::` (a number), `()` (a string), or the name of a fact.
+pub enum Form {
+    Number,
+    Text,
+    Name(&'static str),
+}
+
+impl FromQ for Form {
+    const TYPE: &'static str = "(), ::, or one of `all`ktorch`libtorch`cuda`cudadevices";
+    fn read(x: K) -> Result<Option<Form>> {
+        Ok(if read::is_unset(x) {
+            Some(Form::Number)
+        } else if read::is_nil(x) {
+            Some(Form::Text)
+        } else {
+            <&str>::of(x).map(Form::Name)
+        })
     }
-    if read::is_nil(x) {
-        return Ok(make::string(libtorch()));
+    fn from_q(x: K, _arg: &str) -> Result<Form> {
+        Self::read(x)?.ok_or_else(|| anyhow::anyhow!("expected {}", Self::TYPE))
     }
-    let Some(s) = <&str>::of(x) else {
-        bail!("expected (), ::, or one of `all`ktorch`libtorch`cuda`cudadevices")
-    };
-    let cuda = tch::Cuda::is_available();
-    let devices = tch::Cuda::device_count();
-    Ok(match s {
-        "ktorch" => make::string(KTORCH_VERSION),
-        "libtorch" => make::string(libtorch()),
-        "cuda" => make::boolean(cuda),
-        "cudadevices" => make::long(devices),
-        "all" => make::dict(
-            &["ktorch", "libtorch", "cuda", "cudadevices"],
-            vec![
-                make::string(KTORCH_VERSION),
-                make::string(libtorch()),
-                make::boolean(cuda),
-                make::long(devices),
-            ],
-        ),
-        _ => bail!(
-            "unrecognized version `{s}, expected one of `all`ktorch`libtorch`cuda`cudadevices"
-        ),
-    })
+}
+
+crate::qfn! {
+    pub fn version(form: Form) -> Result<K> {
+        let s = match form {
+            Form::Number => return Ok(make::float(number(libtorch()))),
+            Form::Text => return Ok(make::string(libtorch())),
+            Form::Name(s) => s,
+        };
+        let cuda = tch::Cuda::is_available();
+        let devices = tch::Cuda::device_count();
+        Ok(match s {
+            "ktorch" => make::string(KTORCH_VERSION),
+            "libtorch" => make::string(libtorch()),
+            "cuda" => make::boolean(cuda),
+            "cudadevices" => make::long(devices),
+            "all" => make::dict(
+                &["ktorch", "libtorch", "cuda", "cudadevices"],
+                vec![
+                    make::string(KTORCH_VERSION),
+                    make::string(libtorch()),
+                    make::boolean(cuda),
+                    make::long(devices),
+                ],
+            ),
+            _ => bail!(
+                "unrecognized version `{s}, expected one of `all`ktorch`libtorch`cuda`cudadevices"
+            ),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -209,6 +209,6 @@ pub fn set(route: Route) {
 }
 
 /// Wrap a q function value for the route (taking a new reference to it).
-pub(crate) fn function(f: K) -> Route {
-    Route::Function(QFn(Owned::share(f)))
+pub(crate) fn function(f: Owned) -> Route {
+    Route::Function(QFn(f))
 }

@@ -1,0 +1,128 @@
+//! Typed q functions (issue 36, part 4): the declaration `qfn! { fn f(dim: i64, keepdim: bool) }`
+//! drives the reading of q's argument and the error text: an argument of the wrong kind names
+//! the function (the guard's `'f:`), the argument (`keepdim`) and the kind (`a boolean`), in
+//! ktorch's wording (`ARG expected as TYPE, given WHAT`, as `k::from::expected`); a count of
+//! arguments other than the declaration's is `expected (dim;keepdim), given N arguments`
+//! (`k::from::items`). The session domain's functions, declared so, keep ktorch's own texts
+//! (`'seed: expected a long seed`, `'version: unrecognized version ...`). qhost's lib provides
+//! the k.h API in-process.
+// This test plays q: it calls k.h and ktorch's C entry points directly, on values it makes,
+// under src/k's invariant (every K is a live q value made here).
+#![allow(clippy::undocumented_unsafe_blocks)]
+use anyhow::Result;
+use qhost::kapi::exports::result_of;
+use qhost::kapi::*;
+
+ktorch::qfn! {
+    /// A typed q function of two arguments: a long and a boolean.
+    fn pick(dim: i64, keepdim: bool) -> Result<i64> {
+        Ok(if keepdim { dim } else { -dim })
+    }
+
+    /// One argument: q's argument itself.
+    fn twice(n: i64) -> Result<i64> {
+        Ok(2 * n)
+    }
+}
+
+/// Run `f` as q function `name` inside ktorch's guard, as a fns row does.
+fn guarded(
+    name: &'static str,
+    f: fn(kdbplus::api::K) -> ktorch::k::KResult,
+    x: &KObj,
+) -> Result<KObj, String> {
+    ktorch::fns::ready();
+    let r = ktorch::k::guard::guard(name, x.as_ptr() as kdbplus::api::K, f);
+    result_of(r as K).map_err(|e| e.0)
+}
+
+/// Call q function `name` of ktorch's table with one argument, as q would.
+fn call(name: &str, x: &KObj) -> Result<KObj, String> {
+    let e = ktorch::fns::TABLE
+        .iter()
+        .find(|e| e.name == name)
+        .expect("function in fns");
+    let f = e.one().expect("one argument");
+    let r = f(x.as_ptr() as kdbplus::api::K);
+    result_of(r as K).map_err(|e| e.0)
+}
+
+#[test]
+fn the_typed_function_is_called_with_typed_values() {
+    assert_eq!(pick(3, false).unwrap(), -3);
+    let r = guarded(
+        "pick",
+        pick::q,
+        &KObj::list(vec![KObj::long(3), KObj::bool(true)]),
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert!(guarded("twice", twice::q, &KObj::long(4)).is_ok());
+}
+
+#[test]
+fn an_argument_of_another_kind_names_the_function_the_argument_and_the_kind() {
+    let e = guarded(
+        "pick",
+        pick::q,
+        &KObj::list(vec![KObj::long(3), KObj::float(1.0)]),
+    )
+    .unwrap_err();
+    assert_eq!(e, "pick: keepdim expected as a boolean, given float scalar");
+    let e = guarded(
+        "pick",
+        pick::q,
+        &KObj::list(vec![KObj::int(3), KObj::bool(true)]),
+    )
+    .unwrap_err();
+    assert_eq!(e, "pick: dim expected as a long, given int scalar");
+    let e = guarded("twice", twice::q, &KObj::sym("a")).unwrap_err();
+    assert_eq!(e, "twice: n expected as a long, given symbol scalar");
+}
+
+#[test]
+fn a_count_other_than_the_declarations_is_the_usage() {
+    let three = KObj::list(vec![KObj::long(3), KObj::bool(true), KObj::long(1)]);
+    let e = guarded("pick", pick::q, &three).unwrap_err();
+    assert_eq!(e, "pick: expected (dim;keepdim), given 3 arguments");
+}
+
+#[test]
+fn the_session_functions_keep_ktorchs_words() {
+    assert_eq!(
+        call("seed", &KObj::sym("a")).unwrap_err(),
+        "seed: expected a long seed"
+    );
+    assert_eq!(
+        call("seed", &KObj::bool(true)).unwrap_err(),
+        "seed: expected a long seed"
+    );
+    assert!(call("seed", &KObj::long(7)).is_ok());
+    assert_eq!(
+        call("version", &KObj::long(1)).unwrap_err(),
+        "version: expected (), ::, or one of `all`ktorch`libtorch`cuda`cudadevices"
+    );
+    assert_eq!(
+        call("version", &KObj::sym("x")).unwrap_err(),
+        "version: unrecognized version `x, expected one of `all`ktorch`libtorch`cuda`cudadevices"
+    );
+    assert_eq!(
+        call("setting", &KObj::long(1)).unwrap_err(),
+        "setting: expected (), `name or (`name;value)"
+    );
+    assert_eq!(
+        call(
+            "setting",
+            &KObj::list(vec![KObj::sym("threads"), KObj::bool(true)])
+        )
+        .unwrap_err(),
+        "setting: `threads expects a positive long"
+    );
+    assert_eq!(
+        call("loglevel", &KObj::float(1.0)).unwrap_err(),
+        "loglevel: expected a level: one of `trace`debug`info`warn`error or 0-4"
+    );
+    assert_eq!(
+        call("profile", &KObj::long(1)).unwrap_err(),
+        "profile: expects `start, (`start;options), `stop, `table, `events or (`trace;file)"
+    );
+}
