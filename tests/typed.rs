@@ -4,7 +4,8 @@
 //! ktorch's wording (`ARG expected as TYPE, given WHAT`, as `k::from::expected`); a count of
 //! arguments other than the declaration's is `expected (dim;keepdim), given N arguments`
 //! (`k::from::items`). The session domain's functions, declared so, keep ktorch's own texts
-//! (`'seed: expected a long seed`, `'version: unrecognized version ...`). qhost's lib provides
+//! (`'seed: expected a long seed`, `'version: unrecognized version ...`), and so do the device
+//! domain's (`'query: not a ktorch handle`, `'elapsed: expected (event;event)`). qhost's lib provides
 //! the k.h API in-process.
 // This test plays q: it calls k.h and ktorch's C entry points directly, on values it makes,
 // under src/k's invariant (every K is a live q value made here).
@@ -125,4 +126,30 @@ fn the_session_functions_keep_ktorchs_words() {
         call("profile", &KObj::long(1)).unwrap_err(),
         "profile: expects `start, (`start;options), `stop, `table, `events or (`trace;file)"
     );
+}
+
+#[test]
+fn the_device_functions_keep_ktorchs_words() {
+    assert_eq!(
+        call("cudadevices", &KObj::long(1)).unwrap_err(),
+        "cudadevices: cudadevices[] returns count of available GPUs, cudadevices() returns CUDA syms"
+    );
+    assert_eq!(
+        call("query", &KObj::long(1)).unwrap_err(),
+        "query: not a ktorch handle"
+    );
+    assert_eq!(
+        call("elapsed", &KObj::long(1)).unwrap_err(),
+        "elapsed: expected (event;event)"
+    );
+    assert_eq!(
+        call("sync", &KObj::sym("x")).unwrap_err(),
+        "sync: unrecognized device `x"
+    );
+    assert_eq!(
+        call("sync", &KObj::float(1.5)).unwrap_err(),
+        "sync: expected (), a device, a device index, or a tensor, vector or dictionary"
+    );
+    assert!(call("sync", &KObj::sym("cpu")).is_ok());
+    assert!(call("emptycache", &KObj::long(0)).is_ok());
 }

@@ -10,8 +10,9 @@ use anyhow::{bail, Result};
 
 use super::shim;
 use super::stream::{with_stream, Stream};
+use super::Handle;
 use crate::k::from::{self, FromQ};
-use crate::k::{make, read, KResult, K};
+use crate::k::{read, KResult, K};
 use crate::registry::{self, Obj};
 
 pub struct Event {
@@ -55,74 +56,117 @@ impl Event {
     }
 }
 
-fn with_event<R>(x: K, f: impl FnOnce(&Event) -> Result<R>) -> Result<R> {
-    registry::with(x, |o| match o.get::<Event>() {
+/// Run `f` on the event of handle `h` (an error for any other object).
+pub fn with_event<R>(h: Handle, f: impl FnOnce(&Event) -> Result<R>) -> Result<R> {
+    registry::with(h.k(), |o| match o.get::<Event>() {
         Some(e) => f(e),
         None => bail!("expected an event, given {}", o.class()),
     })
 }
 
-/// `event()` / `event 1b`: with timing; `event 0b` without.
-pub fn event(x: K) -> KResult {
-    super::need_cuda()?;
-    let timing = if read::is_nil(x) {
-        true
-    } else if read::ktype(x) == -1 {
-        bool::of(x).unwrap_or(true)
-    } else {
-        bail!("expected () or a boolean timing flag")
-    };
-    Ok(registry::add(Obj::new(Event::new(timing)?)))
+/// `event`'s argument: `()` (with timing) or a boolean timing flag; CUDA is needed first.
+pub struct Timing(bool);
+
+impl FromQ for Timing {
+    const TYPE: &'static str = "() or a boolean timing flag";
+    fn read(x: K) -> Result<Option<Timing>> {
+        super::need_cuda()?;
+        Ok(if read::is_nil(x) {
+            Some(Timing(true))
+        } else if read::ktype(x) == -1 {
+            Some(Timing(bool::of(x).unwrap_or(true)))
+        } else {
+            None
+        })
+    }
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow::anyhow!("expected {}", Self::TYPE)
+    }
 }
 
 /// The event handle and stream of `record`/`wait`: (e) with the current stream, or (e;s).
-fn event_stream(x: K, f: impl FnOnce(&Event, &Stream) -> Result<()>) -> KResult {
-    let (e, s) = match from::list(&x) {
-        Some([e, s]) => (*e, Some(*s)),
-        _ => (x, None),
-    };
-    if !registry::is_handle(e) {
-        bail!("expected event, or (event;stream)");
+pub struct EventStream {
+    event: Handle,
+    stream: Option<Handle>,
+}
+
+impl FromQ for EventStream {
+    const TYPE: &'static str = "event, or (event;stream)";
+    /// An event, or an error in ktorch's words.
+    fn read(x: K) -> Result<Option<EventStream>> {
+        let (e, s) = match from::list(&x) {
+            Some([e, s]) => (*e, Some(*s)),
+            _ => (x, None),
+        };
+        let Some(event) = Handle::read(e)? else {
+            bail!("expected {}", Self::TYPE);
+        };
+        match registry::class_of(e) {
+            Some("event") => {}
+            Some(c) => bail!("expected an event, given {c}"),
+            None => bail!("stale pointer"),
+        }
+        let stream = match s {
+            Some(s) => Some(Handle::from_q(s, "stream")?),
+            None => None,
+        };
+        Ok(Some(EventStream { event, stream }))
     }
-    match registry::class_of(e) {
-        Some("event") => {}
-        Some(c) => bail!("expected an event, given {c}"),
-        None => bail!("stale pointer"),
-    }
-    match s {
+}
+
+/// Run `f` on the event and stream of `es` (the current stream when none is given).
+fn event_stream(es: EventStream, f: impl FnOnce(&Event, &Stream) -> Result<()>) -> Result<()> {
+    match es.stream {
         Some(s) => {
             // the stream is copied out first: the registry is not re-entered while locked
             let s = with_stream(s, |s| s.dup())?;
-            with_event(e, |e| f(e, &s))?
+            with_event(es.event, |e| f(e, &s))
         }
         None => {
             let d = super::current_cuda();
             let s = Stream::current(d)?;
-            with_event(e, |e| f(e, &s))?
+            with_event(es.event, |e| f(e, &s))
         }
     }
-    Ok(make::null())
 }
 
-/// `record e` on the current stream, `record(e;s)` on stream s.
-pub fn record(x: K) -> KResult {
-    event_stream(x, |e, s| e.record(s))
+/// `elapsed`'s argument: two events `(a;b)`.
+pub struct Pair(Handle, Handle);
+
+impl FromQ for Pair {
+    const TYPE: &'static str = "(event;event)";
+    fn read(x: K) -> Result<Option<Pair>> {
+        Ok(from::list(&x)
+            .and_then(|v| <[K; 2]>::try_from(v).ok())
+            .map(|[a, b]| Pair(Handle(a), Handle(b))))
+    }
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow::anyhow!("expected {}", Self::TYPE)
+    }
 }
 
-/// `wait e`: the current stream waits for e; `wait(e;s)`: stream s does.
-pub fn wait(x: K) -> KResult {
-    event_stream(x, |e, s| e.block(s))
-}
+crate::qfn! {
+    /// `event()` / `event 1b`: with timing; `event 0b` without.
+    pub fn event(timing: Timing) -> KResult {
+        Ok(registry::add(Obj::new(Event::new(timing.0)?)))
+    }
 
-/// `elapsed(a;b)`: milliseconds from event a to event b.
-pub fn elapsed(x: K) -> KResult {
-    let [a, b] = from::list(&x)
-        .and_then(|v| <[K; 2]>::try_from(v).ok())
-        .ok_or_else(|| anyhow::anyhow!("expected (event;event)"))?;
-    // the second event's pointer stays valid between the two lookups: only q's thread frees
-    let pb = with_event(b, |e| Ok(e.ptr))?;
-    let ms = with_event(a, |e| shim::event_elapsed(e.ptr, pb))?;
-    Ok(make::float(ms))
+    /// `record e` on the current stream, `record(e;s)` on stream s.
+    pub fn record(es: EventStream) -> Result<()> {
+        event_stream(es, |e, s| e.record(s))
+    }
+
+    /// `wait e`: the current stream waits for e; `wait(e;s)`: stream s does.
+    pub fn wait(es: EventStream) -> Result<()> {
+        event_stream(es, |e, s| e.block(s))
+    }
+
+    /// `elapsed(a;b)`: milliseconds from event a to event b.
+    pub fn elapsed(pair: Pair) -> Result<f64> {
+        // the second event's pointer stays valid between the two lookups: only q's thread frees
+        let pb = with_event(pair.1, |e| Ok(e.ptr))?;
+        with_event(pair.0, |e| shim::event_elapsed(e.ptr, pb))
+    }
 }
 
 impl crate::registry::Object for Event {

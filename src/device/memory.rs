@@ -4,7 +4,8 @@
 //! blocks back to the device, as torch.cuda.empty_cache) and `resetpeak` (start peaks afresh).
 use anyhow::Result;
 
-use super::{cuda_arg, cuda_count, shim};
+use super::{cuda_count, shim, CudaDevice};
+use crate::k::from::FromQ;
 use crate::k::{make, read, KResult, K};
 
 const INFO: &[&str] = &[
@@ -33,57 +34,82 @@ fn info_row(d: usize) -> Result<Vec<K>> {
     ])
 }
 
-/// `cudainfo()`: a table, a row per device; `cudainfo device`: a dictionary for one device.
-pub fn cudainfo(x: K) -> KResult {
-    if read::is_nil(x) {
-        super::need_cuda()?;
-        let rows = (0..cuda_count())
-            .map(info_row)
-            .collect::<Result<Vec<_>>>()?;
-        // rows to columns, each value moved once
-        let mut cols: Vec<Vec<K>> = vec![Vec::new(); INFO.len()];
-        for r in rows {
-            for (c, k) in r.into_iter().enumerate() {
-                cols[c].push(k);
-            }
+/// `cudainfo`'s argument: `()` every device, or one device.
+pub enum Which {
+    All,
+    One(CudaDevice),
+}
+
+impl FromQ for Which {
+    const TYPE: &'static str = CudaDevice::TYPE;
+    fn read(x: K) -> Result<Option<Which>> {
+        if read::is_nil(x) {
+            return Ok(Some(Which::All));
         }
-        let cols = cols.into_iter().map(make::uniform).collect();
-        return Ok(make::table(INFO, cols));
+        Ok(CudaDevice::read(x)?.map(Which::One))
     }
-    Ok(make::dict(INFO, info_row(cuda_arg(x)?)?))
-}
-
-/// `cudamemory()` for the current device, `cudamemory device` for another: a dictionary of bytes.
-pub fn cudamemory(x: K) -> KResult {
-    let v = shim::memory(cuda_arg(x)?)?;
-    Ok(make::dict(
-        &[
-            "allocated",
-            "reserved",
-            "maxallocated",
-            "maxreserved",
-            "free",
-            "total",
-        ],
-        v.iter().map(|b| make::long(*b)).collect(),
-    ))
-}
-
-/// `emptycache[]`: cached, unused device memory back to the driver. Without CUDA nothing is
-/// cached, so it does nothing.
-pub fn emptycache(_x: K) -> KResult {
-    if cuda_count() > 0 {
-        shim::empty_cache()?;
-        crate::klog!(
-            crate::session::log::Level::Debug,
-            "emptycache: cached CUDA memory given back"
-        );
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        CudaDevice::wrong(x, arg)
     }
-    Ok(make::null())
 }
 
-/// `resetpeak()` / `resetpeak device`: peaks of `cudamemory` restart from the current values.
-pub fn resetpeak(x: K) -> KResult {
-    shim::reset_peak(cuda_arg(x)?)?;
-    Ok(make::null())
+crate::qfn! {
+    /// `cudainfo()`: a table, a row per device; `cudainfo device`: a dictionary for one device.
+    pub fn cudainfo(which: Which) -> KResult {
+        let d = match which {
+            Which::One(d) => d.0,
+            Which::All => {
+                super::need_cuda()?;
+                let rows = (0..cuda_count())
+                    .map(info_row)
+                    .collect::<Result<Vec<_>>>()?;
+                // rows to columns, each value moved once
+                let mut cols: Vec<Vec<K>> = vec![Vec::new(); INFO.len()];
+                for r in rows {
+                    for (c, k) in r.into_iter().enumerate() {
+                        cols[c].push(k);
+                    }
+                }
+                let cols = cols.into_iter().map(make::uniform).collect();
+                return Ok(make::table(INFO, cols));
+            }
+        };
+        Ok(make::dict(INFO, info_row(d)?))
+    }
+
+    /// `cudamemory()` for the current device, `cudamemory device` for another: a dictionary of
+    /// bytes.
+    pub fn cudamemory(device: CudaDevice) -> KResult {
+        let v = shim::memory(device.0)?;
+        Ok(make::dict(
+            &[
+                "allocated",
+                "reserved",
+                "maxallocated",
+                "maxreserved",
+                "free",
+                "total",
+            ],
+            v.iter().map(|b| make::long(*b)).collect(),
+        ))
+    }
+
+    /// `emptycache[]`: cached, unused device memory back to the driver. Without CUDA nothing is
+    /// cached, so it does nothing.
+    pub fn emptycache() -> Result<()> {
+        if cuda_count() > 0 {
+            shim::empty_cache()?;
+            crate::klog!(
+                crate::session::log::Level::Debug,
+                "emptycache: cached CUDA memory given back"
+            );
+        }
+        Ok(())
+    }
+
+    /// `resetpeak()` / `resetpeak device`: peaks of `cudamemory` restart from the current
+    /// values.
+    pub fn resetpeak(device: CudaDevice) -> Result<()> {
+        shim::reset_peak(device.0)
+    }
 }

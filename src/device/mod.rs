@@ -63,27 +63,65 @@ pub fn need_cuda() -> anyhow::Result<()> {
 }
 
 /// A device index: a byte, short, int or long atom (a boolean is no index).
-fn index(x: K) -> Option<i64> {
-    match Number::of(x) {
-        Some(Number::Int(i)) if read::ktype(x) != -1 => Some(i),
-        _ => None,
+pub struct Index(pub i64);
+
+impl FromQ for Index {
+    const TYPE: &'static str = "a device index";
+    fn read(x: K) -> anyhow::Result<Option<Index>> {
+        Ok(match Number::of(x) {
+            Some(Number::Int(i)) if read::ktype(x) != -1 => Some(Index(i)),
+            _ => None,
+        })
     }
 }
 
-/// The CUDA device named by `x`: () the current one, `cuda or `cuda:n, or an index n.
-pub fn cuda_arg(x: K) -> anyhow::Result<usize> {
-    need_cuda()?;
-    let i = if read::is_nil(x) || read::is_unset(x) {
-        current_cuda()
-    } else if let Some(Sym(s)) = Sym::of(x) {
-        return cuda_named(s);
-    } else if let Some(i) = index(x) {
-        usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?
-    } else {
-        bail!("expected a CUDA device: (), `cuda, `cuda:n or an index");
-    };
-    check_cuda(i)?;
-    Ok(i)
+/// A handle of ktorch's registry: q's argument, alive for the call (a stream, an event, a
+/// tensor...; its object is looked up where it is used, `registry::with`).
+#[derive(Clone, Copy)]
+pub struct Handle(K);
+
+impl Handle {
+    /// The handle as q gave it.
+    pub fn k(self) -> K {
+        self.0
+    }
+}
+
+impl FromQ for Handle {
+    const TYPE: &'static str = "a ktorch handle";
+    fn read(x: K) -> anyhow::Result<Option<Handle>> {
+        Ok(registry::is_handle(x).then_some(Handle(x)))
+    }
+    /// `registry::with`'s words
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("not a ktorch handle")
+    }
+}
+
+/// A CUDA device: () or :: the current one, `cuda or `cuda:n, or an index n; with no CUDA,
+/// `no CUDA device available` whatever is given.
+#[derive(Clone, Copy)]
+pub struct CudaDevice(pub usize);
+
+impl FromQ for CudaDevice {
+    const TYPE: &'static str = "a CUDA device: (), `cuda, `cuda:n or an index";
+    fn read(x: K) -> anyhow::Result<Option<CudaDevice>> {
+        need_cuda()?;
+        let i = if read::is_nil(x) || read::is_unset(x) {
+            current_cuda()
+        } else if let Some(Sym(s)) = Sym::of(x) {
+            return cuda_named(s).map(|i| Some(CudaDevice(i)));
+        } else if let Some(Index(i)) = Index::of(x) {
+            usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?
+        } else {
+            return Ok(None);
+        };
+        check_cuda(i)?;
+        Ok(Some(CudaDevice(i)))
+    }
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected {}", Self::TYPE)
+    }
 }
 
 /// The CUDA device of a name: `cuda (the current one) or `cuda:n.
@@ -97,79 +135,132 @@ pub fn cuda_named(s: &str) -> anyhow::Result<usize> {
     Ok(i)
 }
 
-/// `cudadevice()` the current CUDA device; `` cudadevice`cuda:n `` makes device n current.
-pub fn cudadevice(x: K) -> KResult {
-    if cuda_count() == 0 {
-        bail!("no CUDA device available");
-    }
-    if read::is_nil(x) {
-        return Ok(make::symbol(&format!("cuda:{}", current_cuda())));
-    }
-    match Sym::of(x)
-        .and_then(|s| s.0.strip_prefix("cuda:"))
-        .and_then(|n| n.parse::<usize>().ok())
-    {
-        Some(i) => {
-            check_cuda(i)?;
-            crate::cxx::cuda::set_device(i)?;
-            Ok(make::null())
+/// `cudadevice`'s argument: `()` asks for the current CUDA device, `` `cuda:n `` makes n current.
+pub enum Select {
+    Current,
+    Set(usize),
+}
+
+impl FromQ for Select {
+    const TYPE: &'static str = "() or `cuda:n";
+    fn read(x: K) -> anyhow::Result<Option<Select>> {
+        if cuda_count() == 0 {
+            bail!("no CUDA device available");
         }
-        None => {
-            bail!("unrecognized CUDA device, expected cuda with valid device number, e.g. `cuda:0")
+        if read::is_nil(x) {
+            return Ok(Some(Select::Current));
         }
+        Ok(Sym::of(x)
+            .and_then(|s| s.0.strip_prefix("cuda:"))
+            .and_then(|n| n.parse::<usize>().ok())
+            .map(Select::Set))
+    }
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("unrecognized CUDA device, expected cuda with valid device number, e.g. `cuda:0")
     }
 }
 
-/// `cudadevices[]` the number of CUDA devices; `cudadevices()` their names, generic and indexed.
-pub fn cudadevices(x: K) -> KResult {
-    let n = cuda_count();
-    if read::is_unset(x) {
-        return Ok(make::long(n as i64));
-    }
-    if read::is_nil(x) {
-        let mut names: Vec<String> = if n > 0 { vec!["cuda".into()] } else { vec![] };
-        names.extend((0..n).map(|i| format!("cuda:{i}")));
-        return Ok(make::symbols(
-            &names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-        ));
-    }
-    bail!("cudadevices[] returns count of available GPUs, cudadevices() returns CUDA syms")
+/// `cudadevices`' argument: `::` (`cudadevices[]`) the count, `()` the names.
+pub enum Devices {
+    Count,
+    Names,
 }
 
-/// `sync()` waits for the current CUDA device (nothing without CUDA); `` sync`cuda:1 ``,
-/// `sync 1`, or a tensor, vector or dictionary (its first CUDA tensor's device). A CPU device
-/// needs no wait.
-pub fn sync(x: K) -> KResult {
-    let device = if read::is_nil(x) {
-        (cuda_count() > 0).then(|| Device::Cuda(current_cuda()))
-    } else if let Some(Sym(s)) = Sym::of(x) {
-        Some(device_from_name(s).ok_or_else(|| anyhow!("unrecognized device `{s}"))?)
-    } else if let Some(i) = index(x) {
-        Some(Device::Cuda(
-            usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?,
-        ))
-    } else if matches!(registry::class_of(x), Some("stream")) {
-        return stream::with_stream(x, |s| s.sync()).map(|_| make::null());
-    } else if matches!(registry::class_of(x), Some("event")) {
-        return registry::with(x, |o| match o.get::<event::Event>() {
-            Some(e) => e.sync(),
-            None => unreachable!(),
+impl FromQ for Devices {
+    const TYPE: &'static str = "() or ::";
+    fn read(x: K) -> anyhow::Result<Option<Devices>> {
+        Ok(if read::is_unset(x) {
+            Some(Devices::Count)
+        } else if read::is_nil(x) {
+            Some(Devices::Names)
+        } else {
+            None
         })
-        .map(|_| make::null());
-    } else if registry::is_handle(x) {
-        registry::tensors(x)?
-            .iter()
-            .filter(|t| t.defined())
-            .map(|t| t.device())
-            .find(|d| d.is_cuda())
-    } else {
-        bail!("expected (), a device, a device index, or a tensor, vector or dictionary")
-    };
-    if let Some(Device::Cuda(i)) = device {
-        check_cuda(i)?;
-        tch::Cuda::synchronize(i as i64);
     }
-    Ok(make::null())
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("cudadevices[] returns count of available GPUs, cudadevices() returns CUDA syms")
+    }
+}
+
+/// What `sync` waits for: a device (none: nothing to wait for), a stream or an event.
+pub enum Waited {
+    Device(Option<Device>),
+    Stream(Handle),
+    Event(Handle),
+}
+
+impl FromQ for Waited {
+    const TYPE: &'static str = "(), a device, a device index, or a tensor, vector or dictionary";
+    fn read(x: K) -> anyhow::Result<Option<Waited>> {
+        Ok(Some(if read::is_nil(x) {
+            Waited::Device((cuda_count() > 0).then(|| Device::Cuda(current_cuda())))
+        } else if let Some(Sym(s)) = Sym::of(x) {
+            Waited::Device(Some(
+                device_from_name(s).ok_or_else(|| anyhow!("unrecognized device `{s}"))?,
+            ))
+        } else if let Some(Index(i)) = Index::of(x) {
+            Waited::Device(Some(Device::Cuda(
+                usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?,
+            )))
+        } else if matches!(registry::class_of(x), Some("stream")) {
+            Waited::Stream(Handle(x))
+        } else if matches!(registry::class_of(x), Some("event")) {
+            Waited::Event(Handle(x))
+        } else if registry::is_handle(x) {
+            Waited::Device(
+                registry::tensors(x)?
+                    .iter()
+                    .filter(|t| t.defined())
+                    .map(|t| t.device())
+                    .find(|d| d.is_cuda()),
+            )
+        } else {
+            return Ok(None);
+        }))
+    }
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected {}", Self::TYPE)
+    }
+}
+
+crate::qfn! {
+    /// `cudadevice()` the current CUDA device; `` cudadevice`cuda:n `` makes device n current.
+    pub fn cudadevice(select: Select) -> KResult {
+        match select {
+            Select::Current => Ok(make::symbol(&format!("cuda:{}", current_cuda()))),
+            Select::Set(i) => {
+                check_cuda(i)?;
+                crate::cxx::cuda::set_device(i)?;
+                Ok(make::null())
+            }
+        }
+    }
+
+    /// `cudadevices[]` the number of CUDA devices; `cudadevices()` their names, generic and
+    /// indexed.
+    pub fn cudadevices(form: Devices) -> KResult {
+        let n = cuda_count();
+        Ok(match form {
+            Devices::Count => make::long(n as i64),
+            Devices::Names => {
+                let mut names: Vec<String> = if n > 0 { vec!["cuda".into()] } else { vec![] };
+                names.extend((0..n).map(|i| format!("cuda:{i}")));
+                make::symbols(&names.iter().map(|s| s.as_str()).collect::<Vec<_>>())
+            }
+        })
+    }
+
+    /// `sync()` waits for the current CUDA device (nothing without CUDA); `` sync`cuda:1 ``,
+    /// `sync 1`, or a tensor, vector or dictionary (its first CUDA tensor's device). A CPU
+    /// device needs no wait.
+    pub fn sync(waited: Waited) -> anyhow::Result<()> {
+        match waited {
+            Waited::Stream(h) => stream::with_stream(h, |s| s.sync()),
+            Waited::Event(h) => event::with_event(h, |e| e.sync()),
+            Waited::Device(Some(d)) => sync_device(d),
+            Waited::Device(None) => Ok(()),
+        }
+    }
 }
 
 /// Wait for device `d` when it is a CUDA device (a model's `sync` training setting).
@@ -181,17 +272,18 @@ pub fn sync_device(d: Device) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `query s` / `query e`: 1b when all work queued on stream s, or recorded by event e, is done
-/// (an event never recorded counts as done, as in CUDA); never blocks.
-pub fn query(x: K) -> KResult {
-    let done = registry::with(x, |o| {
-        if let Some(s) = o.get::<stream::Stream>() {
-            s.done()
-        } else if let Some(e) = o.get::<event::Event>() {
-            e.done()
-        } else {
-            bail!("expected a stream or event, given {}", o.class())
-        }
-    })?;
-    Ok(make::boolean(done))
+crate::qfn! {
+    /// `query s` / `query e`: 1b when all work queued on stream s, or recorded by event e, is
+    /// done (an event never recorded counts as done, as in CUDA); never blocks.
+    pub fn query(h: Handle) -> anyhow::Result<bool> {
+        registry::with(h.k(), |o| {
+            if let Some(s) = o.get::<stream::Stream>() {
+                s.done()
+            } else if let Some(e) = o.get::<event::Event>() {
+                e.done()
+            } else {
+                bail!("expected a stream or event, given {}", o.class())
+            }
+        })
+    }
 }

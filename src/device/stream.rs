@@ -8,9 +8,9 @@ use crate::cxx::CudaStream;
 
 use anyhow::{bail, Result};
 
-use super::{cuda_arg, cuda_named, shim};
+use super::{cuda_named, shim, CudaDevice, Handle};
 use crate::k::from::{self, FromQ, Sym};
-use crate::k::{make, read, KResult, K};
+use crate::k::{read, KResult, K};
 use crate::registry::{self, Obj};
 
 /// One CUDA stream (libtorch's CUDAStream, a view of a pooled or default stream).
@@ -95,48 +95,83 @@ impl Drop for StreamGuard {
     }
 }
 
-/// Run `f` on the stream of handle `x` (an error for any other object).
-pub fn with_stream<R>(x: K, f: impl FnOnce(&Stream) -> Result<R>) -> Result<R> {
-    registry::with(x, |o| match o.get::<Stream>() {
+/// Run `f` on the stream of handle `h` (an error for any other object).
+pub fn with_stream<R>(h: Handle, f: impl FnOnce(&Stream) -> Result<R>) -> Result<R> {
+    registry::with(h.k(), |o| match o.get::<Stream>() {
         Some(s) => f(s),
         None => bail!("expected a stream, given {}", o.class()),
     })
 }
 
-/// `stream()`, `stream device`, `stream(device;priority)`: a new stream handle.
-pub fn stream(x: K) -> KResult {
-    // (device;priority): a general list, or two symbols (`cuda:0`high)
-    let (device, priority) = match (read::ktype(x), from::list(&x)) {
-        (0, Some([d, p])) => (cuda_arg(*d)?, Some(Sym::of(*p).map(|s| s.0))),
-        (11, _) => match Vec::<&str>::of(x).as_deref() {
-            Some([d, p]) => (cuda_named(d)?, Some(Some(*p))),
-            _ => bail!("expected (), a device, or (device;priority)"),
-        },
-        _ => (cuda_arg(x)?, None),
-    };
-    let high = match priority {
-        None | Some(Some("low")) | Some(Some("normal")) => false,
-        Some(Some("high")) => true,
-        Some(Some(s)) => bail!("priority: unrecognized `{s}, expected `high or `low"),
-        Some(None) => bail!("priority: expected `high or `low"),
-    };
-    Ok(registry::add(Obj::new(Stream::new(device, high)?)))
+/// `stream`'s argument: `()`, a device, or `(device;priority)` (a general list, or two symbols
+/// `` `cuda:0`high ``).
+pub struct NewStream {
+    device: usize,
+    high: bool,
 }
 
-/// `setstream s` makes stream s current on its device; `setstream()` or `setstream device`
-/// makes the device's default stream current again.
-pub fn setstream(x: K) -> KResult {
-    if registry::is_handle(x) {
-        with_stream(x, |s| s.set())?;
-    } else {
-        Stream::default(cuda_arg(x)?)?.set()?;
+impl FromQ for NewStream {
+    const TYPE: &'static str = "(), a device, or (device;priority)";
+    fn read(x: K) -> Result<Option<NewStream>> {
+        let (device, priority) = match (read::ktype(x), from::list(&x)) {
+            (0, Some([d, p])) => (
+                CudaDevice::from_q(*d, "device")?.0,
+                Some(Sym::of(*p).map(|s| s.0)),
+            ),
+            (11, _) => match Vec::<&str>::of(x).as_deref() {
+                Some([d, p]) => (cuda_named(d)?, Some(Some(*p))),
+                _ => bail!("expected {}", Self::TYPE),
+            },
+            _ => (CudaDevice::from_q(x, "device")?.0, None),
+        };
+        let high = match priority {
+            None | Some(Some("low")) | Some(Some("normal")) => false,
+            Some(Some("high")) => true,
+            Some(Some(s)) => bail!("priority: unrecognized `{s}, expected `high or `low"),
+            Some(None) => bail!("priority: expected `high or `low"),
+        };
+        Ok(Some(NewStream { device, high }))
     }
-    Ok(make::null())
 }
 
-/// `getstream()` or `getstream device`: the current stream as a new handle.
-pub fn getstream(x: K) -> KResult {
-    Ok(registry::add(Obj::new(Stream::current(cuda_arg(x)?)?)))
+/// `setstream`'s argument: a stream, or a device (its default stream).
+pub enum Current {
+    Stream(Handle),
+    Default(CudaDevice),
+}
+
+impl FromQ for Current {
+    const TYPE: &'static str = CudaDevice::TYPE;
+    fn read(x: K) -> Result<Option<Current>> {
+        Ok(match Handle::read(x)? {
+            Some(h) => Some(Current::Stream(h)),
+            None => CudaDevice::read(x)?.map(Current::Default),
+        })
+    }
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        CudaDevice::wrong(x, arg)
+    }
+}
+
+crate::qfn! {
+    /// `stream()`, `stream device`, `stream(device;priority)`: a new stream handle.
+    pub fn stream(new: NewStream) -> KResult {
+        Ok(registry::add(Obj::new(Stream::new(new.device, new.high)?)))
+    }
+
+    /// `setstream s` makes stream s current on its device; `setstream()` or `setstream device`
+    /// makes the device's default stream current again.
+    pub fn setstream(current: Current) -> Result<()> {
+        match current {
+            Current::Stream(h) => with_stream(h, |s| s.set()),
+            Current::Default(d) => Stream::default(d.0)?.set(),
+        }
+    }
+
+    /// `getstream()` or `getstream device`: the current stream as a new handle.
+    pub fn getstream(device: CudaDevice) -> KResult {
+        Ok(registry::add(Obj::new(Stream::current(device.0)?)))
+    }
 }
 
 impl crate::registry::Object for Stream {

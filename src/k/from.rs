@@ -74,9 +74,14 @@ pub trait FromQ: Sized {
     const TYPE: &'static str;
     /// `x` as this kind: `Ok(None)` when `x` is another kind of value.
     fn read(x: K) -> Result<Option<Self>>;
-    /// `x` as this kind, else `ARG expected as TYPE, given WHAT`.
+    /// `x` as this kind, else [`wrong`](FromQ::wrong)'s error.
     fn from_q(x: K, arg: &str) -> Result<Self> {
-        Self::read(x)?.ok_or_else(|| expected(arg, Self::TYPE, x))
+        Self::read(x)?.ok_or_else(|| Self::wrong(x, arg))
+    }
+    /// The error of argument `arg` given as another kind: `ARG expected as TYPE, given WHAT`; a
+    /// kind with ktorch's own words for it (`expected a long seed`) says them here.
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        expected(arg, Self::TYPE, x)
     }
     /// `x` as this kind, for a kind whose `read` cannot fail (q's own: numbers, flags, symbols):
     /// `None` when `x` is another kind (a failed read would be `None` too).

@@ -33,10 +33,9 @@ impl FromQ for Form {
             None
         })
     }
-    /// ktorch's wording, checked once the text is read (as before: `config` reads it first)
-    fn from_q(x: K, _arg: &str) -> anyhow::Result<Form> {
-        text()?;
-        Self::read(x)?.ok_or_else(|| anyhow!("expected () for a list of strings or :: to print"))
+    /// ktorch's wording
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected () for a list of strings or :: to print")
     }
 }
 

@@ -16,8 +16,8 @@ impl FromQ for Seed {
             .filter(|_| read::ktype(x) != -1)
             .map(|w| Seed(w.0)))
     }
-    fn from_q(x: K, _arg: &str) -> Result<Seed> {
-        Self::read(x)?.ok_or_else(|| anyhow!("expected a long seed"))
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected a long seed")
     }
 }
 

@@ -233,8 +233,8 @@ impl FromQ for Form {
         }
         Ok(None)
     }
-    fn from_q(x: K, _arg: &str) -> anyhow::Result<Form> {
-        Self::read(x)?.ok_or_else(|| anyhow!("expected {}", Self::TYPE))
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected {}", Self::TYPE)
     }
 }
 

@@ -44,8 +44,8 @@ impl FromQ for Form {
             <&str>::of(x).map(Form::Name)
         })
     }
-    fn from_q(x: K, _arg: &str) -> Result<Form> {
-        Self::read(x)?.ok_or_else(|| anyhow::anyhow!("expected {}", Self::TYPE))
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow::anyhow!("expected {}", Self::TYPE)
     }
 }
 

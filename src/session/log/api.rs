@@ -43,8 +43,8 @@ impl FromQ for LevelArg {
             return Ok(None);
         }))
     }
-    fn from_q(x: K, _arg: &str) -> Result<LevelArg> {
-        Self::read(x)?.ok_or_else(|| anyhow!("expected a level: one of {} or 0-4", names()))
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected a level: one of {} or 0-4", names())
     }
 }
 
@@ -89,8 +89,8 @@ impl FromQ for RouteArg {
             return Ok(None);
         }))
     }
-    fn from_q(x: K, _arg: &str) -> Result<RouteArg> {
-        Self::read(x)?.ok_or_else(|| anyhow!("{USAGE}, given {}", crate::registry::describe(x)))
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("{USAGE}, given {}", crate::registry::describe(x))
     }
 }
 
