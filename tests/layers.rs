@@ -48,7 +48,7 @@ const LAYERS: &[&str] = &[
 ];
 
 /// Names at the crate root that are not modules: macros, with the module that defines them.
-const MACROS: &[(&str, &str)] = &[("klog", "session")];
+const MACROS: &[(&str, &str)] = &[("klog", "session"), ("qfn", "k")];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")

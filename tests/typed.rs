@@ -153,3 +153,16 @@ fn the_device_functions_keep_ktorchs_words() {
     assert!(call("sync", &KObj::sym("cpu")).is_ok());
     assert!(call("emptycache", &KObj::long(0)).is_ok());
 }
+
+#[test]
+fn the_dist_functions_keep_ktorchs_words() {
+    let x = KObj::list(vec![KObj::from_slice(KF, &[1.0f64, 2.0]), KObj::sym("bad")]);
+    assert_eq!(
+        call("allreduce", &x).unwrap_err(),
+        "allreduce: unrecognized reduce op `bad, expecting one of `sum`avg`prod`min`max"
+    );
+    assert_eq!(
+        call("distinit", &KObj::sym("mpi")).unwrap_err(),
+        "distinit: unrecognized backend `mpi, expecting `gloo (CPU tensors) or `nccl (CUDA tensors)"
+    );
+}

@@ -19,44 +19,82 @@ use crate::tensor::{convert, opargs::describe};
 
 pub const OPS: &[&str] = &["sum", "avg", "prod", "min", "max"];
 
-fn op(x: K) -> Result<i32> {
-    let Sym(s) =
-        Sym::of(x).ok_or_else(|| anyhow!("reduce op: expected a symbol, given {}", describe(x)))?;
-    OPS.iter()
-        .position(|o| *o == s)
-        .map(|i| i as i32)
-        .ok_or_else(|| {
-            anyhow!(
-                "unrecognized reduce op `{s}, expecting one of `{}",
-                OPS.join("`")
-            )
-        })
-}
+/// A reduce op: one of OPS, as its index.
+pub struct Op(i32);
 
-/// Split `(x;extra)` when the second item is what `is_extra` accepts (and x a handle or data).
-fn split(x: K, is_extra: impl Fn(K) -> bool) -> (K, Option<K>) {
-    match from::list(&x) {
-        Some([a, b]) if is_extra(*b) => (*a, Some(*b)),
-        _ => (x, None),
+impl FromQ for Op {
+    const TYPE: &'static str = "a symbol";
+    fn read(x: K) -> Result<Option<Op>> {
+        let Some(Sym(s)) = Sym::of(x) else {
+            return Ok(None);
+        };
+        OPS.iter()
+            .position(|o| *o == s)
+            .map(|i| Some(Op(i as i32)))
+            .ok_or_else(|| {
+                anyhow!(
+                    "unrecognized reduce op `{s}, expecting one of `{}",
+                    OPS.join("`")
+                )
+            })
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("reduce op: expected a symbol, given {}", describe(x))
     }
 }
 
-/// What a collective works on: the tensors of a handle, or q data made a tensor.
-enum Target {
-    Handle(&'static str, Vec<Tensor>),
+/// A root rank: a short, int or long atom (another integral atom is rank -1, out of range).
+pub struct Root(i64);
+
+impl FromQ for Root {
+    const TYPE: &'static str = "a rank";
+    fn read(x: K) -> Result<Option<Root>> {
+        Ok(matches!(read::ktype(x), -7..=-5).then(|| Root(Integer::of(x).map_or(-1, |j| j.0))))
+    }
+}
+
+/// What a collective works on: the tensors of a handle (a dictionary's keys too), or q data
+/// made a tensor.
+pub enum Target {
+    Handle(&'static str, Vec<Tensor>, Vec<String>),
     Data(Tensor),
 }
 
-fn target(x: K) -> Result<Target> {
-    match registry::class_of(x) {
-        Some(c @ ("tensor" | "vector" | "dictionary")) => {
-            Ok(Target::Handle(c, registry::tensors(x)?))
+impl FromQ for Target {
+    const TYPE: &'static str = "tensor, vector, dictionary or q data";
+    /// Every q value is a target, or the error in ktorch's words.
+    fn read(x: K) -> Result<Option<Target>> {
+        Ok(Some(match registry::class_of(x) {
+            Some(c @ ("tensor" | "vector" | "dictionary")) => {
+                let keys = registry::with(x, |o| {
+                    Ok(o.keys()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect::<Vec<_>>())
+                })?;
+                Target::Handle(c, registry::tensors(x)?, keys)
+            }
+            Some(c) => bail!("expected {}, given {c}", Self::TYPE),
+            None if registry::is_handle(x) => bail!("stale pointer"),
+            None => Target::Data(convert::to_tensor(x).map_err(|e| anyhow!("q data: {e}"))?),
+        }))
+    }
+}
+
+/// `x` or `(x;extra)`: the target, and the extra argument when the second item of a two-item
+/// list is an `E` (an op, a root).
+pub struct With<E>(Target, Option<E>);
+
+impl<E: FromQ> FromQ for With<E> {
+    const TYPE: &'static str = Target::TYPE;
+    fn read(x: K) -> Result<Option<With<E>>> {
+        if let Some([a, b]) = from::list(&x) {
+            if let Some(e) = E::read(*b)? {
+                return Ok(Target::read(*a)?.map(|t| With(t, Some(e))));
+            }
         }
-        Some(c) => bail!("expected tensor, vector, dictionary or q data, given {c}"),
-        None if registry::is_handle(x) => bail!("stale pointer"),
-        None => Ok(Target::Data(
-            convert::to_tensor(x).map_err(|e| anyhow!("q data: {e}"))?,
-        )),
+        Ok(Target::read(x)?.map(|t| With(t, None)))
     }
 }
 
@@ -110,80 +148,73 @@ pub fn scatter_one(g: &Group, t: &Tensor, op: i32) -> Result<Tensor> {
 }
 
 /// New tensors made from a handle's: a new object of the handle's class (a dictionary keeps its
-/// keys), or q data.
-fn answer(x: K, class: &str, ts: Vec<Tensor>) -> KResult {
-    Ok(match class {
+/// keys).
+fn answer(class: &str, keys: Vec<String>, ts: Vec<Tensor>) -> K {
+    match class {
         "tensor" => registry::add(Obj::Tensor(ts.into_iter().next().unwrap())),
         "vector" => registry::add(Obj::Vector(ts)),
-        _ => {
-            let keys = registry::with(x, |o| {
-                Ok(o.keys()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect::<Vec<_>>())
-            })?;
-            registry::add(Obj::Dict(keys.into_iter().zip(ts).collect()))
-        }
-    })
-}
-
-pub fn allreduce(x: K) -> KResult {
-    let (x, o) = split(x, |b| read::ktype(b) == -11);
-    let o = o.map(op).transpose()?.unwrap_or(0);
-    match target(x)? {
-        Target::Handle(_, ts) => {
-            group::with(|g| allreduce_tensors(g, &ts, o))?;
-            Ok(make::null())
-        }
-        Target::Data(t) => {
-            group::with(|g| allreduce_tensors(g, std::slice::from_ref(&t), o))?;
-            convert::to_q(&t)
-        }
+        _ => registry::add(Obj::Dict(keys.into_iter().zip(ts).collect())),
     }
 }
 
-pub fn broadcast(x: K) -> KResult {
-    let (x, r) = split(x, |b| matches!(read::ktype(b), -7..=-5));
-    let root = r.map(|r| Integer::of(r).map_or(-1, |j| j.0)).unwrap_or(0);
-    match target(x)? {
-        Target::Handle(_, ts) => {
-            group::with(|g| broadcast_tensors(g, &ts, root))?;
-            Ok(make::null())
-        }
-        Target::Data(t) => {
-            group::with(|g| broadcast_tensors(g, std::slice::from_ref(&t), root))?;
-            convert::to_q(&t)
+crate::qfn! {
+    pub fn allreduce(x: With<Op>) -> KResult {
+        let With(target, o) = x;
+        let o = o.map_or(0, |o| o.0);
+        match target {
+            Target::Handle(_, ts, _) => {
+                group::with(|g| allreduce_tensors(g, &ts, o))?;
+                Ok(make::null())
+            }
+            Target::Data(t) => {
+                group::with(|g| allreduce_tensors(g, std::slice::from_ref(&t), o))?;
+                convert::to_q(&t)
+            }
         }
     }
-}
 
-pub fn allgather(x: K) -> KResult {
-    match target(x)? {
-        Target::Handle(c, ts) => {
-            let r = group::with(|g| {
-                ts.iter()
-                    .map(|t| gather_one(g, t))
-                    .collect::<Result<Vec<_>>>()
-            })?;
-            answer(x, c, r)
+    pub fn broadcast(x: With<Root>) -> KResult {
+        let With(target, r) = x;
+        let root = r.map_or(0, |r| r.0);
+        match target {
+            Target::Handle(_, ts, _) => {
+                group::with(|g| broadcast_tensors(g, &ts, root))?;
+                Ok(make::null())
+            }
+            Target::Data(t) => {
+                group::with(|g| broadcast_tensors(g, std::slice::from_ref(&t), root))?;
+                convert::to_q(&t)
+            }
         }
-        Target::Data(t) => convert::to_q(&group::with(|g| gather_one(g, &t))?),
     }
-}
 
-pub fn reducescatter(x: K) -> KResult {
-    let (x, o) = split(x, |b| read::ktype(b) == -11);
-    let o = o.map(op).transpose()?.unwrap_or(0);
-    match target(x)? {
-        Target::Handle(c, ts) => {
-            let r = group::with(|g| {
-                ts.iter()
-                    .map(|t| scatter_one(g, t, o))
-                    .collect::<Result<Vec<_>>>()
-            })?;
-            answer(x, c, r)
+    pub fn allgather(target: Target) -> KResult {
+        match target {
+            Target::Handle(c, ts, keys) => {
+                let r = group::with(|g| {
+                    ts.iter()
+                        .map(|t| gather_one(g, t))
+                        .collect::<Result<Vec<_>>>()
+                })?;
+                Ok(answer(c, keys, r))
+            }
+            Target::Data(t) => convert::to_q(&group::with(|g| gather_one(g, &t))?),
         }
-        Target::Data(t) => convert::to_q(&group::with(|g| scatter_one(g, &t, o))?),
+    }
+
+    pub fn reducescatter(x: With<Op>) -> KResult {
+        let With(target, o) = x;
+        let o = o.map_or(0, |o| o.0);
+        match target {
+            Target::Handle(c, ts, keys) => {
+                let r = group::with(|g| {
+                    ts.iter()
+                        .map(|t| scatter_one(g, t, o))
+                        .collect::<Result<Vec<_>>>()
+                })?;
+                Ok(answer(c, keys, r))
+            }
+            Target::Data(t) => convert::to_q(&group::with(|g| scatter_one(g, &t, o))?),
+        }
     }
 }

@@ -8,7 +8,7 @@ use crate::cxx::dist::{Meet, ProcessGroup};
 use anyhow::{anyhow, bail, Result};
 
 use crate::k::from::{self, FromQ, Number as Num, Sym};
-use crate::k::{make, read, KResult, K};
+use crate::k::{read, K};
 use crate::tensor::opargs::describe;
 
 /// Seconds a rendezvous or a collective may wait when `distinit` is given no timeout.
@@ -106,159 +106,209 @@ fn env_long(name: &str) -> Result<i64> {
         .map_err(|_| anyhow!("environment variable {name}={v:?} is not a whole number"))
 }
 
-fn seconds(x: K) -> Result<f64> {
-    let s = match Num::of(x) {
-        Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
-        Some(Num::Float(f)) if read::ktype(x) < 0 => f,
-        _ => bail!(
-            "timeout: expected seconds as a number, given {}",
-            describe(x)
-        ),
-    };
-    // c10d adds the timeout to the clock: keep it far from overflowing (a year at most)
-    if !(s > 0.0 && s <= 31_536_000.0) {
-        bail!("timeout: expected seconds, more than 0 and at most a year (31536000), given {s}");
-    }
-    Ok(s)
-}
+/// A timeout in seconds: a numeric atom, more than 0 and at most a year.
+struct Seconds(f64);
 
-fn whole(x: K, what: &str) -> Result<i64> {
-    match Num::of(x) {
-        Some(Num::Int(j)) => Some(j),
-        _ => None,
-    }
-    .ok_or_else(|| anyhow!("{what}: expected a whole number, given {}", describe(x)))
-}
-
-/// `distinit backend`, `distinit(backend;timeout)`: rendezvous from MASTER_ADDR, MASTER_PORT,
-/// RANK, WORLD_SIZE (torch.distributed's env://, what the launcher sets);
-/// `distinit(backend;rendezvous;rank;size)`, `distinit(backend;rendezvous;rank;size;timeout)`.
-pub fn distinit(x: K) -> KResult {
-    let usage = "expected backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
-    let args: Vec<K> = match from::list(&x) {
-        Some(v) => v.to_vec(),
-        _ if read::ktype(x) == -11 => vec![x],
-        _ => bail!("{usage}, given {}", describe(x)),
-    };
-    let backend = args
-        .first()
-        .and_then(|b| Sym::of(*b).map(|s| s.0))
-        .ok_or_else(|| anyhow!("{usage}: backend `gloo or `nccl"))?;
-    let nccl = match backend {
-        "gloo" => false,
-        "nccl" => true,
-        b => bail!(
-            "unrecognized backend `{b}, expecting `gloo (CPU tensors) or `nccl (CUDA tensors)"
-        ),
-    };
-    let (rv, rank, size, timeout) = match args.len() {
-        1 | 2 => {
-            let addr = env("MASTER_ADDR")?;
-            let port = env_long("MASTER_PORT")?;
-            let t = if args.len() == 2 {
-                seconds(args[1])?
-            } else {
-                DEFAULT_TIMEOUT
-            };
-            (
-                Rendezvous::Tcp(addr, port),
-                env_long("RANK")?,
-                env_long("WORLD_SIZE")?,
-                t,
-            )
-        }
-        4 | 5 => {
-            let s = String::of(args[1])
-                .or_else(|| Sym::of(args[1]).map(|s| s.0.to_string()))
-                .ok_or_else(|| {
-                    anyhow!(
-                        "rendezvous: expected a string \"host:port\" or \"file://path\", given {}",
-                        describe(args[1])
-                    )
-                })?;
-            let t = if args.len() == 5 {
-                seconds(args[4])?
-            } else {
-                DEFAULT_TIMEOUT
-            };
-            (
-                rendezvous(&s)?,
-                whole(args[2], "rank")?,
-                whole(args[3], "size")?,
-                t,
-            )
-        }
-        n => bail!("{usage}, given {n} args"),
-    };
-    if size < 1 || size > i32::MAX as i64 {
-        bail!("size: expected a positive number of ranks, given {size}");
-    }
-    if rank < 0 || rank >= size {
-        bail!(
-            "rank: {rank} out of range for {size} rank(s), expecting 0-{}",
-            size - 1
-        );
-    }
-    if let Rendezvous::Tcp(_, p) = &rv {
-        // port 0: rank 0's store takes any free port, which no other rank can know
-        if !(0..=65535).contains(p) || (*p == 0 && size > 1) {
+impl FromQ for Seconds {
+    const TYPE: &'static str = "seconds as a number";
+    fn read(x: K) -> Result<Option<Seconds>> {
+        let s = match Num::of(x) {
+            Some(Num::Int(i)) if read::ktype(x) < 0 => i as f64,
+            Some(Num::Float(f)) if read::ktype(x) < 0 => f,
+            _ => return Ok(None),
+        };
+        // c10d adds the timeout to the clock: keep it far from overflowing (a year at most)
+        if !(s > 0.0 && s <= 31_536_000.0) {
             bail!(
-                "port {p} out of range {}-65535",
-                if size > 1 { 1 } else { 0 }
+                "timeout: expected seconds, more than 0 and at most a year (31536000), given {s}"
             );
         }
+        Ok(Some(Seconds(s)))
     }
-    let mut g = lock()?;
-    if let Some(g) = g.as_ref() {
-        bail!(
-            "a process group is already started (rank {} of {}, {}): distend[] first",
-            g.rank,
-            g.size,
-            g.backend
-        );
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        anyhow!("{arg}: expected {}, given {}", Self::TYPE, describe(x))
     }
-    let (host, port, file) = match &rv {
-        Rendezvous::Tcp(h, p) => (CString::new(h.as_str())?, *p as i32, None),
-        Rendezvous::File(f) => (CString::default(), 0, Some(CString::new(f.as_str())?)),
-    };
-    let meet = match &file {
-        Some(f) => Meet::File(f),
-        None => Meet::Tcp(&host, port),
-    };
-    let ms = (timeout * 1000.0).ceil() as libc::c_long;
-    let pg = ProcessGroup::init(nccl, meet, rank as i32, size as i32, ms)?;
-    *g = Some(Group {
-        pg,
-        rank,
-        size,
-        backend: if nccl { "nccl" } else { "gloo" },
-        timeout,
-    });
-    Ok(make::null())
 }
 
-/// `distend[]`: ends this process's group (none started: nothing to do).
-pub fn distend(_: K) -> KResult {
-    let g = lock()?.take();
-    if let Some(g) = g {
-        // taken out of GROUP: this is the group's last use, freed once, here
-        g.pg.close()?;
+/// A whole number (a rank, a size): any integral atom.
+struct Whole(i64);
+
+impl FromQ for Whole {
+    const TYPE: &'static str = "a whole number";
+    fn read(x: K) -> Result<Option<Whole>> {
+        Ok(match Num::of(x) {
+            Some(Num::Int(j)) => Some(Whole(j)),
+            _ => None,
+        })
     }
-    Ok(make::null())
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        anyhow!("{arg}: expected {}, given {}", Self::TYPE, describe(x))
+    }
 }
 
-/// `distrank[]`: this process's rank, 0 to size-1.
-pub fn distrank(_: K) -> KResult {
-    with(|g| Ok(make::long(g.rank)))
+/// What `distinit` is given: the backend, the rendezvous (from the environment for `env://`),
+/// this rank, the number of ranks and the timeout, checked.
+pub struct Init {
+    rv: Rendezvous,
+    rank: i64,
+    size: i64,
+    timeout: f64,
+    nccl: bool,
 }
 
-/// `distsize[]`: the number of ranks (world size).
-pub fn distsize(_: K) -> KResult {
-    with(|g| Ok(make::long(g.size)))
+impl FromQ for Init {
+    const TYPE: &'static str = "backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
+    /// Every q value is an `Init`, or the error in ktorch's words.
+    fn read(x: K) -> Result<Option<Init>> {
+        let usage = "expected backend, (backend;timeout), (backend;rendezvous;rank;size) or (backend;rendezvous;rank;size;timeout)";
+        let args: Vec<K> = match from::list(&x) {
+            Some(v) => v.to_vec(),
+            _ if read::ktype(x) == -11 => vec![x],
+            _ => bail!("{usage}, given {}", describe(x)),
+        };
+        let backend = args
+            .first()
+            .and_then(|b| Sym::of(*b).map(|s| s.0))
+            .ok_or_else(|| anyhow!("{usage}: backend `gloo or `nccl"))?;
+        let nccl = match backend {
+            "gloo" => false,
+            "nccl" => true,
+            b => bail!(
+                "unrecognized backend `{b}, expecting `gloo (CPU tensors) or `nccl (CUDA tensors)"
+            ),
+        };
+        let (rv, rank, size, timeout) = match args.len() {
+            1 | 2 => {
+                let addr = env("MASTER_ADDR")?;
+                let port = env_long("MASTER_PORT")?;
+                let t = if args.len() == 2 {
+                    Seconds::from_q(args[1], "timeout")?.0
+                } else {
+                    DEFAULT_TIMEOUT
+                };
+                (
+                    Rendezvous::Tcp(addr, port),
+                    env_long("RANK")?,
+                    env_long("WORLD_SIZE")?,
+                    t,
+                )
+            }
+            4 | 5 => {
+                let s = String::of(args[1])
+                    .or_else(|| Sym::of(args[1]).map(|s| s.0.to_string()))
+                    .ok_or_else(|| {
+                        anyhow!(
+                            "rendezvous: expected a string \"host:port\" or \"file://path\", given {}",
+                            describe(args[1])
+                        )
+                    })?;
+                let t = if args.len() == 5 {
+                    Seconds::from_q(args[4], "timeout")?.0
+                } else {
+                    DEFAULT_TIMEOUT
+                };
+                (
+                    rendezvous(&s)?,
+                    Whole::from_q(args[2], "rank")?.0,
+                    Whole::from_q(args[3], "size")?.0,
+                    t,
+                )
+            }
+            n => bail!("{usage}, given {n} args"),
+        };
+        if size < 1 || size > i32::MAX as i64 {
+            bail!("size: expected a positive number of ranks, given {size}");
+        }
+        if rank < 0 || rank >= size {
+            bail!(
+                "rank: {rank} out of range for {size} rank(s), expecting 0-{}",
+                size - 1
+            );
+        }
+        if let Rendezvous::Tcp(_, p) = &rv {
+            // port 0: rank 0's store takes any free port, which no other rank can know
+            if !(0..=65535).contains(p) || (*p == 0 && size > 1) {
+                bail!(
+                    "port {p} out of range {}-65535",
+                    if size > 1 { 1 } else { 0 }
+                );
+            }
+        }
+        Ok(Some(Init {
+            rv,
+            rank,
+            size,
+            timeout,
+            nccl,
+        }))
+    }
 }
 
-/// `barrier[]`: waits until every rank has called it.
-pub fn barrier(_: K) -> KResult {
-    with(|g| g.pg.barrier())?;
-    Ok(make::null())
+crate::qfn! {
+    /// `distinit backend`, `distinit(backend;timeout)`: rendezvous from MASTER_ADDR, MASTER_PORT,
+    /// RANK, WORLD_SIZE (torch.distributed's env://, what the launcher sets);
+    /// `distinit(backend;rendezvous;rank;size)`, `distinit(backend;rendezvous;rank;size;timeout)`.
+    pub fn distinit(init: Init) -> Result<()> {
+        let mut g = lock()?;
+        if let Some(g) = g.as_ref() {
+            bail!(
+                "a process group is already started (rank {} of {}, {}): distend[] first",
+                g.rank,
+                g.size,
+                g.backend
+            );
+        }
+        let Init {
+            rv,
+            rank,
+            size,
+            timeout,
+            nccl,
+        } = init;
+        let (host, port, file) = match &rv {
+            Rendezvous::Tcp(h, p) => (CString::new(h.as_str())?, *p as i32, None),
+            Rendezvous::File(f) => (CString::default(), 0, Some(CString::new(f.as_str())?)),
+        };
+        let meet = match &file {
+            Some(f) => Meet::File(f),
+            None => Meet::Tcp(&host, port),
+        };
+        let ms = (timeout * 1000.0).ceil() as libc::c_long;
+        let pg = ProcessGroup::init(nccl, meet, rank as i32, size as i32, ms)?;
+        *g = Some(Group {
+            pg,
+            rank,
+            size,
+            backend: if nccl { "nccl" } else { "gloo" },
+            timeout,
+        });
+        Ok(())
+    }
+}
+
+crate::qfn! {
+    /// `distend[]`: ends this process's group (none started: nothing to do).
+    pub fn distend() -> Result<()> {
+        let g = lock()?.take();
+        if let Some(g) = g {
+            // taken out of GROUP: this is the group's last use, freed once, here
+            g.pg.close()?;
+        }
+        Ok(())
+    }
+
+    /// `distrank[]`: this process's rank, 0 to size-1.
+    pub fn distrank() -> Result<i64> {
+        with(|g| Ok(g.rank))
+    }
+
+    /// `distsize[]`: the number of ranks (world size).
+    pub fn distsize() -> Result<i64> {
+        with(|g| Ok(g.size))
+    }
+
+    /// `barrier[]`: waits until every rank has called it.
+    pub fn barrier() -> Result<()> {
+        with(|g| g.pg.barrier())
+    }
 }
