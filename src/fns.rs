@@ -13,7 +13,9 @@
 //!   name, tests/data/ktorch_cnames.txt: `Free` for `free`, `Add` for `add`, chosen so that none
 //!   is a C library's symbol); without it the C symbol is the q name (`tests/exports.rs` fails if
 //!   that is a symbol of a library ktorch.so loads, as `wait` would be: hence `as "Wait"`);
-//! - `path`: the Rust function, `fn(K) -> KResult`, run inside `k::guard::guard`.
+//! - `path`: the Rust function, `fn(K) -> KResult`, run inside `k::guard::guard`: for a typed
+//!   q function (declared with `crate::qfn!`, its arguments typed values) the wrapper the macro
+//!   generates beside it, `path::to::function::q` (`session::seed::seed::q`).
 //!
 //! Each row makes a typed C export (`#[export_name = "CName"] extern "C" fn(K) -> K`, or
 //! `(K, K)`) that calls the guard directly, and that export is also the function the dictionary

@@ -1,6 +1,7 @@
 //! The k ABI in one place: kdb+ types (from kdbplus, k.h layout), making q values (`make`),
 //! reading q arguments (`read`), the one extraction trait of
-//! typed arguments (`from`: `FromQ`, argument lists read from the end), owned values (`Owned`), calls back into q (`call`), which thread
+//! typed arguments (`from`: `FromQ`, argument lists read from the end), typed q functions (`qfn`:
+//! the `qfn!` macro, `IntoQ`), owned values (`Owned`), calls back into q (`call`), which thread
 //! may call q (`thread`), the guard every exported function runs inside (`guard`), and the log and
 //! settings it reaches through functions installed at load (`hooks`).
 // The k ABI layer: every unsafe block here reads or writes a q value within the layout k.h

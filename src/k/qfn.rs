@@ -13,14 +13,16 @@
 //! `fn(K) -> KResult` that the fns row names (`"seed" as "kseed" => session::seed::seed::q`):
 //!
 //! - no parameter: q's argument is ignored (`emptycache[]`);
-//! - one parameter: q's argument is read as its kind ([`FromQ::from_q`]);
+//! - one parameter: q's argument is read as its kind ([`FromQ::from_q`](super::from::FromQ::from_q));
 //! - two or more: q's argument is the list `(a;b;..)` of exactly that many items
-//!   ([`from::items`], `expected (a;b), given N arguments`), each read as its kind;
+//!   ([`from::items`](super::from::items), `expected (a;b), given N arguments`), each read as
+//!   its kind;
 //!
 //! each read names its parameter in the error (`b expected as a long, given a symbol`), and the
 //! guard puts the q function's name in front (`'f: b expected as ...`). A kind with ktorch's
-//! own wording (`'seed: expected a long seed`) says it in its `from_q`. The result is made a q
-//! value by [`IntoQ`].
+//! own wording (`'seed: expected a long seed`) says it in its `FromQ::wrong`. The result is
+//! made a q value by [`IntoQ`]. A q function whose argument q overloads on its shape (`version`
+//! takes `()`, `::` or a name) takes one kind, an enum of the forms.
 use super::{make, K};
 
 /// A typed result as a q value.
