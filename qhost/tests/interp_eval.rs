@@ -229,3 +229,100 @@ fn locals_by_slot() {
     assert_eq!(q_err("{if[x;b:1]; b}[0b]"), "b");
     assert_eq!(q("{[a;b] b::99; a+b}[10;20]"), "109");
 }
+
+/// basics/qsql.md, "Names in subphrases": "A name in a subphrase is resolved (in order) as the
+/// name of 1. column or key name 2. local name in (or argument of) the encapsulating function
+/// 3. global name in the current working namespace – not necessarily the space in which the
+/// function was defined".
+#[test]
+fn qsql_names_column_then_local_then_global() {
+    let t = "t::([]date:2020.01.01 2020.01.02;x:1 2;v:10 20)";
+    // 1 before 2: a lambda's argument x is shadowed by t's column x (date=1 2: no row)
+    assert_eq!(
+        q(&format!(
+            "{t}; count {{select from t where date=x}} 2020.01.01"
+        )),
+        "0"
+    );
+    assert_eq!(
+        q(&format!("{t}; {{[v] select w:v from t}} 5")),
+        "w \n--\n10\n20"
+    );
+    assert_eq!(q(&format!("{t}; {{[v] exec v from t}} 5")), "10 20");
+    assert_eq!(
+        q(&format!("{t}; {{[x] update y:x from t}} 7")),
+        "date       x v  y\n-----------------\n2020.01.01 1 10 1\n2020.01.02 2 20 2"
+    );
+    assert_eq!(
+        q(&format!("{t}; {{[x] delete from t where x=1}} 2")),
+        "date       x v \n---------------\n2020.01.02 2 20"
+    );
+    assert_eq!(
+        q(&format!("{t}; {{[x;y] select from t where x=y}}[1;2]")),
+        "date       x v \n---------------\n2020.01.02 2 20"
+    );
+    // 2: an argument that names no column
+    assert_eq!(
+        q(&format!(
+            "{t}; {{[d] select from t where date=d}} 2020.01.01"
+        )),
+        "date       x v \n---------------\n2020.01.01 1 10"
+    );
+    // 2 before 3: the argument d, not the global d
+    assert_eq!(
+        q(&format!(
+            "{t}; d::2020.01.02; {{[d] select from t where date=d}} 2020.01.01"
+        )),
+        "date       x v \n---------------\n2020.01.01 1 10"
+    );
+    // 1 before 3: the column v, not the global v; 3: a global that names no column
+    assert_eq!(q(&format!("{t}; v::100; exec v from t")), "10 20");
+    assert_eq!(
+        q(&format!("{t}; g::2; {{select from t where x=g}}[]")),
+        "date       x v \n---------------\n2020.01.02 2 20"
+    );
+}
+
+/// The virtual column `i` is no column or key name of the table and KX does not say whether a
+/// local or argument named `i` shadows it: 'nyi where a template reads `i` in a lambda with one.
+#[test]
+fn qsql_local_named_i_is_nyi() {
+    let t = "t::([]x:1 2)";
+    assert_eq!(
+        q_err(&format!("{t}; {{[i] select from t where i=1}} 0")),
+        "nyi"
+    );
+    assert_eq!(q_err(&format!("{t}; {{[i] exec x+i from t}} 0")), "nyi");
+    assert_eq!(q_err(&format!("{t}; {{[i] update y:i from t}} 0")), "nyi");
+    // not read: fine; a real column i is a column name; no local i: the virtual column
+    assert_eq!(q(&format!("{t}; {{[i] exec x from t}} 0")), "1 2");
+    assert_eq!(q("{[i] exec i from ([]i:5 6)} 0"), "5 6");
+    assert_eq!(q(&format!("{t}; exec i from t")), "0 1");
+}
+
+/// Functional forms (basics/funsql.md, "Call by name"): "Columns in a, b and c appear as
+/// symbols"; a lambda passes its locals' values, not their names. A symbol that names no column
+/// but a local of the calling lambda is 'nyi (KX does not say whether it can read the local).
+#[test]
+fn funsql_names_are_columns_values_from_locals() {
+    let t = "t::([]x:1 2;v:10 20)";
+    assert_eq!(
+        q(&format!("{t}; {{[a] ?[t;enlist(=;`x;a);0b;()]}} 1")),
+        "x v \n----\n1 10"
+    );
+    // `v is the column, not the argument v
+    assert_eq!(q(&format!("{t}; {{[v] ?[t;();();`v]}} 5")), "10 20");
+    // a global that names no column
+    assert_eq!(
+        q(&format!("{t}; a::2; ?[t;enlist(=;`x;`a);0b;()]")),
+        "x v \n----\n2 20"
+    );
+    assert_eq!(
+        q_err(&format!("{t}; {{[a] ?[t;enlist(=;`x;`a);0b;()]}} 1")),
+        "nyi"
+    );
+    assert_eq!(
+        q_err(&format!("{t}; {{[f] ?[t;();();(`f;(+;`v;0))]}}[neg]")),
+        "nyi"
+    );
+}

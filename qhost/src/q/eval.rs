@@ -786,6 +786,7 @@ fn call_lambda(me: &KObj, l: &Rc<Lambda>, args: Vec<KObj>) -> R {
         vals: vec![None; code.locals.len()],
         this: Some(me.clone()),
     };
+    let _running = super::globals::Running::enter(code.locals.clone());
     for (i, a) in args.into_iter().enumerate().take(l.params.len()) {
         fr.vals[i] = Some(a);
     }

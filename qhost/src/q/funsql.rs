@@ -165,7 +165,8 @@ fn widen(v: Vec<KObj>) -> Result<Vec<KObj>, QErr> {
         .collect())
 }
 
-/// A parse tree against the columns: a symbol is a column (or `i`, or a global); a list of one
+/// A parse tree against the columns: a symbol is a column (or `i`, or a global; 'nyi for a
+/// local of the calling lambda, see `globals::in_running_lambda`); a list of one
 /// item is that item; a list headed by a function (or a symbol or string naming one) applies it
 /// to the other items evaluated right to left.
 fn eval(x: &KObj, env: &HashMap<String, KObj>, m: i64) -> QResult {
@@ -174,6 +175,10 @@ fn eval(x: &KObj, env: &HashMap<String, KObj>, m: i64) -> QResult {
         let s = x.get_sym();
         if let Some(c) = env.get(s) {
             return Ok(c.clone());
+        }
+        if super::globals::in_running_lambda(s) {
+            // not a column but a local of the calling lambda: KX does not say which it reads
+            return Err(err("nyi"));
         }
         return super::system::eval_tree(x);
     }
@@ -186,6 +191,9 @@ fn eval(x: &KObj, env: &HashMap<String, KObj>, m: i64) -> QResult {
     let it = x.items();
     let f = match it[0].t() {
         t if t >= 100 => it[0].clone(),
+        t if t == -KS && super::globals::in_running_lambda(it[0].get_sym()) => {
+            return Err(err("nyi"))
+        }
         t if t == -KS => super::system::eval_tree(&it[0])?,
         _ => return Err(err("nyi")),
     };

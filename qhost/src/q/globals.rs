@@ -86,3 +86,41 @@ pub fn may_update() -> Result<(), QErr> {
     }
     Ok(())
 }
+
+thread_local! {
+    /// The local names (arguments first) of the lambdas running on this thread, innermost last;
+    /// see `in_running_lambda`.
+    static RUNNING: std::cell::RefCell<Vec<std::sync::Arc<Vec<String>>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether `name` is an argument or local of the innermost lambda running on this thread. A
+/// functional query's parse tree (basics/funsql.md) names columns and "other variables" by
+/// symbol, and KX does not say whether such a symbol can read the calling lambda's locals: the
+/// functional forms answer 'nyi for a symbol that names no column but a local (q::funsql).
+pub fn in_running_lambda(name: &str) -> bool {
+    RUNNING.with(|r| {
+        r.borrow()
+            .last()
+            .is_some_and(|l| l.iter().any(|n| n == name))
+    })
+}
+
+/// A lambda's entry in `RUNNING` while it runs: pushed by `enter`, popped when dropped, however
+/// the call ends.
+pub struct Running;
+
+impl Running {
+    pub fn enter(locals: std::sync::Arc<Vec<String>>) -> Running {
+        RUNNING.with(|r| r.borrow_mut().push(locals));
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.with(|r| {
+            r.borrow_mut().pop();
+        });
+    }
+}

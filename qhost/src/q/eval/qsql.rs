@@ -271,7 +271,18 @@ fn on_table(s: &Sql, t: &KObj, outer: &mut Frame) -> QResult {
 }
 
 /// Evaluate `e` with the columns (at rows `idx`) as locals, after the enclosing locals.
+///
+/// KX's order (basics/qsql.md, "Names in subphrases"): "A name in a subphrase is resolved (in
+/// order) as the name of 1. column or key name 2. local name in (or argument of) the
+/// encapsulating function 3. global name in the current working namespace". So a column shadows
+/// a lambda's argument or local of the same name (`{select from t where date=x}` reads t's
+/// column `x` when t has one), and both shadow a global. The virtual column `i` is no column or
+/// key name of the table, and KX says nothing of a local named `i`: a template that reads `i`
+/// inside a lambda with a local or argument `i` (and no real column `i`) is 'nyi.
 fn eval_on(tab: &Tab, idx: &[i64], e: &Node, outer: &mut Frame) -> QResult {
+    if !tab.names.iter().any(|n| n == "i") && outer.names.iter().any(|n| n == "i") && reads_i(e) {
+        return Err(err("nyi"));
+    }
     let mut names: Vec<String> = Vec::new();
     let mut vals: Vec<Option<KObj>> = Vec::new();
     for (n, c) in tab.names.iter().zip(tab.cols.iter()) {
@@ -292,6 +303,29 @@ fn eval_on(tab: &Tab, idx: &[i64], e: &Node, outer: &mut Frame) -> QResult {
         this: outer.this.clone(),
     };
     done(eval_node(e, &mut fr))
+}
+
+/// Whether `e` reads the name `i` (not inside a nested lambda, which has its own frame, nor a
+/// nested query, which has its own columns).
+fn reads_i(e: &Node) -> bool {
+    match e {
+        Node::Name(s) | Node::Local(_, s) => s == "i",
+        Node::Derived(f, _) | Node::Return(f) | Node::Signal(f) => reads_i(f),
+        Node::Apply(f, args) => reads_i(f) || args.iter().any(reads_i),
+        Node::Juxt(f, x) => reads_i(f) || reads_i(x),
+        Node::Dyad(x, f, y) => reads_i(x) || reads_i(f) || reads_i(y),
+        Node::List(v) | Node::Seq(v) => v.iter().any(reads_i),
+        Node::Assign { idx, op, val, .. } => {
+            idx.iter().flatten().any(reads_i) || op.iter().any(|o| reads_i(o)) || reads_i(val)
+        }
+        Node::Table(keys, cols) => keys.iter().chain(cols).any(|(_, e)| reads_i(e)),
+        Node::Const(_)
+        | Node::Prim(_)
+        | Node::Elide
+        | Node::Lambda(_)
+        | Node::Sql(_)
+        | Node::Nil => false,
+    }
 }
 
 fn name_of(k: usize, n: &Option<String>, e: &Node) -> String {
