@@ -271,7 +271,9 @@ def main():
     if a.profile:
         os.makedirs(a.profile, exist_ok=True)
         here = os.path.dirname(os.path.abspath(__file__))
-        for kc, tc in ((c, "bf16") for c in a.profile_configs.split(",")):
+        # each ktorch configuration beside PyTorch's best eager of its precision
+        prec = lambda c: "fp32" if c in ("base", "fp32", "fp32nr") else "bf16"  # noqa: E731
+        for kc, tc in ((c, prec(c)) for c in a.profile_configs.split(",")):
             kf, tf_ = os.path.join(a.profile, f"ktorch-{kc}.tsv"), os.path.join(a.profile, f"torch-best-{tc}.tsv")
             ktorch_run(a.qhost, kc, a.device, a.iters, a.warmup, a.text, profile_to=kf)
             torch_best(tc, dev, t, starts, a.warmup, None, profile_to=tf_)
