@@ -7,19 +7,10 @@
 // as src/k does and under src/k's invariant (every K is a live q value made here), which
 // stands for a SAFETY comment on each block.
 #![allow(clippy::undocumented_unsafe_blocks)]
-use qhost::kapi::exports::result_of;
 use qhost::kapi::*;
 
-/// Call q function `name` of ktorch's table with one argument, as q would.
-fn call(name: &str, x: &KObj) -> Result<KObj, String> {
-    let e = ktorch::fns::TABLE
-        .iter()
-        .find(|e| e.name == name)
-        .expect("function in fns");
-    let f = e.one().expect("one argument");
-    let r = f(x.as_ptr() as kdbplus::api::K);
-    result_of(r as K).map_err(|e| e.0)
-}
+mod common;
+use common::call;
 
 fn floats(v: &[f64]) -> KObj {
     KObj::from_slice(KF, v)

@@ -14,6 +14,9 @@ use anyhow::Result;
 use qhost::kapi::exports::result_of;
 use qhost::kapi::*;
 
+mod common;
+use common::call;
+
 ktorch::qfn! {
     /// A typed q function of two arguments: a long and a boolean.
     fn pick(dim: i64, keepdim: bool) -> Result<i64> {
@@ -34,17 +37,6 @@ fn guarded(
 ) -> Result<KObj, String> {
     ktorch::fns::ready();
     let r = ktorch::k::guard::guard(name, x.as_ptr() as kdbplus::api::K, f);
-    result_of(r as K).map_err(|e| e.0)
-}
-
-/// Call q function `name` of ktorch's table with one argument, as q would.
-fn call(name: &str, x: &KObj) -> Result<KObj, String> {
-    let e = ktorch::fns::TABLE
-        .iter()
-        .find(|e| e.name == name)
-        .expect("function in fns");
-    let f = e.one().expect("one argument");
-    let r = f(x.as_ptr() as kdbplus::api::K);
     result_of(r as K).map_err(|e| e.0)
 }
 
