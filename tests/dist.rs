@@ -115,9 +115,30 @@ fn two_ranks(cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec<Strin
     ranks(2, cmd, args, limit)
 }
 
+/// Two ranks of PyTorch's reference script (the values ktorch is checked against), run again once
+/// if a rank fails: PyTorch's own processes have ended with "terminate called without an active
+/// exception" at exit on a loaded machine (once in many CI runs, tests/py/dist_ddp.py bf16, after
+/// writing its values). A second failure fails the test; ktorch's ranks are never run again.
+fn reference_ranks(cmd: &std::path::Path, args: &[&str], limit: Duration) {
+    if let Err(e) = try_ranks(2, cmd, args, limit) {
+        eprintln!("reference run failed, run again once: {e}");
+        ranks(2, cmd, args, limit);
+    }
+}
+
 /// `n` processes of `cmd args`, ranks 0 to n-1 of one rendezvous on a fresh port; each must exit
 /// 0 within `limit`. Their outputs.
 fn ranks(n: usize, cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec<String> {
+    try_ranks(n, cmd, args, limit).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// As `ranks`, a failed or hung rank as an error.
+fn try_ranks(
+    n: usize,
+    cmd: &std::path::Path,
+    args: &[&str],
+    limit: Duration,
+) -> Result<Vec<String>, String> {
     let port = free_port();
     let spawn = |r: usize| {
         Command::new(cmd)
@@ -140,9 +161,11 @@ fn ranks(n: usize, cmd: &std::path::Path, args: &[&str], limit: Duration) -> Vec
         .enumerate()
         .map(|(i, r)| {
             let (ok, out, err) =
-                r.unwrap_or_else(|| panic!("{cmd:?} {args:?}: rank {i} hung past {limit:?}"));
-            assert!(ok, "{cmd:?} {args:?}: rank {i} failed:\n{out}\n{err}");
-            out
+                r.ok_or_else(|| format!("{cmd:?} {args:?}: rank {i} hung past {limit:?}"))?;
+            if !ok {
+                return Err(format!("{cmd:?} {args:?}: rank {i} failed:\n{out}\n{err}"));
+            }
+            Ok(out)
         })
         .collect()
 }
@@ -179,7 +202,7 @@ fn sharded_optimizer_state_matches_pytorch_zero_redundancy_optimizer() {
     let script = manifest_dir().join("tests/py/dist_zero.py");
     let limit = Duration::from_secs(180);
     for case in ["adam", "sgd"] {
-        two_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
+        reference_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
         let outs = two_ranks(
             &bin_dir().join("qhost"),
             &[
@@ -246,7 +269,7 @@ fn two_ranks_match_pytorch_ddp_with_batchnorm_and_with_autocast_and_clipping() {
     let script = manifest_dir().join("tests/py/dist_ddp.py");
     let limit = Duration::from_secs(180);
     for case in ["bn", "amp", "fp32", "bf16"] {
-        two_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
+        reference_ranks(&python(), &[script.to_str().unwrap(), case, d], limit);
     }
     for case in ["bn", "amp", "bf16"] {
         let outs = two_ranks(
