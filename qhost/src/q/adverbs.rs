@@ -186,16 +186,7 @@ fn case(f: &KObj, args: Vec<KObj>) -> QResult {
         .filter(|a| a.t() == XD)
         .map(|a| a.dict_keys())
         .collect();
-    let vals: Vec<KObj> = args
-        .iter()
-        .map(|a| {
-            if a.t() == XD {
-                a.dict_values()
-            } else {
-                a.clone()
-            }
-        })
-        .collect();
+    let vals: Vec<KObj> = dict_values_of(&args);
     for v in &vals {
         if !v.is_atom() && v.len() != n {
             return Err(err("length"));
@@ -261,16 +252,7 @@ pub fn each(f: &KObj, args: Vec<KObj>) -> QResult {
     }
     // a dict among the arguments takes part by its values; the answer keeps its keys
     if let Some(d) = args.iter().find(|a| a.t() == XD).cloned() {
-        let vals: Vec<KObj> = args
-            .iter()
-            .map(|a| {
-                if a.t() == XD {
-                    a.dict_values()
-                } else {
-                    a.clone()
-                }
-            })
-            .collect();
+        let vals: Vec<KObj> = dict_values_of(&args);
         let r = each(f, vals)?;
         return Ok(KObj::dict(d.dict_keys(), r));
     }
@@ -608,4 +590,18 @@ pub fn valence(f: &KObj) -> usize {
             _ => valence(f).max(1),
         },
     }
+}
+
+/// The arguments with each dictionary replaced by its values (a dictionary takes part in each
+/// by its values; the answer keeps its keys).
+fn dict_values_of(args: &[KObj]) -> Vec<KObj> {
+    args.iter()
+        .map(|a| {
+            if a.t() == XD {
+                a.dict_values()
+            } else {
+                a.clone()
+            }
+        })
+        .collect()
 }

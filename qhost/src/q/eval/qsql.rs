@@ -158,17 +158,7 @@ fn on_dict(s: &Sql, d: &KObj, outer: &mut Frame) -> QResult {
         names.push(k.to_string());
         vals.push(Some(v));
     }
-    for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
-        if !names.contains(n) {
-            names.push(n.clone());
-            vals.push(v.clone());
-        }
-    }
-    let mut fr = Frame {
-        names: std::sync::Arc::new(names),
-        vals,
-        this: outer.this.clone(),
-    };
+    let mut fr = over(names, vals, outer);
     if update {
         // `update c:e from d` (ktorch's gpt/math.q, run by q: `flip update ok:actual=predict
         // from update actual:a+b from `a`b`predict!..`): the keys name the values, a new name
@@ -291,17 +281,7 @@ fn eval_on(tab: &Tab, idx: &[i64], e: &Node, outer: &mut Frame) -> QResult {
     }
     names.push("i".into());
     vals.push(Some(KObj::from_slice(KJ, idx)));
-    for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
-        if !names.contains(n) {
-            names.push(n.clone());
-            vals.push(v.clone());
-        }
-    }
-    let mut fr = Frame {
-        names: std::sync::Arc::new(names),
-        vals,
-        this: outer.this.clone(),
-    };
+    let mut fr = over(names, vals, outer);
     done(eval_node(e, &mut fr))
 }
 
@@ -655,4 +635,20 @@ fn delete(s: &Sql, tab: &Tab, idx: &[i64], n: i64) -> QResult {
         &tab.names,
         tab.cols.iter().map(|c| rows(c, &rest)).collect(),
     ))
+}
+
+/// A template's frame: the table's names and values first, then the enclosing function's locals
+/// that no column hides (qsql.md, "Names in subphrases": column, then local, then global).
+fn over(mut names: Vec<String>, mut vals: Vec<Option<KObj>>, outer: &Frame) -> Frame {
+    for (n, v) in outer.names.iter().zip(outer.vals.iter()) {
+        if !names.contains(n) {
+            names.push(n.clone());
+            vals.push(v.clone());
+        }
+    }
+    Frame {
+        names: std::sync::Arc::new(names),
+        vals,
+        this: outer.this.clone(),
+    }
 }
