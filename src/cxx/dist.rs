@@ -168,9 +168,19 @@ impl Reducer {
         })
     }
 
-    /// Wait for the buckets (`ok`: the backward pass succeeded) and disarm the hooks.
+    /// Wait for the buckets (`ok`: the backward pass succeeded) and disarm the hooks. NCCL's
+    /// buckets are waited for by the GPU's stream only; the host waits for them at the next
+    /// `finish` or `settle`.
     pub fn finish(&self, ok: bool) -> Result<()> {
         check(unsafe { super::ktorch_reducer_finish(self.0.as_ptr(), ok as c_int) })
+    }
+
+    /// Wait on the host, within the group's timeout, for the collectives the last `finish`
+    /// left to the GPU (their error: a dead peer); `g` the group now, or none (they are dropped:
+    /// their group ended).
+    pub fn settle(&self, g: Option<&ProcessGroup>) -> Result<()> {
+        let g = g.map_or(std::ptr::null_mut(), |g| g.0.as_ptr());
+        check(unsafe { super::ktorch_reducer_settle(self.0.as_ptr(), g) })
     }
 }
 

@@ -29,6 +29,13 @@ struct Group {
   std::chrono::milliseconds timeout;
   bool nccl;
   std::atomic<bool> failed{false};
+  // this group among all made in the process: a reducer's collectives left to the GPU belong to
+  // the group that issued them, not to a later group at the same address
+  uint64_t id = next_id();
+  static uint64_t next_id() {
+    static std::atomic<uint64_t> n{0};
+    return ++n;
+  }
 };
 
 inline c10d::ReduceOp reduce_op(int op) {

@@ -483,6 +483,19 @@ fn shard_step(g: &Group, sync: &mut Sync, opt: &mut Optimizer, parms: &[Tensor])
     shard::gather_parms(g, plan, parms)
 }
 
+/// Before a value of a synchronising model is read back on the host: the collectives its last
+/// backward pass left to the GPU waited for within the group's timeout (a dead peer's error here,
+/// not a wait without end in the read); none when the group has ended.
+pub fn settle(sync: &Option<Sync>) -> Result<()> {
+    let Some(r) = sync.as_ref().and_then(|s| s.reducer.as_ref()) else {
+        return Ok(());
+    };
+    match group::with(|g| r.settle(Some(g.pg()))) {
+        Err(e) if e.to_string().starts_with("no process group") => r.settle(None),
+        r => r,
+    }
+}
+
 /// `clip(m;max..)` of a sharded model: the norms across the ranks of each group's gradients
 /// (float64), each rank's own gradients scaled.
 pub fn clip_across(groups: &[Vec<Tensor>], max: f64, p: f64) -> Result<Tensor> {

@@ -294,6 +294,11 @@ pub fn clip(x: K) -> KResult {
         }
         return Ok(make::null());
     }
+    // the norm is read: a synchronising model's collectives first, within the group's timeout
+    registry::with(v[0], |o| match o.get_mut::<super::Model>() {
+        Some(m) => crate::model::dist::settle(&m.dist),
+        None => Ok(()),
+    })?;
     if group {
         let norms = gs
             .iter()
