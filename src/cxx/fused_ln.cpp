@@ -82,9 +82,11 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
                     "\n#define K " + std::to_string(s.k) + "\n" + ktorch_fused_ln_source;
   const auto& mod = ktorch_nvrtc::compiled(dev, key, src, {"ktorch_ln_bwd", "ktorch_ln_bwd_reduce"});
   dx = at::empty_like(x, at::MemoryFormat::Contiguous);
-  // one wave of blocks at most (each walks the rows); the partials are grid x 2n floats
+  // one wave of blocks at most (each walks the rows): the partials are grid x 2n floats, so
+  // no more blocks than can run at once
   long want = (m + s.g - 1) / s.g;
-  long wave = static_cast<long>(ktorch_nvrtc::multiprocessors(dev)) * std::max(1, 2048 / (s.t * s.g));
+  long wave = static_cast<long>(ktorch_nvrtc::multiprocessors(dev)) *
+              std::max(1, ktorch_nvrtc::resident_blocks(mod.functions[0], s.t * s.g));
   int grid = static_cast<int>(std::min(want, wave));
   auto part = at::empty({grid, 2 * n}, x.options());
   dw = at::empty({n}, x.options());

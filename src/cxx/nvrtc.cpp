@@ -40,6 +40,7 @@ struct Driver {
   decltype(&::cuModuleGetFunction) function = nullptr;
   decltype(&::cuLaunchKernel) launch = nullptr;
   decltype(&::cuGetErrorString) error = nullptr;
+  decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy = nullptr;
 };
 
 // The folder of the shared library that holds symbol `p`, with its final '/' ("" if unknown).
@@ -135,6 +136,7 @@ const Driver& driver() {
       entry("cuModuleGetFunction", d.function);
       entry("cuLaunchKernel", d.launch);
       entry("cuGetErrorString", d.error);
+      entry("cuOccupancyMaxActiveBlocksPerMultiprocessor", d.occupancy);
     } catch (const std::exception& e) {
       failed = e.what();
     }
@@ -231,6 +233,13 @@ void launch(void* f, unsigned grid, unsigned block, void** args) {
   check(driver().launch(reinterpret_cast<CUfunction>(f), grid, 1, 1, block, 1, 1, 0,
                         reinterpret_cast<CUstream>(s.stream()), args, nullptr),
         "cuLaunchKernel");
+}
+
+int resident_blocks(void* f, int block) {
+  int n = 0;
+  check(driver().occupancy(&n, reinterpret_cast<CUfunction>(f), block, 0),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return n;
 }
 
 int multiprocessors(int device) {

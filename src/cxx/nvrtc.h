@@ -28,6 +28,10 @@ bool has(int device, const std::string& key);
 // capture records it); args as cuLaunchKernel takes them (pointers to each argument).
 void launch(void* f, unsigned grid, unsigned block, void** args);
 
+// How many blocks of `block` threads of f fit on one multiprocessor at once (its registers and
+// shared memory decide), for grids of one wave.
+int resident_blocks(void* f, int block);
+
 // The number of multiprocessors of device d (for grid sizes), cached.
 int multiprocessors(int device);
 
