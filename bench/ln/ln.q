@@ -7,9 +7,10 @@
 /   .carry/qhost bench/ln/ln.q [rows features [steps]]
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 a:"J"$.z.x; r:$[2<=count a;a 0;25600]; f:$[2<=count a;a 1;512]; n:$[3<=count a;a 2;200]
-q:module enlist(`layernorm;f); to(q;`cuda)
-x:tensor(`randn;r,f;`cuda`grad); dy:tensor(`randn;r,f;`cuda)
-step:{y:forward(q;x); backward(y;dy); free y}
+/ (globals in capitals: x and y inside a lambda are its arguments)
+Q:module enlist(`layernorm;f); to(Q;`cuda)
+X:tensor(`randn;r,f;`cuda`grad); DY:tensor(`randn;r,f;`cuda)
+step:{Y:forward(Q;X); backward(Y;DY); free Y}
 wall:{[fused] setting`fusedln,fused; do[20;step[]]; sync(); t:.z.p; do[n;step[]]; sync(); (1e-6*"j"$.z.p-t)%n}
 kern:{[fused] setting`fusedln,fused; step[]; sync(); profile`start; step[]; sync(); p:profile`stop;
   select name,total from p where device=`cuda}

@@ -13,7 +13,10 @@
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "attempt.h"
@@ -50,6 +53,32 @@ Shape shape_for(long n, int vec) {
   return s;
 }
 
+// The two kernels for (device, features, vector width), and how many blocks run at once (one
+// wave: each block walks the rows, and the partials are a row a block, so no more blocks than
+// run at once). Looked up on every backward pass without building the source (host time is
+// what a small layer norm costs); compiled when `make` and not there yet (null otherwise).
+struct Kernels {
+  void *bwd, *reduce;
+  long wave;
+};
+const Kernels* kernels(int dev, long n, int vec, const Shape& s, bool make) {
+  static std::mutex mu;
+  static auto* cache = new std::map<std::tuple<int, long, int>, Kernels>();  // lives on, as the modules
+  std::lock_guard<std::mutex> l(mu);
+  auto key = std::make_tuple(dev, n, vec);
+  auto it = cache->find(key);
+  if (it != cache->end()) return &it->second;
+  if (!make) return nullptr;
+  std::string src = "#define NF " + std::to_string(n) + "\n#define VEC " + std::to_string(vec) +
+                    "\n#define T " + std::to_string(s.t) + "\n#define G " + std::to_string(s.g) +
+                    "\n#define K " + std::to_string(s.k) + "\n" + ktorch_fused_ln_source;
+  const auto& mod = ktorch_nvrtc::compiled(dev, "ln_bwd:" + std::to_string(n) + ":" + std::to_string(vec),
+                                           src, {"ktorch_ln_bwd", "ktorch_ln_bwd_reduce"});
+  long wave = static_cast<long>(ktorch_nvrtc::multiprocessors(dev)) *
+              std::max(1, ktorch_nvrtc::resident_blocks(mod.functions[0], s.t * s.g));
+  return &cache->emplace(key, Kernels{mod.functions[0], mod.functions[1], wave}).first->second;
+}
+
 bool aligned(const at::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0; }
 
 // dx, dgamma, dbeta through the NVRTC kernels; false (nothing done) where they do not apply.
@@ -71,23 +100,17 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
   int vec = n % 4 == 0 && aligned(x) && aligned(dy) && aligned(g) ? 4 : 1;
   Shape s = shape_for(n, vec);
   if (s.k == 0) return false;
-  std::string key = "ln_bwd:" + std::to_string(n) + ":" + std::to_string(vec);
   // compiling and loading a module is no work a CUDA graph may record: during a capture, only
   // a kernel compiled by an earlier eager step is used
-  cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
-  cudaStreamIsCapturing(c10::cuda::getCurrentCUDAStream().stream(), &cap);
-  if (cap != cudaStreamCaptureStatusNone && !ktorch_nvrtc::has(dev, key)) return false;
-  std::string src = "#define NF " + std::to_string(n) + "\n#define VEC " + std::to_string(vec) +
-                    "\n#define T " + std::to_string(s.t) + "\n#define G " + std::to_string(s.g) +
-                    "\n#define K " + std::to_string(s.k) + "\n" + ktorch_fused_ln_source;
-  const auto& mod = ktorch_nvrtc::compiled(dev, key, src, {"ktorch_ln_bwd", "ktorch_ln_bwd_reduce"});
+  const Kernels* k = kernels(dev, n, vec, s, false);
+  if (!k) {
+    cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+    cudaStreamIsCapturing(c10::cuda::getCurrentCUDAStream().stream(), &cap);
+    if (cap != cudaStreamCaptureStatusNone) return false;
+    k = kernels(dev, n, vec, s, true);
+  }
   dx = at::empty_like(x, at::MemoryFormat::Contiguous);
-  // one wave of blocks at most (each walks the rows): the partials are grid x 2n floats, so
-  // no more blocks than can run at once
-  long want = (m + s.g - 1) / s.g;
-  long wave = static_cast<long>(ktorch_nvrtc::multiprocessors(dev)) *
-              std::max(1, ktorch_nvrtc::resident_blocks(mod.functions[0], s.t * s.g));
-  int grid = static_cast<int>(std::min(want, wave));
+  int grid = static_cast<int>(std::min<long>((m + s.g - 1) / s.g, k->wave));
   auto part = at::empty({grid, 2 * n}, x.options());
   dw = at::empty({n}, x.options());
   db = at::empty({n}, x.options());
@@ -97,10 +120,10 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
         *dbp = db.data_ptr<float>();
   long long rows = m;
   void* a1[] = {&xp, &dyp, &mp, &rp, &gp, &dxp, &pp, &rows};
-  ktorch_nvrtc::launch(mod.functions[0], grid, s.t * s.g, a1);
+  ktorch_nvrtc::launch(k->bwd, grid, s.t * s.g, a1);
   int p = grid;
   void* a2[] = {&pp, &p, &dwp, &dbp};
-  ktorch_nvrtc::launch(mod.functions[1], static_cast<unsigned>((2 * n + 31) / 32), 1024, a2);
+  ktorch_nvrtc::launch(k->reduce, static_cast<unsigned>((2 * n + 31) / 32), 1024, a2);
   dx = dx.view(x0.sizes());
   dw = dw.view(w.sizes());
   db = db.view(w.sizes());

@@ -201,11 +201,6 @@ std::map<std::pair<int, std::string>, Module>& cache() {
 
 }  // namespace
 
-bool has(int device, const std::string& key) {
-  std::lock_guard<std::mutex> l(mu);
-  return cache().count({device, key}) != 0;
-}
-
 const Module& compiled(int device, const std::string& key, const std::string& source,
                        const std::vector<std::string>& names) {
   std::lock_guard<std::mutex> l(mu);

@@ -21,9 +21,6 @@ struct Module {
 const Module& compiled(int device, const std::string& key, const std::string& source,
                        const std::vector<std::string>& names);
 
-// Whether `compiled` already holds `key` for `device` (nothing is compiled).
-bool has(int device, const std::string& key);
-
 // Launch f on the current CUDA stream of the current device (what ATen uses, so that CUDA graph
 // capture records it); args as cuLaunchKernel takes them (pointers to each argument).
 void launch(void* f, unsigned grid, unsigned block, void** args);

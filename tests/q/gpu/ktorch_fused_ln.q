@@ -5,9 +5,11 @@
 / 1000x1000, 77x4097 (no float4 loads: 4097 is odd), 64x8192; float32, bias trained or frozen;
 / and under bf16 autocast (the GPT's case: an fp32 residual in, fp32 out), also with a bf16
 / input (autocast casts it to fp32 for layer norm; its gradient comes back in bf16).
-/ Tolerance: y must be identical (the same ATen forward); dx within 1e-5 x (1 + max|dx|) (fp32:
-/ the same formula, sums in another order); dgamma and dbeta, sums over up to 25600 rows in
-/ another order, within 1e-5 x (1 + max|dgamma|). The fused kernels are seen to run: their names
+/ Tolerance: y must be identical (the same ATen forward); dx within 1e-5 x (1 | max|dx|) (fp32:
+/ the same formula, sums in another order; a bf16 input's dx, rounded to bf16, within 2^-7 x
+/ that scale, one bf16 rounding); dgamma and dbeta, sums over up to 25600 rows in another order,
+/ within 1e-5 x (1 | max|dgamma|). Seen on an H100: dx within 4.8e-7, dgamma and dbeta of
+/ 25600x512 within 3.4e-4 of a scale near 500 (7e-7 relative). The fused kernels are seen to run: their names
 / (ktorch_ln_bwd, ktorch_ln_bwd_reduce) are CUDA rows of `profile` with the setting on, absent
 / with it off.
 \l tests/q/lib/assert.q
@@ -39,7 +41,8 @@ case:{[r;f;ac;dt;fb]
   -1 name,": max |fused-aten| y ",string[d 0],", dx ",string[d 1]," (scale ",string[s 1],"), dgamma ",string[d 2]," (scale ",string[s 2],"), dbeta ",string[d 3]," (scale ",string[s 3],")";
   .t.eq[name," y identical";u 0;a 0];
   .t.eq[name," dx type";type u 1;type a 1];
-  .t.ok[name," dx within 1e-5";d[1]<=1e-5*s 1];
+  / a bf16 input's gradient is rounded to bf16: the fp32 difference may flip one rounding
+  .t.ok[name," dx within ",$[dt~`float;"1e-5";"a bf16 rounding"];d[1]<=s[1]*$[dt~`float;1e-5;2 xexp -7]];
   .t.ok[name," dgamma within 1e-5";d[2]<=1e-5*s 2];
   $[fb; .t.ok[name," dbeta within 1e-5";d[3]<=1e-5*s 3]; .t.eq[name," frozen bias: no gradient";(u 3;a 3);(::;::)]];
   }
