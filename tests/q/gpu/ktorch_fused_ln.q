@@ -11,7 +11,8 @@
 / within 1e-5 x (1 | max|dgamma|). Seen on an H100: dx within 4.8e-7, dgamma and dbeta of
 / 25600x512 within 3.4e-4 of a scale near 500 (7e-7 relative). The fused kernels are seen to run: their names
 / (ktorch_ln_bwd, ktorch_ln_bwd_reduce) are CUDA rows of `profile` with the setting on, absent
-/ with it off.
+/ with it off. Also: selfattention's gradients under bf16 autocast, a recorded training step
+/ (CUDA graph) that replays the fused kernels with ATen's losses, double backward refused.
 \l tests/q/lib/assert.q
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 seed 7
@@ -81,4 +82,33 @@ a:att 0b; u:att 1b
 d:maxdiff'[u;a]; s:scale each a
 -1 "selfattention bf16 autocast, max |fused-aten| / scale: ",", " sv string d%s;
 .t.ok["selfattention gradients with fusedln";all d<=1e-2*s]
+
+/ a recorded training step (CUDA graph, docs/graph.md): recording runs three eager steps first,
+/ which compile the kernel, then captures it; the replays run it (profile) and give the losses
+/ of ATen's recorded step within 1e-5 relative
+GX:"e"$256 64#(256*64)?1f; GY:"e"$256 8#(256*8)?1f
+gstep:{[fused]
+  setting`fusedln,fused; seed 9;
+  q:module seq(`sequential;(`linear;64;512);(`layernorm;512);(`linear;512;8)); to(q;`cuda);
+  m:model(q;loss`mse;opt(`sgd;q;.001));
+  g:graph(m;GX;GY);
+  profile`start; l:replay g; sync(); p:profile`stop; free l;
+  ls:{[g;i] l:replay g; r:first raze tensor l; free l; r}[g] each til 5;
+  free(g;m); setting`fusedln,0b;
+  (ls;exec name from p where device=`cuda)}
+ga:gstep 0b; gu:gstep 1b
+-1 "recorded step losses, ATen: ",(" " sv string ga 0),"; fused: "," " sv string gu 0;
+.t.ok["recorded step replays the fused kernels";all `ktorch_ln_bwd`ktorch_ln_bwd_reduce in gu 1]
+.t.ok["recorded step: ATen's kernels without the setting";not `ktorch_ln_bwd in ga 1]
+.t.ok["recorded step: losses finite and falling";(all 0w>ga 0) and (last ga 0)<first ga 0]
+.t.ok["recorded step: losses as ATen's";all (abs(gu[0]-ga 0))<=1e-5*abs ga 0]
+
+/ double backward (create_graph) is refused with the setting on, with a message that says so
+setting`fusedln,1b
+/ (globals in capitals: x and y inside a lambda are its arguments)
+Q:module enlist(`layernorm;16); to(Q;`cuda); X:tensor(`randn;4 16;`cuda`grad); Y:forward(Q;X)
+e:.t.catch[{backward(Y;4 16#1e;`create)}]
+-1 "double backward: ",e;
+.t.ok["double backward refused";e like "backward: *fusedln*double backward*"]
+free(Q;X;Y); setting`fusedln,0b
 .t.done[]
