@@ -123,7 +123,7 @@ pub static LAYERS: &[Layer] = &[
             |m, _, x| {
                 layer_norm(
                     x,
-                    &m.longs("shape"),
+                    m.longs("shape"),
                     m.parm("weight").ok(),
                     m.parm("bias").ok(),
                     m.float("eps"),
