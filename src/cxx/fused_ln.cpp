@@ -132,12 +132,17 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
 }
 #endif
 
+// Inputs x, w and b, all defined: autograd's custom functions record each tensor input's device
+// and type, which an undefined tensor has not ("tensor does not have a device"). Without a bias,
+// b is w again and `bias` false: no bias is added and none gets a gradient.
 struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& w,
-                            const at::Tensor& b, std::vector<int64_t> shape, double eps) {
+                            const at::Tensor& b0, std::vector<int64_t> shape, double eps, bool bias) {
+    at::Tensor b = bias ? b0 : at::Tensor();
     auto [y, mean, rstd] = at::native_layer_norm(x, shape, w, b, eps);
-    ctx->save_for_backward({x, w, b, mean, rstd});
+    ctx->save_for_backward({x, w, b0, mean, rstd});
     ctx->saved_data["shape"] = shape;
+    ctx->saved_data["bias"] = bias;
     return y;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
@@ -145,11 +150,13 @@ struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
       throw std::runtime_error(
           "layer norm with setting`fusedln has no double backward (create_graph): turn setting`fusedln off");
     auto s = ctx->get_saved_variables();
-    const auto &x = s[0], &w = s[1], &b = s[2], &mean = s[3], &rstd = s[4];
+    bool bias = ctx->saved_data["bias"].toBool();
+    const auto &x = s[0], &w = s[1], &mean = s[3], &rstd = s[4];
+    at::Tensor b = bias ? s[2] : at::Tensor();
     auto shape = ctx->saved_data["shape"].toIntVector();
     const auto& dy = grads[0];
     at::Tensor dx, dw, db;
-    if (!dy.defined()) return {dx, dw, db, at::Tensor(), at::Tensor()};
+    if (!dy.defined()) return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor()};
     long n = 1;
     for (auto d : shape) n *= d;
     bool done = false;
@@ -157,14 +164,14 @@ struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
     done = fused_backward(dy, x, mean, rstd, w, n, dx, dw, db);
 #endif
     if (!done) {
-      std::array<bool, 3> mask = {ctx->needs_input_grad(0), w.defined() && ctx->needs_input_grad(1),
-                                  b.defined() && ctx->needs_input_grad(2)};
+      std::array<bool, 3> mask = {ctx->needs_input_grad(0), ctx->needs_input_grad(1),
+                                  bias && ctx->needs_input_grad(2)};
       std::tie(dx, dw, db) = at::native_layer_norm_backward(dy, x, shape, mean, rstd, w, b, mask);
     }
     if (!ctx->needs_input_grad(0)) dx = at::Tensor();
-    if (!w.defined() || !ctx->needs_input_grad(1)) dw = at::Tensor();
-    if (!b.defined() || !ctx->needs_input_grad(2)) db = at::Tensor();
-    return {dx, dw, db, at::Tensor(), at::Tensor()};
+    if (!ctx->needs_input_grad(1)) dw = at::Tensor();
+    if (!bias || !ctx->needs_input_grad(2)) db = at::Tensor();
+    return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
@@ -177,7 +184,7 @@ at::Tensor as_autocast(const at::Tensor& t) {
 
 extern "C" {
 // torch.nn.functional.layer_norm(x, shape, w, b, eps) through FusedLayerNorm (w, b may be null);
-// without gradients to compute, ATen's layer_norm itself.
+// without gradients to compute, or without a weight, ATen's layer_norm itself.
 int ktorch_fused_layer_norm(at::Tensor* x, const long* shape, int nshape, at::Tensor* w,
                             at::Tensor* b, double eps, at::Tensor** out) {
   return attempt([&] {
@@ -187,10 +194,11 @@ int ktorch_fused_layer_norm(at::Tensor* x, const long* shape, int nshape, at::Te
     bool grads = at::GradMode::is_enabled() &&
                  (xi.requires_grad() || (wi.defined() && wi.requires_grad()) || (bi.defined() && bi.requires_grad()));
     at::Tensor y;
-    if (!grads) {
+    // no gradients to compute, or no weight (the fused kernel needs one): ATen's layer norm
+    if (!grads || !wi.defined()) {
       y = at::layer_norm(xi, s, wi, bi, eps);
     } else {
-      y = FusedLayerNorm::apply(xi, wi, bi, s, eps);
+      y = FusedLayerNorm::apply(xi, wi, bi.defined() ? bi : wi, s, eps, bi.defined());
     }
     *out = new at::Tensor(std::move(y));
   });

@@ -103,6 +103,12 @@ ga:gstep 0b; gu:gstep 1b
 .t.ok["recorded step: losses finite and falling";(all 0w>ga 0) and (last ga 0)<first ga 0]
 .t.ok["recorded step: losses as ATen's";all (abs(gu[0]-ga 0))<=1e-5*abs ga 0]
 
+/ without affine parameters (no weight: ATen's layer norm with the setting on, as off)
+na:{[fused] setting`fusedln,fused; seed 4; q:module enlist(`layernorm;512;1e-5;0b); to(q;`cuda);
+  x:tensor(`randn;64 512;`cuda`grad); dy:tensor(`randn;64 512;`cuda);
+  y:forward(q;x); backward(y;dy); r:(tensor y;grad x); free(q;x;dy;y); setting`fusedln,0b; r}
+.t.ok["no affine parameters: as ATen's";{x~y}. na each 01b]
+
 / double backward (create_graph) is refused with the setting on, with a message that says so
 setting`fusedln,1b
 / (globals in capitals: x and y inside a lambda are its arguments)
