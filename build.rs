@@ -42,10 +42,14 @@ fn cuda_include(root: &std::path::Path) -> Option<PathBuf> {
 
 /// src/cxx/cuda.cpp: streams, events, graphs and device memory through ATen's CUDA API. Without
 /// the CUDA headers it compiles to entry points that each report CUDA support missing.
+/// src/cxx/fused_ln.cpp and nvrtc.cpp: layer norm with a backward compiled by NVRTC at run time
+/// (setting`fusedln); without the CUDA headers, ATen's backward only.
 fn cuda_shim(root: &std::path::Path) {
     let mut b = cc::Build::new();
     b.cpp(true)
         .file("src/cxx/cuda.cpp")
+        .file("src/cxx/fused_ln.cpp")
+        .file("src/cxx/nvrtc.cpp")
         .include(root.join("include"))
         .include(root.join("include/torch/csrc/api/include"))
         .flag("-std=c++17")
@@ -111,6 +115,10 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/linalg.cpp");
     println!("cargo:rerun-if-changed=src/cxx/nn_act.cpp");
     println!("cargo:rerun-if-changed=src/cxx/cuda.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/fused_ln.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/fused_ln_kernel.h");
+    println!("cargo:rerun-if-changed=src/cxx/nvrtc.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/nvrtc.h");
     println!("cargo:rerun-if-changed=src/cxx/warnings.cpp");
     println!("cargo:rerun-if-changed=src/cxx/jit.cpp");
     println!("cargo:rerun-if-changed=src/cxx/aoti.cpp");

@@ -17,6 +17,7 @@ pub mod cuda;
 pub mod dist;
 pub mod fused;
 pub mod jit;
+pub mod layer_norm;
 pub mod ops;
 pub mod profiler;
 pub mod session;
@@ -469,6 +470,20 @@ extern "C" {
     ) -> c_int;
     pub fn ktorch_generator_free(g: *mut Generator);
     pub fn ktorch_generator_randperm(g: *mut Generator, n: i64, out: *mut *mut c_void) -> c_int;
+}
+
+// ---- src/cxx/fused_ln.cpp: layer norm with the NVRTC backward (wrapped in cxx/layer_norm.rs)
+extern "C" {
+    pub fn ktorch_fused_layer_norm(
+        x: *mut c_void,
+        shape: *const c_long,
+        nshape: c_int,
+        w: *mut c_void,
+        b: *mut c_void,
+        eps: f64,
+        out: *mut *mut c_void,
+    ) -> c_int;
+    pub fn ktorch_fused_layer_norm_calls() -> c_long;
 }
 
 // ---- src/tensor/options.rs

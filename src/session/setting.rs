@@ -35,6 +35,9 @@ static SDPA: AtomicBool = AtomicBool::new(true);
 /// does not wait for the GPU there: a q loop that ignores the norm (char.q) runs ahead of the
 /// GPU as PyTorch's does (issue 31).
 static CLIPREAD: AtomicBool = AtomicBool::new(true);
+/// Layer norm's backward through the NVRTC kernel of src/cxx/fused_ln.cpp for CUDA inputs (one
+/// pass over x and dy for dx, dgamma and dbeta; issue 31). Off by default.
+static FUSEDLN: AtomicBool = AtomicBool::new(false);
 
 pub fn stackframe() -> bool {
     STACKFRAME.load(Ordering::Relaxed)
@@ -57,8 +60,11 @@ pub fn sdpa() -> bool {
 pub fn clipread() -> bool {
     CLIPREAD.load(Ordering::Relaxed)
 }
+pub fn fusedln() -> bool {
+    FUSEDLN.load(Ordering::Relaxed)
+}
 
-const NAMES: [&str; 29] = [
+const NAMES: [&str; 30] = [
     "mkl",
     "openmp",
     "threads",
@@ -88,6 +94,7 @@ const NAMES: [&str; 29] = [
     "sdpcudnn",
     "sdpmath",
     "clipread",
+    "fusedln",
 ];
 
 /// The attention backends libtorch's scaled_dot_product_attention may pick from, as
@@ -142,6 +149,7 @@ fn get(name: &str) -> KResult {
         "fusedcpu" => make::boolean(fusedcpu()),
         "sdpa" => make::boolean(sdpa()),
         "clipread" => make::boolean(clipread()),
+        "fusedln" => make::boolean(fusedln()),
         n if sdp_backend(n).is_some() => {
             make::boolean(flag(cxx::get_sdp(sdp_backend(n).unwrap_or(-1)), n)?)
         }
@@ -189,6 +197,7 @@ fn set(name: &str, v: Value) -> anyhow::Result<()> {
         "fusedcpu" => FUSEDCPU.store(want_bool()?, Ordering::Relaxed),
         "sdpa" => SDPA.store(want_bool()?, Ordering::Relaxed),
         "clipread" => CLIPREAD.store(want_bool()?, Ordering::Relaxed),
+        "fusedln" => FUSEDLN.store(want_bool()?, Ordering::Relaxed),
         n if sdp_backend(n).is_some() => ok(cxx::set_sdp(
             sdp_backend(n).unwrap_or(-1),
             want_bool()? as i32,

@@ -436,12 +436,12 @@ fn selfattention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     let h = m.long("heads");
     let hd = s[2] / h;
     let y = if m.flag("norm") {
-        x[0].f_layer_norm(
-            [s[2]],
+        super::norm::layer_norm(
+            &x[0],
+            &[s[2]],
             Some(m.parm("norm.weight")?),
             Some(m.parm("norm.bias")?),
             1e-5,
-            false,
         )?
     } else {
         x[0].shallow_clone()

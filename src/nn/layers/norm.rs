@@ -30,6 +30,22 @@ const LOCAL: &[super::Opt] = &[
     float("k", 1.0),
 ];
 
+/// Layer norm as the `layernorm` module, `selfattention`'s norm and the transformer layers'
+/// norms compute it: ATen's, or with `setting`fusedln` on and x on CUDA, the same forward with
+/// the backward fused into one pass over x and dy (src/cxx/fused_ln.cpp).
+pub(crate) fn layer_norm(
+    x: &Tensor,
+    shape: &[i64],
+    w: Option<&Tensor>,
+    b: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor> {
+    if crate::session::setting::fusedln() && x.device().is_cuda() {
+        return crate::cxx::layer_norm::fused(x, shape, w, b, eps);
+    }
+    Ok(x.f_layer_norm(shape, w, b, eps, true)?)
+}
+
 pub static LAYERS: &[Layer] = &[
     Layer {
         init: stats_init,
@@ -105,13 +121,13 @@ pub static LAYERS: &[Layer] = &[
             "torch.nn.LayerNorm",
             &[size("shape", 0), float("eps", 1e-5), flag("affine", true)],
             |m, _, x| {
-                Ok(x.f_layer_norm(
+                layer_norm(
+                    x,
                     m.longs("shape"),
                     m.parm("weight").ok(),
                     m.parm("bias").ok(),
                     m.float("eps"),
-                    true,
-                )?)
+                )
             },
         )
     },

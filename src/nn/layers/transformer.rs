@@ -125,13 +125,13 @@ fn decoder_init(m: &mut Module) -> Result<()> {
 /// Layer norm `normi` of x.
 fn norm(m: &Module, i: usize, x: &Tensor) -> Result<Tensor> {
     let d = m.long("in");
-    Ok(x.f_layer_norm(
-        [d],
+    super::norm::layer_norm(
+        x,
+        &[d],
         Some(m.parm(&format!("norm{i}.weight"))?),
         Some(m.parm(&format!("norm{i}.bias"))?),
         1e-5,
-        false,
-    )?)
+    )
 }
 
 fn drop(m: &Module, run: &Run, x: &Tensor) -> Result<Tensor> {

@@ -1,0 +1,208 @@
+// Layer norm with a fused backward (setting`fusedln, issue 31 item 5): a custom autograd
+// function whose forward is ATen's native_layer_norm (which keeps each row's mean and 1/std) and
+// whose backward, for float32 CUDA tensors with a weight (what autocast runs layer norm in),
+// reads x and dy once in one NVRTC kernel that writes dx and per-block partial sums of dgamma and
+// dbeta, then adds the partials in a second small kernel (src/cxx/fused_ln_kernel.h). ATen's
+// backward takes two passes over x and dy (its GammaBetaBackward kernel runs at about a third of
+// the memory bandwidth on an H100: ~2 ms of char.q's GPT step). Anything else (other types, the
+// CPU, no weight, a graph being captured before the kernel was compiled, a build without the
+// CUDA headers) runs ATen's native_layer_norm_backward in the same function, so the setting
+// never changes what is computed, only how. Double backward is refused with an error.
+#include <ATen/ATen.h>
+#include <ATen/autocast_mode.h>
+#include <torch/csrc/autograd/custom_function.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "attempt.h"
+
+#ifdef KTORCH_CUDA
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime_api.h>
+
+#include "fused_ln_kernel.h"
+#include "nvrtc.h"
+#endif
+
+namespace {
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+// backward passes through the fused kernels (for tests and the profile's cross-check)
+std::atomic<long> fused_calls{0};
+
+#ifdef KTORCH_CUDA
+// The launch shape for n features at vector width vec (see fused_ln_kernel.h); k == 0 when the
+// row does not fit the kernel (more than 8192 vectors a row: ATen's backward then).
+struct Shape {
+  int t = 32, g = 8, k = 0;
+};
+Shape shape_for(long n, int vec) {
+  long nv = n / vec;
+  Shape s;
+  for (s.t = 32; s.t < 1024 && (nv + s.t - 1) / s.t > 4; s.t *= 2) {}
+  long k = (nv + s.t - 1) / s.t;
+  s.k = k <= 8 ? static_cast<int>(k) : 0;
+  s.g = s.t >= 256 ? 1 : 256 / s.t;
+  return s;
+}
+
+// The two kernels for (device, features, vector width), and how many blocks run at once (one
+// wave: each block walks the rows, and the partials are a row a block, so no more blocks than
+// run at once). Looked up on every backward pass without building the source (host time is
+// what a small layer norm costs); compiled when `make` and not there yet (null otherwise).
+struct Kernels {
+  void *bwd, *reduce;
+  long wave;
+};
+const Kernels* kernels(int dev, long n, int vec, const Shape& s, bool make) {
+  static std::mutex mu;
+  static auto* cache = new std::map<std::tuple<int, long, int>, Kernels>();  // lives on, as the modules
+  std::lock_guard<std::mutex> l(mu);
+  auto key = std::make_tuple(dev, n, vec);
+  auto it = cache->find(key);
+  if (it != cache->end()) return &it->second;
+  if (!make) return nullptr;
+  std::string src = "#define NF " + std::to_string(n) + "\n#define VEC " + std::to_string(vec) +
+                    "\n#define T " + std::to_string(s.t) + "\n#define G " + std::to_string(s.g) +
+                    "\n#define K " + std::to_string(s.k) + "\n" + ktorch_fused_ln_source;
+  const auto& mod = ktorch_nvrtc::compiled(dev, "ln_bwd:" + std::to_string(n) + ":" + std::to_string(vec),
+                                           src, {"ktorch_ln_bwd", "ktorch_ln_bwd_reduce"});
+  long wave = static_cast<long>(ktorch_nvrtc::multiprocessors(dev)) *
+              std::max(1, ktorch_nvrtc::resident_blocks(mod.functions[0], s.t * s.g));
+  return &cache->emplace(key, Kernels{mod.functions[0], mod.functions[1], wave}).first->second;
+}
+
+bool aligned(const at::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0; }
+
+// dx, dgamma, dbeta through the NVRTC kernels; false (nothing done) where they do not apply.
+bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tensor& mean,
+                    const at::Tensor& rstd, const at::Tensor& w, long n, at::Tensor& dx,
+                    at::Tensor& dw, at::Tensor& db) {
+  if (!x0.is_cuda() || !w.defined() || x0.scalar_type() != at::kFloat ||
+      dy0.scalar_type() != at::kFloat || w.scalar_type() != at::kFloat ||
+      mean.scalar_type() != at::kFloat || rstd.scalar_type() != at::kFloat)
+    return false;
+  long m = n > 0 ? x0.numel() / n : 0;
+  if (m == 0 || n == 0 || w.numel() != n) return false;
+  auto x = x0.contiguous(), dy = dy0.contiguous(), g = w.contiguous();
+  auto mu = mean.contiguous(), rs = rstd.contiguous();
+  if (mu.numel() != m || rs.numel() != m) return false;
+  c10::cuda::CUDAGuard guard(x.device());
+  int dev = x.get_device();
+  // dx comes from the caching allocator, whose blocks are aligned far beyond 16 bytes
+  int vec = n % 4 == 0 && aligned(x) && aligned(dy) && aligned(g) ? 4 : 1;
+  Shape s = shape_for(n, vec);
+  if (s.k == 0) return false;
+  // compiling and loading a module is no work a CUDA graph may record: during a capture, only
+  // a kernel compiled by an earlier eager step is used
+  const Kernels* k = kernels(dev, n, vec, s, false);
+  if (!k) {
+    cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+    cudaStreamIsCapturing(c10::cuda::getCurrentCUDAStream().stream(), &cap);
+    if (cap != cudaStreamCaptureStatusNone) return false;
+    k = kernels(dev, n, vec, s, true);
+  }
+  dx = at::empty_like(x, at::MemoryFormat::Contiguous);
+  int grid = static_cast<int>(std::min<long>((m + s.g - 1) / s.g, k->wave));
+  auto part = at::empty({grid, 2 * n}, x.options());
+  dw = at::empty({n}, x.options());
+  db = at::empty({n}, x.options());
+  const float *xp = x.data_ptr<float>(), *dyp = dy.data_ptr<float>(), *mp = mu.data_ptr<float>(),
+              *rp = rs.data_ptr<float>(), *gp = g.data_ptr<float>();
+  float *dxp = dx.data_ptr<float>(), *pp = part.data_ptr<float>(), *dwp = dw.data_ptr<float>(),
+        *dbp = db.data_ptr<float>();
+  long long rows = m;
+  void* a1[] = {&xp, &dyp, &mp, &rp, &gp, &dxp, &pp, &rows};
+  ktorch_nvrtc::launch(k->bwd, grid, s.t * s.g, a1);
+  int p = grid;
+  void* a2[] = {&pp, &p, &dwp, &dbp};
+  ktorch_nvrtc::launch(k->reduce, static_cast<unsigned>((2 * n + 31) / 32), 1024, a2);
+  dx = dx.view(x0.sizes());
+  dw = dw.view(w.sizes());
+  db = db.view(w.sizes());
+  fused_calls++;
+  return true;
+}
+#endif
+
+// Inputs x, w and b, all defined: autograd's custom functions record each tensor input's device
+// and type, which an undefined tensor has not ("tensor does not have a device"). Without a bias,
+// b is w again and `bias` false: no bias is added and none gets a gradient.
+struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& w,
+                            const at::Tensor& b0, std::vector<int64_t> shape, double eps, bool bias) {
+    at::Tensor b = bias ? b0 : at::Tensor();
+    auto [y, mean, rstd] = at::native_layer_norm(x, shape, w, b, eps);
+    ctx->save_for_backward({x, w, b0, mean, rstd});
+    ctx->saved_data["shape"] = shape;
+    ctx->saved_data["bias"] = bias;
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    if (at::GradMode::is_enabled())
+      throw std::runtime_error(
+          "layer norm with setting`fusedln has no double backward (create_graph): turn setting`fusedln off");
+    auto s = ctx->get_saved_variables();
+    bool bias = ctx->saved_data["bias"].toBool();
+    const auto &x = s[0], &w = s[1], &mean = s[3], &rstd = s[4];
+    at::Tensor b = bias ? s[2] : at::Tensor();
+    auto shape = ctx->saved_data["shape"].toIntVector();
+    const auto& dy = grads[0];
+    at::Tensor dx, dw, db;
+    if (!dy.defined()) return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor()};
+    long n = 1;
+    for (auto d : shape) n *= d;
+    bool done = false;
+#ifdef KTORCH_CUDA
+    done = fused_backward(dy, x, mean, rstd, w, n, dx, dw, db);
+#endif
+    if (!done) {
+      std::array<bool, 3> mask = {ctx->needs_input_grad(0), ctx->needs_input_grad(1),
+                                  bias && ctx->needs_input_grad(2)};
+      std::tie(dx, dw, db) = at::native_layer_norm_backward(dy, x, shape, mean, rstd, w, b, mask);
+    }
+    if (!ctx->needs_input_grad(0)) dx = at::Tensor();
+    if (!ctx->needs_input_grad(1)) dw = at::Tensor();
+    if (!bias || !ctx->needs_input_grad(2)) db = at::Tensor();
+    return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor()};
+  }
+};
+
+// autocast's rule for layer norm (fp32): half and bfloat16 CUDA inputs in float32
+at::Tensor as_autocast(const at::Tensor& t) {
+  if (!t.defined() || !t.is_cuda() || !at::autocast::is_autocast_enabled(at::kCUDA)) return t;
+  return at::autocast::cached_cast(at::kFloat, t, at::kCUDA);
+}
+}  // namespace
+
+extern "C" {
+// torch.nn.functional.layer_norm(x, shape, w, b, eps) through FusedLayerNorm (w, b may be null);
+// without gradients to compute, or without a weight, ATen's layer_norm itself.
+int ktorch_fused_layer_norm(at::Tensor* x, const long* shape, int nshape, at::Tensor* w,
+                            at::Tensor* b, double eps, at::Tensor** out) {
+  return attempt([&] {
+    std::vector<int64_t> s(shape, shape + nshape);
+    at::Tensor xi = as_autocast(*x), wi = w ? as_autocast(*w) : at::Tensor(),
+               bi = b ? as_autocast(*b) : at::Tensor();
+    bool grads = at::GradMode::is_enabled() &&
+                 (xi.requires_grad() || (wi.defined() && wi.requires_grad()) || (bi.defined() && bi.requires_grad()));
+    at::Tensor y;
+    // no gradients to compute, or no weight (the fused kernel needs one): ATen's layer norm
+    if (!grads || !wi.defined()) {
+      y = at::layer_norm(xi, s, wi, bi, eps);
+    } else {
+      y = FusedLayerNorm::apply(xi, wi, bi.defined() ? bi : wi, s, eps, bi.defined());
+    }
+    *out = new at::Tensor(std::move(y));
+  });
+}
+// backward passes that ran the fused kernels so far
+long ktorch_fused_layer_norm_calls() { return fused_calls.load(); }
+}

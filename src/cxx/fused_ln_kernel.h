@@ -1,0 +1,167 @@
+// The CUDA source of the fused layer-norm backward (src/cxx/fused_ln.cpp compiles it with NVRTC
+// at first use, once per device, feature count and vector width). The sizes arrive as #defines
+// in front of it:
+//   NF  features a row (the normalized size); VEC 4 (float4 loads: NF % 4 == 0, every pointer
+//   16-byte aligned) or 1; NV = NF / VEC vectors a row;
+//   T   threads a row (a power of two, 32..1024), G rows at once in a block (BLOCK = T * G),
+//   K   vectors each thread owns in a row: ceil(NV / T).
+// Thread t of a row group owns vectors t, t + T, ..., t + (K-1) T of every row it visits: its
+// columns never change, so its dgamma and dbeta partial sums stay in registers across rows.
+// Blocks walk the rows in steps of gridDim.x * G (every thread of a block takes the same number
+// of steps, so __syncthreads is reached by all); x and dy are read from global memory once.
+#pragma once
+
+static const char* ktorch_fused_ln_source = R"CUDA(
+#define NV (NF / VEC)
+#define BLOCK (T * G)
+#define WARPS (T / 32)
+
+// sum over the T threads of a row group, the same order every time (deterministic). With
+// T > 32, red holds WARPS values a pair for each group; every thread of the block calls this.
+__device__ __forceinline__ void group_sum(float& a, float& b, float (*red)[2][WARPS], int g, int t) {
+  #pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    a += __shfl_xor_sync(0xffffffffu, a, o);
+    b += __shfl_xor_sync(0xffffffffu, b, o);
+  }
+#if WARPS > 1
+  if ((t & 31) == 0) { red[g][0][t >> 5] = a; red[g][1][t >> 5] = b; }
+  __syncthreads();
+  a = 0.f; b = 0.f;
+  #pragma unroll
+  for (int w = 0; w < WARPS; w++) { a += red[g][0][w]; b += red[g][1][w]; }
+  __syncthreads();  // red is written again by the next row
+#endif
+}
+
+// dx of every row, and per-block partial dgamma (part[block][0][c]) and dbeta (part[block][1][c]).
+// x, dy, dx: M x NF float, contiguous; mean, rstd: M floats (native_layer_norm's); gamma: NF.
+extern "C" __global__ void __launch_bounds__(BLOCK)
+ktorch_ln_bwd(const float* __restrict__ x, const float* __restrict__ dy,
+              const float* __restrict__ mean, const float* __restrict__ rstd,
+              const float* __restrict__ gamma, float* __restrict__ dx,
+              float* __restrict__ part, long long M) {
+  const int t = threadIdx.x % T;
+  const int g = threadIdx.x / T;
+#if WARPS > 1
+  __shared__ float red[G][2][WARPS];
+#else
+  float (*red)[2][WARPS] = nullptr;
+#endif
+  float gam[K][VEC], dg[K][VEC], db[K][VEC];
+  #pragma unroll
+  for (int k = 0; k < K; k++) {
+    const int j = t + k * T;
+    #pragma unroll
+    for (int v = 0; v < VEC; v++) {
+      gam[k][v] = j < NV ? gamma[j * VEC + v] : 0.f;
+      dg[k][v] = 0.f;
+      db[k][v] = 0.f;
+    }
+  }
+  const float inv_n = 1.f / (float)NF;
+  for (long long base = (long long)blockIdx.x * G; base < M; base += (long long)gridDim.x * G) {
+    const long long r = base + g;
+    const bool live = r < M;
+    const float mu = live ? mean[r] : 0.f;
+    const float rs = live ? rstd[r] : 0.f;
+    const float* xr = x + (live ? r : 0) * (long long)NF;
+    const float* dr = dy + (live ? r : 0) * (long long)NF;
+    float xh[K][VEC], d[K][VEC];
+    float s1 = 0.f, s2 = 0.f;  // sum(dy * gamma), sum(dy * gamma * xhat)
+    #pragma unroll
+    for (int k = 0; k < K; k++) {
+      const int j = t + k * T;
+      const bool in = live && j < NV;
+#if VEC == 4
+      float4 a = in ? reinterpret_cast<const float4*>(xr)[j] : make_float4(0.f, 0.f, 0.f, 0.f);
+      float4 b = in ? reinterpret_cast<const float4*>(dr)[j] : make_float4(0.f, 0.f, 0.f, 0.f);
+      float xa[4] = {a.x, a.y, a.z, a.w}, da[4] = {b.x, b.y, b.z, b.w};
+#else
+      float xa[1] = {in ? xr[j] : 0.f}, da[1] = {in ? dr[j] : 0.f};
+#endif
+      #pragma unroll
+      for (int v = 0; v < VEC; v++) {
+        // outside the row dy is 0, so nothing below adds anything from there
+        xh[k][v] = (xa[v] - mu) * rs;
+        d[k][v] = da[v];
+        const float gd = da[v] * gam[k][v];
+        s1 += gd;
+        s2 += gd * xh[k][v];
+        dg[k][v] += da[v] * xh[k][v];
+        db[k][v] += da[v];
+      }
+    }
+    group_sum(s1, s2, red, g, t);
+    // dx = rstd * (dy*gamma - mean(dy*gamma) - xhat * mean(dy*gamma*xhat))
+    float* o = dx + (live ? r : 0) * (long long)NF;
+    #pragma unroll
+    for (int k = 0; k < K; k++) {
+      const int j = t + k * T;
+      if (!(live && j < NV)) continue;
+      float y[VEC];
+      #pragma unroll
+      for (int v = 0; v < VEC; v++) y[v] = rs * (d[k][v] * gam[k][v] - (s1 + xh[k][v] * s2) * inv_n);
+#if VEC == 4
+      reinterpret_cast<float4*>(o)[j] = make_float4(y[0], y[1], y[2], y[3]);
+#else
+      o[j] = y[0];
+#endif
+    }
+  }
+  // this block's partial sums: the G groups added in group order through shared memory
+  float* p = part + (long long)blockIdx.x * 2 * NF;
+#if G > 1
+  __shared__ float acc[2][T * K * VEC];
+  for (int h = 0; h < G; h++) {
+    if (g == h) {
+      #pragma unroll
+      for (int k = 0; k < K; k++)
+        #pragma unroll
+        for (int v = 0; v < VEC; v++) {
+          const int c = (t + k * T) * VEC + v;
+          acc[0][c] = h == 0 ? dg[k][v] : acc[0][c] + dg[k][v];
+          acc[1][c] = h == 0 ? db[k][v] : acc[1][c] + db[k][v];
+        }
+    }
+    __syncthreads();
+  }
+  for (int c = threadIdx.x; c < NF; c += BLOCK) {
+    p[c] = acc[0][c];
+    p[NF + c] = acc[1][c];
+  }
+#else
+  #pragma unroll
+  for (int k = 0; k < K; k++) {
+    const int j = t + k * T;
+    if (j >= NV) continue;
+    #pragma unroll
+    for (int v = 0; v < VEC; v++) {
+      p[j * VEC + v] = dg[k][v];
+      p[NF + j * VEC + v] = db[k][v];
+    }
+  }
+#endif
+}
+
+// dgamma and dbeta: the P partial rows of part (P x 2NF) added up, column by column. A block of
+// 1024 threads takes 32 columns: 32 threads down the rows for each, then their 32 sums in order.
+extern "C" __global__ void __launch_bounds__(1024)
+ktorch_ln_bwd_reduce(const float* __restrict__ part, int P, float* __restrict__ dgamma,
+                     float* __restrict__ dbeta) {
+  __shared__ float s[32][33];
+  const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  const int c = blockIdx.x * 32 + tx;
+  float a = 0.f;
+  if (c < 2 * NF)
+    for (int p = ty; p < P; p += 32) a += part[(long long)p * 2 * NF + c];
+  s[ty][tx] = a;
+  __syncthreads();
+  if (ty == 0 && c < 2 * NF) {
+    float b = 0.f;
+    for (int w = 0; w < 32; w++) b += s[w][tx];
+    if (c < NF) dgamma[c] = b;
+    else dbeta[c - NF] = b;
+  }
+}
+)CUDA";

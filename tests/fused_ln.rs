@@ -1,0 +1,73 @@
+//! The autograd function of src/cxx/fused_ln.cpp (setting`fusedln) on the CPU, where its
+//! backward is ATen's native_layer_norm_backward: the same output and gradients as libtorch's own
+//! layer_norm (tch's `f_layer_norm`), bit for bit, with a weight and bias, a weight alone, no
+//! affine parameters, and parameters that need no gradient (undefined gradients, as PyTorch
+//! gives); double backward refused with an error that names the setting; the fused kernels never
+//! counted (they are for CUDA tensors: tests/q/gpu/ktorch_fused_ln.q checks them on a GPU).
+use ktorch::cxx::layer_norm::{fused, fused_calls};
+use tch::{Device, Kind, Tensor};
+
+/// y and the gradients of x, w, b (None where undefined) from `f` on copies of the inputs.
+fn run(
+    f: &dyn Fn(&Tensor, Option<&Tensor>, Option<&Tensor>) -> Tensor,
+    x: &Tensor,
+    w: Option<(&Tensor, bool)>,
+    b: Option<(&Tensor, bool)>,
+    dy: &Tensor,
+) -> Vec<Option<Tensor>> {
+    let leaf = |t: &Tensor, g: bool| t.copy().set_requires_grad(g);
+    let xi = leaf(x, true);
+    let wi = w.map(|(t, g)| leaf(t, g));
+    let bi = b.map(|(t, g)| leaf(t, g));
+    let y = f(&xi, wi.as_ref(), bi.as_ref());
+    ktorch::cxx::tensor::backward(&y, Some(dy), false, false).unwrap();
+    let grad = |t: &Tensor| Some(t.grad()).filter(|g| g.defined());
+    vec![
+        Some(y.detach()),
+        grad(&xi),
+        wi.as_ref().and_then(grad),
+        bi.as_ref().and_then(grad),
+    ]
+}
+
+#[test]
+fn cpu_results_are_atens() {
+    tch::manual_seed(3);
+    let (m, n) = (5, 7);
+    let x = Tensor::randn([m, n], (Kind::Float, Device::Cpu)) * 3.0 + 1.0;
+    let dy = Tensor::randn([m, n], (Kind::Float, Device::Cpu));
+    let w = Tensor::randn([n], (Kind::Float, Device::Cpu));
+    let b = Tensor::randn([n], (Kind::Float, Device::Cpu));
+    let ours = |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| fused(x, &[n], w, b, 1e-5).unwrap();
+    let aten = |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| x.f_layer_norm([n], w, b, 1e-5, true).unwrap();
+    let cases: [(Option<(&Tensor, bool)>, Option<(&Tensor, bool)>, &str); 5] = [
+        (Some((&w, true)), Some((&b, true)), "weight and bias"),
+        (Some((&w, true)), None, "weight alone"),
+        (None, None, "no affine parameters"),
+        (Some((&w, false)), Some((&b, true)), "weight without gradient"),
+        (Some((&w, true)), Some((&b, false)), "bias without gradient"),
+    ];
+    for (wc, bc, name) in cases {
+        let a = run(&ours, &x, wc, bc, &dy);
+        let e = run(&aten, &x, wc, bc, &dy);
+        for (i, (p, q)) in a.iter().zip(e.iter()).enumerate() {
+            match (p, q) {
+                (Some(p), Some(q)) => assert!(p.equal(q), "{name}: result {i} differs from ATen's"),
+                (None, None) => {}
+                _ => panic!("{name}: result {i} defined on one side only"),
+            }
+        }
+    }
+    assert_eq!(fused_calls(), 0, "the fused kernels are for CUDA tensors only");
+}
+
+#[test]
+fn double_backward_is_refused() {
+    let x = Tensor::randn([3, 4], (Kind::Float, Device::Cpu)).set_requires_grad(true);
+    let w = Tensor::ones([4], (Kind::Float, Device::Cpu)).set_requires_grad(true);
+    let y = fused(&x, &[4], Some(&w), None, 1e-5).unwrap();
+    let e = ktorch::cxx::tensor::backward(&y, Some(&y.ones_like()), false, true)
+        .expect_err("create_graph must be refused")
+        .to_string();
+    assert!(e.contains("setting`fusedln has no double backward"), "{e}");
+}
