@@ -142,20 +142,23 @@ pub fn arguments<'a>(x: &'a K, req: usize, opt: usize, usage: &str) -> Result<&'
     from::items(x, req..=req + opt, usage)
 }
 
+/// A kind's [`wrong`](FromQ::wrong): the error of a value of another kind.
+pub type Wrong = fn(K, &str) -> anyhow::Error;
+
 /// The error of an argument left unread after the optionals were taken from the back of
-/// `v[..n]` (`taken`: which were): the last argument left, named as the optional of its place
-/// among those not taken before the first taken (each was tried on it), `ARG expected as TYPE,
-/// given WHAT`.
+/// `v[..n]` (`taken`: which were): the last argument left, read as the optional of its place
+/// among those not taken before the first taken (each was tried on it): that kind's
+/// [`wrong`](FromQ::wrong), `ARG expected as TYPE, given WHAT` or the kind's own words.
 pub fn unread(
     v: &[K],
     n: usize,
     req: usize,
     taken: &[bool],
-    opts: &[(&str, &str)],
+    opts: &[(&str, Wrong)],
 ) -> anyhow::Error {
     let tried = taken.iter().position(|t| *t).unwrap_or(opts.len()).max(1);
-    let (arg, ty) = opts[(n - 1 - req).min(tried - 1)];
-    from::expected(arg, ty, v[n - 1])
+    let (arg, wrong) = opts[(n - 1 - req).min(tried - 1)];
+    wrong(v[n - 1], arg)
 }
 
 /// Declare typed q functions (see the module's doc): each `fn` as written, and beside it a
@@ -235,12 +238,19 @@ macro_rules! qfn {
         let usage = concat!("(", $crate::qfn!(@join $($a,)* $([$oa]),+), ")");
         $crate::qfn!(@list $f, $x, usage, [$(($a $t))*] [$(($oa $ot))+])
     }};
-    // the argument list: the optionals read from the back as `from::Trailing` reads them (each
-    // taken when it has its kind), then the required ones in order
+    // the argument list: the required ones in order (their places do not depend on the
+    // optionals given), then the optionals read from the back as `from::Trailing` reads them,
+    // each taken when it has its kind
     (@list $f:path, $x:ident, $usage:ident, [$(($a:ident $t:ty))*] [$(($oa:ident $ot:ty))+]) => {{
         const R: usize = 0 $(+ $crate::qfn!(@one $a))*;
         const O: usize = [$(stringify!($oa)),+].len();
         let v = $crate::k::qfn::arguments(&$x, R, O, $usage)?;
+        let mut i = 0usize;
+        $(
+            let $a = <$t as $crate::k::from::FromQ>::from_q(v[i], stringify!($a))?;
+            i += 1;
+        )*
+        let _ = i;
         let mut n = v.len();
         let ($($oa,)+) = <($($ot,)+) as $crate::k::from::Trailing>::take(v, &mut n, R)?;
         if n != R {
@@ -249,15 +259,12 @@ macro_rules! qfn {
                 n,
                 R,
                 &[$($oa.is_some()),+],
-                &[$((stringify!($oa), <$ot as $crate::k::from::FromQ>::TYPE)),+],
+                &[$((
+                    stringify!($oa),
+                    <$ot as $crate::k::from::FromQ>::wrong as $crate::k::qfn::Wrong,
+                )),+],
             ));
         }
-        let mut i = 0usize;
-        $(
-            let $a = <$t as $crate::k::from::FromQ>::from_q(v[i], stringify!($a))?;
-            i += 1;
-        )*
-        let _ = i;
         Ok($crate::k::qfn::IntoQ::into_q($f($($a,)* $($oa),+)?))
     }};
     (@one $a:ident) => { 1 };
