@@ -477,7 +477,7 @@ fns! {
     "triplet"         as "Triplet"        => loss::triplet,
     "opt"             as "opt"            => dispatch::state::opt,
     "step"            as "kstep"          => dispatch::train::step,
-    "lr"              as "lr"             => optim::api::lr,
+    "lr"              as "lr"             => optim::api::lr::q,
     "avgparms"        as "avgparms"       => model::parms::avgparms,
     "backstep"        as "backstep"       => model::steps::backstep,
     "backward"        as "backward"       => dispatch::train::backward,

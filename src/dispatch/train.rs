@@ -14,5 +14,5 @@ pub fn step(x: K) -> KResult {
     if model::is_model(x) {
         return model::steps::step(x);
     }
-    optim::api::step(x)
+    optim::api::step::q(x)
 }
