@@ -39,6 +39,11 @@ ktorch::qfn! {
         Ok((a + b) as f64 * by.unwrap_or(1.0))
     }
 
+    /// A usage of its own for a count's error.
+    fn usage(a: i64, b: i64) -> Result<i64> as "(PNG file name; image)" {
+        Ok(a + b)
+    }
+
     /// No required argument, one optional: `count[]` or `count n`.
     fn count(n: Option<i64>) -> Result<i64> {
         Ok(n.unwrap_or(10))
@@ -181,6 +186,11 @@ fn a_count_other_than_the_declarations_brackets_the_optionals() {
     // (a one-item list of a long would be a handle's form)
     let e = guarded("scale", scale::q, &KObj::list(vec![KObj::float(1.0)])).unwrap_err();
     assert_eq!(e, "scale: expected (a;b;[by]), given 1 argument");
+    let e = guarded("usage", usage::q, &KObj::long(1)).unwrap_err();
+    assert_eq!(
+        e,
+        "usage: expected (PNG file name; image), given long scalar"
+    );
 }
 
 #[test]

@@ -27,6 +27,7 @@
 //!   none of them takes is the error of the optional of its place (`dim expected as a long,
 //!   given a symbol`). An `Option<T>` followed by a required parameter is itself required (a
 //!   nullable `T`, `0N` for `None`). Defaults are applied in the body (`dim.unwrap_or(-1)`);
+//! - `-> R as "(file;image)"`: the usage a count's error says, in place of the parameters';
 //! - a `"name" / 2` row of src/fns.rs (q calls it with two arguments) hands the two as the list
 //!   `(x;y)`: a function of two parameters reads them as it reads `f(x;y)`;
 //!
@@ -167,7 +168,7 @@ pub fn unread(
 macro_rules! qfn {
     ($(
         $(#[$m:meta])*
-        $vis:vis fn $name:ident ( $($p:tt)* ) -> $r:ty $body:block
+        $vis:vis fn $name:ident ( $($p:tt)* ) -> $r:ty $(as $u:literal)? $body:block
     )*) => {$(
         $(#[$m])*
         $vis fn $name($($p)*) -> $r $body
@@ -178,38 +179,38 @@ macro_rules! qfn {
             use super::*;
             /// Read q's argument as the typed parameters, call, and make the result a q value.
             pub fn q(x: $crate::k::K) -> $crate::k::KResult {
-                $crate::qfn!(@params super::$name, x, [] [] $($p)*)
+                $crate::qfn!(@params super::$name, x, [$($u)?], [] [] $($p)*)
             }
         }
     )*};
     // the parameters sorted, one at a time, into the required ones and the trailing optionals
     // (`Option<T>`): an `Option<T>` followed by a required parameter is a required parameter
     // of kind `Option<T>` (a nullable `T`), so only the last run of them is optional
-    (@params $f:path, $x:ident, [$($r:tt)*] [$($o:tt)*]
+    (@params $f:path, $x:ident, $u:tt, [$($r:tt)*] [$($o:tt)*]
         $a:ident : Option<$t:ty> $(, $($rest:tt)*)?) => {
-        $crate::qfn!(@params $f, $x, [$($r)*] [$($o)* ($a $t)] $($($rest)*)?)
+        $crate::qfn!(@params $f, $x, $u, [$($r)*] [$($o)* ($a $t)] $($($rest)*)?)
     };
-    (@params $f:path, $x:ident, [$($r:tt)*] [$(($oa:ident $ot:ty))*]
+    (@params $f:path, $x:ident, $u:tt, [$($r:tt)*] [$(($oa:ident $ot:ty))*]
         $a:ident : $t:ty $(, $($rest:tt)*)?) => {
-        $crate::qfn!(@params $f, $x, [$($r)* $(($oa Option<$ot>))* ($a $t)] [] $($($rest)*)?)
+        $crate::qfn!(@params $f, $x, $u, [$($r)* $(($oa Option<$ot>))* ($a $t)] [] $($($rest)*)?)
     };
-    (@params $f:path, $x:ident, [$($r:tt)*] [$($o:tt)*]) => {
-        $crate::qfn!(@call $f, $x, [$($r)*] [$($o)*])
+    (@params $f:path, $x:ident, $u:tt, [$($r:tt)*] [$($o:tt)*]) => {
+        $crate::qfn!(@call $f, $x, $u, [$($r)*] [$($o)*])
     };
     // no parameter: the argument is ignored
-    (@call $f:path, $x:ident, [] []) => {{
+    (@call $f:path, $x:ident, $u:tt, [] []) => {{
         let _ = $x;
         Ok($crate::k::qfn::IntoQ::into_q($f()?))
     }};
     // one parameter: the argument itself
-    (@call $f:path, $x:ident, [($a:ident $t:ty)] []) => {{
+    (@call $f:path, $x:ident, $u:tt, [($a:ident $t:ty)] []) => {{
         let $a = <$t as $crate::k::from::FromQ>::from_q($x, stringify!($a))?;
         Ok($crate::k::qfn::IntoQ::into_q($f($a)?))
     }};
     // several: the list (a;b;..) of exactly that many
-    (@call $f:path, $x:ident, [$(($a:ident $t:ty))+] []) => {{
+    (@call $f:path, $x:ident, $u:tt, [$(($a:ident $t:ty))+] []) => {{
         const N: usize = [$(stringify!($a)),+].len();
-        let usage = concat!("(", $crate::qfn!(@join $($a),+), ")");
+        let usage = $crate::qfn!(@usage $u, concat!("(", $crate::qfn!(@join $($a),+), ")"));
         let v = $crate::k::from::items(&$x, N..=N, usage)?;
         let mut i = 0usize;
         $(
@@ -222,9 +223,9 @@ macro_rules! qfn {
     // one required argument and trailing optionals: `f x`, the argument alone (when its kind
     // says it comes alone, or it is no argument list of a count the call can have), or
     // `f(x;..)`
-    (@call $f:path, $x:ident, [($a:ident $t:ty)] [$(($oa:ident $ot:ty))+]) => {{
+    (@call $f:path, $x:ident, $u:tt, [($a:ident $t:ty)] [$(($oa:ident $ot:ty))+]) => {{
         const O: usize = [$(stringify!($oa)),+].len();
-        let usage = concat!("(", $crate::qfn!(@join $a, $([$oa]),+), ")");
+        let usage = $crate::qfn!(@usage $u, concat!("(", $crate::qfn!(@join $a, $([$oa]),+), ")"));
         match $crate::k::qfn::alone::<$t>($x, stringify!($a), 1 + O, usage)? {
             Some($a) => {
                 $(let $oa: Option<$ot> = None;)+
@@ -234,8 +235,8 @@ macro_rules! qfn {
         }
     }};
     // no or several required arguments and trailing optionals: `f(a;b;..)`
-    (@call $f:path, $x:ident, [$(($a:ident $t:ty))*] [$(($oa:ident $ot:ty))+]) => {{
-        let usage = concat!("(", $crate::qfn!(@join $($a,)* $([$oa]),+), ")");
+    (@call $f:path, $x:ident, $u:tt, [$(($a:ident $t:ty))*] [$(($oa:ident $ot:ty))+]) => {{
+        let usage = $crate::qfn!(@usage $u, concat!("(", $crate::qfn!(@join $($a,)* $([$oa]),+), ")"));
         $crate::qfn!(@list $f, $x, usage, [$(($a $t))*] [$(($oa $ot))+])
     }};
     // the argument list: the required ones in order (their places do not depend on the
@@ -267,6 +268,9 @@ macro_rules! qfn {
         }
         Ok($crate::k::qfn::IntoQ::into_q($f($($a,)* $($oa),+)?))
     }};
+    // a usage declared (`-> R as "(file;image)"`), else the parameters'
+    (@usage [$u:literal], $d:expr) => { $u };
+    (@usage [], $d:expr) => { $d };
     (@one $a:ident) => { 1 };
     (@join $a:tt) => { stringify!($a) };
     (@join $a:tt, $($b:tt),+) => { concat!(stringify!($a), ";", $crate::qfn!(@join $($b),+)) };
