@@ -12,7 +12,7 @@ use anyhow::{anyhow, bail, Result};
 use super::data::define;
 use super::pass::epoch;
 use super::run::results;
-use super::{is_model, of, Data, Model, Settings};
+use super::{is_model, of, Data, Model, ModelArg, Settings};
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::loss::object::Loss;
@@ -233,21 +233,23 @@ pub fn test(x: K) -> KResult {
     settings(x, false)
 }
 
-fn size(x: K, training: bool) -> KResult {
-    registry::with(x, |o| {
+/// The number of samples of the training or test data.
+fn size(m: ModelArg, training: bool) -> Result<i64> {
+    registry::with(m.0, |o| {
         let m = of(o)?;
-        Ok(make::long(
-            if training { &m.data } else { &m.testdata }.current(),
-        ))
+        Ok(if training { &m.data } else { &m.testdata }.current())
     })
 }
 
-pub fn datasize(x: K) -> KResult {
-    size(x, true)
-}
-
-pub fn testsize(x: K) -> KResult {
-    size(x, false)
+crate::qfn! {
+    /// `datasize m`: the number of training samples.
+    pub fn datasize(m: ModelArg) -> Result<i64> {
+        size(m, true)
+    }
+    /// `testsize m`: the number of test samples.
+    pub fn testsize(m: ModelArg) -> Result<i64> {
+        size(m, false)
+    }
 }
 
 /// The model of `run m`/`testrun m`, or of `run(m;x;y)` with its new data defined first.
