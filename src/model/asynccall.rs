@@ -279,31 +279,40 @@ fn refuse_callbacks(root: &Arc<Module>) -> Result<()> {
 }
 
 /// The future of handle `x`, taken out of the registry (its handle goes stale).
-fn take_future(x: K) -> Result<Future> {
-    match registry::class_of(x) {
-        Some("future") => {}
-        Some(c) => bail!("expected a future, given {c}"),
-        None if registry::is_handle(x) => bail!("stale pointer"),
-        None => bail!("expected a future, given {}", describe(x)),
+/// A future's handle (`await f`, `ready f`): q's argument, alive for the call.
+pub struct FutureArg(K);
+
+impl FromQ for FutureArg {
+    const TYPE: &'static str = "a future";
+    fn read(x: K) -> Result<Option<FutureArg>> {
+        Ok((registry::class_of(x) == Some("future")).then_some(FutureArg(x)))
     }
-    match registry::take(x)?.take::<Future>() {
-        Ok(f) => Ok(f),
-        Err(_) => unreachable!("class checked above"),
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        match registry::class_of(x) {
+            Some(c) => anyhow!("expected a future, given {c}"),
+            None if registry::is_handle(x) => anyhow!("stale pointer"),
+            None => anyhow!("expected a future, given {}", describe(x)),
+        }
     }
 }
 
-/// `await f`: the result of the call (a tensor or vector handle, q data for `evaluate`, run's
-/// metrics), or its error; the future is freed either way.
-pub fn await_(x: K) -> KResult {
-    take_future(x)?.finish()
-}
+crate::qfn! {
+    /// `await f`: the result of the call (a tensor or vector handle, q data for `evaluate`,
+    /// run's metrics), or its error; the future is freed either way.
+    pub fn await_(f: FutureArg) -> KResult {
+        match registry::take(f.0)?.take::<Future>() {
+            Ok(f) => f.finish(),
+            Err(_) => unreachable!("class checked by FutureArg"),
+        }
+    }
 
-/// `ready f`: 1b when the call has finished (never waits).
-pub fn ready(x: K) -> KResult {
-    registry::with(x, |o| match o.get::<Future>() {
-        Some(f) => Ok(make::boolean(f.ready())),
-        None => bail!("expected a future, given {}", o.class()),
-    })
+    /// `ready f`: 1b when the call has finished (never waits).
+    pub fn ready(f: FutureArg) -> Result<bool> {
+        registry::with(f.0, |o| match o.get::<Future>() {
+            Some(f) => Ok(f.ready()),
+            None => bail!("expected a future, given {}", o.class()),
+        })
+    }
 }
 
 /// An async call in the registry (class `future`): freeing it waits for the call and gives back

@@ -12,6 +12,7 @@ use super::run::clip_norm;
 use super::run::forward_loss;
 use super::scaler::Scaler;
 use super::{is_model, of};
+use crate::device::Handle;
 use crate::k::from::{self, FromQ, Number as Num};
 use crate::k::{make, KResult, K};
 use crate::loss::object::Loss;
@@ -309,18 +310,36 @@ pub fn clip(x: K) -> KResult {
     Ok(make::float(clip_norm(&all, max, p)?.f_double_value(&[])?))
 }
 
-/// `clipv(obj;value)`: every gradient clamped to -value..value.
-pub fn clipv(x: K) -> KResult {
-    let Some([h, v]) = from::list(&x) else {
-        bail!("expected (object;value), given {}", describe(x))
-    };
-    let c = num(*v, "clip value")?;
-    for t in groups(*h)?.into_iter().flatten() {
-        let g = t.grad();
-        if g.defined() {
-            let _ = g.shallow_clone().f_clamp_(-c, c)?;
-        }
+/// `clipv`'s value: any numeric atom, as a float.
+pub struct ClipValue(f64);
+
+impl FromQ for ClipValue {
+    const TYPE: &'static str = "a number";
+    fn read(x: K) -> Result<Option<ClipValue>> {
+        Ok(Num::of(x).map(|n| {
+            ClipValue(match n {
+                Num::Int(i) => i as f64,
+                Num::Float(f) => f,
+            })
+        }))
     }
+    /// ktorch's words, `clip value: expected a number, given ..`
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("clip value: expected a number, given {}", describe(x))
+    }
+}
+
+crate::qfn! {
+    /// `clipv(obj;value)`: every gradient clamped to -value..value; answers a float null.
+    pub fn clipv(object: Handle, value: ClipValue) -> Result<f64> as "(object;value)" {
+        let c = value.0;
+        for t in groups(object.k())?.into_iter().flatten() {
+            let g = t.grad();
+            if g.defined() {
+                let _ = g.shallow_clone().f_clamp_(-c, c)?;
+            }
+        }
     // ktorch answers a float null (kmodel.cpp's kclip: clipping by value has no norm to give)
-    Ok(make::float(f64::NAN))
+        Ok(f64::NAN)
+    }
 }
