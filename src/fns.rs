@@ -567,9 +567,9 @@ fns! {
     "allgather"       as "allgather"      => dist::collect::allgather::q,
     "reducescatter"   as "reducescatter"  => dist::collect::reducescatter::q,
     "distmodel"       as "distmodel"      => model::dist::distmodel,
-    "columns"         as "columns"        => model::table::columns,
+    "columns"         as "columns"        => model::table::columns::q,
     "score"           as "score"          => model::score::score,
     "progress"        as "progress"       => model::progress::progress::q,
-    "gradscale"       as "gradscale"      => model::scaler::gradscale,
+    "gradscale"       as "gradscale"      => model::scaler::gradscale::q,
     "windows"         as "windows"        => tensor::windows::windows,
 }
