@@ -352,18 +352,57 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
     }
 }
 
-/// `run m`/`testrun m`, or with new data first, or from a data source (source.rs).
-fn go(x: K, training: bool) -> KResult {
-    if let Some([m, f, args]) = from::list(&x) {
-        if is_model(*m) && super::source::is_function(*f) {
-            return super::source::run(*m, *f, *args, training);
+/// `run`'s and `testrun`'s forms: `run m`, `run(m;x;y)` (new data first), `run(m;f;args)` (a
+/// data source: source.rs).
+pub enum RunCall {
+    Model(ModelArg),
+    WithData(ModelArg, K, K),
+    Source(ModelArg, K, K),
+}
+
+impl FromQ for RunCall {
+    const TYPE: &'static str = "model, or (model;inputs;targets)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<RunCall>> {
+        if let Some([m, f, args]) = from::list(&x) {
+            if let (Some(m), true) = (ModelArg::of(*m), super::source::is_function(*f)) {
+                return Ok(Some(RunCall::Source(m, *f, *args)));
+            }
+        }
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(RunCall::Model(m)));
+        }
+        match from::list(&x) {
+            Some([m, xs, ys]) if is_model(*m) => {
+                Ok(Some(RunCall::WithData(ModelArg(*m), *xs, *ys)))
+            }
+            _ => bail!(
+                "expected model, or (model;inputs;targets), given {}",
+                describe(x)
+            ),
         }
     }
-    let h = model_to_run(x, training)?;
+}
+
+/// `run m`/`testrun m`, or with new data first, or from a data source (source.rs).
+fn go(call: RunCall, training: bool) -> KResult {
+    let h = match call {
+        RunCall::Source(m, f, args) => return super::source::run(m.0, f, args, training),
+        RunCall::Model(m) => m,
+        RunCall::WithData(m, xs, ys) => {
+            define(
+                m.0,
+                training,
+                Some(std::slice::from_ref(&xs)),
+                Some(std::slice::from_ref(&ys)),
+            )?;
+            m
+        }
+    };
     // the model leaves the registry while it runs: a callback inside can call ktorch freely;
     // Ctrl-C ends it between batches with 'stop (k::interrupt)
     crate::k::interrupt::scope(|| {
-        registry::lease(h, |o| {
+        registry::lease(h.0, |o| {
             let m = of(o)?;
             let e = epoch(m, training)?;
             results(e, if training { &m.train } else { &m.test })
@@ -371,12 +410,16 @@ fn go(x: K, training: bool) -> KResult {
     })
 }
 
-pub fn run(x: K) -> KResult {
-    go(x, true)
-}
+crate::qfn! {
+    /// `run m`, `run(m;x;y)`, `run(m;f;args)`: one training epoch.
+    pub fn run(call: RunCall) -> KResult {
+        go(call, true)
+    }
 
-pub fn testrun(x: K) -> KResult {
-    go(x, false)
+    /// `testrun m`, `testrun(m;x;y)`, `testrun(m;f;args)`: one test pass.
+    pub fn testrun(call: RunCall) -> KResult {
+        go(call, false)
+    }
 }
 
 /// Read a forward call of a model or a module (`forward`, `nforward`, `eforward`, `evaluate`,
