@@ -454,7 +454,7 @@ fns! {
     "threshold"       as "threshold"      => nn::functional::act::threshold,
     "unfold"          as "unfold"         => nn::functional::conv::unfold,
     "zscore"          as "zscore"         => nn::functional::shape::zscore,
-    "loss"            as "loss"           => loss::object::loss,
+    "loss"            as "loss"           => loss::object::loss::q,
     "bce"             as "bce"            => loss::bce::q,
     "bcelogit1"       as "bcelogit1"      => loss::bcelogit1::q,
     "bcelogit2"       as "bcelogit2"      => loss::bcelogit2::q,
