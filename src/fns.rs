@@ -479,7 +479,7 @@ fns! {
     "step"            as "kstep"          => dispatch::train::step,
     "lr"              as "lr"             => optim::api::lr::q,
     "avgparms"        as "avgparms"       => model::parms::avgparms::q,
-    "backstep"        as "backstep"       => model::steps::backstep,
+    "backstep"        as "backstep"       => model::steps::backstep::q,
     "backward"        as "backward"       => dispatch::train::backward,
     "batchinit"       as "Batchinit"      => model::data::batchinit::q,
     "batch"           as "trainbatch"     => dispatch::data::batch,

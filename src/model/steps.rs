@@ -11,7 +11,7 @@ use super::data::side;
 use super::run::clip_norm;
 use super::run::forward_loss;
 use super::scaler::Scaler;
-use super::{is_model, of};
+use super::{is_model, of, ModelArg};
 use crate::device::Handle;
 use crate::k::from::{self, FromQ, Number as Num};
 use crate::k::{make, KResult, K};
@@ -106,40 +106,57 @@ fn loss_backward_read(
     })
 }
 
-/// The model and optional inputs/targets of `backward`/`backstep`.
-fn model_args(x: K) -> Result<(K, Option<(K, K)>)> {
-    if is_model(x) {
-        return Ok((x, None));
+/// The model and optional inputs/targets of `backward`/`backstep`: `m` or `(m;x;y)` (x and y
+/// read by `step_data` on the module's device).
+pub struct StepCall {
+    m: ModelArg,
+    xy: Option<(K, K)>,
+}
+
+impl FromQ for StepCall {
+    const TYPE: &'static str = "model, or (model;inputs;targets)";
+    fn read(x: K) -> Result<Option<StepCall>> {
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(StepCall { m, xy: None }));
+        }
+        Ok(match from::list(&x) {
+            Some([m, a, b]) => ModelArg::of(*m).map(|m| StepCall {
+                m,
+                xy: Some((*a, *b)),
+            }),
+            _ => None,
+        })
     }
-    match from::list(&x) {
-        Some([m, a, b]) if is_model(*m) => Ok((*m, Some((*a, *b)))),
-        _ => bail!(
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
             "expected model, or (model;inputs;targets), given {}",
             describe(x)
-        ),
+        )
     }
 }
 
-/// `backward` on a model (called from tensor::autograd::backward).
-pub fn backward(x: K) -> KResult {
-    let (h, xy) = model_args(x)?;
-    let l = registry::lease(h, |o| {
-        let m = of(o)?;
-        let (x, y) = step_data(m, xy)?;
-        let super::Model {
-            module,
-            loss,
-            dist,
-            scaler,
-            ..
-        } = m;
-        crate::model::dist::synced(dist, module, || {
-            loss_backward_read(module, loss, scaler.as_mut(), &x, &y, true)
-        })
-    })?;
-    match l {
-        (_, Some(early)) => convert::to_q(&early.read()?),
-        (l, None) => convert::to_q(&l.f_detach()?),
+crate::qfn! {
+    /// `backward` on a model (called from dispatch::train::backward).
+    pub fn backward(call: StepCall) -> KResult {
+        let StepCall { m: h, xy } = call;
+        let l = registry::lease(h.0, |o| {
+            let m = of(o)?;
+            let (x, y) = step_data(m, xy)?;
+            let super::Model {
+                module,
+                loss,
+                dist,
+                scaler,
+                ..
+            } = m;
+            crate::model::dist::synced(dist, module, || {
+                loss_backward_read(module, loss, scaler.as_mut(), &x, &y, true)
+            })
+        })?;
+        match l {
+            (_, Some(early)) => convert::to_q(&early.read()?),
+            (l, None) => convert::to_q(&l.f_detach()?),
+        }
     }
 }
 
@@ -147,65 +164,68 @@ pub fn is_model_call(x: K) -> bool {
     is_model(x) || matches!(from::list(&x), Some([m, _, _]) if is_model(*m))
 }
 
-/// `step m`: with a gradient scaler, GradScaler's step and update (scaler.rs).
-pub fn step(x: K) -> KResult {
-    crate::k::interrupt::scope(|| {
-        registry::lease(x, |o| {
-            let m = of(o)?;
-            match m.scaler.as_mut() {
-                Some(s) => s.step(&mut m.opt),
-                None => crate::model::dist::step(&mut m.dist, &m.module, &mut m.opt),
-            }
-        })
-    })?;
-    Ok(make::null())
-}
-
-pub fn backstep(x: K) -> KResult {
-    let (h, xy) = model_args(x)?;
-    // an LBFGS step iterates: Ctrl-C ends it between iterations (k::interrupt)
-    let l = crate::k::interrupt::scope(|| {
-        registry::lease(h, |o| {
-            let m = of(o)?;
-            let (x, y) = step_data(m, xy)?;
-            let parms: Vec<Tensor> = m.opt.shared_parameters();
-            let super::Model {
-                module,
-                loss,
-                opt,
-                dist,
-                scaler,
-                ..
-            } = m;
-            if let Some(s) = scaler {
-                if opt.kind.closure.is_some() {
-                    bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
+crate::qfn! {
+    /// `step m`: with a gradient scaler, GradScaler's step and update (scaler.rs).
+    pub fn step(m: ModelArg) -> Result<()> {
+        crate::k::interrupt::scope(|| {
+            registry::lease(m.0, |o| {
+                let m = of(o)?;
+                match m.scaler.as_mut() {
+                    Some(s) => s.step(&mut m.opt),
+                    None => crate::model::dist::step(&mut m.dist, &m.module, &mut m.opt),
                 }
-                reset_grads(&parms, true)?;
-                let l = crate::model::dist::synced(dist, module, || {
-                    loss_backward(module, loss, Some(&mut *s), &x, &y)
-                })?;
-                s.step(opt)?;
-                return Ok(l);
-            }
-            if crate::model::dist::sharded(dist) {
-                // its optimizer takes no closure (LBFGS is refused): backward, then its step
-                reset_grads(&parms, true)?;
-                let l = crate::model::dist::synced(dist, module, || {
-                    loss_backward(module, loss, None, &x, &y)
-                })?;
-                crate::model::dist::step(dist, module, opt)?;
-                return Ok(l);
-            }
-            opt.step_with(&mut || {
-                reset_grads(&parms, true)?;
-                crate::model::dist::synced(dist, module, || {
-                    loss_backward(module, loss, None, &x, &y)
-                })
             })
         })
-    })?;
-    convert::to_q(&l.f_detach()?)
+    }
+
+    /// `backstep m`, `backstep(m;x;y)`: forward, loss, backward and the optimizer's step; answers
+    /// the loss.
+    pub fn backstep(call: StepCall) -> KResult {
+        let StepCall { m: h, xy } = call;
+        // an LBFGS step iterates: Ctrl-C ends it between iterations (k::interrupt)
+        let l = crate::k::interrupt::scope(|| {
+            registry::lease(h.0, |o| {
+                let m = of(o)?;
+                let (x, y) = step_data(m, xy)?;
+                let parms: Vec<Tensor> = m.opt.shared_parameters();
+                let super::Model {
+                    module,
+                    loss,
+                    opt,
+                    dist,
+                    scaler,
+                    ..
+                } = m;
+                if let Some(s) = scaler {
+                    if opt.kind.closure.is_some() {
+                        bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
+                    }
+                    reset_grads(&parms, true)?;
+                    let l = crate::model::dist::synced(dist, module, || {
+                        loss_backward(module, loss, Some(&mut *s), &x, &y)
+                    })?;
+                    s.step(opt)?;
+                    return Ok(l);
+                }
+                if crate::model::dist::sharded(dist) {
+                    // its optimizer takes no closure (LBFGS is refused): backward, then its step
+                    reset_grads(&parms, true)?;
+                    let l = crate::model::dist::synced(dist, module, || {
+                        loss_backward(module, loss, None, &x, &y)
+                    })?;
+                    crate::model::dist::step(dist, module, opt)?;
+                    return Ok(l);
+                }
+                opt.step_with(&mut || {
+                    reset_grads(&parms, true)?;
+                    crate::model::dist::synced(dist, module, || {
+                        loss_backward(module, loss, None, &x, &y)
+                    })
+                })
+            })
+        })?;
+        convert::to_q(&l.f_detach()?)
+    }
 }
 
 fn num(x: K, what: &str) -> Result<f64> {
