@@ -566,7 +566,7 @@ fns! {
     "broadcast"       as "broadcast"      => dist::collect::broadcast::q,
     "allgather"       as "allgather"      => dist::collect::allgather::q,
     "reducescatter"   as "reducescatter"  => dist::collect::reducescatter::q,
-    "distmodel"       as "distmodel"      => model::dist::distmodel,
+    "distmodel"       as "distmodel"      => model::dist::distmodel::q,
     "columns"         as "columns"        => model::table::columns::q,
     "score"           as "score"          => model::score::score,
     "progress"        as "progress"       => model::progress::progress::q,
