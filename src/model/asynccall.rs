@@ -136,25 +136,51 @@ impl Drop for Future {
     }
 }
 
-/// `` async(`name;args..) ``: start `name` on `args` (as `name args` would take them) and answer
-/// a future.
-pub fn async_(x: K) -> KResult {
-    let usage = || format!("expecting (name;args..), name one of {}", NAMES.join(", "));
-    let v = from::list(&x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
-    let Some(v) = v else {
-        let given = <&str>::of(x).map_or_else(|| describe(x), |s| format!("`{s}"));
-        bail!("{}, given {given}", usage())
-    };
-    let Some(name) = <&str>::of(v[0]).and_then(|s| NAMES.iter().find(|n| **n == s)) else {
-        let given = <&str>::of(v[0]).map_or_else(|| describe(v[0]), |s| format!("`{s}"));
-        bail!("{}, given {given}", usage())
-    };
-    // the arguments as the sync function gets them: one value, or a list of several
-    if v.len() == 2 {
-        start(name, v[1])
-    } else {
-        let args = crate::k::Owned::new(make::list_of(&v[1..]));
-        start(name, args.k())
+/// `async`'s arguments: the name of the function to run and its arguments as that function gets
+/// them (one value, or a list of several made here).
+pub struct AsyncCall {
+    name: &'static str,
+    args: Args,
+}
+
+/// One argument as q gave it, or several in a list made for the call.
+enum Args {
+    One(K),
+    Many(crate::k::Owned),
+}
+
+impl FromQ for AsyncCall {
+    const TYPE: &'static str = "(name;args..)";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<AsyncCall>> {
+        let usage = || format!("expecting (name;args..), name one of {}", NAMES.join(", "));
+        let v = from::list(&x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
+        let Some(v) = v else {
+            let given = <&str>::of(x).map_or_else(|| describe(x), |s| format!("`{s}"));
+            bail!("{}, given {given}", usage())
+        };
+        let Some(name) = <&str>::of(v[0]).and_then(|s| NAMES.iter().find(|n| **n == s)) else {
+            let given = <&str>::of(v[0]).map_or_else(|| describe(v[0]), |s| format!("`{s}"));
+            bail!("{}, given {given}", usage())
+        };
+        // the arguments as the sync function gets them: one value, or a list of several
+        let args = if v.len() == 2 {
+            Args::One(v[1])
+        } else {
+            Args::Many(crate::k::Owned::new(make::list_of(&v[1..])))
+        };
+        Ok(Some(AsyncCall { name, args }))
+    }
+}
+
+crate::qfn! {
+    /// `` async(`name;args..) ``: start `name` on `args` (as `name args` would take them) and
+    /// answer a future.
+    pub fn async_(call: AsyncCall) -> KResult {
+        match &call.args {
+            Args::One(x) => start(call.name, *x),
+            Args::Many(v) => start(call.name, v.k()),
+        }
     }
 }
 

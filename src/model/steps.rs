@@ -274,60 +274,88 @@ fn groups_sharded(h: K) -> Result<(Vec<Vec<Tensor>>, bool)> {
     Ok((gs, sharded))
 }
 
-/// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
-/// norm before clipping (one per group with the flag).
-pub fn clip(x: K) -> KResult {
-    let v = from::list(&x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expected (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
-    let max = num(v[1], "max norm")?;
-    let (mut p, mut group) = (2.0, false);
-    for a in &v[2..] {
-        match bool::of(*a) {
-            Some(b) => group = b,
-            None => p = num(*a, "norm type")?,
+/// `clip`'s arguments: the object (a module, model or optimizer, or tensors), the max norm, the
+/// norm type (default 2) and whether to clip each optimizer group on its own (default false),
+/// the last two in either order.
+pub struct ClipCall {
+    h: K,
+    max: f64,
+    p: f64,
+    group: bool,
+}
+
+impl FromQ for ClipCall {
+    const TYPE: &'static str = "(object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<ClipCall>> {
+        let v = from::list(&x)
+            .filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0]))
+            .ok_or_else(|| anyhow!("expected {}", Self::TYPE))?;
+        let max = num(v[1], "max norm")?;
+        let (mut p, mut group) = (2.0, false);
+        for a in &v[2..] {
+            match bool::of(*a) {
+                Some(b) => group = b,
+                None => p = num(*a, "norm type")?,
+            }
         }
+        Ok(Some(ClipCall {
+            h: v[0],
+            max,
+            p,
+            group,
+        }))
     }
-    let (gs, sharded) = groups_sharded(v[0])?;
-    if sharded {
-        let gs = if group {
-            gs
-        } else {
-            vec![gs.into_iter().flatten().collect()]
-        };
-        let norms = crate::model::dist::clip_across(&gs, max, p)?;
+}
+
+crate::qfn! {
+    /// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
+    /// norm before clipping (one per group with the flag).
+    pub fn clip(call: ClipCall) -> KResult {
+        let ClipCall { h, max, p, group } = call;
+        let (gs, sharded) = groups_sharded(h)?;
+        if sharded {
+            let gs = if group {
+                gs
+            } else {
+                vec![gs.into_iter().flatten().collect()]
+            };
+            let norms = crate::model::dist::clip_across(&gs, max, p)?;
+            if !crate::session::setting::clipread() {
+                return Ok(make::null());
+            }
+            let v = Vec::<f64>::try_from(norms.f_to_device(Device::Cpu)?)?;
+            return Ok(if group {
+                make::floats(&v)
+            } else {
+                make::float(v[0])
+            });
+        }
+        // `setting`clipread,0b`: clip on the device, answer null, no wait for the GPU
         if !crate::session::setting::clipread() {
+            if group {
+                for g in &gs {
+                    let _norm = clip_norm(g, max, p)?;
+                }
+            } else {
+                let _norm = clip_norm(&gs.into_iter().flatten().collect::<Vec<_>>(), max, p)?;
+            }
             return Ok(make::null());
         }
-        let v = Vec::<f64>::try_from(norms.f_to_device(Device::Cpu)?)?;
-        return Ok(if group {
-            make::floats(&v)
-        } else {
-            make::float(v[0])
-        });
-    }
-    // `setting`clipread,0b`: clip on the device, answer null, no wait for the GPU
-    if !crate::session::setting::clipread() {
         if group {
-            for g in &gs {
-                let _norm = clip_norm(g, max, p)?;
-            }
-        } else {
-            let _norm = clip_norm(&gs.into_iter().flatten().collect::<Vec<_>>(), max, p)?;
+            let norms = gs
+                .iter()
+                .map(|g| {
+                    clip_norm(g, max, p)?
+                        .f_double_value(&[])
+                        .map_err(Into::into)
+                })
+                .collect::<Result<Vec<f64>>>()?;
+            return Ok(make::floats(&norms));
         }
-        return Ok(make::null());
+        let all: Vec<Tensor> = gs.into_iter().flatten().collect();
+        Ok(make::float(clip_norm(&all, max, p)?.f_double_value(&[])?))
     }
-    if group {
-        let norms = gs
-            .iter()
-            .map(|g| {
-                clip_norm(g, max, p)?
-                    .f_double_value(&[])
-                    .map_err(Into::into)
-            })
-            .collect::<Result<Vec<f64>>>()?;
-        return Ok(make::floats(&norms));
-    }
-    let all: Vec<Tensor> = gs.into_iter().flatten().collect();
-    Ok(make::float(clip_norm(&all, max, p)?.f_double_value(&[])?))
 }
 
 /// `clipv`'s value: any numeric atom, as a float.
