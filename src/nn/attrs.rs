@@ -13,7 +13,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::api::{has_module, is_module, modref, module_mut};
-use super::parms::on;
+use super::parms::{on, ModuleKey};
 use super::{layers, ModRef, Module};
 use crate::k::from::{self, FromQ, Syms};
 use crate::k::{make, read, KResult, K};
@@ -95,22 +95,22 @@ fn add_tensor(m: &mut Module, name: &str, t: Tensor, buffers: bool) -> Result<()
     Ok(())
 }
 
-/// `buffers m`, `buffers(m;child)`: a dictionary handle of the buffers (shared tensors).
-pub fn buffers(x: K) -> KResult {
-    let d = on(x, "buffers", |m| {
-        Ok(m.named_buffers()
-            .into_iter()
-            .map(|(k, t)| (k, t.shallow_clone()))
-            .collect::<Vec<_>>())
-    })?;
-    Ok(registry::add_as(Obj::Dict(d), "buffer"))
-}
+crate::qfn! {
+    /// `buffers m`, `buffers(m;child)`: a dictionary handle of the buffers (shared tensors).
+    pub fn buffers(x: ModuleKey) -> KResult {
+        let d = on(x, |m| {
+            Ok(m.named_buffers()
+                .into_iter()
+                .map(|(k, t)| (k, t.shallow_clone()))
+                .collect::<Vec<_>>())
+        })?;
+        Ok(registry::add_as(Obj::Dict(d), "buffer"))
+    }
 
-/// `buffernames m`, `buffernames(m;child)`.
-pub fn buffernames(x: K) -> KResult {
-    on(x, "buffernames", |m| {
-        Ok(syms(m.named_buffers().into_iter().map(|(k, _)| k)))
-    })
+    /// `buffernames m`, `buffernames(m;child)`.
+    pub fn buffernames(x: ModuleKey) -> KResult {
+        on(x, |m| Ok(syms(m.named_buffers().into_iter().map(|(k, _)| k))))
+    }
 }
 
 pub fn syms(v: impl Iterator<Item = String>) -> K {
