@@ -20,33 +20,63 @@ use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
-/// `parm(m;name)`, `parm(m;name;value)`.
-pub fn parm(x: K) -> KResult {
-    tensor_attr(x, false)
-}
-/// `buffer(m;name)`, `buffer(m;name;value)`.
-pub fn buffer(x: K) -> KResult {
-    tensor_attr(x, true)
+/// `parm`'s (B false) or `buffer`'s (B true) arguments: a module or model, the tensor's full
+/// name, and a new value (a tensor or q data) to copy in or to add as a new tensor.
+pub struct TensorAttr<const B: bool> {
+    h: K,
+    name: &'static str,
+    value: Option<Tensor>,
 }
 
-fn tensor_attr(x: K, buffers: bool) -> KResult {
-    let what = if buffers { "buffer" } else { "parameter" };
-    let v = from::list(&x)
-        .filter(|v| !v.is_empty() && has_module(v[0]))
-        .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
-    if !(2..=3).contains(&v.len()) {
-        bail!("expected 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
+impl<const B: bool> FromQ for TensorAttr<B> {
+    const TYPE: &'static str = "(module;name) or (module;name;value)";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<TensorAttr<B>>> {
+        let what = if B { "buffer" } else { "parameter" };
+        let v = from::list(&x)
+            .filter(|v| !v.is_empty() && has_module(v[0]))
+            .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
+        if !(2..=3).contains(&v.len()) {
+            bail!("expected 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
+        }
+        let name = <&str>::of(v[1]).ok_or_else(|| {
+            anyhow!(
+                "second arg is {what} name, expected symbol given {}",
+                describe(v[1])
+            )
+        })?;
+        let value = match v.get(2) {
+            Some(&value) => Some(crate::tensor::arg(value)?.0),
+            None => None,
+        };
+        Ok(Some(TensorAttr {
+            h: v[0],
+            name,
+            value,
+        }))
     }
-    let name = <&str>::of(v[1]).ok_or_else(|| {
-        anyhow!(
-            "second arg is {what} name, expected symbol given {}",
-            describe(v[1])
-        )
-    })?;
-    let r = modref(v[0])?;
+}
+
+crate::qfn! {
+    /// `parm(m;name)`, `parm(m;name;value)`.
+    pub fn parm(x: TensorAttr<false>) -> KResult {
+        tensor_attr(x)
+    }
+
+    /// `buffer(m;name)`, `buffer(m;name;value)`.
+    pub fn buffer(x: TensorAttr<true>) -> KResult {
+        tensor_attr(x)
+    }
+}
+
+/// The tensor of that name, or its new value copied in (or added when there is none).
+fn tensor_attr<const B: bool>(x: TensorAttr<B>) -> KResult {
+    let what = if B { "buffer" } else { "parameter" };
+    let TensorAttr { h, name, value } = x;
+    let r = modref(h)?;
     let found = {
         let m = r.get();
-        let all = if buffers {
+        let all = if B {
             m.named_buffers()
         } else {
             m.named_parameters()
@@ -55,11 +85,10 @@ fn tensor_attr(x: K, buffers: bool) -> KResult {
             .find(|(k, _)| k == name)
             .map(|(_, t)| t.shallow_clone())
     };
-    let Some(&value) = v.get(2) else {
+    let Some(src) = value else {
         let t = found.ok_or_else(|| anyhow!("{what} `{name} not found"))?;
         return Ok(registry::add(Obj::Tensor(t)));
     };
-    let (src, _) = crate::tensor::arg(value)?;
     match found {
         Some(mut t) => {
             let _nograd = tch::no_grad_guard();
@@ -69,7 +98,7 @@ fn tensor_attr(x: K, buffers: bool) -> KResult {
             let device = r.get().device();
             drop(r); // changing the tree's shape needs the only reference to it
             let t = src.f_to_device(device)?.f_detach()?.f_contiguous()?;
-            registry::with(v[0], |o| add_tensor(module_mut(o)?, name, t, buffers))?;
+            registry::with(h, |o| add_tensor(module_mut(o)?, name, t, B))?;
         }
     }
     Ok(make::null())
