@@ -10,74 +10,95 @@ use crate::k::{make, read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, describe};
 
-/// The fills of no options but an optional gain (ktorch's `kfill`): `f(t, gain)`.
-type FillFn = fn(&mut Tensor, Option<f64>) -> Result<()>;
+/// The arguments of a fill as ktorch's `kfill` reads them: `h`, `(h;gain)`, `(h;picks)`,
+/// `(h;picks;gain)`, q data or `(data;gain)`; `G` says whether the function takes a gain.
+pub struct Fill<const G: bool> {
+    target: Target,
+    gain: Option<f64>,
+}
 
-/// Read `x` as ktorch's `kfill` does: `h`, `(h;gain)`, `(h;picks)`, `(h;picks;gain)`, q data or
-/// `(data;gain)`; `gain` says whether the function takes one.
-fn fill(x: K, gain: bool, f: FillFn) -> KResult {
-    let (target, g) = if registry::is_handle(x) {
-        (shared(x, None)?, None)
-    } else if let Some(v) = handle_list(&x) {
-        match v {
-            [h, y] => match double(*y) {
-                Some(d) => (shared(*h, None)?, Some(d)),
-                None => (shared(*h, Some(*y))?, None),
-            },
-            [h, p, y] if gain => {
-                let d = double(*y).ok_or_else(|| {
-                    anyhow!(
-                        "unable to read final arg of gain, double expected, given {}",
-                        describe(*y)
-                    )
-                })?;
-                (shared(*h, Some(*p))?, Some(d))
+impl<const G: bool> FromQ for Fill<G> {
+    const TYPE: &'static str = "a tensor, vector, dictionary, module or q data, picks and gain";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<Fill<G>>> {
+        let gain = G;
+        let (target, g) = if registry::is_handle(x) {
+            (shared(x, None)?, None)
+        } else if let Some(v) = handle_list(&x) {
+            match v {
+                [h, y] => match double(*y) {
+                    Some(d) => (shared(*h, None)?, Some(d)),
+                    None => (shared(*h, Some(*y))?, None),
+                },
+                [h, p, y] if gain => {
+                    let d = double(*y).ok_or_else(|| {
+                        anyhow!(
+                            "unable to read final arg of gain, double expected, given {}",
+                            describe(*y)
+                        )
+                    })?;
+                    (shared(*h, Some(*p))?, Some(d))
+                }
+                [_, _, _] => bail!("no more than 2 args expected, 3 supplied"),
+                _ => bail!(
+                    "expected up to {} args, but {} args supplied",
+                    2 + gain as usize,
+                    v.len()
+                ),
             }
-            [_, _, _] => bail!("no more than 2 args expected, 3 supplied"),
-            _ => bail!(
-                "expected up to {} args, but {} args supplied",
-                2 + gain as usize,
-                v.len()
-            ),
+        } else {
+            match from::list(&x) {
+                Some([a, y]) if double(*y).is_some() => (array(*a)?, double(*y)),
+                _ => (array(x)?, None),
+            }
+        };
+        if let (Some(g), false) = (g, gain) {
+            bail!("not implemented for additional gain argument of {g}");
         }
-    } else {
-        match from::list(&x) {
-            Some([a, y]) if double(*y).is_some() => (array(*a)?, double(*y)),
-            _ => (array(x)?, None),
-        }
-    };
-    if let (Some(g), false) = (g, gain) {
-        bail!("not implemented for additional gain argument of {g}");
+        Ok(Some(Fill { target, gain: g }))
     }
-    target.fill(|t| f(t, g))
 }
 
-pub fn zeros(x: K) -> KResult {
-    fill(x, false, |t, _| t.f_zero_().map(drop).map_err(Into::into))
-}
-pub fn ones(x: K) -> KResult {
-    fill(x, false, |t, _| t.f_fill_(1).map(drop).map_err(Into::into))
-}
-pub fn eye(x: K) -> KResult {
-    fill(x, false, |t, _| eye_(t))
-}
-pub fn dirac(x: K) -> KResult {
-    fill(x, false, |t, _| dirac_(t))
-}
-pub fn orthogonal(x: K) -> KResult {
-    fill(x, true, |t, g| orthogonal_(t, g.unwrap_or(1.0)))
-}
-pub fn xnormal(x: K) -> KResult {
-    fill(x, true, |t, g| {
-        let std = xavier_std(t, g.unwrap_or(1.0))?;
-        t.f_normal_(0.0, std).map(drop).map_err(Into::into)
-    })
-}
-pub fn xuniform(x: K) -> KResult {
-    fill(x, true, |t, g| {
-        let a = 3f64.sqrt() * xavier_std(t, g.unwrap_or(1.0))?;
-        t.f_uniform_(-a, a).map(drop).map_err(Into::into)
-    })
+crate::qfn! {
+    /// `zeros x`: zeros (`torch.nn.init.zeros_`).
+    pub fn zeros(x: Fill<false>) -> KResult {
+        x.target
+            .fill(|t| t.f_zero_().map(drop).map_err(Into::into))
+    }
+    /// `ones x`: ones (`torch.nn.init.ones_`).
+    pub fn ones(x: Fill<false>) -> KResult {
+        x.target
+            .fill(|t| t.f_fill_(1).map(drop).map_err(Into::into))
+    }
+    /// `eye x`: the identity (`torch.nn.init.eye_`).
+    pub fn eye(x: Fill<false>) -> KResult {
+        x.target.fill(eye_)
+    }
+    /// `dirac x`: the Dirac delta (`torch.nn.init.dirac_`).
+    pub fn dirac(x: Fill<false>) -> KResult {
+        x.target.fill(dirac_)
+    }
+    /// `orthogonal x`, `orthogonal(x;gain)`: `torch.nn.init.orthogonal_`.
+    pub fn orthogonal(x: Fill<true>) -> KResult {
+        let g = x.gain;
+        x.target.fill(|t| orthogonal_(t, g.unwrap_or(1.0)))
+    }
+    /// `xnormal x`, `xnormal(x;gain)`: `torch.nn.init.xavier_normal_`.
+    pub fn xnormal(x: Fill<true>) -> KResult {
+        let g = x.gain;
+        x.target.fill(|t| {
+            let std = xavier_std(t, g.unwrap_or(1.0))?;
+            t.f_normal_(0.0, std).map(drop).map_err(Into::into)
+        })
+    }
+    /// `xuniform x`, `xuniform(x;gain)`: `torch.nn.init.xavier_uniform_`.
+    pub fn xuniform(x: Fill<true>) -> KResult {
+        let g = x.gain;
+        x.target.fill(|t| {
+            let a = 3f64.sqrt() * xavier_std(t, g.unwrap_or(1.0))?;
+            t.f_uniform_(-a, a).map(drop).map_err(Into::into)
+        })
+    }
 }
 
 /// The identity matrix (2-d only), as `torch.eye(*t.shape, out=t)`.
