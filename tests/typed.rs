@@ -27,6 +27,182 @@ ktorch::qfn! {
     fn twice(n: i64) -> Result<i64> {
         Ok(2 * n)
     }
+
+    /// One required argument and two trailing optionals, defaults applied here: `reduce x`,
+    /// `reduce(x;dim)`, `reduce(x;keepdim)`, `reduce(x;dim;keepdim)`.
+    fn reduce(x: Vec<i64>, dim: Option<i64>, keepdim: Option<bool>) -> Result<Vec<i64>> {
+        Ok(vec![x.len() as i64, dim.unwrap_or(-1), keepdim.unwrap_or(false) as i64])
+    }
+
+    /// Two required arguments and one trailing optional.
+    fn scale(a: i64, b: i64, by: Option<f64>) -> Result<f64> {
+        Ok((a + b) as f64 * by.unwrap_or(1.0))
+    }
+
+    /// A usage of its own for a count's error.
+    fn usage(a: i64, b: i64) -> Result<i64> as "(PNG file name; image)" {
+        Ok(a + b)
+    }
+
+    /// No required argument, one optional: `count[]` or `count n`.
+    fn count(n: Option<i64>) -> Result<i64> {
+        Ok(n.unwrap_or(10))
+    }
+
+    /// A nullable long followed by a required argument is required (`0N` its `None`).
+    fn nullable(size: Option<i64>, flag: bool) -> Result<i64> {
+        Ok(size.unwrap_or(if flag { 1 } else { 0 }))
+    }
+}
+
+/// A long vector.
+fn longs(v: &[i64]) -> KObj {
+    v.iter()
+        .fold(KObj::vector(7, 0), |x, j| x.append_raw(&j.to_ne_bytes()))
+}
+
+/// The longs of a long vector.
+fn longs_of(x: &KObj) -> Vec<i64> {
+    (0..x.len()).map(|i| x.elem(i).get_long()).collect()
+}
+
+/// `x` as the list `(x;y)` a `"name" / 2` row of src/fns.rs hands its function.
+fn two(x: KObj, y: KObj) -> KObj {
+    KObj::list(vec![x, y])
+}
+
+#[test]
+fn trailing_optionals_absent_are_none_given_are_read_by_kind() {
+    let longs = || longs(&[1, 2, 3]);
+    let got = |x: &KObj| -> Vec<i64> { longs_of(&guarded("reduce", reduce::q, x).unwrap()) };
+    // alone: the one required argument
+    assert_eq!(got(&longs()), vec![3, -1, 0]);
+    // each optional taken by its kind, from the back
+    assert_eq!(
+        got(&KObj::list(vec![longs(), KObj::long(0)])),
+        vec![3, 0, 0]
+    );
+    assert_eq!(
+        got(&KObj::list(vec![longs(), KObj::bool(true)])),
+        vec![3, -1, 1]
+    );
+    assert_eq!(
+        got(&KObj::list(vec![longs(), KObj::long(1), KObj::bool(true)])),
+        vec![3, 1, 1]
+    );
+    // the typed function itself: None is absent
+    assert_eq!(reduce(vec![1], None, Some(true)).unwrap(), vec![1, -1, 1]);
+    // two required and one optional
+    let r = guarded(
+        "scale",
+        scale::q,
+        &KObj::list(vec![KObj::long(1), KObj::long(2)]),
+    )
+    .unwrap();
+    assert_eq!(r.get_float(), 3.0);
+    let r = guarded(
+        "scale",
+        scale::q,
+        &KObj::list(vec![KObj::long(1), KObj::long(2), KObj::float(0.5)]),
+    )
+    .unwrap();
+    assert_eq!(r.get_float(), 1.5);
+    // no required argument: `::` none given, a value the optional
+    assert_eq!(
+        guarded("count", count::q, &KObj::identity())
+            .unwrap()
+            .get_long(),
+        10
+    );
+    assert_eq!(
+        guarded("count", count::q, &KObj::long(3))
+            .unwrap()
+            .get_long(),
+        3
+    );
+    // a nullable long before a required flag: required, 0N its None
+    let r = guarded(
+        "nullable",
+        nullable::q,
+        &KObj::list(vec![KObj::long(i64::MIN), KObj::bool(true)]),
+    );
+    assert_eq!(r.unwrap().get_long(), 1);
+    let e = guarded("nullable", nullable::q, &KObj::bool(true)).unwrap_err();
+    assert_eq!(e, "nullable: expected (size;flag), given boolean scalar");
+}
+
+#[test]
+fn a_trailing_optional_of_another_kind_names_the_function_the_argument_and_the_kind() {
+    let longs = || longs(&[1, 2, 3]);
+    let e = guarded(
+        "reduce",
+        reduce::q,
+        &KObj::list(vec![longs(), KObj::sym("a")]),
+    )
+    .unwrap_err();
+    assert_eq!(e, "reduce: dim expected as a long, given symbol scalar");
+    let e = guarded(
+        "reduce",
+        reduce::q,
+        &KObj::list(vec![longs(), KObj::long(1), KObj::float(1.0)]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "reduce: keepdim expected as a boolean, given float scalar"
+    );
+    let e = guarded(
+        "scale",
+        scale::q,
+        &KObj::list(vec![KObj::long(1), KObj::long(2), KObj::sym("x")]),
+    )
+    .unwrap_err();
+    assert_eq!(e, "scale: by expected as a float, given symbol scalar");
+    // a required argument of another kind, alone or in the list
+    let e = guarded("reduce", reduce::q, &KObj::sym("a")).unwrap_err();
+    assert_eq!(
+        e,
+        "reduce: x expected as a long or long list, given symbol scalar"
+    );
+    let e = guarded(
+        "reduce",
+        reduce::q,
+        &KObj::list(vec![KObj::sym("a"), KObj::long(0)]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "reduce: x expected as a long or long list, given symbol scalar"
+    );
+    let e = guarded("count", count::q, &KObj::sym("a")).unwrap_err();
+    assert_eq!(e, "count: n expected as a long, given symbol scalar");
+}
+
+#[test]
+fn a_count_other_than_the_declarations_brackets_the_optionals() {
+    let five = KObj::list((0..5).map(KObj::long).collect());
+    let e = guarded("reduce", reduce::q, &five).unwrap_err();
+    assert_eq!(e, "reduce: expected (x;[dim];[keepdim]), given 5 arguments");
+    // (a one-item list of a long would be a handle's form)
+    let e = guarded("scale", scale::q, &KObj::list(vec![KObj::float(1.0)])).unwrap_err();
+    assert_eq!(e, "scale: expected (a;b;[by]), given 1 argument");
+    let e = guarded("usage", usage::q, &KObj::long(1)).unwrap_err();
+    assert_eq!(
+        e,
+        "usage: expected (PNG file name; image), given long scalar"
+    );
+}
+
+#[test]
+fn a_two_argument_row_hands_its_function_both_arguments() {
+    // `pick[3;1b]` as a `"pick" / 2` row calls it: each argument read as its parameter
+    let r = guarded("pick", pick::q, &two(KObj::long(3), KObj::bool(true)));
+    assert_eq!(r.unwrap().get_long(), 3);
+    let e = guarded("pick", pick::q, &two(KObj::long(3), KObj::sym("b"))).unwrap_err();
+    assert_eq!(
+        e,
+        "pick: keepdim expected as a boolean, given symbol scalar"
+    );
 }
 
 /// Run `f` as q function `name` inside ktorch's guard, as a fns row does.

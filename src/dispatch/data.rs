@@ -2,7 +2,9 @@
 //! `batch`, `restore`, `shuffle`.
 use anyhow::{bail, Result};
 
-use crate::k::{KResult, K};
+use crate::k::from::FromQ;
+use crate::k::{make, KResult, K};
+use crate::model::ModelArg;
 use crate::registry;
 use crate::tensor::batch::handle_dim;
 
@@ -22,8 +24,8 @@ fn model_dim0(h: K, d: i64) -> Result<bool> {
 }
 
 pub fn batch(x: K) -> KResult {
-    if is_model(x) {
-        return crate::model::data::batch(x);
+    if let Some(m) = ModelArg::of(x) {
+        return Ok(make::boolean(crate::model::data::batch(m)?));
     }
     crate::tensor::batch::batch(x)
 }
@@ -31,7 +33,7 @@ pub fn batch(x: K) -> KResult {
 pub fn restore(x: K) -> KResult {
     let (h, d) = handle_dim(x, "restore")?;
     if model_dim0(h, d)? {
-        return crate::model::data::restore(h);
+        return Ok(make::long(crate::model::data::restore(ModelArg(h))?));
     }
     crate::tensor::batch::restore(h, d)
 }
@@ -39,7 +41,8 @@ pub fn restore(x: K) -> KResult {
 pub fn shuffle(x: K) -> KResult {
     let (h, d) = handle_dim(x, "shuffle")?;
     if model_dim0(h, d)? {
-        return crate::model::data::shuffle(h);
+        crate::model::data::shuffle(ModelArg(h))?;
+        return Ok(make::null());
     }
     crate::tensor::batch::shuffle(h, d)
 }

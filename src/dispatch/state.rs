@@ -16,9 +16,9 @@ pub fn module(x: K) -> KResult {
         return Ok(registry::add(Obj::new(nn::api::modref(x)?)));
     }
     // `module o`: an optimizer's container, the modules and tensors its parameters came from
-    if optim::api::is_optimizer(x) {
+    if let Some(o) = optim::api::Opt::of(x) {
         return Ok(registry::add(Obj::new(nn::ModRef::new(
-            optim::api::container(x)?,
+            optim::api::container(o)?,
         ))));
     }
     nn::api::module(x)
@@ -35,20 +35,20 @@ pub fn opt(x: K) -> KResult {
             return Ok(registry::add(Obj::new(o)));
         }
     }
-    optim::api::opt(x)
+    optim::api::opt::q(x)
 }
 
 /// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
 pub fn state(x: K) -> KResult {
-    if optim::api::is_optimizer(x) {
-        return optim::api::state(x, alloptions());
+    if let Some(o) = optim::api::Opt::of(x) {
+        return optim::api::state(o, alloptions());
     }
     if model::is_model(x) {
         return model::api::state(x, alloptions());
     }
     if let Some([o, f]) = from::list(&x) {
-        if let (true, Some(f)) = (optim::api::is_optimizer(*o), bool::of(*f)) {
-            return optim::api::state(*o, f);
+        if let (Some(o), Some(f)) = (optim::api::Opt::of(*o), bool::of(*f)) {
+            return optim::api::state(o, f);
         }
     }
     match from::list(&x) {

@@ -5,14 +5,14 @@ use crate::{model, optim, tensor};
 
 pub fn backward(x: K) -> KResult {
     if model::steps::is_model_call(x) {
-        return model::steps::backward(x);
+        return model::steps::backward::q(x);
     }
     tensor::autograd::backward(x)
 }
 
 pub fn step(x: K) -> KResult {
     if model::is_model(x) {
-        return model::steps::step(x);
+        return model::steps::step::q(x);
     }
-    optim::api::step(x)
+    optim::api::step::q(x)
 }

@@ -106,18 +106,31 @@ fn grid(
     Ok(g)
 }
 
-pub fn png(x: K) -> KResult {
-    let usage = "(PNG file name; image array/tensor)";
-    let v = from::items(&x, 2..=2, usage)?;
-    let Some(Sym(name)) = Sym::of(v[0]) else {
-        bail!(
-            "expected {usage}, file name a symbol, given {}",
-            opargs::describe(v[0])
+/// `png`'s usage, in its errors.
+const PNG_USAGE: &str = "(PNG file name; image array/tensor)";
+
+/// `png`'s file: a symbol (answered as given, written without its leading colon).
+pub struct PngName(&'static str);
+
+impl FromQ for PngName {
+    const TYPE: &'static str = "a symbol";
+    fn read(x: K) -> anyhow::Result<Option<PngName>> {
+        Ok(Sym::of(x).map(|Sym(s)| PngName(s)))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
+            "expected {PNG_USAGE}, file name a symbol, given {}",
+            opargs::describe(x)
         )
-    };
-    let (t, _) = arg(v[1])?;
-    write_png(name.strip_prefix(':').unwrap_or(name), &t)?;
-    Ok(make::symbol(name))
+    }
+}
+
+crate::qfn! {
+    /// `png(file;image)`: the image written to the file (the module's doc); answers the file.
+    pub fn png(file: PngName, image: opargs::Input) -> KResult as "(PNG file name; image array/tensor)" {
+        write_png(file.0.strip_prefix(':').unwrap_or(file.0), &image.t)?;
+        Ok(make::symbol(file.0))
+    }
 }
 
 /// Write a c x h x w image to `path` (its directories made as needed, as q's `1:` does).

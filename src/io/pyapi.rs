@@ -13,7 +13,7 @@ use crate::nn::{api::modref, ModRef, Module};
 use crate::registry::{self, Obj};
 use crate::tensor::{convert, opargs::describe};
 
-/// A file name: a symbol (its leading colon dropped) or a string.
+/// A file name: a symbol (its leading colon dropped) or a string, not empty.
 pub fn file(x: K) -> Option<String> {
     Sym::of(x)
         .map(|Sym(s)| s.strip_prefix(':').unwrap_or(s).to_string())
@@ -21,20 +21,36 @@ pub fn file(x: K) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
-fn need_file(x: K, usage: &str) -> Result<String> {
-    file(x).ok_or_else(|| {
-        anyhow!(
-            "expected {usage}, file name a symbol or string, given {}",
-            describe(x)
-        )
-    })
+/// A file argument (`file`).
+pub struct File(pub String);
+
+impl FromQ for File {
+    const TYPE: &'static str = "a file name, a symbol or string";
+    fn read(x: K) -> Result<Option<File>> {
+        Ok(file(x).map(File))
+    }
 }
 
-/// The items of a call's argument list, or the one argument.
-fn parts(x: K) -> Vec<K> {
-    match from::list(&x) {
-        Some(v) => v.to_vec(),
-        None => vec![x],
+/// `loadscript`'s file, alone (`loadscript file`), or with its device in one symbol list
+/// (`` loadscript`:file`cuda ``).
+pub struct ScriptFile {
+    file: String,
+    device: Option<&'static str>,
+}
+
+impl FromQ for ScriptFile {
+    const TYPE: &'static str = File::TYPE;
+    fn read(x: K) -> Result<Option<ScriptFile>> {
+        Ok(file(x).map(|file| ScriptFile { file, device: None }))
+    }
+    /// (`:file;`cuda) is a symbol list
+    fn alone(x: K) -> Result<Option<ScriptFile>> {
+        Ok(Vec::<&str>::of(x)
+            .filter(|v| v.len() == 2)
+            .map(|v| ScriptFile {
+                file: v[0].strip_prefix(':').unwrap_or(v[0]).to_string(),
+                device: Some(v[1]),
+            }))
     }
 }
 
@@ -44,54 +60,46 @@ fn new_module(layer: &str, opts: Vec<Val>) -> Result<K> {
     Ok(registry::add(Obj::new(ModRef::new(m))))
 }
 
-/// `loadscript file`, `loadscript(file;device)`: a module of the TorchScript file (written by
-/// `torch.jit.save`), its tensors on the device (default cpu).
-pub fn loadscript(x: K) -> KResult {
-    let usage = "file or (file;device)";
-    // (`:file;`cuda) is a symbol list
-    if let Some(v) = Vec::<&str>::of(x).filter(|v| v.len() == 2) {
-        let f = v[0].strip_prefix(':').unwrap_or(v[0]).to_string();
-        return new_module("torchscript", vec![Val::Str(f), Val::Sym(v[1])]);
+crate::qfn! {
+    /// `loadscript file`, `loadscript(file;device)`: a module of the TorchScript file (written
+    /// by `torch.jit.save`), its tensors on the device (default cpu).
+    pub fn loadscript(file: ScriptFile, device: Option<Sym>) -> KResult as "file or (file;device)" {
+        let dev = device.map(|s| s.0).or(file.device).unwrap_or("cpu");
+        new_module("torchscript", vec![Val::Str(file.file), Val::Sym(dev)])
     }
-    let v = parts(x);
-    if v.is_empty() || v.len() > 2 {
-        bail!("expected {usage}");
+
+    /// `loadaoti file`: a module of the AOTInductor package (made by
+    /// `torch._inductor.aoti_compile_and_package`), for inference on the device it was compiled
+    /// for.
+    pub fn loadaoti(file: File) -> KResult {
+        new_module("aoti", vec![Val::Str(file.0)])
     }
-    let f = need_file(v[0], usage)?;
-    let dev = match v.get(1) {
-        Some(d) => Sym::of(*d)
-            .map(|s| s.0)
-            .ok_or_else(|| anyhow!("expected {usage}, device a symbol, given {}", describe(*d)))?,
-        None => "cpu",
-    };
-    new_module("torchscript", vec![Val::Str(f), Val::Sym(dev)])
+
+    /// `savescript(module;file)`: write a TorchScript module (or a model's), with its current
+    /// parameters and buffers, as `torch.jit.load` reads it. Answers the file name.
+    pub fn savescript(module: ModRef, file: File) -> KResult {
+        let m = module.get();
+        let s = m
+            .foreign
+            .as_ref()
+            .and_then(|f| f.script())
+            .ok_or_else(|| anyhow!("module is a {}, not a TorchScript module (savescript writes those loaded by loadscript)", m.layer.name))?;
+        s.save(&file.0)?;
+        Ok(make::symbol(&format!(":{}", file.0)))
+    }
 }
 
-/// `loadaoti file`: a module of the AOTInductor package (made by
-/// `torch._inductor.aoti_compile_and_package`), for inference on the device it was compiled for.
-pub fn loadaoti(x: K) -> KResult {
-    let f = need_file(x, "file")?;
-    new_module("aoti", vec![Val::Str(f)])
-}
+/// The named tensors of an object to write (`savesafe`): a tensor ("0"), a vector ("0", "1",
+/// ...), a dictionary (its keys), a module or model (its parameters then buffers, PyTorch's
+/// names), or a q dictionary of symbols to arrays or tensor handles.
+pub struct Named(Vec<(String, Tensor)>);
 
-/// `savescript(module;file)`: write a TorchScript module (or a model's), with its current
-/// parameters and buffers, as `torch.jit.load` reads it. Answers the file name.
-pub fn savescript(x: K) -> KResult {
-    let usage = "(module;file)";
-    let v = parts(x);
-    if v.len() != 2 {
-        bail!("expected {usage}");
+impl FromQ for Named {
+    const TYPE: &'static str = "a tensor, vector, dictionary, module, model or a q dictionary";
+    /// Every value is read (or is an error).
+    fn read(x: K) -> Result<Option<Named>> {
+        named(x).map(|v| Some(Named(v)))
     }
-    let f = need_file(v[1], usage)?;
-    let h = modref(v[0])?;
-    let m = h.get();
-    let s = m
-        .foreign
-        .as_ref()
-        .and_then(|f| f.script())
-        .ok_or_else(|| anyhow!("module is a {}, not a TorchScript module (savescript writes those loaded by loadscript)", m.layer.name))?;
-    s.save(&f)?;
-    Ok(make::symbol(&format!(":{f}")))
 }
 
 /// The named tensors of an object to write: a tensor ("0"), a vector ("0", "1", ...), a
@@ -117,7 +125,7 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
         })
         .and_then(|v| {
             if matches!(c, "module" | "model") {
-                state(x)
+                Ok(state(modref(x)?.get()))
             } else {
                 Ok(v)
             }
@@ -156,22 +164,19 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
 }
 
 /// A module's (or model's) parameters then buffers with PyTorch's names.
-fn state(x: K) -> Result<Vec<(String, Tensor)>> {
-    let h = modref(x)?;
-    let m = h.get();
-    Ok(m.named_parameters()
+fn state(m: &Module) -> Vec<(String, Tensor)> {
+    m.named_parameters()
         .into_iter()
         .chain(m.named_buffers())
         .map(|(k, t)| (k, t.shallow_clone()))
-        .collect())
+        .collect()
 }
 
 /// Copy named tensors from `file` into the parameters and buffers of a module (or model): the
 /// names must match both ways and every shape must agree (checked before anything changes);
 /// values are converted to each tensor's type and device, as `load_state_dict` does.
-fn into_module(x: K, file: &str, from: Vec<(String, Tensor)>) -> Result<()> {
-    let h = modref(x)?;
-    let mine = state(x)?;
+fn into_module(h: &ModRef, file: &str, from: Vec<(String, Tensor)>) -> Result<()> {
+    let mine = state(h.get());
     let has = |n: &str, v: &[(String, Tensor)]| v.iter().any(|(k, _)| k == n);
     let missing: Vec<&str> = mine
         .iter()
@@ -233,46 +238,70 @@ fn into_module(x: K, file: &str, from: Vec<(String, Tensor)>) -> Result<()> {
     })
 }
 
-/// Read a file into a dictionary handle, or into a module or model: `f file`, `f(module;file)`.
-fn load_with(x: K, read: fn(&str) -> Result<Vec<(String, Tensor)>>) -> KResult {
-    let usage = "file or (module;file)";
-    let v = parts(x);
-    match v.len() {
-        1 => Ok(registry::add(Obj::Dict(read(&need_file(v[0], usage)?)?))),
-        2 => {
-            let f = need_file(v[1], usage)?;
-            let _ = modref(v[0])?;
+/// Where `loadsafe` and `loadpt` read a file: into a new dictionary (`f file`) or into a module
+/// or model (`f(module;file)`).
+pub enum Load {
+    Dict(String),
+    Into(ModRef, String),
+}
+
+const LOAD_USAGE: &str = "file or (module;file)";
+
+impl FromQ for Load {
+    const TYPE: &'static str = LOAD_USAGE;
+    fn read(x: K) -> Result<Option<Load>> {
+        let need = |x: K| -> Result<String> {
+            file(x).ok_or_else(|| {
+                anyhow!(
+                    "expected {LOAD_USAGE}, file name a symbol or string, given {}",
+                    describe(x)
+                )
+            })
+        };
+        Ok(Some(match from::list(&x) {
+            None => Load::Dict(need(x)?),
+            Some([f]) => Load::Dict(need(*f)?),
+            Some([m, f]) => {
+                let f = need(*f)?;
+                Load::Into(ModRef::from_q(*m, "module")?, f)
+            }
+            Some(_) => bail!("expected {LOAD_USAGE}"),
+        }))
+    }
+}
+
+/// Read a file into a dictionary handle, or into a module or model.
+fn load_with(to: Load, read: fn(&str) -> Result<Vec<(String, Tensor)>>) -> KResult {
+    match to {
+        Load::Dict(f) => Ok(registry::add(Obj::Dict(read(&f)?))),
+        Load::Into(m, f) => {
             let t = read(&f)?;
-            into_module(v[0], &f, t)?;
+            into_module(&m, &f, t)?;
             Ok(make::null())
         }
-        _ => bail!("expected {usage}"),
     }
 }
 
-/// `loadsafe file`: a dictionary of the tensors of a safetensors file; `loadsafe(module;file)`:
-/// the file's tensors into a module's or model's parameters and buffers, by PyTorch's names.
-pub fn loadsafe(x: K) -> KResult {
-    load_with(x, super::safetensors::read)
-}
-
-/// `savesafe(x;file)`: write a tensor, vector, dictionary, module or model (its state with
-/// PyTorch's names) or a q dictionary of arrays as a safetensors file. Answers the file name.
-pub fn savesafe(x: K) -> KResult {
-    let usage = "(object;file)";
-    let v = parts(x);
-    if v.len() != 2 {
-        bail!("expected {usage}");
+crate::qfn! {
+    /// `loadsafe file`: a dictionary of the tensors of a safetensors file;
+    /// `loadsafe(module;file)`: the file's tensors into a module's or model's parameters and
+    /// buffers, by PyTorch's names.
+    pub fn loadsafe(to: Load) -> KResult {
+        load_with(to, super::safetensors::read)
     }
-    let f = need_file(v[1], usage)?;
-    let t = named(v[0])?;
-    super::safetensors::write(&f, &t)?;
-    Ok(make::symbol(&format!(":{f}")))
-}
 
-/// `loadpt file`: a dictionary of the tensors of a state dict saved by `torch.save`;
-/// `loadpt(module;file)`: into a module's or model's parameters and buffers. Reads only tensors:
-/// a file whose pickle names anything else (code) is refused.
-pub fn loadpt(x: K) -> KResult {
-    load_with(x, super::statedict::read)
+    /// `savesafe(x;file)`: write a tensor, vector, dictionary, module or model (its state with
+    /// PyTorch's names) or a q dictionary of arrays as a safetensors file. Answers the file
+    /// name.
+    pub fn savesafe(object: Named, file: File) -> KResult as "(object;file)" {
+        super::safetensors::write(&file.0, &object.0)?;
+        Ok(make::symbol(&format!(":{}", file.0)))
+    }
+
+    /// `loadpt file`: a dictionary of the tensors of a state dict saved by `torch.save`;
+    /// `loadpt(module;file)`: into a module's or model's parameters and buffers. Reads only
+    /// tensors: a file whose pickle names anything else (code) is refused.
+    pub fn loadpt(to: Load) -> KResult {
+        load_with(to, super::statedict::read)
+    }
 }

@@ -56,7 +56,19 @@ macro_rules! losses {
             modes: $modes,
             calc: $calc,
         }),*];
-        $( #[allow(dead_code)] pub fn $f(x: K) -> KResult { run(stringify!($f), x) } )*
+        /// Every loss function, by its place in the table (`Call`'s index).
+        #[allow(non_camel_case_types, dead_code)]
+        #[derive(Clone, Copy)]
+        #[repr(usize)]
+        pub enum Which { $($f),* }
+        $(
+            crate::qfn! {
+                #[allow(dead_code)]
+                pub fn $f(call: Call<{ Which::$f as usize }>) -> KResult {
+                    call.apply()
+                }
+            }
+        )*
     };
 }
 
@@ -90,13 +102,6 @@ losses! {
     triplet     N(3),   "(anchor;positive;negative)",      [margin: Double, p: Double, eps: Double, swap: Flag], NMS, calc::triplet;
 }
 
-fn spec(name: &str) -> Result<&'static Spec> {
-    SPECS
-        .iter()
-        .find(|s| s.name == name)
-        .ok_or_else(|| anyhow!("unknown loss {name}"))
-}
-
 /// Does the third argument of bce look like an option rather than batch weights?
 fn option_like(x: K) -> bool {
     !registry::is_handle(x)
@@ -106,46 +111,74 @@ fn option_like(x: K) -> bool {
             || read::ktype(x) == 99)
 }
 
-fn run(name: &str, x: K) -> KResult {
-    let s = spec(name)?;
-    let usage = format!("{} followed by options", s.usage);
-    // a simple list holds the inputs alone, as atoms: mse 1 2f
-    if read::ktype(x) > 0 && read::ktype(x) < 20 {
-        let t = convert::to_tensor(x)?;
-        let n = t.size().first().copied().unwrap_or(0) as usize;
-        let ok = match s.inputs {
-            N(k) => n == k,
-            Bce => n == 2 || n == 3,
-        };
-        if !ok {
-            bail!("expected {usage}, given a simple list of {n}");
-        }
-        let ts = (0..n as i64)
-            .map(|i| t.f_get(i))
-            .collect::<Result<Vec<Tensor>, _>>()?;
-        let o = args::Opts::of(&[], s.slots, s.modes)?;
-        return result((s.calc)(&ts, &o)?, false);
+/// One call of loss `SPECS[I]` (a loss-aware kind: the loss decides how many of q's
+/// arguments are inputs): its input tensors, whether one came from a handle (a result is then a
+/// handle), and its options.
+pub struct Call<const I: usize> {
+    inputs: Vec<Tensor>,
+    handle: bool,
+    opts: args::Opts,
+}
+
+impl<const I: usize> Call<I> {
+    /// The loss of the inputs with the options, as q data or a handle.
+    fn apply(self) -> KResult {
+        result((SPECS[I].calc)(&self.inputs, &self.opts)?, self.handle)
     }
-    let v =
-        from::list(&x).ok_or_else(|| anyhow!("expected {usage}, given {}", opargs::describe(x)))?;
-    let n = match s.inputs {
-        N(k) => k,
-        Bce => {
-            if v.len() > 2 && !option_like(v[2]) {
-                3
-            } else {
-                2
+}
+
+impl<const I: usize> FromQ for Call<I> {
+    const TYPE: &'static str = "a loss's inputs and options";
+    /// Every value is a call or an error.
+    fn read(x: K) -> Result<Option<Call<I>>> {
+        let s = &SPECS[I];
+        let usage = format!("{} followed by options", s.usage);
+        // a simple list holds the inputs alone, as atoms: mse 1 2f
+        if read::ktype(x) > 0 && read::ktype(x) < 20 {
+            let t = convert::to_tensor(x)?;
+            let n = t.size().first().copied().unwrap_or(0) as usize;
+            let ok = match s.inputs {
+                N(k) => n == k,
+                Bce => n == 2 || n == 3,
+            };
+            if !ok {
+                bail!("expected {usage}, given a simple list of {n}");
             }
+            let inputs = (0..n as i64)
+                .map(|i| t.f_get(i))
+                .collect::<Result<Vec<Tensor>, _>>()?;
+            let opts = args::Opts::of(&[], s.slots, s.modes)?;
+            return Ok(Some(Call {
+                inputs,
+                handle: false,
+                opts,
+            }));
         }
-    };
-    if v.len() < n {
-        bail!(
-            "expected {usage}, given {} argument{}",
-            v.len(),
-            if v.len() == 1 { "" } else { "s" }
-        );
+        let v = from::list(&x)
+            .ok_or_else(|| anyhow!("expected {usage}, given {}", opargs::describe(x)))?;
+        let n = match s.inputs {
+            N(k) => k,
+            Bce => {
+                if v.len() > 2 && !option_like(v[2]) {
+                    3
+                } else {
+                    2
+                }
+            }
+        };
+        if v.len() < n {
+            bail!(
+                "expected {usage}, given {} argument{}",
+                v.len(),
+                if v.len() == 1 { "" } else { "s" }
+            );
+        }
+        let (inputs, handle) = pointwise::inputs(&v[..n])?;
+        let opts = args::Opts::of(&v[n..], s.slots, s.modes)?;
+        Ok(Some(Call {
+            inputs,
+            handle,
+            opts,
+        }))
     }
-    let (ts, handle) = pointwise::inputs(&v[..n])?;
-    let o = args::Opts::of(&v[n..], s.slots, s.modes)?;
-    result((s.calc)(&ts, &o)?, handle)
 }

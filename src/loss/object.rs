@@ -113,80 +113,112 @@ pub fn definition(l: &Loss, all: bool) -> KResult {
     ))
 }
 
-pub fn loss(x: K) -> KResult {
-    if let Some(Sym(s)) = Sym::of(x) {
-        return Ok(registry::add(Obj::new(make_loss(s, &[])?)));
-    }
-    if is_loss(x) {
-        return registry::with(x, |o| {
-            definition(of(o)?, crate::session::setting::alloptions())
-        });
-    }
-    // a model's loss (ktorch's `loss m`): a loss object of its own with the same options (a
-    // loss object never changes, so it answers as the model's does)
-    if registry::holds::<Loss>(x) {
-        let l = registry::with(x, |o| Ok(of(o)?.clone()))?;
-        return Ok(registry::add(Obj::new(l)));
-    }
-    // a definition, as `loss l` answers it: `module`options!(name;options)
-    if let Some(l) = from_definition(x)? {
-        return Ok(registry::add(Obj::new(l)));
-    }
-    // `(`mse;`none)` is a symbol list: its items as atoms
-    if let Some(s) = Vec::<&str>::of(x).filter(|s| !s.is_empty()) {
-        let e = crate::k::Owned::new(make::explode(x));
-        let v = e.items().unwrap();
-        return Ok(registry::add(Obj::new(make_loss(s[0], &v[1..])?)));
-    }
-    let v = from::list(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
-        anyhow!(
-            "expected loss name or (loss;inputs..), given {}",
-            describe(x)
-        )
-    })?;
-    if let Some(Sym(s)) = Sym::of(v[0]) {
-        return Ok(registry::add(Obj::new(make_loss(s, &v[1..])?)));
-    }
-    if !registry::holds::<Loss>(v[0]) {
-        bail!(
-            "expected loss name, loss object or model as 1st arg, given {}",
-            describe(v[0])
-        );
-    }
-    if let (2, Some(all)) = (v.len(), bool::of(v[v.len() - 1])) {
-        return registry::with(v[0], |o| definition(of(o)?, all));
-    }
-    // inputs as a model's: tensor, vector and dictionary handles, (vector;indices) pairs (rnn/
-    // charsteps.q's `loss(m;(v;0);y)`), q arrays, lists of these (kloss.cpp's lossarg)
-    let ts = if v[1..].iter().any(|a| wants_side(*a)) {
-        let dev = if crate::nn::api::has_module(v[0]) {
-            Some(crate::nn::api::modref(v[0])?.get().device())
-        } else {
-            None
-        };
-        crate::tensor::side::side_on(&v[1..], dev)?.cloned()
-    } else {
-        pointwise::inputs(&v[1..])?.0
-    };
-    let r = registry::with(v[0], |o| {
-        let l = of(o)?;
-        let (lo, hi) = l.inputs();
-        if ts.len() < lo || ts.len() > hi {
+/// `loss`'s forms, read: a new loss (`` loss`mse ``, `` loss(`ce;..) ``, a definition as `loss l`
+/// answers it, or a model's loss copied), a definition to show (`loss l`, `loss(l;flag)`), or
+/// the loss of a loss object or model applied to inputs (`loss(l;x;y)`, `loss(m;x;y)`).
+pub enum LossCall {
+    New(Loss),
+    Show(Held, bool),
+    Apply(Held, Vec<Tensor>),
+}
+
+/// The handle of a loss object or of a model (its loss), alive for the call.
+#[derive(Clone, Copy)]
+pub struct Held(K);
+
+impl FromQ for LossCall {
+    const TYPE: &'static str = "loss name or (loss;inputs..)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<LossCall>> {
+        if let Some(Sym(s)) = Sym::of(x) {
+            return Ok(Some(LossCall::New(make_loss(s, &[])?)));
+        }
+        if is_loss(x) {
+            return Ok(Some(LossCall::Show(
+                Held(x),
+                crate::session::setting::alloptions(),
+            )));
+        }
+        // a model's loss (ktorch's `loss m`): a loss object of its own with the same options (a
+        // loss object never changes, so it answers as the model's does)
+        if registry::holds::<Loss>(x) {
+            return Ok(Some(LossCall::New(registry::with(x, |o| {
+                Ok(of(o)?.clone())
+            })?)));
+        }
+        // a definition, as `loss l` answers it: `module`options!(name;options)
+        if let Some(l) = from_definition(x)? {
+            return Ok(Some(LossCall::New(l)));
+        }
+        // `(`mse;`none)` is a symbol list: its items as atoms
+        if let Some(s) = Vec::<&str>::of(x).filter(|s| !s.is_empty()) {
+            let e = crate::k::Owned::new(make::explode(x));
+            let v = e.items().unwrap();
+            return Ok(Some(LossCall::New(make_loss(s[0], &v[1..])?)));
+        }
+        let v = from::list(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
+            anyhow!(
+                "expected loss name or (loss;inputs..), given {}",
+                describe(x)
+            )
+        })?;
+        if let Some(Sym(s)) = Sym::of(v[0]) {
+            return Ok(Some(LossCall::New(make_loss(s, &v[1..])?)));
+        }
+        if !registry::holds::<Loss>(v[0]) {
             bail!(
-                "{}: expected {} input{}, given {}",
-                l.name(),
-                if lo == hi {
-                    lo.to_string()
-                } else {
-                    format!("{lo}-{hi}")
-                },
-                if hi == 1 { "" } else { "s" },
-                ts.len()
+                "expected loss name, loss object or model as 1st arg, given {}",
+                describe(v[0])
             );
         }
-        l.calc(&ts)
-    })?;
-    Ok(registry::add(Obj::Tensor(r)))
+        if let (2, Some(all)) = (v.len(), bool::of(v[v.len() - 1])) {
+            return Ok(Some(LossCall::Show(Held(v[0]), all)));
+        }
+        // inputs as a model's: tensor, vector and dictionary handles, (vector;indices) pairs
+        // (rnn/charsteps.q's `loss(m;(v;0);y)`), q arrays, lists of these (kloss.cpp's lossarg)
+        let ts = if v[1..].iter().any(|a| wants_side(*a)) {
+            let dev = if crate::nn::api::has_module(v[0]) {
+                Some(crate::nn::api::modref(v[0])?.get().device())
+            } else {
+                None
+            };
+            crate::tensor::side::side_on(&v[1..], dev)?.cloned()
+        } else {
+            pointwise::inputs(&v[1..])?.0
+        };
+        Ok(Some(LossCall::Apply(Held(v[0]), ts)))
+    }
+}
+
+crate::qfn! {
+    /// `loss`'s forms (`LossCall`): a new loss object, a definition, or a loss.
+    pub fn loss(call: LossCall) -> KResult {
+        match call {
+            LossCall::New(l) => Ok(registry::add(Obj::new(l))),
+            LossCall::Show(h, all) => registry::with(h.0, |o| definition(of(o)?, all)),
+            LossCall::Apply(h, ts) => {
+                let r = registry::with(h.0, |o| {
+                    let l = of(o)?;
+                    let (lo, hi) = l.inputs();
+                    if ts.len() < lo || ts.len() > hi {
+                        bail!(
+                            "{}: expected {} input{}, given {}",
+                            l.name(),
+                            if lo == hi {
+                                lo.to_string()
+                            } else {
+                                format!("{lo}-{hi}")
+                            },
+                            if hi == 1 { "" } else { "s" },
+                            ts.len()
+                        );
+                    }
+                    l.calc(&ts)
+                })?;
+                Ok(registry::add(Obj::Tensor(r)))
+            }
+        }
+    }
 }
 
 /// Is `a` an input that only a model's reading takes: a vector or dictionary handle, a

@@ -12,7 +12,7 @@ use anyhow::{anyhow, bail, Result};
 use super::data::define;
 use super::pass::epoch;
 use super::run::results;
-use super::{is_model, of, Data, Model, Settings};
+use super::{is_model, of, Data, Model, ModelArg, Settings};
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::loss::object::Loss;
@@ -24,97 +24,127 @@ use crate::registry::{self, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
 
-pub fn model(x: K) -> KResult {
-    if is_model(x) {
-        return registry::with(x, |o| definition(of(o)?, alloptions()));
-    }
-    let v = from::list(&x)
-        .filter(|v| !v.is_empty())
-        .ok_or_else(|| anyhow!("expected (module;loss;optimizer), given {}", describe(x)))?;
-    if is_model(v[0]) {
-        if let [m, f] = v {
-            if let Some(b) = bool::of(*f) {
-                return registry::with(*m, |o| definition(of(o)?, b));
-            }
+/// `model`'s forms (the module's doc), their handles' classes checked.
+pub enum ModelCall {
+    /// `model m`, `model(m;flag)`: the definition
+    Show(ModelArg, bool),
+    /// `model(m;obj..)`: parts replaced by modules, losses or optimizers
+    Replace(ModelArg, Vec<K>),
+    /// `model(module;loss;optimizer)`: a new model
+    New(K, K, K),
+}
+
+impl FromQ for ModelCall {
+    const TYPE: &'static str = "model, or (module;loss;optimizer)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<ModelCall>> {
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(ModelCall::Show(m, alloptions())));
         }
-        // replace parts: check every one first, then take them
-        for (i, p) in v[1..].iter().enumerate() {
-            match registry::class_of(*p) {
-                Some("module" | "loss" | "optimizer") => {}
-                Some(c) => bail!(
-                    "arg[{}]: expected module, loss or optimizer, given {c}",
-                    i + 1
-                ),
-                None => bail!(
-                    "arg[{}]: expected module, loss or optimizer, given {}",
-                    i + 1,
-                    describe(*p)
-                ),
-            }
-        }
-        let parts = v[1..]
-            .iter()
-            .map(|p| registry::take(*p))
-            .collect::<Result<Vec<Obj>>>()?;
-        registry::with(v[0], |o| {
-            let m = of(o)?;
-            for p in parts {
-                let p = match p.take::<ModRef>() {
-                    Ok(q) => {
-                        m.module = q;
-                        continue;
-                    }
-                    Err(p) => p,
-                };
-                let p = match p.take::<Loss>() {
-                    Ok(l) => {
-                        m.loss = l;
-                        continue;
-                    }
-                    Err(p) => p,
-                };
-                match p.take::<Optimizer>() {
-                    Ok(z) => m.opt = z,
-                    Err(_) => unreachable!(),
+        let v = from::list(&x)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| anyhow!("expected (module;loss;optimizer), given {}", describe(x)))?;
+        if let Some(m) = ModelArg::of(v[0]) {
+            if let [_, f] = v {
+                if let Some(b) = bool::of(*f) {
+                    return Ok(Some(ModelCall::Show(m, b)));
                 }
             }
-            // nothing to answer from here: a K made here was dropped unfreed (the fuzzer's
-            // K leak check found `model enlist m`)
-            Ok(())
-        })?;
-        return Ok(make::null());
+            // replace parts: check every one first, then take them
+            for (i, p) in v[1..].iter().enumerate() {
+                match registry::class_of(*p) {
+                    Some("module" | "loss" | "optimizer") => {}
+                    Some(c) => bail!(
+                        "arg[{}]: expected module, loss or optimizer, given {c}",
+                        i + 1
+                    ),
+                    None => bail!(
+                        "arg[{}]: expected module, loss or optimizer, given {}",
+                        i + 1,
+                        describe(*p)
+                    ),
+                }
+            }
+            return Ok(Some(ModelCall::Replace(m, v[1..].to_vec())));
+        }
+        let [q, l, o] = v else {
+            bail!("expected (module;loss;optimizer), given {} args", v.len())
+        };
+        for (p, want) in [(*q, "module"), (*l, "loss"), (*o, "optimizer")] {
+            if registry::class_of(p) != Some(want) {
+                bail!(
+                    "expected {want}, given {}",
+                    registry::class_of(p).map_or_else(|| describe(p), str::to_string)
+                );
+            }
+        }
+        Ok(Some(ModelCall::New(*q, *l, *o)))
     }
-    let [q, l, o] = v else {
-        bail!("expected (module;loss;optimizer), given {} args", v.len())
-    };
-    for (p, want) in [(*q, "module"), (*l, "loss"), (*o, "optimizer")] {
-        if registry::class_of(p) != Some(want) {
-            bail!(
-                "expected {want}, given {}",
-                registry::class_of(p).map_or_else(|| describe(p), str::to_string)
-            );
+}
+
+crate::qfn! {
+    /// `model(module;loss;optimizer)`, `model m`, `model(m;flag)`, `model(m;obj..)` (the
+    /// module's doc).
+    pub fn model(call: ModelCall) -> KResult {
+        match call {
+            ModelCall::Show(m, all) => registry::with(m.0, |o| definition(of(o)?, all)),
+            ModelCall::Replace(h, parts) => {
+                let parts = parts
+                    .iter()
+                    .map(|p| registry::take(*p))
+                    .collect::<Result<Vec<Obj>>>()?;
+                registry::with(h.0, |o| {
+                    let m = of(o)?;
+                    for p in parts {
+                        let p = match p.take::<ModRef>() {
+                            Ok(q) => {
+                                m.module = q;
+                                continue;
+                            }
+                            Err(p) => p,
+                        };
+                        let p = match p.take::<Loss>() {
+                            Ok(l) => {
+                                m.loss = l;
+                                continue;
+                            }
+                            Err(p) => p,
+                        };
+                        match p.take::<Optimizer>() {
+                            Ok(z) => m.opt = z,
+                            Err(_) => unreachable!(),
+                        }
+                    }
+                    // nothing to answer from here: a K made here was dropped unfreed (the
+                    // fuzzer's K leak check found `model enlist m`)
+                    Ok(())
+                })?;
+                Ok(make::null())
+            }
+            ModelCall::New(q, l, o) => {
+                let (Ok(module), Ok(loss), Ok(opt)) = (
+                    registry::take(q)?.take::<ModRef>(),
+                    registry::take(l)?.take::<Loss>(),
+                    registry::take(o)?.take::<Optimizer>(),
+                ) else {
+                    unreachable!()
+                };
+                let m = Model {
+                    module,
+                    loss,
+                    opt,
+                    train: Settings::train(),
+                    test: Settings::test(),
+                    data: Data::default(),
+                    testdata: Data::default(),
+                    dist: None,
+                    scaler: None,
+                    columns: None,
+                };
+                Ok(registry::add(Obj::new(m)))
+            }
         }
     }
-    let (Ok(module), Ok(loss), Ok(opt)) = (
-        registry::take(*q)?.take::<ModRef>(),
-        registry::take(*l)?.take::<Loss>(),
-        registry::take(*o)?.take::<Optimizer>(),
-    ) else {
-        unreachable!()
-    };
-    let m = Model {
-        module,
-        loss,
-        opt,
-        train: Settings::train(),
-        test: Settings::test(),
-        data: Data::default(),
-        testdata: Data::default(),
-        dist: None,
-        scaler: None,
-        columns: None,
-    };
-    Ok(registry::add(Obj::new(m)))
 }
 
 /// `state m`: the state of each part (module with parameters and buffers, loss, optimizer with
@@ -153,101 +183,151 @@ fn pick(m: &mut Model, training: bool) -> &mut Settings {
     }
 }
 
+/// `train`'s and `test`'s forms: settings shown, read or set, or data given (the module's doc).
+/// Values stay q's until the model is at hand: settings are read by `Settings::set`, data by
+/// `define` on the module's device, a table by `table::define`.
+pub enum SettingsCall {
+    /// `train m`
+    Show(ModelArg),
+    /// `train(m;t;features;target)`, `train(m;t;target)`
+    Table(ModelArg, K, Option<K>, K),
+    /// `train(m;name)` (one value) or `train(m;names)` (a dictionary)
+    Get(ModelArg, Vec<&'static str>, bool),
+    /// `train(m;x)`, `train(m;x;y)`
+    Data(ModelArg, K, Option<K>),
+    /// `train(m;dict)`: names and their values (a list)
+    SetDict(ModelArg, Vec<&'static str>, K),
+    /// `train(m;names;values)`, `train(m;name;value)` (true: one name given as an atom)
+    SetNames(ModelArg, Vec<&'static str>, K, bool),
+}
+
+impl FromQ for SettingsCall {
+    const TYPE: &'static str = "model and options or data";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<SettingsCall>> {
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(SettingsCall::Show(m)));
+        }
+        let (m, v) = from::list(&x)
+            .filter(|v| v.len() >= 2)
+            .and_then(|v| Some((ModelArg::of(v[0])?, v)))
+            .ok_or_else(|| anyhow!("expected model and options or data, given {}", describe(x)))?;
+        // a table's columns by name (table.rs): (m;t;features;target), or (m;t;target)
+        if crate::tensor::table::is_table(v[1]) {
+            return Ok(Some(match v {
+                [_, t, f, y] => SettingsCall::Table(m, *t, Some(*f), *y),
+                [_, t, y] => SettingsCall::Table(m, *t, None, *y),
+                _ => bail!("expected (model;table;features;target) or (model;table;target)"),
+            }));
+        }
+        let one = <&str>::of(v[1]).is_some();
+        let names = Vec::<&str>::of(v[1]).or_else(|| <&str>::of(v[1]).map(|s| vec![s]));
+        Ok(Some(match (v.len(), names) {
+            (2, Some(n)) => SettingsCall::Get(m, n, one),
+            (2, None) if read::dict_parts(v[1]).is_none() => SettingsCall::Data(m, v[1], None),
+            (2, None) => {
+                let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expected option name(s) or a dictionary, given {}", describe(v[1])))?;
+                let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
+                SettingsCall::SetDict(m, names, vals)
+            }
+            (3, Some(n)) => SettingsCall::SetNames(m, n, v[2], one),
+            (3, None) => SettingsCall::Data(m, v[1], Some(v[2])),
+            _ => bail!("expected (model;names), (model;dictionary), (model;names;values), (model;inputs;targets) or (model;table;features;target)"),
+        }))
+    }
+}
+
+/// Settings `names` of the training or test settings set to the values `items`, checked as a
+/// whole before they replace the old ones.
+fn set(m: ModelArg, training: bool, names: &[&str], items: &crate::k::Owned) -> KResult {
+    registry::with(m.0, |o| {
+        let items = items.items().unwrap();
+        if items.len() != names.len() {
+            bail!(
+                "{} option name(s) but {} value(s)",
+                names.len(),
+                items.len()
+            );
+        }
+        let s = pick(of(o)?, training);
+        let mut new = s.clone();
+        for (n, x) in names.iter().zip(items) {
+            new.set(n, *x, training)?;
+        }
+        new.check(if training { "train" } else { "test" })?;
+        *s = new;
+        Ok(make::null())
+    })
+}
+
 /// `train`/`test`: options or data.
-fn settings(x: K, training: bool) -> KResult {
-    if is_model(x) {
-        return registry::with(x, |o| pick(of(o)?, training).dict(training));
-    }
-    let v = from::list(&x)
-        .filter(|v| v.len() >= 2 && is_model(v[0]))
-        .ok_or_else(|| anyhow!("expected model and options or data, given {}", describe(x)))?;
-    // a table's columns by name (table.rs): (m;t;features;target), or (m;t;target)
-    if crate::tensor::table::is_table(v[1]) {
-        return match v {
-            [m, t, f, y] => Ok(make::long(super::table::define(
-                *m,
-                training,
-                *t,
-                Some(*f),
-                *y,
-            )?)),
-            [m, t, y] => Ok(make::long(super::table::define(
-                *m, training, *t, None, *y,
-            )?)),
-            _ => bail!("expected (model;table;features;target) or (model;table;target)"),
-        };
-    }
-    let names = Vec::<&str>::of(v[1]).or_else(|| <&str>::of(v[1]).map(|s| vec![s]));
-    match (v.len(), names) {
-        (2, Some(n)) => registry::with(v[0], |o| {
+fn settings(call: SettingsCall, training: bool) -> KResult {
+    match call {
+        SettingsCall::Show(m) => registry::with(m.0, |o| pick(of(o)?, training).dict(training)),
+        SettingsCall::Table(m, t, f, y) => {
+            Ok(make::long(super::table::define(m.0, training, t, f, y)?))
+        }
+        SettingsCall::Get(m, n, one) => registry::with(m.0, |o| {
             let s = pick(of(o)?, training);
-            if <&str>::of(v[1]).is_some() {
+            if one {
                 return s.get(n[0]);
             }
             let vals = make::try_vec(n.iter().map(|k| s.get(k)))?;
             Ok(make::dict(&n, vals))
         }),
-        (2, None) if read::dict_parts(v[1]).is_none() => Ok(make::long(define(v[0], training, Some(&v[1..2]), None)?)),
-        (2, None) => {
-            let (k, vals) = read::dict_parts(v[1]).ok_or_else(|| anyhow!("expected option name(s) or a dictionary, given {}", describe(v[1])))?;
-            let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("option names expected as symbols"))?;
-            let e = crate::k::Owned::new(make::explode(vals));
-            registry::with(v[0], |o| {
-                let s = pick(of(o)?, training);
-                let mut new = s.clone();
-                for (n, x) in names.iter().zip(e.items().unwrap()) {
-                    new.set(n, *x, training)?;
-                }
-                new.check(if training { "train" } else { "test" })?;
-                *s = new;
-                Ok(make::null())
-            })
+        SettingsCall::Data(m, x, y) => Ok(make::long(define(
+            m.0,
+            training,
+            Some(std::slice::from_ref(&x)),
+            y.as_ref().map(std::slice::from_ref),
+        )?)),
+        // a dictionary's values as a list, one a name (its count is the names')
+        SettingsCall::SetDict(m, names, vals) => set(
+            m,
+            training,
+            &names,
+            &crate::k::Owned::new(make::explode(vals)),
+        ),
+        SettingsCall::SetNames(m, n, vals, one) => {
+            let e = crate::k::Owned::new(if n.len() == 1 && one {
+                make::list_of(&[vals])
+            } else {
+                make::explode(vals)
+            });
+            set(m, training, &n, &e)
         }
-        (3, Some(n)) => {
-            let e = crate::k::Owned::new(if n.len() == 1 && <&str>::of(v[1]).is_some() { make::list_of(&v[2..3]) } else { make::explode(v[2]) });
-            registry::with(v[0], |o| {
-                let items = e.items().unwrap();
-                if items.len() != n.len() {
-                    bail!("{} option name(s) but {} value(s)", n.len(), items.len());
-                }
-                let s = pick(of(o)?, training);
-                let mut new = s.clone();
-                for (k, x) in n.iter().zip(items) {
-                    new.set(k, *x, training)?;
-                }
-                new.check(if training { "train" } else { "test" })?;
-                *s = new;
-                Ok(make::null())
-            })
-        }
-        (3, None) => Ok(make::long(define(v[0], training, Some(&v[1..2]), Some(&v[2..3]))?)),
-        _ => bail!("expected (model;names), (model;dictionary), (model;names;values), (model;inputs;targets) or (model;table;features;target)"),
     }
 }
 
-pub fn train(x: K) -> KResult {
-    settings(x, true)
+crate::qfn! {
+    /// `train m`, `train(m;..)`: the training settings or data (the module's doc).
+    pub fn train(call: SettingsCall) -> KResult {
+        settings(call, true)
+    }
+
+    /// `test m`, `test(m;..)`: the test settings or data.
+    pub fn test(call: SettingsCall) -> KResult {
+        settings(call, false)
+    }
 }
 
-pub fn test(x: K) -> KResult {
-    settings(x, false)
-}
-
-fn size(x: K, training: bool) -> KResult {
-    registry::with(x, |o| {
+/// The number of samples of the training or test data.
+fn size(m: ModelArg, training: bool) -> Result<i64> {
+    registry::with(m.0, |o| {
         let m = of(o)?;
-        Ok(make::long(
-            if training { &m.data } else { &m.testdata }.current(),
-        ))
+        Ok(if training { &m.data } else { &m.testdata }.current())
     })
 }
 
-pub fn datasize(x: K) -> KResult {
-    size(x, true)
-}
-
-pub fn testsize(x: K) -> KResult {
-    size(x, false)
+crate::qfn! {
+    /// `datasize m`: the number of training samples.
+    pub fn datasize(m: ModelArg) -> Result<i64> {
+        size(m, true)
+    }
+    /// `testsize m`: the number of test samples.
+    pub fn testsize(m: ModelArg) -> Result<i64> {
+        size(m, false)
+    }
 }
 
 /// The model of `run m`/`testrun m`, or of `run(m;x;y)` with its new data defined first.
@@ -272,18 +352,57 @@ pub fn model_to_run(x: K, training: bool) -> Result<K> {
     }
 }
 
-/// `run m`/`testrun m`, or with new data first, or from a data source (source.rs).
-fn go(x: K, training: bool) -> KResult {
-    if let Some([m, f, args]) = from::list(&x) {
-        if is_model(*m) && super::source::is_function(*f) {
-            return super::source::run(*m, *f, *args, training);
+/// `run`'s and `testrun`'s forms: `run m`, `run(m;x;y)` (new data first), `run(m;f;args)` (a
+/// data source: source.rs).
+pub enum RunCall {
+    Model(ModelArg),
+    WithData(ModelArg, K, K),
+    Source(ModelArg, K, K),
+}
+
+impl FromQ for RunCall {
+    const TYPE: &'static str = "model, or (model;inputs;targets)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<RunCall>> {
+        if let Some([m, f, args]) = from::list(&x) {
+            if let (Some(m), true) = (ModelArg::of(*m), super::source::is_function(*f)) {
+                return Ok(Some(RunCall::Source(m, *f, *args)));
+            }
+        }
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(RunCall::Model(m)));
+        }
+        match from::list(&x) {
+            Some([m, xs, ys]) if is_model(*m) => {
+                Ok(Some(RunCall::WithData(ModelArg(*m), *xs, *ys)))
+            }
+            _ => bail!(
+                "expected model, or (model;inputs;targets), given {}",
+                describe(x)
+            ),
         }
     }
-    let h = model_to_run(x, training)?;
+}
+
+/// `run m`/`testrun m`, or with new data first, or from a data source (source.rs).
+fn go(call: RunCall, training: bool) -> KResult {
+    let h = match call {
+        RunCall::Source(m, f, args) => return super::source::run(m.0, f, args, training),
+        RunCall::Model(m) => m,
+        RunCall::WithData(m, xs, ys) => {
+            define(
+                m.0,
+                training,
+                Some(std::slice::from_ref(&xs)),
+                Some(std::slice::from_ref(&ys)),
+            )?;
+            m
+        }
+    };
     // the model leaves the registry while it runs: a callback inside can call ktorch freely;
     // Ctrl-C ends it between batches with 'stop (k::interrupt)
     crate::k::interrupt::scope(|| {
-        registry::lease(h, |o| {
+        registry::lease(h.0, |o| {
             let m = of(o)?;
             let e = epoch(m, training)?;
             results(e, if training { &m.train } else { &m.test })
@@ -291,12 +410,16 @@ fn go(x: K, training: bool) -> KResult {
     })
 }
 
-pub fn run(x: K) -> KResult {
-    go(x, true)
-}
+crate::qfn! {
+    /// `run m`, `run(m;x;y)`, `run(m;f;args)`: one training epoch.
+    pub fn run(call: RunCall) -> KResult {
+        go(call, true)
+    }
 
-pub fn testrun(x: K) -> KResult {
-    go(x, false)
+    /// `testrun m`, `testrun(m;x;y)`, `testrun(m;f;args)`: one test pass.
+    pub fn testrun(call: RunCall) -> KResult {
+        go(call, false)
+    }
 }
 
 /// Read a forward call of a model or a module (`forward`, `nforward`, `eforward`, `evaluate`,

@@ -136,25 +136,51 @@ impl Drop for Future {
     }
 }
 
-/// `` async(`name;args..) ``: start `name` on `args` (as `name args` would take them) and answer
-/// a future.
-pub fn async_(x: K) -> KResult {
-    let usage = || format!("expecting (name;args..), name one of {}", NAMES.join(", "));
-    let v = from::list(&x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
-    let Some(v) = v else {
-        let given = <&str>::of(x).map_or_else(|| describe(x), |s| format!("`{s}"));
-        bail!("{}, given {given}", usage())
-    };
-    let Some(name) = <&str>::of(v[0]).and_then(|s| NAMES.iter().find(|n| **n == s)) else {
-        let given = <&str>::of(v[0]).map_or_else(|| describe(v[0]), |s| format!("`{s}"));
-        bail!("{}, given {given}", usage())
-    };
-    // the arguments as the sync function gets them: one value, or a list of several
-    if v.len() == 2 {
-        start(name, v[1])
-    } else {
-        let args = crate::k::Owned::new(make::list_of(&v[1..]));
-        start(name, args.k())
+/// `async`'s arguments: the name of the function to run and its arguments as that function gets
+/// them (one value, or a list of several made here).
+pub struct AsyncCall {
+    name: &'static str,
+    args: Args,
+}
+
+/// One argument as q gave it, or several in a list made for the call.
+enum Args {
+    One(K),
+    Many(crate::k::Owned),
+}
+
+impl FromQ for AsyncCall {
+    const TYPE: &'static str = "(name;args..)";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<AsyncCall>> {
+        let usage = || format!("expecting (name;args..), name one of {}", NAMES.join(", "));
+        let v = from::list(&x).filter(|v| v.len() >= 2 && !registry::is_handle(x));
+        let Some(v) = v else {
+            let given = <&str>::of(x).map_or_else(|| describe(x), |s| format!("`{s}"));
+            bail!("{}, given {given}", usage())
+        };
+        let Some(name) = <&str>::of(v[0]).and_then(|s| NAMES.iter().find(|n| **n == s)) else {
+            let given = <&str>::of(v[0]).map_or_else(|| describe(v[0]), |s| format!("`{s}"));
+            bail!("{}, given {given}", usage())
+        };
+        // the arguments as the sync function gets them: one value, or a list of several
+        let args = if v.len() == 2 {
+            Args::One(v[1])
+        } else {
+            Args::Many(crate::k::Owned::new(make::list_of(&v[1..])))
+        };
+        Ok(Some(AsyncCall { name, args }))
+    }
+}
+
+crate::qfn! {
+    /// `` async(`name;args..) ``: start `name` on `args` (as `name args` would take them) and
+    /// answer a future.
+    pub fn async_(call: AsyncCall) -> KResult {
+        match &call.args {
+            Args::One(x) => start(call.name, *x),
+            Args::Many(v) => start(call.name, v.k()),
+        }
     }
 }
 
@@ -279,31 +305,40 @@ fn refuse_callbacks(root: &Arc<Module>) -> Result<()> {
 }
 
 /// The future of handle `x`, taken out of the registry (its handle goes stale).
-fn take_future(x: K) -> Result<Future> {
-    match registry::class_of(x) {
-        Some("future") => {}
-        Some(c) => bail!("expected a future, given {c}"),
-        None if registry::is_handle(x) => bail!("stale pointer"),
-        None => bail!("expected a future, given {}", describe(x)),
+/// A future's handle (`await f`, `ready f`): q's argument, alive for the call.
+pub struct FutureArg(K);
+
+impl FromQ for FutureArg {
+    const TYPE: &'static str = "a future";
+    fn read(x: K) -> Result<Option<FutureArg>> {
+        Ok((registry::class_of(x) == Some("future")).then_some(FutureArg(x)))
     }
-    match registry::take(x)?.take::<Future>() {
-        Ok(f) => Ok(f),
-        Err(_) => unreachable!("class checked above"),
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        match registry::class_of(x) {
+            Some(c) => anyhow!("expected a future, given {c}"),
+            None if registry::is_handle(x) => anyhow!("stale pointer"),
+            None => anyhow!("expected a future, given {}", describe(x)),
+        }
     }
 }
 
-/// `await f`: the result of the call (a tensor or vector handle, q data for `evaluate`, run's
-/// metrics), or its error; the future is freed either way.
-pub fn await_(x: K) -> KResult {
-    take_future(x)?.finish()
-}
+crate::qfn! {
+    /// `await f`: the result of the call (a tensor or vector handle, q data for `evaluate`,
+    /// run's metrics), or its error; the future is freed either way.
+    pub fn await_(f: FutureArg) -> KResult {
+        match registry::take(f.0)?.take::<Future>() {
+            Ok(f) => f.finish(),
+            Err(_) => unreachable!("class checked by FutureArg"),
+        }
+    }
 
-/// `ready f`: 1b when the call has finished (never waits).
-pub fn ready(x: K) -> KResult {
-    registry::with(x, |o| match o.get::<Future>() {
-        Some(f) => Ok(make::boolean(f.ready())),
-        None => bail!("expected a future, given {}", o.class()),
-    })
+    /// `ready f`: 1b when the call has finished (never waits).
+    pub fn ready(f: FutureArg) -> Result<bool> {
+        registry::with(f.0, |o| match o.get::<Future>() {
+            Some(f) => Ok(f.ready()),
+            None => bail!("expected a future, given {}", o.class()),
+        })
+    }
 }
 
 /// An async call in the registry (class `future`): freeing it waits for the call and gives back

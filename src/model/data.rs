@@ -11,9 +11,9 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::{is_model, of};
+use super::{of, ModelArg};
 use super::{Model, Settings};
-use crate::k::from;
+use crate::k::from::{self, FromQ};
 use crate::k::{make, KResult, K};
 use crate::registry;
 use crate::tensor::batch::{count, fullsize, maxsize_all, perm, reindex, select, SeededGen};
@@ -236,132 +236,193 @@ pub fn define(h: K, training: bool, x: Option<&[K]>, y: Option<&[K]>) -> Result<
 
 /// Run `f` on the model of handle `h` with its training or test data.
 fn with_data<R>(
-    h: K,
+    h: ModelArg,
     training: bool,
     f: impl FnOnce(&mut Data, &Settings) -> Result<R>,
 ) -> Result<R> {
-    registry::with(h, |o| {
+    registry::with(h.0, |o| {
         let (d, s) = pick(of(o)?, training);
         f(d, s)
     })
 }
 
-fn model_arg(x: K) -> Result<K> {
-    if is_model(x) {
-        Ok(x)
-    } else {
-        bail!("expected a model, given {}", describe(x))
+/// `data`'s and `testdata`'s forms: `data m` (the data as q data), `data(m;x)`, `data(m;x;y)`
+/// (new data: inputs, and targets; read by `define` once the model's device is known).
+pub enum DataCall {
+    Get(ModelArg),
+    Set(ModelArg, K, Option<K>),
+}
+
+impl FromQ for DataCall {
+    const TYPE: &'static str = "model, or (model;inputs;targets)";
+    fn read(x: K) -> Result<Option<DataCall>> {
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(DataCall::Get(m)));
+        }
+        Ok(from::list(&x)
+            .filter(|v| (2..=3).contains(&v.len()))
+            .and_then(|v| Some(DataCall::Set(ModelArg::of(v[0])?, v[1], v.get(2).copied()))))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
+            "expected model, or (model;inputs;targets), given {}",
+            describe(x)
+        )
     }
 }
 
 /// `data`/`testdata`.
-fn data_(x: K, training: bool) -> KResult {
-    if is_model(x) {
-        return with_data(x, training, |d, _| Ok(make::list(vec![d.x.q()?, d.y.q()?])));
+fn data_(call: DataCall, training: bool) -> KResult {
+    match call {
+        DataCall::Get(m) => with_data(m, training, |d, _| Ok(make::list(vec![d.x.q()?, d.y.q()?]))),
+        DataCall::Set(m, x, y) => Ok(make::long(define(
+            m.0,
+            training,
+            Some(std::slice::from_ref(&x)),
+            y.as_ref().map(std::slice::from_ref),
+        )?)),
     }
-    let v = from::list(&x)
-        .filter(|v| (2..=3).contains(&v.len()) && is_model(v[0]))
-        .ok_or_else(|| {
-            anyhow!(
-                "expected model, or (model;inputs;targets), given {}",
-                describe(x)
-            )
-        })?;
-    let n = define(
-        v[0],
-        training,
-        Some(&v[1..2]),
-        v.get(2).map(std::slice::from_ref),
-    )?;
-    Ok(make::long(n))
+}
+
+/// `input`'s and `target`'s forms (and their test forms'): `input m` (the tensors as handles),
+/// `input(m;x..)` (new inputs, read by `define`).
+pub enum SideCall {
+    Get(ModelArg),
+    Set(ModelArg, Vec<K>),
+}
+
+impl SideCall {
+    fn read(x: K, inputs: bool) -> Result<SideCall> {
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(SideCall::Get(m));
+        }
+        from::list(&x)
+            .filter(|v| v.len() >= 2)
+            .and_then(|v| Some(SideCall::Set(ModelArg::of(v[0])?, v[1..].to_vec())))
+            .ok_or_else(|| {
+                anyhow!(
+                    "expected model, or (model;{}..), given {}",
+                    if inputs { "inputs" } else { "targets" },
+                    describe(x)
+                )
+            })
+    }
+}
+
+/// `input m`, `input(m;x..)`.
+pub struct Inputs(SideCall);
+/// `target m`, `target(m;y..)`.
+pub struct Targets(SideCall);
+
+impl FromQ for Inputs {
+    const TYPE: &'static str = "model, or (model;inputs..)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Inputs>> {
+        SideCall::read(x, true).map(|c| Some(Inputs(c)))
+    }
+}
+
+impl FromQ for Targets {
+    const TYPE: &'static str = "model, or (model;targets..)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Targets>> {
+        SideCall::read(x, false).map(|c| Some(Targets(c)))
+    }
 }
 
 /// `input`/`target` and their test forms.
-fn side_(x: K, training: bool, inputs: bool) -> KResult {
-    if is_model(x) {
-        let o = with_data(x, training, |d, _| {
-            Ok(if inputs { d.x.object() } else { d.y.object() })
-        })?;
-        return Ok(o.map_or_else(make::null, registry::add));
+fn side_(call: SideCall, training: bool, inputs: bool) -> KResult {
+    match call {
+        SideCall::Get(m) => {
+            let o = with_data(m, training, |d, _| {
+                Ok(if inputs { d.x.object() } else { d.y.object() })
+            })?;
+            Ok(o.map_or_else(make::null, registry::add))
+        }
+        SideCall::Set(m, v) => Ok(make::long(if inputs {
+            define(m.0, training, Some(&v), None)?
+        } else {
+            define(m.0, training, None, Some(&v))?
+        })),
     }
-    let v = from::list(&x)
-        .filter(|v| v.len() >= 2 && is_model(v[0]))
-        .ok_or_else(|| {
-            anyhow!(
-                "expected model, or (model;{}..), given {}",
-                if inputs { "inputs" } else { "targets" },
-                describe(x)
-            )
-        })?;
-    let n = if inputs {
-        define(v[0], training, Some(&v[1..]), None)?
-    } else {
-        define(v[0], training, None, Some(&v[1..]))?
-    };
-    Ok(make::long(n))
 }
 
-pub fn data(x: K) -> KResult {
-    data_(x, true)
+/// A model handle for `unshuffle`, in its words (`requires model argument`).
+pub struct Unshuffled(ModelArg);
+
+impl FromQ for Unshuffled {
+    const TYPE: &'static str = "a model";
+    fn read(x: K) -> Result<Option<Unshuffled>> {
+        Ok(ModelArg::of(x).map(Unshuffled))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("requires model argument, given {}", describe(x))
+    }
 }
-pub fn testdata(x: K) -> KResult {
-    data_(x, false)
-}
-pub fn input(x: K) -> KResult {
-    side_(x, true, true)
-}
-pub fn target(x: K) -> KResult {
-    side_(x, true, false)
-}
-pub fn testinput(x: K) -> KResult {
-    side_(x, false, true)
-}
-pub fn testtarget(x: K) -> KResult {
-    side_(x, false, false)
+
+crate::qfn! {
+    /// `data m`: the training data as q data; `data(m;x;y)`, `data(m;x)`: new training data,
+    /// answering the number of batches.
+    pub fn data(call: DataCall) -> KResult {
+        data_(call, true)
+    }
+    /// `testdata`: `data`'s forms for the test data.
+    pub fn testdata(call: DataCall) -> KResult {
+        data_(call, false)
+    }
+    /// `input m`: the training inputs as tensor handles; `input(m;x..)`: new inputs.
+    pub fn input(call: Inputs) -> KResult {
+        side_(call.0, true, true)
+    }
+    /// `target m`, `target(m;y..)`: `input`'s forms for the targets.
+    pub fn target(call: Targets) -> KResult {
+        side_(call.0, true, false)
+    }
+    /// `testinput`: `input`'s forms for the test data.
+    pub fn testinput(call: Inputs) -> KResult {
+        side_(call.0, false, true)
+    }
+    /// `testtarget`: `target`'s forms for the test data.
+    pub fn testtarget(call: Targets) -> KResult {
+        side_(call.0, false, false)
+    }
 }
 
 /// `batch m` (from tensor::batch::batch, which also batches tensors).
-pub fn batch(x: K) -> KResult {
-    Ok(make::boolean(with_data(x, true, |d, s| d.next(s, true))?))
-}
-pub fn testbatch(x: K) -> KResult {
-    Ok(make::boolean(with_data(model_arg(x)?, false, |d, s| {
-        d.next(s, false)
-    })?))
+pub fn batch(m: ModelArg) -> Result<bool> {
+    with_data(m, true, |d, s| d.next(s, true))
 }
 
 /// `restore m` (from tensor::batch::restore).
-pub fn restore(x: K) -> KResult {
-    Ok(make::long(with_data(x, true, |d, _| d.fullsize())?))
-}
-pub fn testrestore(x: K) -> KResult {
-    Ok(make::long(with_data(model_arg(x)?, false, |d, _| {
-        d.fullsize()
-    })?))
-}
-
-pub fn batchinit(x: K) -> KResult {
-    Ok(make::long(with_data(model_arg(x)?, true, |d, s| {
-        d.init(s, true)
-    })?))
-}
-pub fn testinit(x: K) -> KResult {
-    Ok(make::long(with_data(model_arg(x)?, false, |d, s| {
-        d.init(s, false)
-    })?))
+pub fn restore(m: ModelArg) -> Result<i64> {
+    with_data(m, true, |d, _| d.fullsize())
 }
 
 /// `shuffle m` (from tensor::batch::shuffle): the training data, always (the setting is for runs).
-pub fn shuffle(x: K) -> KResult {
-    with_data(x, true, |d, s| d.reshuffle(s))?;
-    Ok(make::null())
+pub fn shuffle(m: ModelArg) -> Result<()> {
+    with_data(m, true, |d, s| d.reshuffle(s))
 }
 
-pub fn unshuffle(x: K) -> KResult {
-    with_data(
-        model_arg(x).map_err(|_| anyhow!("requires model argument, given {}", describe(x)))?,
-        true,
-        |d, _| d.unshuffle(),
-    )?;
-    Ok(make::null())
+crate::qfn! {
+    /// `testbatch m`: the next test batch (`batch`'s answer).
+    pub fn testbatch(m: ModelArg) -> Result<bool> {
+        with_data(m, false, |d, s| d.next(s, false))
+    }
+    /// `testrestore m`: the test data at full size.
+    pub fn testrestore(m: ModelArg) -> Result<i64> {
+        with_data(m, false, |d, _| d.fullsize())
+    }
+    /// `batchinit m`: the training data at full size, shuffled if the settings say so; answers
+    /// the number of batches.
+    pub fn batchinit(m: ModelArg) -> Result<i64> {
+        with_data(m, true, |d, s| d.init(s, true))
+    }
+    /// `testinit m`: `batchinit` for the test data.
+    pub fn testinit(m: ModelArg) -> Result<i64> {
+        with_data(m, false, |d, s| d.init(s, false))
+    }
+    /// `unshuffle m`: the training data back in its original order.
+    pub fn unshuffle(m: Unshuffled) -> Result<()> {
+        with_data(m.0, true, |d, _| d.unshuffle())
+    }
 }

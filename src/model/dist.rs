@@ -37,7 +37,7 @@ use crate::cxx::dist::Reducer;
 use crate::dist::collect::{allreduce_tensors, broadcast_tensors};
 use crate::dist::group::{self, Group};
 use crate::k::from::{self, FromQ, Number as Num, Whole};
-use crate::k::{make, read, KResult, Owned, K};
+use crate::k::{make, read, Owned, K};
 use crate::nn::Run;
 use crate::optim::Optimizer;
 use crate::registry;
@@ -183,64 +183,88 @@ fn options(names: K, values: K) -> Result<Sync> {
     r
 }
 
-pub fn distmodel(x: K) -> KResult {
-    let usage = "expecting model, (model;seed), (model;flag) or (model;names;values)";
-    let (h, sync) = if is_model(x) {
-        (x, Some(Sync::new(0)))
-    } else {
-        match from::list(&x) {
-            Some([m, a]) if read::ktype(x) == 0 && is_model(*m) => {
-                let a = *a;
-                let sync = match read::ktype(a) {
-                    -1 => bool::of(a).unwrap().then(|| Sync::new(0)),
-                    -7..=-5 => {
-                        let s = Whole::of(a).map(|w| w.0).unwrap();
-                        if s < 0 {
-                            bail!("seed: expected a non-negative number, given {s}");
+/// `distmodel`'s forms, read: `distmodel m` (synchronised, seed 0), `distmodel(m;seed)`,
+/// `distmodel(m;flag)` (on, or off: None), `distmodel(m;names;values)` (options).
+pub struct Distributed {
+    m: super::ModelArg,
+    sync: Option<Sync>,
+}
+
+impl FromQ for Distributed {
+    const TYPE: &'static str = "model, (model;seed), (model;flag) or (model;names;values)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Distributed>> {
+        let usage = "expecting model, (model;seed), (model;flag) or (model;names;values)";
+        let (h, sync) = if is_model(x) {
+            (x, Some(Sync::new(0)))
+        } else {
+            match from::list(&x) {
+                Some([m, a]) if read::ktype(x) == 0 && is_model(*m) => {
+                    let a = *a;
+                    let sync = match read::ktype(a) {
+                        -1 => bool::of(a).unwrap().then(|| Sync::new(0)),
+                        -7..=-5 => {
+                            let s = Whole::of(a).map(|w| w.0).unwrap();
+                            if s < 0 {
+                                bail!("seed: expected a non-negative number, given {s}");
+                            }
+                            Some(Sync::new(s as u64))
                         }
-                        Some(Sync::new(s as u64))
-                    }
-                    _ => bail!(
-                        "{usage}: seed as a whole number or flag as a boolean, given {}",
-                        describe(a)
-                    ),
-                };
-                (*m, sync)
+                        _ => bail!(
+                            "{usage}: seed as a whole number or flag as a boolean, given {}",
+                            describe(a)
+                        ),
+                    };
+                    (*m, sync)
+                }
+                Some([m, n, v]) if read::ktype(x) == 0 && is_model(*m) => {
+                    (*m, Some(options(*n, *v)?))
+                }
+                _ => bail!("{usage}, given {}", describe(x)),
             }
-            Some([m, n, v]) if read::ktype(x) == 0 && is_model(*m) => (*m, Some(options(*n, *v)?)),
-            _ => bail!("{usage}, given {}", describe(x)),
-        }
-    };
-    registry::lease(h, |o| {
-        let m = of(o)?;
-        if sync.as_ref().is_some_and(|s| s.shard) {
-            if m.opt.kind.closure.is_some() {
-                bail!("shard: not for {}, whose step evaluates the loss over every parameter (it has no state per parameter to shard)", m.opt.kind.name);
+        };
+        Ok(Some(Distributed {
+            m: super::ModelArg(h),
+            sync,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `distmodel`'s forms (`Distributed`): the model's gradients averaged across the ranks of
+    /// the process group at each step, its parameters and buffers first made rank 0's; or not.
+    pub fn distmodel(call: Distributed) -> Result<()> {
+        let Distributed { m: h, sync } = call;
+        registry::lease(h.0, |o| {
+            let m = of(o)?;
+            if sync.as_ref().is_some_and(|s| s.shard) {
+                if m.opt.kind.closure.is_some() {
+                    bail!("shard: not for {}, whose step evaluates the loss over every parameter (it has no state per parameter to shard)", m.opt.kind.name);
+                }
+                if m.scaler.is_some() {
+                    bail!("shard: not with a gradient scaler (gradscale)");
+                }
             }
-            if m.scaler.is_some() {
-                bail!("shard: not with a gradient scaler (gradscale)");
+            match sync {
+                None => m.dist = None,
+                Some(sync) => {
+                    group::with(|g| {
+                        let module = m.module.get();
+                        let ts: Vec<Tensor> = module
+                            .named_parameters()
+                            .into_iter()
+                            .chain(module.named_buffers())
+                            .map(|(_, t)| t.shallow_clone())
+                            .collect();
+                        comm_check(g, &ts)?;
+                        broadcast_tensors(g, &ts, 0)
+                    })?;
+                    m.dist = Some(sync);
+                }
             }
-        }
-        match sync {
-            None => m.dist = None,
-            Some(sync) => {
-                group::with(|g| {
-                    let module = m.module.get();
-                    let ts: Vec<Tensor> = module
-                        .named_parameters()
-                        .into_iter()
-                        .chain(module.named_buffers())
-                        .map(|(_, t)| t.shallow_clone())
-                        .collect();
-                    comm_check(g, &ts)?;
-                    broadcast_tensors(g, &ts, 0)
-                })?;
-                m.dist = Some(sync);
-            }
-        }
-        Ok(())
-    })?;
-    Ok(make::null())
+            Ok(())
+        })
+    }
 }
 
 /// The tensors a backend can carry: CPU for gloo, CUDA for nccl.

@@ -119,19 +119,40 @@ fn own(ts: Vec<Tensor>) -> Result<Vec<Tensor>> {
         .collect()
 }
 
-/// `graph(m;x)` or `graph(model;x;y)`.
-pub fn graph(x: K) -> KResult {
-    let args = match from::list(&x) {
-        Some(a) if !registry::is_handle(x) => a.to_vec(),
-        _ => bail!("expected (module;inputs) or (model;inputs;targets)"),
-    };
-    match args.as_slice() {
-        [m, x] => forward_graph(*m, *x),
-        [m, x, y] => step_graph(*m, *x, *y),
-        _ => bail!(
-            "expected (module;inputs) or (model;inputs;targets), given {} arguments",
-            args.len()
-        ),
+/// `graph`'s forms: `(m;x)` a forward, `(model;x;y)` a training step (the object and the data
+/// as given: read once the module's device is known).
+pub enum GraphCall {
+    Forward(K, K),
+    Step(K, K, K),
+}
+
+impl FromQ for GraphCall {
+    const TYPE: &'static str = "(module;inputs) or (model;inputs;targets)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<GraphCall>> {
+        let args = match from::list(&x) {
+            Some(a) if !registry::is_handle(x) => a,
+            _ => bail!("expected (module;inputs) or (model;inputs;targets)"),
+        };
+        Ok(Some(match args {
+            [m, x] => GraphCall::Forward(*m, *x),
+            [m, x, y] => GraphCall::Step(*m, *x, *y),
+            _ => bail!(
+                "expected (module;inputs) or (model;inputs;targets), given {} arguments",
+                args.len()
+            ),
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `graph(m;x)` or `graph(model;x;y)`: a forward, or a training step, recorded as a CUDA
+    /// graph.
+    pub fn graph(call: GraphCall) -> KResult {
+        match call {
+            GraphCall::Forward(m, x) => forward_graph(m, x),
+            GraphCall::Step(m, x, y) => step_graph(m, x, y),
+        }
     }
 }
 
@@ -312,95 +333,114 @@ fn step_graph(h: K, x: K, y: K) -> KResult {
     Ok(registry::add(Obj::new(g)))
 }
 
-/// `replay g`, `replay(g;x)`, `replay(g;x;y)`.
-pub fn replay(x: K) -> KResult {
-    let (h, new) = if registry::is_handle(x) {
-        (x, vec![])
-    } else {
+/// `replay`'s forms: the graph handle and the new inputs (and targets) as given (checked
+/// against the recorded shapes and types when the graph is found).
+pub struct ReplayCall {
+    h: K,
+    new: Vec<K>,
+}
+
+impl FromQ for ReplayCall {
+    const TYPE: &'static str = "graph, (graph;inputs) or (graph;inputs;targets)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<ReplayCall>> {
+        if registry::is_handle(x) {
+            return Ok(Some(ReplayCall { h: x, new: vec![] }));
+        }
         match from::list(&x) {
             Some([h, rest @ ..]) if registry::is_handle(*h) && !rest.is_empty() => {
-                (*h, rest.to_vec())
+                Ok(Some(ReplayCall {
+                    h: *h,
+                    new: rest.to_vec(),
+                }))
             }
             _ => bail!("expected graph, (graph;inputs) or (graph;inputs;targets)"),
         }
-    };
-    // the model a step graph trains, checked before the graph runs
-    let (check, device) = registry::with(h, |o| match o.get::<Graph>() {
-        Some(g) => Ok((
-            g.step
-                .as_ref()
-                .map(|c| (c.model, c.opts.clone(), c.clip, c.classes)),
-            g.device,
-        )),
-        None => bail!("expected a graph, given {}", o.class()),
-    })?;
-    let classes = check.as_ref().and_then(|c| c.3);
-    if let Some((model, opts, clip, _)) = check {
-        registry::with_id(model, |o| {
-            let Some(m) = o.get::<Model>() else { bail!("the graph's model was freed") };
-            let now = settings_of(m);
-            if now.opts != opts || now.clip != clip {
-                bail!("the model's optimizer or clipping settings changed since recording; record the step again");
-            }
-            Ok(())
-        })
-        .map_err(|e| if e.to_string() == "stale pointer" { anyhow!("the graph's model was freed") } else { e })?;
     }
-    // new inputs as tensors on the graph's device before the graph is locked
-    let given: Vec<Vec<Tensor>> = new
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            tensors_on(
-                *a,
-                Device::Cuda(device),
-                if i == 0 { "inputs" } else { "targets" },
-            )
-        })
-        .collect::<Result<_>>()?;
-    if let (Some((n, ignore)), Some(ys)) = (classes, given.get(1)) {
-        // q data is checked on the host, CPU tensors there too. CUDA tensors are the caller's,
-        // as in PyTorch: checking them would synchronize every replay, which is what a graph
-        // is there to avoid.
-        match Wholes::of(new[1]).map(|w| w.0) {
-            Some(v) => {
-                if let Some(c) = v.iter().find(|c| **c != ignore && (**c < 0 || **c >= n)) {
-                    bail!("targets: target {c} is not a class index for {n} classes");
+}
+
+crate::qfn! {
+    /// `replay g`, `replay(g;x)`, `replay(g;x;y)`.
+    pub fn replay(call: ReplayCall) -> KResult {
+        let ReplayCall { h, new } = call;
+        // the model a step graph trains, checked before the graph runs
+        let (check, device) = registry::with(h, |o| match o.get::<Graph>() {
+            Some(g) => Ok((
+                g.step
+                    .as_ref()
+                    .map(|c| (c.model, c.opts.clone(), c.clip, c.classes)),
+                g.device,
+            )),
+            None => bail!("expected a graph, given {}", o.class()),
+        })?;
+        let classes = check.as_ref().and_then(|c| c.3);
+        if let Some((model, opts, clip, _)) = check {
+            registry::with_id(model, |o| {
+                let Some(m) = o.get::<Model>() else { bail!("the graph's model was freed") };
+                let now = settings_of(m);
+                if now.opts != opts || now.clip != clip {
+                    bail!("the model's optimizer or clipping settings changed since recording; record the step again");
                 }
-            }
-            None => {
-                let on_cuda = registry::is_handle(new[1])
-                    && registry::with(new[1], |o| {
-                        Ok(o.tensors().iter().any(|t| t.device().is_cuda()))
-                    })?;
-                if !on_cuda {
-                    for y in ys.iter().filter(|y| !y.is_floating_point()) {
-                        crate::loss::calc::targets_within(y, n, ignore)
-                            .map_err(|e| anyhow!("targets: {e}"))?;
+                Ok(())
+            })
+            .map_err(|e| if e.to_string() == "stale pointer" { anyhow!("the graph's model was freed") } else { e })?;
+        }
+        // new inputs as tensors on the graph's device before the graph is locked
+        let given: Vec<Vec<Tensor>> = new
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                tensors_on(
+                    *a,
+                    Device::Cuda(device),
+                    if i == 0 { "inputs" } else { "targets" },
+                )
+            })
+            .collect::<Result<_>>()?;
+        if let (Some((n, ignore)), Some(ys)) = (classes, given.get(1)) {
+            // q data is checked on the host, CPU tensors there too. CUDA tensors are the caller's,
+            // as in PyTorch: checking them would synchronize every replay, which is what a graph
+            // is there to avoid.
+            match Wholes::of(new[1]).map(|w| w.0) {
+                Some(v) => {
+                    if let Some(c) = v.iter().find(|c| **c != ignore && (**c < 0 || **c >= n)) {
+                        bail!("targets: target {c} is not a class index for {n} classes");
+                    }
+                }
+                None => {
+                    let on_cuda = registry::is_handle(new[1])
+                        && registry::with(new[1], |o| {
+                            Ok(o.tensors().iter().any(|t| t.device().is_cuda()))
+                        })?;
+                    if !on_cuda {
+                        for y in ys.iter().filter(|y| !y.is_floating_point()) {
+                            crate::loss::calc::targets_within(y, n, ignore)
+                                .map_err(|e| anyhow!("targets: {e}"))?;
+                        }
                     }
                 }
             }
         }
+        let (outs, many) = registry::with(h, |o| {
+            let Some(g) = o.get_mut::<Graph>() else {
+                unreachable!()
+            };
+            g.replay(given)?;
+            Ok((
+                g.outputs
+                    .iter()
+                    .map(|t| t.shallow_clone())
+                    .collect::<Vec<_>>(),
+                g.many,
+            ))
+        })?;
+        let mut outs = outs;
+        Ok(if many {
+            registry::add(Obj::Vector(outs))
+        } else {
+            registry::add(Obj::Tensor(outs.remove(0)))
+        })
     }
-    let (outs, many) = registry::with(h, |o| {
-        let Some(g) = o.get_mut::<Graph>() else {
-            unreachable!()
-        };
-        g.replay(given)?;
-        Ok((
-            g.outputs
-                .iter()
-                .map(|t| t.shallow_clone())
-                .collect::<Vec<_>>(),
-            g.many,
-        ))
-    })?;
-    let mut outs = outs;
-    Ok(if many {
-        registry::add(Obj::Vector(outs))
-    } else {
-        registry::add(Obj::Tensor(outs.remove(0)))
-    })
 }
 
 impl Graph {

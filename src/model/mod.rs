@@ -39,6 +39,21 @@ pub fn is_model(x: crate::k::K) -> bool {
     crate::registry::class_of(x) == Some("model")
 }
 
+/// A model handle (q's argument, alive for the call): anything else is `expected a model,
+/// given ..`.
+#[derive(Clone, Copy)]
+pub struct ModelArg(pub crate::k::K);
+
+impl crate::k::from::FromQ for ModelArg {
+    const TYPE: &'static str = "a model";
+    fn read(x: crate::k::K) -> anyhow::Result<Option<ModelArg>> {
+        Ok(is_model(x).then_some(ModelArg(x)))
+    }
+    fn wrong(x: crate::k::K, _arg: &str) -> anyhow::Error {
+        anyhow::anyhow!("expected a model, given {}", crate::registry::describe(x))
+    }
+}
+
 /// The model a registry object holds, or an error naming its class.
 pub fn of(o: &mut crate::registry::Obj) -> anyhow::Result<&mut Model> {
     if o.get::<Model>().is_none() {

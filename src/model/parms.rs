@@ -10,6 +10,7 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::of;
+use crate::device::Handle;
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::nn::{ModRef, Run};
@@ -58,131 +59,161 @@ fn is_object(x: K) -> bool {
     )
 }
 
-/// `clone t`: a detached copy of a tensor; `clone m`: a new module, a copy of a module's or a
-/// model's module.
-pub fn clone(x: K) -> KResult {
-    let o = registry::with(x, |o| {
-        Ok(match o {
-            Obj::Tensor(t) => Obj::Tensor(crate::tensor::detach::detached_copy(t)?),
-            o if o.part::<ModRef>().is_some() => {
-                Obj::new(ModRef::new(o.part::<ModRef>().unwrap().get().deep_clone()?))
-            }
-            other => bail!(
-                "expected tensor, module or model, not implemented for {}",
-                other.class()
-            ),
-        })
-    })?;
-    Ok(registry::add(o))
+crate::qfn! {
+    /// `clone t`: a detached copy of a tensor; `clone m`: a new module, a copy of a module's or
+    /// a model's module.
+    pub fn clone(x: Handle) -> KResult {
+        let o = registry::with(x.k(), |o| {
+            Ok(match o {
+                Obj::Tensor(t) => Obj::Tensor(crate::tensor::detach::detached_copy(t)?),
+                o if o.part::<ModRef>().is_some() => {
+                    Obj::new(ModRef::new(o.part::<ModRef>().unwrap().get().deep_clone()?))
+                }
+                other => bail!(
+                    "expected tensor, module or model, not implemented for {}",
+                    other.class()
+                ),
+            })
+        })?;
+        Ok(registry::add(o))
+    }
 }
 
 /// The parameters of `h` with a dictionary handle `d`'s tensors, for `f`.
 fn with_dict<R>(
-    h: K,
-    d: K,
+    h: Object,
+    d: Dict,
     f: impl FnOnce(&[(String, Tensor)], &mut Vec<(String, Tensor)>) -> Result<R>,
 ) -> Result<R> {
-    if registry::class_of(d) != Some("dictionary") {
-        bail!(
-            "expected dictionary of parameters for 2nd arg, given {}",
-            registry::class_of(d).map_or_else(|| describe(d), str::to_string)
-        );
-    }
-    let p = named_parms(h, " for 1st arg")?;
-    registry::with(d, |o| match o {
+    let p = named_parms(h.0, " for 1st arg")?;
+    registry::with(d.0, |o| match o {
         Obj::Dict(v) => f(&p, v),
         _ => unreachable!(),
     })
 }
 
-fn args(x: K) -> Result<(K, Option<K>)> {
-    if is_object(x) {
-        return Ok((x, None));
-    }
-    match from::list(&x) {
-        Some([h, d]) => Ok((*h, Some(*d))),
-        _ => bail!(
-            "expected model, module or optimizer, or (object;dictionary), given {}",
-            describe(x)
-        ),
-    }
-}
+/// The object of `copyparms` and `avgparms`: a model, module or optimizer alone, or the first
+/// of `(object;dictionary)` (its class checked where its parameters are read).
+#[derive(Clone, Copy)]
+pub struct Object(K);
 
-pub fn copyparms(x: K) -> KResult {
-    match args(x)? {
-        (h, None) => {
-            let p = named_parms(h, "")?;
-            let copies = p
-                .iter()
-                .map(|(k, t)| Ok((k.clone(), crate::tensor::detach::detached_copy(t)?)))
-                .collect::<Result<Vec<_>>>()?;
-            Ok(registry::add(Obj::Dict(copies)))
+impl FromQ for Object {
+    const TYPE: &'static str = "model, module or optimizer";
+    fn read(x: K) -> Result<Option<Object>> {
+        Ok(Some(Object(x)))
+    }
+    fn alone(x: K) -> Result<Option<Object>> {
+        if is_object(x) {
+            return Ok(Some(Object(x)));
         }
-        (h, Some(d)) => {
-            let found = with_dict(h, d, |p, dict| {
-                tch::no_grad(|| {
-                    p.iter()
-                        .map(|(k, t)| match dict.iter().find(|(n, _)| n == k) {
-                            Some((_, v)) => {
-                                t.shallow_clone()
-                                    .f_copy_(v)
-                                    .map_err(|e| anyhow!("{k}: {e}"))?;
-                                Ok(true)
-                            }
-                            None => Ok(false),
-                        })
-                        .collect::<Result<Vec<bool>>>()
-                })
-            })?;
-            let names = named_parms(h, "")?;
-            Ok(make::dict(
-                &names.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
-                found.into_iter().map(make::boolean).collect(),
-            ))
+        match from::list(&x) {
+            Some([_, _]) => Ok(None),
+            _ => bail!(
+                "expected model, module or optimizer, or (object;dictionary), given {}",
+                describe(x)
+            ),
         }
     }
 }
 
-pub fn avgparms(x: K) -> KResult {
-    let (h, Some(d)) = args(x)? else {
-        bail!(
-            "expected 2 args, model/module/optimizer & dictionary of parameters w'averaged weights"
+/// A dictionary handle of parameters (the second of `(object;dictionary)`).
+#[derive(Clone, Copy)]
+pub struct Dict(K);
+
+impl FromQ for Dict {
+    const TYPE: &'static str = "dictionary of parameters";
+    fn read(x: K) -> Result<Option<Dict>> {
+        Ok((registry::class_of(x) == Some("dictionary")).then_some(Dict(x)))
+    }
+    fn wrong(d: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
+            "expected dictionary of parameters for 2nd arg, given {}",
+            registry::class_of(d).map_or_else(|| describe(d), str::to_string)
         )
-    };
-    let n = with_dict(h, d, |p, dict| {
-        tch::no_grad(|| -> Result<i64> {
-            // every parameter must be there before anything changes
-            let mut avg = vec![];
-            for (k, _) in p {
-                let a = dict
+    }
+}
+
+crate::qfn! {
+    /// `copyparms o`: a dictionary of detached copies of the parameters of a model, module or
+    /// optimizer; `copyparms(o;d)`: the values of dictionary d copied into the parameters of the
+    /// same names, answering which were found.
+    pub fn copyparms(h: Object, d: Option<Dict>) -> KResult {
+        match d {
+            None => {
+                let p = named_parms(h.0, "")?;
+                let copies = p
                     .iter()
-                    .find(|(n, _)| n == k)
-                    .ok_or_else(|| anyhow!("parameter {k} not found, unable to compute average"))?;
-                avg.push(a.1.shallow_clone());
+                    .map(|(k, t)| Ok((k.clone(), crate::tensor::detach::detached_copy(t)?)))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(registry::add(Obj::Dict(copies)))
             }
-            if !dict.iter().any(|(k, _)| k == ".n") {
-                dict.push((".n".into(), Tensor::f_from_slice(&[1.0f64])?.f_reshape([])?));
+            Some(d) => {
+                let found = with_dict(h, d, |p, dict| {
+                    tch::no_grad(|| {
+                        p.iter()
+                            .map(|(k, t)| match dict.iter().find(|(n, _)| n == k) {
+                                Some((_, v)) => {
+                                    t.shallow_clone()
+                                        .f_copy_(v)
+                                        .map_err(|e| anyhow!("{k}: {e}"))?;
+                                    Ok(true)
+                                }
+                                None => Ok(false),
+                            })
+                            .collect::<Result<Vec<bool>>>()
+                    })
+                })?;
+                let names = named_parms(h.0, "")?;
+                Ok(make::dict(
+                    &names.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+                    found.into_iter().map(make::boolean).collect(),
+                ))
             }
-            let count = dict
-                .iter()
-                .find(|(k, _)| k == ".n")
-                .map(|(_, t)| t.shallow_clone())
-                .unwrap();
-            let f = 1.0 / (1.0 + count.f_double_value(&[])?);
-            for ((_, t), a) in p.iter().zip(avg) {
-                let step = t
-                    .f_detach()?
-                    .f_to_device(a.device())?
-                    .f_to_kind(a.kind())?
-                    .f_sub(&a)?
-                    .f_mul_scalar(f)?;
-                let _ = a.shallow_clone().f_add_(&step)?;
-            }
-            let _ = count.shallow_clone().f_add_scalar_(1.0)?;
-            Ok(count.f_double_value(&[])? as i64)
-        })
-    })?;
-    Ok(make::long(n))
+        }
+    }
+
+    /// `avgparms(o;d)`: the parameters' running average kept in dictionary d (`.n` the count).
+    pub fn avgparms(h: Object, d: Option<Dict>) -> KResult {
+        let Some(d) = d else {
+            bail!(
+                "expected 2 args, model/module/optimizer & dictionary of parameters w'averaged weights"
+            )
+        };
+        let n = with_dict(h, d, |p, dict| {
+            tch::no_grad(|| -> Result<i64> {
+                // every parameter must be there before anything changes
+                let mut avg = vec![];
+                for (k, _) in p {
+                    let a = dict
+                        .iter()
+                        .find(|(n, _)| n == k)
+                        .ok_or_else(|| anyhow!("parameter {k} not found, unable to compute average"))?;
+                    avg.push(a.1.shallow_clone());
+                }
+                if !dict.iter().any(|(k, _)| k == ".n") {
+                    dict.push((".n".into(), Tensor::f_from_slice(&[1.0f64])?.f_reshape([])?));
+                }
+                let count = dict
+                    .iter()
+                    .find(|(k, _)| k == ".n")
+                    .map(|(_, t)| t.shallow_clone())
+                    .unwrap();
+                let f = 1.0 / (1.0 + count.f_double_value(&[])?);
+                for ((_, t), a) in p.iter().zip(avg) {
+                    let step = t
+                        .f_detach()?
+                        .f_to_device(a.device())?
+                        .f_to_kind(a.kind())?
+                        .f_sub(&a)?
+                        .f_mul_scalar(f)?;
+                    let _ = a.shallow_clone().f_add_(&step)?;
+                }
+                let _ = count.shallow_clone().f_add_scalar_(1.0)?;
+                Ok(count.f_double_value(&[])? as i64)
+            })
+        })?;
+        Ok(make::long(n))
+    }
 }
 
 const BATCHNORMS: &[&str] = &["batchnorm1d", "batchnorm2d", "batchnorm3d"];

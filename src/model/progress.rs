@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::bail;
+use anyhow::anyhow;
 use tch::Tensor;
 
 use crate::k::from::FromQ;
@@ -18,20 +18,39 @@ use crate::tensor::opargs::describe;
 
 static ON: AtomicBool = AtomicBool::new(false);
 
-/// `progress flag`, `progress[]`.
-pub fn progress(x: K) -> KResult {
-    if read::is_unset(x) {
-        return Ok(make::boolean(ON.load(Ordering::Relaxed)));
+/// `progress`'s argument: `[]` (`::`) asks for the setting, a flag sets it.
+pub enum Setting {
+    Get,
+    Set(bool),
+}
+
+impl FromQ for Setting {
+    const TYPE: &'static str = "a boolean flag, or []";
+    fn read(x: K) -> anyhow::Result<Option<Setting>> {
+        Ok(if read::is_unset(x) {
+            Some(Setting::Get)
+        } else {
+            bool::of(x).map(Setting::Set)
+        })
     }
-    match bool::of(x) {
-        Some(b) => {
-            ON.store(b, Ordering::Relaxed);
-            Ok(make::null())
-        }
-        None => bail!(
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
             "expecting a boolean flag, or [] for the setting, given {}",
             describe(x)
-        ),
+        )
+    }
+}
+
+crate::qfn! {
+    /// `progress flag`: show a progress bar while models run, or not; `progress[]`: the setting.
+    pub fn progress(s: Setting) -> KResult {
+        Ok(match s {
+            Setting::Get => make::boolean(ON.load(Ordering::Relaxed)),
+            Setting::Set(b) => {
+                ON.store(b, Ordering::Relaxed);
+                make::null()
+            }
+        })
     }
 }
 

@@ -214,75 +214,107 @@ impl Scaler {
     }
 }
 
-/// `gradscale m`: the scaler's state, `::` when off; `gradscale(m;1b)`, `gradscale(m;0b)`,
-/// `gradscale(m;init)`, `gradscale(m;init;growth;backoff;interval)`: on (state reset) or off.
-pub fn gradscale(x: K) -> KResult {
-    use crate::model::{is_model, of};
-    if is_model(x) {
-        return registry::with(x, |o| {
-            let Some(s) = of(o)?.scaler.as_ref() else {
-                return Ok(make::null());
-            };
-            let (scale, tracker, skipped) = s.state()?;
-            let o = s.opts;
-            Ok(make::dict(
-                &[
-                    "scale", "growth", "backoff", "interval", "tracker", "skipped",
-                ],
-                vec![
-                    make::float(scale),
-                    make::float(o.growth),
-                    make::float(o.backoff),
-                    make::long(o.interval),
-                    make::long(tracker),
-                    make::long(skipped),
-                ],
-            ))
-        });
-    }
-    let v = from::list(&x).filter(|v| matches!(v.len(), 2 | 5) && is_model(v[0])).ok_or_else(|| anyhow!("gradscale: expected model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval), given {}", describe(x)))?;
-    let num = |x: K, what: &str| match Num::of(x) {
-        Some(Num::Int(i)) => Ok(i as f64),
-        Some(Num::Float(f)) => Ok(f),
-        None => bail!(
-            "gradscale: {what}: expected a number, given {}",
-            describe(x)
-        ),
-    };
-    let opts = if v.len() == 2 {
-        match bool::of(v[1]) {
-            Some(false) => None,
-            Some(true) => Some(Options::default()),
-            None => Some(Options {
-                init: num(v[1], "initial scale")?,
-                ..Options::default()
-            }),
+/// `gradscale`'s forms: `gradscale m` (the state), `gradscale(m;1b)`, `gradscale(m;0b)`,
+/// `gradscale(m;init)`, `gradscale(m;init;growth;backoff;interval)` (on with those options, or
+/// off: None).
+pub enum Scaling {
+    Show(crate::model::ModelArg),
+    Set(crate::model::ModelArg, Option<Options>),
+}
+
+impl FromQ for Scaling {
+    const TYPE: &'static str =
+        "model, (model;flag), (model;initial scale) or (model;initial scale;growth;backoff;interval)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Scaling>> {
+        use crate::model::ModelArg;
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(Scaling::Show(m)));
         }
-    } else {
-        let interval = match Num::of(v[4]) {
-            Some(Num::Int(i)) => i,
-            _ => bail!(
-                "gradscale: growth interval: expected a long, given {}",
-                describe(v[4])
+        let (m, v) = from::list(&x)
+            .filter(|v| matches!(v.len(), 2 | 5))
+            .and_then(|v| Some((ModelArg::of(v[0])?, v)))
+            .ok_or_else(|| anyhow!("gradscale: expected {}, given {}", Self::TYPE, describe(x)))?;
+        let num = |x: K, what: &str| match Num::of(x) {
+            Some(Num::Int(i)) => Ok(i as f64),
+            Some(Num::Float(f)) => Ok(f),
+            None => bail!(
+                "gradscale: {what}: expected a number, given {}",
+                describe(x)
             ),
         };
-        Some(Options {
-            init: num(v[1], "initial scale")?,
-            growth: num(v[2], "growth factor")?,
-            backoff: num(v[3], "backoff factor")?,
-            interval,
-        })
-    };
-    if let Some(o) = &opts {
-        o.check()?;
+        let opts = if v.len() == 2 {
+            match bool::of(v[1]) {
+                Some(false) => None,
+                Some(true) => Some(Options::default()),
+                None => Some(Options {
+                    init: num(v[1], "initial scale")?,
+                    ..Options::default()
+                }),
+            }
+        } else {
+            let interval = match Num::of(v[4]) {
+                Some(Num::Int(i)) => i,
+                _ => bail!(
+                    "gradscale: growth interval: expected a long, given {}",
+                    describe(v[4])
+                ),
+            };
+            Some(Options {
+                init: num(v[1], "initial scale")?,
+                growth: num(v[2], "growth factor")?,
+                backoff: num(v[3], "backoff factor")?,
+                interval,
+            })
+        };
+        Ok(Some(Scaling::Set(m, opts)))
     }
-    registry::with(v[0], |o| {
-        let m = of(o)?;
-        if opts.is_some() && m.dist.is_some() {
-            bail!("gradscale: not implemented for a synchronising model (distmodel)");
+}
+
+crate::qfn! {
+    /// `gradscale m`: the scaler's state, `::` when off; `gradscale(m;1b)`, `gradscale(m;0b)`,
+    /// `gradscale(m;init)`, `gradscale(m;init;growth;backoff;interval)`: on (state reset) or off.
+    pub fn gradscale(call: Scaling) -> KResult {
+        use crate::model::of;
+        let (m, opts) = match call {
+            Scaling::Show(m) => return state(m),
+            Scaling::Set(m, opts) => (m, opts),
+        };
+        if let Some(o) = &opts {
+            o.check()?;
         }
-        m.scaler = opts.map(Scaler::new);
-        Ok(())
-    })?;
-    Ok(make::null())
+        registry::with(m.0, |o| {
+            let m = of(o)?;
+            if opts.is_some() && m.dist.is_some() {
+                bail!("gradscale: not implemented for a synchronising model (distmodel)");
+            }
+            m.scaler = opts.map(Scaler::new);
+            Ok(())
+        })?;
+        Ok(make::null())
+    }
+}
+
+/// `gradscale m`: the scaler's state as a dictionary, `::` when off.
+fn state(m: crate::model::ModelArg) -> KResult {
+    registry::with(m.0, |o| {
+        let Some(s) = crate::model::of(o)?.scaler.as_ref() else {
+            return Ok(make::null());
+        };
+        let (scale, tracker, skipped) = s.state()?;
+        let o = s.opts;
+        Ok(make::dict(
+            &[
+                "scale", "growth", "backoff", "interval", "tracker", "skipped",
+            ],
+            vec![
+                make::float(scale),
+                make::float(o.growth),
+                make::float(o.backoff),
+                make::long(o.interval),
+                make::long(tracker),
+                make::long(skipped),
+            ],
+        ))
+    })
 }

@@ -11,7 +11,8 @@ use super::data::side;
 use super::run::clip_norm;
 use super::run::forward_loss;
 use super::scaler::Scaler;
-use super::{is_model, of};
+use super::{is_model, of, ModelArg};
+use crate::device::Handle;
 use crate::k::from::{self, FromQ, Number as Num};
 use crate::k::{make, KResult, K};
 use crate::loss::object::Loss;
@@ -105,40 +106,57 @@ fn loss_backward_read(
     })
 }
 
-/// The model and optional inputs/targets of `backward`/`backstep`.
-fn model_args(x: K) -> Result<(K, Option<(K, K)>)> {
-    if is_model(x) {
-        return Ok((x, None));
+/// The model and optional inputs/targets of `backward`/`backstep`: `m` or `(m;x;y)` (x and y
+/// read by `step_data` on the module's device).
+pub struct StepCall {
+    m: ModelArg,
+    xy: Option<(K, K)>,
+}
+
+impl FromQ for StepCall {
+    const TYPE: &'static str = "model, or (model;inputs;targets)";
+    fn read(x: K) -> Result<Option<StepCall>> {
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(StepCall { m, xy: None }));
+        }
+        Ok(match from::list(&x) {
+            Some([m, a, b]) => ModelArg::of(*m).map(|m| StepCall {
+                m,
+                xy: Some((*a, *b)),
+            }),
+            _ => None,
+        })
     }
-    match from::list(&x) {
-        Some([m, a, b]) if is_model(*m) => Ok((*m, Some((*a, *b)))),
-        _ => bail!(
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
             "expected model, or (model;inputs;targets), given {}",
             describe(x)
-        ),
+        )
     }
 }
 
-/// `backward` on a model (called from tensor::autograd::backward).
-pub fn backward(x: K) -> KResult {
-    let (h, xy) = model_args(x)?;
-    let l = registry::lease(h, |o| {
-        let m = of(o)?;
-        let (x, y) = step_data(m, xy)?;
-        let super::Model {
-            module,
-            loss,
-            dist,
-            scaler,
-            ..
-        } = m;
-        crate::model::dist::synced(dist, module, || {
-            loss_backward_read(module, loss, scaler.as_mut(), &x, &y, true)
-        })
-    })?;
-    match l {
-        (_, Some(early)) => convert::to_q(&early.read()?),
-        (l, None) => convert::to_q(&l.f_detach()?),
+crate::qfn! {
+    /// `backward` on a model (called from dispatch::train::backward).
+    pub fn backward(call: StepCall) -> KResult {
+        let StepCall { m: h, xy } = call;
+        let l = registry::lease(h.0, |o| {
+            let m = of(o)?;
+            let (x, y) = step_data(m, xy)?;
+            let super::Model {
+                module,
+                loss,
+                dist,
+                scaler,
+                ..
+            } = m;
+            crate::model::dist::synced(dist, module, || {
+                loss_backward_read(module, loss, scaler.as_mut(), &x, &y, true)
+            })
+        })?;
+        match l {
+            (_, Some(early)) => convert::to_q(&early.read()?),
+            (l, None) => convert::to_q(&l.f_detach()?),
+        }
     }
 }
 
@@ -146,65 +164,68 @@ pub fn is_model_call(x: K) -> bool {
     is_model(x) || matches!(from::list(&x), Some([m, _, _]) if is_model(*m))
 }
 
-/// `step m`: with a gradient scaler, GradScaler's step and update (scaler.rs).
-pub fn step(x: K) -> KResult {
-    crate::k::interrupt::scope(|| {
-        registry::lease(x, |o| {
-            let m = of(o)?;
-            match m.scaler.as_mut() {
-                Some(s) => s.step(&mut m.opt),
-                None => crate::model::dist::step(&mut m.dist, &m.module, &mut m.opt),
-            }
-        })
-    })?;
-    Ok(make::null())
-}
-
-pub fn backstep(x: K) -> KResult {
-    let (h, xy) = model_args(x)?;
-    // an LBFGS step iterates: Ctrl-C ends it between iterations (k::interrupt)
-    let l = crate::k::interrupt::scope(|| {
-        registry::lease(h, |o| {
-            let m = of(o)?;
-            let (x, y) = step_data(m, xy)?;
-            let parms: Vec<Tensor> = m.opt.shared_parameters();
-            let super::Model {
-                module,
-                loss,
-                opt,
-                dist,
-                scaler,
-                ..
-            } = m;
-            if let Some(s) = scaler {
-                if opt.kind.closure.is_some() {
-                    bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
+crate::qfn! {
+    /// `step m`: with a gradient scaler, GradScaler's step and update (scaler.rs).
+    pub fn step(m: ModelArg) -> Result<()> {
+        crate::k::interrupt::scope(|| {
+            registry::lease(m.0, |o| {
+                let m = of(o)?;
+                match m.scaler.as_mut() {
+                    Some(s) => s.step(&mut m.opt),
+                    None => crate::model::dist::step(&mut m.dist, &m.module, &mut m.opt),
                 }
-                reset_grads(&parms, true)?;
-                let l = crate::model::dist::synced(dist, module, || {
-                    loss_backward(module, loss, Some(&mut *s), &x, &y)
-                })?;
-                s.step(opt)?;
-                return Ok(l);
-            }
-            if crate::model::dist::sharded(dist) {
-                // its optimizer takes no closure (LBFGS is refused): backward, then its step
-                reset_grads(&parms, true)?;
-                let l = crate::model::dist::synced(dist, module, || {
-                    loss_backward(module, loss, None, &x, &y)
-                })?;
-                crate::model::dist::step(dist, module, opt)?;
-                return Ok(l);
-            }
-            opt.step_with(&mut || {
-                reset_grads(&parms, true)?;
-                crate::model::dist::synced(dist, module, || {
-                    loss_backward(module, loss, None, &x, &y)
-                })
             })
         })
-    })?;
-    convert::to_q(&l.f_detach()?)
+    }
+
+    /// `backstep m`, `backstep(m;x;y)`: forward, loss, backward and the optimizer's step; answers
+    /// the loss.
+    pub fn backstep(call: StepCall) -> KResult {
+        let StepCall { m: h, xy } = call;
+        // an LBFGS step iterates: Ctrl-C ends it between iterations (k::interrupt)
+        let l = crate::k::interrupt::scope(|| {
+            registry::lease(h.0, |o| {
+                let m = of(o)?;
+                let (x, y) = step_data(m, xy)?;
+                let parms: Vec<Tensor> = m.opt.shared_parameters();
+                let super::Model {
+                    module,
+                    loss,
+                    opt,
+                    dist,
+                    scaler,
+                    ..
+                } = m;
+                if let Some(s) = scaler {
+                    if opt.kind.closure.is_some() {
+                        bail!("gradscale: not for {}, whose step evaluates the loss more than once (as GradScaler, which takes no closure)", opt.kind.name);
+                    }
+                    reset_grads(&parms, true)?;
+                    let l = crate::model::dist::synced(dist, module, || {
+                        loss_backward(module, loss, Some(&mut *s), &x, &y)
+                    })?;
+                    s.step(opt)?;
+                    return Ok(l);
+                }
+                if crate::model::dist::sharded(dist) {
+                    // its optimizer takes no closure (LBFGS is refused): backward, then its step
+                    reset_grads(&parms, true)?;
+                    let l = crate::model::dist::synced(dist, module, || {
+                        loss_backward(module, loss, None, &x, &y)
+                    })?;
+                    crate::model::dist::step(dist, module, opt)?;
+                    return Ok(l);
+                }
+                opt.step_with(&mut || {
+                    reset_grads(&parms, true)?;
+                    crate::model::dist::synced(dist, module, || {
+                        loss_backward(module, loss, None, &x, &y)
+                    })
+                })
+            })
+        })?;
+        convert::to_q(&l.f_detach()?)
+    }
 }
 
 fn num(x: K, what: &str) -> Result<f64> {
@@ -253,79 +274,125 @@ fn groups_sharded(h: K) -> Result<(Vec<Vec<Tensor>>, bool)> {
     Ok((gs, sharded))
 }
 
-/// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
-/// norm before clipping (one per group with the flag).
-pub fn clip(x: K) -> KResult {
-    let v = from::list(&x).filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0])).ok_or_else(|| anyhow!("expected (object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)"))?;
-    let max = num(v[1], "max norm")?;
-    let (mut p, mut group) = (2.0, false);
-    for a in &v[2..] {
-        match bool::of(*a) {
-            Some(b) => group = b,
-            None => p = num(*a, "norm type")?,
-        }
-    }
-    let (gs, sharded) = groups_sharded(v[0])?;
-    if sharded {
-        let gs = if group {
-            gs
-        } else {
-            vec![gs.into_iter().flatten().collect()]
-        };
-        let norms = crate::model::dist::clip_across(&gs, max, p)?;
-        if !crate::session::setting::clipread() {
-            return Ok(make::null());
-        }
-        let v = Vec::<f64>::try_from(norms.f_to_device(Device::Cpu)?)?;
-        return Ok(if group {
-            make::floats(&v)
-        } else {
-            make::float(v[0])
-        });
-    }
-    // `setting`clipread,0b`: clip on the device, answer null, no wait for the GPU
-    if !crate::session::setting::clipread() {
-        if group {
-            for g in &gs {
-                let _norm = clip_norm(g, max, p)?;
-            }
-        } else {
-            let _norm = clip_norm(&gs.into_iter().flatten().collect::<Vec<_>>(), max, p)?;
-        }
-        return Ok(make::null());
-    }
-    // the norm is read: a synchronising model's collectives first, within the group's timeout
-    registry::with(v[0], |o| match o.get_mut::<super::Model>() {
-        Some(m) => crate::model::dist::settle(&m.dist),
-        None => Ok(()),
-    })?;
-    if group {
-        let norms = gs
-            .iter()
-            .map(|g| {
-                clip_norm(g, max, p)?
-                    .f_double_value(&[])
-                    .map_err(Into::into)
-            })
-            .collect::<Result<Vec<f64>>>()?;
-        return Ok(make::floats(&norms));
-    }
-    let all: Vec<Tensor> = gs.into_iter().flatten().collect();
-    Ok(make::float(clip_norm(&all, max, p)?.f_double_value(&[])?))
+/// `clip`'s arguments: the object (a module, model or optimizer, or tensors), the max norm, the
+/// norm type (default 2) and whether to clip each optimizer group on its own (default false),
+/// the last two in either order.
+pub struct ClipCall {
+    h: K,
+    max: f64,
+    p: f64,
+    group: bool,
 }
 
-/// `clipv(obj;value)`: every gradient clamped to -value..value.
-pub fn clipv(x: K) -> KResult {
-    let Some([h, v]) = from::list(&x) else {
-        bail!("expected (object;value), given {}", describe(x))
-    };
-    let c = num(*v, "clip value")?;
-    for t in groups(*h)?.into_iter().flatten() {
-        let g = t.grad();
-        if g.defined() {
-            let _ = g.shallow_clone().f_clamp_(-c, c)?;
+impl FromQ for ClipCall {
+    const TYPE: &'static str = "(object;max norm), (object;max;norm type), (object;max;group flag) or (object;max;norm type;group flag)";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<ClipCall>> {
+        let v = from::list(&x)
+            .filter(|v| (2..=4).contains(&v.len()) && registry::is_handle(v[0]))
+            .ok_or_else(|| anyhow!("expected {}", Self::TYPE))?;
+        let max = num(v[1], "max norm")?;
+        let (mut p, mut group) = (2.0, false);
+        for a in &v[2..] {
+            match bool::of(*a) {
+                Some(b) => group = b,
+                None => p = num(*a, "norm type")?,
+            }
         }
+        Ok(Some(ClipCall {
+            h: v[0],
+            max,
+            p,
+            group,
+        }))
     }
+}
+
+crate::qfn! {
+    /// `clip(obj;max)`, `(obj;max;p)`, `(obj;max;flag)`, `(obj;max;p;flag)`: the total gradient
+    /// norm before clipping (one per group with the flag).
+    pub fn clip(call: ClipCall) -> KResult {
+        let ClipCall { h, max, p, group } = call;
+        let (gs, sharded) = groups_sharded(h)?;
+        if sharded {
+            let gs = if group {
+                gs
+            } else {
+                vec![gs.into_iter().flatten().collect()]
+            };
+            let norms = crate::model::dist::clip_across(&gs, max, p)?;
+            if !crate::session::setting::clipread() {
+                return Ok(make::null());
+            }
+            let v = Vec::<f64>::try_from(norms.f_to_device(Device::Cpu)?)?;
+            return Ok(if group {
+                make::floats(&v)
+            } else {
+                make::float(v[0])
+            });
+        }
+        // `setting`clipread,0b`: clip on the device, answer null, no wait for the GPU
+        if !crate::session::setting::clipread() {
+            if group {
+                for g in &gs {
+                    let _norm = clip_norm(g, max, p)?;
+                }
+            } else {
+                let _norm = clip_norm(&gs.into_iter().flatten().collect::<Vec<_>>(), max, p)?;
+            }
+            return Ok(make::null());
+        }
+        // the norm is read: a synchronising model's collectives first, within the group's timeout
+        registry::with(h, |o| match o.get_mut::<super::Model>() {
+            Some(m) => crate::model::dist::settle(&m.dist),
+            None => Ok(()),
+        })?;
+        if group {
+            let norms = gs
+                .iter()
+                .map(|g| {
+                    clip_norm(g, max, p)?
+                        .f_double_value(&[])
+                        .map_err(Into::into)
+                })
+                .collect::<Result<Vec<f64>>>()?;
+            return Ok(make::floats(&norms));
+        }
+        let all: Vec<Tensor> = gs.into_iter().flatten().collect();
+        Ok(make::float(clip_norm(&all, max, p)?.f_double_value(&[])?))
+    }
+}
+
+/// `clipv`'s value: any numeric atom, as a float.
+pub struct ClipValue(f64);
+
+impl FromQ for ClipValue {
+    const TYPE: &'static str = "a number";
+    fn read(x: K) -> Result<Option<ClipValue>> {
+        Ok(Num::of(x).map(|n| {
+            ClipValue(match n {
+                Num::Int(i) => i as f64,
+                Num::Float(f) => f,
+            })
+        }))
+    }
+    /// ktorch's words, `clip value: expected a number, given ..`
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("clip value: expected a number, given {}", describe(x))
+    }
+}
+
+crate::qfn! {
+    /// `clipv(obj;value)`: every gradient clamped to -value..value; answers a float null.
+    pub fn clipv(object: Handle, value: ClipValue) -> Result<f64> as "(object;value)" {
+        let c = value.0;
+        for t in groups(object.k())?.into_iter().flatten() {
+            let g = t.grad();
+            if g.defined() {
+                let _ = g.shallow_clone().f_clamp_(-c, c)?;
+            }
+        }
     // ktorch answers a float null (kmodel.cpp's kclip: clipping by value has no norm to give)
-    Ok(make::float(f64::NAN))
+        Ok(f64::NAN)
+    }
 }

@@ -266,11 +266,14 @@ pub fn define(h: K, training: bool, t: K, features: Option<K>, target: K) -> Res
     })
 }
 
-/// `columns m`: the feature and target columns a model was given its data from (`::` before).
-pub fn columns(x: K) -> KResult {
-    registry::with(x, |o| {
-        Ok(of(o)?.columns.as_ref().map_or_else(make::null, |c| c.q()))
-    })
+crate::qfn! {
+    /// `columns m`: the feature and target columns a model was given its data from (`::`
+    /// before).
+    pub fn columns(m: crate::device::Handle) -> KResult {
+        registry::with(m.k(), |o| {
+            Ok(of(o)?.columns.as_ref().map_or_else(make::null, |c| c.q()))
+        })
+    }
 }
 
 /// What scoring a table needs of a model or module: the module, its columns (a model given

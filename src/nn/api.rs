@@ -175,6 +175,22 @@ pub fn modref(x: K) -> Result<ModRef> {
     })
 }
 
+/// A module handle, or a model's (its module), as its shared reference: `modref`'s errors.
+impl FromQ for ModRef {
+    const TYPE: &'static str = "a module";
+    fn read(x: K) -> Result<Option<ModRef>> {
+        if !registry::is_handle(x) {
+            return Ok(None);
+        }
+        modref(x).map(Some)
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        modref(x)
+            .err()
+            .unwrap_or_else(|| anyhow::anyhow!("expected a module"))
+    }
+}
+
 /// The module of an object, to change it (fails while its tree is shared).
 pub fn module_mut(o: &mut Obj) -> Result<&mut Module> {
     if o.get::<ModRef>().is_none() {

@@ -13,40 +13,70 @@ use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::api::{has_module, is_module, modref, module_mut};
-use super::parms::on;
+use super::parms::{on, ModuleKey};
 use super::{layers, ModRef, Module};
 use crate::k::from::{self, FromQ, Syms};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
-/// `parm(m;name)`, `parm(m;name;value)`.
-pub fn parm(x: K) -> KResult {
-    tensor_attr(x, false)
-}
-/// `buffer(m;name)`, `buffer(m;name;value)`.
-pub fn buffer(x: K) -> KResult {
-    tensor_attr(x, true)
+/// `parm`'s (B false) or `buffer`'s (B true) arguments: a module or model, the tensor's full
+/// name, and a new value (a tensor or q data) to copy in or to add as a new tensor.
+pub struct TensorAttr<const B: bool> {
+    h: K,
+    name: &'static str,
+    value: Option<Tensor>,
 }
 
-fn tensor_attr(x: K, buffers: bool) -> KResult {
-    let what = if buffers { "buffer" } else { "parameter" };
-    let v = from::list(&x)
-        .filter(|v| !v.is_empty() && has_module(v[0]))
-        .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
-    if !(2..=3).contains(&v.len()) {
-        bail!("expected 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
+impl<const B: bool> FromQ for TensorAttr<B> {
+    const TYPE: &'static str = "(module;name) or (module;name;value)";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<TensorAttr<B>>> {
+        let what = if B { "buffer" } else { "parameter" };
+        let v = from::list(&x)
+            .filter(|v| !v.is_empty() && has_module(v[0]))
+            .ok_or_else(|| anyhow!("first arg must be a module or model"))?;
+        if !(2..=3).contains(&v.len()) {
+            bail!("expected 2-3 args, e.g. (module;{what} name) or (module;{what} name;value), but given {} args", v.len());
+        }
+        let name = <&str>::of(v[1]).ok_or_else(|| {
+            anyhow!(
+                "second arg is {what} name, expected symbol given {}",
+                describe(v[1])
+            )
+        })?;
+        let value = match v.get(2) {
+            Some(&value) => Some(crate::tensor::arg(value)?.0),
+            None => None,
+        };
+        Ok(Some(TensorAttr {
+            h: v[0],
+            name,
+            value,
+        }))
     }
-    let name = <&str>::of(v[1]).ok_or_else(|| {
-        anyhow!(
-            "second arg is {what} name, expected symbol given {}",
-            describe(v[1])
-        )
-    })?;
-    let r = modref(v[0])?;
+}
+
+crate::qfn! {
+    /// `parm(m;name)`, `parm(m;name;value)`.
+    pub fn parm(x: TensorAttr<false>) -> KResult {
+        tensor_attr(x)
+    }
+
+    /// `buffer(m;name)`, `buffer(m;name;value)`.
+    pub fn buffer(x: TensorAttr<true>) -> KResult {
+        tensor_attr(x)
+    }
+}
+
+/// The tensor of that name, or its new value copied in (or added when there is none).
+fn tensor_attr<const B: bool>(x: TensorAttr<B>) -> KResult {
+    let what = if B { "buffer" } else { "parameter" };
+    let TensorAttr { h, name, value } = x;
+    let r = modref(h)?;
     let found = {
         let m = r.get();
-        let all = if buffers {
+        let all = if B {
             m.named_buffers()
         } else {
             m.named_parameters()
@@ -55,11 +85,10 @@ fn tensor_attr(x: K, buffers: bool) -> KResult {
             .find(|(k, _)| k == name)
             .map(|(_, t)| t.shallow_clone())
     };
-    let Some(&value) = v.get(2) else {
+    let Some(src) = value else {
         let t = found.ok_or_else(|| anyhow!("{what} `{name} not found"))?;
         return Ok(registry::add(Obj::Tensor(t)));
     };
-    let (src, _) = crate::tensor::arg(value)?;
     match found {
         Some(mut t) => {
             let _nograd = tch::no_grad_guard();
@@ -69,7 +98,7 @@ fn tensor_attr(x: K, buffers: bool) -> KResult {
             let device = r.get().device();
             drop(r); // changing the tree's shape needs the only reference to it
             let t = src.f_to_device(device)?.f_detach()?.f_contiguous()?;
-            registry::with(v[0], |o| add_tensor(module_mut(o)?, name, t, buffers))?;
+            registry::with(h, |o| add_tensor(module_mut(o)?, name, t, B))?;
         }
     }
     Ok(make::null())
@@ -95,22 +124,22 @@ fn add_tensor(m: &mut Module, name: &str, t: Tensor, buffers: bool) -> Result<()
     Ok(())
 }
 
-/// `buffers m`, `buffers(m;child)`: a dictionary handle of the buffers (shared tensors).
-pub fn buffers(x: K) -> KResult {
-    let d = on(x, "buffers", |m| {
-        Ok(m.named_buffers()
-            .into_iter()
-            .map(|(k, t)| (k, t.shallow_clone()))
-            .collect::<Vec<_>>())
-    })?;
-    Ok(registry::add_as(Obj::Dict(d), "buffer"))
-}
+crate::qfn! {
+    /// `buffers m`, `buffers(m;child)`: a dictionary handle of the buffers (shared tensors).
+    pub fn buffers(x: ModuleKey) -> KResult {
+        let d = on(x, |m| {
+            Ok(m.named_buffers()
+                .into_iter()
+                .map(|(k, t)| (k, t.shallow_clone()))
+                .collect::<Vec<_>>())
+        })?;
+        Ok(registry::add_as(Obj::Dict(d), "buffer"))
+    }
 
-/// `buffernames m`, `buffernames(m;child)`.
-pub fn buffernames(x: K) -> KResult {
-    on(x, "buffernames", |m| {
-        Ok(syms(m.named_buffers().into_iter().map(|(k, _)| k)))
-    })
+    /// `buffernames m`, `buffernames(m;child)`.
+    pub fn buffernames(x: ModuleKey) -> KResult {
+        on(x, |m| Ok(syms(m.named_buffers().into_iter().map(|(k, _)| k))))
+    }
 }
 
 pub fn syms(v: impl Iterator<Item = String>) -> K {
@@ -144,48 +173,94 @@ pub fn dict(k: K, v: K) -> K {
     make::dict_of(k, v)
 }
 
-/// The handle and child key of `(m;name)` or `(m;index)`.
-fn module_key(x: K) -> Result<(ModRef, Result<&'static str, i64>)> {
-    let v = from::list(&x)
-        .filter(|v| !v.is_empty() && is_module(v[0]))
-        .ok_or_else(|| anyhow!("expected module as first argument"))?;
-    let [m, k] = v else {
-        bail!(
-            "expected 2 args, (module; name/index), {} arg(s) given",
-            v.len()
-        )
-    };
-    let key = match (<&str>::of(*k), i64::of(*k)) {
-        (Some(s), _) => Ok(s),
-        (None, Some(j)) => Err(j),
-        _ => bail!("expected 2nd arg of name or index, given {}", describe(*k)),
-    };
-    Ok((modref(*m)?, key))
+/// A module and the child a key names: `(m;name)` or `(m;index)`.
+pub struct ChildKey {
+    r: ModRef,
+    key: Result<&'static str, i64>,
 }
 
-/// `child(m;name)`, `child(m;index)`: a handle to the child, sharing the tree.
-pub fn child(x: K) -> KResult {
-    let (r, key) = module_key(x)?;
-    let c = r.get().find(key)?;
-    Ok(registry::add(Obj::new(ModRef::inside(r.root(), c))))
+impl FromQ for ChildKey {
+    const TYPE: &'static str = "(module; name/index)";
+    /// Every value is the pair or an error.
+    fn read(x: K) -> Result<Option<ChildKey>> {
+        let v = from::list(&x)
+            .filter(|v| !v.is_empty() && is_module(v[0]))
+            .ok_or_else(|| anyhow!("expected module as first argument"))?;
+        let [m, k] = v else {
+            bail!(
+                "expected 2 args, (module; name/index), {} arg(s) given",
+                v.len()
+            )
+        };
+        let key = match (<&str>::of(*k), i64::of(*k)) {
+            (Some(s), _) => Ok(s),
+            (None, Some(j)) => Err(j),
+            _ => bail!("expected 2nd arg of name or index, given {}", describe(*k)),
+        };
+        Ok(Some(ChildKey {
+            r: modref(*m)?,
+            key,
+        }))
+    }
 }
 
-/// `children m`, `children(m;child)`: the immediate children as a dictionary of handles.
-pub fn children(x: K) -> KResult {
-    handles(x, false)
-}
-/// `modules m`, `modules(m;child)`: every module below, by full name, as handles.
-pub fn modules(x: K) -> KResult {
-    handles(x, true)
+/// A module alone, or a `ChildKey`: the module whose children `children` and `modules` list.
+pub struct Below {
+    r: ModRef,
+    key: Option<Result<&'static str, i64>>,
 }
 
-fn handles(x: K, all: bool) -> KResult {
-    let (r, key) = if is_module(x) {
-        (modref(x)?, None)
-    } else {
-        let (r, k) = module_key(x)?;
-        (r, Some(k))
-    };
+impl FromQ for Below {
+    const TYPE: &'static str = "a module, or (module; name/index)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Below>> {
+        if is_module(x) {
+            return Ok(Some(Below {
+                r: modref(x)?,
+                key: None,
+            }));
+        }
+        let ChildKey { r, key } = ChildKey::from_q(x, "module")?;
+        Ok(Some(Below { r, key: Some(key) }))
+    }
+}
+
+/// A module handle (not a model's): `expected a module, given ..`.
+pub struct OnlyModule(ModRef);
+
+impl FromQ for OnlyModule {
+    const TYPE: &'static str = "a module";
+    fn read(x: K) -> Result<Option<OnlyModule>> {
+        if !is_module(x) {
+            return Ok(None);
+        }
+        modref(x).map(|r| Some(OnlyModule(r)))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected a module, given {}", describe(x))
+    }
+}
+
+crate::qfn! {
+    /// `child(m;name)`, `child(m;index)`: a handle to the child, sharing the tree.
+    pub fn child(x: ChildKey) -> KResult {
+        let c = x.r.get().find(x.key)?;
+        Ok(registry::add(Obj::new(ModRef::inside(x.r.root(), c))))
+    }
+
+    /// `children m`, `children(m;child)`: the immediate children as a dictionary of handles.
+    pub fn children(x: Below) -> KResult {
+        handles(x, false)
+    }
+
+    /// `modules m`, `modules(m;child)`: every module below, by full name, as handles.
+    pub fn modules(x: Below) -> KResult {
+        handles(x, true)
+    }
+}
+
+fn handles(x: Below, all: bool) -> KResult {
+    let Below { r, key } = x;
     let m = match key {
         None => r.get(),
         Some(k) => r.get().find(k)?,
@@ -205,17 +280,23 @@ fn handles(x: K, all: bool) -> KResult {
     ))
 }
 
-/// `moduletypes m`: each module's full name (the module itself is `) to its type;
-/// `moduletypes(m;`type)`: the names of modules of that type; `moduletypes(m;types)`: the
-/// dictionary for those types only; `moduletypes[]`: every module type there is.
-pub fn moduletypes(x: K) -> KResult {
-    if read::is_nil(x) {
-        let v: Vec<&str> = layers::all().map(|l| l.name).collect();
-        return Ok(make::symbols(&v));
-    }
-    let (h, types) = if is_module(x) {
-        (x, None)
-    } else {
+/// `moduletypes`' forms: `moduletypes[]` (every type there is, `()` given), a module, or
+/// `(module;types)` (true: one type given as an atom).
+pub enum TypesOf {
+    All,
+    Module(K, Option<(Vec<&'static str>, bool)>),
+}
+
+impl FromQ for TypesOf {
+    const TYPE: &'static str = "a module or (module;types)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<TypesOf>> {
+        if read::is_nil(x) {
+            return Ok(Some(TypesOf::All));
+        }
+        if is_module(x) {
+            return Ok(Some(TypesOf::Module(x, None)));
+        }
         match from::list(&x) {
             Some([h, t]) if is_module(*h) => {
                 let s = Syms::of(*t).map(|s| s.0).ok_or_else(|| {
@@ -229,25 +310,43 @@ pub fn moduletypes(x: K) -> KResult {
                         bail!("unrecognized module: `{n}");
                     }
                 }
-                (*h, Some((s, <&str>::of(*t).is_some())))
+                Ok(Some(TypesOf::Module(
+                    *h,
+                    Some((s, <&str>::of(*t).is_some())),
+                )))
             }
             _ => bail!("expected a module or (module;types), given {}", describe(x)),
         }
-    };
-    let r = modref(h)?;
-    let rows: Vec<(String, &'static str)> = r
-        .get()
-        .named_modules()
-        .into_iter()
-        .map(|(k, m)| (k, m.layer.name))
-        .filter(|(_, t)| types.as_ref().is_none_or(|(s, _)| s.contains(t)))
-        .collect();
-    let names = syms(rows.iter().map(|(k, _)| k.clone()));
-    if matches!(types, Some((_, true))) {
-        return Ok(names);
     }
-    let t: Vec<&str> = rows.iter().map(|(_, t)| *t).collect();
-    Ok(dict(names, make::symbols(&t)))
+}
+
+crate::qfn! {
+    /// `moduletypes m`: each module's full name (the module itself is `) to its type;
+    /// `moduletypes(m;`type)`: the names of modules of that type; `moduletypes(m;types)`: the
+    /// dictionary for those types only; `moduletypes[]`: every module type there is.
+    pub fn moduletypes(x: TypesOf) -> KResult {
+        let (h, types) = match x {
+            TypesOf::All => {
+                let v: Vec<&str> = layers::all().map(|l| l.name).collect();
+                return Ok(make::symbols(&v));
+            }
+            TypesOf::Module(h, types) => (h, types),
+        };
+        let r = modref(h)?;
+        let rows: Vec<(String, &'static str)> = r
+            .get()
+            .named_modules()
+            .into_iter()
+            .map(|(k, m)| (k, m.layer.name))
+            .filter(|(_, t)| types.as_ref().is_none_or(|(s, _)| s.contains(t)))
+            .collect();
+        let names = syms(rows.iter().map(|(k, _)| k.clone()));
+        if matches!(types, Some((_, true))) {
+            return Ok(names);
+        }
+        let t: Vec<&str> = rows.iter().map(|(_, t)| *t).collect();
+        Ok(dict(names, make::symbols(&t)))
+    }
 }
 
 /// Containers whose own forward is only their children's (ktorch's `hasforward` false): the
@@ -266,36 +365,29 @@ fn end_module(m: &Module, first: bool) -> Option<&'static str> {
     c.and_then(|(_, c)| end_module(c, first))
 }
 
-/// `inputmodule m`: the type of the module that takes the first input (` when none).
-pub fn inputmodule(x: K) -> KResult {
-    end(x, true)
-}
-/// `outputmodule m`: the type of the module that gives the output (` when none).
-pub fn outputmodule(x: K) -> KResult {
-    end(x, false)
+crate::qfn! {
+    /// `inputmodule m`: the type of the module that takes the first input (` when none).
+    pub fn inputmodule(m: OnlyModule) -> KResult {
+        Ok(make::symbol(end_module(m.0.get(), true).unwrap_or("")))
+    }
+
+    /// `outputmodule m`: the type of the module that gives the output (` when none).
+    pub fn outputmodule(m: OnlyModule) -> KResult {
+        Ok(make::symbol(end_module(m.0.get(), false).unwrap_or("")))
+    }
 }
 
-fn end(x: K, first: bool) -> KResult {
-    if !is_module(x) {
-        bail!("expected a module, given {}", describe(x));
+crate::qfn! {
+    /// `result m`: the form of a module's forward result, in ktorch's words: `tensor`, `tuple`
+    /// (rnn, gru: output and hidden state; attention: output and weights), `nested` (lstm: output
+    /// and (h;c)); a container's is its output module's.
+    pub fn result(r: OnlyModule) -> KResult {
+        let m = r.0.get();
+        let out = end_module(m, false).unwrap_or(m.layer.name);
+        Ok(make::symbol(match out {
+            "rnn" | "gru" | "attention" => "tuple",
+            "lstm" => "nested",
+            _ => "tensor",
+        }))
     }
-    let r = modref(x)?;
-    Ok(make::symbol(end_module(r.get(), first).unwrap_or("")))
-}
-
-/// `result m`: the form of a module's forward result, in ktorch's words: `tensor`, `tuple`
-/// (rnn, gru: output and hidden state; attention: output and weights), `nested` (lstm: output
-/// and (h;c)); a container's is its output module's.
-pub fn result(x: K) -> KResult {
-    if !is_module(x) {
-        bail!("expected a module, given {}", describe(x));
-    }
-    let r = modref(x)?;
-    let m = r.get();
-    let out = end_module(m, false).unwrap_or(m.layer.name);
-    Ok(make::symbol(match out {
-        "rnn" | "gru" | "attention" => "tuple",
-        "lstm" => "nested",
-        _ => "tensor",
-    }))
 }

@@ -203,15 +203,37 @@ pub fn qdata(o: Out) -> KResult {
 }
 
 /// `training m`: the flag; `training(m;flag)`: set it (null).
-pub fn training(x: K) -> KResult {
-    if is_module(x) {
-        return Ok(make::boolean(modref(x)?.get().training()));
-    }
-    match from::list(&x) {
-        Some([m, f]) if is_module(*m) && bool::of(*f).is_some() => {
-            modref(*m)?.get().train(bool::of(*f).unwrap());
-            Ok(make::null())
+/// `training`'s forms: a module (its mode) or `(module;flag)` (set it).
+pub enum TrainingCall {
+    Get(K),
+    Set(K, bool),
+}
+
+impl FromQ for TrainingCall {
+    const TYPE: &'static str = "module and optional flag";
+    fn read(x: K) -> Result<Option<TrainingCall>> {
+        if is_module(x) {
+            return Ok(Some(TrainingCall::Get(x)));
         }
-        _ => bail!("unrecognized arg(s), expected module and optional flag"),
+        Ok(match from::list(&x) {
+            Some([m, f]) if is_module(*m) => bool::of(*f).map(|f| TrainingCall::Set(*m, f)),
+            _ => None,
+        })
+    }
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow::anyhow!("unrecognized arg(s), expected module and optional flag")
+    }
+}
+
+crate::qfn! {
+    /// `training m`: whether the module is in training mode; `training(m;flag)`: set it.
+    pub fn training(x: TrainingCall) -> KResult {
+        match x {
+            TrainingCall::Get(m) => Ok(make::boolean(modref(m)?.get().training())),
+            TrainingCall::Set(m, f) => {
+                modref(m)?.get().train(f);
+                Ok(make::null())
+            }
+        }
     }
 }

@@ -11,53 +11,93 @@ use tch::Tensor;
 
 use super::api::{is_module, modref};
 use crate::k::from::{self, FromQ, Syms};
-use crate::k::{make, read, KResult, K};
+use crate::k::{make, read, K};
 use crate::registry::{self, Obj};
 use crate::tensor::convert;
 use crate::tensor::opargs::{self, describe};
 
-pub fn freeze(x: K) -> KResult {
-    flag(x, false)
-}
-pub fn unfreeze(x: K) -> KResult {
-    flag(x, true)
+/// `freeze`'s and `unfreeze`'s forms: a handle (every tensor it holds), or `(module;names)`,
+/// `(module;names;values)`, `(module;dictionary)`: the module's parameters and the names (and
+/// new values) given.
+pub enum Flagged {
+    All(Vec<Tensor>),
+    Named {
+        parms: Vec<(String, Tensor)>,
+        names: Vec<String>,
+        values: Vec<Option<Tensor>>,
+    },
 }
 
-fn flag(x: K, grad: bool) -> KResult {
-    if registry::is_handle(x) {
-        for t in all(x)? {
-            let _ = t.f_set_requires_grad(grad)?;
+impl FromQ for Flagged {
+    const TYPE: &'static str = "a handle, or (module;names;values)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Flagged>> {
+        if registry::is_handle(x) {
+            return Ok(Some(Flagged::All(all(x)?)));
         }
-        return Ok(make::null());
+        let v = from::list(&x)
+            .filter(|v| (2..=3).contains(&v.len()))
+            .ok_or_else(|| {
+                anyhow!(
+                    "expected 2-3 args, (module;names;values), given {}",
+                    describe(x)
+                )
+            })?;
+        let parms = named(v[0])?;
+        let (names, values): (Vec<String>, Vec<Option<Tensor>>) = match read_names(v[1]) {
+            Some(n) => {
+                let vals = match v.get(2) {
+                    None => n.iter().map(|_| None).collect(),
+                    Some(y) => values(*y, n.len(), <&str>::of(v[1]).is_some())?
+                        .into_iter()
+                        .map(Some)
+                        .collect(),
+                };
+                (n, vals)
+            }
+            None if v.len() == 2 => {
+                let (k, t) = pairs(v[1])?;
+                (k, t.into_iter().map(Some).collect())
+            }
+            None => bail!(
+                "expected 2nd arg of parameter name(s), given {}",
+                describe(v[1])
+            ),
+        };
+        Ok(Some(Flagged::Named {
+            parms,
+            names,
+            values,
+        }))
     }
-    let v = from::list(&x)
-        .filter(|v| (2..=3).contains(&v.len()))
-        .ok_or_else(|| {
-            anyhow!(
-                "expected 2-3 args, (module;names;values), given {}",
-                describe(x)
-            )
-        })?;
-    let parms = named(v[0])?;
-    let (names, values): (Vec<String>, Vec<Option<Tensor>>) = match read_names(v[1]) {
-        Some(n) => {
-            let vals = match v.get(2) {
-                None => n.iter().map(|_| None).collect(),
-                Some(y) => values(*y, n.len(), <&str>::of(v[1]).is_some())?
-                    .into_iter()
-                    .map(Some)
-                    .collect(),
-            };
-            (n, vals)
+}
+
+crate::qfn! {
+    /// `freeze x`: no gradients for the tensors of x; `freeze(m;names)`, `freeze(m;names;values)`,
+    /// `freeze(m;dictionary)`: for those parameters, given new values.
+    pub fn freeze(x: Flagged) -> Result<()> {
+        flag(x, false)
+    }
+
+    /// `unfreeze`: `freeze`'s forms, gradients on.
+    pub fn unfreeze(x: Flagged) -> Result<()> {
+        flag(x, true)
+    }
+}
+
+fn flag(x: Flagged, grad: bool) -> Result<()> {
+    let (parms, names, values) = match x {
+        Flagged::All(ts) => {
+            for t in ts {
+                let _ = t.f_set_requires_grad(grad)?;
+            }
+            return Ok(());
         }
-        None if v.len() == 2 => {
-            let (k, t) = pairs(v[1])?;
-            (k, t.into_iter().map(Some).collect())
-        }
-        None => bail!(
-            "expected 2nd arg of parameter name(s), given {}",
-            describe(v[1])
-        ),
+        Flagged::Named {
+            parms,
+            names,
+            values,
+        } => (parms, names, values),
     };
     // check every name and size first, so that nothing changes when one is wrong
     let mut found = vec![];
@@ -84,7 +124,7 @@ fn flag(x: K, grad: bool) -> KResult {
             p.shallow_clone().f_copy_(&val)?;
         }
     }
-    Ok(make::null())
+    Ok(())
 }
 
 /// Every tensor a handle's gradient flag applies to: a module's parameters, a tensor, the

@@ -11,11 +11,20 @@ use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
-/// Run `f` on the module (or the child it names) of `x`: `m`, `(m;name)` or `(m;index)`.
-pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> Result<R> {
-    let (h, key) = if registry::is_handle(x) {
-        (x, None)
-    } else {
+/// A module (or a model's) and optionally the child it names: `m`, `(m;name)` or `(m;index)`
+/// (an index into all descendants).
+pub struct ModuleKey {
+    h: K,
+    key: Option<Result<&'static str, i64>>,
+}
+
+impl FromQ for ModuleKey {
+    const TYPE: &'static str = "a module, or (module;name or index)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<ModuleKey>> {
+        if registry::is_handle(x) {
+            return Ok(Some(ModuleKey { h: x, key: None }));
+        }
         match from::list(&x) {
             Some([h, k]) if registry::is_handle(*h) => {
                 let key = if let Some(s) = <&str>::of(*k) {
@@ -28,7 +37,10 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
                         describe(*k)
                     )
                 };
-                (*h, Some(key))
+                Ok(Some(ModuleKey {
+                    h: *h,
+                    key: Some(key),
+                }))
             }
             Some(v) if v.first().is_some_and(|h| registry::is_handle(*h)) => {
                 bail!(
@@ -38,14 +50,18 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
             }
             _ => bail!("expected a module, not implemented for {}", describe(x)),
         }
-    };
+    }
+}
+
+/// Run `f` on the module (or the child it names).
+pub(crate) fn on<R>(x: ModuleKey, f: impl FnOnce(&Module) -> Result<R>) -> Result<R> {
+    let ModuleKey { h, key } = x;
     if !has_module(h) {
         match registry::class_of(h) {
             Some(c) => bail!("not implemented for {c}"),
             None => bail!("stale pointer"),
         }
     }
-    let _ = what;
     let r = modref(h)?;
     match key {
         None => f(r.get()),
@@ -53,54 +69,80 @@ pub(crate) fn on<R>(x: K, what: &str, f: impl FnOnce(&Module) -> Result<R>) -> R
     }
 }
 
-pub fn parms(x: K) -> KResult {
-    let d = on(x, "parms", |m| {
-        Ok(m.named_parameters()
-            .into_iter()
-            .map(|(k, t)| (k, t.shallow_clone()))
-            .collect::<Vec<_>>())
-    })?;
-    Ok(registry::add_as(Obj::Dict(d), "parameter"))
-}
-
 fn syms(v: Vec<String>) -> K {
     make::symbols(&v.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
-pub fn parmnames(x: K) -> KResult {
-    on(x, "parmnames", |m| {
-        Ok(syms(
-            m.named_parameters().into_iter().map(|(k, _)| k).collect(),
-        ))
-    })
+/// `names`' argument: a dictionary (its keys) or a module's (`ModuleKey`).
+pub enum NamesOf {
+    Dict(K),
+    Module(ModuleKey),
 }
 
-pub fn names(x: K) -> KResult {
-    // a dictionary's keys (ktorch's `names` of a tensor dictionary)
-    if registry::class_of(x) == Some("dictionary") {
-        return registry::with(x, |o| {
+impl FromQ for NamesOf {
+    const TYPE: &'static str = "a dictionary, a module, or (module;name or index)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<NamesOf>> {
+        if registry::class_of(x) == Some("dictionary") {
+            return Ok(Some(NamesOf::Dict(x)));
+        }
+        ModuleKey::read(x).map(|m| m.map(NamesOf::Module))
+    }
+}
+
+crate::qfn! {
+    /// `parms m`: a dictionary of the parameter tensors (the module's own).
+    pub fn parms(x: ModuleKey) -> KResult {
+        let d = on(x, |m| {
+            Ok(m.named_parameters()
+                .into_iter()
+                .map(|(k, t)| (k, t.shallow_clone()))
+                .collect::<Vec<_>>())
+        })?;
+        Ok(registry::add_as(Obj::Dict(d), "parameter"))
+    }
+
+    /// `parmnames m`: the parameters' names.
+    pub fn parmnames(x: ModuleKey) -> KResult {
+        on(x, |m| {
             Ok(syms(
-                o.keys()
-                    .unwrap_or_default()
+                m.named_parameters().into_iter().map(|(k, _)| k).collect(),
+            ))
+        })
+    }
+
+    /// `names m`: every descendant module's name; `names d`: a dictionary's keys (ktorch's
+    /// `names` of a tensor dictionary).
+    pub fn names(x: NamesOf) -> KResult {
+        let x = match x {
+            NamesOf::Dict(d) => {
+                return registry::with(d, |o| {
+                    Ok(syms(
+                        o.keys()
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(String::from)
+                            .collect(),
+                    ))
+                })
+            }
+            NamesOf::Module(x) => x,
+        };
+        on(x, |m| {
+            Ok(syms(
+                m.named_modules()
                     .into_iter()
-                    .map(String::from)
+                    .skip(1)
+                    .map(|(k, _)| k)
                     .collect(),
             ))
-        });
+        })
     }
-    on(x, "names", |m| {
-        Ok(syms(
-            m.named_modules()
-                .into_iter()
-                .skip(1)
-                .map(|(k, _)| k)
-                .collect(),
-        ))
-    })
-}
 
-pub fn childnames(x: K) -> KResult {
-    on(x, "childnames", |m| {
-        Ok(syms(m.children.iter().map(|(k, _)| k.clone()).collect()))
-    })
+    /// `childnames m`: the immediate children's names.
+    pub fn childnames(x: ModuleKey) -> KResult {
+        on(x, |m| {
+            Ok(syms(m.children.iter().map(|(k, _)| k.clone()).collect()))
+        })
+    }
 }

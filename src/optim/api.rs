@@ -15,6 +15,7 @@ use anyhow::{anyhow, bail, Result};
 
 use super::{kinds, Group, Optimizer, Parm, Settings, Source};
 use crate::k::from::{self, FromQ, Number, Whole, Wholes};
+
 use crate::k::{make, read, KResult, K};
 use crate::nn::api::{atom, modref};
 use crate::nn::spec;
@@ -26,76 +27,137 @@ pub fn is_optimizer(x: K) -> bool {
     registry::class_of(x) == Some("optimizer")
 }
 
-pub fn opt(x: K) -> KResult {
-    opt_(x)
+/// An optimizer handle (`step o`, `state o`, `module o`): q's argument, alive for the call.
+#[derive(Clone, Copy)]
+pub struct Opt(K);
+
+impl FromQ for Opt {
+    const TYPE: &'static str = "an optimizer";
+    fn read(x: K) -> Result<Option<Opt>> {
+        Ok(is_optimizer(x).then_some(Opt(x)))
+    }
+    /// ktorch's words: the class given, a stale handle, or q data
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
+            "expected an optimizer, given {}",
+            registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) {
+                "stale pointer"
+            } else {
+                "q data"
+            })
+        )
+    }
 }
 
-fn opt_(x: K) -> KResult {
-    if is_optimizer(x) {
-        return registry::with(x, |o| definition(optimizer(o)?, alloptions(), false));
+/// The forms of `opt` (see the module's doc), read from q's argument.
+pub enum OptCall {
+    /// `opt o`, `opt(o;flag)`: the definition, all options or those not at their defaults
+    Show(Opt, bool),
+    /// `opt name`: a new optimizer of one group of no parameters
+    Empty(&'static kinds::Kind),
+    /// `opt(name;[group];parms;options..)`: a new optimizer
+    New(&'static kinds::Kind, Option<i64>, Given, Opts),
+    /// `opt(o;[group];parms;options..)`: parameters (and a group's options) added
+    Add(Opt, Option<i64>, Given, Opts),
+    /// `opt(state;module)`: an optimizer rebuilt from `state o` (the two as given: restore.rs
+    /// reads them)
+    Rebuild(K, K),
+}
+
+impl FromQ for OptCall {
+    const TYPE: &'static str = "an optimizer name, an optimizer, or an argument list";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<OptCall>> {
+        if let Some(o) = Opt::of(x) {
+            return Ok(Some(OptCall::Show(o, alloptions())));
+        }
+        if let Some(s) = <&str>::of(x) {
+            return Ok(Some(OptCall::Empty(kind(s)?)));
+        }
+        let v = from::list(&x)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
+        if let Some(o) = Opt::of(v[0]) {
+            if let [_, f] = v {
+                if let Some(b) = bool::of(*f) {
+                    return Ok(Some(OptCall::Show(o, b)));
+                }
+            }
+            let (group, rest) = group_arg(&v[1..]);
+            let (parms, opts) = read_args(rest, v.len() > 2 || group.is_some())?;
+            return Ok(Some(OptCall::Add(o, group, parms, opts)));
+        }
+        if super::restore::is_state_call(v) {
+            return Ok(Some(OptCall::Rebuild(v[0], v[1])));
+        }
+        let s = <&str>::of(v[0]).ok_or_else(|| {
+            anyhow!(
+                "expected optimizer name or pointer as 1st arg, given {}",
+                describe(v[0])
+            )
+        })?;
+        let kind = kind(s)?;
+        let (group, rest) = group_arg(&v[1..]);
+        let (parms, opts) = read_args(rest, true)?;
+        Ok(Some(OptCall::New(kind, group, parms, opts)))
     }
-    if let Some(s) = <&str>::of(x) {
-        let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
-        // one group of no parameters at the defaults, as kopt.cpp's optinit always makes
-        // (ParamGroup g({}) given to the optimizer's constructor)
-        return Ok(registry::add(Obj::new(Optimizer {
-            kind,
-            sources: vec![],
-            defaults: kind.defaults(),
-            groups: vec![Group {
-                opts: {
-                    let mut v = kind.defaults();
-                    eval_default(kind, &mut v);
-                    v
-                },
-                parms: vec![],
-            }],
-            found_inf: None,
-            global_sq: None,
-        })));
-    }
-    let v = from::list(&x)
-        .filter(|v| !v.is_empty())
-        .ok_or_else(|| anyhow!("unrecognized arg(s), given {}", describe(x)))?;
-    if is_optimizer(v[0]) {
-        if let [o, f] = v {
-            if let Some(b) = bool::of(*f) {
-                return registry::with(*o, |o| definition(optimizer(o)?, b, false));
+}
+
+/// The optimizer kind of a name.
+fn kind(s: &str) -> Result<&'static kinds::Kind> {
+    kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))
+}
+
+crate::qfn! {
+    /// `opt`'s forms (the module's doc): a definition, or a new or changed optimizer.
+    pub fn opt(call: OptCall) -> KResult {
+        match call {
+            OptCall::Show(o, all) => registry::with(o.0, |o| definition(optimizer(o)?, all, false)),
+            // one group of no parameters at the defaults, as kopt.cpp's optinit always makes
+            // (ParamGroup g({}) given to the optimizer's constructor)
+            OptCall::Empty(kind) => Ok(registry::add(Obj::new(Optimizer {
+                kind,
+                sources: vec![],
+                defaults: kind.defaults(),
+                groups: vec![Group {
+                    opts: {
+                        let mut v = kind.defaults();
+                        eval_default(kind, &mut v);
+                        v
+                    },
+                    parms: vec![],
+                }],
+                found_inf: None,
+                global_sq: None,
+            }))),
+            OptCall::Add(o, group, parms, opts) => {
+                registry::with(o.0, |o| add(optimizer(o)?, group, parms, opts))?;
+                Ok(make::null())
+            }
+            OptCall::Rebuild(state, target) => {
+                let o = super::restore::rebuild(state, target)?;
+                Ok(registry::add(Obj::new(o)))
+            }
+            OptCall::New(kind, group, parms, opts) => {
+                // the options given at creation are the optimizer's defaults, for groups added
+                // later
+                let defaults = match &opts {
+                    Some((pos, named)) => spec::settings(kind.name, kind.opts, pos, named)?,
+                    None => kind.defaults(),
+                };
+                let mut o = Optimizer {
+                    kind,
+                    sources: vec![],
+                    defaults,
+                    groups: vec![],
+                    found_inf: None,
+                    global_sq: None,
+                };
+                add(&mut o, group, parms, opts)?;
+                Ok(registry::add(Obj::new(o)))
             }
         }
-        let (group, rest) = group_arg(&v[1..]);
-        let (parms, opts) = read_args(rest, v.len() > 2 || group.is_some())?;
-        registry::with(v[0], |o| add(optimizer(o)?, group, parms, opts))?;
-        return Ok(make::null());
     }
-    if super::restore::is_state_call(v) {
-        let o = super::restore::rebuild(v[0], v[1])?;
-        return Ok(registry::add(Obj::new(o)));
-    }
-    let s = <&str>::of(v[0]).ok_or_else(|| {
-        anyhow!(
-            "expected optimizer name or pointer as 1st arg, given {}",
-            describe(v[0])
-        )
-    })?;
-    let kind = kinds::find(s).ok_or_else(|| anyhow!("unrecognized optimizer: `{s}"))?;
-    let (group, rest) = group_arg(&v[1..]);
-    let (parms, opts) = read_args(rest, true)?;
-    // the options given at creation are the optimizer's defaults, for groups added later
-    let defaults = match &opts {
-        Some((pos, named)) => spec::settings(kind.name, kind.opts, pos, named)?,
-        None => kind.defaults(),
-    };
-    let mut o = Optimizer {
-        kind,
-        sources: vec![],
-        defaults,
-        groups: vec![],
-        found_inf: None,
-        global_sq: None,
-    };
-    add(&mut o, group, parms, opts)?;
-    Ok(registry::add(Obj::new(o)))
 }
 
 /// LBFGS's `eval` left unset is `iter*5/4` in the group made with the optimizer, as libtorch's
@@ -126,7 +188,7 @@ fn group_arg(v: &[K]) -> (Option<i64>, &[K]) {
 }
 
 /// The options of an `opt` call as given, positional and named: None when none given.
-type Opts = Option<(Vec<K>, spec::Pairs)>;
+pub type Opts = Option<(Vec<K>, spec::Pairs)>;
 
 /// The parameters (first) and options (the rest; None when none given) of an `opt` call.
 fn read_args(v: &[K], with_opts: bool) -> Result<(Given, Opts)> {
@@ -219,7 +281,7 @@ fn add(o: &mut Optimizer, g: Option<i64>, (mut parms, from): Given, opts: Opts) 
 }
 
 /// The parameters of one `opt` argument and where they came from (None for none).
-type Given = (Vec<Parm>, Option<From>);
+pub type Given = (Vec<Parm>, Option<From>);
 
 /// Where parameters came from: a module (its own name, address and a tree on the same tensors)
 /// or tensors (a tensor, vector or dictionary: kopt.cpp's parameter dictionary).
@@ -586,29 +648,74 @@ fn buffers(p: &Parm) -> Result<K> {
 }
 
 /// `state o`, `state(o;flag)`: the definition with each parameter's buffers.
-pub fn state(o: K, all: bool) -> KResult {
-    registry::with(o, |x| definition(optimizer(x)?, all, true))
+pub fn state(o: Opt, all: bool) -> KResult {
+    registry::with(o.0, |x| definition(optimizer(x)?, all, true))
 }
 
-/// `step o`: one update (a model's `step`: dispatch/train.rs).
-pub fn step(x: K) -> KResult {
-    if !is_optimizer(x) {
-        bail!(
-            "expected an optimizer, given {}",
-            registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) {
-                "stale pointer"
-            } else {
-                "q data"
-            })
-        );
+crate::qfn! {
+    /// `step o`: one update (a model's `step`: dispatch/train.rs).
+    pub fn step(o: Opt) -> Result<()> {
+        registry::with(o.0, |o| optimizer(o)?.step())
     }
-    registry::with(x, |o| optimizer(o)?.step())?;
-    Ok(make::null())
+}
+
+/// An optimizer or a model (its optimizer): `lr`'s first argument, alone (`lr o`) or in
+/// `(o;rates)`; any other value alone is `lr`'s usage.
+#[derive(Clone, Copy)]
+pub struct Holder(K);
+
+impl FromQ for Holder {
+    const TYPE: &'static str = "optimizer or model";
+    fn read(x: K) -> Result<Option<Holder>> {
+        Ok(matches!(registry::class_of(x), Some("optimizer" | "model")).then_some(Holder(x)))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
+            "expected optimizer or model as 1st arg, given {}",
+            describe(x)
+        )
+    }
+    fn alone(x: K) -> Result<Option<Holder>> {
+        match from::list(&x) {
+            Some([_, _]) => Ok(None),
+            _ => Holder::read(x)?.map(Some).ok_or_else(|| {
+                anyhow!(
+                    "expected optimizer, model, or (optimizer or model;rate(s)), given {}",
+                    describe(x)
+                )
+            }),
+        }
+    }
+}
+
+/// Learning rates: a numeric atom (one for every group: short, int, long, real or float) or a
+/// float vector (one a group).
+pub struct Rates(Vec<f64>);
+
+impl FromQ for Rates {
+    const TYPE: &'static str = "double(s)";
+    fn read(x: K) -> Result<Option<Rates>> {
+        Ok(match read::ktype(x) {
+            -9..=-6 => Number::of(x).map(|n| match n {
+                Number::Int(i) => vec![i as f64],
+                Number::Float(f) => vec![f],
+            }),
+            9 => Vec::<f64>::of(x),
+            _ => None,
+        }
+        .map(Rates))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
+            "learning rate(s) expected as double(s), given {}",
+            describe(x)
+        )
+    }
 }
 
 /// Run `f` on the optimizer of `x`: an optimizer, or a model's.
-fn with_opt<R>(x: K, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
-    registry::with(x, |o| {
+fn with_opt<R>(x: Holder, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
+    registry::with(x.0, |o| {
         let class = o.class();
         match o.part_mut::<Optimizer>() {
             Some(z) => f(z),
@@ -617,66 +724,40 @@ fn with_opt<R>(x: K, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
     })
 }
 
-fn has_opt(x: K) -> bool {
-    matches!(registry::class_of(x), Some("optimizer" | "model"))
-}
-
-/// `lr o`: each group's learning rate; `lr(o;r)`: set every group's, `lr(o;r1 r2..)` each. `o`
-/// is an optimizer or a model (its optimizer), as kopt.cpp's `lr`.
-pub fn lr(x: K) -> KResult {
-    if has_opt(x) {
-        return with_opt(x, |o| {
-            let v: Vec<f64> = (0..o.groups.len())
-                .map(|g| o.settings(g).float("lr"))
-                .collect();
-            Ok(make::floats(&v))
-        });
+crate::qfn! {
+    /// `lr o`: each group's learning rate; `lr(o;r)`: set every group's, `lr(o;r1 r2..)` each.
+    /// `o` is an optimizer or a model (its optimizer), as kopt.cpp's `lr`.
+    pub fn lr(o: Holder, rates: Option<Rates>) -> KResult {
+        let Some(Rates(rates)) = rates else {
+            return with_opt(o, |o| {
+                let v: Vec<f64> = (0..o.groups.len())
+                    .map(|g| o.settings(g).float("lr"))
+                    .collect();
+                Ok(make::floats(&v))
+            });
+        };
+        with_opt(o, |o| {
+            let i = o.kind.opts.iter().position(|x| x.name == "lr").unwrap();
+            let n = o.groups.len();
+            if rates.len() != 1 && rates.len() != n {
+                bail!(
+                    "{} learning rate(s) given for {n} parameter group(s)",
+                    rates.len()
+                );
+            }
+            for (g, grp) in o.groups.iter_mut().enumerate() {
+                grp.opts[i] =
+                    crate::nn::Val::Float(if rates.len() == 1 { rates[0] } else { rates[g] });
+            }
+            Ok(make::null())
+        })
     }
-    let Some([h, r]) = from::list(&x) else {
-        bail!(
-            "expected optimizer, model, or (optimizer or model;rate(s)), given {}",
-            describe(x)
-        )
-    };
-    if !has_opt(*h) {
-        bail!(
-            "expected optimizer or model as 1st arg, given {}",
-            describe(*h)
-        );
-    }
-    let rates: Vec<f64> = match read::ktype(*r) {
-        -9..=-6 => vec![Number::of(*r)
-            .map(|n| match n {
-                Number::Int(i) => i as f64,
-                Number::Float(f) => f,
-            })
-            .unwrap()],
-        9 => Vec::<f64>::of(*r).unwrap(),
-        _ => bail!(
-            "learning rate(s) expected as double(s), given {}",
-            describe(*r)
-        ),
-    };
-    with_opt(*h, |o| {
-        let i = o.kind.opts.iter().position(|x| x.name == "lr").unwrap();
-        let n = o.groups.len();
-        if rates.len() != 1 && rates.len() != n {
-            bail!(
-                "{} learning rate(s) given for {n} parameter group(s)",
-                rates.len()
-            );
-        }
-        for (g, grp) in o.groups.iter_mut().enumerate() {
-            grp.opts[i] = crate::nn::Val::Float(if rates.len() == 1 { rates[0] } else { rates[g] });
-        }
-        Ok(make::null())
-    })
 }
 
 /// `module o`: the optimizer's container module (kopt.cpp): the one module (or parameter
 /// dictionary) given, else a module dictionary of them by key, on the same parameter tensors.
-pub fn container(x: K) -> Result<crate::nn::Module> {
-    registry::with(x, |o| {
+pub fn container(x: Opt) -> Result<crate::nn::Module> {
+    registry::with(x.0, |o| {
         let o = optimizer(o)?;
         let copy = |s: &Source| {
             s.tree

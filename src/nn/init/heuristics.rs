@@ -6,78 +6,99 @@ use tch::{Kind, Tensor};
 
 use super::{array, double, handle_list, num, shared, Target};
 use crate::k::from::{self, FromQ};
-use crate::k::{make, read, KResult, K};
+use crate::k::{read, KResult, K};
 use crate::registry;
 use crate::tensor::opargs::{self, describe};
 
-/// The fills of no options but an optional gain (ktorch's `kfill`): `f(t, gain)`.
-type FillFn = fn(&mut Tensor, Option<f64>) -> Result<()>;
+/// The arguments of a fill as ktorch's `kfill` reads them: `h`, `(h;gain)`, `(h;picks)`,
+/// `(h;picks;gain)`, q data or `(data;gain)`; `G` says whether the function takes a gain.
+pub struct Fill<const G: bool> {
+    target: Target,
+    gain: Option<f64>,
+}
 
-/// Read `x` as ktorch's `kfill` does: `h`, `(h;gain)`, `(h;picks)`, `(h;picks;gain)`, q data or
-/// `(data;gain)`; `gain` says whether the function takes one.
-fn fill(x: K, gain: bool, f: FillFn) -> KResult {
-    let (target, g) = if registry::is_handle(x) {
-        (shared(x, None)?, None)
-    } else if let Some(v) = handle_list(&x) {
-        match v {
-            [h, y] => match double(*y) {
-                Some(d) => (shared(*h, None)?, Some(d)),
-                None => (shared(*h, Some(*y))?, None),
-            },
-            [h, p, y] if gain => {
-                let d = double(*y).ok_or_else(|| {
-                    anyhow!(
-                        "unable to read final arg of gain, double expected, given {}",
-                        describe(*y)
-                    )
-                })?;
-                (shared(*h, Some(*p))?, Some(d))
+impl<const G: bool> FromQ for Fill<G> {
+    const TYPE: &'static str = "a tensor, vector, dictionary, module or q data, picks and gain";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<Fill<G>>> {
+        let gain = G;
+        let (target, g) = if registry::is_handle(x) {
+            (shared(x, None)?, None)
+        } else if let Some(v) = handle_list(&x) {
+            match v {
+                [h, y] => match double(*y) {
+                    Some(d) => (shared(*h, None)?, Some(d)),
+                    None => (shared(*h, Some(*y))?, None),
+                },
+                [h, p, y] if gain => {
+                    let d = double(*y).ok_or_else(|| {
+                        anyhow!(
+                            "unable to read final arg of gain, double expected, given {}",
+                            describe(*y)
+                        )
+                    })?;
+                    (shared(*h, Some(*p))?, Some(d))
+                }
+                [_, _, _] => bail!("no more than 2 args expected, 3 supplied"),
+                _ => bail!(
+                    "expected up to {} args, but {} args supplied",
+                    2 + gain as usize,
+                    v.len()
+                ),
             }
-            [_, _, _] => bail!("no more than 2 args expected, 3 supplied"),
-            _ => bail!(
-                "expected up to {} args, but {} args supplied",
-                2 + gain as usize,
-                v.len()
-            ),
+        } else {
+            match from::list(&x) {
+                Some([a, y]) if double(*y).is_some() => (array(*a)?, double(*y)),
+                _ => (array(x)?, None),
+            }
+        };
+        if let (Some(g), false) = (g, gain) {
+            bail!("not implemented for additional gain argument of {g}");
         }
-    } else {
-        match from::list(&x) {
-            Some([a, y]) if double(*y).is_some() => (array(*a)?, double(*y)),
-            _ => (array(x)?, None),
-        }
-    };
-    if let (Some(g), false) = (g, gain) {
-        bail!("not implemented for additional gain argument of {g}");
+        Ok(Some(Fill { target, gain: g }))
     }
-    target.fill(|t| f(t, g))
 }
 
-pub fn zeros(x: K) -> KResult {
-    fill(x, false, |t, _| t.f_zero_().map(drop).map_err(Into::into))
-}
-pub fn ones(x: K) -> KResult {
-    fill(x, false, |t, _| t.f_fill_(1).map(drop).map_err(Into::into))
-}
-pub fn eye(x: K) -> KResult {
-    fill(x, false, |t, _| eye_(t))
-}
-pub fn dirac(x: K) -> KResult {
-    fill(x, false, |t, _| dirac_(t))
-}
-pub fn orthogonal(x: K) -> KResult {
-    fill(x, true, |t, g| orthogonal_(t, g.unwrap_or(1.0)))
-}
-pub fn xnormal(x: K) -> KResult {
-    fill(x, true, |t, g| {
-        let std = xavier_std(t, g.unwrap_or(1.0))?;
-        t.f_normal_(0.0, std).map(drop).map_err(Into::into)
-    })
-}
-pub fn xuniform(x: K) -> KResult {
-    fill(x, true, |t, g| {
-        let a = 3f64.sqrt() * xavier_std(t, g.unwrap_or(1.0))?;
-        t.f_uniform_(-a, a).map(drop).map_err(Into::into)
-    })
+crate::qfn! {
+    /// `zeros x`: zeros (`torch.nn.init.zeros_`).
+    pub fn zeros(x: Fill<false>) -> KResult {
+        x.target
+            .fill(|t| t.f_zero_().map(drop).map_err(Into::into))
+    }
+    /// `ones x`: ones (`torch.nn.init.ones_`).
+    pub fn ones(x: Fill<false>) -> KResult {
+        x.target
+            .fill(|t| t.f_fill_(1).map(drop).map_err(Into::into))
+    }
+    /// `eye x`: the identity (`torch.nn.init.eye_`).
+    pub fn eye(x: Fill<false>) -> KResult {
+        x.target.fill(eye_)
+    }
+    /// `dirac x`: the Dirac delta (`torch.nn.init.dirac_`).
+    pub fn dirac(x: Fill<false>) -> KResult {
+        x.target.fill(dirac_)
+    }
+    /// `orthogonal x`, `orthogonal(x;gain)`: `torch.nn.init.orthogonal_`.
+    pub fn orthogonal(x: Fill<true>) -> KResult {
+        let g = x.gain;
+        x.target.fill(|t| orthogonal_(t, g.unwrap_or(1.0)))
+    }
+    /// `xnormal x`, `xnormal(x;gain)`: `torch.nn.init.xavier_normal_`.
+    pub fn xnormal(x: Fill<true>) -> KResult {
+        let g = x.gain;
+        x.target.fill(|t| {
+            let std = xavier_std(t, g.unwrap_or(1.0))?;
+            t.f_normal_(0.0, std).map(drop).map_err(Into::into)
+        })
+    }
+    /// `xuniform x`, `xuniform(x;gain)`: `torch.nn.init.xavier_uniform_`.
+    pub fn xuniform(x: Fill<true>) -> KResult {
+        let g = x.gain;
+        x.target.fill(|t| {
+            let a = 3f64.sqrt() * xavier_std(t, g.unwrap_or(1.0))?;
+            t.f_uniform_(-a, a).map(drop).map_err(Into::into)
+        })
+    }
 }
 
 /// The identity matrix (2-d only), as `torch.eye(*t.shape, out=t)`.
@@ -176,18 +197,29 @@ fn gain_of(f: &str, param: f64) -> Result<f64> {
     })
 }
 
-/// `gain f` or `gain(f;param)`: the recommended gain for a non-linearity (leaky relu's slope
-/// defaults to 0.01, as PyTorch's).
-pub fn gain(x: K) -> KResult {
-    let usage = "expected function name and optional parameter, e.g. `relu or (`leakyrelu;0.2)";
-    let (f, p) = match (<&str>::of(x), from::list(&x)) {
-        (Some(s), _) => (s, 0.01),
-        (None, Some([s, p])) if <&str>::of(*s).is_some() && num(*p).is_some() => {
-            (<&str>::of(*s).unwrap(), num(*p).unwrap())
-        }
-        _ => bail!(usage),
-    };
-    Ok(make::float(gain_of(f, p)?))
+/// `gain`'s arguments: a non-linearity's name and its parameter (leaky relu's slope, 0.01 unless
+/// given, as PyTorch's).
+pub struct GainOf(&'static str, f64);
+
+impl FromQ for GainOf {
+    const TYPE: &'static str = "function name and optional parameter";
+    fn read(x: K) -> Result<Option<GainOf>> {
+        Ok(match (<&str>::of(x), from::list(&x)) {
+            (Some(s), _) => Some(GainOf(s, 0.01)),
+            (None, Some([s, p])) => <&str>::of(*s).zip(num(*p)).map(|(s, p)| GainOf(s, p)),
+            _ => None,
+        })
+    }
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected function name and optional parameter, e.g. `relu or (`leakyrelu;0.2)")
+    }
+}
+
+crate::qfn! {
+    /// `gain f` or `gain(f;param)`: the recommended gain for a non-linearity.
+    pub fn gain(x: GainOf) -> Result<f64> {
+        gain_of(x.0, x.1)
+    }
 }
 
 /// Kaiming options: the non-linearity, the fan mode and the slope, given in any order.
@@ -232,43 +264,59 @@ fn is_option(s: &str) -> bool {
     s == "fanin" || s == "fanout" || NONLINEAR.contains(&s)
 }
 
-/// Read `x` as ktorch's `kaiming`: `h`, `(h;options..)`, `(h;picks;options..)` (picks are longs
-/// for a tensor or vector, names for a dictionary or module), q data, `(data;options..)`.
-fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
-    let (target, opts) = if registry::is_handle(x) {
-        (shared(x, None)?, Kaiming::read(&[])?)
-    } else if let Some(v) = handle_list(&x) {
-        if !(2..=5).contains(&v.len()) {
-            bail!("2-5 args expected but {} supplied", v.len());
-        }
-        let t = read::ktype(v[1]);
-        let pick = match opargs::class(v[0])? {
-            Some("tensor") | Some("vector") => t == -7 || t == 7,
-            cls => {
-                let named = t == -11 || t == 11;
-                if !named && cls != Some("dictionary") {
-                    bail!(
-                        "tensor name(s) expected with supplied {}",
-                        cls.unwrap_or("object")
-                    );
+/// The arguments of a Kaiming fill as ktorch's `kaiming` reads them: `h`, `(h;options..)`,
+/// `(h;picks;options..)` (picks are longs for a tensor or vector, names for a dictionary or
+/// module), q data, `(data;options..)`.
+pub struct KaimingArgs {
+    target: Target,
+    opts: Kaiming,
+}
+
+impl FromQ for KaimingArgs {
+    const TYPE: &'static str = "a tensor, vector, dictionary, module or q data and options";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<KaimingArgs>> {
+        let (target, opts) = if registry::is_handle(x) {
+            (shared(x, None)?, Kaiming::read(&[])?)
+        } else if let Some(v) = handle_list(&x) {
+            if !(2..=5).contains(&v.len()) {
+                bail!("2-5 args expected but {} supplied", v.len());
+            }
+            let t = read::ktype(v[1]);
+            let pick = match opargs::class(v[0])? {
+                Some("tensor") | Some("vector") => t == -7 || t == 7,
+                cls => {
+                    let named = t == -11 || t == 11;
+                    if !named && cls != Some("dictionary") {
+                        bail!(
+                            "tensor name(s) expected with supplied {}",
+                            cls.unwrap_or("object")
+                        );
+                    }
+                    // a dictionary's key that is also an option name is read as the option
+                    named && !(cls == Some("dictionary") && <&str>::of(v[1]).is_some_and(is_option))
                 }
-                // a dictionary's key that is also an option name is read as the option
-                named && !(cls == Some("dictionary") && <&str>::of(v[1]).is_some_and(is_option))
+            };
+            if pick {
+                (shared(v[0], Some(v[1]))?, Kaiming::read(&v[2..])?)
+            } else {
+                (shared(v[0], None)?, Kaiming::read(&v[1..])?)
+            }
+        } else if let Some(t) = opargs::array(x) {
+            (Target::Array(t), Kaiming::read(&[])?)
+        } else {
+            match from::list(&x) {
+                Some(v) if !v.is_empty() => (array(v[0])?, Kaiming::read(&v[1..])?),
+                _ => bail!("not implemented for {}", describe(x)),
             }
         };
-        if pick {
-            (shared(v[0], Some(v[1]))?, Kaiming::read(&v[2..])?)
-        } else {
-            (shared(v[0], None)?, Kaiming::read(&v[1..])?)
-        }
-    } else if let Some(t) = opargs::array(x) {
-        (Target::Array(t), Kaiming::read(&[])?)
-    } else {
-        match from::list(&x) {
-            Some(v) if !v.is_empty() => (array(v[0])?, Kaiming::read(&v[1..])?),
-            _ => bail!("not implemented for {}", describe(x)),
-        }
-    };
+        Ok(Some(KaimingArgs { target, opts }))
+    }
+}
+
+/// Fill with `f` of each tensor and its standard deviation.
+fn kaiming(x: KaimingArgs, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
+    let KaimingArgs { target, opts } = x;
     target.fill(|t| {
         if t.size().contains(&0) {
             return Ok(()); // PyTorch warns and leaves an empty tensor as it is
@@ -277,51 +325,75 @@ fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
     })
 }
 
-pub fn knormal(x: K) -> KResult {
-    kaiming(x, |t, std| {
-        t.f_normal_(0.0, std).map(drop).map_err(Into::into)
-    })
-}
-pub fn kuniform(x: K) -> KResult {
-    kaiming(x, |t, std| {
-        let b = 3f64.sqrt() * std;
-        t.f_uniform_(-b, b).map(drop).map_err(Into::into)
-    })
+crate::qfn! {
+    /// `knormal x`, `knormal(x;options..)`: `torch.nn.init.kaiming_normal_`.
+    pub fn knormal(x: KaimingArgs) -> KResult {
+        kaiming(x, |t, std| {
+            t.f_normal_(0.0, std).map(drop).map_err(Into::into)
+        })
+    }
+    /// `kuniform x`, `kuniform(x;options..)`: `torch.nn.init.kaiming_uniform_`.
+    pub fn kuniform(x: KaimingArgs) -> KResult {
+        kaiming(x, |t, std| {
+            let b = 3f64.sqrt() * std;
+            t.f_uniform_(-b, b).map(drop).map_err(Into::into)
+        })
+    }
 }
 
-/// `snormal(x;fraction)`, `snormal(x;fraction;std)`, `snormal(h;picks;fraction;std)`: a 2-d
-/// matrix from N(0,std) (std 0.01 unless given) with a fraction of each column's rows set to
-/// zero, as PyTorch's `sparse_`.
-pub fn snormal(x: K) -> KResult {
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", describe(x)))?;
-    if !(2..=4).contains(&v.len()) {
-        bail!("expected 2-4 args, {} supplied", v.len());
-    }
-    let std_at = |i: usize| -> Result<f64> {
-        match v.get(i) {
-            None => Ok(0.01),
-            Some(y) => double(*y)
-                .ok_or_else(|| anyhow!("expected std deviation as double, given {}", describe(*y))),
+/// `snormal`'s arguments: the target, the fraction of each column's rows set to zero, and the
+/// standard deviation (0.01 unless given).
+pub struct Sparse {
+    target: Target,
+    frac: f64,
+    std: f64,
+}
+
+impl FromQ for Sparse {
+    const TYPE: &'static str = "(x;fraction), (x;fraction;std) or (h;picks;fraction;std)";
+    /// Every value is the call or an error.
+    fn read(x: K) -> Result<Option<Sparse>> {
+        let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", describe(x)))?;
+        if !(2..=4).contains(&v.len()) {
+            bail!("expected 2-4 args, {} supplied", v.len());
         }
-    };
-    let whole =
-        double(v[1]).is_some() && (v.len() == 2 || (v.len() == 3 && double(v[2]).is_some()));
-    let (target, frac, std) = if whole {
-        let t = if registry::is_handle(v[0]) {
-            shared(v[0], None)?
-        } else {
-            array(v[0])?
+        let std_at = |i: usize| -> Result<f64> {
+            match v.get(i) {
+                None => Ok(0.01),
+                Some(y) => double(*y).ok_or_else(|| {
+                    anyhow!("expected std deviation as double, given {}", describe(*y))
+                }),
+            }
         };
-        (t, double(v[1]).unwrap(), std_at(2)?)
-    } else if registry::is_handle(v[0]) {
-        let frac = v.get(2).and_then(|y| double(*y)).ok_or_else(|| {
-            anyhow!("expected 3 args, object, indices/names and sparse fraction as double")
-        })?;
-        (shared(v[0], Some(v[1]))?, frac, std_at(3)?)
-    } else {
-        bail!("expected array with sparse fraction and optional stddev");
-    };
-    target.fill(|t| sparse_(t, frac, std))
+        let whole =
+            double(v[1]).is_some() && (v.len() == 2 || (v.len() == 3 && double(v[2]).is_some()));
+        let (target, frac, std) = if whole {
+            let t = if registry::is_handle(v[0]) {
+                shared(v[0], None)?
+            } else {
+                array(v[0])?
+            };
+            (t, double(v[1]).unwrap(), std_at(2)?)
+        } else if registry::is_handle(v[0]) {
+            let frac = v.get(2).and_then(|y| double(*y)).ok_or_else(|| {
+                anyhow!("expected 3 args, object, indices/names and sparse fraction as double")
+            })?;
+            (shared(v[0], Some(v[1]))?, frac, std_at(3)?)
+        } else {
+            bail!("expected array with sparse fraction and optional stddev");
+        };
+        Ok(Some(Sparse { target, frac, std }))
+    }
+}
+
+crate::qfn! {
+    /// `snormal(x;fraction)`, `snormal(x;fraction;std)`, `snormal(h;picks;fraction;std)`: a
+    /// 2-d matrix from N(0,std) (std 0.01 unless given) with a fraction of each column's rows
+    /// set to zero, as PyTorch's `sparse_`.
+    pub fn snormal(x: Sparse) -> KResult {
+        let Sparse { target, frac, std } = x;
+        target.fill(|t| sparse_(t, frac, std))
+    }
 }
 
 fn sparse_(t: &mut Tensor, frac: f64, std: f64) -> Result<()> {

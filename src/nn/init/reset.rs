@@ -6,41 +6,61 @@ use anyhow::{anyhow, bail, Result};
 
 use super::handle_list;
 use crate::k::from::FromQ;
-use crate::k::{make, KResult, K};
+use crate::k::K;
 use crate::nn::api::{is_module, modref};
 use crate::nn::Module;
 use crate::registry::{self, Obj};
 use crate::tensor::opargs::describe;
 
-pub fn reset(x: K) -> KResult {
-    if is_module(x) {
-        reinit(modref(x)?.get())?;
-        return Ok(make::null());
-    }
-    let Some(v) = handle_list(&x) else {
-        bail!(
-            "expected a module, (module;child), or (tensor;offset;sizes;strides), given {}",
-            describe(x)
-        )
-    };
-    if is_module(v[0]) {
-        let [m, k] = v else {
+/// `reset`'s forms: a module, `(module;child name/index)`, or `(tensor;offset;sizes;strides)`
+/// (its items as given: `strides` reads them).
+pub enum ResetCall {
+    Module(K),
+    Child(crate::nn::ModRef, Result<&'static str, i64>),
+    Strides(Vec<K>),
+}
+
+impl FromQ for ResetCall {
+    const TYPE: &'static str = "a module, (module;child), or (tensor;offset;sizes;strides)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<ResetCall>> {
+        if is_module(x) {
+            return Ok(Some(ResetCall::Module(x)));
+        }
+        let Some(v) = handle_list(&x) else {
             bail!(
-                "expected a module or (module;child name/index), given {} args",
-                v.len()
+                "expected a module, (module;child), or (tensor;offset;sizes;strides), given {}",
+                describe(x)
             )
         };
-        let key = match (<&str>::of(*k), i64::of(*k)) {
-            (Some(s), _) => Ok(s),
-            (None, Some(j)) => Err(j),
-            _ => bail!("expected child name or index, given {}", describe(*k)),
-        };
-        let r = modref(*m)?;
-        reinit(r.get().find(key)?)?;
-        return Ok(make::null());
+        if is_module(v[0]) {
+            let [m, k] = v else {
+                bail!(
+                    "expected a module or (module;child name/index), given {} args",
+                    v.len()
+                )
+            };
+            let key = match (<&str>::of(*k), i64::of(*k)) {
+                (Some(s), _) => Ok(s),
+                (None, Some(j)) => Err(j),
+                _ => bail!("expected child name or index, given {}", describe(*k)),
+            };
+            return Ok(Some(ResetCall::Child(modref(*m)?, key)));
+        }
+        Ok(Some(ResetCall::Strides(v.to_vec())))
     }
-    strides(v)?;
-    Ok(make::null())
+}
+
+crate::qfn! {
+    /// `reset m`, `reset(m;child)`: parameters and buffers initialised again as when made;
+    /// `reset(t;offset;sizes;strides)`: a tensor's view changed.
+    pub fn reset(x: ResetCall) -> Result<()> {
+        match x {
+            ResetCall::Module(m) => reinit(modref(m)?.get()),
+            ResetCall::Child(r, key) => reinit(r.get().find(key)?),
+            ResetCall::Strides(v) => strides(&v),
+        }
+    }
 }
 
 /// Each module of the tree gets the values a new module of its layer and options would have.
