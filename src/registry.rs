@@ -6,7 +6,7 @@
 //! An object lent to an async call (`lend`, `give_back`) is out of the map and its id is busy: any
 //! use of the handle is the error `<class> busy: ..` until the call's future is awaited or freed.
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};

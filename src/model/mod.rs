@@ -10,7 +10,8 @@
 //! (data from a table's columns by name, `columns`), `score` (`evaluate` of a table, new rows
 //! scored for a subscriber's `upd`), `source` (`run(m;f;args)`: chunks from a q function while
 //! the previous trains), `progress` (a one-line display of a pass).
-#![deny(unsafe_code)]
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![forbid(unsafe_code)]
 pub mod api;
 pub mod asynccall;
 pub mod data;
