@@ -40,7 +40,9 @@ pub fn model(x: K) -> KResult {
         // replace parts: check every one first, then take them
         for (i, p) in v[1..].iter().enumerate() {
             match registry::class_of(*p) {
-                Some("module" | "loss" | "optimizer") => {}
+                Some(
+                    registry::Class::Module | registry::Class::Loss | registry::Class::Optimizer,
+                ) => {}
                 Some(c) => bail!(
                     "arg[{}]: expected module, loss or optimizer, given {c}",
                     i + 1
@@ -87,11 +89,15 @@ pub fn model(x: K) -> KResult {
     let [q, l, o] = v else {
         bail!("expected (module;loss;optimizer), given {} args", v.len())
     };
-    for (p, want) in [(*q, "module"), (*l, "loss"), (*o, "optimizer")] {
+    for (p, want) in [
+        (*q, registry::Class::Module),
+        (*l, registry::Class::Loss),
+        (*o, registry::Class::Optimizer),
+    ] {
         if registry::class_of(p) != Some(want) {
             bail!(
                 "expected {want}, given {}",
-                registry::class_of(p).map_or_else(|| describe(p), str::to_string)
+                registry::class_of(p).map_or_else(|| describe(p), |c| c.to_string())
             );
         }
     }
@@ -302,7 +308,7 @@ pub fn testrun(x: K) -> KResult {
 /// Read a forward call of a model or a module (`forward`, `nforward`, `eforward`, `evaluate`,
 /// `kforward`, and their async forms).
 pub fn prepare_forward(x: K, mode: Mode) -> Result<Call> {
-    if registry::class_of(x) == Some("model") {
+    if registry::class_of(x) == Some(registry::Class::Model) {
         return prepare_model(x, mode);
     }
     crate::nn::forward::prepare(x, mode)

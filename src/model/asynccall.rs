@@ -281,7 +281,7 @@ fn refuse_callbacks(root: &Arc<Module>) -> Result<()> {
 /// The future of handle `x`, taken out of the registry (its handle goes stale).
 fn take_future(x: K) -> Result<Future> {
     match registry::class_of(x) {
-        Some("future") => {}
+        Some(registry::Class::Future) => {}
         Some(c) => bail!("expected a future, given {c}"),
         None if registry::is_handle(x) => bail!("stale pointer"),
         None => bail!("expected a future, given {}", describe(x)),
@@ -309,8 +309,8 @@ pub fn ready(x: K) -> KResult {
 /// An async call in the registry (class `future`): freeing it waits for the call and gives back
 /// what the call was lent.
 impl crate::registry::Object for Future {
-    fn class(&self) -> &'static str {
-        "future"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Future
     }
     fn discard(self: Box<Self>) {
         Future::discard(*self)

@@ -37,7 +37,7 @@ pub use settings::Settings;
 
 /// Is `x` a model's handle?
 pub fn is_model(x: crate::k::K) -> bool {
-    crate::registry::class_of(x) == Some("model")
+    crate::registry::class_of(x) == Some(crate::registry::Class::Model)
 }
 
 /// The model a registry object holds, or an error naming its class.
@@ -68,8 +68,8 @@ pub struct Model {
 /// A model in the registry (class `model`): the functions of modules, losses and optimizers that
 /// also take a model reach its parts through `part`.
 impl crate::registry::Object for Model {
-    fn class(&self) -> &'static str {
-        "model"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Model
     }
     fn tensors(&self) -> Vec<&tch::Tensor> {
         let m = self.module.get();

@@ -54,7 +54,7 @@ fn named_parms(h: K, what: &str) -> Result<Vec<(String, Tensor)>> {
 fn is_object(x: K) -> bool {
     matches!(
         registry::class_of(x),
-        Some("module" | "model" | "optimizer")
+        Some(registry::Class::Module | registry::Class::Model | registry::Class::Optimizer)
     )
 }
 
@@ -82,10 +82,10 @@ fn with_dict<R>(
     d: K,
     f: impl FnOnce(&[(String, Tensor)], &mut Vec<(String, Tensor)>) -> Result<R>,
 ) -> Result<R> {
-    if registry::class_of(d) != Some("dictionary") {
+    if registry::class_of(d) != Some(registry::Class::Dictionary) {
         bail!(
             "expected dictionary of parameters for 2nd arg, given {}",
-            registry::class_of(d).map_or_else(|| describe(d), str::to_string)
+            registry::class_of(d).map_or_else(|| describe(d), |c| c.to_string())
         );
     }
     let p = named_parms(h, " for 1st arg")?;
@@ -269,7 +269,7 @@ pub fn batchnorm(x: K) -> KResult {
         make::symbols(&names),
         make::floats(&momentum),
     ));
-    if registry::class_of(h) == Some("model") && !norms.is_empty() {
+    if registry::class_of(h) == Some(registry::Class::Model) && !norms.is_empty() {
         let r = recalc(h, &q);
         for ((_, m), f) in norms.iter().zip(&momentum) {
             m.set_cumulative(f.is_nan());

@@ -77,7 +77,7 @@ pub fn parmnames(x: K) -> KResult {
 
 pub fn names(x: K) -> KResult {
     // a dictionary's keys (ktorch's `names` of a tensor dictionary)
-    if registry::class_of(x) == Some("dictionary") {
+    if registry::class_of(x) == Some(registry::Class::Dictionary) {
         return registry::with(x, |o| {
             Ok(syms(
                 o.keys()

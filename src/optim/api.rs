@@ -23,7 +23,7 @@ use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
 
 pub fn is_optimizer(x: K) -> bool {
-    registry::class_of(x) == Some("optimizer")
+    registry::class_of(x) == Some(registry::Class::Optimizer)
 }
 
 pub fn opt(x: K) -> KResult {
@@ -350,10 +350,10 @@ fn parameters(x: K) -> Result<Given> {
         _ => (x, None),
     };
     match registry::class_of(h) {
-        Some("tensor") if sel.is_none() => {
+        Some(registry::Class::Tensor) if sel.is_none() => {
             tensors(vec![parm(&registry::tensor(h)?, "parmdict", "")?])
         }
-        Some("vector") => {
+        Some(registry::Class::Vector) => {
             let v = registry::tensors(h)?;
             let idx: Vec<i64> = match sel {
                 None => (0..v.len() as i64).collect(),
@@ -375,7 +375,7 @@ fn parameters(x: K) -> Result<Given> {
                     .collect::<Result<_>>()?,
             )
         }
-        Some("dictionary") => {
+        Some(registry::Class::Dictionary) => {
             let (keys, ts) = registry::with(h, |o| match o {
                 Obj::Dict(d) => Ok((
                     d.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(),
@@ -409,7 +409,7 @@ fn parameters(x: K) -> Result<Given> {
                     .collect::<Result<_>>()?,
             )
         }
-        Some("module") => {
+        Some(registry::Class::Module) => {
             let r = modref(h)?;
             let m = r.get();
             let from = || {
@@ -595,11 +595,13 @@ pub fn step(x: K) -> KResult {
     if !is_optimizer(x) {
         bail!(
             "expected an optimizer, given {}",
-            registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) {
-                "stale pointer"
-            } else {
-                "q data"
-            })
+            registry::class_of(x)
+                .map(registry::Class::name)
+                .unwrap_or_else(|| if registry::is_handle(x) {
+                    "stale pointer"
+                } else {
+                    "q data"
+                })
         );
     }
     registry::with(x, |o| optimizer(o)?.step())?;
@@ -618,7 +620,10 @@ fn with_opt<R>(x: K, f: impl FnOnce(&mut Optimizer) -> Result<R>) -> Result<R> {
 }
 
 fn has_opt(x: K) -> bool {
-    matches!(registry::class_of(x), Some("optimizer" | "model"))
+    matches!(
+        registry::class_of(x),
+        Some(registry::Class::Optimizer | registry::Class::Model)
+    )
 }
 
 /// `lr o`: each group's learning rate; `lr(o;r)`: set every group's, `lr(o;r1 r2..)` each. `o`

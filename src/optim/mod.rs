@@ -312,8 +312,8 @@ impl Optimizer {
 /// An optimizer in the registry (class `optimizer`): its tensors are its buffers (ktorch's
 /// tensorcount, elements and bytes of an optimizer); `zerograd` resets its parameters' gradients.
 impl crate::registry::Object for Optimizer {
-    fn class(&self) -> &'static str {
-        "optimizer"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Optimizer
     }
     fn objtype(&self) -> &'static str {
         self.kind.name

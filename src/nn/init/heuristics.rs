@@ -7,7 +7,7 @@ use tch::{Kind, Tensor};
 use super::{array, double, handle_list, num, shared, Target};
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
-use crate::registry;
+use crate::registry::{self, Class};
 use crate::tensor::opargs::{self, describe};
 
 /// The fills of no options but an optional gain (ktorch's `kfill`): `f(t, gain)`.
@@ -243,17 +243,18 @@ fn kaiming(x: K, f: fn(&mut Tensor, f64) -> Result<()>) -> KResult {
         }
         let t = read::ktype(v[1]);
         let pick = match opargs::class(v[0])? {
-            Some("tensor") | Some("vector") => t == -7 || t == 7,
+            Some(Class::Tensor | Class::Vector) => t == -7 || t == 7,
             cls => {
                 let named = t == -11 || t == 11;
-                if !named && cls != Some("dictionary") {
+                if !named && cls != Some(Class::Dictionary) {
                     bail!(
                         "tensor name(s) expected with supplied {}",
-                        cls.unwrap_or("object")
+                        cls.map_or("object", Class::name)
                     );
                 }
                 // a dictionary's key that is also an option name is read as the option
-                named && !(cls == Some("dictionary") && <&str>::of(v[1]).is_some_and(is_option))
+                named
+                    && !(cls == Some(Class::Dictionary) && <&str>::of(v[1]).is_some_and(is_option))
             }
         };
         if pick {
