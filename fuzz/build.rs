@@ -6,10 +6,17 @@
 use std::path::Path;
 
 include!("../loader/src/link.rs");
+// the docs' example blocks, parsed by the one parser tests/docs.rs uses too (the fuzzer takes
+// only the inputs: the expected output is tests/docs.rs's)
+#[allow(dead_code)]
+mod blocks {
+    include!("../tests/common/doc_blocks.rs");
+}
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=../loader/src/link.rs");
+    println!("cargo:rerun-if-changed=../tests/common/doc_blocks.rs");
     link_as_qhost();
     vocabulary();
     doc_blocks();
@@ -27,24 +34,10 @@ fn doc_blocks() {
     for f in &files {
         let text = std::fs::read_to_string(f).expect("read a doc");
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let mut cur: Option<(usize, bool, Vec<String>)> = None;
-        for (i, line) in text.lines().enumerate() {
-            match (&mut cur, line.trim_end()) {
-                (None, "```q") => cur = Some((i + 1, false, vec![])),
-                (None, "```q cuda") => cur = Some((i + 1, true, vec![])),
-                (Some(_), "```") => {
-                    let (at, cuda, lines) = cur.take().unwrap();
-                    if !lines.is_empty() {
-                        blocks.push((format!("docs/{name}:{at}"), cuda, lines));
-                    }
-                }
-                (Some((_, _, b)), l) => {
-                    if let Some(input) = l.strip_prefix("q)") {
-                        b.push(input.to_string());
-                    }
-                }
-                _ => {}
-            }
+        let parsed = blocks::doc_blocks(&text).unwrap_or_else(|e| panic!("docs/{name}: {e}"));
+        for b in parsed.into_iter().filter(|b| !b.examples.is_empty()) {
+            let inputs: Vec<String> = b.examples.into_iter().map(|e| e.input).collect();
+            blocks.push((format!("docs/{name}:{}", b.line), b.cuda, inputs));
         }
     }
     assert!(blocks.len() > 50, "fuzz: only {} doc blocks", blocks.len());
