@@ -97,7 +97,7 @@ fn form(g: &mut Gen, f: &str) -> KObj {
     if let Some(syms) = f.strip_prefix("one of ") {
         let all: Vec<&str> = syms.split('`').filter(|s| !s.is_empty()).collect();
         if !all.is_empty() {
-            return KObj::sym(*g.rng.pick(&all));
+            return KObj::sym(g.rng.pick::<&str>(&all));
         }
     }
     if let Some(s) = f.strip_prefix('`') {
@@ -134,17 +134,21 @@ fn word(g: &mut Gen, w: &str) -> KObj {
             }
         }
         "flag" | "boolean" => g.atom(KB),
-        "backend" => KObj::sym(*g.rng.pick(&["gloo", "nccl", "mpi", ""])),
-        "device" => KObj::sym(*g.rng.pick(&["cpu", "cuda", "cuda:0", "cuda:9", "mps"])),
+        "backend" => KObj::sym(g.rng.pick::<&str>(&["gloo", "nccl", "mpi", ""])),
+        "device" => KObj::sym(
+            g.rng
+                .pick::<&str>(&["cpu", "cuda", "cuda:0", "cuda:9", "mps"]),
+        ),
         // rendezvous that fail in the parse: a well-formed one waits for the other ranks (a
         // non-master rank's TCP store retries past distinit's 60 s: more than the fuzzer's 90 s
         // limit, a hang that is no fault of the call)
-        "rendezvous" => {
-            KObj::string(
-                *g.rng
-                    .pick(&["", "file", "127.0.0.1", "127.0.0.1:99999", "tcp://:x"]),
-            )
-        }
+        "rendezvous" => KObj::string(g.rng.pick::<&str>(&[
+            "",
+            "file",
+            "127.0.0.1",
+            "127.0.0.1:99999",
+            "tcp://:x",
+        ])),
         "level" | "route" | "command" | "name" => g.symbol(),
         "value" | "data" => g.value(2),
         _ => g.value(2),
