@@ -6,13 +6,21 @@
 use std::path::Path;
 
 include!("../loader/src/link.rs");
+// the docs' example blocks, parsed by the one parser tests/docs.rs uses too (the fuzzer takes
+// only the inputs: the expected output is tests/docs.rs's)
+#[allow(dead_code)]
+mod blocks {
+    include!("../tests/common/doc_blocks.rs");
+}
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=../loader/src/link.rs");
+    println!("cargo:rerun-if-changed=../tests/common/doc_blocks.rs");
     link_as_qhost();
     vocabulary();
     doc_blocks();
+    declared_forms();
 }
 
 /// The docs' example blocks: each block's `q)` input lines, with where it is and whether it
@@ -27,24 +35,10 @@ fn doc_blocks() {
     for f in &files {
         let text = std::fs::read_to_string(f).expect("read a doc");
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let mut cur: Option<(usize, bool, Vec<String>)> = None;
-        for (i, line) in text.lines().enumerate() {
-            match (&mut cur, line.trim_end()) {
-                (None, "```q") => cur = Some((i + 1, false, vec![])),
-                (None, "```q cuda") => cur = Some((i + 1, true, vec![])),
-                (Some(_), "```") => {
-                    let (at, cuda, lines) = cur.take().unwrap();
-                    if !lines.is_empty() {
-                        blocks.push((format!("docs/{name}:{at}"), cuda, lines));
-                    }
-                }
-                (Some((_, _, b)), l) => {
-                    if let Some(input) = l.strip_prefix("q)") {
-                        b.push(input.to_string());
-                    }
-                }
-                _ => {}
-            }
+        let parsed = blocks::doc_blocks(&text).unwrap_or_else(|e| panic!("docs/{name}: {e}"));
+        for b in parsed.into_iter().filter(|b| !b.examples.is_empty()) {
+            let inputs: Vec<String> = b.examples.into_iter().map(|e| e.input).collect();
+            blocks.push((format!("docs/{name}:{}", b.line), b.cuda, inputs));
         }
     }
     assert!(blocks.len() > 50, "fuzz: only {} doc blocks", blocks.len());
@@ -61,6 +55,200 @@ fn doc_blocks() {
         ),
     )
     .expect("write doc_blocks.rs");
+}
+
+/// The argument forms the typed q functions declare (`qfn!`, src/k/qfn.rs): for each q name
+/// whose fns row names a generated wrapper (`"seed" as "kseed" => session::seed::seed::q`), each
+/// parameter's kind as written (`Seed`, `With<Op>`) and the words its `FromQ` impl gives for the
+/// kind (`TYPE`: "a long seed", "(event;event)", "() or `cuda:n"), the forms q is to pass. The
+/// generator makes arguments of those forms and that count (fuzz/src/forms.rs), so that a typed
+/// function's calls get past its reading of the arguments more often than random values do.
+fn declared_forms() {
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let src = Path::new(&manifest).join("../src");
+    let mut files = Vec::new();
+    collect(&src, "rs", &mut files);
+    // every function declared in a qfn! block, by its path from the crate root, with its file
+    let mut typed = std::collections::BTreeMap::new();
+    // every kind's TYPE as written: (file, kind, a string literal or `Other::TYPE`)
+    let mut kinds: Vec<(String, String, String)> = vec![];
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read a source file");
+        // comments dropped: a doc comment's quotes or braces are no code
+        let text: String = text.lines().map(|l| code(l).to_string() + "\n").collect();
+        let rel = f.strip_prefix(&src).unwrap().with_extension("");
+        let mut module: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().to_string())
+            .collect();
+        if module.last().is_some_and(|m| m == "mod") {
+            module.pop();
+        }
+        // the kinds this file declares: `impl .. FromQ for NAME` and its `const TYPE`
+        let file = f.to_string_lossy().to_string();
+        let mut at = 0;
+        while let Some(i) = text[at..].find("FromQ for ") {
+            let name_at = at + i + "FromQ for ".len();
+            let name: String = text[name_at..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let body = &text[name_at..];
+            if let Some(t) = body.find("const TYPE: &'static str = ") {
+                let v = body[t + "const TYPE: &'static str = ".len()..]
+                    .split(";\n")
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                kinds.push((file.clone(), name, v));
+            }
+            at = name_at;
+        }
+        let mut at = 0;
+        while let Some(i) = text[at..].find("qfn! {") {
+            let start = at + i + "qfn! {".len();
+            let end = matching(&text, start - 1);
+            let block = &text[start..end];
+            let mut k = 0;
+            while let Some(j) = block[k..].find("pub fn ") {
+                let name_at = k + j + "pub fn ".len();
+                let open = name_at + block[name_at..].find('(').expect("a qfn's parameters");
+                let name = block[name_at..open].trim().to_string();
+                let close = matching(block, open);
+                let params = split_top(&block[open + 1..close])
+                    .into_iter()
+                    .filter_map(|p| p.split_once(':').map(|(_, t)| t.trim().to_string()))
+                    .collect::<Vec<_>>();
+                let mut path = module.clone();
+                path.push(name);
+                typed.insert(path.join("::"), (file.clone(), params));
+                k = close;
+            }
+            at = end;
+        }
+    }
+    // the fns rows naming a typed function's wrapper
+    let fns = std::fs::read_to_string(src.join("fns.rs")).expect("read src/fns.rs");
+    let mut forms = vec![];
+    for line in fns.lines() {
+        let l = line.trim();
+        let (Some(q), Some(target)) = (
+            l.strip_prefix('"').and_then(|r| r.split('"').next()),
+            l.split("=>").nth(1).map(|t| t.trim().trim_end_matches(',')),
+        ) else {
+            continue;
+        };
+        if let Some(path) = target.strip_suffix("::q") {
+            let (file, params) = typed
+                .get(path)
+                .unwrap_or_else(|| panic!("fuzz: fns row {q} names {target}, no qfn! declares it"));
+            let described: Vec<(String, String)> = params
+                .iter()
+                .map(|p| (p.clone(), type_text(&kinds, file, p, 0)))
+                .collect();
+            forms.push(format!("({q:?}, &{described:?})"));
+        }
+    }
+    assert!(
+        forms.len() >= 20,
+        "fuzz: only {} typed q functions",
+        forms.len()
+    );
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("forms.rs");
+    std::fs::write(
+        out,
+        format!(
+            "pub const FORMS: &[(&str, &[(&str, &str)])] = &[{}];\n",
+            forms.join(",\n")
+        ),
+    )
+    .expect("write forms.rs");
+}
+
+/// The words of kind `k`'s TYPE (its base name: `With<Op>` is `With`'s), the kind declared in
+/// `file` first, else anywhere; `Other::TYPE` followed; "" where no impl says.
+fn type_text(kinds: &[(String, String, String)], file: &str, k: &str, depth: u32) -> String {
+    let base: String = k
+        .trim_start_matches("Option<")
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let found = kinds
+        .iter()
+        .find(|(f, n, _)| f == file && *n == base)
+        .or_else(|| kinds.iter().find(|(_, n, _)| *n == base));
+    match found {
+        Some((_, _, v)) if v.starts_with('"') => v.trim_matches('"').replace("\\\"", "\""),
+        Some((f, _, v)) if depth < 4 => match v.strip_suffix("::TYPE") {
+            Some(other) => type_text(kinds, f, other, depth + 1),
+            None => String::new(),
+        },
+        _ => String::new(),
+    }
+}
+
+/// The index of the bracket closing the one at `open` (`{` and `(` counted alike; string
+/// literals skipped: a format string's braces are no block).
+fn matching(text: &str, open: usize) -> usize {
+    let (mut depth, mut in_str, mut escaped) = (0i32, false, false);
+    for (i, c) in text[open..].char_indices() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '{' | '(' => depth += 1,
+            '}' | ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + i;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// A line without its `//` comment (outside a string literal).
+fn code(line: &str) -> &str {
+    let b = line.as_bytes();
+    let (mut in_str, mut i) = (false, 0);
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
+            _ => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+/// `s` split at its commas outside brackets (a parameter list).
+fn split_top(s: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut from) = (vec![], 0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[from..]);
+    out.into_iter().filter(|p| !p.trim().is_empty()).collect()
 }
 
 fn vocabulary() {

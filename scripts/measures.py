@@ -14,7 +14,10 @@ Boundary (issue 31):
 - k.h: lines outside src/k/ naming `native::` (k.h called directly);
 - extern blocks: `extern "C" {` declarations outside src/cxx/;
 - raw shim calls outside src/cxx/: lines calling a `ktorch_*` entry point, `Tensor::from_ptr`,
-  or casting `as_ptr() as *mut`.
+  or casting `as_ptr() as *mut`;
+- the unsafe_code lint (issue 36): `#![forbid(unsafe_code)]` or `#![deny(unsafe_code)]` at each
+  domain's root (tests/layers.rs's DOMAINS), and the `allow(unsafe_code)` lines outside src/k/
+  and src/cxx/, with those of them that stand right above an `unsafe impl Send/Sync`.
 
 Shape (issue 36):
 - q name places: for every q name of the fns table, the places it is written as a declaration:
@@ -32,7 +35,9 @@ Shape (issue 36):
 - circles inside a domain: the strongly connected sets of a domain's second-level modules
   (src/nn/callback.rs, src/nn/layers/ ...; the domain's own mod.rs is one more) linked by their
   `crate::`/`super::` paths;
-- class strings: lines testing `class_of(..) == Some("..")` (or `!=`, or `matches!` on it);
+- class strings: lines testing `class_of(..) == Some("..")` (or `!=`, or `matches!` on it), and
+  the class questions asked through the registry's `Class` enum instead (`Class::X` named
+  outside src/registry.rs);
 - error wording: string literals saying `expecting`, `expects`, `expected`.
 """
 import re
@@ -116,6 +121,31 @@ for f in files:
         documented += said
 
 
+# the unsafe_code lint at each domain root (issue 36 part 1: deny, or forbid where no Send/Sync
+# impl needs an exception), and `allow(unsafe_code)` outside the boundaries: each should stand
+# right above an `unsafe impl Send/Sync`
+DOMAINS = ["registry", "session", "device", "tensor", "dist", "math", "nn", "loss", "optim", "io",
+           "model", "dispatch"]
+lint = {}
+for d in DOMAINS:
+    root = f"src/{d}/mod.rs" if f"src/{d}/mod.rs" in text else f"src/{d}.rs"
+    ls = [code(l).strip() for l in text.get(root, "").split("\n")]
+    lint[d] = ("forbid" if "#![forbid(unsafe_code)]" in ls else
+               "deny" if "#![deny(unsafe_code)]" in ls else "none")
+allows = allows_sendsync = 0
+for f in files:
+    if f.startswith(("src/k/", "src/cxx/")):
+        continue
+    lines = text[f].split("\n")
+    for i, line in enumerate(lines):
+        if "allow(unsafe_code)" not in code(line):
+            continue
+        allows += 1
+        nxt = next((code(l).strip() for l in lines[i + 1:]
+                    if code(l).strip() and not code(l).strip().startswith("#[")), "")
+        allows_sendsync += bool(re.match(r"unsafe\s+impl\b.*\b(Send|Sync)\b", nxt))
+
+
 def by(d):
     return ", ".join(f"{k} {v}" for k, v in sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
 
@@ -123,6 +153,11 @@ def by(d):
 print(f"{rev}:")
 print(f"  unsafe lines outside src/k and src/cxx: {unsafe} ({by(unsafe_by)}), "
       f"with a SAFETY comment: {documented}, not an `unsafe impl Send/Sync`: {unsafe_not_sendsync}")
+print(f"  unsafe_code lint at the domain roots: forbid {sum(v == 'forbid' for v in lint.values())}, "
+      f"deny {sum(v == 'deny' for v in lint.values())} "
+      f"({' '.join(d for d in DOMAINS if lint[d] == 'deny') or 'none'}), without "
+      f"{sum(v == 'none' for v in lint.values())} ({' '.join(d for d in DOMAINS if lint[d] == 'none') or 'none'}); "
+      f"allow(unsafe_code) outside src/k and src/cxx: {allows}, right above a Send/Sync impl: {allows_sendsync}")
 print(f"  manual r0/r1 outside src/k: {r01}; native:: (k.h) outside src/k: {khcalls}; "
       f"extern \"C\" blocks outside src/cxx: {externs}")
 print(f"  outside src/cxx: raw ktorch_* calls {raw_calls}, Tensor::from_ptr {from_ptr}, "
@@ -361,5 +396,10 @@ for f in files:
         for s in re.findall(r'"((?:[^"\\]|\\.)*)"', c):
             for w in ("expecting", "expects", "expected"):
                 words[w] += len(re.findall(rf"\b{w}\b", s))
-print(f"  class_of(..) == Some(\"..\") string tests: {cls}, of which for \"model\" in src/nn and src/loss: {model_cls}")
+# class questions through the object trait's enum (issue 36 part 1): `Class::X` named outside
+# src/registry.rs (comparisons, matches and patterns on a handle's class)
+enum_cls = sum(len(re.findall(r"\bClass::[A-Z]\w*", "\n".join(code(l) for l in text[f].split("\n"))))
+               for f in files if f != "src/registry.rs")
+print(f"  class_of(..) == Some(\"..\") string tests: {cls}, of which for \"model\" in src/nn and src/loss: {model_cls}; "
+      f"class questions through registry::Class outside the registry: {enum_cls}")
 print(f"  error wording in string literals: " + ", ".join(f"{w} {words[w]}" for w in ("expecting", "expects", "expected")))

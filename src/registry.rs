@@ -6,7 +6,7 @@
 //! An object lent to an async call (`lend`, `give_back`) is out of the map and its id is busy: any
 //! use of the handle is the error `<class> busy: ..` until the call's future is awaited or freed.
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -43,15 +43,58 @@ pub enum Obj {
     Object(Box<dyn Object>),
 }
 
+/// ktorch's classes of object: what `class` answers for a handle, and what a function asks of
+/// one (`class_of(x) == Some(Class::Model)`) in place of comparing class names as strings, so that
+/// a misspelt class is a compile error rather than a test that is never true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    Tensor,
+    Vector,
+    Dictionary,
+    Module,
+    Loss,
+    Optimizer,
+    Model,
+    Stream,
+    Event,
+    Graph,
+    Future,
+}
+
+impl Class {
+    /// ktorch's name of the class: `tensor`, `module`, `model`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Tensor => "tensor",
+            Class::Vector => "vector",
+            Class::Dictionary => "dictionary",
+            Class::Module => "module",
+            Class::Loss => "loss",
+            Class::Optimizer => "optimizer",
+            Class::Model => "model",
+            Class::Stream => "stream",
+            Class::Event => "event",
+            Class::Graph => "graph",
+            Class::Future => "future",
+        }
+    }
+}
+
+impl std::fmt::Display for Class {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What the registry and the q functions over every class (`obj`, `free`, `tensorcount`,
 /// `objtype`, `zerograd`, `async`) ask of a domain's object.
 pub trait Object: Any + Send {
-    /// ktorch's class name: `module`, `loss`, `optimizer`, `model`, ...
-    fn class(&self) -> &'static str;
+    /// ktorch's class: `Module`, `Loss`, `Optimizer`, `Model`, ...
+    fn class(&self) -> Class;
     /// ktorch's `objtype`: the object's kind (a module's layer, an optimizer's or loss's name);
-    /// its class when it has none.
+    /// its class's name when it has none.
     fn objtype(&self) -> &'static str {
-        self.class()
+        self.class().name()
     }
     /// The tensors it holds, in order (a module's parameters then buffers); none by default.
     fn tensors(&self) -> Vec<&Tensor> {
@@ -140,11 +183,11 @@ impl Obj {
         }
     }
 
-    pub fn class(&self) -> &'static str {
+    pub fn class(&self) -> Class {
         match self {
-            Obj::Tensor(_) => "tensor",
-            Obj::Vector(_) => "vector",
-            Obj::Dict(_) => "dictionary",
+            Obj::Tensor(_) => Class::Tensor,
+            Obj::Vector(_) => Class::Vector,
+            Obj::Dict(_) => Class::Dictionary,
             Obj::Object(o) => o.class(),
         }
     }
@@ -195,7 +238,7 @@ struct Registry {
     objs: HashMap<i64, Obj, BuildHasherDefault<IdHash>>,
     /// Handles whose objects are lent to an async call (taken out of `objs`), with their class:
     /// every use of them is an error until the call's future is awaited or freed.
-    busy: BTreeMap<i64, &'static str>,
+    busy: BTreeMap<i64, Class>,
     /// ktorch's `objtype` of dictionaries made by `parms` (`parameter) and `buffers` (`buffer);
     /// other objects answer from their content. Ids are never reused, so a freed id's tag is
     /// never read again.
@@ -383,7 +426,7 @@ pub fn tensor(x: K) -> anyhow::Result<Tensor> {
 
 /// The class of the live object of handle `x`, if `x` is one (a busy one included: using it
 /// then fails with the busy error, not as a wrong class).
-pub fn class_of(x: K) -> Option<&'static str> {
+pub fn class_of(x: K) -> Option<Class> {
     let id = id_of(x)?;
     let r = lock();
     r.objs
@@ -566,7 +609,7 @@ pub fn unmark(id: i64) {
 
 /// The handles lent to async calls, with their classes (for `obj[]`).
 pub fn busy_list() -> Vec<(i64, &'static str)> {
-    lock().busy.iter().map(|(i, c)| (*i, *c)).collect()
+    lock().busy.iter().map(|(i, c)| (*i, c.name())).collect()
 }
 
 /// Replace the object of handle `x` in place (the handle stays valid).
@@ -579,7 +622,11 @@ pub fn replace(x: K, obj: Obj) -> anyhow::Result<()> {
 
 /// Number of live objects of each class, and all ids with their class.
 pub fn list() -> Vec<(i64, &'static str)> {
-    let mut v: Vec<_> = lock().objs.iter().map(|(id, o)| (*id, o.class())).collect();
+    let mut v: Vec<_> = lock()
+        .objs
+        .iter()
+        .map(|(id, o)| (*id, o.class().name()))
+        .collect();
     v.sort_unstable();
     v
 }

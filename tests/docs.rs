@@ -7,41 +7,11 @@
 mod common;
 use common::bin_dir;
 use common::manifest_dir;
-use std::path::Path;
 use std::process::Command;
 
-/// target/<profile>, where make puts ktorch.so and qhost (this test runs from target/<profile>/deps).
-struct Example {
-    input: String,
-    expected: Vec<String>,
-}
-
-/// The example blocks of a doc: (needs CUDA, examples).
-fn blocks(md: &str) -> Vec<(bool, Vec<Example>)> {
-    let mut out = vec![];
-    let mut cur: Option<Vec<Example>> = None;
-    let mut cuda = false;
-    for line in md.lines() {
-        match (&mut cur, line.trim_end()) {
-            (None, "```q") => (cur, cuda) = (Some(vec![]), false),
-            (None, "```q cuda") => (cur, cuda) = (Some(vec![]), true),
-            (Some(_), "```") => out.push((cuda, cur.take().unwrap())),
-            (Some(b), l) => match l.strip_prefix("q)") {
-                Some(input) => b.push(Example {
-                    input: input.to_string(),
-                    expected: vec![],
-                }),
-                None => b
-                    .last_mut()
-                    .expect("output before any q) line")
-                    .expected
-                    .push(l.to_string()),
-            },
-            _ => {}
-        }
-    }
-    out
-}
+#[path = "common/doc_blocks.rs"]
+mod doc_blocks;
+use doc_blocks::{doc_blocks, Example};
 
 /// A q string literal holding `s`.
 fn qstring(s: &str) -> String {
@@ -80,7 +50,7 @@ fn script(block: &[Example]) -> String {
     s
 }
 
-fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
+fn run_block(doc: &str, block: &[Example]) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("ktorch-docs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("doc.q");
@@ -96,7 +66,7 @@ fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
     if !out.status.success() {
         return Err(format!(
             "{}: qhost failed: {}{}",
-            doc.display(),
+            doc,
             stdout,
             String::from_utf8_lossy(&out.stderr)
         ));
@@ -118,7 +88,7 @@ fn run_block(doc: &Path, block: &[Example]) -> Result<(), String> {
         if got.get(i) != Some(&want) {
             return Err(format!(
                 "{}: q){}\nexpected:\n{}\ngot:\n{}",
-                doc.display(),
+                doc,
                 e.input,
                 want.join("\n"),
                 got.get(i).cloned().unwrap_or_default().join("\n")
@@ -152,12 +122,15 @@ fn every_doc_example_runs_as_written() {
         {
             continue;
         }
-        for (cuda, block) in blocks(&std::fs::read_to_string(&path).unwrap()) {
-            if cuda != with_cuda {
+        let blocks = doc_blocks(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for b in blocks {
+            if b.cuda != with_cuda {
                 continue;
             }
-            count += block.len();
-            if let Err(e) = run_block(&path, &block) {
+            count += b.examples.len();
+            let at = format!("{}:{}", path.display(), b.line);
+            if let Err(e) = run_block(&at, &b.examples) {
                 failures.push(e);
             }
         }

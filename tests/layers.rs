@@ -482,3 +482,155 @@ fn a_circle_inside_a_layer_is_caught() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(found, ["nn: a <-> layers"], "{found:?}");
 }
+
+// ---- unsafe only at the two boundaries (issue 36) -------------------------------------------
+
+/// The boundaries: the only layers whose code may hold `unsafe` (k.h's q values in src/k,
+/// libtorch's C++ and raw memory in src/cxx). Every other layer reaches them through their safe
+/// wrappers.
+const BOUNDARIES: &[&str] = &["k", "cxx"];
+
+/// The domain modules whose root must turn the `unsafe_code` lint into an error (`deny`, or
+/// `forbid` where no `unsafe impl Send/Sync` needs an exception below it).
+const DOMAINS: &[&str] = &[
+    "registry", "session", "device", "tensor", "dist", "math", "nn", "loss", "optim", "io",
+    "model", "dispatch",
+];
+
+/// Is this code line an `unsafe impl Send` or `unsafe impl Sync` (the one kind of `unsafe` a
+/// domain may hold: a promise about a type's threads, not a raw operation)?
+fn send_sync_impl(code: &str) -> bool {
+    let c = code.trim_start();
+    c.starts_with("unsafe impl") && [" Send for ", " Sync for "].iter().any(|t| c.contains(t))
+}
+
+/// Every line outside the boundaries that holds `unsafe` (a block, an `unsafe fn`, an
+/// `unsafe extern`) other than a Send/Sync impl, or that allows `unsafe_code` other than right
+/// above such an impl: `path:line: text`.
+fn unsafe_outside(root: &Path) -> Vec<String> {
+    let mut files = vec![];
+    rs_files(root, &mut files);
+    files.sort();
+    let mut bad = vec![];
+    for f in files {
+        if BOUNDARIES.contains(&top(root, &f).as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let c = code(line);
+            let word = c.match_indices("unsafe").any(|(at, _)| {
+                let before = c[..at].chars().next_back();
+                let after = c[at + 6..].chars().next();
+                !before.is_some_and(|b| b.is_alphanumeric() || b == '_')
+                    && !after.is_some_and(|a| a.is_alphanumeric() || a == '_')
+            });
+            let allow = c.contains("allow(unsafe_code)");
+            let ok = if allow {
+                // the next line that is not a comment or attribute is a Send/Sync impl
+                lines[i + 1..]
+                    .iter()
+                    .map(|l| code(l).trim())
+                    .find(|l| !l.is_empty() && !l.starts_with("#["))
+                    .is_some_and(send_sync_impl)
+            } else {
+                !word || send_sync_impl(c)
+            };
+            if !ok {
+                bad.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    bad
+}
+
+/// The domains whose root file (src/x/mod.rs or src/x.rs) does not deny or forbid unsafe code.
+fn domains_without_the_lint(root: &Path) -> Vec<String> {
+    DOMAINS
+        .iter()
+        .filter(|d| {
+            let dir = root.join(d).join("mod.rs");
+            let path = if dir.exists() {
+                dir
+            } else {
+                root.join(format!("{d}.rs"))
+            };
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            !text.lines().any(|l| {
+                let l = code(l).trim();
+                l == "#![deny(unsafe_code)]" || l == "#![forbid(unsafe_code)]"
+            })
+        })
+        .map(|d| d.to_string())
+        .collect()
+}
+
+#[test]
+fn unsafe_only_at_the_boundaries() {
+    let bad = unsafe_outside(&src());
+    assert!(
+        bad.is_empty(),
+        "unsafe code outside src/k and src/cxx (put the raw operation behind a safe wrapper \
+         there: k::data for q vectors' items, cxx::storage for a tensor's memory, a shim entry \
+         point for libtorch; only `unsafe impl Send/Sync` may stay in a domain):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn every_domain_denies_unsafe_code() {
+    let missing = domains_without_the_lint(&src());
+    assert!(
+        missing.is_empty(),
+        "domain modules without #![deny(unsafe_code)] or #![forbid(unsafe_code)] at their \
+         root: {missing:?}"
+    );
+    // every domain is a layer (a renamed module is not silently unchecked)
+    for d in DOMAINS {
+        assert!(LAYERS.contains(d), "`{d}` is in DOMAINS but not in LAYERS");
+    }
+}
+
+/// The checks themselves: an unsafe block, an `unsafe fn` and an allowance above no Send/Sync
+/// impl in a copy of src/ are found; a Send/Sync impl with its allowance, the boundaries' own
+/// unsafe and the word in a comment or an identifier are not; a domain without the lint is named.
+#[test]
+fn unsafe_outside_the_boundaries_is_caught() {
+    let dir = std::env::temp_dir().join(format!("ktorch-unsafe-{}", std::process::id()));
+    let copy = dir.join("src");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(copy.join("tensor")).unwrap();
+    std::fs::create_dir_all(copy.join("k")).unwrap();
+    std::fs::write(
+        copy.join("tensor/mod.rs"),
+        "#![deny(unsafe_code)]\n// unsafe in a comment\nfn f() { let x = unsafe { g() }; }\n\
+         #[allow(unsafe_code)]\nunsafe impl Send for T {}\nfn not_unsafe_fn() {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        copy.join("tensor/raw.rs"),
+        "#![allow(unsafe_code)]\npub unsafe fn h(p: *const u8) -> u8 { *p }\n",
+    )
+    .unwrap();
+    std::fs::write(copy.join("k/mod.rs"), "fn r() { unsafe { k() } }\n").unwrap();
+    std::fs::write(copy.join("model.rs"), "fn m() {}\n").unwrap();
+    let bad = unsafe_outside(&copy);
+    let missing = domains_without_the_lint(&copy);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(bad.len(), 3, "{bad:?}");
+    assert!(
+        bad[0].ends_with("mod.rs:3: fn f() { let x = unsafe { g() }; }"),
+        "{bad:?}"
+    );
+    assert!(
+        bad[1].ends_with("raw.rs:1: #![allow(unsafe_code)]"),
+        "{bad:?}"
+    );
+    assert!(
+        bad[2].ends_with("raw.rs:2: pub unsafe fn h(p: *const u8) -> u8 { *p }"),
+        "{bad:?}"
+    );
+    assert!(missing.contains(&"model".to_string()), "{missing:?}");
+    assert!(!missing.contains(&"tensor".to_string()), "{missing:?}");
+}

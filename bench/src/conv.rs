@@ -9,7 +9,7 @@
 //! memcpy into a fresh 64-byte-aligned buffer, as libtorch allocates a tensor's storage (glibc's
 //! memcpy slows down by about half when the destination sits a few bytes *after* the source
 //! modulo 4096, "4K aliasing": q's data at offset 32 of a page and a tensor's at offset 64 are
-//! such a pair; ktorch copies those backward, see src/tensor/memcopy.rs); and calloc + memcpy, what
+//! such a pair; ktorch copies those backward, see src/cxx/memcopy.rs); and calloc + memcpy, what
 //! tensor → q would cost with a ktn that zeroes (qhost's did until it was made to allocate as
 //! kdb+'s does: calloc zeroes memory that malloc reuses, a fresh mmap is zero already).
 use std::hint::black_box;

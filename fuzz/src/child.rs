@@ -264,7 +264,7 @@ fn fuzz_one(lib: &Ktorch, f: &Entry, seed: u64, calls: u64, log: &mut Log) {
             rng: &mut rng,
             fx: &mut fx,
         }
-        .args(f.rank);
+        .args(&f.name, f.rank);
         let text = call_once(lib, f, &args, n, "", &mut fx, &mut c, log);
         drop(args);
         let what = format!("{n} {text}");

@@ -152,8 +152,14 @@ pub struct Gen<'r, 'f, 'l> {
 }
 
 impl Gen<'_, '_, '_> {
-    /// The arguments of one call of a function of rank `rank`.
-    pub fn args(&mut self, rank: i64) -> Vec<KObj> {
+    /// The arguments of one call of function `name` of rank `rank`: for a typed q function, half
+    /// the time the forms it declares (forms.rs).
+    pub fn args(&mut self, name: &str, rank: i64) -> Vec<KObj> {
+        if let Some(kinds) = crate::forms::declared(name).filter(|_| rank == 1) {
+            if self.rng.chance(50) {
+                return vec![crate::forms::args(self, kinds)];
+            }
+        }
         if rank == 1 {
             return vec![self.top()];
         }
@@ -197,11 +203,7 @@ impl Gen<'_, '_, '_> {
                 let n = *self.rng.pick(&[0u64, 1, 2, 3, 4, 6]);
                 self.vector(t, n)
             }
-            Kind::Sizes => {
-                let n = 1 + self.rng.below(4);
-                let v: Vec<i64> = (0..n).map(|_| *self.rng.pick(SIZES)).collect();
-                KObj::from_slice(KJ, &v)
-            }
+            Kind::Sizes => self.sizes(),
             Kind::Symbol => self.symbol(),
             Kind::Symbols => {
                 let n = self.rng.below(4);
@@ -212,7 +214,7 @@ impl Gen<'_, '_, '_> {
             Kind::Str if self.rng.chance(25) => {
                 KObj::string(self.rng.pick::<&str>(crate::files::FILES))
             }
-            Kind::Str => KObj::string(self.rng.pick::<&str>(STRINGS)),
+            Kind::Str => self.string(),
             Kind::Handle => self.handle(),
             Kind::List => {
                 let n = self.rng.below(5);
@@ -247,6 +249,17 @@ impl Gen<'_, '_, '_> {
             });
         }
         KObj::list(items)
+    }
+
+    /// A size-like long vector (one to four dimensions, edges included).
+    pub fn sizes(&mut self) -> KObj {
+        let n = 1 + self.rng.below(4);
+        let v: Vec<i64> = (0..n).map(|_| *self.rng.pick(SIZES)).collect();
+        KObj::from_slice(KJ, &v)
+    }
+
+    pub fn string(&mut self) -> KObj {
+        KObj::string(self.rng.pick::<&str>(STRINGS))
     }
 
     pub fn symbol(&mut self) -> KObj {
@@ -300,7 +313,7 @@ impl Gen<'_, '_, '_> {
         }
     }
 
-    fn vector(&mut self, t: i8, n: u64) -> KObj {
+    pub fn vector(&mut self, t: i8, n: u64) -> KObj {
         match t {
             KB | KG | KC => {
                 let v: Vec<u8> = (0..n).map(|_| self.rng.next() as u8 % 4).collect();

@@ -14,6 +14,7 @@ mod child;
 mod docs;
 mod files;
 mod fixtures;
+mod forms;
 mod gen;
 use ktorch_loader as host;
 mod mutate;

@@ -16,11 +16,14 @@ pub mod aoti;
 pub mod cuda;
 pub mod dist;
 pub mod fused;
+pub mod interleave;
 pub mod jit;
 pub mod layer_norm;
+pub mod memcopy;
 pub mod ops;
 pub mod profiler;
 pub mod session;
+pub mod storage;
 pub mod tensor;
 pub mod tensor_info;
 
@@ -450,6 +453,7 @@ extern "C" {
     pub fn ktorch_storage_bytes(t: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_storage_offset(t: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_is_pinned(t: Tp, r: *mut i64) -> c_int;
+    pub fn ktorch_host_data(t: Tp, p: *mut *mut c_void, n: *mut i64, ok: *mut i64) -> c_int;
     pub fn ktorch_memory_format(t: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_is_contiguous(t: Tp, m: c_int, r: *mut i64) -> c_int;
     pub fn ktorch_layout(t: Tp, r: *mut i64) -> c_int;

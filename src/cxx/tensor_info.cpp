@@ -44,6 +44,25 @@ int ktorch_storage_ptr(const at::Tensor* t, int64_t* r) { return attempt([&] { *
 int ktorch_storage_bytes(const at::Tensor* t, int64_t* r) { return attempt([&] { *r = has_storage(*t) ? (int64_t)t->storage().nbytes() : 0; }); }
 int ktorch_storage_offset(const at::Tensor* t, int64_t* r) { return attempt([&] { *r = t->defined() && !t->is_sparse() ? (int64_t)t->storage_offset() : 0; }); }
 
+// A tensor's items as one run of host memory (src/cxx/storage.rs's views): *ok 1, the address of
+// its first item and the bytes of all (numel x item size) when it is defined, strided (not
+// sparse, not MKL-DNN), on the CPU, contiguous and backed by a storage; else *ok 0. One call
+// for what would be eight through tch, on the per-call path of every conversion.
+int ktorch_host_data(const at::Tensor* t, void** p, int64_t* n, int64_t* ok) {
+  return attempt([&] {
+    *p = nullptr;
+    *n = 0;
+    *ok = 0;
+    if (!t->defined() || t->layout() != c10::kStrided || !t->device().is_cpu() || !t->has_storage() ||
+        !t->is_contiguous())
+      return;
+    int64_t items = t->numel();
+    *n = items * (int64_t)t->element_size();
+    *p = items ? t->data_ptr() : nullptr;
+    *ok = items == 0 || *p != nullptr;
+  });
+}
+
 // 1 if the tensor's memory is page-locked (only CPU tensors can be), else 0.
 int ktorch_is_pinned(const at::Tensor* t, int64_t* r) {
   return attempt([&] { *r = t->defined() && !t->is_sparse() && t->device().is_cpu() && t->is_pinned(); });

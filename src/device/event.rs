@@ -102,7 +102,7 @@ impl FromQ for EventStream {
             bail!("expected {}", Self::TYPE);
         };
         match registry::class_of(e) {
-            Some("event") => {}
+            Some(registry::Class::Event) => {}
             Some(c) => bail!("expected an event, given {c}"),
             None => bail!("stale pointer"),
         }
@@ -170,7 +170,7 @@ crate::qfn! {
 }
 
 impl crate::registry::Object for Event {
-    fn class(&self) -> &'static str {
-        "event"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Event
     }
 }

@@ -202,9 +202,9 @@ impl FromQ for Waited {
             Waited::Device(Some(Device::Cuda(
                 usize::try_from(i).map_err(|_| anyhow!("device index {i} is negative"))?,
             )))
-        } else if matches!(registry::class_of(x), Some("stream")) {
+        } else if matches!(registry::class_of(x), Some(registry::Class::Stream)) {
             Waited::Stream(Handle(x))
-        } else if matches!(registry::class_of(x), Some("event")) {
+        } else if matches!(registry::class_of(x), Some(registry::Class::Event)) {
             Waited::Event(Handle(x))
         } else if registry::is_handle(x) {
             Waited::Device(

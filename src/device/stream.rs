@@ -175,7 +175,7 @@ crate::qfn! {
 }
 
 impl crate::registry::Object for Stream {
-    fn class(&self) -> &'static str {
-        "stream"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Stream
     }
 }

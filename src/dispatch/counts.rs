@@ -45,7 +45,12 @@ pub fn bytes(x: K) -> KResult {
 fn object_count(x: K, what: Count) -> Result<Option<i64>> {
     if !matches!(
         registry::class_of(x),
-        Some("module" | "loss" | "optimizer" | "model")
+        Some(
+            registry::Class::Module
+                | registry::Class::Loss
+                | registry::Class::Optimizer
+                | registry::Class::Model
+        )
     ) {
         return Ok(None);
     }

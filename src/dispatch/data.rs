@@ -9,7 +9,7 @@ use crate::registry;
 use crate::tensor::batch::handle_dim;
 
 fn is_model(h: K) -> bool {
-    registry::class_of(h) == Some("model")
+    registry::class_of(h) == Some(registry::Class::Model)
 }
 
 /// A model handle (its data is batched along dimension 0 only), or false for other objects.

@@ -114,7 +114,7 @@ fn kind_help(name: &str, full: bool) -> Result<Option<K>> {
 /// `khelp`: `optsettings` for both). None for other objects.
 pub fn object_help(x: K, full: bool) -> Result<Option<K>> {
     let all = alloptions();
-    if registry::class_of(x) == Some("optimizer") {
+    if registry::class_of(x) == Some(registry::Class::Optimizer) {
         return registry::with(x, |o| {
             Ok(Some(optim::api::options_table(
                 optim::api::optimizer(o)?,

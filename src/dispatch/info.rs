@@ -13,7 +13,7 @@ use crate::{nn, optim};
 /// ktorch does (the first parameter's or buffer's; cpu and the default type when none).
 fn module_of(x: K) -> Result<Option<nn::ModRef>> {
     match registry::class_of(x) {
-        Some("module" | "model") => Ok(Some(nn::api::modref(x)?)),
+        Some(registry::Class::Module | registry::Class::Model) => Ok(Some(nn::api::modref(x)?)),
         _ => Ok(None),
     }
 }
@@ -86,7 +86,10 @@ pub fn ktype(x: K) -> KResult {
 
 pub fn gradflag(x: K) -> KResult {
     // a module's (or model's) parameters: names to flags (ktorch's freeze.rst)
-    if matches!(registry::class_of(x), Some("module") | Some("model")) {
+    if matches!(
+        registry::class_of(x),
+        Some(registry::Class::Module) | Some(registry::Class::Model)
+    ) {
         let m = nn::api::modref(x)?;
         let p = m.get().named_parameters();
         let keys: Vec<&str> = p.iter().map(|(k, _)| k.as_str()).collect();
@@ -99,7 +102,7 @@ pub fn gradflag(x: K) -> KResult {
 /// `parmtypes o` of an optimizer: the module type and name it keeps for each parameter; of a
 /// module or model: nn/attrs.rs.
 pub fn parmtypes(x: K) -> KResult {
-    if registry::class_of(x) == Some("optimizer") {
+    if registry::class_of(x) == Some(registry::Class::Optimizer) {
         let (k, v): (Vec<String>, Vec<String>) =
             registry::with(x, |o| match o.get::<optim::Optimizer>() {
                 Some(z) => Ok(z

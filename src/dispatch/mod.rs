@@ -8,7 +8,7 @@
 //! `info` (`str`, `ptr`, `ref`, `dtype`, `device`, `ktype`, `gradflag`), `help` (`help`,
 //! `options`), `counts` (`size`, `elements`, `bytes`), `objects` (`free`, `obj`, `tensorcount`, `class`, `mapped`, ...).
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 pub mod counts;
 pub mod data;
 pub mod forward;

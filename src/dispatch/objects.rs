@@ -93,7 +93,7 @@ pub fn class(x: K) -> KResult {
             crate::tensor::opargs::describe(x)
         );
     }
-    registry::with(x, |o| Ok(make::symbol(o.class())))
+    registry::with(x, |o| Ok(make::symbol(o.class().name())))
 }
 
 /// `obj[]`: a table of live objects as ktorch.cpp's `kobj` makes it: ptr (the object's handle,
@@ -120,12 +120,12 @@ pub fn obj(x: K) -> KResult {
         let ts: Vec<&tch::Tensor> = o.tensors().into_iter().filter(|t| t.defined()).collect();
         // an optimizer's device is its parameters' (kobj's objdevice), its tensors are its buffers
         let dev: Vec<&tch::Tensor> = match o {
-            Obj::Object(b) if o.class() == "optimizer" => b.grad_tensors(),
+            Obj::Object(b) if o.class() == registry::Class::Optimizer => b.grad_tensors(),
             _ => ts.clone(),
         };
         (
             id,
-            o.class(),
+            o.class().name(),
             dev.iter().find(|t| t.defined()).map_or(String::new(), |t| {
                 crate::tensor::options::device_name(t.device())
             }),
@@ -143,7 +143,7 @@ pub fn obj(x: K) -> KResult {
                 // future's none (an empty list)
                 Obj::Object(b) => match b.counts()[..] {
                     [n] => Size::Count(n),
-                    [] if b.class() == "loss" => Size::Count(0),
+                    [] if b.class() == registry::Class::Loss => Size::Count(0),
                     ref c => Size::Counts(c.to_vec()),
                 },
             },

@@ -56,7 +56,7 @@ impl FromQ for Root {
 /// What a collective works on: the tensors of a handle (a dictionary's keys too), or q data
 /// made a tensor.
 pub enum Target {
-    Handle(&'static str, Vec<Tensor>, Vec<String>),
+    Handle(registry::Class, Vec<Tensor>, Vec<String>),
     Data(Tensor),
 }
 
@@ -65,7 +65,11 @@ impl FromQ for Target {
     /// Every q value is a target, or the error in ktorch's words.
     fn read(x: K) -> Result<Option<Target>> {
         Ok(Some(match registry::class_of(x) {
-            Some(c @ ("tensor" | "vector" | "dictionary")) => {
+            Some(
+                c @ (registry::Class::Tensor
+                | registry::Class::Vector
+                | registry::Class::Dictionary),
+            ) => {
                 let keys = registry::with(x, |o| {
                     Ok(o.keys()
                         .unwrap_or_default()
@@ -149,10 +153,10 @@ pub fn scatter_one(g: &Group, t: &Tensor, op: i32) -> Result<Tensor> {
 
 /// New tensors made from a handle's: a new object of the handle's class (a dictionary keeps its
 /// keys).
-fn answer(class: &str, keys: Vec<String>, ts: Vec<Tensor>) -> K {
+fn answer(class: registry::Class, keys: Vec<String>, ts: Vec<Tensor>) -> K {
     match class {
-        "tensor" => registry::add(Obj::Tensor(ts.into_iter().next().unwrap())),
-        "vector" => registry::add(Obj::Vector(ts)),
+        registry::Class::Tensor => registry::add(Obj::Tensor(ts.into_iter().next().unwrap())),
+        registry::Class::Vector => registry::add(Obj::Vector(ts)),
         _ => registry::add(Obj::Dict(keys.into_iter().zip(ts).collect())),
     }
 }

@@ -6,6 +6,7 @@
 //! dictionaries and q data: `allreduce`, `broadcast`, `allgather`, `reducescatter`). A model
 //! that trains in step with the other ranks (`distmodel`, its sharded `run`) is the model's:
 //! model/dist.rs.
-#![deny(unsafe_code)]
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![forbid(unsafe_code)]
 pub mod collect;
 pub mod group;

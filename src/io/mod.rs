@@ -3,7 +3,7 @@
 //! `pickle`), `pyapi` (the q functions). TorchScript modules and AOTInductor packages are module
 //! kinds, in nn/foreign.
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 pub mod image;
 pub mod pickle;
 pub mod pyapi;

@@ -124,7 +124,7 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
             })
         })
         .and_then(|v| {
-            if matches!(c, "module" | "model") {
+            if matches!(c, registry::Class::Module | registry::Class::Model) {
                 Ok(state(modref(x)?.get()))
             } else {
                 Ok(v)
@@ -153,7 +153,7 @@ fn named(x: K) -> Result<Vec<(String, Tensor)>> {
         .zip(vals)
         .map(|(k, v)| {
             let t = match registry::class_of(v) {
-                Some("tensor") => registry::tensor(v)?,
+                Some(registry::Class::Tensor) => registry::tensor(v)?,
                 Some(c) => bail!("`{k}: expected an array or tensor, given {c}"),
                 None if registry::is_handle(v) => bail!("`{k}: stale pointer"),
                 None => convert::to_tensor(v).map_err(|e| anyhow!("`{k}: {e}"))?,

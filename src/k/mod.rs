@@ -14,11 +14,13 @@
 // `unsafe` would hand the invariant to every caller instead of stating it once, here.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 pub mod call;
+pub mod data;
 pub mod from;
 pub mod guard;
 pub mod hooks;
 pub mod interrupt;
 pub mod make;
+pub mod nested;
 mod owned;
 pub mod qfn;
 pub mod read;

@@ -180,6 +180,42 @@ pub fn vector_bytes(x: &K, width: usize) -> &[u8] {
     unsafe { std::slice::from_raw_parts(data::<u8>(*x), len(*x) as usize * width) }
 }
 
+/// q's name of a type as ktorch words its conversion errors: `long scalar`, `float list`,
+/// `enumeration`, `table`, ... (the empty list's type 0 is `list list`).
+pub fn type_name(t: i8) -> String {
+    const NAMES: [&str; 20] = [
+        "list",
+        "boolean",
+        "guid",
+        "",
+        "byte",
+        "short",
+        "int",
+        "long",
+        "real",
+        "float",
+        "char",
+        "symbol",
+        "timestamp",
+        "month",
+        "date",
+        "datetime",
+        "timespan",
+        "minute",
+        "second",
+        "time",
+    ];
+    match t {
+        98 => "table".into(),
+        99 => "dictionary".into(),
+        100..=112 => "function".into(),
+        -19..=-1 => format!("{} scalar", NAMES[t.unsigned_abs() as usize]),
+        20..=76 => "enumeration".into(),
+        0..=19 => format!("{} list", NAMES[t as usize]),
+        _ => format!("type {t}h"),
+    }
+}
+
 /// What q data `x` is (`long scalar`, `float list`, `general list`, `null`, ...).
 pub fn describe(x: K) -> String {
     let t = ktype(x);

@@ -6,7 +6,7 @@
 //! options and reduction modes, and the calculation (`calc`).
 //! The `loss` object (a loss made once and applied later) is in `object`.
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 pub mod args;
 pub mod calc;
 pub mod help;

@@ -60,7 +60,7 @@ impl Loss {
 }
 
 pub fn is_loss(x: K) -> bool {
-    registry::class_of(x) == Some("loss")
+    registry::class_of(x) == Some(registry::Class::Loss)
 }
 
 /// A loss from its definition: a name and options.
@@ -224,8 +224,10 @@ crate::qfn! {
 /// Is `a` an input that only a model's reading takes: a vector or dictionary handle, a
 /// (vector;indices) pair, or a general list holding handles?
 fn wants_side(a: K) -> bool {
-    matches!(registry::class_of(a), Some("vector" | "dictionary"))
-        || crate::tensor::side::holds_handle(a)
+    matches!(
+        registry::class_of(a),
+        Some(registry::Class::Vector | registry::Class::Dictionary)
+    ) || crate::tensor::side::holds_handle(a)
 }
 
 /// The loss object, or a model's loss (`loss(m;x;y)`).
@@ -238,8 +240,8 @@ pub fn of(o: &mut Obj) -> Result<&mut Loss> {
 
 /// A loss in the registry (class `loss`).
 impl crate::registry::Object for Loss {
-    fn class(&self) -> &'static str {
-        "loss"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Loss
     }
     fn objtype(&self) -> &'static str {
         self.name()

@@ -141,8 +141,8 @@ pub fn multidot(x: K) -> KResult {
 /// The tensors of a tensor, a vector, one q array or a list of arrays and tensors.
 fn matrices(x: K) -> Result<(Vec<Tensor>, bool)> {
     match registry::class_of(x) {
-        Some("tensor") => return Ok((vec![registry::tensor(x)?], true)),
-        Some("vector") => return Ok((opargs::vector(x)?, true)),
+        Some(registry::Class::Tensor) => return Ok((vec![registry::tensor(x)?], true)),
+        Some(registry::Class::Vector) => return Ok((opargs::vector(x)?, true)),
         Some(c) => bail!("unexpected arg, {c}"),
         None if registry::is_handle(x) => bail!("stale pointer"),
         None => {}

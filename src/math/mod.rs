@@ -3,7 +3,7 @@
 //! trait `k::from::FromQ` (trailing optional arguments from the end: `k::from::Args`, and
 //! `forms::op` for one input with optional arguments and an output).
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 pub mod complex;
 pub mod forms;
 // linear algebra and spectral math (math-linalg.rst and math-spectral.rst)

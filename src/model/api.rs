@@ -53,7 +53,7 @@ impl FromQ for ModelCall {
             // replace parts: check every one first, then take them
             for (i, p) in v[1..].iter().enumerate() {
                 match registry::class_of(*p) {
-                    Some("module" | "loss" | "optimizer") => {}
+                    Some(registry::Class::Module | registry::Class::Loss | registry::Class::Optimizer) => {}
                     Some(c) => bail!(
                         "arg[{}]: expected module, loss or optimizer, given {c}",
                         i + 1
@@ -70,11 +70,11 @@ impl FromQ for ModelCall {
         let [q, l, o] = v else {
             bail!("expected (module;loss;optimizer), given {} args", v.len())
         };
-        for (p, want) in [(*q, "module"), (*l, "loss"), (*o, "optimizer")] {
+        for (p, want) in [(*q, registry::Class::Module), (*l, registry::Class::Loss), (*o, registry::Class::Optimizer)] {
             if registry::class_of(p) != Some(want) {
                 bail!(
                     "expected {want}, given {}",
-                    registry::class_of(p).map_or_else(|| describe(p), str::to_string)
+                    registry::class_of(p).map_or_else(|| describe(p), |c| c.name().to_string())
                 );
             }
         }
@@ -425,7 +425,7 @@ crate::qfn! {
 /// Read a forward call of a model or a module (`forward`, `nforward`, `eforward`, `evaluate`,
 /// `kforward`, and their async forms).
 pub fn prepare_forward(x: K, mode: Mode) -> Result<Call> {
-    if registry::class_of(x) == Some("model") {
+    if registry::class_of(x) == Some(registry::Class::Model) {
         return prepare_model(x, mode);
     }
     crate::nn::forward::prepare(x, mode)

@@ -311,7 +311,7 @@ pub struct FutureArg(K);
 impl FromQ for FutureArg {
     const TYPE: &'static str = "a future";
     fn read(x: K) -> Result<Option<FutureArg>> {
-        Ok((registry::class_of(x) == Some("future")).then_some(FutureArg(x)))
+        Ok((registry::class_of(x) == Some(registry::Class::Future)).then_some(FutureArg(x)))
     }
     fn wrong(x: K, _arg: &str) -> anyhow::Error {
         match registry::class_of(x) {
@@ -344,8 +344,8 @@ crate::qfn! {
 /// An async call in the registry (class `future`): freeing it waits for the call and gives back
 /// what the call was lent.
 impl crate::registry::Object for Future {
-    fn class(&self) -> &'static str {
-        "future"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Future
     }
     fn discard(self: Box<Self>) {
         Future::discard(*self)

@@ -249,10 +249,10 @@ fn capturable(o: &crate::optim::Optimizer) -> bool {
 
 fn step_graph(h: K, x: K, y: K) -> KResult {
     let id = registry::id_of(h).ok_or_else(|| anyhow!("expected a model as first argument"))?;
-    if registry::class_of(h) != Some("model") {
+    if registry::class_of(h) != Some(registry::Class::Model) {
         bail!(
             "a training step graph needs a model, given {}",
-            registry::class_of(h).unwrap_or("no object")
+            registry::class_of(h).map_or("no object", registry::Class::name)
         );
     }
     let g = registry::lease(h, |o| {
@@ -477,8 +477,8 @@ impl Graph {
 
 /// A recorded graph in the registry (class `graph`): its input and output tensors.
 impl crate::registry::Object for Graph {
-    fn class(&self) -> &'static str {
-        "graph"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Graph
     }
     fn tensors(&self) -> Vec<&Tensor> {
         Graph::tensors(self)

@@ -10,7 +10,8 @@
 //! (data from a table's columns by name, `columns`), `score` (`evaluate` of a table, new rows
 //! scored for a subscriber's `upd`), `source` (`run(m;f;args)`: chunks from a q function while
 //! the previous trains), `progress` (a one-line display of a pass).
-#![deny(unsafe_code)]
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![forbid(unsafe_code)]
 pub mod api;
 pub mod asynccall;
 pub mod data;
@@ -36,7 +37,7 @@ pub use settings::Settings;
 
 /// Is `x` a model's handle?
 pub fn is_model(x: crate::k::K) -> bool {
-    crate::registry::class_of(x) == Some("model")
+    crate::registry::class_of(x) == Some(crate::registry::Class::Model)
 }
 
 /// A model handle (q's argument, alive for the call): anything else is `expected a model,
@@ -82,8 +83,8 @@ pub struct Model {
 /// A model in the registry (class `model`): the functions of modules, losses and optimizers that
 /// also take a model reach its parts through `part`.
 impl crate::registry::Object for Model {
-    fn class(&self) -> &'static str {
-        "model"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Model
     }
     fn tensors(&self) -> Vec<&tch::Tensor> {
         let m = self.module.get();

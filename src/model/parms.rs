@@ -55,7 +55,7 @@ fn named_parms(h: K, what: &str) -> Result<Vec<(String, Tensor)>> {
 fn is_object(x: K) -> bool {
     matches!(
         registry::class_of(x),
-        Some("module" | "model" | "optimizer")
+        Some(registry::Class::Module | registry::Class::Model | registry::Class::Optimizer)
     )
 }
 
@@ -123,12 +123,12 @@ pub struct Dict(K);
 impl FromQ for Dict {
     const TYPE: &'static str = "dictionary of parameters";
     fn read(x: K) -> Result<Option<Dict>> {
-        Ok((registry::class_of(x) == Some("dictionary")).then_some(Dict(x)))
+        Ok((registry::class_of(x) == Some(registry::Class::Dictionary)).then_some(Dict(x)))
     }
     fn wrong(d: K, _arg: &str) -> anyhow::Error {
         anyhow!(
             "expected dictionary of parameters for 2nd arg, given {}",
-            registry::class_of(d).map_or_else(|| describe(d), str::to_string)
+            registry::class_of(d).map_or_else(|| describe(d), |c| c.name().to_string())
         )
     }
 }
@@ -300,7 +300,7 @@ pub fn batchnorm(x: K) -> KResult {
         make::symbols(&names),
         make::floats(&momentum),
     ));
-    if registry::class_of(h) == Some("model") && !norms.is_empty() {
+    if registry::class_of(h) == Some(registry::Class::Model) && !norms.is_empty() {
         let r = recalc(h, &q);
         for ((_, m), f) in norms.iter().zip(&momentum) {
             m.set_cumulative(f.is_nan());

@@ -13,15 +13,13 @@
 //! tensor is made and libtorch is not called. Any other module (TorchScript and AOTInductor
 //! ones too), device or size goes through its forward as `evaluate` does.
 // The plan's fast path reads q's columns and writes q's real vectors in place (no tensor, no
-// copy through a Vec): raw slices over q objects this file has checked the type and length of,
-// as the tensor kernels of tensor/convert.rs do.
-#![allow(unsafe_code)]
+// copy through a Vec), through src/k's typed views of q vectors (k::data).
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
 use super::table::{float_kind, inputs, keyed_like, output_table, scorer, Want};
 use crate::k::from::{self, FromQ};
-use crate::k::{make, read, KResult, K};
+use crate::k::{data, make, read, KResult, K};
 use crate::nn::forward::{Call, EFORWARD};
 use crate::nn::plan::plan;
 use crate::registry;
@@ -122,28 +120,25 @@ fn gather(cols: &[Column], rows: usize, x: &mut [f32]) -> Result<()> {
     let nc = cols.len();
     for (j, c) in cols.iter().enumerate() {
         column_kind(c)?;
-        // SAFETY: `c.k` is a live simple vector of `rows` items (Table::read checked), of the
-        // type matched below.
-        unsafe {
-            let p = crate::k::make::data::<u8>(c.k);
-            macro_rules! go {
-                ($S:ty) => {{
-                    let s = std::slice::from_raw_parts(p as *const $S, rows);
-                    for (r, v) in s.iter().enumerate() {
-                        x[r * nc + j] = *v as f32;
-                    }
-                }};
-            }
-            match read::ktype(c.k) {
-                1 | 4 => go!(u8),
-                10 => go!(i8),
-                5 => go!(i16),
-                6 => go!(i32),
-                7 => go!(i64),
-                8 => go!(f32),
-                9 => go!(f64),
-                t => bail!("column `{} is type {t}h, not for a float model", c.name),
-            }
+        macro_rules! go {
+            ($S:ty) => {{
+                let s = data::slice::<$S>(&c.k)
+                    .filter(|s| s.len() >= rows)
+                    .ok_or_else(|| anyhow!("column `{} is not {rows} items", c.name))?;
+                for (r, v) in s[..rows].iter().enumerate() {
+                    x[r * nc + j] = *v as f32;
+                }
+            }};
+        }
+        match read::ktype(c.k) {
+            1 | 4 => go!(u8),
+            10 => go!(i8),
+            5 => go!(i16),
+            6 => go!(i32),
+            7 => go!(i64),
+            8 => go!(f32),
+            9 => go!(f64),
+            t => bail!("column `{} is type {t}h, not for a float model", c.name),
         }
     }
     Ok(())
@@ -265,13 +260,9 @@ fn floats_of(x: K, inp: usize) -> Option<(Vec<f32>, usize, bool)> {
         if read::len(v) as usize != inp {
             return false;
         }
-        match read::ktype(v) {
-            8 => out.extend_from_slice(bytemuck_f32(read::vector_bytes(&v, 4))),
-            9 => out.extend(
-                read::vector_bytes(&v, 8)
-                    .chunks_exact(8)
-                    .map(|b| f64::from_ne_bytes(b.try_into().unwrap()) as f32),
-            ),
+        match (data::slice::<f32>(&v), data::slice::<f64>(&v)) {
+            (Some(r), _) if read::ktype(v) == 8 => out.extend_from_slice(r),
+            (_, Some(f)) if read::ktype(v) == 9 => out.extend(f.iter().map(|v| *v as f32)),
             _ => return false,
         }
         true
@@ -288,13 +279,6 @@ fn floats_of(x: K, inp: usize) -> Option<(Vec<f32>, usize, bool)> {
         }
     }
     Some((out, items.len(), true))
-}
-
-/// A real vector's bytes as f32s.
-fn bytemuck_f32(b: &[u8]) -> &[f32] {
-    // SAFETY: q's real vectors hold aligned 4-byte floats (data at offset 16 of the object), and
-    // the slice is whole floats.
-    unsafe { std::slice::from_raw_parts(b.as_ptr() as *const f32, b.len() / 4) }
 }
 
 /// The values of a row's dictionary as floats: the features named (all, in order, when none).
@@ -353,11 +337,7 @@ pub fn table_input(
 /// `n` rows through plan `p`: a real vector for one output per row, else a real row per row.
 fn out_rows(p: &crate::nn::plan::Plan, x: &[f32], n: usize) -> K {
     if p.out == 1 {
-        let v = make::vector(8, n as i64);
-        // SAFETY: `v` was just made as a real vector of `n` items.
-        let y = unsafe { std::slice::from_raw_parts_mut(make::data::<f32>(v), n) };
-        p.run(x, n, y);
-        return v;
+        return data::filled::<f32>(n, |y| p.run(x, n, y));
     }
     let mut y = vec![0f32; n * p.out];
     p.run(x, n, &mut y);
@@ -365,8 +345,5 @@ fn out_rows(p: &crate::nn::plan::Plan, x: &[f32], n: usize) -> K {
 }
 
 fn reals(v: &[f32]) -> K {
-    let k = make::vector(8, v.len() as i64);
-    // SAFETY: `k` was just made as a real vector of `v.len()` items.
-    unsafe { std::slice::from_raw_parts_mut(make::data::<f32>(k), v.len()) }.copy_from_slice(v);
-    k
+    data::filled::<f32>(v.len(), |d| d.copy_from_slice(v))
 }

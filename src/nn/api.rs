@@ -21,7 +21,7 @@ pub fn has_module(x: K) -> bool {
 }
 
 pub fn is_module(x: K) -> bool {
-    registry::class_of(x) == Some("module")
+    registry::class_of(x) == Some(registry::Class::Module)
 }
 
 /// `module def`, `module m`, `module(m;flag)`, and adding to a module: `module(m;def)` adds the

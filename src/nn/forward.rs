@@ -86,7 +86,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
     // a handle alone that is not a model: say what it is (stale, or its class)
     if registry::is_handle(x) {
         match registry::class_of(x) {
-            Some(c) if c != "module" => {
+            Some(c) if c != registry::Class::Module => {
                 bail!("expected a model, or a module and inputs, given {c}")
             }
             None => bail!("stale pointer"),
@@ -98,7 +98,7 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
         Some(v) if v.len() >= 2 && has_module(v[0]) => v,
         // a handle first that is no module: stale, or of another class
         Some(v) if !v.is_empty() && registry::is_handle(v[0]) => match registry::class_of(v[0]) {
-            Some(c) if c != "module" && c != "model" => {
+            Some(c) if c != registry::Class::Module && c != registry::Class::Model => {
                 bail!("expected a module or model, given {c}")
             }
             None => bail!("stale pointer"),
@@ -121,8 +121,8 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
     let mut inputs = vec![];
     for (i, a) in rest.iter().enumerate() {
         match registry::class_of(*a) {
-            Some("tensor") => inputs.push(registry::tensor(*a)?),
-            Some("vector") => inputs.extend(registry::tensors(*a)?),
+            Some(registry::Class::Tensor) => inputs.push(registry::tensor(*a)?),
+            Some(registry::Class::Vector) => inputs.extend(registry::tensors(*a)?),
             Some(c) => bail!("input[{i}]: expected tensor, vector or array, given {c}"),
             None if registry::is_handle(*a) => bail!("input[{i}]: stale pointer"),
             // a list of handles (and arrays): each an input, as kmodel.cpp's modelarg

@@ -155,7 +155,7 @@ fn named(h: K) -> Result<Vec<(String, Tensor)>> {
             .map(|(k, t)| (k, t.shallow_clone()))
             .collect());
     }
-    if registry::class_of(h) == Some("dictionary") {
+    if registry::class_of(h) == Some(registry::Class::Dictionary) {
         return registry::with(h, |o| match o {
             Obj::Dict(d) => Ok(d
                 .iter()
@@ -182,7 +182,7 @@ fn values(x: K, n: usize, single: bool) -> Result<Vec<Tensor>> {
     if single {
         return Ok(vec![one(x)?]);
     }
-    if registry::class_of(x) == Some("vector") {
+    if registry::class_of(x) == Some(registry::Class::Vector) {
         let v = opargs::vector(x)?;
         if v.len() != n {
             bail!(
@@ -228,7 +228,7 @@ fn one(x: K) -> Result<Tensor> {
 
 /// Names and values of a q dictionary or a dictionary handle.
 fn pairs(x: K) -> Result<(Vec<String>, Vec<Tensor>)> {
-    if registry::class_of(x) == Some("dictionary") {
+    if registry::class_of(x) == Some(registry::Class::Dictionary) {
         return registry::with(x, |o| match o {
             Obj::Dict(d) => Ok(d
                 .iter()

@@ -102,8 +102,8 @@ impl ModRef {
 
 /// A module in the registry (class `module`).
 impl crate::registry::Object for ModRef {
-    fn class(&self) -> &'static str {
-        "module"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Module
     }
     fn objtype(&self) -> &'static str {
         self.get().layer.name

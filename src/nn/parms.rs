@@ -83,7 +83,7 @@ impl FromQ for NamesOf {
     const TYPE: &'static str = "a dictionary, a module, or (module;name or index)";
     /// Every value is one form or an error.
     fn read(x: K) -> Result<Option<NamesOf>> {
-        if registry::class_of(x) == Some("dictionary") {
+        if registry::class_of(x) == Some(registry::Class::Dictionary) {
             return Ok(Some(NamesOf::Dict(x)));
         }
         ModuleKey::read(x).map(|m| m.map(NamesOf::Module))

@@ -9,17 +9,19 @@
 //! The plan borrows the module: it reads each parameter's memory at the call (a parameter
 //! changed by training or `parm(..)` is seen as it is then), and holds nothing after it. Results
 //! agree with libtorch's to float32 rounding (the order of a sum's terms may differ).
-// reads a planned layer's float32 weights in place (issue 36 leaves it)
-#![allow(unsafe_code)]
-use tch::{Device, Kind, Tensor};
+// reads a planned layer's float32 weights in place, through src/cxx's checked view of a CPU
+// tensor's items (cxx::storage::slice)
+use tch::Tensor;
 
 use super::Module;
+use crate::cxx::storage;
 
 /// One step of the pass.
 enum Step<'a> {
+    /// The weight's items (out x inp, row-major) and the bias's (out), read in place.
     Linear {
-        w: &'a Tensor,
-        b: Option<&'a Tensor>,
+        w: &'a [f32],
+        b: Option<&'a [f32]>,
         inp: usize,
         out: usize,
     },
@@ -53,8 +55,9 @@ pub struct Plan<'a> {
     pub work: usize,
 }
 
-fn float_cpu(t: &Tensor) -> bool {
-    t.defined() && t.kind() == Kind::Float && t.device() == Device::Cpu && t.is_contiguous()
+/// The items of a contiguous float32 CPU tensor of `dim` dimensions, in place.
+fn float_cpu(t: &Tensor, dim: usize) -> Option<&[f32]> {
+    storage::slice::<f32>(t).filter(|_| t.dim() == dim)
 }
 
 /// The plan of module `m`, or None when it has anything the plan does not run.
@@ -106,12 +109,14 @@ fn add<'a>(m: &'a Module, steps: &mut Vec<Step<'a>>) -> Option<()> {
                 .find(|(k, _)| k == "weight")
                 .map(|(_, t)| t)?;
             let b = m.parms.iter().find(|(k, _)| k == "bias").map(|(_, t)| t);
-            if !float_cpu(w) || w.dim() != 2 || b.is_some_and(|b| !float_cpu(b) || b.dim() != 1) {
-                return None;
-            }
-            let s = w.size();
+            let (wv, s) = (float_cpu(w, 2)?, w.size());
+            let w = wv;
+            let b = match b {
+                Some(b) => Some(float_cpu(b, 1)?),
+                None => None,
+            };
             let (out, inp) = (s[0] as usize, s[1] as usize);
-            if b.is_some_and(|b| b.size()[0] as usize != out) {
+            if b.is_some_and(|b| b.len() != out) {
                 return None;
             }
             Step::Linear { w, b, inp, out }
@@ -199,16 +204,8 @@ impl Plan<'_> {
             for st in &self.steps {
                 match st {
                     Step::Linear { w, b, inp, out } => {
-                        // SAFETY: `w` is a contiguous float32 CPU tensor of out x inp (checked
-                        // by `plan`), `b` one of out; their memory lives while the module does,
-                        // which the caller holds.
-                        let w = unsafe {
-                            std::slice::from_raw_parts(w.data_ptr() as *const f32, inp * out)
-                        };
-                        // SAFETY: as `w`.
-                        let b = b.map(|b| unsafe {
-                            std::slice::from_raw_parts(b.data_ptr() as *const f32, *out)
-                        });
+                        // the lengths the loops index by (out x inp, out), known to the compiler
+                        let (w, b) = (&w[..inp * out], b.map(|b| &b[..*out]));
                         // four rows at a time share each weight row's loads; a row's sum is
                         // made in the same order either way (`dot4` is four `dot`s)
                         let mut r = 0;

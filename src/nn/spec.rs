@@ -413,53 +413,54 @@ pub fn layer(x: K) -> Result<Module> {
 /// parameters require gradients (libtorch's `register_parameter`).
 fn callback_tensors(x: K, buffers: bool) -> Result<Vec<(String, tch::Tensor)>> {
     let what = if buffers { "buffers" } else { "parms" };
-    let ts: Vec<(String, tch::Tensor)> = if crate::registry::class_of(x) == Some("dictionary") {
-        crate::registry::with(x, |o| match o {
-            crate::registry::Obj::Dict(d) => Ok(d
-                .iter()
-                .map(|(k, t)| (k.clone(), t.shallow_clone()))
-                .collect()),
-            _ => unreachable!(),
-        })?
-    } else {
-        // the values, borrowed from `x` or from the list `exploded` made (owned by `_vals`)
-        let mut _vals = None;
-        let mut explode = |v: K, n: usize| -> Result<Vec<K>> {
-            let e = exploded(v, n)?;
-            let items = e.to_vec();
-            _vals = Some(e);
-            Ok(items)
-        };
-        let (keys, vals): (Vec<&str>, Vec<K>) = if let Some((k, v)) = read::dict_parts(x) {
-            let keys = Vec::<&str>::of(k).ok_or_else(|| {
-                anyhow!(
-                    "callback {what}: expected symbol keys, given {}",
-                    describe(k)
-                )
-            })?;
-            let n = keys.len();
-            (keys, explode(v, n)?)
+    let ts: Vec<(String, tch::Tensor)> =
+        if crate::registry::class_of(x) == Some(crate::registry::Class::Dictionary) {
+            crate::registry::with(x, |o| match o {
+                crate::registry::Obj::Dict(d) => Ok(d
+                    .iter()
+                    .map(|(k, t)| (k.clone(), t.shallow_clone()))
+                    .collect()),
+                _ => unreachable!(),
+            })?
         } else {
-            match from::list(&x) {
-                Some([k, v]) if <&str>::of(*k).is_some() => {
-                    (vec![<&str>::of(*k).unwrap()], vec![*v])
+            // the values, borrowed from `x` or from the list `exploded` made (owned by `_vals`)
+            let mut _vals = None;
+            let mut explode = |v: K, n: usize| -> Result<Vec<K>> {
+                let e = exploded(v, n)?;
+                let items = e.to_vec();
+                _vals = Some(e);
+                Ok(items)
+            };
+            let (keys, vals): (Vec<&str>, Vec<K>) = if let Some((k, v)) = read::dict_parts(x) {
+                let keys = Vec::<&str>::of(k).ok_or_else(|| {
+                    anyhow!(
+                        "callback {what}: expected symbol keys, given {}",
+                        describe(k)
+                    )
+                })?;
+                let n = keys.len();
+                (keys, explode(v, n)?)
+            } else {
+                match from::list(&x) {
+                    Some([k, v]) if <&str>::of(*k).is_some() => {
+                        (vec![<&str>::of(*k).unwrap()], vec![*v])
+                    }
+                    Some([k, v]) if Vec::<&str>::of(*k).is_some() => {
+                        let keys = Vec::<&str>::of(*k).unwrap();
+                        let n = keys.len();
+                        (keys, explode(*v, n)?)
+                    }
+                    _ => bail!(
+                        "callback {what}: expected k dictionary or (syms;vals), given {}",
+                        describe(x)
+                    ),
                 }
-                Some([k, v]) if Vec::<&str>::of(*k).is_some() => {
-                    let keys = Vec::<&str>::of(*k).unwrap();
-                    let n = keys.len();
-                    (keys, explode(*v, n)?)
-                }
-                _ => bail!(
-                    "callback {what}: expected k dictionary or (syms;vals), given {}",
-                    describe(x)
-                ),
-            }
+            };
+            keys.iter()
+                .zip(vals)
+                .map(|(k, v)| Ok((k.to_string(), crate::tensor::convert::to_tensor(v)?)))
+                .collect::<Result<_>>()?
         };
-        keys.iter()
-            .zip(vals)
-            .map(|(k, v)| Ok((k.to_string(), crate::tensor::convert::to_tensor(v)?)))
-            .collect::<Result<_>>()?
-    };
     ts.into_iter()
         .map(|(k, t)| {
             Ok((

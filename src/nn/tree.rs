@@ -5,23 +5,24 @@ use anyhow::bail;
 
 use super::spec::dv_count;
 use crate::k::from::{self, FromQ, Whole};
-use crate::k::{make, read, KResult, K};
+use crate::k::nested::Node;
+use crate::k::{make, KResult, K};
 use crate::tensor::opargs::describe;
 
 /// `dv tree`: the depth-value pairs of a nested tree.
 pub fn dv(x: K) -> KResult {
     fn walk(d: i64, x: K, out: &mut Vec<K>) {
-        let items = read::items(&x).filter(|v| !v.is_empty());
-        let y = items.map_or(x, |v| v[0]);
+        let node = Node::of(x);
+        let y = node.as_ref().map_or(x, |n| n.head);
         let v = match (<&str>::of(y), Vec::<&str>::of(y)) {
             (Some(s), _) => make::symbol(s),
             (None, Some(s)) if s.len() == 1 => make::symbol(s[0]),
             _ => make::share(y),
         };
         out.push(make::list(vec![make::long(d), v]));
-        if let Some(v) = items {
-            for c in &v[1..] {
-                walk(d + 1, *c, out);
+        if let Some(n) = node {
+            for c in n.children {
+                walk(d + 1, c, out);
             }
         }
     }

@@ -24,7 +24,7 @@ use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
 
 pub fn is_optimizer(x: K) -> bool {
-    registry::class_of(x) == Some("optimizer")
+    registry::class_of(x) == Some(registry::Class::Optimizer)
 }
 
 /// An optimizer handle (`step o`, `state o`, `module o`): q's argument, alive for the call.
@@ -40,7 +40,7 @@ impl FromQ for Opt {
     fn wrong(x: K, _arg: &str) -> anyhow::Error {
         anyhow!(
             "expected an optimizer, given {}",
-            registry::class_of(x).unwrap_or_else(|| if registry::is_handle(x) {
+            registry::class_of(x).map(registry::Class::name).unwrap_or_else(|| if registry::is_handle(x) {
                 "stale pointer"
             } else {
                 "q data"
@@ -412,10 +412,10 @@ fn parameters(x: K) -> Result<Given> {
         _ => (x, None),
     };
     match registry::class_of(h) {
-        Some("tensor") if sel.is_none() => {
+        Some(registry::Class::Tensor) if sel.is_none() => {
             tensors(vec![parm(&registry::tensor(h)?, "parmdict", "")?])
         }
-        Some("vector") => {
+        Some(registry::Class::Vector) => {
             let v = registry::tensors(h)?;
             let idx: Vec<i64> = match sel {
                 None => (0..v.len() as i64).collect(),
@@ -437,7 +437,7 @@ fn parameters(x: K) -> Result<Given> {
                     .collect::<Result<_>>()?,
             )
         }
-        Some("dictionary") => {
+        Some(registry::Class::Dictionary) => {
             let (keys, ts) = registry::with(h, |o| match o {
                 Obj::Dict(d) => Ok((
                     d.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(),
@@ -471,7 +471,7 @@ fn parameters(x: K) -> Result<Given> {
                     .collect::<Result<_>>()?,
             )
         }
-        Some("module") => {
+        Some(registry::Class::Module) => {
             let r = modref(h)?;
             let m = r.get();
             let from = || {
@@ -667,7 +667,7 @@ pub struct Holder(K);
 impl FromQ for Holder {
     const TYPE: &'static str = "optimizer or model";
     fn read(x: K) -> Result<Option<Holder>> {
-        Ok(matches!(registry::class_of(x), Some("optimizer" | "model")).then_some(Holder(x)))
+        Ok(matches!(registry::class_of(x), Some(registry::Class::Optimizer | registry::Class::Model)).then_some(Holder(x)))
     }
     fn wrong(x: K, _arg: &str) -> anyhow::Error {
         anyhow!(

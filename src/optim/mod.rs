@@ -8,7 +8,8 @@
 //! VarStore and cannot show or restore per-parameter state, per-group options or the LAMB and
 //! Adagrad rules ktorch offers. An optimizer holds shallow copies of its parameters: the same
 //! tensors as the module or handles they came from, so a step updates those in place.
-#![deny(unsafe_code)]
+// libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
+#![forbid(unsafe_code)]
 pub mod adagrad;
 pub mod adam;
 pub mod api;
@@ -311,8 +312,8 @@ impl Optimizer {
 /// An optimizer in the registry (class `optimizer`): its tensors are its buffers (ktorch's
 /// tensorcount, elements and bytes of an optimizer); `zerograd` resets its parameters' gradients.
 impl crate::registry::Object for Optimizer {
-    fn class(&self) -> &'static str {
-        "optimizer"
+    fn class(&self) -> crate::registry::Class {
+        crate::registry::Class::Optimizer
     }
     fn objtype(&self) -> &'static str {
         self.kind.name

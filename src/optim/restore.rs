@@ -17,7 +17,7 @@ use crate::tensor::{convert, opargs::describe};
 
 /// Is `x` a `(state;module)` pair?
 pub fn is_state_call(v: &[K]) -> bool {
-    matches!(v, [s, m] if read::dict_parts(*s).is_some() && matches!(crate::registry::class_of(*m), Some("module" | "model")))
+    matches!(v, [s, m] if read::dict_parts(*s).is_some() && matches!(crate::registry::class_of(*m), Some(crate::registry::Class::Module | crate::registry::Class::Model)))
 }
 
 /// The value of key `k` in a symbol-keyed dictionary (a list made from simple values goes into

@@ -5,12 +5,15 @@
 //! variables, while tensors are changed in place (`add_`, optimizer steps): a tensor viewing q's
 //! memory would silently change q data. And a q vector must be allocated by q, so a tensor's
 //! storage cannot become one. One copy each way, at memory speed, is the floor (`make bench`).
-// raw memory kernels on a tensor's and a q value's data, not yet behind src/k or src/cxx (issue 36)
-#![allow(unsafe_code)]
+//!
+//! The data are reached through the boundaries' views (src/k/data.rs for q's, src/cxx/storage.rs
+//! for a tensor's) and copied by src/cxx/memcopy.rs; q data's shape is read whole as an `Array`.
 use anyhow::{anyhow, bail};
 use tch::{Device, Kind, Tensor};
 
-use crate::k::{make::data, read, K};
+use crate::cxx::{memcopy, storage};
+use crate::k::nested::Array;
+use crate::k::{data, read, K};
 
 /// The tensor kind of a q type (atom or vector) and its element size.
 pub fn kind_of_qtype(t: i8) -> anyhow::Result<Kind> {
@@ -25,43 +28,8 @@ pub fn kind_of_qtype(t: i8) -> anyhow::Result<Kind> {
         10 => Kind::Int8,
         // an enumeration (a historical database's `sym`): its long indices into the domain
         20..=76 => Kind::Int64,
-        _ => bail!("no torch type found for k: {}", qtype_name(t)),
+        _ => bail!("no torch type found for k: {}", read::type_name(t)),
     })
-}
-
-/// q's name for a type, as ktorch words its conversion errors.
-fn qtype_name(t: i8) -> String {
-    const NAMES: [&str; 20] = [
-        "list",
-        "boolean",
-        "guid",
-        "",
-        "byte",
-        "short",
-        "int",
-        "long",
-        "real",
-        "float",
-        "char",
-        "symbol",
-        "timestamp",
-        "month",
-        "date",
-        "datetime",
-        "timespan",
-        "minute",
-        "second",
-        "time",
-    ];
-    match t {
-        98 => "table".into(),
-        99 => "dictionary".into(),
-        100..=112 => "function".into(),
-        -19..=-1 => format!("{} scalar", NAMES[t.unsigned_abs() as usize]),
-        20..=76 => "enumeration".into(),
-        0..=19 => format!("{} list", NAMES[t as usize]),
-        _ => format!("type {t}h"),
-    }
 }
 
 /// The q vector type of a tensor kind (half and bfloat come back as reals).
@@ -88,62 +56,34 @@ fn elem_size(t: i8) -> usize {
     }
 }
 
-/// Shape and q element type of (possibly nested) q data; ragged data is a 'length error.
-fn shape(x: K) -> anyhow::Result<(Vec<i64>, i8)> {
-    let t = read::ktype(x);
-    if t < 0 {
-        kind_of_qtype(t)?;
-        return Ok((vec![], -t));
-    }
-    if t > 0 {
-        kind_of_qtype(t)?;
-        return Ok((vec![read::len(x)], t));
-    }
-    let items =
-        read::items(&x).ok_or_else(|| anyhow!("no torch type found for k: {}", qtype_name(t)))?;
-    if items.is_empty() {
-        return Ok((vec![0], 0)); // () -> an empty tensor of the default dtype
-    }
-    let (inner, ty) = shape(items[0])?;
-    for it in &items[1..] {
-        let (s, t2) = shape(*it)?;
-        if t2 != ty {
-            bail!(
-                "type mismatch: {} and {} in one list",
-                qtype_name(ty),
-                qtype_name(t2)
-            );
-        }
-        if s != inner {
-            bail!("length: dimension mismatch, {:?} vs {:?}", inner, s);
-        }
-    }
-    let mut full = vec![items.len() as i64];
-    full.extend(inner);
-    Ok((full, ty))
+/// Shape, q element type and leaves of (possibly nested) q data; ragged data is a 'length
+/// error, a type of no tensor kind `no torch type found`.
+fn shape(x: K) -> anyhow::Result<Array> {
+    Array::read_with(x, &|t| kind_of_qtype(t).map(drop))
 }
 
-/// Copy the leaves of `x` into `dst` (contiguous, row-major); returns bytes written.
-fn fill(x: K, dst: *mut u8, es: usize) -> usize {
-    let t = read::ktype(x);
-    // SAFETY: `x` is a live q value whose leaves `shape_of` checked to be of one type of `es`
-    // bytes; `dst` has room for all of them (the tensor was made with that shape and type).
-    unsafe {
-        if t < 0 {
-            std::ptr::copy_nonoverlapping((x as *const u8).add(8), dst, es);
-            es
-        } else if t > 0 {
-            let n = read::len(x) as usize * es;
-            super::memcopy::copy_bytes(data::<u8>(x), dst, n);
-            n
+/// Copy the leaves of array `a` into `dst` (contiguous, row-major, the size of its items).
+fn fill(a: &Array, dst: &mut [u8]) -> anyhow::Result<()> {
+    let mut off = 0;
+    for x in &a.leaves {
+        let atom = read::ktype(*x) < 0;
+        let src = if atom {
+            data::atom_bytes(x)
         } else {
-            let mut off = 0;
-            for it in read::items(&x).unwrap_or(&[]) {
-                off += fill(*it, dst.add(off), es);
-            }
-            off
+            data::bytes(x)
         }
+        .ok_or_else(|| anyhow!("no data in {}", read::describe(*x)))?;
+        let to = dst
+            .get_mut(off..off + src.len())
+            .ok_or_else(|| anyhow!("q data larger than its tensor"))?;
+        if atom {
+            to.copy_from_slice(src);
+        } else {
+            memcopy::copy(src, to);
+        }
+        off += src.len();
     }
+    Ok(())
 }
 
 /// A CPU tensor holding q data `x` (atom → 0-d, vector → 1-d, nested lists → n-d, a table →
@@ -152,19 +92,40 @@ pub fn to_tensor(x: K) -> anyhow::Result<Tensor> {
     if let Some(t) = super::table::to_tensor(x, false)? {
         return Ok(t);
     }
-    let (size, t) = shape(x)?;
-    if t == 0 {
+    // a simple vector, the usual case: its data in one copy, no walk
+    if let Some(src) = data::bytes(&x).filter(|_| read::ktype(x) < 98) {
+        let mut out = Tensor::f_empty(
+            [read::len(x)],
+            (kind_of_qtype(read::ktype(x))?, Device::Cpu),
+        )?;
+        if !src.is_empty() {
+            let dst = storage::bytes_mut(&mut out)
+                .ok_or_else(|| anyhow!("a new tensor's memory is not one run on the host"))?;
+            memcopy::copy(src, dst);
+        }
+        return Ok(out);
+    }
+    let a = shape(x)?;
+    if a.qtype == 0 {
         return Ok(Tensor::f_empty(
-            size.as_slice(),
+            a.size.as_slice(),
             (super::options::default_kind(), Device::Cpu),
         )?);
     }
-    let kind = kind_of_qtype(t)?;
-    let out = Tensor::f_empty(size.as_slice(), (kind, Device::Cpu))?;
-    if out.numel() > 0 {
-        fill(x, out.data_ptr() as *mut u8, elem_size(t));
-    }
+    let kind = kind_of_qtype(a.qtype)?;
+    let mut out = Tensor::f_empty(a.size.as_slice(), (kind, Device::Cpu))?;
+    write(&a, &mut out)?;
     Ok(out)
+}
+
+/// The items of array `a` into `out`, a new contiguous CPU tensor of its size and kind.
+fn write(a: &Array, out: &mut Tensor) -> anyhow::Result<()> {
+    if out.numel() == 0 {
+        return Ok(());
+    }
+    let dst = storage::bytes_mut(out)
+        .ok_or_else(|| anyhow!("a new tensor's memory is not one run on the host"))?;
+    fill(a, dst)
 }
 
 /// q data as a tensor on `device`. For CUDA the data is written straight into pinned host memory
@@ -202,15 +163,13 @@ pub fn to_tensor_on(x: K, device: Option<Device>) -> anyhow::Result<Tensor> {
 /// that does not block; None for a general list. The caller may keep it to read on the host
 /// what it sent.
 pub fn to_pinned(x: K) -> anyhow::Result<Option<Tensor>> {
-    let (size, t) = shape(x)?;
-    if t == 0 {
+    let a = shape(x)?;
+    if a.qtype == 0 {
         return Ok(None);
     }
-    let kind = kind_of_qtype(t)?;
-    let out = super::pinned::empty_pinned(&size, kind)?;
-    if out.numel() > 0 {
-        fill(x, out.data_ptr() as *mut u8, elem_size(t));
-    }
+    let kind = kind_of_qtype(a.qtype)?;
+    let mut out = super::pinned::empty_pinned(&a.size, kind)?;
+    write(&a, &mut out)?;
     Ok(Some(out))
 }
 
@@ -251,36 +210,25 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
         &converted
     };
     let size = cpu.size();
-    let ptr = cpu.data_ptr() as *const u8;
     let es = elem_size(qt);
+    let bytes =
+        storage::bytes(cpu).ok_or_else(|| anyhow!("tensor data not readable on the host"))?;
     if size.is_empty() {
-        // SAFETY: `ptr` is the data of `cpu`, a contiguous CPU tensor of one element of `es` bytes.
-        return Ok(crate::k::make::atom(-qt, unsafe {
-            std::slice::from_raw_parts(ptr, es)
-        }));
+        return Ok(crate::k::make::atom(-qt, &bytes[..es]));
     }
-    Ok(build(ptr, &size, qt, es))
+    Ok(build(bytes, &size, qt, es))
 }
 
-fn build(ptr: *const u8, size: &[i64], qt: i8, es: usize) -> K {
+/// q data of the row-major items `src` of `size` (q type `qt`, `es` bytes an item).
+fn build(src: &[u8], size: &[i64], qt: i8, es: usize) -> K {
     if size.len() == 1 {
-        let v = crate::k::make::vector(qt, size[0]);
-        // SAFETY: `ptr` has `size[0]` elements of `es` bytes (a contiguous CPU tensor's data),
-        // and `v` was just made with room for as many.
-        unsafe { super::memcopy::copy_bytes(ptr, data::<u8>(v), size[0] as usize * es) };
-        return v;
+        // `qt` is one of q's numeric types (qtype_of_kind), each of a fixed width
+        return data::filled_bytes(qt, size[0] as usize, |d| memcopy::copy(src, d))
+            .unwrap_or_else(crate::k::make::null);
     }
-    let stride: i64 = size[1..].iter().product::<i64>() * es as i64;
-    let items = (0..size[0])
-        .map(|i| {
-            build(
-                // SAFETY: row i of size[0] rows of `stride` bytes, inside the tensor's data.
-                unsafe { ptr.add((i * stride) as usize) },
-                &size[1..],
-                qt,
-                es,
-            )
-        })
+    let stride = size[1..].iter().product::<i64>() as usize * es;
+    let items = (0..size[0] as usize)
+        .map(|i| build(&src[i * stride..(i + 1) * stride], &size[1..], qt, es))
         .collect();
     crate::k::make::list(items)
 }

@@ -11,7 +11,7 @@ use crate::k::{make, read, KResult, Owned, K};
 use crate::registry::{self, Obj};
 
 pub fn is_dict(x: K) -> bool {
-    registry::class_of(x) == Some("dictionary")
+    registry::class_of(x) == Some(registry::Class::Dictionary)
 }
 
 /// Keys given as a symbol (`Ok`) or symbols (`Err`).

@@ -11,7 +11,7 @@ use super::opargs;
 use super::{arg, convert};
 use crate::k::from::{self, FromQ, Number as Num, Syms};
 use crate::k::{make, read, KResult, K};
-use crate::registry::{self, Obj};
+use crate::registry::{self, Class, Obj};
 
 /// Rows `picks` of a tensor (its first dimension), checked as ktorch's `tensorpick`.
 pub(crate) fn rows(t: &Tensor, picks: &[i64]) -> anyhow::Result<Vec<Tensor>> {
@@ -159,15 +159,15 @@ pub fn amend(x: K) -> KResult {
                 opargs::describe(x)
             )
         })?;
-    let class = opargs::class(v[0])?.unwrap_or("");
+    let class = opargs::class(v[0])?;
     let n = v.len();
     let async_ok = |i: usize| n == i || (n == i + 1 && bool::of(v[i]).is_some());
     let usage = match class {
-        "tensor" => "(tensor;values) or (tensor;values;async flag)",
-        "vector" => "(vector;index;values) or (vector;index;values;async flag)",
+        Some(Class::Tensor) => "(tensor;values) or (tensor;values;async flag)",
+        Some(Class::Vector) => "(vector;index;values) or (vector;index;values;async flag)",
         _ => "(dictionary;key;values) or (dictionary;key;values;async flag)",
     };
-    let at = if class == "tensor" { 1 } else { 2 };
+    let at = if class == Some(Class::Tensor) { 1 } else { 2 };
     if !async_ok(at + 1) {
         bail!(
             "expected {usage}, given {n} argument{}",

@@ -74,7 +74,7 @@ pub fn to(x: K) -> KResult {
     // a module also takes a memory format (ktorch's message kept for the rest): as PyTorch's
     // Module.to(memory_format=), for its 4-d tensors (channels-last 2d) or 5-d (3d), so that a
     // convolution net runs channels-last without a layout copy of each weight at every call
-    let module = registry::class_of(h) == Some("module");
+    let module = registry::class_of(h) == Some(registry::Class::Module);
     if module
         && (o.grad.is_some()
             || o.sparse.is_some()
@@ -84,7 +84,7 @@ pub fn to(x: K) -> KResult {
         bail!("converts device & type, but cannot be used for layout, gradient, pinned memory or memory format");
     }
     let ts = registry::tensors(h)?;
-    if registry::class_of(h) == Some("tensor") && !ts[0].defined() {
+    if registry::class_of(h) == Some(registry::Class::Tensor) && !ts[0].defined() {
         bail!("cannot change attribute(s) of an undefined tensor");
     }
     // Convert all first, then swap in: an error leaves every tensor as it was.
@@ -109,7 +109,7 @@ pub fn to(x: K) -> KResult {
             moved(t, &o, nb)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    if registry::class_of(h) == Some("module") {
+    if registry::class_of(h) == Some(registry::Class::Module) {
         // in place, as PyTorch's Module.to: every handle and running call sees the change
         for (mut t, n) in ts.into_iter().zip(new) {
             if let Some(n) = n {
@@ -155,29 +155,37 @@ pub fn use_(x: K) -> KResult {
         bail!("expected [tensor, vector or dictionary;new value]")
     };
     let class = registry::class_of(*h);
-    if !matches!(class, Some("tensor" | "vector" | "dictionary")) {
+    if !matches!(
+        class,
+        Some(registry::Class::Tensor | registry::Class::Vector | registry::Class::Dictionary)
+    ) {
         if registry::is_handle(*h) && class.is_none() {
             let _ = registry::tensor(*h)?; // the registry's own message for a stale handle
         }
         bail!(
             "1st arg must be tensor, vector or dictionary, given {}",
-            class.map_or_else(|| super::opargs::describe(*h), str::to_string)
+            class.map_or_else(|| super::opargs::describe(*h), |c| c.to_string())
         );
     }
     if registry::is_handle(*v) && registry::id_of(*v) == registry::id_of(*h) {
         return Ok(make::null());
     }
     let given = registry::class_of(*v);
-    if registry::is_handle(*v) && !matches!(given, Some("tensor" | "vector" | "dictionary")) {
+    if registry::is_handle(*v)
+        && !matches!(
+            given,
+            Some(registry::Class::Tensor | registry::Class::Vector | registry::Class::Dictionary)
+        )
+    {
         bail!(
             "unable to re-assign {} to given {}",
             class.unwrap(),
-            given.unwrap_or("stale pointer")
+            given.map_or("stale pointer", registry::Class::name)
         );
     }
     let obj = match class.unwrap() {
-        "tensor" => {
-            if registry::is_handle(*v) && given != Some("tensor") {
+        registry::Class::Tensor => {
+            if registry::is_handle(*v) && given != Some(registry::Class::Tensor) {
                 bail!("cannot re-assign tensor to {}", given.unwrap());
             }
             Obj::Tensor(if registry::is_handle(*v) {
@@ -186,13 +194,13 @@ pub fn use_(x: K) -> KResult {
                 convert::to_tensor(*v)?
             })
         }
-        "vector" => match given {
-            Some("vector") => registry::take(*v)?,
-            Some("dictionary") => bail!("cannot re-assign vector to dictionary"),
+        registry::Class::Vector => match given {
+            Some(registry::Class::Vector) => registry::take(*v)?,
+            Some(registry::Class::Dictionary) => bail!("cannot re-assign vector to dictionary"),
             _ => Obj::Vector(super::vector::from_q(*v)?),
         },
         _ => match given {
-            Some("dictionary") => registry::take(*v)?,
+            Some(registry::Class::Dictionary) => registry::take(*v)?,
             Some(c) => bail!("cannot re-assign dictionary to {c}"),
             None => Obj::Dict(super::dict::from_q(*v)?),
         },
@@ -215,12 +223,12 @@ pub fn addref(x: K) -> KResult {
 pub fn return_(x: K) -> KResult {
     // a vector or dictionary: its values as `vector v` or `dict d` gives them (ktorch's `Return`)
     match registry::class_of(x) {
-        Some("vector") => {
+        Some(registry::Class::Vector) => {
             let r = super::vector::vector(x)?;
             registry::free(x)?;
             return Ok(r);
         }
-        Some("dictionary") => {
+        Some(registry::Class::Dictionary) => {
             let r = super::dict::dict(x)?;
             registry::free(x)?;
             return Ok(r);

@@ -2,7 +2,7 @@
 //! retrieval (`create`), handle operations (`handles`), properties (`info`), gradients
 //! (`autograd`).
 // libtorch and k.h are reached only through the safe wrappers of src/cxx and src/k
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 pub mod autograd;
 pub mod batch;
 pub mod convert;
@@ -11,7 +11,6 @@ pub mod dict;
 pub mod handles;
 pub mod info;
 pub mod known;
-pub mod memcopy;
 pub mod modes;
 pub mod options;
 pub mod pinned;

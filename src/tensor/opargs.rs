@@ -13,7 +13,7 @@ use crate::registry::{self, Obj};
 pub use crate::registry::describe;
 
 /// The class of the live object of handle `x` (None for q data; an error for a stale handle).
-pub fn class(x: K) -> anyhow::Result<Option<&'static str>> {
+pub fn class(x: K) -> anyhow::Result<Option<registry::Class>> {
     if !registry::is_handle(x) {
         return Ok(None);
     }
@@ -23,11 +23,11 @@ pub fn class(x: K) -> anyhow::Result<Option<&'static str>> {
 }
 
 pub fn is_tensor(x: K) -> bool {
-    registry::class_of(x) == Some("tensor")
+    registry::class_of(x) == Some(registry::Class::Tensor)
 }
 
 pub fn is_vector(x: K) -> bool {
-    registry::class_of(x) == Some("vector")
+    registry::class_of(x) == Some(registry::Class::Vector)
 }
 
 /// Does `x` hold a handle at any depth of its general lists?

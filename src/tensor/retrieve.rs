@@ -27,7 +27,7 @@ pub fn all(h: K) -> KResult {
         ))
     })?;
     Ok(match (class, keys) {
-        ("tensor", _) => return convert::to_q(&ts[0]),
+        (registry::Class::Tensor, _) => return convert::to_q(&ts[0]),
         (_, Some(keys)) => {
             let keys: Vec<&str> = keys.iter().map(|s| s.as_str()).collect();
             make::dict_of(
@@ -41,7 +41,7 @@ pub fn all(h: K) -> KResult {
 
 pub fn part(h: K, rest: &[K]) -> KResult {
     match registry::class_of(h) {
-        Some("vector") => {
+        Some(registry::Class::Vector) => {
             let [i] = rest else {
                 bail!("expected (vector;index)")
             };
@@ -51,7 +51,7 @@ pub fn part(h: K, rest: &[K]) -> KResult {
                 Err(ks) => make::list(ks.iter().map(|k| handle(&v[*k])).collect()),
             })
         }
-        Some("dictionary") => {
+        Some(registry::Class::Dictionary) => {
             let [k] = rest else {
                 bail!("expected (dictionary;key)")
             };

@@ -93,8 +93,8 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
         })
     };
     match registry::class_of(a) {
-        Some("tensor") => s.push(to(registry::tensor(a)?)?),
-        Some("vector" | "dictionary") => {
+        Some(registry::Class::Tensor) => s.push(to(registry::tensor(a)?)?),
+        Some(registry::Class::Vector | registry::Class::Dictionary) => {
             for t in registry::tensors(a)? {
                 s.push(to(t)?);
             }
@@ -103,7 +103,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
         None if registry::is_handle(a) => bail!("stale pointer"),
         None => {
             if let Some([v, i]) = from::list(&a) {
-                if registry::class_of(*v) == Some("vector") {
+                if registry::class_of(*v) == Some(registry::Class::Vector) {
                     let ts = registry::tensors(*v)?;
                     let ix = Wholes::of(*i)
                         .map(|w| w.0)
@@ -125,7 +125,7 @@ fn add(s: &mut Side, a: K, device: Option<Device>) -> Result<()> {
                     return Ok(());
                 }
                 // `(dictionary;key(s))`: those tensors, in the order of the keys (train.rst:925)
-                if registry::class_of(*v) == Some("dictionary") {
+                if registry::class_of(*v) == Some(registry::Class::Dictionary) {
                     let keys = Vec::<&str>::of(*i)
                         .or_else(|| <&str>::of(*i).map(|k| vec![k]))
                         .ok_or_else(|| {

@@ -5,17 +5,15 @@
 //! embedding's input). The 2-d tensor's type is what torch.result_type gives for the columns
 //! (`promote`): int and long give long, long and real give real, real and float give float.
 //!
-//! One copy, at memory speed: the columns are interleaved a block of rows at a time into a small
-//! buffer that stays in the first-level cache, and each block goes to the tensor's storage with
-//! non-temporal stores (as memcpy writes a large copy: no read of the destination first), so the
-//! transpose costs what a memcpy of the same bytes costs (`make bench`, "table → tensor").
-// raw memory kernels on a tensor's and a q value's data, not yet behind src/k or src/cxx (issue 36)
-#![allow(unsafe_code)]
+//! One copy, at memory speed: the columns' data (src/k's views) are interleaved into the new
+//! tensor's storage (src/cxx's view) by the kernel of src/cxx/interleave.rs, which costs what a
+//! memcpy of the same bytes costs (`make bench`, "table → tensor").
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
+use crate::cxx::{interleave::interleave, storage};
 use crate::k::from::{self, FromQ};
-use crate::k::{make::data, read, K};
+use crate::k::{data, read, K};
 
 /// A column of a table: its name and its (borrowed) vector.
 #[derive(Clone, Copy)]
@@ -233,46 +231,29 @@ pub fn matrix(cols: &[Column], rows: i64, kind: Option<Kind>, pinned: bool) -> R
             | Kind::Double
     ) && (want != Kind::Bool || promoted == Kind::Bool);
     let k = if direct { want } else { promoted };
-    let out = empty(&[rows, cols.len() as i64], k, pinned && direct)?;
+    let mut out = empty(&[rows, cols.len() as i64], k, pinned && direct)?;
     let bytes = rows.max(0) as usize * cols.len() * k.elt_size_in_bytes();
     if bytes >= HUGE && !(pinned && direct) {
-        // SAFETY: the range is inside the tensor's storage, just allocated, of `bytes` bytes.
-        unsafe { huge_pages(out.data_ptr() as *mut u8, bytes) };
+        storage::huge_pages(&mut out);
     }
     if rows > 0 {
-        let src: Vec<(*const u8, i8)> = cols
+        let src = cols
             .iter()
-            // SAFETY: each column is a live simple vector of `rows` items (Table::read checked).
-            .map(|c| (unsafe { data::<u8>(c.k) } as *const u8, read::ktype(c.k)))
-            .collect();
-        // SAFETY: `out` is a contiguous CPU tensor of rows x cols items of kind `k`, and each
-        // source has `rows` items of its q type.
-        unsafe { interleave(&src, rows as usize, out.data_ptr() as *mut u8, k) };
+            .map(|c| {
+                let d = data::bytes(&c.k)
+                    .ok_or_else(|| anyhow!("column `{} is no simple list", c.name))?;
+                Ok((d, read::ktype(c.k)))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let dst = storage::bytes_mut(&mut out)
+            .ok_or_else(|| anyhow!("a new tensor's memory is not one run on the host"))?;
+        interleave(&src, rows as usize, dst, k);
     }
     Ok(if direct { out } else { out.f_to_kind(want)? })
 }
 
 /// From this size on, a new tensor's memory is asked for in huge pages.
 const HUGE: usize = 32 << 20;
-
-/// Ask the kernel for transparent huge pages on the whole 2 MB pages of `[p, p+n)` before the
-/// first write (a fresh allocation's memory is mapped at first touch: 4 KB pages make one fault
-/// each, 200,000 for 800 MB, which cost more than the copy; PyTorch's THP_MEM_ALLOC_ENABLE does
-/// the same for its own large tensors). Advice only: where the kernel says no, nothing changes.
-///
-/// # Safety
-/// `[p, p+n)` is memory this process owns.
-unsafe fn huge_pages(p: *mut u8, n: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 2 << 20;
-        let start = (p as usize).div_ceil(PAGE) * PAGE;
-        let end = (p as usize + n) / PAGE * PAGE;
-        if end > start {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
-}
 
 /// One column as a 1-d tensor of its own kind (`kind` None) or of `kind`.
 pub fn column(c: &Column, kind: Option<Kind>) -> Result<Tensor> {
@@ -286,257 +267,6 @@ pub fn columns(cols: &[Column]) -> Result<Vec<(String, Tensor)>> {
     cols.iter()
         .map(|c| Ok((c.name.to_string(), column(c, None)?)))
         .collect()
-}
-
-/// Rows interleaved a block at a time: this many bytes of output per block (fits the first
-/// level cache with the sources' lines).
-const BLOCK: usize = 16 << 10;
-/// From this size on, blocks go out with non-temporal stores (the output would not stay cached).
-const STREAM: usize = 4 << 20;
-
-#[repr(C, align(64))]
-struct Buf([u8; BLOCK]);
-
-/// Write `rows` rows of the columns `src` (data pointer and q type each) into `dst` as a
-/// row-major matrix of kind `k`.
-///
-/// # Safety
-/// Each source points at `rows` items of its q type; `dst` has room for rows x columns items of
-/// kind `k`; `k` is bool only when every source is boolean.
-unsafe fn interleave(src: &[(*const u8, i8)], rows: usize, dst: *mut u8, k: Kind) {
-    let nc = src.len();
-    let es = k.elt_size_in_bytes();
-    let total = rows * nc * es;
-    // one column of the same type: a plain copy
-    if nc == 1 && same(src[0].1, k) {
-        super::memcopy::copy_bytes(src[0].0, dst, total);
-        return;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if total >= STREAM && (es == 8 || es == 4) && (dst as usize).is_multiple_of(es) {
-        if es == 8 {
-            rows_streamed::<u64>(src, rows, dst as *mut u64, k);
-        } else {
-            rows_streamed::<u32>(src, rows, dst as *mut u32, k);
-        }
-        return;
-    }
-    let stream = total >= STREAM && (dst as usize).is_multiple_of(16);
-    // rows per block: a multiple of 64 (so each block's bytes are whole cache lines), at least 64
-    let per = ((BLOCK / (nc * es)) / 64 * 64).max(64);
-    let mut boxed: Option<Vec<u8>> = None;
-    let mut local = Buf([0; BLOCK]);
-    let buf: *mut u8 = if per * nc * es <= BLOCK {
-        local.0.as_mut_ptr()
-    } else {
-        // very wide tables: a bigger block
-        boxed.insert(vec![0u8; per * nc * es + 64]).as_mut_ptr()
-    };
-    let buf = buf.add(buf.align_offset(64).min(63));
-    let mut r0 = 0;
-    while r0 < rows {
-        let n = per.min(rows - r0);
-        let out = if stream { buf } else { dst.add(r0 * nc * es) };
-        for (j, (p, qt)) in src.iter().enumerate() {
-            block(*p, *qt, r0, n, out, nc, j, k);
-        }
-        if stream {
-            stream_copy(buf, dst.add(r0 * nc * es), n * nc * es);
-        }
-        r0 += n;
-    }
-    if stream {
-        #[cfg(target_arch = "x86_64")]
-        std::arch::x86_64::_mm_sfence();
-    }
-    drop(boxed);
-}
-
-/// Is q type `qt` stored as kind `k` (no conversion)?
-fn same(qt: i8, k: Kind) -> bool {
-    matches!(
-        (qt, k),
-        (1, Kind::Bool)
-            | (4, Kind::Uint8)
-            | (10, Kind::Int8)
-            | (5, Kind::Int16)
-            | (6, Kind::Int)
-            | (7 | 20..=76, Kind::Int64)
-            | (8, Kind::Float)
-            | (9, Kind::Double)
-    )
-}
-
-/// An element written with a non-temporal store (movnti): it goes to memory through the
-/// write-combining buffers, which fill whole lines as the rows are written in order, without
-/// reading the destination first.
-#[cfg(target_arch = "x86_64")]
-trait Stream: Copy {
-    /// # Safety
-    /// `d` is valid for a write of `Self`, aligned.
-    unsafe fn put(d: *mut Self, v: Self);
-}
-#[cfg(target_arch = "x86_64")]
-impl Stream for u64 {
-    unsafe fn put(d: *mut u64, v: u64) {
-        std::arch::x86_64::_mm_stream_si64(d as *mut i64, v as i64)
-    }
-}
-#[cfg(target_arch = "x86_64")]
-impl Stream for u32 {
-    unsafe fn put(d: *mut u32, v: u32) {
-        std::arch::x86_64::_mm_stream_si32(d as *mut i32, v as i32)
-    }
-}
-
-/// Large outputs of 4- or 8-byte items: a block of rows at a time, columns of another type
-/// converted into a small buffer first (in the first-level cache), then each row's items written
-/// in order with non-temporal stores straight from the columns (or their converted block).
-///
-/// # Safety
-/// As `interleave`; `T` is the width of kind `k`, `dst` aligned to it.
-#[cfg(target_arch = "x86_64")]
-unsafe fn rows_streamed<T: Stream>(src: &[(*const u8, i8)], rows: usize, dst: *mut T, k: Kind) {
-    let nc = src.len();
-    let es = std::mem::size_of::<T>();
-    let per = (BLOCK / (nc * es)).clamp(64, 4096);
-    let convert: Vec<bool> = src.iter().map(|(_, qt)| !same(*qt, k)).collect();
-    let mut conv = vec![std::mem::zeroed::<T>(); per * convert.iter().filter(|c| **c).count()];
-    let mut cols: Vec<*const T> = vec![std::ptr::null(); nc];
-    let mut d = dst;
-    // rows of an even count of 8-byte items start 16-byte aligned when the first does
-    let pairs = es == 8 && nc.is_multiple_of(2) && (dst as usize).is_multiple_of(16);
-    let mut r0 = 0;
-    while r0 < rows {
-        let n = per.min(rows - r0);
-        let mut at = 0;
-        for (j, (p, qt)) in src.iter().enumerate() {
-            if convert[j] {
-                let b = conv.as_mut_ptr().add(at * per);
-                block(*p, *qt, r0, n, b as *mut u8, 1, 0, k);
-                cols[j] = b;
-                at += 1;
-            } else {
-                cols[j] = (*p as *const T).add(r0);
-            }
-        }
-        if pairs {
-            // 8-byte items, an even number of columns: two rows of two columns a step
-            pairs_u64(&cols, n, d as *mut u64);
-            d = d.add(n * nc);
-        } else {
-            for i in 0..n {
-                for c in &cols {
-                    T::put(d, *c.add(i));
-                    d = d.add(1);
-                }
-            }
-        }
-        r0 += n;
-    }
-    std::arch::x86_64::_mm_sfence();
-}
-
-/// Rows `0..n` of the 8-byte columns `cols` (an even count of them) into `d`, row-major: for two
-/// rows at a time, each pair of columns is loaded as two 16-byte vectors (two rows of each),
-/// unpacked into the two rows' pairs and written with 16-byte non-temporal stores: half the
-/// stores of item-by-item `movnti`.
-///
-/// # Safety
-/// Each column pointer has `n` items to read (as `u64`); `d` has room for n x cols.len() items
-/// and is 16-byte aligned, cols.len() even.
-#[cfg(target_arch = "x86_64")]
-unsafe fn pairs_u64<T>(cols: &[*const T], n: usize, d: *mut u64) {
-    use std::arch::x86_64::{
-        __m128i, _mm_loadu_si128, _mm_stream_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64,
-    };
-    let nc = cols.len();
-    let c: Vec<*const u64> = cols.iter().map(|p| *p as *const u64).collect();
-    let mut i = 0;
-    while i + 2 <= n {
-        let (r, s) = (d.add(i * nc), d.add((i + 1) * nc));
-        for p in (0..nc).step_by(2) {
-            let a = _mm_loadu_si128(c[p].add(i) as *const __m128i);
-            let b = _mm_loadu_si128(c[p + 1].add(i) as *const __m128i);
-            _mm_stream_si128(r.add(p) as *mut __m128i, _mm_unpacklo_epi64(a, b));
-            _mm_stream_si128(s.add(p) as *mut __m128i, _mm_unpackhi_epi64(a, b));
-        }
-        i += 2;
-    }
-    if i < n {
-        for (p, col) in c.iter().enumerate() {
-            u64::put(d.add(i * nc + p), *col.add(i));
-        }
-    }
-}
-
-/// Copy `n` bytes to `dst` (16-byte aligned) with non-temporal stores where the CPU has them.
-///
-/// # Safety
-/// `src` valid for `n` bytes of reads (16-byte aligned), `dst` for `n` bytes of writes.
-unsafe fn stream_copy(src: *const u8, dst: *mut u8, n: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{__m128i, _mm_load_si128, _mm_stream_si128};
-        let whole = n / 16;
-        for i in 0..whole {
-            let v = _mm_load_si128((src as *const __m128i).add(i));
-            _mm_stream_si128((dst as *mut __m128i).add(i), v);
-        }
-        let done = whole * 16;
-        std::ptr::copy_nonoverlapping(src.add(done), dst.add(done), n - done);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    std::ptr::copy_nonoverlapping(src, dst, n);
-}
-
-/// Column `j` of rows `r0..r0+n` (source of q type `qt`) into `out`, a block of rows of `nc`
-/// items of kind `k`, converting as a tensor's `to` does (C casts).
-///
-/// # Safety
-/// As `interleave`: the source has at least `r0 + n` items, `out` room for n x nc items.
-#[allow(clippy::too_many_arguments)]
-unsafe fn block(
-    p: *const u8,
-    qt: i8,
-    r0: usize,
-    n: usize,
-    out: *mut u8,
-    nc: usize,
-    j: usize,
-    k: Kind,
-) {
-    macro_rules! go {
-        ($S:ty, $T:ty) => {{
-            let s = (p as *const $S).add(r0);
-            let o = (out as *mut $T).add(j);
-            for i in 0..n {
-                *o.add(i * nc) = *s.add(i) as $T;
-            }
-        }};
-    }
-    macro_rules! to {
-        ($T:ty) => {
-            match qt {
-                1 | 4 => go!(u8, $T),
-                10 => go!(i8, $T),
-                5 => go!(i16, $T),
-                6 => go!(i32, $T),
-                8 => go!(f32, $T),
-                9 => go!(f64, $T),
-                _ => go!(i64, $T), // long, and enumerations' indices
-            }
-        };
-    }
-    match k {
-        Kind::Bool | Kind::Uint8 => to!(u8),
-        Kind::Int8 => to!(i8),
-        Kind::Int16 => to!(i16),
-        Kind::Int => to!(i32),
-        Kind::Int64 => to!(i64),
-        Kind::Float => to!(f32),
-        _ => to!(f64),
-    }
 }
 
 /// Table `x` as one 2-d tensor of its value columns (`tensor t`), in pinned memory when bound

@@ -12,7 +12,7 @@ use crate::registry::{self, Obj};
 
 /// Is `x` a live vector handle?
 pub fn is_vector(x: K) -> bool {
-    registry::class_of(x) == Some("vector")
+    registry::class_of(x) == Some(registry::Class::Vector)
 }
 
 /// An index into a vector of `n`, negative counting from the end as in PyTorch.

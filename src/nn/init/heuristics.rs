@@ -284,17 +284,17 @@ impl FromQ for KaimingArgs {
             }
             let t = read::ktype(v[1]);
             let pick = match opargs::class(v[0])? {
-                Some("tensor") | Some("vector") => t == -7 || t == 7,
+                Some(registry::Class::Tensor | registry::Class::Vector) => t == -7 || t == 7,
                 cls => {
                     let named = t == -11 || t == 11;
-                    if !named && cls != Some("dictionary") {
+                    if !named && cls != Some(registry::Class::Dictionary) {
                         bail!(
                             "tensor name(s) expected with supplied {}",
-                            cls.unwrap_or("object")
+                            cls.map_or("object", registry::Class::name)
                         );
                     }
                     // a dictionary's key that is also an option name is read as the option
-                    named && !(cls == Some("dictionary") && <&str>::of(v[1]).is_some_and(is_option))
+                    named && !(cls == Some(registry::Class::Dictionary) && <&str>::of(v[1]).is_some_and(is_option))
                 }
             };
             if pick {

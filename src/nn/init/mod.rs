@@ -61,7 +61,7 @@ pub fn array(x: K) -> Result<Target> {
 
 /// The tensors of handle `h`: all of them, or those `picks` names or indexes.
 pub fn shared(h: K, picks: Option<K>) -> Result<Target> {
-    if registry::class_of(h) == Some("module") {
+    if registry::class_of(h) == Some(registry::Class::Module) {
         let r = modref(h)?;
         let Some(p) = picks else {
             bail!("not implemented for single module argument, parameter or buffer names required")

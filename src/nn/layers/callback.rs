@@ -110,7 +110,7 @@ fn result(r: Option<Owned>) -> Result<Tensor> {
     let r = r.k();
     if let Some(msg) = read::error_text(r) {
         Err(anyhow!("callback error from k: {msg}"))
-    } else if registry::class_of(r) == Some("tensor") {
+    } else if registry::class_of(r) == Some(registry::Class::Tensor) {
         registry::take_tensor(r)
     } else {
         Err(anyhow!(

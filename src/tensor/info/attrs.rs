@@ -185,8 +185,8 @@ pub fn options(x: K) -> KResult {
                 .map(|k| k.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
         ))
     })?;
-    let class = registry::class_of(x).unwrap_or("tensor");
-    if class == "tensor" {
+    let class = registry::class_of(x).unwrap_or(registry::Class::Tensor);
+    if class == registry::Class::Tensor {
         let vals: Vec<&str> = rows[0].iter().map(|s| s.as_str()).collect();
         return Ok(make::dict_of(
             make::symbols(&OPTION_KEYS),
