@@ -186,16 +186,16 @@ print(f"  q names {len(qnames)}: places written {total} ({total / max(len(qnames
 # the same split in two: declarations in code (a row of the one table, or anything else that
 # names the q name as a declaration) and the documentation's `## ` headings (the doc entry the
 # docs test asks the declaration for; a prose heading that happens to contain the word counts too)
-code = defaultdict(int)
+decl = defaultdict(int)
 for f in ("src/fns.rs", "src/exports.rs"):
     for m in re.finditer(r'^\s*"([^"]+)"\s*(?:/\s*2\s*)?(?:=>|as\b|,)', text.get(f, ""), re.M):
         if m.group(1) in qnames:
-            code[m.group(1)] += 1
-ctotal = sum(code.values())
-cmost = max(code.values()) if code else 0
+            decl[m.group(1)] += 1
+ctotal = sum(decl.values())
+cmost = max(decl.values()) if decl else 0
 print(f"  q name declarations in code: {ctotal} ({ctotal / max(len(qnames), 1):.2f} a name, at most {cmost}); "
       f"doc headings naming one: {total - ctotal}; names without a doc heading: "
-      f"{sum(1 for n in qnames if places[n] == code[n])}")
+      f"{sum(1 for n in qnames if places[n] == decl[n])}")
 
 # ---- argument readers -----------------------------------------------------------------------
 readers = {
