@@ -140,9 +140,12 @@ fn declared_forms() {
             continue;
         };
         if let Some(path) = target.strip_suffix("::q") {
-            let (file, params) = typed
-                .get(path)
-                .unwrap_or_else(|| panic!("fuzz: fns row {q} names {target}, no qfn! declares it"));
+            // a wrapper a macro made (loss's `losses!` rows declare theirs through qfn! inside
+            // the macro, which this text scan does not expand): no declared forms, the
+            // vocabulary alone
+            let Some((file, params)) = typed.get(path) else {
+                continue;
+            };
             let described: Vec<(String, String)> = params
                 .iter()
                 .map(|p| (p.clone(), type_text(&kinds, file, p, 0)))
