@@ -367,6 +367,43 @@ fn a_file_rendezvous_in_a_missing_directory_is_an_error_at_once() {
     assert!(took < Duration::from_secs(10), "took {took:?}: {e}");
 }
 
+/// A rank other than 0 whose store never listens is an error at the timeout (c10d's TCP store
+/// client retried for 151 s past a timeout of 60: the fuzzer found it), and a rendezvous of an
+/// unknown scheme is an error at once (it was taken as a host named `udp://a`).
+#[test]
+fn a_store_that_never_listens_is_an_error_at_the_timeout() {
+    let dir = std::env::temp_dir().join(format!("ktorch-dist-nostore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("nostore.q");
+    let port = free_port();
+    std::fs::write(
+        &script,
+        format!("{{key[x]set'x}}(`ktorch 2:`fns,1)[];\n-1 \"error: \",@[distinit;(`gloo;\"127.0.0.1:{port}\";1;2;2);{{x}}];\n-1 \"scheme: \",@[distinit;(`gloo;\"udp://a:1\";1;2;2);{{x}}];\nexit 0\n"),
+    )
+    .unwrap();
+    let t = Instant::now();
+    let c = rank(script.to_str().unwrap(), &[], 1, 2, port);
+    let (ok, out, err) = finish(c, Duration::from_secs(60)).expect("distinit hung");
+    let took = t.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ok, "{out}\n{err}");
+    let line = |p: &str| {
+        out.lines()
+            .find(|l| l.starts_with(p))
+            .unwrap_or_else(|| panic!("no {p}:\n{out}\n{err}"))
+            .to_string()
+    };
+    assert_eq!(
+        line("error: "),
+        format!("error: distinit: no store at 127.0.0.1:{port} within the timeout of 2 seconds (rank 0 starts it)")
+    );
+    assert_eq!(
+        line("scheme: "),
+        "scheme: distinit: rendezvous \"udp://a:1\": unknown scheme \"udp\", expected \"host:port\", \"tcp://host:port\" or \"file://path\""
+    );
+    assert!(took < Duration::from_secs(2 + 10), "took {took:?}");
+}
+
 #[test]
 fn a_rank_that_never_arrives_is_an_error_within_the_timeout() {
     let dir = std::env::temp_dir().join(format!("ktorch-dist-{}", std::process::id()));
