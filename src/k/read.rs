@@ -159,10 +159,6 @@ pub fn error_text(e: K) -> Option<String> {
             .into_owned(),
     )
 }
-/// An atom's value bytes (k.h: from offset 8), `n` of them.
-pub fn atom_bytes(x: &K, n: usize) -> &[u8] {
-    unsafe { std::slice::from_raw_parts((*x as *const u8).add(8), n) }
-}
 /// A real atom's value.
 pub fn real(x: K) -> Option<f32> {
     (ktype(x) == -8).then(|| unsafe { *((x as *const u8).add(8) as *const f32) })
@@ -174,10 +170,6 @@ pub fn float(x: K) -> Option<f64> {
 /// A table's column dictionary (k.h: a table's header holds it at offset 8), borrowed.
 pub fn table_dict(x: K) -> Option<K> {
     (ktype(x) == 98).then(|| unsafe { *((x as *const u8).add(8) as *const K) })
-}
-/// A simple list's data bytes (`len` items of `width` bytes each), borrowed.
-pub fn vector_bytes(x: &K, width: usize) -> &[u8] {
-    unsafe { std::slice::from_raw_parts(data::<u8>(*x), len(*x) as usize * width) }
 }
 
 /// q's name of a type as ktorch words its conversion errors: `long scalar`, `float list`,

@@ -102,7 +102,10 @@ fn rows_of(x: K) -> Result<Rows> {
 /// A numeric atom as f32 (C casts, as a tensor's `to`).
 fn atom_f32(name: &str, a: K) -> Result<f32> {
     let t = read::ktype(a);
-    let b = read::atom_bytes(&a, 8);
+    // the atom's own bytes (its type's width): none for what is no simple atom
+    let Some(b) = crate::k::data::atom_bytes(&a) else {
+        bail!("`{name} is {}, not a number", describe(a))
+    };
     Ok(match t {
         -1 | -4 => b[0] as f32,
         -10 => b[0] as i8 as f32,
