@@ -473,7 +473,7 @@ impl Item {
             Item::At(x, i) => {
                 let t = read::ktype(x);
                 let w = width(t).filter(|_| t > 0 && (i as i64) < read::len(x))?;
-                let bytes = &super::data::bytes(&x)?[i * w..(i + 1) * w];
+                let bytes = &read::vector_bytes(&x, w)[i * w..(i + 1) * w];
                 Some(super::Owned::new(super::make::atom(-t, bytes)))
             }
         }

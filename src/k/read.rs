@@ -171,6 +171,11 @@ pub fn float(x: K) -> Option<f64> {
 pub fn table_dict(x: K) -> Option<K> {
     (ktype(x) == 98).then(|| unsafe { *((x as *const u8).add(8) as *const K) })
 }
+/// A simple list's data bytes (`len` items of `width` bytes each, symbols' pointers included),
+/// borrowed: `width` must be the width of the list's type (from.rs's `width`).
+pub fn vector_bytes(x: &K, width: usize) -> &[u8] {
+    unsafe { std::slice::from_raw_parts(data::<u8>(*x), len(*x) as usize * width) }
+}
 
 /// q's name of a type as ktorch words its conversion errors: `long scalar`, `float list`,
 /// `enumeration`, `table`, ... (the empty list's type 0 is `list list`).
