@@ -6,7 +6,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use super::info::{query, sparsedim_of, Attr};
+use super::info::{query, sparsedim_of, Attr, Held};
 use super::options::{self, Options};
 use super::{arg, convert, opargs, result};
 use crate::k::from::{self, FromQ};
@@ -178,18 +178,24 @@ fn densedim_of(t: &Tensor) -> Result<i64> {
     })
 }
 
-/// `nnz h`: the values a sparse tensor holds, counted over its sparse dimensions (the non-zero
-/// elements of a dense tensor). A vector or dictionary gives one count per tensor.
-pub fn nnz(x: K) -> KResult {
-    query(x, Attr::Long(&nnz_of), false)
+crate::qfn! {
+    /// `nnz h`: the values a sparse tensor holds, counted over its sparse dimensions (the non-zero
+    /// elements of a dense tensor). A vector or dictionary gives one count per tensor.
+    pub fn nnz(x: Held<false>) -> KResult {
+        query(x, Attr::Long(&nnz_of))
+    }
 }
-/// `sparsedim h`: the number of sparse dimensions (0 for a dense tensor).
-pub fn sparsedim(x: K) -> KResult {
-    query(x, Attr::Long(&sparsedim_of), false)
+crate::qfn! {
+    /// `sparsedim h`: the number of sparse dimensions (0 for a dense tensor).
+    pub fn sparsedim(x: Held<false>) -> KResult {
+        query(x, Attr::Long(&sparsedim_of))
+    }
 }
-/// `densedim h`: the number of dense dimensions (all of a dense tensor's).
-pub fn densedim(x: K) -> KResult {
-    query(x, Attr::Long(&densedim_of), false)
+crate::qfn! {
+    /// `densedim h`: the number of dense dimensions (all of a dense tensor's).
+    pub fn densedim(x: Held<false>) -> KResult {
+        query(x, Attr::Long(&densedim_of))
+    }
 }
 
 /// The creation modes a sparse layout allows, and the options a sparse tensor cannot have.

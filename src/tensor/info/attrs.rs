@@ -3,7 +3,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Kind, Tensor};
 
-use super::{facts, query, Attr};
+use super::{facts, query, Attr, Held};
 use crate::k::from::FromQ;
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
@@ -69,18 +69,45 @@ pub fn ktype_of(t: &Tensor) -> Result<u8> {
     ktype_letter(k).ok_or_else(|| anyhow!("no k type for data type `{}", options::kind_name(k)))
 }
 
-/// `dtype[]` the default dtype, `` dtype`double `` sets it, `dtype x` the dtype(s) of x.
-pub fn dtype(x: K) -> KResult {
-    if read::is_nil(x) {
-        return Ok(make::symbol(options::kind_name(options::default_kind())));
+/// `dtype`'s forms: `dtype[]` (`::` or `()`), `` dtype`double `` (a data type to make the
+/// default), or an object or q data whose dtypes it answers.
+pub enum DtypeArg {
+    Default,
+    Set(Kind),
+    Of(Held<true>),
+}
+
+impl FromQ for DtypeArg {
+    const TYPE: &'static str = Held::<true>::TYPE;
+    /// A symbol is a data type's name (another name is an error), else as `Held` reads it.
+    fn read(x: K) -> Result<Option<DtypeArg>> {
+        if read::is_nil(x) {
+            return Ok(Some(DtypeArg::Default));
+        }
+        if let Some(s) = <&str>::of(x) {
+            let k = options::kind_from_name(s)
+                .ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
+            return Ok(Some(DtypeArg::Set(k)));
+        }
+        Ok(Held::<true>::read(x)?.map(DtypeArg::Of))
     }
-    if let Some(s) = <&str>::of(x) {
-        let k =
-            options::kind_from_name(s).ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
-        options::set_default_kind(k)?;
-        return Ok(make::null());
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        Held::<true>::wrong(x, arg)
     }
-    query(x, Attr::Sym(&dtype_of), true)
+}
+
+crate::qfn! {
+    /// `dtype[]` the default dtype, `` dtype`double `` sets it, `dtype x` the dtype(s) of x.
+    pub fn dtype(x: DtypeArg) -> KResult {
+        match x {
+            DtypeArg::Default => Ok(make::symbol(options::kind_name(options::default_kind()))),
+            DtypeArg::Set(k) => {
+                options::set_default_kind(k)?;
+                Ok(make::null())
+            }
+            DtypeArg::Of(h) => query(h, Attr::Sym(&dtype_of)),
+        }
+    }
 }
 
 /// The session's default device: `cuda` when a CUDA device is available, else `cpu`.
@@ -92,47 +119,91 @@ pub fn default_device() -> &'static str {
     }
 }
 
-/// `device[]` the default device, `device x` the device(s) of x.
-pub fn device(x: K) -> KResult {
-    if read::is_nil(x) {
-        return Ok(make::symbol(default_device()));
+/// `device`'s forms: `device[]` (`::` or `()`), or an object or q data whose devices it answers.
+pub enum DeviceArg {
+    Default,
+    Of(Held<true>),
+}
+
+impl FromQ for DeviceArg {
+    const TYPE: &'static str = Held::<true>::TYPE;
+    fn read(x: K) -> Result<Option<DeviceArg>> {
+        if read::is_nil(x) {
+            return Ok(Some(DeviceArg::Default));
+        }
+        Ok(Held::<true>::read(x)?.map(DeviceArg::Of))
     }
-    query(x, Attr::Sym(&device_of), true)
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        Held::<true>::wrong(x, arg)
+    }
 }
 
-pub fn layout(x: K) -> KResult {
-    query(x, Attr::Sym(&layout_of), true)
-}
-pub fn gradient(x: K) -> KResult {
-    query(x, Attr::Sym(&gradient_of), false)
-}
-pub fn memory(x: K) -> KResult {
-    query(x, Attr::Sym(&memory_of), true)
-}
-pub fn gradfn(x: K) -> KResult {
-    query(x, Attr::Sym(&gradfn_of), false)
-}
-pub fn ktype(x: K) -> KResult {
-    query(x, Attr::Char(&ktype_of), true)
+crate::qfn! {
+    /// `device[]` the default device, `device x` the device(s) of x.
+    pub fn device(x: DeviceArg) -> KResult {
+        match x {
+            DeviceArg::Default => Ok(make::symbol(default_device())),
+            DeviceArg::Of(h) => query(h, Attr::Sym(&device_of)),
+        }
+    }
 }
 
-/// `objtype x`: the kind of tensor object (`tensor` for tensors, vectors and dictionaries).
-pub fn objtype(x: K) -> KResult {
-    if !registry::is_handle(x) {
-        bail!(
+crate::qfn! {
+    pub fn layout(x: Held<true>) -> KResult {
+        query(x, Attr::Sym(&layout_of))
+    }
+}
+crate::qfn! {
+    pub fn gradient(x: Held<false>) -> KResult {
+        query(x, Attr::Sym(&gradient_of))
+    }
+}
+crate::qfn! {
+    pub fn memory(x: Held<true>) -> KResult {
+        query(x, Attr::Sym(&memory_of))
+    }
+}
+crate::qfn! {
+    pub fn gradfn(x: Held<false>) -> KResult {
+        query(x, Attr::Sym(&gradfn_of))
+    }
+}
+crate::qfn! {
+    pub fn ktype(x: Held<true>) -> KResult {
+        query(x, Attr::Char(&ktype_of))
+    }
+}
+
+/// Any object's handle (`objtype`'s argument): q data is `requires an allocated object ..`.
+pub struct Allocated(K);
+
+impl FromQ for Allocated {
+    const TYPE: &'static str = "an allocated object";
+    fn read(x: K) -> Result<Option<Allocated>> {
+        Ok(registry::is_handle(x).then_some(Allocated(x)))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
             "requires an allocated object, e.g. tensor, vector or dictionary, given {}",
             super::qtype_name(x)
-        );
+        )
     }
-    if let Some(t) = registry::objtype_tag(x) {
-        return Ok(make::symbol(t));
+}
+
+crate::qfn! {
+    /// `objtype x`: the kind of tensor object (`tensor` for tensors, vectors and dictionaries).
+    pub fn objtype(x: Allocated) -> KResult {
+        let x = x.0;
+        if let Some(t) = registry::objtype_tag(x) {
+            return Ok(make::symbol(t));
+        }
+        registry::with(x, |o| match o {
+            Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
+            // a module's type, as ktorch: `sequential, `linear, ..; an optimizer's or loss's name;
+            // a model, stream, event or graph: its class
+            Obj::Object(b) => Ok(make::symbol(b.objtype())),
+        })
     }
-    registry::with(x, |o| match o {
-        Obj::Tensor(_) | Obj::Vector(_) | Obj::Dict(_) => Ok(make::symbol("tensor")),
-        // a module's type, as ktorch: `sequential, `linear, ..; an optimizer's or loss's name; a
-        // model, stream, event or graph: its class
-        Obj::Object(b) => Ok(make::symbol(b.objtype())),
-    })
 }
 
 /// The keys of an options dictionary or table.

@@ -3,7 +3,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::{facts, query, Attr};
+use super::{facts, query, Attr, Held};
 use crate::k::from::{self, FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
@@ -21,36 +21,69 @@ fn sparse_(t: &Tensor) -> Result<bool> {
     Ok(t.defined() && t.is_sparse())
 }
 
-/// `contiguous x` contiguous in C order; `contiguous(x;format)` in memory format
-/// `` `contiguous `preserve `channel2d `channel3d ``.
-pub fn contiguous(x: K) -> KResult {
-    if let Some([h, f]) = from::list(&x).filter(|_| !registry::is_handle(x)) {
-        if let Some(s) = <&str>::of(*f) {
-            let m = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
-                anyhow!(
-                    "unrecognized memory format `{s}, expected one of {}",
-                    facts::MEMORY.join(",")
-                )
-            })?;
-            return query(*h, Attr::Bool(&|t| facts::is_contiguous(t, m)), true);
+/// `contiguous`'s argument: an object or q data, and the memory format asked (0: C order),
+/// named by a symbol in `(x;format)`.
+pub struct Contiguity {
+    x: Held<true>,
+    format: usize,
+}
+
+impl FromQ for Contiguity {
+    const TYPE: &'static str = Held::<true>::TYPE;
+    /// `(x;format)` when the second of a pair is a symbol (an unknown format is an error), else
+    /// `x` as `Held` reads it.
+    fn read(x: K) -> Result<Option<Contiguity>> {
+        if let Some([h, f]) = from::list(&x).filter(|_| !registry::is_handle(x)) {
+            if let Some(s) = <&str>::of(*f) {
+                let format = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
+                    anyhow!(
+                        "unrecognized memory format `{s}, expected one of {}",
+                        facts::MEMORY.join(",")
+                    )
+                })?;
+                let x = Held::from_q(*h, "x")?;
+                return Ok(Some(Contiguity { x, format }));
+            }
         }
+        Ok(Held::read(x)?.map(|x| Contiguity { x, format: 0 }))
     }
-    query(x, Attr::Bool(&|t| facts::is_contiguous(t, 0)), true)
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        Held::<true>::wrong(x, arg)
+    }
 }
-pub fn coalesced(x: K) -> KResult {
-    query(x, Attr::Bool(&facts::is_coalesced), true)
+
+crate::qfn! {
+    /// `contiguous x` contiguous in C order; `contiguous(x;format)` in memory format
+    /// `` `contiguous `preserve `channel2d `channel3d ``.
+    pub fn contiguous(x: Contiguity) -> KResult {
+        let m = x.format;
+        query(x.x, Attr::Bool(&|t| facts::is_contiguous(t, m)))
+    }
 }
-pub fn defined(x: K) -> KResult {
-    query(x, Attr::Bool(&defined_), false)
+crate::qfn! {
+    pub fn coalesced(x: Held<true>) -> KResult {
+        query(x, Attr::Bool(&facts::is_coalesced))
+    }
 }
-pub fn leaf(x: K) -> KResult {
-    query(x, Attr::Bool(&leaf_), false)
+crate::qfn! {
+    pub fn defined(x: Held<false>) -> KResult {
+        query(x, Attr::Bool(&defined_))
+    }
 }
-pub fn pinned(x: K) -> KResult {
-    query(x, Attr::Bool(&facts::is_pinned), false)
+crate::qfn! {
+    pub fn leaf(x: Held<false>) -> KResult {
+        query(x, Attr::Bool(&leaf_))
+    }
 }
-pub fn sparseflag(x: K) -> KResult {
-    query(x, Attr::Bool(&sparse_), true)
+crate::qfn! {
+    pub fn pinned(x: Held<false>) -> KResult {
+        query(x, Attr::Bool(&facts::is_pinned))
+    }
+}
+crate::qfn! {
+    pub fn sparseflag(x: Held<true>) -> KResult {
+        query(x, Attr::Bool(&sparse_))
+    }
 }
 
 const USAGE: &str = "tensor/vector/dictionary or (object;flag) or (dict/vector;keys/indices) or (dict/vector;keys/indices;flag)";
@@ -60,7 +93,7 @@ const USAGE: &str = "tensor/vector/dictionary or (object;flag) or (dict/vector;k
 /// gives an atom), and `gradflag(d;keys;flag)`, `gradflag(v;indices;flag)` set them.
 pub fn gradflag(x: K) -> KResult {
     if registry::is_handle(x) {
-        return query(x, Attr::Bool(&requires_grad), false);
+        return query(Held::<false>::Handle(x), Attr::Bool(&requires_grad));
     }
     let items = from::list(&x)
         .filter(|v| (2..=3).contains(&v.len()))
