@@ -166,7 +166,7 @@ fns! {
     "cat"             as "cat"            => tensor::join::cat::q,
     "coalesce"        as "coalesce"       => tensor::sparse::coalesce::q,
     "dense"           as "dense"          => tensor::sparse::dense::q,
-    "detach"          as "detach"         => tensor::detach::detach,
+    "detach"          as "detach"         => tensor::detach::detach::q,
     "dict"            as "dict"           => tensor::dict::dict,
     "dirac"           as "dirac"          => nn::init::heuristics::dirac::q,
     "expand"          as "expand"         => tensor::shape::expand::q,
