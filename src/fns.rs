@@ -178,7 +178,7 @@ fns! {
     "grad"            as "kgrad"          => tensor::autograd::grad,
     "imag"            as "imag"           => math::complex::imag,
     "indices"         as "indices"        => tensor::sparse::indices::q,
-    "index"           as "kindex"         => tensor::select::index,
+    "index"           as "kindex"         => tensor::select::index::q,
     "isreal"          as "isreal"         => math::complex::isreal,
     "knormal"         as "knormal"        => nn::init::heuristics::knormal::q,
     "kuniform"        as "kuniform"       => nn::init::heuristics::kuniform::q,
