@@ -6,6 +6,7 @@
 use anyhow::{anyhow, bail};
 use tch::Tensor;
 
+use super::opargs::Stored;
 use super::{convert, options::Options};
 use crate::k::from::{self, FromQ};
 use crate::k::{make, KResult, K};
@@ -63,18 +64,27 @@ pub fn backward(x: K) -> KResult {
     Ok(make::null())
 }
 
-pub fn grad(x: K) -> KResult {
-    let t = registry::tensor(x)?;
-    let g = t.f_grad()?;
-    if !g.defined() {
-        return Ok(make::null());
+crate::qfn! {
+    /// `grad x`: the gradient accumulated in a leaf tensor as q data (null when there is none).
+    pub fn grad(x: Stored) -> KResult {
+        let g = x.0.f_grad()?;
+        if !g.defined() {
+            return Ok(make::null());
+        }
+        convert::to_q(&g)
     }
-    convert::to_q(&g)
 }
 
-fn reset(x: K, none: bool) -> KResult {
-    reset_grads(&registry::grad_tensors(x)?, none)?;
-    Ok(make::null())
+/// The tensors whose gradients `zerograd` and `nograd` reset: a tensor's, a vector's or
+/// dictionary's, a module's or model's parameters (as the registry gives them).
+pub struct Grads(Vec<Tensor>);
+
+impl FromQ for Grads {
+    const TYPE: &'static str = "a tensor, vector, dictionary, module or model";
+    /// Every value is the tensors or the registry's error.
+    fn read(x: K) -> anyhow::Result<Option<Grads>> {
+        registry::grad_tensors(x).map(|ts| Some(Grads(ts)))
+    }
 }
 
 /// Zero the gradients of `ts` (`none`: drop them, as PyTorch's `zero_grad(set_to_none=True)`).
@@ -90,10 +100,16 @@ pub fn backward_of(t: &Tensor) -> anyhow::Result<()> {
     crate::cxx::tensor::backward(t, None, false, false)
 }
 
-pub fn zerograd(x: K) -> KResult {
-    reset(x, false)
-}
+crate::qfn! {
+    /// `zerograd x`: the gradients zeroed.
+    pub fn zerograd(x: Grads) -> KResult {
+        reset_grads(&x.0, false)?;
+        Ok(make::null())
+    }
 
-pub fn nograd(x: K) -> KResult {
-    reset(x, true)
+    /// `nograd x`: the gradients dropped (PyTorch's `zero_grad(set_to_none=True)`).
+    pub fn nograd(x: Grads) -> KResult {
+        reset_grads(&x.0, true)?;
+        Ok(make::null())
+    }
 }

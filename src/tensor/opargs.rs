@@ -126,3 +126,14 @@ impl FromQ for Pick {
         }))
     }
 }
+
+/// The tensor of a tensor handle (a shallow copy); every other value is the registry's error
+/// (`not a ktorch handle`, `expected a tensor, given vector`).
+pub struct Stored(pub Tensor);
+
+impl FromQ for Stored {
+    const TYPE: &'static str = "a tensor";
+    fn read(x: K) -> anyhow::Result<Option<Stored>> {
+        registry::tensor(x).map(|t| Some(Stored(t)))
+    }
+}
