@@ -571,5 +571,5 @@ fns! {
     "score"           as "score"          => model::score::score,
     "progress"        as "progress"       => model::progress::progress::q,
     "gradscale"       as "gradscale"      => model::scaler::gradscale::q,
-    "windows"         as "windows"        => tensor::windows::windows,
+    "windows"         as "windows"        => tensor::windows::windows::q,
 }
