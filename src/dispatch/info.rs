@@ -24,7 +24,7 @@ pub fn str(x: K) -> KResult {
         let m = nn::api::modref(x)?;
         return Ok(make::string(&nn::show::describe(m.get())));
     }
-    summary::str(x)
+    summary::str::q(x)
 }
 
 pub fn ptr(x: K) -> KResult {

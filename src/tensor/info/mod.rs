@@ -192,6 +192,28 @@ pub fn qtype_name(x: K) -> String {
     }
 }
 
+/// A handle whose one tensor a function reads in the registry (`with_tensor`: no clone, so
+/// reference counts stay as stored); its class is checked there. q data is `expected a tensor,
+/// given ..`.
+pub struct TensorHandle(K);
+
+impl FromQ for TensorHandle {
+    const TYPE: &'static str = "a tensor";
+    fn read(x: K) -> Result<Option<TensorHandle>> {
+        Ok(registry::is_handle(x).then_some(TensorHandle(x)))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow::anyhow!("expected a tensor, given {}", qtype_name(x))
+    }
+}
+
+impl TensorHandle {
+    /// Run `f` on the stored tensor.
+    pub fn with<R>(&self, f: impl FnOnce(&Tensor) -> Result<R>) -> Result<R> {
+        with_tensor(self.0, f)
+    }
+}
+
 /// Run `f` on the one tensor of handle `x` (no clone: reference counts stay as stored).
 pub fn with_tensor<R>(x: K, f: impl FnOnce(&Tensor) -> Result<R>) -> Result<R> {
     if !registry::is_handle(x) {
