@@ -201,7 +201,7 @@ fns! {
     "transpose"       as "transpose"      => tensor::shape::transpose::q,
     "unsqueeze"       as "unsqueeze"      => tensor::shape::unsqueeze::q,
     "values"          as "values"         => tensor::sparse::values::q,
-    "vector"          as "vector"         => tensor::vector::vector,
+    "vector"          as "vector"         => tensor::vector::vector::q,
     "View"            as "view"           => tensor::shape::view::q,
     "xnormal"         as "xnormal"        => nn::init::heuristics::xnormal::q,
     "xuniform"        as "xuniform"       => nn::init::heuristics::xuniform::q,

@@ -314,7 +314,7 @@ crate::qfn! {
     /// handle freed.
     pub fn return_(x: Returned) -> KResult {
         let (h, r) = match x {
-            Returned::Vector(h) => (h, super::vector::vector(h)?),
+            Returned::Vector(h) => (h, super::vector::vector::q(h)?),
             Returned::Dict(h) => (h, super::dict::dict(h)?),
             Returned::Tensor(h, t) => (h, convert::to_q(&t)?),
         };
