@@ -167,7 +167,7 @@ fns! {
     "coalesce"        as "coalesce"       => tensor::sparse::coalesce::q,
     "dense"           as "dense"          => tensor::sparse::dense::q,
     "detach"          as "detach"         => tensor::detach::detach::q,
-    "dict"            as "dict"           => tensor::dict::dict,
+    "dict"            as "dict"           => tensor::dict::dict::q,
     "dirac"           as "dirac"          => nn::init::heuristics::dirac::q,
     "expand"          as "expand"         => tensor::shape::expand::q,
     "eye"             as "eye"            => nn::init::heuristics::eye::q,

@@ -315,7 +315,7 @@ crate::qfn! {
     pub fn return_(x: Returned) -> KResult {
         let (h, r) = match x {
             Returned::Vector(h) => (h, super::vector::vector::q(h)?),
-            Returned::Dict(h) => (h, super::dict::dict(h)?),
+            Returned::Dict(h) => (h, super::dict::dict::q(h)?),
             Returned::Tensor(h, t) => (h, convert::to_q(&t)?),
         };
         registry::free(h)?;
