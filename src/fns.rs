@@ -197,7 +197,7 @@ fns! {
     "sparse"          as "sparse"         => tensor::sparse::sparse::q,
     "squeeze"         as "squeeze"        => tensor::shape::squeeze::q,
     "stack"           as "stack"          => tensor::join::stack::q,
-    "tensor"          as "tensor"         => tensor::create::tensor,
+    "tensor"          as "tensor"         => tensor::create::tensor::q,
     "transpose"       as "transpose"      => tensor::shape::transpose::q,
     "unsqueeze"       as "unsqueeze"      => tensor::shape::unsqueeze::q,
     "values"          as "values"         => tensor::sparse::values::q,
