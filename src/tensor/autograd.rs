@@ -27,41 +27,82 @@ fn graph_flags(s: &str) -> anyhow::Result<(bool, bool)> {
     })
 }
 
-/// `backward` of a tensor (a model's: dispatch/train.rs).
-pub fn backward(x: K) -> KResult {
-    let (h, rest) = if registry::is_handle(x) {
-        (x, &[][..])
-    } else {
-        let items = from::list(&x).filter(|v| !v.is_empty()).ok_or_else(|| {
-            anyhow!(
-                "expected tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)"
-            )
-        })?;
-        (items[0], &items[1..])
-    };
-    let t = registry::tensor(h)?;
-    let (rest, (retain, create)) = match rest.split_last() {
-        Some((s, r)) if <&str>::of(*s).is_some() => (r, graph_flags(<&str>::of(*s).unwrap_or(""))?),
-        _ => (rest, (false, false)),
-    };
-    let g = match rest {
-        [] => None,
-        [g] => {
-            let (g, _) = super::arg(*g)?;
-            let g = Options { kind: Some(t.kind()), device: Some(t.device()), ..Options::default() }.apply(g)?;
-            // A scalar gradient stands for every element, as in ktorch.
-            Some(if g.dim() == 0 && t.dim() > 0 { g.f_expand_as(&t)?.f_contiguous()? } else { g })
+/// `backward`'s `t`, `(t;g)`, `(t;s)` or `(t;g;s)`: the tensor, its gradient (made the tensor's
+/// dtype and device; a scalar stands for every element, as in ktorch) and the graph flags of
+/// symbol `s` (retain_graph, create_graph).
+pub struct Backward {
+    t: Tensor,
+    g: Option<Tensor>,
+    retain: bool,
+    create: bool,
+}
+
+impl FromQ for Backward {
+    const TYPE: &'static str =
+        "tensor, (tensor;gradient), (tensor;`retain) or (tensor;gradient;`retain)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> anyhow::Result<Option<Backward>> {
+        let (h, rest) = if registry::is_handle(x) {
+            (x, &[][..])
+        } else {
+            let items = from::list(&x)
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| anyhow!("expected {}", Self::TYPE))?;
+            (items[0], &items[1..])
+        };
+        let t = registry::tensor(h)?;
+        let (rest, (retain, create)) = match rest.split_last() {
+            Some((s, r)) if <&str>::of(*s).is_some() => {
+                (r, graph_flags(<&str>::of(*s).unwrap_or(""))?)
+            }
+            _ => (rest, (false, false)),
+        };
+        let g = match rest {
+            [] => None,
+            [g] => {
+                let (g, _) = super::arg(*g)?;
+                let g = Options {
+                    kind: Some(t.kind()),
+                    device: Some(t.device()),
+                    ..Options::default()
+                }
+                .apply(g)?;
+                // A scalar gradient stands for every element, as in ktorch.
+                Some(if g.dim() == 0 && t.dim() > 0 {
+                    g.f_expand_as(&t)?.f_contiguous()?
+                } else {
+                    g
+                })
+            }
+            _ => bail!("unexpected arg(s), expected (t;s), (t;g) or (t;g;s) with t-tensor, g-tensor, s-sym, e.g. `retain"),
+        };
+        Ok(Some(Backward {
+            t,
+            g,
+            retain,
+            create,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `backward` of a tensor (a model's: dispatch/train.rs).
+    pub fn backward(x: Backward) -> KResult {
+        let Backward {
+            t,
+            g,
+            retain,
+            create,
+        } = x;
+        if !t.defined() {
+            bail!("tensor is undefined");
         }
-        _ => bail!("unexpected arg(s), expected (t;s), (t;g) or (t;g;s) with t-tensor, g-tensor, s-sym, e.g. `retain"),
-    };
-    if !t.defined() {
-        bail!("tensor is undefined");
+        if !t.requires_grad() {
+            bail!("tensor does not require gradients");
+        }
+        crate::cxx::tensor::backward(&t, g.as_ref(), retain, create)?;
+        Ok(make::null())
     }
-    if !t.requires_grad() {
-        bail!("tensor does not require gradients");
-    }
-    crate::cxx::tensor::backward(&t, g.as_ref(), retain, create)?;
-    Ok(make::null())
 }
 
 crate::qfn! {
