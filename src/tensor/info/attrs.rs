@@ -1,13 +1,13 @@
 //! Tensor options as symbols: `dtype device layout gradient memory gradfn ktype objtype options`.
 //! An undefined tensor answers null symbols (a blank char for `ktype`).
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use tch::{Kind, Tensor};
 
 use super::{facts, query, Attr, Held};
 use crate::k::from::FromQ;
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
-use crate::tensor::options;
+use crate::tensor::options as topts;
 
 fn defined_or_null(t: &Tensor, f: impl FnOnce(&Tensor) -> Result<String>) -> Result<String> {
     if t.defined() {
@@ -17,10 +17,10 @@ fn defined_or_null(t: &Tensor, f: impl FnOnce(&Tensor) -> Result<String>) -> Res
     }
 }
 pub fn dtype_of(t: &Tensor) -> Result<String> {
-    defined_or_null(t, |t| Ok(options::kind_name(t.f_kind()?).into()))
+    defined_or_null(t, |t| Ok(topts::kind_name(t.f_kind()?).into()))
 }
 pub fn device_of(t: &Tensor) -> Result<String> {
-    defined_or_null(t, |t| Ok(options::device_name(t.device())))
+    defined_or_null(t, |t| Ok(topts::device_name(t.device())))
 }
 pub fn layout_of(t: &Tensor) -> Result<String> {
     defined_or_null(t, |t| Ok(facts::layout(t)?.into()))
@@ -66,7 +66,7 @@ pub fn ktype_of(t: &Tensor) -> Result<u8> {
         return Ok(b' ');
     }
     let k = t.f_kind()?;
-    ktype_letter(k).ok_or_else(|| anyhow!("no k type for data type `{}", options::kind_name(k)))
+    ktype_letter(k).ok_or_else(|| anyhow!("no k type for data type `{}", topts::kind_name(k)))
 }
 
 /// `dtype`'s forms: `dtype[]` (`::` or `()`), `` dtype`double `` (a data type to make the
@@ -85,8 +85,8 @@ impl FromQ for DtypeArg {
             return Ok(Some(DtypeArg::Default));
         }
         if let Some(s) = <&str>::of(x) {
-            let k = options::kind_from_name(s)
-                .ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
+            let k =
+                topts::kind_from_name(s).ok_or_else(|| anyhow!("unrecognized data type: `{s}"))?;
             return Ok(Some(DtypeArg::Set(k)));
         }
         Ok(Held::<true>::read(x)?.map(DtypeArg::Of))
@@ -100,9 +100,9 @@ crate::qfn! {
     /// `dtype[]` the default dtype, `` dtype`double `` sets it, `dtype x` the dtype(s) of x.
     pub fn dtype(x: DtypeArg) -> KResult {
         match x {
-            DtypeArg::Default => Ok(make::symbol(options::kind_name(options::default_kind()))),
+            DtypeArg::Default => Ok(make::symbol(topts::kind_name(topts::default_kind()))),
             DtypeArg::Set(k) => {
-                options::set_default_kind(k)?;
+                topts::set_default_kind(k)?;
                 Ok(make::null())
             }
             DtypeArg::Of(h) => query(h, Attr::Sym(&dtype_of)),
@@ -225,7 +225,7 @@ pub fn options_of(t: &Tensor) -> Result<[String; 6]> {
 pub fn default_options() -> K {
     let vals = [
         "cpu",
-        options::kind_name(options::default_kind()),
+        topts::kind_name(topts::default_kind()),
         "strided",
         "nograd",
         "unpinned",
@@ -234,45 +234,66 @@ pub fn default_options() -> K {
     make::dict_of(make::symbols(&OPTION_KEYS), make::symbols(&vals))
 }
 
-/// `options[]` the defaults for new tensors; `options x` a tensor's options (a dictionary), a
-/// vector's (a table, a row per tensor), a dictionary's (keys to rows); the q function, which
-/// also takes topics, modules and losses, is dispatch/help.rs.
-pub fn options(x: K) -> KResult {
-    if read::is_nil(x) {
-        return Ok(default_options());
+/// `options`' forms here: `options[]` (`::` or `()`), or a tensor, vector or dictionary
+/// handle (its class checked in the registry); q data is `expects a tensor, vector or
+/// dictionary, given ..`.
+pub enum OptionsOf {
+    Defaults,
+    Of(K),
+}
+
+impl FromQ for OptionsOf {
+    const TYPE: &'static str = Held::<false>::TYPE;
+    fn read(x: K) -> Result<Option<OptionsOf>> {
+        if read::is_nil(x) {
+            return Ok(Some(OptionsOf::Defaults));
+        }
+        Ok(registry::is_handle(x).then_some(OptionsOf::Of(x)))
     }
-    if !registry::is_handle(x) {
-        bail!("{}", super::expected(x, false));
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        Held::<false>::wrong(x, arg)
     }
-    let (rows, keys) = registry::with(x, |o| {
-        let rows = o
-            .tensors()
-            .into_iter()
-            .map(options_of)
-            .collect::<Result<Vec<_>>>()?;
-        Ok((
-            rows,
-            o.keys()
-                .map(|k| k.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
-        ))
-    })?;
-    let class = registry::class_of(x).unwrap_or(registry::Class::Tensor);
-    if class == registry::Class::Tensor {
-        let vals: Vec<&str> = rows[0].iter().map(|s| s.as_str()).collect();
-        return Ok(make::dict_of(
-            make::symbols(&OPTION_KEYS),
-            make::symbols(&vals),
-        ));
+}
+
+crate::qfn! {
+    /// `options[]` the defaults for new tensors; `options x` a tensor's options (a dictionary), a
+    /// vector's (a table, a row per tensor), a dictionary's (keys to rows); the q function, which
+    /// also takes topics, modules and losses, is dispatch/help.rs.
+    pub fn options(x: OptionsOf) -> KResult {
+        let x = match x {
+            OptionsOf::Defaults => return Ok(default_options()),
+            OptionsOf::Of(h) => h,
+        };
+        let (rows, keys) = registry::with(x, |o| {
+            let rows = o
+                .tensors()
+                .into_iter()
+                .map(options_of)
+                .collect::<Result<Vec<_>>>()?;
+            Ok((
+                rows,
+                o.keys()
+                    .map(|k| k.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+            ))
+        })?;
+        let class = registry::class_of(x).unwrap_or(registry::Class::Tensor);
+        if class == registry::Class::Tensor {
+            let vals: Vec<&str> = rows[0].iter().map(|s| s.as_str()).collect();
+            return Ok(make::dict_of(
+                make::symbols(&OPTION_KEYS),
+                make::symbols(&vals),
+            ));
+        }
+        let cols = (0..OPTION_KEYS.len())
+            .map(|c| make::symbols(&rows.iter().map(|r| r[c].as_str()).collect::<Vec<_>>()))
+            .collect();
+        let table = make::table(&OPTION_KEYS, cols);
+        Ok(match keys {
+            Some(k) => make::dict_of(
+                make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()),
+                table,
+            ),
+            None => table,
+        })
     }
-    let cols = (0..OPTION_KEYS.len())
-        .map(|c| make::symbols(&rows.iter().map(|r| r[c].as_str()).collect::<Vec<_>>()))
-        .collect();
-    let table = make::table(&OPTION_KEYS, cols);
-    Ok(match keys {
-        Some(k) => make::dict_of(
-            make::symbols(&k.iter().map(|s| s.as_str()).collect::<Vec<_>>()),
-            table,
-        ),
-        None => table,
-    })
 }
