@@ -96,7 +96,7 @@ pub fn gradflag(x: K) -> KResult {
         let flags: Vec<bool> = p.iter().map(|(_, t)| t.requires_grad()).collect();
         return Ok(make::dict_of(make::symbols(&keys), make::booleans(&flags)));
     }
-    flags::gradflag(x)
+    flags::gradflag::q(x)
 }
 
 /// `parmtypes o` of an optimizer: the module type and name it keeps for each parameter; of a
