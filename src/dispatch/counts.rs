@@ -20,21 +20,21 @@ enum Count {
 pub fn size(x: K) -> KResult {
     match object_count(x, Count::Size)? {
         Some(n) => Ok(make::long(n)),
-        None => shape::size(x),
+        None => shape::size::q(x),
     }
 }
 
 pub fn elements(x: K) -> KResult {
     match object_count(x, Count::Elements)? {
         Some(n) => Ok(make::long(n)),
-        None => shape::elements(x),
+        None => shape::elements::q(x),
     }
 }
 
 pub fn bytes(x: K) -> KResult {
     match object_count(x, Count::Bytes)? {
         Some(n) => Ok(make::long(n)),
-        None => shape::bytes(x),
+        None => shape::bytes::q(x),
     }
 }
 

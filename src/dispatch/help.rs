@@ -24,7 +24,7 @@ pub fn options(x: K) -> KResult {
     if let Some(r) = object_help(x, false)? {
         return Ok(r);
     }
-    attrs::options(x)
+    attrs::options::q(x)
 }
 
 /// Help topics and what each gives (ktorch.cpp's `helpsym`).
@@ -177,7 +177,7 @@ pub fn topic(x: K, full: bool) -> KResult {
         if let Some(r) = object_help(x, full)? {
             return Ok(r);
         }
-        return attrs::options(x);
+        return attrs::options::q(x);
     }
     let topic = if read::is_nil(x) {
         Some("")

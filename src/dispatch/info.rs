@@ -24,14 +24,14 @@ pub fn str(x: K) -> KResult {
         let m = nn::api::modref(x)?;
         return Ok(make::string(&nn::show::describe(m.get())));
     }
-    summary::str(x)
+    summary::str::q(x)
 }
 
 pub fn ptr(x: K) -> KResult {
     if nn::api::is_module(x) {
         return Ok(make::long(nn::api::modref(x)?.address()));
     }
-    pointers::ptr(x)
+    pointers::ptr::q(x)
 }
 
 pub fn ref_(x: K) -> KResult {
@@ -39,7 +39,7 @@ pub fn ref_(x: K) -> KResult {
     if nn::api::is_module(x) {
         return Ok(make::long(nn::api::modref(x)?.count() - 1));
     }
-    pointers::ref_(x)
+    pointers::ref_::q(x)
 }
 
 /// `dtype m`: each parameter's data type by name; other forms are tensor/info's.
@@ -57,7 +57,7 @@ pub fn dtype(x: K) -> KResult {
             return Ok(make::dict_of(make::symbols(&keys), make::symbols(&v)));
         }
     }
-    attrs::dtype(x)
+    attrs::dtype::q(x)
 }
 
 /// `device m`: the device of a module's parameters; other forms are tensor/info's.
@@ -67,7 +67,7 @@ pub fn device(x: K) -> KResult {
             return Ok(make::symbol(&options::device_name(m.get().device())));
         }
     }
-    attrs::device(x)
+    attrs::device::q(x)
 }
 
 pub fn ktype(x: K) -> KResult {
@@ -81,7 +81,7 @@ pub fn ktype(x: K) -> KResult {
             .collect::<Result<Vec<_>>>()?;
         return Ok(make::dict_of(make::symbols(&keys), make::chars(&v)));
     }
-    attrs::ktype(x)
+    attrs::ktype::q(x)
 }
 
 pub fn gradflag(x: K) -> KResult {
@@ -96,7 +96,7 @@ pub fn gradflag(x: K) -> KResult {
         let flags: Vec<bool> = p.iter().map(|(_, t)| t.requires_grad()).collect();
         return Ok(make::dict_of(make::symbols(&keys), make::booleans(&flags)));
     }
-    flags::gradflag(x)
+    flags::gradflag::q(x)
 }
 
 /// `parmtypes o` of an optimizer: the module type and name it keeps for each parameter; of a

@@ -7,7 +7,7 @@ pub fn backward(x: K) -> KResult {
     if model::steps::is_model_call(x) {
         return model::steps::backward::q(x);
     }
-    tensor::autograd::backward(x)
+    tensor::autograd::backward::q(x)
 }
 
 pub fn step(x: K) -> KResult {

@@ -10,42 +10,75 @@ use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
 
-pub fn tensor(x: K) -> KResult {
-    if read::is_unset(x) {
-        return Ok(registry::add(Obj::Tensor(tch::Tensor::new())));
-    }
-    if registry::is_handle(x) {
-        return retrieve::all(x);
-    }
-    if let Some(items) = from::list(&x) {
-        if let Some(h) = items.first().filter(|h| registry::is_handle(**h)) {
-            return retrieve::part(*h, &items[1..]);
+/// `tensor`'s forms, told apart as ktorch does: `::` an undefined tensor, a handle's values,
+/// `(h;..)` part of them, `` (`mode;..) `` a creation mode (its arguments read by `modes`),
+/// `(data;out)` new values for an output tensor, `(data;options)`, or q data.
+pub enum Making {
+    Undefined,
+    All(K),
+    Part(K, Vec<K>),
+    Mode(&'static str, Vec<K>),
+    Out(tch::Tensor, K),
+    Options(tch::Tensor, options::Options),
+    Data(tch::Tensor),
+}
+
+impl FromQ for Making {
+    const TYPE: &'static str = "q data, a handle, (handle;..), (`mode;..) or (data;options)";
+    /// Every value is one form or an error (an unknown mode, data no tensor can be made of).
+    fn read(x: K) -> anyhow::Result<Option<Making>> {
+        if read::is_unset(x) {
+            return Ok(Some(Making::Undefined));
         }
-        if let Some(mode) = items.first().and_then(|m| <&str>::of(*m)) {
-            if modes::MODES.contains(&mode) {
-                let made = modes::create(mode, &items[1..])?;
-                return match made.out {
+        if registry::is_handle(x) {
+            return Ok(Some(Making::All(x)));
+        }
+        if let Some(items) = from::list(&x) {
+            if let Some(h) = items.first().filter(|h| registry::is_handle(**h)) {
+                return Ok(Some(Making::Part(*h, items[1..].to_vec())));
+            }
+            if let Some(mode) = items.first().and_then(|m| <&str>::of(*m)) {
+                if modes::MODES.contains(&mode) {
+                    return Ok(Some(Making::Mode(mode, items[1..].to_vec())));
+                }
+                anyhow::bail!(
+                    "unrecognized creation mode `{mode}, expected one of {}",
+                    modes::MODES.join(",")
+                );
+            }
+            if let [data, last] = items {
+                if registry::is_handle(*last) {
+                    return Ok(Some(Making::Out(convert::to_tensor(*data)?, *last)));
+                }
+                if options::is_options(*last) && !options::is_options(*data) {
+                    let o = options::parse(*last)?;
+                    return Ok(Some(Making::Options(convert::to_tensor(*data)?, o)));
+                }
+            }
+        }
+        Ok(Some(Making::Data(convert::to_tensor(x)?)))
+    }
+}
+
+crate::qfn! {
+    /// `tensor`: make a tensor, or read one back (see the module's doc).
+    pub fn tensor(x: Making) -> KResult {
+        match x {
+            Making::Undefined => Ok(registry::add(Obj::Tensor(tch::Tensor::new()))),
+            Making::All(h) => retrieve::all(h),
+            Making::Part(h, rest) => retrieve::part(h, &rest),
+            Making::Mode(mode, args) => {
+                let made = modes::create(mode, &args)?;
+                match made.out {
                     Some(out) => fill_out(out, made.tensor),
                     None => Ok(registry::add(Obj::Tensor(made.tensor))),
-                };
+                }
             }
-            anyhow::bail!(
-                "unrecognized creation mode `{mode}, expected one of {}",
-                modes::MODES.join(",")
-            );
-        }
-        if let [data, last] = items {
-            if registry::is_handle(*last) {
-                return fill_out(*last, convert::to_tensor(*data)?);
-            }
-            if options::is_options(*last) && !options::is_options(*data) {
-                let o = options::parse(*last)?;
-                let t = o.apply(convert::to_tensor(*data)?)?;
-                return Ok(registry::add(Obj::Tensor(t)));
-            }
+            Making::Out(t, out) => fill_out(out, t),
+            Making::Options(t, o) => Ok(registry::add(Obj::Tensor(o.apply(t)?))),
+            Making::Data(t) => Ok(registry::add(Obj::Tensor(t))),
         }
     }
-    Ok(registry::add(Obj::Tensor(convert::to_tensor(x)?)))
 }
 
 /// Put the values of `src` into the output tensor of handle `out`, converted to its dtype and

@@ -82,80 +82,116 @@ pub fn from_q(x: K) -> anyhow::Result<Vec<(String, Tensor)>> {
     )
 }
 
-pub fn dict(x: K) -> KResult {
-    if registry::is_handle(x) {
-        let d = stored(x)?;
-        let names: Vec<&str> = d.iter().map(|(k, _)| k.as_str()).collect();
-        let vals = make::try_list(d.iter().map(|(_, t)| convert::to_q(t)))?;
-        return Ok(make::dict_of(make::symbols(&names), vals));
-    }
-    // a table: one tensor per column, each of its own type (tensor/table.rs)
-    if let Some(t) = super::table::Table::read(x)? {
-        return Ok(registry::add(Obj::Dict(super::table::columns(t.values())?)));
-    }
-    if let Some((k, v)) = read::dict_parts(x) {
-        let names = Vec::<&str>::of(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
-        return make_dict(names, v);
-    }
-    let items = from::list(&x).ok_or_else(|| {
-        anyhow!(
-            "expected a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
-        )
-    })?;
-    // `dict()`: an empty dictionary, filled later (`use[d]copyparms m` in ktorch's examples)
-    if items.is_empty() {
-        return Ok(registry::add(Obj::Dict(vec![])));
-    }
-    match items {
-        [h, k] if is_dict(*h) => {
-            let d = stored(*h)?;
-            match keys(*k)? {
-                Ok(s) => convert::to_q(&d[position(&d, s)?].1),
-                Err(ss) => {
-                    // q values are made only once every key is found, so an error leaks nothing.
-                    let at = ss
-                        .iter()
-                        .map(|s| position(&d, s))
-                        .collect::<anyhow::Result<Vec<_>>>()?;
-                    make::try_list(at.iter().map(|i| convert::to_q(&d[*i].1)))
-                }
+/// `dict`'s forms, read without changing anything: the values of a dictionary handle, a table's
+/// columns, keys and values to make a new one from (handles among the values move in when the
+/// call runs), `()` an empty one, `(d;key)` the values picked, `(d;key;value)` new values
+/// (taken when the call runs, after every check).
+pub enum DictCall {
+    Values(Vec<(String, Tensor)>),
+    Columns(Vec<(String, Tensor)>),
+    Make(Vec<&'static str>, K),
+    /// one key and its value (made a one-item list when the call runs)
+    MakeOne(&'static str, K),
+    Empty,
+    Get(
+        Vec<(String, Tensor)>,
+        Result<&'static str, Vec<&'static str>>,
+    ),
+    Set(K, Vec<&'static str>, Vec<K>),
+}
+
+const USAGE: &str = "a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)";
+
+impl FromQ for DictCall {
+    const TYPE: &'static str = USAGE;
+    /// Every value is one form or an error.
+    fn read(x: K) -> anyhow::Result<Option<DictCall>> {
+        if registry::is_handle(x) {
+            return Ok(Some(DictCall::Values(stored(x)?)));
+        }
+        // a table: one tensor per column, each of its own type (tensor/table.rs)
+        if let Some(t) = super::table::Table::read(x)? {
+            return Ok(Some(DictCall::Columns(super::table::columns(t.values())?)));
+        }
+        if let Some((k, v)) = read::dict_parts(x) {
+            let names =
+                Vec::<&str>::of(k).ok_or_else(|| anyhow!("dictionary keys must be symbols"))?;
+            return Ok(Some(DictCall::Make(names, v)));
+        }
+        let items = from::list(&x).ok_or_else(|| anyhow!("expected {USAGE}"))?;
+        // `dict()`: an empty dictionary, filled later (`use[d]copyparms m` in ktorch's examples)
+        if items.is_empty() {
+            return Ok(Some(DictCall::Empty));
+        }
+        Ok(Some(match items {
+            [h, k] if is_dict(*h) => {
+                let d = stored(*h)?;
+                DictCall::Get(d, keys(*k)?)
             }
-        }
-        [h, k, v] if is_dict(*h) => {
-            let (names, vals) = match keys(*k)? {
-                Ok(s) => (vec![s], vec![*v]),
-                Err(ss) => {
-                    let vs =
-                        from::list(v).filter(|vs| vs.len() == ss.len() && !registry::is_handle(*v));
-                    let vs = vs.ok_or_else(|| {
-                        anyhow!("{} keys need a list of {} values", ss.len(), ss.len())
-                    })?;
-                    (ss, vs.to_vec())
-                }
-            };
-            let ts = take_args(&vals)?;
-            registry::with(*h, |o| {
-                if let Obj::Dict(d) = o {
-                    for (name, t) in names.into_iter().zip(ts) {
-                        match d.iter_mut().find(|(k, _)| k == name) {
-                            Some(slot) => slot.1 = t,
-                            None => d.push((name.to_string(), t)),
-                        }
+            [h, k, v] if is_dict(*h) => {
+                let (names, vals) = match keys(*k)? {
+                    Ok(s) => (vec![s], vec![*v]),
+                    Err(ss) => {
+                        let vs = from::list(v)
+                            .filter(|vs| vs.len() == ss.len() && !registry::is_handle(*v));
+                        let vs = vs.ok_or_else(|| {
+                            anyhow!("{} keys need a list of {} values", ss.len(), ss.len())
+                        })?;
+                        (ss, vs.to_vec())
                     }
-                }
-                Ok(())
-            })?;
-            Ok(make::null())
-        }
-        [k, v] if !registry::is_handle(*k) => match keys(*k)? {
-            Ok(s) => {
-                let one = Owned::new(make::list_of(&[*v]));
+                };
+                DictCall::Set(*h, names, vals)
+            }
+            [k, v] if !registry::is_handle(*k) => match keys(*k)? {
+                Ok(s) => DictCall::MakeOne(s, *v),
+                Err(ss) => DictCall::Make(ss, *v),
+            },
+            _ => bail!("expected {USAGE}"),
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `dict d` or `dict(keys;values)` a new dictionary, `dict h` its values, `dict(h;key)` some
+    /// of them, `dict(h;key;value)` new values (replaced or appended).
+    pub fn dict(x: DictCall) -> KResult {
+        match x {
+            DictCall::Values(d) => {
+                let names: Vec<&str> = d.iter().map(|(k, _)| k.as_str()).collect();
+                let vals = make::try_list(d.iter().map(|(_, t)| convert::to_q(t)))?;
+                Ok(make::dict_of(make::symbols(&names), vals))
+            }
+            DictCall::Columns(c) => Ok(registry::add(Obj::Dict(c))),
+            DictCall::Make(names, v) => make_dict(names, v),
+            DictCall::MakeOne(s, v) => {
+                let one = Owned::new(make::list_of(&[v]));
                 make_dict(vec![s], one.k())
             }
-            Err(ss) => make_dict(ss, *v),
-        },
-        _ => bail!(
-            "expected a q dictionary, (keys;values), a dictionary, (dict;key) or (dict;key;value)"
-        ),
+            DictCall::Empty => Ok(registry::add(Obj::Dict(vec![]))),
+            DictCall::Get(d, Ok(s)) => convert::to_q(&d[position(&d, s)?].1),
+            DictCall::Get(d, Err(ss)) => {
+                // q values are made only once every key is found, so an error leaks nothing.
+                let at = ss
+                    .iter()
+                    .map(|s| position(&d, s))
+                    .collect::<anyhow::Result<Vec<_>>>()?;
+                make::try_list(at.iter().map(|i| convert::to_q(&d[*i].1)))
+            }
+            DictCall::Set(h, names, vals) => {
+                let ts = take_args(&vals)?;
+                registry::with(h, |o| {
+                    if let Obj::Dict(d) = o {
+                        for (name, t) in names.into_iter().zip(ts) {
+                            match d.iter_mut().find(|(k, _)| k == name) {
+                                Some(slot) => slot.1 = t,
+                                None => d.push((name.to_string(), t)),
+                            }
+                        }
+                    }
+                    Ok(())
+                })?;
+                Ok(make::null())
+            }
+        }
     }
 }

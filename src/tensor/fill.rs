@@ -7,9 +7,9 @@
 use anyhow::{anyhow, bail};
 use tch::Tensor;
 
-use super::opargs;
-use super::{arg, convert};
-use crate::k::from::{self, FromQ, Number as Num, Syms};
+use super::convert;
+use super::opargs::{self, Input, Pick};
+use crate::k::from::{self, FromQ, Number as Num};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Class, Obj};
 
@@ -64,144 +64,219 @@ fn fill_all(ts: &mut [Tensor], v: Num) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn fill(x: K) -> KResult {
-    let v = from::items(&x, 2..=3, "(input;value) or (input;indices/keys;value)")?;
-    let last = v[v.len() - 1];
-    let Some(value) = Num::of(last).filter(|_| read::ktype(last) < 0) else {
-        bail!(
-            "unable to get fill element from final arg of {}",
-            opargs::describe(last)
-        )
-    };
-    let pick = (v.len() == 3).then_some(v[1]);
-    let _nograd = tch::no_grad_guard();
-    let idx = |p: K, what: &str| {
-        Vec::<i64>::of(p).ok_or_else(|| {
-            anyhow!(
-                "expected 2nd arg of {what} indices, given {}",
-                opargs::describe(p)
+/// What `fill` fills: q data (made a tensor, filled and returned) or a handle's tensors.
+enum Filled {
+    Data(Tensor),
+    Handle(K),
+}
+
+/// `fill`'s `(input;value)` or `(input;indices/keys;value)`: the value a number atom, checked
+/// before the input is read.
+pub struct Filling {
+    input: Filled,
+    pick: Option<Pick>,
+    value: Num,
+}
+
+impl FromQ for Filling {
+    const TYPE: &'static str = "(input;value) or (input;indices/keys;value)";
+    /// Every value is the list or an error.
+    fn read(x: K) -> anyhow::Result<Option<Filling>> {
+        let v = from::items(&x, 2..=3, Self::TYPE)?;
+        let last = v[v.len() - 1];
+        let Some(value) = Num::of(last).filter(|_| read::ktype(last) < 0) else {
+            bail!(
+                "unable to get fill element from final arg of {}",
+                opargs::describe(last)
             )
-        })
-    };
-    if !registry::is_handle(v[0]) {
-        let mut t = convert::to_tensor(v[0])?;
-        match pick {
-            None => fill_all(std::slice::from_mut(&mut t), value)?,
-            Some(p) => fill_all(&mut rows(&t, &idx(p, "tensor")?)?, value)?,
-        }
-        return convert::to_q(&t);
+        };
+        let pick = (v.len() == 3)
+            .then(|| Pick::from_q(v[1], "pick"))
+            .transpose()?;
+        let input = if registry::is_handle(v[0]) {
+            Filled::Handle(v[0])
+        } else {
+            Filled::Data(convert::to_tensor(v[0])?)
+        };
+        Ok(Some(Filling { input, pick, value }))
     }
-    registry::with(v[0], |o| match o {
-        Obj::Tensor(t) => match pick {
-            None => fill_all(std::slice::from_mut(t), value),
-            Some(p) => fill_all(&mut rows(t, &idx(p, "tensor")?)?, value),
-        },
-        Obj::Vector(ts) => match pick {
-            None => fill_all(ts, value),
-            Some(p) => {
-                for i in vector_picks(ts.len(), &idx(p, "vector")?)? {
-                    let _ = ts[i].f_fill_(value)?;
+}
+
+/// Indices of a tensor's rows or a vector's tensors (`what`), else the error naming what was given.
+fn idx<'a>(p: &'a Pick, what: &str) -> anyhow::Result<&'a [i64]> {
+    p.longs
+        .as_deref()
+        .ok_or_else(|| anyhow!("expected 2nd arg of {what} indices, given {}", p.given))
+}
+
+crate::qfn! {
+    /// `fill(input;value)`, `fill(input;indices/keys;value)`: every element, or rows of a tensor,
+    /// tensors of a vector or dictionary, set to the value, in place (no gradients recorded).
+    pub fn fill(x: Filling) -> KResult {
+        let Filling { input, pick, value } = x;
+        let _nograd = tch::no_grad_guard();
+        let h = match input {
+            Filled::Data(mut t) => {
+                match &pick {
+                    None => fill_all(std::slice::from_mut(&mut t), value)?,
+                    Some(p) => fill_all(&mut rows(&t, idx(p, "tensor")?)?, value)?,
+                }
+                return convert::to_q(&t);
+            }
+            Filled::Handle(h) => h,
+        };
+        registry::with(h, |o| match o {
+            Obj::Tensor(t) => match &pick {
+                None => fill_all(std::slice::from_mut(t), value),
+                Some(p) => fill_all(&mut rows(t, idx(p, "tensor")?)?, value),
+            },
+            Obj::Vector(ts) => match &pick {
+                None => fill_all(ts, value),
+                Some(p) => {
+                    for i in vector_picks(ts.len(), idx(p, "vector")?)? {
+                        let _ = ts[i].f_fill_(value)?;
+                    }
+                    Ok(())
+                }
+            },
+            Obj::Dict(d) => {
+                let picked = match &pick {
+                    None => (0..d.len()).collect(),
+                    Some(p) => {
+                        let keys = p.syms.as_deref().ok_or_else(|| {
+                            anyhow!("unable to get dictionary key(s) given {}", p.given)
+                        })?;
+                        dict_picks(d, keys)?
+                    }
+                };
+                for i in picked {
+                    let _ = d[i].1.f_fill_(value)?;
                 }
                 Ok(())
             }
-        },
-        Obj::Dict(d) => {
-            let picked = match pick {
-                None => (0..d.len()).collect(),
-                Some(p) => {
-                    let keys = Syms::of(p).map(|s| s.0).ok_or_else(|| {
-                        anyhow!(
-                            "unable to get dictionary key(s) given {}",
-                            opargs::describe(p)
-                        )
-                    })?;
-                    dict_picks(d, &keys)?
-                }
-            };
-            for i in picked {
-                let _ = d[i].1.f_fill_(value)?;
-            }
-            Ok(())
-        }
-        _ => bail!("not implemented for {}", o.class()),
-    })?;
-    Ok(make::null())
-}
-
-pub fn filldiagonal(x: K) -> KResult {
-    let usage = "(input;fill value) or (input;fill value;wrap flag)";
-    let v = from::items(&x, 2..=3, usage)?;
-    let value = Num::of(v[1]).filter(|_| read::ktype(v[1]) < 0);
-    let wrap = if v.len() == 3 {
-        bool::of(v[2])
-    } else {
-        Some(false)
-    };
-    let (Some(value), Some(wrap)) = (value, wrap) else {
-        bail!("expected {usage}, fill value a number, wrap a boolean")
-    };
-    let _nograd = tch::no_grad_guard();
-    let (mut t, h) = arg(v[0])?;
-    let _ = t.f_fill_diagonal_(value, wrap)?;
-    if h {
-        Ok(make::null())
-    } else {
-        convert::to_q(&t)
-    }
-}
-
-pub fn amend(x: K) -> KResult {
-    let v = from::list(&x)
-        .filter(|v| !v.is_empty() && registry::is_handle(v[0]))
-        .ok_or_else(|| {
-            anyhow!(
-                "expected 1st arg of tensor, vector or dictionary, given {}",
-                opargs::describe(x)
-            )
+            _ => bail!("not implemented for {}", o.class()),
         })?;
-    let class = opargs::class(v[0])?;
-    let n = v.len();
-    let async_ok = |i: usize| n == i || (n == i + 1 && bool::of(v[i]).is_some());
-    let usage = match class {
-        Some(Class::Tensor) => "(tensor;values) or (tensor;values;async flag)",
-        Some(Class::Vector) => "(vector;index;values) or (vector;index;values;async flag)",
-        _ => "(dictionary;key;values) or (dictionary;key;values;async flag)",
-    };
-    let at = if class == Some(Class::Tensor) { 1 } else { 2 };
-    if !async_ok(at + 1) {
-        bail!(
-            "expected {usage}, given {n} argument{}",
-            if n == 1 { "" } else { "s" }
-        );
+        Ok(make::null())
     }
-    // Values are read before the registry is locked (a values handle is looked up there too).
-    let (src, _) = arg(v[at])?;
-    let _nograd = tch::no_grad_guard();
-    registry::with(v[0], |o| match o {
-        Obj::Tensor(t) => Ok(t.f_copy_(&src)?),
-        Obj::Vector(ts) => {
-            let Some(i) = i64::of(v[1]) else {
-                bail!(
-                    "given vector, 2nd argument is an index (long), given {}",
-                    opargs::describe(v[1])
+}
+
+/// `filldiagonal`'s `(input;fill value)` or `(input;fill value;wrap flag)`: the value and flag
+/// checked before the input is read.
+pub struct Diagonal {
+    input: Input,
+    value: Num,
+    wrap: bool,
+}
+
+impl FromQ for Diagonal {
+    const TYPE: &'static str = "(input;fill value) or (input;fill value;wrap flag)";
+    /// Every value is the list or an error.
+    fn read(x: K) -> anyhow::Result<Option<Diagonal>> {
+        let usage = Self::TYPE;
+        let v = from::items(&x, 2..=3, usage)?;
+        let value = Num::of(v[1]).filter(|_| read::ktype(v[1]) < 0);
+        let wrap = if v.len() == 3 {
+            bool::of(v[2])
+        } else {
+            Some(false)
+        };
+        let (Some(value), Some(wrap)) = (value, wrap) else {
+            bail!("expected {usage}, fill value a number, wrap a boolean")
+        };
+        let input = Input::from_q(v[0], "input")?;
+        Ok(Some(Diagonal { input, value, wrap }))
+    }
+}
+
+crate::qfn! {
+    /// `filldiagonal(input;value)`, `filldiagonal(input;value;wrap)`: the main diagonal set to
+    /// the value, in place (null for a handle, q data for q data).
+    pub fn filldiagonal(x: Diagonal) -> KResult {
+        let Input { mut t, handle } = x.input;
+        let _nograd = tch::no_grad_guard();
+        let _ = t.f_fill_diagonal_(x.value, x.wrap)?;
+        if handle {
+            Ok(make::null())
+        } else {
+            convert::to_q(&t)
+        }
+    }
+}
+
+/// `amend`'s `(t;values)`, `(v;index;values)`, `(d;key;values)`, each with an optional async
+/// flag: the handle, its class, the values (read before the registry is locked: a values handle
+/// is looked up there too) and the index or key.
+pub struct Amending {
+    h: K,
+    src: Tensor,
+    pick: Option<Pick>,
+}
+
+impl FromQ for Amending {
+    const TYPE: &'static str = "tensor, vector or dictionary";
+    /// Every value is one form or an error.
+    fn read(x: K) -> anyhow::Result<Option<Amending>> {
+        let v = from::list(&x)
+            .filter(|v| !v.is_empty() && registry::is_handle(v[0]))
+            .ok_or_else(|| {
+                anyhow!(
+                    "expected 1st arg of tensor, vector or dictionary, given {}",
+                    opargs::describe(x)
                 )
-            };
-            if i < 0 || i as usize >= ts.len() {
-                bail!("vector[{i}] is invalid given a {}-element vector", ts.len());
+            })?;
+        let class = opargs::class(v[0])?;
+        let n = v.len();
+        let async_ok = |i: usize| n == i || (n == i + 1 && bool::of(v[i]).is_some());
+        let usage = match class {
+            Some(Class::Tensor) => "(tensor;values) or (tensor;values;async flag)",
+            Some(Class::Vector) => "(vector;index;values) or (vector;index;values;async flag)",
+            _ => "(dictionary;key;values) or (dictionary;key;values;async flag)",
+        };
+        let at = if class == Some(Class::Tensor) { 1 } else { 2 };
+        if !async_ok(at + 1) {
+            bail!(
+                "expected {usage}, given {n} argument{}",
+                if n == 1 { "" } else { "s" }
+            );
+        }
+        let Input { t: src, .. } = Input::from_q(v[at], "values")?;
+        let pick = (at == 2).then(|| Pick::from_q(v[1], "index")).transpose()?;
+        Ok(Some(Amending { h: v[0], src, pick }))
+    }
+}
+
+crate::qfn! {
+    /// `amend(t;values)`, `amend(v;index;values)`, `amend(d;key;values)`: copy values (q data or
+    /// a tensor) into the tensor, keeping its type; null.
+    pub fn amend(x: Amending) -> KResult {
+        let Amending { h, src, pick } = x;
+        let _nograd = tch::no_grad_guard();
+        registry::with(h, |o| match (o, &pick) {
+            (Obj::Tensor(t), _) => Ok(t.f_copy_(&src)?),
+            (Obj::Vector(ts), Some(p)) => {
+                let Some(i) = p.long else {
+                    bail!(
+                        "given vector, 2nd argument is an index (long), given {}",
+                        p.given
+                    )
+                };
+                if i < 0 || i as usize >= ts.len() {
+                    bail!("vector[{i}] is invalid given a {}-element vector", ts.len());
+                }
+                Ok(ts[i as usize].f_copy_(&src)?)
             }
-            Ok(ts[i as usize].f_copy_(&src)?)
-        }
-        Obj::Dict(d) => {
-            let Some(k) = <&str>::of(v[1]) else {
-                bail!(
-                    "given dictionary, 2nd argument is a key (symbol), given {}",
-                    opargs::describe(v[1])
-                )
-            };
-            let i = dict_picks(d, &[k])?[0];
-            Ok(d[i].1.f_copy_(&src)?)
-        }
-        _ => bail!("not implemented for {}", o.class()),
-    })?;
-    Ok(make::null())
+            (Obj::Dict(d), Some(p)) => {
+                let Some(k) = p.sym else {
+                    bail!(
+                        "given dictionary, 2nd argument is a key (symbol), given {}",
+                        p.given
+                    )
+                };
+                let i = dict_picks(d, &[k])?[0];
+                Ok(d[i].1.f_copy_(&src)?)
+            }
+            (other, _) => bail!("not implemented for {}", other.class()),
+        })?;
+        Ok(make::null())
+    }
 }

@@ -46,60 +46,90 @@ fn dim_out(rest: &[K]) -> Option<(i64, Option<K>)> {
     }
 }
 
-/// Write into output tensor `o`, or return a new result.
-fn finish(ts: &[Tensor], dim: i64, out: Option<K>, handle: bool, cat: bool) -> KResult {
-    match out {
-        Some(o) => {
-            let r = registry::tensor(o)?;
-            let _ = join_out(&r, ts, dim, cat)?;
+/// The inputs of `cat` and `stack` as ktorch reads them: the tensors, the dimension, the output
+/// tensor (written in place, the result null) and whether a new result is a handle.
+pub struct Joined {
+    ts: Vec<Tensor>,
+    dim: i64,
+    out: Option<Tensor>,
+    handle: bool,
+}
+
+impl Joined {
+    /// The tensors read first, then the output tensor, as before.
+    fn of(ts: Vec<Tensor>, dim: i64, out: Option<K>, handle: bool) -> anyhow::Result<Joined> {
+        let out = out.map(registry::tensor).transpose()?;
+        Ok(Joined {
+            ts,
+            dim,
+            out,
+            handle,
+        })
+    }
+}
+
+impl FromQ for Joined {
+    const TYPE: &'static str = "a vector or a list of inputs";
+    /// Every value is one form or an error.
+    fn read(x: K) -> anyhow::Result<Option<Joined>> {
+        if read::ktype(x) != 0 {
+            bail!("not implemented for {}", opargs::describe(x));
+        }
+        if registry::is_handle(x) {
+            return Joined::of(opargs::vector(x)?, 0, None, true).map(Some); // a vector handle
+        }
+        let items = from::list(&x)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| anyhow!("expected {}", Self::TYPE))?;
+        if is_vector(items[0]) {
+            let (dim, out) = match items.len() {
+                1 => (0, None),
+                _ => dim_out(&items[1..]).ok_or_else(|| {
+                    anyhow!(
+                        "expected vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"
+                    )
+                })?,
+            };
+            return Joined::of(opargs::vector(items[0])?, dim, out, true).map(Some);
+        }
+        // enlist inputs, (inputs;dim) or (inputs;dim;out): inputs a list (not a handle). As in
+        // ktorch, a list whose 2nd item is a tensor is a list of inputs: cat(data;tensor) joins
+        // both.
+        let nested = |i: K| from::list(&i).is_some() && !registry::is_handle(i);
+        if nested(items[0]) {
+            let form = match items.len() {
+                1 => Some((0, None)),
+                n => dim_out(&items[1..]).filter(|(_, o)| o.is_none() || n == 3),
+            };
+            if let Some((dim, out)) = form {
+                let inputs = from::list(&items[0]).unwrap_or(&[]);
+                let handle = inputs.iter().any(|i| registry::is_handle(*i));
+                return Joined::of(tensors(inputs)?, dim, out, handle).map(Some);
+            }
+        }
+        let handle = items.iter().any(|i| registry::is_handle(*i));
+        Joined::of(tensors(items)?, 0, None, handle).map(Some)
+    }
+}
+
+/// Write into the output tensor, or return a new result.
+fn joining(x: Joined, cat: bool) -> KResult {
+    match x.out {
+        Some(r) => {
+            let _ = join_out(&r, &x.ts, x.dim, cat)?;
             Ok(make::null())
         }
-        None => result(join(ts, dim, cat)?, handle),
+        None => result(join(&x.ts, x.dim, cat)?, x.handle),
     }
 }
 
-fn joining(x: K, cat: bool) -> KResult {
-    if read::ktype(x) != 0 {
-        bail!("not implemented for {}", opargs::describe(x));
+crate::qfn! {
+    /// `cat`: the inputs joined along an existing dimension.
+    pub fn cat(x: Joined) -> KResult {
+        joining(x, true)
     }
-    if registry::is_handle(x) {
-        return result(join(&opargs::vector(x)?, 0, cat)?, true); // a vector handle
+    /// `stack`: the inputs joined along a new dimension.
+    pub fn stack(x: Joined) -> KResult {
+        joining(x, false)
     }
-    let items = from::list(&x)
-        .filter(|v| !v.is_empty())
-        .ok_or_else(|| anyhow!("expected a vector or a list of inputs"))?;
-    if is_vector(items[0]) {
-        let (dim, out) = match items.len() {
-            1 => (0, None),
-            _ => dim_out(&items[1..]).ok_or_else(|| {
-                anyhow!(
-                    "expected vector, (vector;dim), (vector;dim;out tensor) or (vector;out tensor)"
-                )
-            })?,
-        };
-        return finish(&opargs::vector(items[0])?, dim, out, true, cat);
-    }
-    // enlist inputs, (inputs;dim) or (inputs;dim;out): inputs a list (not a handle). As in
-    // ktorch, a list whose 2nd item is a tensor is a list of inputs: cat(data;tensor) joins both.
-    let nested = |i: K| from::list(&i).is_some() && !registry::is_handle(i);
-    if nested(items[0]) {
-        let form = match items.len() {
-            1 => Some((0, None)),
-            n => dim_out(&items[1..]).filter(|(_, o)| o.is_none() || n == 3),
-        };
-        if let Some((dim, out)) = form {
-            let inputs = from::list(&items[0]).unwrap_or(&[]);
-            let handle = inputs.iter().any(|i| registry::is_handle(*i));
-            return finish(&tensors(inputs)?, dim, out, handle, cat);
-        }
-    }
-    let handle = items.iter().any(|i| registry::is_handle(*i));
-    result(join(&tensors(items)?, 0, cat)?, handle)
-}
-
-pub fn cat(x: K) -> KResult {
-    joining(x, true)
-}
-pub fn stack(x: K) -> KResult {
-    joining(x, false)
 }

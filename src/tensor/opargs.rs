@@ -98,3 +98,42 @@ impl FromQ for OutVector {
         Ok(is_vector(x).then_some(OutVector(x)))
     }
 }
+
+/// A selection argument (a flag, an index or indices, a key or keys) read each way a tensor,
+/// vector or dictionary may take it: which way applies is known once the object is found in the
+/// registry. `given` describes it for an error, asked here, outside the registry's lock (so a
+/// handle is named by its class).
+pub struct Pick {
+    pub flag: Option<bool>,
+    pub long: Option<i64>,
+    pub longs: Option<Vec<i64>>,
+    pub sym: Option<&'static str>,
+    pub syms: Option<Vec<&'static str>>,
+    pub given: String,
+}
+
+impl FromQ for Pick {
+    const TYPE: &'static str = "indices, keys or a flag";
+    /// Every value is a selection (each reading of it `None` where it has not that form).
+    fn read(x: K) -> anyhow::Result<Option<Pick>> {
+        Ok(Some(Pick {
+            flag: bool::of(x),
+            long: i64::of(x),
+            longs: Vec::<i64>::of(x),
+            sym: <&str>::of(x),
+            syms: from::Syms::of(x).map(|s| s.0),
+            given: describe(x),
+        }))
+    }
+}
+
+/// The tensor of a tensor handle (a shallow copy); every other value is the registry's error
+/// (`not a ktorch handle`, `expected a tensor, given vector`).
+pub struct Stored(pub Tensor);
+
+impl FromQ for Stored {
+    const TYPE: &'static str = "a tensor";
+    fn read(x: K) -> anyhow::Result<Option<Stored>> {
+        registry::tensor(x).map(|t| Some(Stored(t)))
+    }
+}

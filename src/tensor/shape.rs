@@ -5,8 +5,8 @@
 use anyhow::bail;
 use tch::Tensor;
 
-use super::opargs::{self, array};
-use super::{arg, convert, result};
+use super::opargs::{self, array, Input};
+use super::{convert, result};
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
@@ -50,18 +50,42 @@ fn infer(s: &[i64], m: i64) -> anyhow::Result<Vec<i64>> {
     Ok(r)
 }
 
+/// `(input;size)` of reshape, resize and View, and of expand (`E`), the size given as longs or
+/// as a tensor whose size to use; the size is read before the input, as ktorch does (its error
+/// comes first).
+pub struct Sized<const E: bool> {
+    input: Input,
+    size: Vec<i64>,
+}
+
+impl<const E: bool> FromQ for Sized<E> {
+    const TYPE: &'static str = if E {
+        "(input;size) or (input;tensor whose size to match)"
+    } else {
+        "(input;size) or (input;example tensor)"
+    };
+    /// Every value is the pair or an error.
+    fn read(x: K) -> anyhow::Result<Option<Sized<E>>> {
+        let [input, size] = from::items(&x, 2..=2, Self::TYPE)? else {
+            unreachable!()
+        };
+        let size = size_arg(*size)?;
+        let input = Input::from_q(*input, "input")?;
+        Ok(Some(Sized { input, size }))
+    }
+}
+
 enum Mode {
     Resize,
     Reshape,
     View,
 }
 
-fn resizing(x: K, mode: Mode) -> KResult {
-    let [input, size] = from::items(&x, 2..=2, "(input;size) or (input;example tensor)")? else {
-        unreachable!()
-    };
-    let s = size_arg(*size)?;
-    let (mut t, h) = arg(*input)?;
+fn resizing(x: Sized<false>, mode: Mode) -> KResult {
+    let Sized {
+        input: Input { mut t, handle: h },
+        size: s,
+    } = x;
     match mode {
         Mode::Resize => {
             let s = if s.iter().any(|&v| v < 0) {
@@ -82,33 +106,78 @@ fn resizing(x: K, mode: Mode) -> KResult {
     }
 }
 
-pub fn reshape(x: K) -> KResult {
-    resizing(x, Mode::Reshape)
-}
-pub fn resize(x: K) -> KResult {
-    resizing(x, Mode::Resize)
-}
-pub fn view(x: K) -> KResult {
-    resizing(x, Mode::View)
+crate::qfn! {
+    pub fn reshape(x: Sized<false>) -> KResult {
+        resizing(x, Mode::Reshape)
+    }
+    pub fn resize(x: Sized<false>) -> KResult {
+        resizing(x, Mode::Resize)
+    }
+    pub fn view(x: Sized<false>) -> KResult {
+        resizing(x, Mode::View)
+    }
 }
 
-pub fn narrow(x: K) -> KResult {
-    let usage = "(input;dim;offset;size)";
-    let [input, d, i, w] = from::items(&x, 4..=4, usage)? else {
-        unreachable!()
-    };
-    let (Some(d), Some(i), Some(w)) = (i64::of(*d), i64::of(*i), i64::of(*w)) else {
-        bail!("expected {usage} with dim, offset and size as longs")
-    };
-    if opargs::is_vector(*input) {
-        let v = opargs::vector(*input)?
-            .iter()
-            .map(|t| t.f_narrow(d, i, w))
-            .collect::<Result<Vec<_>, _>>()?;
-        return Ok(registry::add(Obj::Vector(v)));
+/// What `narrow` narrows: each tensor of a vector (a new vector), or a tensor or q data.
+enum Narrowed {
+    Vector(Vec<Tensor>),
+    One(Input),
+}
+
+/// `narrow`'s `(input;dim;offset;size)`, the three longs checked before the input is read.
+pub struct Narrowing {
+    input: Narrowed,
+    dim: i64,
+    start: i64,
+    size: i64,
+}
+
+impl FromQ for Narrowing {
+    const TYPE: &'static str = "(input;dim;offset;size)";
+    /// Every value is the list or an error.
+    fn read(x: K) -> anyhow::Result<Option<Narrowing>> {
+        let usage = Self::TYPE;
+        let [input, d, i, w] = from::items(&x, 4..=4, usage)? else {
+            unreachable!()
+        };
+        let (Some(dim), Some(start), Some(size)) = (i64::of(*d), i64::of(*i), i64::of(*w)) else {
+            bail!("expected {usage} with dim, offset and size as longs")
+        };
+        let input = if opargs::is_vector(*input) {
+            Narrowed::Vector(opargs::vector(*input)?)
+        } else {
+            Narrowed::One(Input::from_q(*input, "input")?)
+        };
+        Ok(Some(Narrowing {
+            input,
+            dim,
+            start,
+            size,
+        }))
     }
-    let (t, h) = arg(*input)?;
-    result(t.f_narrow(d, i, w)?, h)
+}
+
+crate::qfn! {
+    /// `narrow(input;dim;offset;size)`: `size` elements of dimension `dim` from `offset`; each
+    /// tensor of a vector narrowed into a new vector.
+    pub fn narrow(x: Narrowing) -> KResult {
+        let Narrowing {
+            input,
+            dim: d,
+            start: i,
+            size: w,
+        } = x;
+        match input {
+            Narrowed::Vector(v) => {
+                let v = v
+                    .iter()
+                    .map(|t| t.f_narrow(d, i, w))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(registry::add(Obj::Vector(v)))
+            }
+            Narrowed::One(Input { t, handle }) => result(t.f_narrow(d, i, w)?, handle),
+        }
+    }
 }
 
 /// PyTorch's `t()`: a 2-d transpose; tensors of fewer dimensions come back as they are.
@@ -120,26 +189,47 @@ fn t2(t: &Tensor) -> Result<Tensor, tch::TchError> {
     }
 }
 
-pub fn transpose(x: K) -> KResult {
-    let t = read::ktype(x);
-    if t != 0 && t != 101 {
-        return Ok(make::share(x)); // atoms and simple lists come back as they are
-    }
-    let usage = "tensor, (tensor;inplace), (tensor;dim1;dim2) or (tensor;dim1;dim2;inplace)";
-    let (mut t, h, dims, inplace) = if registry::is_handle(x) {
-        (registry::tensor(x)?, true, None, false)
-    } else {
+/// `transpose`'s forms: an atom or simple list (it comes back as it is), or a tensor, q data
+/// or argument list `(tensor;dim1;dim2;inplace)` read as ktorch does.
+pub enum Transposing {
+    Same(K),
+    Call {
+        t: Tensor,
+        handle: bool,
+        dims: Option<(i64, i64)>,
+        inplace: bool,
+    },
+}
+
+impl FromQ for Transposing {
+    const TYPE: &'static str =
+        "tensor, (tensor;inplace), (tensor;dim1;dim2) or (tensor;dim1;dim2;inplace)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> anyhow::Result<Option<Transposing>> {
+        let t = read::ktype(x);
+        if t != 0 && t != 101 {
+            return Ok(Some(Transposing::Same(x))); // atoms and simple lists
+        }
+        let usage = Self::TYPE;
+        if registry::is_handle(x) {
+            return Ok(Some(Transposing::Call {
+                t: registry::tensor(x)?,
+                handle: true,
+                dims: None,
+                inplace: false,
+            }));
+        }
         let v = from::list(&x)
             .filter(|v| !v.is_empty())
             .ok_or_else(|| anyhow::anyhow!("expected {usage}"))?;
-        let (v, b) = match v.last().and_then(|b| bool::of(*b)) {
+        let (v, inplace) = match v.last().and_then(|b| bool::of(*b)) {
             Some(b) => (&v[..v.len() - 1], b),
             None => (v, false),
         };
         if v.is_empty() {
             bail!("expected {usage}, given only a flag");
         }
-        let (t, h, rest) = if registry::is_handle(v[0]) {
+        let (t, handle, rest) = if registry::is_handle(v[0]) {
             (registry::tensor(v[0])?, true, &v[1..])
         } else if let Some(t) = array(x) {
             (t, false, &v[..0]) // all of x is one array
@@ -154,102 +244,194 @@ pub fn transpose(x: K) -> KResult {
             },
             _ => bail!("expected {usage}"),
         };
-        (t, h, dims, b)
-    };
-    let r = match dims {
-        None if t.dim() > 2 => bail!(
-            "a {}d tensor needs the two dimensions to be swapped",
-            t.dim()
-        ),
-        None if h && inplace => {
-            if t.dim() == 2 {
-                let _ = t.f_transpose_(0, 1)?;
+        Ok(Some(Transposing::Call {
+            t,
+            handle,
+            dims,
+            inplace,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `transpose x`: a 2-d transpose (PyTorch's `t()`), `transpose(x;dim1;dim2)` those two
+    /// dimensions swapped; a trailing true flag transposes a tensor in place.
+    pub fn transpose(x: Transposing) -> KResult {
+        let (mut t, h, dims, inplace) = match x {
+            Transposing::Same(x) => return Ok(make::share(x)),
+            Transposing::Call {
+                t,
+                handle,
+                dims,
+                inplace,
+            } => (t, handle, dims, inplace),
+        };
+        let r = match dims {
+            None if t.dim() > 2 => bail!(
+                "a {}d tensor needs the two dimensions to be swapped",
+                t.dim()
+            ),
+            None if h && inplace => {
+                if t.dim() == 2 {
+                    let _ = t.f_transpose_(0, 1)?;
+                }
+                return Ok(make::null());
             }
-            return Ok(make::null());
-        }
-        None => t2(&t)?,
-        Some((i, j)) if h && inplace => {
-            let _ = t.f_transpose_(i, j)?;
-            return Ok(make::null());
-        }
-        Some((i, j)) => t.f_transpose(i, j)?,
-    };
-    result(r, h)
-}
-
-pub fn permute(x: K) -> KResult {
-    let [input, dims] = from::items(&x, 2..=2, "(input;reordered dimensions)")? else {
-        unreachable!()
-    };
-    let d = Vec::<i64>::of(*dims).ok_or_else(|| {
-        anyhow::anyhow!(
-            "expected 2nd arg of reordered dimensions, given {}",
-            opargs::describe(*dims)
-        )
-    })?;
-    let (t, h) = arg(*input)?;
-    result(t.f_permute(d.as_slice())?, h)
-}
-
-pub fn expand(x: K) -> KResult {
-    // ktorch also reads a pair of longs (value;size) as a value repeated size times
-    if read::ktype(x) == 7 && read::len(x) == 2 {
-        let n = Vec::<i64>::of(x).unwrap_or_default();
-        return convert::to_q(&Tensor::from_slice(&n[..1]).f_expand([n[1]], false)?);
-    }
-    let [input, size] = from::items(
-        &x,
-        2..=2,
-        "(input;size) or (input;tensor whose size to match)",
-    )?
-    else {
-        unreachable!()
-    };
-    let s = size_arg(*size)?;
-    let (t, h) = arg(*input)?;
-    result(t.f_expand(s.as_slice(), false)?, h)
-}
-
-/// squeeze (`a` true) and unsqueeze: (input), (input;dim), (input;dim;inplace), (input;inplace).
-fn squeezing(x: K, a: bool) -> KResult {
-    let need_dim = "requires 2nd arg specifying dimension to add";
-    if registry::is_handle(x) {
-        let t = registry::tensor(x)?;
-        if !a {
-            bail!("{need_dim}");
-        }
-        return result(t.f_squeeze()?, true);
-    }
-    let parsed = from::list(&x).and_then(|v| match v {
-        [i, d] => i64::of(*d)
-            .map(|d| (*i, Some(d), false))
-            .or_else(|| bool::of(*d).map(|b| (*i, None, b))),
-        [i, d, b] => i64::of(*d).zip(bool::of(*b)).map(|(d, b)| (*i, Some(d), b)),
-        _ => None,
-    });
-    let Some((input, dim, inplace)) = parsed else {
-        if a {
-            if from::list(&x).is_some_and(|v| v.len() > 1 && registry::is_handle(v[0])) {
-                bail!("unexpected arg(s), expected (input;dim;optional in-place flag)");
+            None => t2(&t)?,
+            Some((i, j)) if h && inplace => {
+                let _ = t.f_transpose_(i, j)?;
+                return Ok(make::null());
             }
-            return convert::to_q(&convert::to_tensor(x)?.f_squeeze()?);
-        }
-        bail!("unexpected arg(s), expected (input;dim;optional in-place flag)");
-    };
-    let dim = dim.filter(|d| *d != i64::MIN); // 0N: every dimension of size 1
-    if !a && dim.is_none() {
-        bail!("{need_dim}");
+            Some((i, j)) => t.f_transpose(i, j)?,
+        };
+        result(r, h)
     }
-    let (mut t, h) = arg(input)?;
+}
+
+/// `permute`'s `(input;reordered dimensions)`, the dimensions checked before the input is read.
+pub struct Permuting {
+    input: Input,
+    dims: Vec<i64>,
+}
+
+impl FromQ for Permuting {
+    const TYPE: &'static str = "(input;reordered dimensions)";
+    /// Every value is the pair or an error.
+    fn read(x: K) -> anyhow::Result<Option<Permuting>> {
+        let [input, dims] = from::items(&x, 2..=2, Self::TYPE)? else {
+            unreachable!()
+        };
+        let dims = Vec::<i64>::of(*dims).ok_or_else(|| {
+            anyhow::anyhow!(
+                "expected 2nd arg of reordered dimensions, given {}",
+                opargs::describe(*dims)
+            )
+        })?;
+        let input = Input::from_q(*input, "input")?;
+        Ok(Some(Permuting { input, dims }))
+    }
+}
+
+/// `expand`'s forms: a pair of longs `(value;size)` (ktorch reads it as the value repeated
+/// size times), or `(input;size)`.
+pub enum Expanding {
+    Repeat(i64, i64),
+    Sized(Sized<true>),
+}
+
+impl FromQ for Expanding {
+    const TYPE: &'static str = Sized::<true>::TYPE;
+    /// Every value is one form or an error.
+    fn read(x: K) -> anyhow::Result<Option<Expanding>> {
+        if read::ktype(x) == 7 && read::len(x) == 2 {
+            let n = Vec::<i64>::of(x).unwrap_or_default();
+            return Ok(Some(Expanding::Repeat(n[0], n[1])));
+        }
+        Sized::<true>::read(x).map(|s| s.map(Expanding::Sized))
+    }
+}
+
+crate::qfn! {
+    /// `permute(input;dims)`: the dimensions reordered.
+    pub fn permute(x: Permuting) -> KResult {
+        let Input { t, handle } = x.input;
+        result(t.f_permute(x.dims.as_slice())?, handle)
+    }
+
+    /// `expand(input;size)`, `expand(input;tensor)`: a view with singleton dimensions expanded.
+    pub fn expand(x: Expanding) -> KResult {
+        match x {
+            Expanding::Repeat(v, n) => {
+                convert::to_q(&Tensor::from_slice(&[v]).f_expand([n], false)?)
+            }
+            Expanding::Sized(Sized {
+                input: Input { t, handle },
+                size,
+            }) => result(t.f_expand(size.as_slice(), false)?, handle),
+        }
+    }
+}
+
+const NEED_DIM: &str = "requires 2nd arg specifying dimension to add";
+const UNEXPECTED: &str = "unexpected arg(s), expected (input;dim;optional in-place flag)";
+
+/// squeeze's (`A` true) and unsqueeze's forms: (input), (input;dim), (input;dim;inplace),
+/// (input;inplace); `Data`: q data squeezed as a whole (squeeze only).
+pub enum Squeezing<const A: bool> {
+    Data(Tensor),
+    Call {
+        t: Tensor,
+        handle: bool,
+        dim: Option<i64>,
+        inplace: bool,
+    },
+}
+
+impl<const A: bool> FromQ for Squeezing<A> {
+    const TYPE: &'static str = "(input;dim;optional in-place flag)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> anyhow::Result<Option<Squeezing<A>>> {
+        if registry::is_handle(x) {
+            let t = registry::tensor(x)?;
+            if !A {
+                bail!("{NEED_DIM}");
+            }
+            return Ok(Some(Squeezing::Call {
+                t,
+                handle: true,
+                dim: None,
+                inplace: false,
+            }));
+        }
+        let parsed = from::list(&x).and_then(|v| match v {
+            [i, d] => i64::of(*d)
+                .map(|d| (*i, Some(d), false))
+                .or_else(|| bool::of(*d).map(|b| (*i, None, b))),
+            [i, d, b] => i64::of(*d).zip(bool::of(*b)).map(|(d, b)| (*i, Some(d), b)),
+            _ => None,
+        });
+        let Some((input, dim, inplace)) = parsed else {
+            if A {
+                if from::list(&x).is_some_and(|v| v.len() > 1 && registry::is_handle(v[0])) {
+                    bail!("{UNEXPECTED}");
+                }
+                return Ok(Some(Squeezing::Data(convert::to_tensor(x)?)));
+            }
+            bail!("{UNEXPECTED}");
+        };
+        let dim = dim.filter(|d| *d != i64::MIN); // 0N: every dimension of size 1
+        if !A && dim.is_none() {
+            bail!("{NEED_DIM}");
+        }
+        let Input { t, handle } = Input::from_q(input, "input")?;
+        Ok(Some(Squeezing::Call {
+            t,
+            handle,
+            dim,
+            inplace,
+        }))
+    }
+}
+
+fn squeezing<const A: bool>(x: Squeezing<A>) -> KResult {
+    let (mut t, h, dim, inplace) = match x {
+        Squeezing::Data(t) => return convert::to_q(&t.f_squeeze()?),
+        Squeezing::Call {
+            t,
+            handle,
+            dim,
+            inplace,
+        } => (t, handle, dim, inplace),
+    };
     if h && inplace {
-        let _ = match (a, dim) {
+        let _ = match (A, dim) {
             (false, Some(d)) => t.f_unsqueeze_(d)?,
             (true, Some(d)) => t.f_squeeze_dim_(d)?,
             _ => t.f_squeeze_()?,
         };
         return Ok(make::null());
     }
-    let r = match (a, dim) {
+    let r = match (A, dim) {
         (false, Some(d)) => t.f_unsqueeze(d)?,
         (true, Some(d)) => t.f_squeeze_dim(d)?,
         _ => t.f_squeeze()?,
@@ -257,9 +439,16 @@ fn squeezing(x: K, a: bool) -> KResult {
     result(r, h)
 }
 
-pub fn squeeze(x: K) -> KResult {
-    squeezing(x, true)
-}
-pub fn unsqueeze(x: K) -> KResult {
-    squeezing(x, false)
+crate::qfn! {
+    /// `squeeze x`: dimensions of size 1 removed; `squeeze(x;dim)` that one; a trailing true
+    /// flag squeezes a tensor in place.
+    pub fn squeeze(x: Squeezing<true>) -> KResult {
+        squeezing(x)
+    }
+
+    /// `unsqueeze(x;dim)`: a dimension of size 1 added at `dim`; a trailing true flag adds it
+    /// in place.
+    pub fn unsqueeze(x: Squeezing<false>) -> KResult {
+        squeezing(x)
+    }
 }

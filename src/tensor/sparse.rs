@@ -6,7 +6,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::{Device, Kind, Tensor};
 
-use super::info::{query, sparsedim_of, Attr};
+use super::info::{query, sparsedim_of, Attr, Held};
 use super::options::{self, Options};
 use super::{arg, convert, opargs, result};
 use crate::k::from::{self, FromQ};
@@ -25,14 +25,9 @@ pub fn ptr_or_enlisted(x: K) -> Option<(K, bool)> {
     }
 }
 
-/// A part of the tensor of `h` or `enlist h`: `want` names what the tensor must be (`sparse`,
-/// `complex`) and `is` tests it; `f` takes the part.
-pub fn part(
-    x: K,
-    want: &str,
-    is: fn(&Tensor) -> bool,
-    f: impl FnOnce(&Tensor) -> Result<Tensor>,
-) -> KResult {
+/// The tensor of `h` or `enlist h` (true: the result is to be a handle) when it is what `want`
+/// names (`sparse`, `complex`) as `is` tests it, else ktorch's `expects a .. tensor` error.
+pub fn part_of(x: K, want: &str, is: fn(&Tensor) -> bool) -> Result<(Tensor, bool)> {
     let usage = || format!("expects a {want} tensor (enlist to return tensor ptr)");
     let (h, handle) =
         ptr_or_enlisted(x).ok_or_else(|| anyhow!("{}, given {}", usage(), opargs::describe(x)))?;
@@ -51,6 +46,17 @@ pub fn part(
             options::kind_name(t.kind())
         );
     }
+    Ok((t, handle))
+}
+
+/// A part of the tensor of `h` or `enlist h` (`part_of`); `f` takes the part.
+pub fn part(
+    x: K,
+    want: &str,
+    is: fn(&Tensor) -> bool,
+    f: impl FnOnce(&Tensor) -> Result<Tensor>,
+) -> KResult {
+    let (t, handle) = part_of(x, want, is)?;
     result(f(&t)?, handle)
 }
 
@@ -58,105 +64,173 @@ fn is_sparse(t: &Tensor) -> bool {
     t.is_sparse()
 }
 
-/// `indices h` the indices of a sparse tensor, one row per sparse dimension and one column per
-/// value (duplicates too, for a tensor not coalesced); `indices enlist h` as a new handle.
-pub fn indices(x: K) -> KResult {
-    part(x, "sparse", is_sparse, |t| Ok(t.f_internal_indices()?))
+/// A sparse tensor given as `h` (its part comes back as q data) or `enlist h` (as a handle).
+pub struct SparsePart {
+    t: Tensor,
+    handle: bool,
 }
 
-/// `values h` the values of a sparse tensor (rows of the dense dimensions when it has any);
-/// `values enlist h` as a new handle.
-pub fn values(x: K) -> KResult {
-    part(x, "sparse", is_sparse, |t| Ok(t.f_internal_values()?))
-}
-
-/// The sparse tensor of handle `x`, else an error naming what was given.
-fn sparse_tensor(x: K) -> Result<Tensor> {
-    let t = if opargs::is_tensor(x) {
-        Some(registry::tensor(x)?)
-    } else {
-        None
-    };
-    match t {
-        Some(t) if t.defined() && t.is_sparse() => Ok(t),
-        Some(_) => bail!("expects a sparse tensor, given a dense tensor"),
-        None => bail!("expects a sparse tensor, given {}", opargs::describe(x)),
+impl FromQ for SparsePart {
+    const TYPE: &'static str = "a sparse tensor (enlist to return tensor ptr)";
+    /// Every value is the tensor or ktorch's error.
+    fn read(x: K) -> Result<Option<SparsePart>> {
+        let (t, handle) = part_of(x, "sparse", is_sparse)?;
+        Ok(Some(SparsePart { t, handle }))
     }
 }
 
-/// `coalesce h`: sort the indices of a sparse tensor and sum the values of duplicates, in place
-/// (the handle then holds the coalesced tensor); null.
-pub fn coalesce(x: K) -> KResult {
-    let t = sparse_tensor(x)?;
-    if !t.is_coalesced() {
-        registry::replace(x, Obj::Tensor(t.f_coalesce()?))?;
+crate::qfn! {
+    /// `indices h` the indices of a sparse tensor, one row per sparse dimension and one column
+    /// per value (duplicates too, for a tensor not coalesced); `indices enlist h` as a new handle.
+    pub fn indices(x: SparsePart) -> KResult {
+        result(x.t.f_internal_indices()?, x.handle)
     }
-    Ok(make::null())
+
+    /// `values h` the values of a sparse tensor (rows of the dense dimensions when it has any);
+    /// `values enlist h` as a new handle.
+    pub fn values(x: SparsePart) -> KResult {
+        result(x.t.f_internal_values()?, x.handle)
+    }
 }
 
-/// `dense h`: a new dense tensor from a sparse one.
-pub fn dense(x: K) -> KResult {
-    let t = sparse_tensor(x)?;
-    Ok(registry::add(Obj::Tensor(t.f_to_dense(None, false)?)))
+/// The handle of a sparse tensor and its tensor, else an error naming what was given.
+pub struct SparseHandle {
+    h: K,
+    t: Tensor,
 }
 
-/// `sparse x`, `sparse(x;sparsedim)`, `sparse(x;mask)`: a new sparse tensor (always a handle)
-/// from q data or a tensor; with a number of sparse dimensions (the rest are dense), or with
-/// the indices of sparse tensor `mask` and the values of `x` there.
-pub fn sparse(x: K) -> KResult {
-    let t = if registry::is_handle(x) {
-        registry::tensor(x)?.f_to_sparse(None, None::<&[i64]>, None)?
-    } else if let Some(&[input, second]) = from::list(&x)
-        .filter(|v| v.len() == 2 && (i64::of(v[1]).is_some() || registry::is_handle(v[1])))
-    {
-        let (t, _) = arg(input)?;
-        match i64::of(second) {
-            Some(d) => {
+impl FromQ for SparseHandle {
+    const TYPE: &'static str = "a sparse tensor";
+    /// Every value is the tensor or ktorch's error.
+    fn read(x: K) -> Result<Option<SparseHandle>> {
+        let t = if opargs::is_tensor(x) {
+            Some(registry::tensor(x)?)
+        } else {
+            None
+        };
+        match t {
+            Some(t) if t.defined() && t.is_sparse() => Ok(Some(SparseHandle { h: x, t })),
+            Some(_) => bail!("expects a sparse tensor, given a dense tensor"),
+            None => bail!("expects a sparse tensor, given {}", opargs::describe(x)),
+        }
+    }
+}
+
+crate::qfn! {
+    /// `coalesce h`: sort the indices of a sparse tensor and sum the values of duplicates, in
+    /// place (the handle then holds the coalesced tensor); null.
+    pub fn coalesce(x: SparseHandle) -> KResult {
+        if !x.t.is_coalesced() {
+            registry::replace(x.h, Obj::Tensor(x.t.f_coalesce()?))?;
+        }
+        Ok(make::null())
+    }
+
+    /// `dense h`: a new dense tensor from a sparse one.
+    pub fn dense(x: SparseHandle) -> KResult {
+        Ok(registry::add(Obj::Tensor(x.t.f_to_dense(None, false)?)))
+    }
+}
+
+/// `sparse`'s forms: a tensor handle or an array made sparse whole, `(input;sparsedim)`, or
+/// `(input;mask)` with the sparse tensor whose indices to use.
+pub enum Sparsing {
+    Whole(Tensor),
+    Dims(Tensor, i64),
+    Mask(Tensor, Tensor),
+}
+
+impl FromQ for Sparsing {
+    const TYPE: &'static str = "input, (input;sparsedim) or (input;sparse tensor)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Sparsing>> {
+        if registry::is_handle(x) {
+            return Ok(Some(Sparsing::Whole(registry::tensor(x)?)));
+        }
+        if let Some(&[input, second]) = from::list(&x)
+            .filter(|v| v.len() == 2 && (i64::of(v[1]).is_some() || registry::is_handle(v[1])))
+        {
+            let (t, _) = arg(input)?;
+            return Ok(Some(match i64::of(second) {
+                Some(d) => Sparsing::Dims(t, d),
+                None => Sparsing::Mask(t, registry::tensor(second)?),
+            }));
+        }
+        let t = opargs::array(x)
+            .ok_or_else(|| anyhow!("unrecognized arg(s), expected {}", Self::TYPE))?;
+        Ok(Some(Sparsing::Whole(t)))
+    }
+}
+
+crate::qfn! {
+    /// `sparse x`, `sparse(x;sparsedim)`, `sparse(x;mask)`: a new sparse tensor (always a
+    /// handle) from q data or a tensor; with a number of sparse dimensions (the rest are dense),
+    /// or with the indices of sparse tensor `mask` and the values of `x` there.
+    pub fn sparse(x: Sparsing) -> KResult {
+        let t = match x {
+            Sparsing::Whole(t) => t.f_to_sparse(None, None::<&[i64]>, None)?,
+            Sparsing::Dims(t, d) => {
                 if d < 0 || d > t.dim() as i64 {
                     bail!("sparse dimensions must be 0-{}, given {d}", t.dim());
                 }
                 t.f_to_sparse_sparse_dim(d)?
             }
-            None => {
-                let mask = registry::tensor(second)?;
+            Sparsing::Mask(t, mask) => {
                 if !mask.is_sparse() {
                     bail!("2nd arg is not a sparse tensor, unable to use its indices");
                 }
                 t.f_sparse_mask(&mask)?
             }
-        }
-    } else {
-        let t = opargs::array(x).ok_or_else(|| {
-            anyhow!(
-                "unrecognized arg(s), expected input, (input;sparsedim) or (input;sparse tensor)"
-            )
-        })?;
-        t.f_to_sparse(None, None::<&[i64]>, None)?
-    };
-    Ok(registry::add(Obj::Tensor(t)))
+        };
+        Ok(registry::add(Obj::Tensor(t)))
+    }
 }
 
-/// `sparseindex x` the indices of the non-zero values of an array or tensor (one row per
-/// dimension, one column per value); `sparseindex(x;sparsedim)` of its non-zero slices over the
-/// first `sparsedim` dimensions. q data in, q data out; a tensor in, a new handle out.
-pub fn sparseindex(x: K) -> KResult {
-    if registry::is_handle(x) {
-        return result(registry::tensor(x)?.f_nonzero()?.f_tr()?, true);
-    }
-    if let Some(&[input, d]) = from::list(&x).filter(|v| v.len() == 2 && i64::of(v[1]).is_some()) {
-        let (t, h) = arg(input)?;
-        let d = i64::of(d).expect("checked");
-        if d < 1 || d > t.dim() as i64 {
-            bail!("sparse dimensions must be 1-{}, given {d}", t.dim());
+/// `sparseindex`'s forms: a tensor handle, `(input;sparsedim)`, or q data.
+pub enum Indexing {
+    Handle(Tensor),
+    Dims(Tensor, bool, i64),
+    Data(Tensor),
+}
+
+impl FromQ for Indexing {
+    const TYPE: &'static str = "input or (input;sparsedim)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Indexing>> {
+        if registry::is_handle(x) {
+            return Ok(Some(Indexing::Handle(registry::tensor(x)?)));
         }
-        let first = Tensor::f_arange(d, (Kind::Int64, t.device()))?;
-        let nz = t.f_nonzero()?.f_index_select(1, &first)?;
-        // nonzero's rows are in order: equal leading indices are next to each other
-        let (u, _, _) = nz.f_unique_consecutive(false, false, 0)?;
-        return result(u.f_tr()?, h);
+        if let Some(&[input, d]) =
+            from::list(&x).filter(|v| v.len() == 2 && i64::of(v[1]).is_some())
+        {
+            let (t, h) = arg(input)?;
+            let d = i64::of(d).expect("checked");
+            return Ok(Some(Indexing::Dims(t, h, d)));
+        }
+        Ok(Some(Indexing::Data(convert::to_tensor(x)?)))
     }
-    let t = convert::to_tensor(x)?;
-    result(t.f_nonzero()?.f_tr()?, false)
+}
+
+crate::qfn! {
+    /// `sparseindex x` the indices of the non-zero values of an array or tensor (one row per
+    /// dimension, one column per value); `sparseindex(x;sparsedim)` of its non-zero slices over
+    /// the first `sparsedim` dimensions. q data in, q data out; a tensor in, a new handle out.
+    pub fn sparseindex(x: Indexing) -> KResult {
+        match x {
+            Indexing::Handle(t) => result(t.f_nonzero()?.f_tr()?, true),
+            Indexing::Dims(t, h, d) => {
+                if d < 1 || d > t.dim() as i64 {
+                    bail!("sparse dimensions must be 1-{}, given {d}", t.dim());
+                }
+                let first = Tensor::f_arange(d, (Kind::Int64, t.device()))?;
+                let nz = t.f_nonzero()?.f_index_select(1, &first)?;
+                // nonzero's rows are in order: equal leading indices are next to each other
+                let (u, _, _) = nz.f_unique_consecutive(false, false, 0)?;
+                result(u.f_tr()?, h)
+            }
+            Indexing::Data(t) => result(t.f_nonzero()?.f_tr()?, false),
+        }
+    }
 }
 
 fn nnz_of(t: &Tensor) -> Result<i64> {
@@ -178,18 +252,24 @@ fn densedim_of(t: &Tensor) -> Result<i64> {
     })
 }
 
-/// `nnz h`: the values a sparse tensor holds, counted over its sparse dimensions (the non-zero
-/// elements of a dense tensor). A vector or dictionary gives one count per tensor.
-pub fn nnz(x: K) -> KResult {
-    query(x, Attr::Long(&nnz_of), false)
+crate::qfn! {
+    /// `nnz h`: the values a sparse tensor holds, counted over its sparse dimensions (the non-zero
+    /// elements of a dense tensor). A vector or dictionary gives one count per tensor.
+    pub fn nnz(x: Held<false>) -> KResult {
+        query(x, Attr::Long(&nnz_of))
+    }
 }
-/// `sparsedim h`: the number of sparse dimensions (0 for a dense tensor).
-pub fn sparsedim(x: K) -> KResult {
-    query(x, Attr::Long(&sparsedim_of), false)
+crate::qfn! {
+    /// `sparsedim h`: the number of sparse dimensions (0 for a dense tensor).
+    pub fn sparsedim(x: Held<false>) -> KResult {
+        query(x, Attr::Long(&sparsedim_of))
+    }
 }
-/// `densedim h`: the number of dense dimensions (all of a dense tensor's).
-pub fn densedim(x: K) -> KResult {
-    query(x, Attr::Long(&densedim_of), false)
+crate::qfn! {
+    /// `densedim h`: the number of dense dimensions (all of a dense tensor's).
+    pub fn densedim(x: Held<false>) -> KResult {
+        query(x, Attr::Long(&densedim_of))
+    }
 }
 
 /// The creation modes a sparse layout allows, and the options a sparse tensor cannot have.

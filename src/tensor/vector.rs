@@ -80,38 +80,71 @@ fn stored(x: K) -> anyhow::Result<Vec<Tensor>> {
     })
 }
 
-pub fn vector(x: K) -> KResult {
-    if registry::is_handle(x) {
-        let v = stored(x)?;
-        return make::try_list(v.iter().map(convert::to_q));
-    }
-    if read::ktype(x) != 0 {
-        // an atom or a simple list: its values, one tensor a row (ktensor.cpp's `vec`)
-        return Ok(registry::add(Obj::Vector(from_q(x)?)));
-    }
-    let items = from::list(&x).ok_or_else(|| {
-        anyhow!("expected (x;y;..), a vector, (vector;index) or (vector;index;value)")
-    })?;
-    if let Some(v) = items.first().filter(|v| is_vector(**v)) {
+/// `vector`'s forms, read without changing anything: the values of a vector handle, rows of
+/// q data, `(v;i)` the tensors picked, `(v;i;x)` new values for some (q data or tensor handles,
+/// taken only when the call runs, after every check), `(x;y;..)` the items of a new vector
+/// (handles among them move in when the call runs).
+pub enum VectorCall {
+    Values(Vec<Tensor>),
+    Rows(Vec<Tensor>),
+    Get(Vec<Tensor>, Result<usize, Vec<usize>>),
+    /// the handle, the indices, the values, and whether one index was given as an atom
+    Set(K, Vec<usize>, Vec<K>, bool),
+    New(Vec<K>),
+}
+
+impl FromQ for VectorCall {
+    const TYPE: &'static str = "(x;y;..), a vector, (vector;index) or (vector;index;value)";
+    /// Every value is one form or an error.
+    fn read(x: K) -> anyhow::Result<Option<VectorCall>> {
+        if registry::is_handle(x) {
+            return Ok(Some(VectorCall::Values(stored(x)?)));
+        }
+        if read::ktype(x) != 0 {
+            // an atom or a simple list: its values, one tensor a row (ktensor.cpp's `vec`)
+            return Ok(Some(VectorCall::Rows(from_q(x)?)));
+        }
+        let items = from::list(&x).ok_or_else(|| anyhow!("expected {}", Self::TYPE))?;
+        let Some(v) = items.first().filter(|v| is_vector(**v)) else {
+            return Ok(Some(VectorCall::New(items.to_vec())));
+        };
         let ts = stored(*v)?;
-        return match &items[1..] {
-            [i] => match indices(*i, ts.len())? {
-                Ok(k) => convert::to_q(&ts[k]),
-                Err(ks) => make::try_list(ks.iter().map(|k| convert::to_q(&ts[*k]))),
+        let n = ts.len();
+        Ok(Some(match &items[1..] {
+            [i] => VectorCall::Get(ts, indices(*i, n)?),
+            [i, val] => match indices(*i, n)? {
+                Ok(k) => VectorCall::Set(*v, vec![k], vec![*val], true),
+                Err(ks) => {
+                    let vs = from::list(val)
+                        .filter(|v| v.len() == ks.len() && !registry::is_handle(*val));
+                    let vs = vs.ok_or_else(|| {
+                        anyhow!("{} indices need a list of {} values", ks.len(), ks.len())
+                    })?;
+                    VectorCall::Set(*v, ks, vs.to_vec(), false)
+                }
             },
-            [i, val] => {
-                let (ks, vals) = match indices(*i, ts.len())? {
-                    Ok(k) => (vec![k], vec![take_arg(*val)?]),
-                    Err(ks) => {
-                        let vs = from::list(val)
-                            .filter(|v| v.len() == ks.len() && !registry::is_handle(*val));
-                        let vs = vs.ok_or_else(|| {
-                            anyhow!("{} indices need a list of {} values", ks.len(), ks.len())
-                        })?;
-                        (ks, take_args(vs)?)
-                    }
+            _ => bail!("expected (vector;index) or (vector;index;value)"),
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `vector(x;y;..)` a new vector, `vector v` its values, `vector(v;i)` some of them,
+    /// `vector(v;i;x)` new values for some.
+    pub fn vector(x: VectorCall) -> KResult {
+        match x {
+            VectorCall::Values(ts) => make::try_list(ts.iter().map(convert::to_q)),
+            VectorCall::Rows(ts) => Ok(registry::add(Obj::Vector(ts))),
+            VectorCall::Get(ts, Ok(k)) => convert::to_q(&ts[k]),
+            VectorCall::Get(ts, Err(ks)) => make::try_list(ks.iter().map(|k| convert::to_q(&ts[*k]))),
+            VectorCall::Set(v, ks, vals, one) => {
+                // one value as given (a handle moves in), several checked all before any moves
+                let vals = if one {
+                    vec![take_arg(vals[0])?]
+                } else {
+                    take_args(&vals)?
                 };
-                registry::with(*v, |o| {
+                registry::with(v, |o| {
                     if let Obj::Vector(vs) = o {
                         for (k, t) in ks.into_iter().zip(vals) {
                             vs[k] = t;
@@ -121,10 +154,9 @@ pub fn vector(x: K) -> KResult {
                 })?;
                 Ok(make::null())
             }
-            _ => bail!("expected (vector;index) or (vector;index;value)"),
-        };
+            VectorCall::New(items) => Ok(registry::add(Obj::Vector(take_args(&items)?))),
+        }
     }
-    Ok(registry::add(Obj::Vector(take_args(items)?)))
 }
 
 /// The tensors of a new vector from `x` (ktensor.cpp's `vec`): an atom is one scalar tensor, a

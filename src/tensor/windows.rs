@@ -8,34 +8,63 @@
 //! (docs/tables.md).
 use anyhow::bail;
 
-use super::{arg, result};
+use super::opargs::Input;
+use super::result;
 use crate::k::from::{self, FromQ};
 use crate::k::{KResult, K};
 
-pub fn windows(x: K) -> KResult {
-    let usage = "(input;size) or (input;size;step)";
-    let v = from::items(&x, 2..=3, usage)?;
-    let Some(n) = i64::of(v[1]) else {
-        bail!("expected {usage} with size a long")
-    };
-    let step = match v.get(2) {
-        Some(s) => match i64::of(*s) {
-            Some(s) => s,
-            None => bail!("expected {usage} with step a long"),
-        },
-        None => 1,
-    };
-    if n < 1 || step < 1 {
-        bail!("size and step must be positive, given {n} and {step}");
+/// `windows`' `(input;size)` or `(input;size;step)`: size and step checked (longs, positive)
+/// before the input is read.
+pub struct Windowing {
+    input: Input,
+    size: i64,
+    step: i64,
+}
+
+impl FromQ for Windowing {
+    const TYPE: &'static str = "(input;size) or (input;size;step)";
+    /// Every value is the list or an error.
+    fn read(x: K) -> anyhow::Result<Option<Windowing>> {
+        let usage = Self::TYPE;
+        let v = from::items(&x, 2..=3, usage)?;
+        let Some(n) = i64::of(v[1]) else {
+            bail!("expected {usage} with size a long")
+        };
+        let step = match v.get(2) {
+            Some(s) => match i64::of(*s) {
+                Some(s) => s,
+                None => bail!("expected {usage} with step a long"),
+            },
+            None => 1,
+        };
+        if n < 1 || step < 1 {
+            bail!("size and step must be positive, given {n} and {step}");
+        }
+        let input = Input::from_q(v[0], "input")?;
+        Ok(Some(Windowing {
+            input,
+            size: n,
+            step,
+        }))
     }
-    let (t, h) = arg(v[0])?;
-    if t.dim() == 0 {
-        bail!("input is a scalar: windows run along its first dimension");
+}
+
+crate::qfn! {
+    /// `windows(input;size;step)`: the windows as one tensor (a view for a tensor handle).
+    pub fn windows(x: Windowing) -> KResult {
+        let Windowing {
+            input: Input { t, handle },
+            size: n,
+            step,
+        } = x;
+        if t.dim() == 0 {
+            bail!("input is a scalar: windows run along its first dimension");
+        }
+        let rows = t.size()[0];
+        if n > rows {
+            bail!("size {n} is more than the {rows} rows of the input");
+        }
+        let w = t.f_unfold(0, n, step)?.f_movedim([-1i64], [1i64])?;
+        result(w, handle)
     }
-    let rows = t.size()[0];
-    if n > rows {
-        bail!("size {n} is more than the {rows} rows of the input");
-    }
-    let w = t.f_unfold(0, n, step)?.f_movedim([-1i64], [1i64])?;
-    result(w, h)
 }

@@ -3,7 +3,7 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::{facts, query, Attr};
+use super::{facts, query, Attr, Held};
 use crate::k::from::{self, FromQ, Whole, Wholes};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
@@ -21,131 +21,208 @@ fn sparse_(t: &Tensor) -> Result<bool> {
     Ok(t.defined() && t.is_sparse())
 }
 
-/// `contiguous x` contiguous in C order; `contiguous(x;format)` in memory format
-/// `` `contiguous `preserve `channel2d `channel3d ``.
-pub fn contiguous(x: K) -> KResult {
-    if let Some([h, f]) = from::list(&x).filter(|_| !registry::is_handle(x)) {
-        if let Some(s) = <&str>::of(*f) {
-            let m = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
-                anyhow!(
-                    "unrecognized memory format `{s}, expected one of {}",
-                    facts::MEMORY.join(",")
-                )
-            })?;
-            return query(*h, Attr::Bool(&|t| facts::is_contiguous(t, m)), true);
+/// `contiguous`'s argument: an object or q data, and the memory format asked (0: C order),
+/// named by a symbol in `(x;format)`.
+pub struct Contiguity {
+    x: Held<true>,
+    format: usize,
+}
+
+impl FromQ for Contiguity {
+    const TYPE: &'static str = Held::<true>::TYPE;
+    /// `(x;format)` when the second of a pair is a symbol (an unknown format is an error), else
+    /// `x` as `Held` reads it.
+    fn read(x: K) -> Result<Option<Contiguity>> {
+        if let Some([h, f]) = from::list(&x).filter(|_| !registry::is_handle(x)) {
+            if let Some(s) = <&str>::of(*f) {
+                let format = facts::MEMORY.iter().position(|n| *n == s).ok_or_else(|| {
+                    anyhow!(
+                        "unrecognized memory format `{s}, expected one of {}",
+                        facts::MEMORY.join(",")
+                    )
+                })?;
+                let x = Held::from_q(*h, "x")?;
+                return Ok(Some(Contiguity { x, format }));
+            }
         }
+        Ok(Held::read(x)?.map(|x| Contiguity { x, format: 0 }))
     }
-    query(x, Attr::Bool(&|t| facts::is_contiguous(t, 0)), true)
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        Held::<true>::wrong(x, arg)
+    }
 }
-pub fn coalesced(x: K) -> KResult {
-    query(x, Attr::Bool(&facts::is_coalesced), true)
+
+crate::qfn! {
+    /// `contiguous x` contiguous in C order; `contiguous(x;format)` in memory format
+    /// `` `contiguous `preserve `channel2d `channel3d ``.
+    pub fn contiguous(x: Contiguity) -> KResult {
+        let m = x.format;
+        query(x.x, Attr::Bool(&|t| facts::is_contiguous(t, m)))
+    }
 }
-pub fn defined(x: K) -> KResult {
-    query(x, Attr::Bool(&defined_), false)
+crate::qfn! {
+    pub fn coalesced(x: Held<true>) -> KResult {
+        query(x, Attr::Bool(&facts::is_coalesced))
+    }
 }
-pub fn leaf(x: K) -> KResult {
-    query(x, Attr::Bool(&leaf_), false)
+crate::qfn! {
+    pub fn defined(x: Held<false>) -> KResult {
+        query(x, Attr::Bool(&defined_))
+    }
 }
-pub fn pinned(x: K) -> KResult {
-    query(x, Attr::Bool(&facts::is_pinned), false)
+crate::qfn! {
+    pub fn leaf(x: Held<false>) -> KResult {
+        query(x, Attr::Bool(&leaf_))
+    }
 }
-pub fn sparseflag(x: K) -> KResult {
-    query(x, Attr::Bool(&sparse_), true)
+crate::qfn! {
+    pub fn pinned(x: Held<false>) -> KResult {
+        query(x, Attr::Bool(&facts::is_pinned))
+    }
+}
+crate::qfn! {
+    pub fn sparseflag(x: Held<true>) -> KResult {
+        query(x, Attr::Bool(&sparse_))
+    }
 }
 
 const USAGE: &str = "tensor/vector/dictionary or (object;flag) or (dict/vector;keys/indices) or (dict/vector;keys/indices;flag)";
 
-/// `gradflag x` the flag(s); `gradflag(x;flag)` sets it on every tensor of x;
-/// `gradflag(d;keys)`, `gradflag(v;indices)` the flags of some tensors (an atom key or index
-/// gives an atom), and `gradflag(d;keys;flag)`, `gradflag(v;indices;flag)` set them.
-pub fn gradflag(x: K) -> KResult {
-    if registry::is_handle(x) {
-        return query(x, Attr::Bool(&requires_grad), false);
-    }
-    let items = from::list(&x)
-        .filter(|v| (2..=3).contains(&v.len()))
-        .ok_or_else(|| anyhow!("expected {USAGE}"))?;
-    let h = items[0];
-    if !registry::is_handle(h) {
-        bail!("expected {USAGE}");
-    }
-    if items.len() == 2 {
-        if let Some(b) = bool::of(items[1]) {
-            registry::with(h, |o| set(o.tensors(), b))?;
-            return Ok(make::null());
+/// `gradflag`'s forms: a handle whose flags to answer, `(object;flag)` to set every flag, or
+/// `(dict/vector;keys/indices)` with an optional flag: the keys and indices read both ways
+/// (which applies is known in the registry), an atom key or index answering an atom.
+pub enum GradFlag {
+    Get(Held<false>),
+    SetAll(K, bool),
+    Pick {
+        h: K,
+        keys: Option<Vec<&'static str>>,
+        ix: Option<Vec<i64>>,
+        atom: bool,
+        flag: Option<bool>,
+    },
+}
+
+impl FromQ for GradFlag {
+    const TYPE: &'static str = USAGE;
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<GradFlag>> {
+        if registry::is_handle(x) {
+            return Ok(Some(GradFlag::Get(Held::Handle(x))));
         }
-    }
-    let pick = items[1];
-    let flag = match items.get(2) {
-        Some(f) => {
-            Some(bool::of(*f).ok_or_else(|| anyhow!("expected a boolean flag as 3rd argument"))?)
+        let items = from::list(&x)
+            .filter(|v| (2..=3).contains(&v.len()))
+            .ok_or_else(|| anyhow!("expected {USAGE}"))?;
+        let h = items[0];
+        if !registry::is_handle(h) {
+            bail!("expected {USAGE}");
         }
-        None => None,
-    };
-    let atom = read::ktype(pick) < 0;
-    enum Picked {
-        Keys(Vec<String>, Vec<bool>),
-        Flags(Vec<bool>),
-    }
-    let picked = registry::with(h, |o| {
-        let (names, ts): (Option<Vec<String>>, Vec<&Tensor>) = match o {
-            Obj::Dict(d) => {
-                let keys = <&str>::of(pick)
-                    .map(|s| vec![s])
-                    .or_else(|| Vec::<&str>::of(pick))
-                    .ok_or_else(|| anyhow!("2nd argument of key(s) expected for a dictionary"))?;
-                let mut ts = Vec::new();
-                for k in &keys {
-                    let t = d
-                        .iter()
-                        .find(|(n, _)| n == k)
-                        .map(|(_, t)| t)
-                        .ok_or_else(|| anyhow!("dict[`{k}] not found"))?;
-                    ts.push(t);
-                }
-                (Some(keys.iter().map(|k| k.to_string()).collect()), ts)
+        if items.len() == 2 {
+            if let Some(b) = bool::of(items[1]) {
+                return Ok(Some(GradFlag::SetAll(h, b)));
             }
-            Obj::Vector(v) => {
-                let ix = indices(pick).ok_or_else(|| {
-                    anyhow!("2nd argument of index/indices expected for a vector")
-                })?;
-                let n = v.len() as i64;
-                let mut ts = Vec::new();
-                for j in ix {
-                    if j < 0 || j >= n {
-                        bail!("vector[{j}] invalid for {n}-element vector");
-                    }
-                    ts.push(&v[j as usize]);
-                }
-                (None, ts)
-            }
-            Obj::Tensor(_) => {
-                bail!("2nd argument of key(s) or index/indices not valid with a tensor")
-            }
-            _ => bail!("not implemented for {}", o.class()),
+        }
+        let pick = items[1];
+        let flag = match items.get(2) {
+            Some(f) => Some(
+                bool::of(*f).ok_or_else(|| anyhow!("expected a boolean flag as 3rd argument"))?,
+            ),
+            None => None,
         };
-        if let Some(b) = flag {
-            set(ts, b)?;
-            return Ok(None);
-        }
-        let flags = ts
-            .iter()
-            .map(|t| requires_grad(t))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Some(match names {
-            Some(k) => Picked::Keys(k, flags),
-            None => Picked::Flags(flags),
+        Ok(Some(GradFlag::Pick {
+            h,
+            keys: <&str>::of(pick)
+                .map(|s| vec![s])
+                .or_else(|| Vec::<&str>::of(pick)),
+            ix: indices(pick),
+            atom: read::ktype(pick) < 0,
+            flag,
         }))
-    })?;
-    Ok(match picked {
-        None => make::null(),
-        Some(Picked::Flags(f)) | Some(Picked::Keys(_, f)) if atom => make::boolean(f[0]),
-        Some(Picked::Flags(f)) => make::booleans(&f),
-        Some(Picked::Keys(k, f)) => {
-            let k: Vec<&str> = k.iter().map(|s| s.as_str()).collect();
-            make::dict_of(make::symbols(&k), make::booleans(&f))
+    }
+}
+
+crate::qfn! {
+    /// `gradflag x` the flag(s); `gradflag(x;flag)` sets it on every tensor of x;
+    /// `gradflag(d;keys)`, `gradflag(v;indices)` the flags of some tensors (an atom key or index
+    /// gives an atom), and `gradflag(d;keys;flag)`, `gradflag(v;indices;flag)` set them.
+    pub fn gradflag(x: GradFlag) -> KResult {
+        let (h, keys, ix, atom, flag) = match x {
+            GradFlag::Get(h) => return query(h, Attr::Bool(&requires_grad)),
+            GradFlag::SetAll(h, b) => {
+                registry::with(h, |o| set(o.tensors(), b))?;
+                return Ok(make::null());
+            }
+            GradFlag::Pick {
+                h,
+                keys,
+                ix,
+                atom,
+                flag,
+            } => (h, keys, ix, atom, flag),
+        };
+        enum Picked {
+            Keys(Vec<String>, Vec<bool>),
+            Flags(Vec<bool>),
         }
-    })
+        let picked = registry::with(h, |o| {
+            let (names, ts): (Option<Vec<String>>, Vec<&Tensor>) = match o {
+                Obj::Dict(d) => {
+                    let keys = keys.as_ref().ok_or_else(|| {
+                        anyhow!("2nd argument of key(s) expected for a dictionary")
+                    })?;
+                    let mut ts = Vec::new();
+                    for k in keys {
+                        let t = d
+                            .iter()
+                            .find(|(n, _)| n == k)
+                            .map(|(_, t)| t)
+                            .ok_or_else(|| anyhow!("dict[`{k}] not found"))?;
+                        ts.push(t);
+                    }
+                    (Some(keys.iter().map(|k| k.to_string()).collect()), ts)
+                }
+                Obj::Vector(v) => {
+                    let ix = ix.as_ref().ok_or_else(|| {
+                        anyhow!("2nd argument of index/indices expected for a vector")
+                    })?;
+                    let n = v.len() as i64;
+                    let mut ts = Vec::new();
+                    for &j in ix {
+                        if j < 0 || j >= n {
+                            bail!("vector[{j}] invalid for {n}-element vector");
+                        }
+                        ts.push(&v[j as usize]);
+                    }
+                    (None, ts)
+                }
+                Obj::Tensor(_) => {
+                    bail!("2nd argument of key(s) or index/indices not valid with a tensor")
+                }
+                _ => bail!("not implemented for {}", o.class()),
+            };
+            if let Some(b) = flag {
+                set(ts, b)?;
+                return Ok(None);
+            }
+            let flags = ts
+                .iter()
+                .map(|t| requires_grad(t))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(Some(match names {
+                Some(k) => Picked::Keys(k, flags),
+                None => Picked::Flags(flags),
+            }))
+        })?;
+        Ok(match picked {
+            None => make::null(),
+            Some(Picked::Flags(f)) | Some(Picked::Keys(_, f)) if atom => make::boolean(f[0]),
+            Some(Picked::Flags(f)) => make::booleans(&f),
+            Some(Picked::Keys(k, f)) => {
+                let k: Vec<&str> = k.iter().map(|s| s.as_str()).collect();
+                make::dict_of(make::symbols(&k), make::booleans(&f))
+            }
+        })
+    }
 }
 
 /// Indices from a long-like atom or a long/int/short vector.

@@ -17,6 +17,7 @@ pub mod summary;
 use anyhow::{bail, Result};
 use tch::Tensor;
 
+use crate::k::from::FromQ;
 use crate::k::{make, read, KResult, K};
 use crate::registry;
 
@@ -83,11 +84,42 @@ impl Vals {
     }
 }
 
-/// The values of `attr` for the object of handle `x` (computed in the registry, on the stored
-/// tensors themselves), or for q data `x` made into a tensor when `data` allows it.
-pub fn query(x: K, attr: Attr, data: bool) -> KResult {
-    let (from, vals) = if registry::is_handle(x) {
-        registry::with(x, |o| {
+/// What an information function reads: a tensor, vector or dictionary handle (its class checked
+/// in the registry, where the values are computed on the stored tensors, so reference counts
+/// stay as stored), or, where `DATA` allows it, q data made into a tensor.
+pub enum Held<const DATA: bool> {
+    Handle(K),
+    Data(Tensor),
+}
+
+impl<const DATA: bool> FromQ for Held<DATA> {
+    const TYPE: &'static str = if DATA {
+        "a tensor, vector or dictionary, or q data"
+    } else {
+        "a tensor, vector or dictionary"
+    };
+    /// A handle of any class (another class is `not implemented for ..` when queried); q data
+    /// that no tensor can be made of is the conversion's error.
+    fn read(x: K) -> Result<Option<Held<DATA>>> {
+        if registry::is_handle(x) {
+            Ok(Some(Held::Handle(x)))
+        } else if DATA && !read::is_unset(x) {
+            Ok(Some(Held::Data(super::convert::to_tensor(x)?)))
+        } else {
+            Ok(None)
+        }
+    }
+    /// ktorch's words: `expects a tensor, vector or dictionary, given ..`.
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow::anyhow!("{}", expected(x, DATA))
+    }
+}
+
+/// The values of `attr` for the object `x` holds: an atom for a tensor, a list for a vector, a
+/// dictionary for a dictionary.
+pub fn query<const DATA: bool>(x: Held<DATA>, attr: Attr) -> KResult {
+    let (from, vals) = match x {
+        Held::Handle(h) => registry::with(h, |o| {
             let from = match o {
                 registry::Obj::Tensor(_) => From::Tensor,
                 registry::Obj::Vector(_) => From::Vector,
@@ -101,12 +133,8 @@ pub fn query(x: K, attr: Attr, data: bool) -> KResult {
                 _ => anyhow::bail!("not implemented for {}", o.class()),
             };
             Ok((from, attr.eval(&o.tensors())?))
-        })?
-    } else if data && !read::is_unset(x) {
-        let t = super::convert::to_tensor(x)?;
-        (From::Tensor, attr.eval(&[&t])?)
-    } else {
-        bail!("{}", expected(x, data));
+        })?,
+        Held::Data(t) => (From::Tensor, attr.eval(&[&t])?),
     };
     Ok(match from {
         From::Tensor => vals.atom(),
@@ -161,6 +189,28 @@ pub fn qtype_name(x: K) -> String {
         -19..=-1 => format!("{} scalar", names[(-t) as usize]),
         1..=19 => format!("{} list", names[t as usize]),
         _ => format!("type {t}h"),
+    }
+}
+
+/// A handle whose one tensor a function reads in the registry (`with_tensor`: no clone, so
+/// reference counts stay as stored); its class is checked there. q data is `expected a tensor,
+/// given ..`.
+pub struct TensorHandle(K);
+
+impl FromQ for TensorHandle {
+    const TYPE: &'static str = "a tensor";
+    fn read(x: K) -> Result<Option<TensorHandle>> {
+        Ok(registry::is_handle(x).then_some(TensorHandle(x)))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow::anyhow!("expected a tensor, given {}", qtype_name(x))
+    }
+}
+
+impl TensorHandle {
+    /// Run `f` on the stored tensor.
+    pub fn with<R>(&self, f: impl FnOnce(&Tensor) -> Result<R>) -> Result<R> {
+        with_tensor(self.0, f)
     }
 }
 

@@ -4,8 +4,8 @@
 use anyhow::Result;
 use tch::Tensor;
 
-use super::{facts, query, Attr};
-use crate::k::{KResult, K};
+use super::{facts, query, Attr, Held};
+use crate::k::KResult;
 
 pub fn sizes(t: &Tensor) -> Result<Vec<i64>> {
     Ok(if t.defined() { t.size() } else { vec![] })
@@ -50,24 +50,36 @@ pub fn storage_elements(t: &Tensor) -> Result<i64> {
     })
 }
 
-pub fn size(x: K) -> KResult {
-    query(x, Attr::Longs(&sizes), true)
+crate::qfn! {
+    pub fn size(x: Held<true>) -> KResult {
+        query(x, Attr::Longs(&sizes))
+    }
 }
-/// Strides (elements to step in each dimension); none for an undefined or sparse tensor.
-pub fn stride(x: K) -> KResult {
-    query(x, Attr::Longs(&strides), true)
+crate::qfn! {
+    /// Strides (elements to step in each dimension); none for an undefined or sparse tensor.
+    pub fn stride(x: Held<true>) -> KResult {
+        query(x, Attr::Longs(&strides))
+    }
 }
-pub fn dim(x: K) -> KResult {
-    query(x, Attr::Long(&dims), true)
+crate::qfn! {
+    pub fn dim(x: Held<true>) -> KResult {
+        query(x, Attr::Long(&dims))
+    }
 }
-pub fn numel(x: K) -> KResult {
-    query(x, Attr::Long(&count), true)
+crate::qfn! {
+    pub fn numel(x: Held<true>) -> KResult {
+        query(x, Attr::Long(&count))
+    }
 }
-pub fn itemsize(x: K) -> KResult {
-    query(x, Attr::Long(&item_size), true)
+crate::qfn! {
+    pub fn itemsize(x: Held<true>) -> KResult {
+        query(x, Attr::Long(&item_size))
+    }
 }
-pub fn elements(x: K) -> KResult {
-    query(x, Attr::Long(&storage_elements), true)
+crate::qfn! {
+    pub fn elements(x: Held<true>) -> KResult {
+        query(x, Attr::Long(&storage_elements))
+    }
 }
 /// Bytes of the underlying storage; a sparse tensor's indices and values.
 pub fn storage_bytes(t: &Tensor) -> Result<i64> {
@@ -77,10 +89,14 @@ pub fn storage_bytes(t: &Tensor) -> Result<i64> {
     }
     facts::storage_bytes(t)
 }
-pub fn bytes(x: K) -> KResult {
-    query(x, Attr::Long(&storage_bytes), true)
+crate::qfn! {
+    pub fn bytes(x: Held<true>) -> KResult {
+        query(x, Attr::Long(&storage_bytes))
+    }
 }
-/// Offset (in elements) of the tensor's first element in its storage.
-pub fn offset(x: K) -> KResult {
-    query(x, Attr::Long(&facts::storage_offset), true)
+crate::qfn! {
+    /// Offset (in elements) of the tensor's first element in its storage.
+    pub fn offset(x: Held<true>) -> KResult {
+        query(x, Attr::Long(&facts::storage_offset))
+    }
 }

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use tch::{Kind, Tensor};
 
-use super::{attrs, facts, shape, with_tensor};
+use super::{attrs, facts, shape, TensorHandle};
 use crate::k::{make, KResult, K};
 use crate::tensor::convert;
 
@@ -113,8 +113,8 @@ fn storage(t: &Tensor) -> Result<Storage> {
     })
 }
 
-fn summary(x: K, detail: bool) -> KResult {
-    let (vals, stor) = with_tensor(x, |t| {
+fn summary(x: TensorHandle, detail: bool) -> KResult {
+    let (vals, stor) = x.with(|t| {
         let vals = values(t)?;
         let stor = if detail { Some(storage(t)?) } else { None };
         Ok((vals, stor))
@@ -141,21 +141,26 @@ fn summary(x: K, detail: bool) -> KResult {
     Ok(make::dict(&keys, ks))
 }
 
-pub fn info(x: K) -> KResult {
-    summary(x, false)
-}
-pub fn detail(x: K) -> KResult {
-    summary(x, true)
-}
+crate::qfn! {
+    /// `info t`: a tensor's options, flags, sizes and pointers, as a dictionary.
+    pub fn info(x: TensorHandle) -> KResult {
+        summary(x, false)
+    }
 
-/// `str h`: the tensor as libtorch prints it (values, then type and sizes); a module's is
-/// dispatch/info.rs.
-pub fn str(x: K) -> KResult {
-    let t = with_tensor(x, |t| Ok(t.shallow_clone()))?;
-    let s = if t.defined() {
-        t.to_string(80)?
-    } else {
-        "[ Tensor (undefined) ]".into()
-    };
-    Ok(make::string(s.trim_end_matches('\n')))
+    /// `detail t`: `info` and the tensor's storage (its size, item size, count, pointer, data).
+    pub fn detail(x: TensorHandle) -> KResult {
+        summary(x, true)
+    }
+
+    /// `str h`: the tensor as libtorch prints it (values, then type and sizes); a module's is
+    /// dispatch/info.rs.
+    pub fn str(x: TensorHandle) -> KResult {
+        let t = x.with(|t| Ok(t.shallow_clone()))?;
+        let s = if t.defined() {
+            t.to_string(80)?
+        } else {
+            "[ Tensor (undefined) ]".into()
+        };
+        Ok(make::string(s.trim_end_matches('\n')))
+    }
 }
