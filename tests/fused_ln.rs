@@ -38,13 +38,20 @@ fn cpu_results_are_atens() {
     let dy = Tensor::randn([m, n], (Kind::Float, Device::Cpu));
     let w = Tensor::randn([n], (Kind::Float, Device::Cpu));
     let b = Tensor::randn([n], (Kind::Float, Device::Cpu));
-    let ours = |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| fused(x, &[n], w, b, 1e-5).unwrap();
-    let aten = |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| x.f_layer_norm([n], w, b, 1e-5, true).unwrap();
+    let ours =
+        |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| fused(x, &[n], w, b, 1e-5).unwrap();
+    let aten = |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| {
+        x.f_layer_norm([n], w, b, 1e-5, true).unwrap()
+    };
     let cases: [(Option<(&Tensor, bool)>, Option<(&Tensor, bool)>, &str); 5] = [
         (Some((&w, true)), Some((&b, true)), "weight and bias"),
         (Some((&w, true)), None, "weight alone"),
         (None, None, "no affine parameters"),
-        (Some((&w, false)), Some((&b, true)), "weight without gradient"),
+        (
+            Some((&w, false)),
+            Some((&b, true)),
+            "weight without gradient",
+        ),
         (Some((&w, true)), Some((&b, false)), "bias without gradient"),
     ];
     for (wc, bc, name) in cases {
@@ -58,7 +65,11 @@ fn cpu_results_are_atens() {
             }
         }
     }
-    assert_eq!(fused_calls(), 0, "the fused kernels are for CUDA tensors only");
+    assert_eq!(
+        fused_calls(),
+        0,
+        "the fused kernels are for CUDA tensors only"
+    );
 }
 
 #[test]

@@ -114,7 +114,9 @@ fn reach_store(host: &str, port: i64, timeout: f64) -> Result<()> {
         };
         for a in &addrs {
             let left = deadline.saturating_duration_since(Instant::now());
-            let wait = left.min(Duration::from_secs(1)).max(Duration::from_millis(1));
+            let wait = left
+                .min(Duration::from_secs(1))
+                .max(Duration::from_millis(1));
             if TcpStream::connect_timeout(a, wait).is_ok() {
                 return Ok(());
             }

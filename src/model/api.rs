@@ -53,7 +53,11 @@ impl FromQ for ModelCall {
             // replace parts: check every one first, then take them
             for (i, p) in v[1..].iter().enumerate() {
                 match registry::class_of(*p) {
-                    Some(registry::Class::Module | registry::Class::Loss | registry::Class::Optimizer) => {}
+                    Some(
+                        registry::Class::Module
+                        | registry::Class::Loss
+                        | registry::Class::Optimizer,
+                    ) => {}
                     Some(c) => bail!(
                         "arg[{}]: expected module, loss or optimizer, given {c}",
                         i + 1
@@ -70,7 +74,11 @@ impl FromQ for ModelCall {
         let [q, l, o] = v else {
             bail!("expected (module;loss;optimizer), given {} args", v.len())
         };
-        for (p, want) in [(*q, registry::Class::Module), (*l, registry::Class::Loss), (*o, registry::Class::Optimizer)] {
+        for (p, want) in [
+            (*q, registry::Class::Module),
+            (*l, registry::Class::Loss),
+            (*o, registry::Class::Optimizer),
+        ] {
             if registry::class_of(p) != Some(want) {
                 bail!(
                     "expected {want}, given {}",

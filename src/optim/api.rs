@@ -40,11 +40,13 @@ impl FromQ for Opt {
     fn wrong(x: K, _arg: &str) -> anyhow::Error {
         anyhow!(
             "expected an optimizer, given {}",
-            registry::class_of(x).map(registry::Class::name).unwrap_or_else(|| if registry::is_handle(x) {
-                "stale pointer"
-            } else {
-                "q data"
-            })
+            registry::class_of(x)
+                .map(registry::Class::name)
+                .unwrap_or_else(|| if registry::is_handle(x) {
+                    "stale pointer"
+                } else {
+                    "q data"
+                })
         )
     }
 }
@@ -667,7 +669,11 @@ pub struct Holder(K);
 impl FromQ for Holder {
     const TYPE: &'static str = "optimizer or model";
     fn read(x: K) -> Result<Option<Holder>> {
-        Ok(matches!(registry::class_of(x), Some(registry::Class::Optimizer | registry::Class::Model)).then_some(Holder(x)))
+        Ok(matches!(
+            registry::class_of(x),
+            Some(registry::Class::Optimizer | registry::Class::Model)
+        )
+        .then_some(Holder(x)))
     }
     fn wrong(x: K, _arg: &str) -> anyhow::Error {
         anyhow!(

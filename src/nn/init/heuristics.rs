@@ -294,7 +294,9 @@ impl FromQ for KaimingArgs {
                         );
                     }
                     // a dictionary's key that is also an option name is read as the option
-                    named && !(cls == Some(registry::Class::Dictionary) && <&str>::of(v[1]).is_some_and(is_option))
+                    named
+                        && !(cls == Some(registry::Class::Dictionary)
+                            && <&str>::of(v[1]).is_some_and(is_option))
                 }
             };
             if pick {
