@@ -9,8 +9,8 @@ use super::pointwise::{binary, inputs, values, R};
 use crate::k::from::Number as Num;
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
-use crate::tensor::opargs;
-use crate::tensor::{arg, result};
+use crate::tensor::opargs::{self, Input};
+use crate::tensor::result;
 
 binary! {
     eq: f_eq_tensor, f_eq_tensor_out, f_eq_tensor_ | f_eq, f_eq_;
@@ -28,15 +28,16 @@ binary! {
 /// `name: f;` makes a special-value test: an array or tensor in, booleans out.
 macro_rules! special {
     ($($name:ident: $f:ident;)*) => {$(
-        pub fn $name(x: K) -> KResult {
-            special(x, |t| t.$f())
+        crate::qfn! {
+            pub fn $name(x: Input) -> KResult {
+                special(x, |t| t.$f())
+            }
         }
     )*};
 }
 
-fn special(x: K, f: fn(&Tensor) -> R) -> KResult {
-    let (t, h) = arg(x)?;
-    result(f(&t)?, h)
+fn special(x: Input, f: fn(&Tensor) -> R) -> KResult {
+    result(f(&x.t)?, x.handle)
 }
 
 special! {
