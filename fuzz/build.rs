@@ -162,14 +162,19 @@ fn declared_forms() {
             while let Some(i) = text[at..].find(&call) {
                 let start = at + i + call.len();
                 let end = matching(text, start - 1);
-                // a row: a line starting with its name (`abs: ..;`, `bce  Bce, ..;`)
+                // a row: a line starting with its name and a colon or a space (`abs: ..;`,
+                // `bce  Bce, ..;`); a row's further lines start otherwise (`|t, o| ..`)
                 for row in text[start..end].lines() {
                     let row = row.trim();
                     let name: String = row
                         .chars()
                         .take_while(|c| c.is_alphanumeric() || *c == '_')
                         .collect();
-                    if name.is_empty() || !row.ends_with(';') {
+                    let after = &row[name.len()..];
+                    if name.is_empty()
+                        || after.starts_with("::")
+                        || !(after.starts_with(':') || after.starts_with(' '))
+                    {
                         continue;
                     }
                     let mut path = module.clone();

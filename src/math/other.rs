@@ -5,7 +5,9 @@ use anyhow::{anyhow, bail};
 use tch::{Kind, Scalar, TchError, Tensor};
 
 use super::forms;
-use super::forms::{copy_into, finish_op as finish, op, Dest, Op, ToTensor, ToTensorOrInPlace};
+use super::forms::{
+    copy_into, finish_op as finish, op, usage, Dest, Op, OpCall, ToTensor, ToTensorOrInPlace,
+};
 use crate::k::from::Number as Num;
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
@@ -17,29 +19,38 @@ type R = Result<Tensor, TchError>;
 // ---------------------------------------------------------------------------------------------
 // cumsum, cumprod: (input;dim;dtype;output), along the last dimension unless given
 // ---------------------------------------------------------------------------------------------
+usage! {
+    DimType = "(input;dim;dtype;output)";
+}
+
+/// `f x` or `f(x;dim;dtype;output)`.
+type CumCall = OpCall<(i64, Kind), (ToTensor,), DimType>;
+
 fn kcum(
-    x: K,
+    a: CumCall,
     f: fn(&Tensor, i64, Option<Kind>) -> R,
     g: fn(&Tensor, &Tensor, i64, Option<Kind>) -> R,
 ) -> KResult {
-    let a = op::<(i64, Kind), (ToTensor,)>(x, "(input;dim;dtype;output)")?;
+    let a = a.0;
     let (d, t) = (a.opts.0.unwrap_or(-1), a.opts.1);
     finish(&a, |x| f(x, d, t), |x, o| g(x, o, d, t))
 }
 
-pub fn cumsum(x: K) -> KResult {
-    kcum(
-        x,
-        |t, d, k| t.f_cumsum(d, k),
-        |t, o, d, k| t.f_cumsum_out(o, d, k),
-    )
-}
-pub fn cumprod(x: K) -> KResult {
-    kcum(
-        x,
-        |t, d, k| t.f_cumprod(d, k),
-        |t, o, d, k| t.f_cumprod_out(o, d, k),
-    )
+crate::qfn! {
+    pub fn cumsum(x: CumCall) -> KResult {
+        kcum(
+            x,
+            |t, d, k| t.f_cumsum(d, k),
+            |t, o, d, k| t.f_cumsum_out(o, d, k),
+        )
+    }
+    pub fn cumprod(x: CumCall) -> KResult {
+        kcum(
+            x,
+            |t, d, k| t.f_cumprod(d, k),
+            |t, o, d, k| t.f_cumprod_out(o, d, k),
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
