@@ -428,45 +428,104 @@ fn with_multiplier<'a>(v: &'a [K], n: usize, usage: &str) -> Result<(&'a [K], Nu
     Ok((&v[..n], m, out))
 }
 
-/// `add(x;y)`, `add(x;y;multiplier)`, with an output tensor or `[]` (in place) last: `x + m*y`;
-/// `add 1 2 10` the same on a simple list of values.
-pub fn add(x: K) -> KResult {
-    const USAGE: &str = "(x;y;multiplier;output)";
-    // the hot path, two tensor handles: one registry lock, no copies (anything else, errors
-    // included, takes the general path below)
-    if let Some(&[a, b]) = from::list(&x) {
-        if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
-            return r;
-        }
-    }
-    if read::ktype(x) > 0 {
-        let v = values(x, 2..=3)?;
-        let m = if v.len() == 3 {
-            item(&v[2])?
-        } else {
-            Num::Int(1)
-        };
-        return result(
-            v[0].f_add(&scaled(&[&v[0], &v[1]], &v[1], m, "alpha")?)?,
-            false,
-        );
-    }
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let (v, m, out) = with_multiplier(v, 2, USAGE)?;
-    let first = registry::is_handle(v[0]);
-    let (mut ts, h) = inputs(v)?;
-    let y = scaled(&[&ts[0], &ts[1]], &ts[1], m, "alpha")?;
-    let r = match &out {
-        Out::New => ts[0].f_add(&y)?,
-        Out::Into(o) => ts[0].f_add_out(o, &y)?,
-        Out::InPlace => ts[0].f_add_(&y)?,
+/// The arguments of the addition forms with a multiplier over `N` inputs (`add`: 2, `addcmul`
+/// and `addcdiv`: 3): a simple list of the values and an optional multiplier, read as 0-d
+/// tensors, or `(inputs..;multiplier;output)` with the multiplier (default 1) and the output
+/// read and the inputs kept as given (two live handles run under one registry lock; q data goes
+/// to the device of a handle, `inputs`), which the call decides.
+pub enum Multiplied<const N: usize> {
+    Values(Vec<Tensor>),
+    /// `add(x;y)`: add's hot path first (two live handles), else as `Args` with multiplier 1
+    Pair(K, K),
+    Args {
+        v: Vec<K>,
+        m: Num,
+        out: Out,
+    },
+}
+
+impl<const N: usize> Multiplied<N> {
+    const USAGE: &'static str = if N == 2 {
+        "(x;y;multiplier;output)"
+    } else {
+        "(x;y;z;multiplier;output)"
     };
-    done(r, h, &out, first)
+}
+
+impl<const N: usize> FromQ for Multiplied<N> {
+    const TYPE: &'static str = Self::USAGE;
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<Multiplied<N>>> {
+        if N == 2 && from::list(&x).is_some_and(|v| v.len() == 2) {
+            // add's hot path (a pair of handles) is the call's to try first
+            let v = from::list(&x).expect("a list");
+            return Ok(Some(Multiplied::Pair(v[0], v[1])));
+        }
+        if read::ktype(x) > 0 {
+            return Ok(Some(Multiplied::Values(values(
+                x,
+                N as i64..=N as i64 + 1,
+            )?)));
+        }
+        let v =
+            from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        let (v, m, out) = with_multiplier(v, N, Self::USAGE)?;
+        Ok(Some(Multiplied::Args {
+            v: v.to_vec(),
+            m,
+            out,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `add(x;y)`, `add(x;y;multiplier)`, with an output tensor or `[]` (in place) last: `x + m*y`;
+    /// `add 1 2 10` the same on a simple list of values.
+    pub fn add(x: Multiplied<2>) -> KResult {
+        let (v, m, out) = match x {
+            Multiplied::Values(v) => {
+                let m = if v.len() == 3 {
+                    item(&v[2])?
+                } else {
+                    Num::Int(1)
+                };
+                return result(
+                    v[0].f_add(&scaled(&[&v[0], &v[1]], &v[1], m, "alpha")?)?,
+                    false,
+                );
+            }
+            // the hot path, two tensor handles: one registry lock, no copies (anything else,
+            // errors included, takes the general path below: (x;y) as with_multiplier reads it)
+            Multiplied::Pair(a, b) => {
+                if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
+                    return r;
+                }
+                (vec![a, b], Num::Int(1), Out::New)
+            }
+            Multiplied::Args { v, m, out } => (v, m, out),
+        };
+        let first = registry::is_handle(v[0]);
+        let (mut ts, h) = inputs(&v)?;
+        let y = scaled(&[&ts[0], &ts[1]], &ts[1], m, "alpha")?;
+        let r = match &out {
+            Out::New => ts[0].f_add(&y)?,
+            Out::Into(o) => ts[0].f_add_out(o, &y)?,
+            Out::InPlace => ts[0].f_add_(&y)?,
+        };
+        done(r, h, &out, first)
+    }
+
+    pub fn addcmul(x: Multiplied<3>) -> KResult {
+        addc(x, false)
+    }
+
+    pub fn addcdiv(x: Multiplied<3>) -> KResult {
+        addc(x, true)
+    }
 }
 
 /// `addcmul`/`addcdiv`: `(x;y;z)`, `(x;y;z;multiplier)`, then an optional output tensor or `[]`.
-fn addc(x: K, div: bool) -> KResult {
-    const USAGE: &str = "(x;y;z;multiplier;output)";
+fn addc(x: Multiplied<3>, div: bool) -> KResult {
     let f = |a: &Tensor, b: &Tensor, c: &Tensor| {
         if div {
             a.f_addcdiv(b, c)
@@ -474,26 +533,32 @@ fn addc(x: K, div: bool) -> KResult {
             a.f_addcmul(b, c)
         }
     };
-    if read::ktype(x) > 0 {
-        let v = values(x, 3..=4)?;
-        let m = if v.len() == 4 {
-            item(&v[3])?
-        } else {
-            Num::Int(1)
-        };
-        return result(
-            f(
-                &v[0],
-                &scaled(&[&v[0], &v[1], &v[2]], &v[1], m, "value")?,
-                &v[2],
-            )?,
-            false,
-        );
-    }
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let (v, m, out) = with_multiplier(v, 3, USAGE)?;
+    let (v, m, out) = match x {
+        Multiplied::Values(v) => {
+            let m = if v.len() == 4 {
+                item(&v[3])?
+            } else {
+                Num::Int(1)
+            };
+            return result(
+                f(
+                    &v[0],
+                    &scaled(&[&v[0], &v[1], &v[2]], &v[1], m, "value")?,
+                    &v[2],
+                )?,
+                false,
+            );
+        }
+        Multiplied::Args { v, m, out } => (v, m, out),
+        // read for add only; two arguments are too few here (with_multiplier's error)
+        Multiplied::Pair(a, b) => {
+            let pair = [a, b];
+            let (v, m, out) = with_multiplier(&pair, 3, Multiplied::<3>::USAGE)?;
+            (v.to_vec(), m, out)
+        }
+    };
     let first = registry::is_handle(v[0]);
-    let (mut ts, h) = inputs(v)?;
+    let (mut ts, h) = inputs(&v)?;
     let y = scaled(&[&ts[0], &ts[1], &ts[2]], &ts[1], m, "value")?;
     let z = ts.pop().expect("three inputs");
     let r = match (&out, div) {
@@ -504,11 +569,4 @@ fn addc(x: K, div: bool) -> KResult {
         (Out::InPlace, false) => ts[0].f_addcmul_(&y, &z)?,
     };
     done(r, h, &out, first)
-}
-
-pub fn addcmul(x: K) -> KResult {
-    addc(x, false)
-}
-pub fn addcdiv(x: K) -> KResult {
-    addc(x, true)
 }
