@@ -11,7 +11,7 @@ use super::forms::{
 use crate::k::from::Number as Num;
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
-use crate::tensor::opargs::{self, describe};
+use crate::tensor::opargs::{self, describe, Input};
 use crate::tensor::{arg, convert, result};
 
 type R = Result<Tensor, TchError>;
@@ -60,15 +60,36 @@ type Off = fn(&Tensor, i64) -> R;
 type OffOut = fn(&Tensor, &Tensor, i64) -> R;
 type OffIn = fn(&mut Tensor, i64) -> R;
 
-fn koffset(x: K, f: Off, g: Option<OffOut>, inplace: Option<OffIn>, usage: &str) -> KResult {
-    if read::ktype(x) < 0 || read::ktype(x) > 10 {
-        bail!("not implemented for {}", describe(x));
-    }
-    let mut a: Op<(Option<i64>,)> = if inplace.is_some() {
-        op::<(i64,), (ToTensorOrInPlace,)>(x, usage)?
+/// The arguments of a function of an offset: `op`'s form `(input;offset;output)` (`OUT`; else
+/// `(input;offset)`, an output tensor read but refused by the call), the output `[]` for in
+/// place where the function has that form (`IN`); a q atom or a table refused first.
+pub struct OffsetCall<const IN: bool, const OUT: bool>(Op<(Option<i64>,)>);
+
+impl<const IN: bool, const OUT: bool> FromQ for OffsetCall<IN, OUT> {
+    const TYPE: &'static str = if OUT {
+        "(input;offset;output)"
     } else {
-        op::<(i64,), (ToTensor,)>(x, usage)?
+        "(input;offset)"
     };
+    fn read(x: K) -> anyhow::Result<Option<Self>> {
+        if read::ktype(x) < 0 || read::ktype(x) > 10 {
+            bail!("not implemented for {}", describe(x));
+        }
+        Ok(Some(OffsetCall(if IN {
+            op::<(i64,), (ToTensorOrInPlace,)>(x, Self::TYPE)?
+        } else {
+            op::<(i64,), (ToTensor,)>(x, Self::TYPE)?
+        })))
+    }
+}
+
+fn koffset<const IN: bool, const OUT: bool>(
+    a: OffsetCall<IN, OUT>,
+    f: Off,
+    g: Option<OffOut>,
+    inplace: Option<OffIn>,
+) -> KResult {
+    let mut a = a.0;
     let d = a.opts.0.unwrap_or(0);
     match (&a.dest, g, inplace) {
         (Dest::InPlace, _, Some(m)) => {
@@ -80,35 +101,34 @@ fn koffset(x: K, f: Off, g: Option<OffOut>, inplace: Option<OffIn>, usage: &str)
     }
 }
 
-pub fn diag(x: K) -> KResult {
-    koffset(
-        x,
-        |t, d| t.f_diag(d),
-        Some(|t, o, d| t.f_diag_out(o, d)),
-        None,
-        "(input;offset;output)",
-    )
-}
-pub fn diagflat(x: K) -> KResult {
-    koffset(x, |t, d| t.f_diagflat(d), None, None, "(input;offset)")
-}
-pub fn tril(x: K) -> KResult {
-    koffset(
-        x,
-        |t, d| t.f_tril(d),
-        Some(|t, o, d| t.f_tril_out(o, d)),
-        Some(|t, d| t.f_tril_(d)),
-        "(input;offset;output)",
-    )
-}
-pub fn triu(x: K) -> KResult {
-    koffset(
-        x,
-        |t, d| t.f_triu(d),
-        Some(|t, o, d| t.f_triu_out(o, d)),
-        Some(|t, d| t.f_triu_(d)),
-        "(input;offset;output)",
-    )
+crate::qfn! {
+    pub fn diag(x: OffsetCall<false, true>) -> KResult {
+        koffset(
+            x,
+            |t, d| t.f_diag(d),
+            Some(|t, o, d| t.f_diag_out(o, d)),
+            None,
+        )
+    }
+    pub fn diagflat(x: OffsetCall<false, false>) -> KResult {
+        koffset(x, |t, d| t.f_diagflat(d), None, None)
+    }
+    pub fn tril(x: OffsetCall<true, true>) -> KResult {
+        koffset(
+            x,
+            |t, d| t.f_tril(d),
+            Some(|t, o, d| t.f_tril_out(o, d)),
+            Some(|t, d| t.f_tril_(d)),
+        )
+    }
+    pub fn triu(x: OffsetCall<true, true>) -> KResult {
+        koffset(
+            x,
+            |t, d| t.f_triu(d),
+            Some(|t, o, d| t.f_triu_out(o, d)),
+            Some(|t, d| t.f_triu_(d)),
+        )
+    }
 }
 
 /// Leading q items of `x` after the input that are long atoms, when all of them are: the
@@ -120,71 +140,138 @@ fn longs_after(v: &[K], most: usize) -> Option<Vec<i64>> {
     v[1..].iter().map(|x| i64::of(*x)).collect()
 }
 
-/// `diagonal x`, `diagonal(x;offset)`, `diagonal(x;offset;dim1)`, `diagonal(x;offset;dim1;dim2)`.
-pub fn diagonal(x: K) -> KResult {
-    if read::ktype(x) != 0 {
-        bail!("not implemented for {}", describe(x));
+/// `diagonal`'s arguments: `x`, `(x;offset)`, `(x;offset;dim1)`, `(x;offset;dim1;dim2)` (a
+/// list whose items after the first are not all longs is the input itself).
+pub struct DiagonalArgs {
+    input: Input,
+    longs: Vec<i64>,
+}
+
+impl FromQ for DiagonalArgs {
+    const TYPE: &'static str = "x, (x;offset), (x;offset;dim1) or (x;offset;dim1;dim2)";
+    fn read(x: K) -> anyhow::Result<Option<DiagonalArgs>> {
+        if read::ktype(x) != 0 {
+            bail!("not implemented for {}", describe(x));
+        }
+        let (input, longs) = match from::list(&x).and_then(|v| longs_after(v, 3).map(|o| (v[0], o)))
+        {
+            Some(p) => p,
+            None => (x, vec![]),
+        };
+        Ok(Some(DiagonalArgs {
+            input: Input::from_q(input, "input")?,
+            longs,
+        }))
     }
-    let (input, o) = match from::list(&x).and_then(|v| longs_after(v, 3).map(|o| (v[0], o))) {
-        Some(p) => p,
-        None => (x, vec![]),
-    };
-    let (t, h) = arg(input)?;
-    let g = |i: usize, d: i64| o.get(i).copied().unwrap_or(d);
-    result(t.f_diagonal(g(0, 0), g(1, 0), g(2, 1))?, h)
 }
 
-/// `Flip(input;dims)`: reversed along the given dimensions.
-pub fn flip(x: K) -> KResult {
-    let v = from::list(&x)
-        .filter(|v| v.len() == 2)
-        .ok_or_else(|| anyhow!("expected 2 arguments, (input;dims)"))?;
-    let d = Vec::<i64>::of(v[1]).ok_or_else(|| {
-        anyhow!(
-            "expected 2 arguments, (input;dims), given {} for dims",
-            describe(v[1])
-        )
-    })?;
-    let (t, h) = arg(v[0])?;
-    result(t.f_flip(d)?, h)
+/// `Flip`'s arguments: `(input;dims)`.
+pub struct FlipArgs(Input, Vec<i64>);
+
+impl FromQ for FlipArgs {
+    const TYPE: &'static str = "(input;dims)";
+    fn read(x: K) -> anyhow::Result<Option<FlipArgs>> {
+        let v = from::list(&x)
+            .filter(|v| v.len() == 2)
+            .ok_or_else(|| anyhow!("expected 2 arguments, (input;dims)"))?;
+        let d = Vec::<i64>::of(v[1]).ok_or_else(|| {
+            anyhow!(
+                "expected 2 arguments, (input;dims), given {} for dims",
+                describe(v[1])
+            )
+        })?;
+        Ok(Some(FlipArgs(Input::from_q(v[0], "input")?, d)))
+    }
 }
 
-/// `trace x`: the sum of the diagonal of a matrix.
-pub fn trace(x: K) -> KResult {
-    let (t, h) = arg(x)?;
-    result(t.f_trace()?, h)
+/// `roll`'s arguments: `(input;shifts)` or `(input;shifts;dims)`.
+pub struct RollArgs(Input, Vec<i64>, Vec<i64>);
+
+impl FromQ for RollArgs {
+    const TYPE: &'static str = "(input;shifts;dims)";
+    fn read(x: K) -> anyhow::Result<Option<RollArgs>> {
+        let usage = "expected 2-3 args, (input;shifts;dims)";
+        let v = from::list(&x)
+            .filter(|v| v.len() == 2 || v.len() == 3)
+            .ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
+        let s = Vec::<i64>::of(v[1]).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
+        let d = match v.get(2) {
+            Some(d) => Vec::<i64>::of(*d).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?,
+            None => vec![],
+        };
+        Ok(Some(RollArgs(Input::from_q(v[0], "input")?, s, d)))
+    }
 }
 
-/// `roll(input;shifts)` (the input flattened, rolled and restored) or `roll(input;shifts;dims)`.
-pub fn roll(x: K) -> KResult {
-    let usage = "expected 2-3 args, (input;shifts;dims)";
-    let v = from::list(&x)
-        .filter(|v| v.len() == 2 || v.len() == 3)
-        .ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
-    let s = Vec::<i64>::of(v[1]).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?;
-    let d = match v.get(2) {
-        Some(d) => Vec::<i64>::of(*d).ok_or_else(|| anyhow!("unexpected arg(s), {usage}"))?,
-        None => vec![],
-    };
-    let (t, h) = arg(v[0])?;
-    result(t.f_roll(s, d)?, h)
+crate::qfn! {
+    /// `diagonal x`, `diagonal(x;offset)`, `diagonal(x;offset;dim1)`,
+    /// `diagonal(x;offset;dim1;dim2)`.
+    pub fn diagonal(x: DiagonalArgs) -> KResult {
+        let o = x.longs;
+        let g = |i: usize, d: i64| o.get(i).copied().unwrap_or(d);
+        result(x.input.t.f_diagonal(g(0, 0), g(1, 0), g(2, 1))?, x.input.handle)
+    }
+
+    /// `Flip(input;dims)`: reversed along the given dimensions.
+    pub fn flip(x: FlipArgs) -> KResult {
+        let FlipArgs(i, d) = x;
+        result(i.t.f_flip(d)?, i.handle)
+    }
+
+    /// `trace x`: the sum of the diagonal of a matrix.
+    pub fn trace(x: Input) -> KResult {
+        result(x.t.f_trace()?, x.handle)
+    }
+
+    /// `roll(input;shifts)` (the input flattened, rolled and restored) or
+    /// `roll(input;shifts;dims)`.
+    pub fn roll(x: RollArgs) -> KResult {
+        let RollArgs(i, s, d) = x;
+        result(i.t.f_roll(s, d)?, i.handle)
+    }
 }
 
+/// `renorm`'s arguments: `(input;p;dim;maxnorm)` or `(input;p;dim;maxnorm;output)`.
+pub struct RenormArgs {
+    t: Tensor,
+    handle: bool,
+    p: Num,
+    dim: i64,
+    max: Num,
+    out: Option<Tensor>,
+}
+
+impl FromQ for RenormArgs {
+    const TYPE: &'static str = "(input;power;dim;maxnorm;output)";
+    fn read(x: K) -> anyhow::Result<Option<RenormArgs>> {
+        let usage = "unexpected arg(s), expected 4-5 args, (input;power;dim;maxnorm;output)";
+        let v = from::list(&x)
+            .filter(|v| v.len() == 4 || v.len() == 5)
+            .ok_or_else(|| anyhow!(usage))?;
+        let (Some(p), Some(dim), Some(max)) = (Num::of(v[1]), i64::of(v[2]), Num::of(v[3])) else {
+            bail!(usage)
+        };
+        let out = match v.get(4) {
+            Some(o) if opargs::is_tensor(*o) => Some(crate::registry::tensor(*o)?),
+            Some(_) => bail!(usage),
+            None => None,
+        };
+        let (t, handle) = arg(v[0])?;
+        Ok(Some(RenormArgs {
+            t,
+            handle,
+            p,
+            dim,
+            max,
+            out,
+        }))
+    }
+}
+
+crate::qfn! {
 /// `renorm(input;p;dim;maxnorm)`, `renorm(input;p;dim;maxnorm;output)`.
-pub fn renorm(x: K) -> KResult {
-    let usage = "unexpected arg(s), expected 4-5 args, (input;power;dim;maxnorm;output)";
-    let v = from::list(&x)
-        .filter(|v| v.len() == 4 || v.len() == 5)
-        .ok_or_else(|| anyhow!(usage))?;
-    let (Some(p), Some(d), Some(m)) = (Num::of(v[1]), i64::of(v[2]), Num::of(v[3])) else {
-        bail!(usage)
-    };
-    let out = match v.get(4) {
-        Some(o) if opargs::is_tensor(*o) => Some(crate::registry::tensor(*o)?),
-        Some(_) => bail!(usage),
-        None => None,
-    };
-    let (t, h) = arg(v[0])?;
+pub fn renorm(x: RenormArgs) -> KResult {
+    let RenormArgs { t, handle: h, p, dim: d, max: m, out } = x;
     let (p, m) = (Scalar::from(p), Scalar::from(m));
     match out {
         Some(o) => {
@@ -193,6 +280,7 @@ pub fn renorm(x: K) -> KResult {
         }
         None => result(t.f_renorm(p, d, m)?, h),
     }
+}
 }
 
 /// `histc x`, `histc(x;bins)`, `histc(x;bins;low)`, `histc(x;bins;low;high)`, each with an
