@@ -286,39 +286,75 @@ pub fn renorm(x: RenormArgs) -> KResult {
 /// `histc x`, `histc(x;bins)`, `histc(x;bins;low)`, `histc(x;bins;low;high)`, each with an
 /// optional output tensor last: counts in `bins` (default 100) equal bins from low to high; with
 /// low and high both 0 (the default), from the data's minimum to its maximum.
-pub fn histc(x: K) -> KResult {
-    if crate::registry::is_handle(x) || read::ktype(x) != 0 {
-        let (t, h) = arg(x)?;
-        return result(t.f_histc(100)?, h);
-    }
-    let usage = "unrecognized arg(s), expected 1-5 args, (input;bins;lo;hi;output)";
-    let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
-    let out = (v.len() > 1 && opargs::is_tensor(v[v.len() - 1])).then(|| v[v.len() - 1]);
-    let v = &v[..v.len() - out.is_some() as usize];
-    if v.is_empty() || v.len() > 4 {
-        bail!(usage);
-    }
-    let bins = match v.get(1) {
-        Some(b) => i64::of(*b).ok_or_else(|| anyhow!(usage))?,
-        None => 100,
-    };
-    let num = |i: usize| -> anyhow::Result<f64> {
-        match v.get(i).map(|x| Num::of(*x)) {
-            None => Ok(0.0),
-            Some(Some(Num::Int(j))) => Ok(j as f64),
-            Some(Some(Num::Float(f))) => Ok(f),
-            Some(None) => bail!(usage),
+/// `histc`'s arguments: the input alone (a handle or q data that is no general list: 100 bins
+/// over the data's range), or `(input;bins;lo;hi)` with those after the input optional, then
+/// an optional output tensor.
+pub struct HistcArgs {
+    t: Tensor,
+    handle: bool,
+    bins: i64,
+    lo: f64,
+    hi: f64,
+    out: Option<Tensor>,
+}
+
+impl FromQ for HistcArgs {
+    const TYPE: &'static str = "(input;bins;lo;hi;output)";
+    fn read(x: K) -> anyhow::Result<Option<HistcArgs>> {
+        if crate::registry::is_handle(x) || read::ktype(x) != 0 {
+            let (t, handle) = arg(x)?;
+            return Ok(Some(HistcArgs {
+                t,
+                handle,
+                bins: 100,
+                lo: 0.0,
+                hi: 0.0,
+                out: None,
+            }));
         }
-    };
-    let (lo, hi) = (num(2)?, num(3)?);
-    let (t, h) = arg(v[0])?;
-    let r = histogram(&t, bins, lo, hi)?;
-    match out {
-        Some(o) => {
-            let _ = copy_into(&crate::registry::tensor(o)?, &r)?;
-            Ok(make::null())
+        let usage = "unrecognized arg(s), expected 1-5 args, (input;bins;lo;hi;output)";
+        let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
+        let out = (v.len() > 1 && opargs::is_tensor(v[v.len() - 1])).then(|| v[v.len() - 1]);
+        let v = &v[..v.len() - out.is_some() as usize];
+        if v.is_empty() || v.len() > 4 {
+            bail!(usage);
         }
-        None => result(r, h),
+        let bins = match v.get(1) {
+            Some(b) => i64::of(*b).ok_or_else(|| anyhow!(usage))?,
+            None => 100,
+        };
+        let num = |i: usize| -> anyhow::Result<f64> {
+            match v.get(i).map(|x| Num::of(*x)) {
+                None => Ok(0.0),
+                Some(Some(Num::Int(j))) => Ok(j as f64),
+                Some(Some(Num::Float(f))) => Ok(f),
+                Some(None) => bail!(usage),
+            }
+        };
+        let (lo, hi) = (num(2)?, num(3)?);
+        let (t, handle) = arg(v[0])?;
+        let out = out.map(crate::registry::tensor).transpose()?;
+        Ok(Some(HistcArgs {
+            t,
+            handle,
+            bins,
+            lo,
+            hi,
+            out,
+        }))
+    }
+}
+
+crate::qfn! {
+    pub fn histc(x: HistcArgs) -> KResult {
+        let r = histogram(&x.t, x.bins, x.lo, x.hi)?;
+        match x.out {
+            Some(o) => {
+                let _ = copy_into(&o, &r)?;
+                Ok(make::null())
+            }
+            None => result(r, x.handle),
+        }
     }
 }
 
@@ -355,73 +391,134 @@ fn histogram(t: &Tensor, bins: i64, lo: f64, hi: f64) -> R {
 
 /// `bincount x`, `bincount(x;bins)`, `bincount(x;weight)`, `bincount(x;weight;bins)`: the count
 /// (or summed weight) of each non-negative integer, at least `bins` of them.
-pub fn bincount(x: K) -> KResult {
-    if read::ktype(x) < 0 {
-        bail!("not implemented for {}", describe(x));
-    }
-    let usage = "expected 1-3 args, input, (input;bins), (input;weight) or (input;weight;bins)";
-    if read::ktype(x) > 0 || crate::registry::is_handle(x) {
-        let (t, h) = arg(x)?;
-        return result(t.f_bincount(None::<Tensor>, 0)?, h);
-    }
-    let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
-    match v.len() {
-        2 if i64::of(v[1]).is_some() => {
-            let (t, h) = arg(v[0])?;
-            result(t.f_bincount(None::<Tensor>, i64::of(v[1]).unwrap_or(0))?, h)
+/// `bincount`'s arguments: the input alone, `(input;bins)`, `(input;weight)` or
+/// `(input;weight;bins)`: the input, the weights if given, the least count of bins, and whether
+/// an input was a handle.
+pub struct BincountArgs {
+    t: Tensor,
+    weight: Option<Tensor>,
+    bins: i64,
+    handle: bool,
+}
+
+impl FromQ for BincountArgs {
+    const TYPE: &'static str = "input, (input;bins), (input;weight) or (input;weight;bins)";
+    fn read(x: K) -> anyhow::Result<Option<BincountArgs>> {
+        if read::ktype(x) < 0 {
+            bail!("not implemented for {}", describe(x));
         }
-        2 | 3 => {
-            let bins = match v.get(2) {
-                Some(b) => i64::of(*b).ok_or_else(|| anyhow!(usage))?,
-                None => 0,
-            };
-            let (ts, h) = forms::tensors(&v[..2])?;
-            result(ts[0].f_bincount(Some(&ts[1]), bins)?, h)
+        let usage = "expected 1-3 args, input, (input;bins), (input;weight) or (input;weight;bins)";
+        let one = |x: K, bins: i64| -> anyhow::Result<Option<BincountArgs>> {
+            let (t, handle) = arg(x)?;
+            Ok(Some(BincountArgs {
+                t,
+                weight: None,
+                bins,
+                handle,
+            }))
+        };
+        if read::ktype(x) > 0 || crate::registry::is_handle(x) {
+            return one(x, 0);
         }
-        _ => bail!(usage),
+        let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
+        match v.len() {
+            2 if i64::of(v[1]).is_some() => one(v[0], i64::of(v[1]).unwrap_or(0)),
+            2 | 3 => {
+                let bins = match v.get(2) {
+                    Some(b) => i64::of(*b).ok_or_else(|| anyhow!(usage))?,
+                    None => 0,
+                };
+                let (mut ts, handle) = forms::tensors(&v[..2])?;
+                let weight = ts.pop();
+                Ok(Some(BincountArgs {
+                    t: ts.pop().expect("two inputs"),
+                    weight,
+                    bins,
+                    handle,
+                }))
+            }
+            _ => bail!(usage),
+        }
+    }
+}
+
+crate::qfn! {
+    pub fn bincount(x: BincountArgs) -> KResult {
+        result(x.t.f_bincount(x.weight.as_ref(), x.bins)?, x.handle)
     }
 }
 
 /// `tensordot(x;y)` (2 dimensions contracted), `tensordot(x;y;dim)` (the last `dim` of x with
 /// the first `dim` of y), `tensordot(x;y;dim1;dim2)` (the given dimensions).
-pub fn tensordot(x: K) -> KResult {
-    let usage = "unexpected arg(s), expected inputs (x;y), (x;y;dim) or (x;y;dim1;dim2)";
-    if read::ktype(x) < 0 {
-        bail!("not implemented for {}", describe(x));
-    }
-    if read::ktype(x) > 0 {
-        let t = convert::to_tensor(x)?;
-        let n = t.size()[0];
-        if n == 3 && t.f_get(2)?.f_double_value(&[])? != 0.0 {
-            bail!("non-zero dimension specified for scalars");
+/// `tensordot`'s arguments: the two inputs (and whether either was a handle) and the
+/// dimensions contracted, read from `(x;y)`, `(x;y;dim)`, `(x;y;dim1;dim2)` or a simple list of
+/// two values (and a zero dimension).
+pub struct TensordotArgs {
+    a: Tensor,
+    b: Tensor,
+    handle: bool,
+    i: Vec<i64>,
+    j: Vec<i64>,
+}
+
+impl FromQ for TensordotArgs {
+    const TYPE: &'static str = "(x;y), (x;y;dim) or (x;y;dim1;dim2)";
+    fn read(x: K) -> anyhow::Result<Option<TensordotArgs>> {
+        let usage = "unexpected arg(s), expected inputs (x;y), (x;y;dim) or (x;y;dim1;dim2)";
+        if read::ktype(x) < 0 {
+            bail!("not implemented for {}", describe(x));
         }
-        if n != 2 && n != 3 {
-            bail!(usage);
-        }
-        let none: [i64; 0] = [];
-        return result(t.f_get(0)?.f_tensordot(&t.f_get(1)?, none, none)?, false);
-    }
-    let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
-    let (i, j) = match v.len() {
-        2 | 3 => {
-            let d = match v.get(2) {
-                Some(d) => i64::of(*d).ok_or_else(|| anyhow!(usage))?,
-                None => 2,
-            };
-            // checked before the lists are built: a dim like 1e12 would ask for terabytes (an
-            // allocation failure aborts the process, it is not an error to catch)
-            if !(0..=64).contains(&d) {
-                bail!("dim {d} out of range: contracts 0 to 64 dimensions");
+        if read::ktype(x) > 0 {
+            let t = convert::to_tensor(x)?;
+            let n = t.size()[0];
+            if n == 3 && t.f_get(2)?.f_double_value(&[])? != 0.0 {
+                bail!("non-zero dimension specified for scalars");
             }
-            ((0..d).map(|k| k - d).collect(), (0..d).collect())
+            if n != 2 && n != 3 {
+                bail!(usage);
+            }
+            return Ok(Some(TensordotArgs {
+                a: t.f_get(0)?,
+                b: t.f_get(1)?,
+                handle: false,
+                i: vec![],
+                j: vec![],
+            }));
         }
-        4 => match (Vec::<i64>::of(v[2]), Vec::<i64>::of(v[3])) {
-            (Some(i), Some(j)) => (i, j),
+        let v = from::list(&x).ok_or_else(|| anyhow!(usage))?;
+        let (i, j) = match v.len() {
+            2 | 3 => {
+                let d = match v.get(2) {
+                    Some(d) => i64::of(*d).ok_or_else(|| anyhow!(usage))?,
+                    None => 2,
+                };
+                // checked before the lists are built: a dim like 1e12 would ask for terabytes (an
+                // allocation failure aborts the process, it is not an error to catch)
+                if !(0..=64).contains(&d) {
+                    bail!("dim {d} out of range: contracts 0 to 64 dimensions");
+                }
+                ((0..d).map(|k| k - d).collect(), (0..d).collect())
+            }
+            4 => match (Vec::<i64>::of(v[2]), Vec::<i64>::of(v[3])) {
+                (Some(i), Some(j)) => (i, j),
+                _ => bail!(usage),
+            },
             _ => bail!(usage),
-        },
-        _ => bail!(usage),
-    };
-    let (ts, h) = forms::tensors(&v[..2])?;
-    let (i, j): (Vec<i64>, Vec<i64>) = (i, j);
-    result(ts[0].f_tensordot(&ts[1], i, j)?, h)
+        };
+        let (mut ts, handle) = forms::tensors(&v[..2])?;
+        let b = ts.pop().expect("two inputs");
+        Ok(Some(TensordotArgs {
+            a: ts.pop().expect("two inputs"),
+            b,
+            handle,
+            i,
+            j,
+        }))
+    }
+}
+
+crate::qfn! {
+    pub fn tensordot(x: TensordotArgs) -> KResult {
+        result(x.a.f_tensordot(&x.b, x.i, x.j)?, x.handle)
+    }
 }
