@@ -72,6 +72,9 @@ fn declared_forms() {
     let mut typed = std::collections::BTreeMap::new();
     // every kind's TYPE as written: (file, kind, a string literal or `Other::TYPE`)
     let mut kinds: Vec<(String, String, String)> = vec![];
+    // the qfn! blocks of table macros: (macro, file, parameter kinds), and each file's text
+    let mut tables: Vec<(String, String, Vec<String>)> = vec![];
+    let mut modules: Vec<(String, Vec<String>)> = vec![];
     for f in &files {
         let text = std::fs::read_to_string(f).expect("read a source file");
         // comments dropped: a doc comment's quotes or braces are no code
@@ -120,12 +123,66 @@ fn declared_forms() {
                     .into_iter()
                     .filter_map(|p| p.split_once(':').map(|(_, t)| t.trim().to_string()))
                     .collect::<Vec<_>>();
-                let mut path = module.clone();
-                path.push(name);
-                typed.insert(path.join("::"), (file.clone(), params));
+                // a table macro's qfn! (`pub fn $name(x: $crate::..::Kind)`): its parameters
+                // are each row's, found below where the macro is invoked
+                if name.starts_with('$') {
+                    if let Some(m) = text[..start].rfind("macro_rules! ") {
+                        let mac: String = text[m + "macro_rules! ".len()..]
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        // a kind by its name (`$crate::math::pointwise::UnaryArgs`: UnaryArgs)
+                        let params = params
+                            .into_iter()
+                            .map(|p| match p.strip_prefix("$crate::") {
+                                Some(path) => path.rsplit("::").next().unwrap_or(path).to_string(),
+                                None => p,
+                            })
+                            .collect();
+                        tables.push((mac, file.clone(), params));
+                    }
+                } else {
+                    let mut path = module.clone();
+                    path.push(name);
+                    typed.insert(path.join("::"), (file.clone(), params));
+                }
                 k = close;
             }
             at = end;
+        }
+        modules.push((text, module));
+    }
+    // the rows of each table macro's invocations (`unary! { abs: f_abs, ..; }`): a typed
+    // function of the macro's parameters, in the invoking file's module (the loss table's and
+    // the math tables' functions)
+    for (text, module) in &modules {
+        for (mac, file, params) in &tables {
+            let call = format!("\n{mac}! {{");
+            let mut at = 0;
+            while let Some(i) = text[at..].find(&call) {
+                let start = at + i + call.len();
+                let end = matching(text, start - 1);
+                // a row: a line starting with its name and a colon or a space (`abs: ..;`,
+                // `bce  Bce, ..;`); a row's further lines start otherwise (`|t, o| ..`)
+                for row in text[start..end].lines() {
+                    let row = row.trim();
+                    let name: String = row
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    let after = &row[name.len()..];
+                    if name.is_empty()
+                        || after.starts_with("::")
+                        || !(after.starts_with(':') || after.starts_with(' '))
+                    {
+                        continue;
+                    }
+                    let mut path = module.clone();
+                    path.push(name);
+                    typed.insert(path.join("::"), (file.clone(), params.clone()));
+                }
+                at = end;
+            }
         }
     }
     // the fns rows naming a typed function's wrapper

@@ -8,9 +8,9 @@ use tch::{Kind, Tensor};
 use super::pointwise::{binary, inputs, values, R};
 use crate::k::from::Number as Num;
 use crate::k::from::{self, FromQ};
-use crate::k::{make, read, KResult, K};
-use crate::tensor::opargs;
-use crate::tensor::{arg, result};
+use crate::k::{read, KResult, K};
+use crate::tensor::opargs::{self, Input};
+use crate::tensor::result;
 
 binary! {
     eq: f_eq_tensor, f_eq_tensor_out, f_eq_tensor_ | f_eq, f_eq_;
@@ -28,15 +28,16 @@ binary! {
 /// `name: f;` makes a special-value test: an array or tensor in, booleans out.
 macro_rules! special {
     ($($name:ident: $f:ident;)*) => {$(
-        pub fn $name(x: K) -> KResult {
-            special(x, |t| t.$f())
+        crate::qfn! {
+            pub fn $name(x: Input) -> KResult {
+                special(x, |t| t.$f())
+            }
         }
     )*};
 }
 
-fn special(x: K, f: fn(&Tensor) -> R) -> KResult {
-    let (t, h) = arg(x)?;
-    result(f(&t)?, h)
+fn special(x: Input, f: fn(&Tensor) -> R) -> KResult {
+    result(f(&x.t)?, x.handle)
 }
 
 special! {
@@ -52,6 +53,36 @@ fn float(x: K) -> Option<f64> {
     match (read::ktype(x), Num::of(x)) {
         (-9, Some(Num::Float(f))) => Some(f),
         _ => None,
+    }
+}
+
+/// The inputs and tolerances of `close`/`allclose`: `(x;y)`, `(x;y;nanflag)`, `(x;y;rtol)`,
+/// `(x;y;rtol;atol)`, `(x;y;rtol;atol;nanflag)`, or a simple list `x y [rtol [atol]]`; whether
+/// an input was a handle, the tolerances and the nan flag.
+pub struct Tolerance {
+    a: Tensor,
+    b: Tensor,
+    handle: bool,
+    rtol: f64,
+    atol: f64,
+    nan: bool,
+}
+
+impl FromQ for Tolerance {
+    const TYPE: &'static str =
+        "(x;y), (x;y;nan equal), (x;y;rel tol), (x;y;rel tol;abs tol), or (x;y;rel;abs;nan equal)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<Tolerance>> {
+        tolerance(x).map(|(a, b, handle, rtol, atol, nan)| {
+            Some(Tolerance {
+                a,
+                b,
+                handle,
+                rtol,
+                atol,
+                nan,
+            })
+        })
     }
 }
 
@@ -104,33 +135,44 @@ fn tolerance(x: K) -> Result<(Tensor, Tensor, bool, f64, f64, bool)> {
     Ok((ts.pop().expect("two inputs"), b, h, rtol, atol, nan))
 }
 
-/// `close(x;y;..)`: true where the elements are within tolerance, `|x-y| <= atol + rtol*|y|`.
-pub fn close(x: K) -> KResult {
-    let (a, b, h, rtol, atol, nan) = tolerance(x)?;
-    result(a.f_isclose(&b, rtol, atol, nan)?, h)
-}
+/// The two inputs of `equal`: a simple list of two values, or `(x;y)` (arrays or tensors).
+pub struct Compared(Tensor, Tensor);
 
-/// `allclose(x;y;..)`: a boolean atom, true if every element is within tolerance.
-pub fn allclose(x: K) -> KResult {
-    let (a, b, _, rtol, atol, nan) = tolerance(x)?;
-    Ok(make::boolean(a.f_allclose(&b, rtol, atol, nan)?))
-}
-
-/// `equal(x;y)`: a boolean atom, true if both have the same size and elements.
-pub fn equal(x: K) -> KResult {
-    let (a, b) = if read::ktype(x) > 0 {
-        let mut v = values(x, 2..=2)?;
-        let b = v.pop().expect("2");
-        (v.pop().expect("1"), b)
-    } else {
-        match from::list(&x) {
-            Some(v) if v.len() == 2 => {
-                let (mut ts, _) = inputs(v)?;
-                let b = ts.pop().expect("2");
-                (ts.pop().expect("1"), b)
+impl FromQ for Compared {
+    const TYPE: &'static str = "two input arrays/tensors to compare";
+    /// Every value is the pair or an error.
+    fn read(x: K) -> Result<Option<Compared>> {
+        let (a, b) = if read::ktype(x) > 0 {
+            let mut v = values(x, 2..=2)?;
+            let b = v.pop().expect("2");
+            (v.pop().expect("1"), b)
+        } else {
+            match from::list(&x) {
+                Some(v) if v.len() == 2 => {
+                    let (mut ts, _) = inputs(v)?;
+                    let b = ts.pop().expect("2");
+                    (ts.pop().expect("1"), b)
+                }
+                _ => bail!("expected two input arrays/tensors to compare"),
             }
-            _ => bail!("expected two input arrays/tensors to compare"),
-        }
-    };
-    Ok(make::boolean(a.f_equal(&b)?))
+        };
+        Ok(Some(Compared(a, b)))
+    }
+}
+
+crate::qfn! {
+    /// `close(x;y;..)`: true where the elements are within tolerance, `|x-y| <= atol + rtol*|y|`.
+    pub fn close(x: Tolerance) -> KResult {
+        result(x.a.f_isclose(&x.b, x.rtol, x.atol, x.nan)?, x.handle)
+    }
+
+    /// `allclose(x;y;..)`: a boolean atom, true if every element is within tolerance.
+    pub fn allclose(x: Tolerance) -> Result<bool> {
+        Ok(x.a.f_allclose(&x.b, x.rtol, x.atol, x.nan)?)
+    }
+
+    /// `equal(x;y)`: a boolean atom, true if both have the same size and elements.
+    pub fn equal(x: Compared) -> Result<bool> {
+        Ok(x.0.f_equal(&x.1)?)
+    }
 }

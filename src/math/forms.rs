@@ -11,6 +11,8 @@
 //!
 //! The declarative macros in `pointwise` (and the other math files) turn one line per function
 //! into a q function with all of these forms.
+use std::marker::PhantomData;
+
 use anyhow::{bail, Result};
 use tch::Tensor;
 
@@ -236,6 +238,33 @@ pub struct Op<V> {
     pub given: usize,
     pub opts: V,
     pub dest: Dest,
+}
+
+/// The full form of an `op` call as a type, so that a kind can carry it (`usage!`).
+pub trait Usage {
+    const USAGE: &'static str;
+}
+
+/// Types of `Usage`: `usage! { DimKeep = "(input;dim;keepdim;output)"; }`.
+macro_rules! usage {
+    ($($t:ident = $s:expr;)*) => {$(
+        pub struct $t;
+        impl $crate::math::forms::Usage for $t {
+            const USAGE: &'static str = $s;
+        }
+    )*};
+}
+pub(crate) use usage;
+
+/// A call of `op`'s form as a kind: `f x` or `f(x;S..;O)` read by `op` with `U`'s usage (every
+/// value is a call or an error), for the typed q functions of one input with optional arguments.
+pub struct OpCall<S: Trailing, O: Output, U: Usage>(pub Op<S::Out>, PhantomData<(O, U)>);
+
+impl<S: Trailing, O: Output, U: Usage> FromQ for OpCall<S, O, U> {
+    const TYPE: &'static str = U::USAGE;
+    fn read(x: K) -> Result<Option<Self>> {
+        Ok(Some(OpCall(op::<S, O>(x, U::USAGE)?, PhantomData)))
+    }
 }
 
 /// Read `x` as `f x` or `f(x;S..;O)` (`k::from::call`); `usage` names the full form, e.g.

@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail};
 use tch::{Kind, TchError, Tensor};
 
 use super::forms;
-use super::forms::{finish_op as finish, op, ToTensor};
+use super::forms::{finish_op as finish, usage, OpCall, ToTensor};
 use crate::k::from::Number as Num;
 use crate::k::from::{self, FromQ};
 use crate::k::{read, KResult, K};
@@ -61,6 +61,16 @@ fn pnorm(a: &Tensor, b: &Tensor, p: f64) -> R {
 const MATRIX: &str = "(input;dim;keepdim;dtype;output)";
 const ORD: &str = "(input;ord;dim;keepdim;dtype;output)";
 
+usage! {
+    Matrix = MATRIX;
+    Ord = ORD;
+}
+
+/// `f x` or `f(x;dim;keepdim;dtype;output)`.
+type MatrixCall = OpCall<(Vec<i64>, bool, Kind), (ToTensor,), Matrix>;
+/// `f x` or `f(x;ord;dim;keepdim;dtype;output)`.
+type OrdCall = OpCall<(f64, Vec<i64>, bool, Kind), (ToTensor,), Ord>;
+
 /// The two dimensions of a matrix norm: the last two unless given.
 fn matrix_dims(d: &Option<Vec<i64>>) -> anyhow::Result<Vec<i64>> {
     match d {
@@ -71,8 +81,8 @@ fn matrix_dims(d: &Option<Vec<i64>>) -> anyhow::Result<Vec<i64>> {
 }
 
 /// A matrix norm of ord "fro" or "nuc": (input;dim;keepdim;dtype;output).
-fn strnorm(x: K, ord: &str) -> KResult {
-    let a = op::<(Vec<i64>, bool, Kind), (ToTensor,)>(x, MATRIX)?;
+fn strnorm(a: MatrixCall, ord: &str) -> KResult {
+    let a = a.0;
     let d = matrix_dims(&a.opts.0)?;
     let (k, t) = (a.opts.1.unwrap_or(false), a.opts.2);
     finish(
@@ -82,52 +92,56 @@ fn strnorm(x: K, ord: &str) -> KResult {
     )
 }
 
-pub fn fnorm(x: K) -> KResult {
-    strnorm(x, "fro")
-}
-pub fn nnorm(x: K) -> KResult {
-    strnorm(x, "nuc")
-}
-
-/// `mnorm(input;ord;dim;keepdim;dtype;output)`: Frobenius when no order is given.
-pub fn mnorm(x: K) -> KResult {
-    let a = op::<(f64, Vec<i64>, bool, Kind), (ToTensor,)>(x, ORD)?;
-    let d = matrix_dims(&a.opts.1)?;
-    let (k, t) = (a.opts.2.unwrap_or(false), a.opts.3);
-    let d = Some(d.as_slice());
-    match a.opts.0 {
-        Some(p) => finish(
-            &a,
-            |x| x.f_linalg_norm(p, d, k, t),
-            |x, o| x.f_linalg_norm_out(o, p, d, k, t),
-        ),
-        None => finish(
-            &a,
-            |x| x.f_linalg_norm_ord_str("fro", d, k, t),
-            |x, o| x.f_linalg_norm_ord_str_out(o, "fro", d, k, t),
-        ),
+crate::qfn! {
+    pub fn fnorm(x: MatrixCall) -> KResult {
+        strnorm(x, "fro")
+    }
+    pub fn nnorm(x: MatrixCall) -> KResult {
+        strnorm(x, "nuc")
     }
 }
 
-/// `vnorm(input;ord;dim;keepdim;dtype;output)`: order 2 unless given, over all dimensions unless
-/// given; a dtype converts the input first (as linalg.vector_norm does).
-pub fn vnorm(x: K) -> KResult {
-    let mut a = op::<(f64, Vec<i64>, bool, Kind), (ToTensor,)>(x, ORD)?;
-    let p = a.opts.0.unwrap_or(2.0);
-    let d = a.opts.1.clone().unwrap_or_default();
-    let k = a.opts.2.unwrap_or(false);
-    if let Some(t) = a.opts.3 {
-        a.x = a.x.f_to_kind(t)?;
+crate::qfn! {
+    /// `mnorm(input;ord;dim;keepdim;dtype;output)`: Frobenius when no order is given.
+    pub fn mnorm(a: OrdCall) -> KResult {
+        let a = a.0;
+        let d = matrix_dims(&a.opts.1)?;
+        let (k, t) = (a.opts.2.unwrap_or(false), a.opts.3);
+        let d = Some(d.as_slice());
+        match a.opts.0 {
+            Some(p) => finish(
+                &a,
+                |x| x.f_linalg_norm(p, d, k, t),
+                |x, o| x.f_linalg_norm_out(o, p, d, k, t),
+            ),
+            None => finish(
+                &a,
+                |x| x.f_linalg_norm_ord_str("fro", d, k, t),
+                |x, o| x.f_linalg_norm_ord_str_out(o, "fro", d, k, t),
+            ),
+        }
     }
-    if !(a.x.is_floating_point() || a.x.is_complex()) {
-        bail!(
-            "expected a floating point or complex tensor as input, given {}",
-            crate::tensor::options::kind_name(a.x.kind())
-        );
+
+    /// `vnorm(input;ord;dim;keepdim;dtype;output)`: order 2 unless given, over all dimensions unless
+    /// given; a dtype converts the input first (as linalg.vector_norm does).
+    pub fn vnorm(a: OrdCall) -> KResult {
+        let mut a = a.0;
+        let p = a.opts.0.unwrap_or(2.0);
+        let d = a.opts.1.clone().unwrap_or_default();
+        let k = a.opts.2.unwrap_or(false);
+        if let Some(t) = a.opts.3 {
+            a.x = a.x.f_to_kind(t)?;
+        }
+        if !(a.x.is_floating_point() || a.x.is_complex()) {
+            bail!(
+                "expected a floating point or complex tensor as input, given {}",
+                crate::tensor::options::kind_name(a.x.kind())
+            );
+        }
+        finish(
+            &a,
+            |x| x.f_norm_scalaropt_dim(p, d.as_slice(), k),
+            |x, o| x.f_norm_out(o, p, d.as_slice(), k),
+        )
     }
-    finish(
-        &a,
-        |x| x.f_norm_scalaropt_dim(p, d.as_slice(), k),
-        |x, o| x.f_norm_out(o, p, d.as_slice(), k),
-    )
 }

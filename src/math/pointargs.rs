@@ -37,96 +37,233 @@ fn into(x: K, what: &str) -> Result<Tensor> {
     registry::tensor(x)
 }
 
-/// `clamp(x;lo;hi)`, `clamp(x;lo;hi;output)`: limit `x` to `[lo,hi]`; a null limit is no limit.
-pub fn clamp(x: K) -> KResult {
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let (lo, hi) = match (
-        v.get(1).and_then(|k| limit(*k)),
-        v.get(2).and_then(|k| limit(*k)),
-    ) {
-        (Some(lo), Some(hi)) => (lo, hi),
-        _ => bail!("expected 2nd & 3rd arg to be numeric low & high limits"),
-    };
-    let out = match v.len() {
-        3 => None,
-        4 if opargs::is_tensor(v[3]) => Some(registry::tensor(v[3])?),
-        _ => bail!("unexpected arg(s), expected (input;lo;hi) or (input;lo;hi;output)"),
-    };
-    let (t, h) = arg(v[0])?;
-    let r = match (lo, hi, &out) {
-        (Some(l), Some(u), None) => t.f_clamp(l, u)?,
-        (Some(l), Some(u), Some(o)) => t.f_clamp_out(o, l, u)?,
-        (Some(l), None, None) => t.f_clamp_min(l)?,
-        (Some(l), None, Some(o)) => t.f_clamp_min_out(o, l)?,
-        (None, Some(u), None) => t.f_clamp_max(u)?,
-        (None, Some(u), Some(o)) => t.f_clamp_max_out(o, u)?,
-        (None, None, _) => bail!("at least one of lo or hi must not be null"),
-    };
-    let out = out.map_or(Out::New, Out::Into);
-    done(r, h, &out, false)
+/// `clamp`'s arguments: `(x;lo;hi)` or `(x;lo;hi;output)`, a null limit none on that side.
+pub struct ClampArgs {
+    t: Tensor,
+    handle: bool,
+    lo: Option<Num>,
+    hi: Option<Num>,
+    out: Option<Tensor>,
 }
 
-/// `lerp(x;y;wt)`, `lerp(x;y;wt;output)`: `x + wt*(y-x)`, `wt` a number or an array/tensor.
-pub fn lerp(x: K) -> KResult {
-    const USAGE: &str = "(x;y;wt;output)";
-    if read::ktype(x) > 0 {
-        let v = values(x, 3..=3)?;
-        return result(v[0].f_lerp(&v[1], item(&v[2])?)?, false);
+impl FromQ for ClampArgs {
+    const TYPE: &'static str = "(input;lo;hi) or (input;lo;hi;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<ClampArgs>> {
+        let v =
+            from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        let (lo, hi) = match (
+            v.get(1).and_then(|k| limit(*k)),
+            v.get(2).and_then(|k| limit(*k)),
+        ) {
+            (Some(lo), Some(hi)) => (lo, hi),
+            _ => bail!("expected 2nd & 3rd arg to be numeric low & high limits"),
+        };
+        let out = match v.len() {
+            3 => None,
+            4 if opargs::is_tensor(v[3]) => Some(registry::tensor(v[3])?),
+            _ => bail!("unexpected arg(s), expected (input;lo;hi) or (input;lo;hi;output)"),
+        };
+        let (t, handle) = arg(v[0])?;
+        Ok(Some(ClampArgs {
+            t,
+            handle,
+            lo,
+            hi,
+            out,
+        }))
     }
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    if !(3..=4).contains(&v.len()) {
-        bail!("3-4 arguments expected, {USAGE}, but {} supplied", v.len());
-    }
-    let out = if v.len() == 4 {
-        Out::Into(into(v[3], "4th")?)
-    } else {
-        Out::New
-    };
-    let r = if let Some(w) = num(v[2]) {
-        let (ts, h) = inputs(&v[..2])?;
-        (
-            match &out {
-                Out::Into(o) => ts[0].f_lerp_scalar_out(o, &ts[1], w)?,
-                _ => ts[0].f_lerp(&ts[1], w)?,
-            },
-            h,
-        )
-    } else {
-        let (ts, h) = inputs(&v[..3])?;
-        (
-            match &out {
-                Out::Into(o) => ts[0].f_lerp_tensor_out(o, &ts[1], &ts[2])?,
-                _ => ts[0].f_lerp_tensor(&ts[1], &ts[2])?,
-            },
-            h,
-        )
-    };
-    done(r.0, r.1, &out, false)
 }
 
-/// `mvlgamma(x;p)`, `mvlgamma(x;p;output)`: the multivariate log-gamma of dimension `p`.
-pub fn mvlgamma(x: K) -> KResult {
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let p = v.get(1).and_then(|k| i64::of(*k)).ok_or_else(|| {
-        anyhow!(
-            "2nd argument of number of dimensions expected, given {}",
-            v.get(1).map_or("none".into(), |k| opargs::describe(*k))
-        )
-    })?;
-    if !(2..=3).contains(&v.len()) {
-        bail!(
-            "2-3 arguments expected, (x;p;output), but {} supplied",
-            v.len()
-        );
+/// `lerp`'s arguments: a simple list of three values, or `(x;y;wt)` and `(x;y;wt;output)` with
+/// `wt` a number (`Some`) or an array/tensor (the third tensor).
+pub enum LerpArgs {
+    Values(Vec<Tensor>),
+    Args {
+        ts: Vec<Tensor>,
+        handle: bool,
+        weight: Option<Num>,
+        out: Out,
+    },
+}
+
+impl FromQ for LerpArgs {
+    const TYPE: &'static str = "(x;y;wt;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<LerpArgs>> {
+        const USAGE: &str = LerpArgs::TYPE;
+        if read::ktype(x) > 0 {
+            return Ok(Some(LerpArgs::Values(values(x, 3..=3)?)));
+        }
+        let v =
+            from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        if !(3..=4).contains(&v.len()) {
+            bail!("3-4 arguments expected, {USAGE}, but {} supplied", v.len());
+        }
+        let out = if v.len() == 4 {
+            Out::Into(into(v[3], "4th")?)
+        } else {
+            Out::New
+        };
+        let weight = num(v[2]);
+        let n = if weight.is_some() { 2 } else { 3 };
+        let (ts, handle) = inputs(&v[..n])?;
+        Ok(Some(LerpArgs::Args {
+            ts,
+            handle,
+            weight,
+            out,
+        }))
     }
-    let (t, h) = arg(v[0])?;
-    let (r, out) = if v.len() == 3 {
-        let o = into(v[2], "3rd")?;
-        (t.f_mvlgamma_out(&o, p)?, Out::Into(o))
-    } else {
-        (t.f_mvlgamma(p)?, Out::New)
-    };
-    done(r, h, &out, false)
+}
+
+/// `mvlgamma`'s arguments: `(x;p)` or `(x;p;output)`.
+pub struct MvlgammaArgs {
+    t: Tensor,
+    handle: bool,
+    p: i64,
+    out: Option<Tensor>,
+}
+
+impl FromQ for MvlgammaArgs {
+    const TYPE: &'static str = "(x;p;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<MvlgammaArgs>> {
+        let v =
+            from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        let p = v.get(1).and_then(|k| i64::of(*k)).ok_or_else(|| {
+            anyhow!(
+                "2nd argument of number of dimensions expected, given {}",
+                v.get(1).map_or("none".into(), |k| opargs::describe(*k))
+            )
+        })?;
+        if !(2..=3).contains(&v.len()) {
+            bail!(
+                "2-3 arguments expected, (x;p;output), but {} supplied",
+                v.len()
+            );
+        }
+        let (t, handle) = arg(v[0])?;
+        let out = if v.len() == 3 {
+            Some(into(v[2], "3rd")?)
+        } else {
+            None
+        };
+        Ok(Some(MvlgammaArgs { t, handle, p, out }))
+    }
+}
+
+/// The inputs of a power function: a simple list of two values, or `(x;y)`, `(x;y;output)`,
+/// `(x;y;[])` with `x` or `y` a q number; whether the first input was a handle.
+pub enum PowerArgs {
+    Values(Tensor, Tensor),
+    Args {
+        inputs: Powers,
+        handle: bool,
+        first: bool,
+        out: Out,
+    },
+}
+
+/// Base and exponent: a scalar and a tensor, a tensor and a scalar, or two tensors.
+pub enum Powers {
+    ScalarTensor(Scalar, Tensor),
+    TensorScalar(Tensor, Scalar),
+    Tensors(Tensor, Tensor),
+}
+
+impl FromQ for PowerArgs {
+    const TYPE: &'static str = "inputs x,y with optional output tensor or null as 3rd arg";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<PowerArgs>> {
+        const USAGE: &str = "expected inputs x,y with optional output tensor or null as 3rd arg";
+        if read::ktype(x) > 0 {
+            let mut v = values(x, 2..=2)?;
+            let b = v.pop().expect("two values");
+            return Ok(Some(PowerArgs::Values(v.pop().expect("two values"), b)));
+        }
+        let v = from::list(&x).ok_or_else(|| anyhow!("{USAGE}"))?;
+        let out = match v.len() {
+            2 => Out::New,
+            3 => output(v[2])?,
+            _ => bail!("{USAGE}"),
+        };
+        let first = registry::is_handle(v[0]);
+        let (inputs, handle) = if let Some(s) = num(v[0]) {
+            let (b, h) = arg(v[1])?;
+            if matches!(out, Out::InPlace) {
+                bail!("cannot be called in-place on a scalar");
+            }
+            (Powers::ScalarTensor(s.into(), b), h)
+        } else if let Some(s) = num(v[1]) {
+            let (a, h) = arg(v[0])?;
+            (Powers::TensorScalar(a, s.into()), h)
+        } else {
+            let (mut ts, h) = inputs(&v[..2])?;
+            let b = ts.pop().expect("two inputs");
+            (Powers::Tensors(ts.pop().expect("two inputs"), b), h)
+        };
+        Ok(Some(PowerArgs::Args {
+            inputs,
+            handle,
+            first,
+            out,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `clamp(x;lo;hi)`, `clamp(x;lo;hi;output)`: limit `x` to `[lo,hi]`; a null limit is no
+    /// limit.
+    pub fn clamp(x: ClampArgs) -> KResult {
+        let ClampArgs {
+            t,
+            handle: h,
+            lo,
+            hi,
+            out,
+        } = x;
+        let r = match (lo, hi, &out) {
+            (Some(l), Some(u), None) => t.f_clamp(l, u)?,
+            (Some(l), Some(u), Some(o)) => t.f_clamp_out(o, l, u)?,
+            (Some(l), None, None) => t.f_clamp_min(l)?,
+            (Some(l), None, Some(o)) => t.f_clamp_min_out(o, l)?,
+            (None, Some(u), None) => t.f_clamp_max(u)?,
+            (None, Some(u), Some(o)) => t.f_clamp_max_out(o, u)?,
+            (None, None, _) => bail!("at least one of lo or hi must not be null"),
+        };
+        let out = out.map_or(Out::New, Out::Into);
+        done(r, h, &out, false)
+    }
+
+    /// `lerp(x;y;wt)`, `lerp(x;y;wt;output)`: `x + wt*(y-x)`, `wt` a number or an array/tensor.
+    pub fn lerp(x: LerpArgs) -> KResult {
+        let (ts, h, weight, out) = match x {
+            LerpArgs::Values(v) => return result(v[0].f_lerp(&v[1], item(&v[2])?)?, false),
+            LerpArgs::Args {
+                ts,
+                handle,
+                weight,
+                out,
+            } => (ts, handle, weight, out),
+        };
+        let r = match (weight, &out) {
+            (Some(w), Out::Into(o)) => ts[0].f_lerp_scalar_out(o, &ts[1], w)?,
+            (Some(w), _) => ts[0].f_lerp(&ts[1], w)?,
+            (None, Out::Into(o)) => ts[0].f_lerp_tensor_out(o, &ts[1], &ts[2])?,
+            (None, _) => ts[0].f_lerp_tensor(&ts[1], &ts[2])?,
+        };
+        done(r, h, &out, false)
+    }
+
+    /// `mvlgamma(x;p)`, `mvlgamma(x;p;output)`: the multivariate log-gamma of dimension `p`.
+    pub fn mvlgamma(x: MvlgammaArgs) -> KResult {
+        let (r, out) = match x.out {
+            Some(o) => (x.t.f_mvlgamma_out(&o, x.p)?, Out::Into(o)),
+            None => (x.t.f_mvlgamma(x.p)?, Out::New),
+        };
+        done(r, x.handle, &out, false)
+    }
 }
 
 /// The forms of a power function: tensor^tensor, tensor^scalar, scalar^tensor; new, output
@@ -143,50 +280,38 @@ struct Power {
 }
 
 /// `pow(x;y)`, `pow(x;y;output)`, `pow(x;y;[])`: `x` or `y` may be a q number.
-fn power(x: K, p: &Power) -> KResult {
-    const USAGE: &str = "expected inputs x,y with optional output tensor or null as 3rd arg";
-    if read::ktype(x) > 0 {
-        let v = values(x, 2..=2)?;
-        return result((p.tt)(&v[0], &v[1])?, false);
-    }
-    let v = from::list(&x).ok_or_else(|| anyhow!("{USAGE}"))?;
-    let out = match v.len() {
-        2 => Out::New,
-        3 => output(v[2])?,
-        _ => bail!("{USAGE}"),
+fn power(x: PowerArgs, p: &Power) -> KResult {
+    let (inputs, h, first, out) = match x {
+        PowerArgs::Values(a, b) => return result((p.tt)(&a, &b)?, false),
+        PowerArgs::Args {
+            inputs,
+            handle,
+            first,
+            out,
+        } => (inputs, handle, first, out),
     };
-    let first = registry::is_handle(v[0]);
-    let (r, h) = if let Some(s) = num(v[0]) {
-        let (b, h) = arg(v[1])?;
-        let r = match &out {
-            Out::New => (p.st)(s.into(), &b)?,
-            Out::Into(o) => (p.st_out)(o, s.into(), &b)?,
-            Out::InPlace => bail!("cannot be called in-place on a scalar"),
-        };
-        (r, h)
-    } else if let Some(s) = num(v[1]) {
-        let (mut a, h) = arg(v[0])?;
-        let r = match &out {
-            Out::New => (p.ts)(&a, s.into())?,
-            Out::Into(o) => (p.ts_out)(&a, o, s.into())?,
-            Out::InPlace => (p.ts_inplace)(&mut a, s.into())?,
-        };
-        (r, h)
-    } else {
-        let (mut ts, h) = inputs(&v[..2])?;
-        let b = ts.pop().expect("two inputs");
-        let r = match &out {
-            Out::New => (p.tt)(&ts[0], &b)?,
-            Out::Into(o) => (p.tt_out)(&ts[0], o, &b)?,
-            Out::InPlace => (p.tt_inplace)(&mut ts[0], &b)?,
-        };
-        (r, h)
+    let r = match inputs {
+        Powers::ScalarTensor(s, b) => match &out {
+            Out::Into(o) => (p.st_out)(o, s, &b)?,
+            _ => (p.st)(s, &b)?,
+        },
+        Powers::TensorScalar(mut a, s) => match &out {
+            Out::New => (p.ts)(&a, s)?,
+            Out::Into(o) => (p.ts_out)(&a, o, s)?,
+            Out::InPlace => (p.ts_inplace)(&mut a, s)?,
+        },
+        Powers::Tensors(mut a, b) => match &out {
+            Out::New => (p.tt)(&a, &b)?,
+            Out::Into(o) => (p.tt_out)(&a, o, &b)?,
+            Out::InPlace => (p.tt_inplace)(&mut a, &b)?,
+        },
     };
     done(r, h, &out, first || h)
 }
 
+crate::qfn! {
 /// `pow`: the power function in the inputs' (promoted) type.
-pub fn pow(x: K) -> KResult {
+pub fn pow(x: PowerArgs) -> KResult {
     power(
         x,
         &Power {
@@ -203,7 +328,7 @@ pub fn pow(x: K) -> KResult {
 }
 
 /// `fpow`: the power function in double precision (PyTorch's `float_power`).
-pub fn fpow(x: K) -> KResult {
+pub fn fpow(x: PowerArgs) -> KResult {
     power(
         x,
         &Power {
@@ -217,4 +342,5 @@ pub fn fpow(x: K) -> KResult {
             ts_inplace: |a, s| a.f_float_power_(s),
         },
     )
+}
 }

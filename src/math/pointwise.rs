@@ -101,14 +101,32 @@ pub fn item(t: &Tensor) -> Result<Num> {
     })
 }
 
+/// The arguments of a function of one input: `x`, `(x;out)` or `(x;[])`, read as `forms::unary`
+/// reads them (every value is a form or an error).
+pub struct UnaryArgs {
+    pub input: Input,
+    pub out: Out,
+}
+
+impl FromQ for UnaryArgs {
+    const TYPE: &'static str = "x, (x;output) or (x;[])";
+    fn read(x: K) -> Result<Option<UnaryArgs>> {
+        let (input, out) = forms::unary(x)?;
+        Ok(Some(UnaryArgs { input, out }))
+    }
+}
+
 /// A unary function: new result, into an output tensor, in place (where libtorch has it).
 pub fn run_unary(
-    x: K,
+    a: UnaryArgs,
     f: fn(&Tensor) -> R,
     into: fn(&Tensor, &Tensor) -> R,
     inplace: Option<fn(&mut Tensor) -> R>,
 ) -> KResult {
-    let (Input { mut t, handle: h }, out) = forms::unary(x)?;
+    let UnaryArgs {
+        input: Input { mut t, handle: h },
+        out,
+    } = a;
     let r = match &out {
         Out::New => f(&t)?,
         Out::Into(o) => into(&t, o)?,
@@ -127,29 +145,58 @@ pub struct Binary {
     pub inplace_scalar: Option<fn(&mut Tensor, Scalar) -> R>,
 }
 
-/// Run a binary function on `(x;y)`, `(x;y;output)`, `(x;y;[])` or a pair of values.
-pub fn run_binary(x: K, op: &Binary) -> KResult {
-    const USAGE: &str = "(x;y), (x;y;output) or (x;y;[])";
-    if read::ktype(x) > 0 {
-        let v = values(x, 2..=2)?;
-        return result((op.f)(&v[0], &v[1])?, false);
+/// The arguments of a binary function: a simple list of two values (`mul 3 4`, read as two 0-d
+/// tensors), or `(x;y)`, `(x;y;output)`, `(x;y;[])`. `x` and `y` are kept as given: how they
+/// are read depends on both (two live tensor handles run under one registry lock with no
+/// copies; a q number `y` goes through libtorch's scalar form; q data goes to the device of a
+/// handle), which the call decides, as ktorch's `math2` does.
+pub enum BinaryArgs {
+    Values(Tensor, Tensor),
+    Args { x: K, y: K, out: Out },
+}
+
+impl FromQ for BinaryArgs {
+    const TYPE: &'static str = "(x;y), (x;y;output) or (x;y;[])";
+    /// Every value is a form or an error (the count and the output checked here).
+    fn read(x: K) -> Result<Option<BinaryArgs>> {
+        if read::ktype(x) > 0 {
+            let mut v = values(x, 2..=2)?;
+            let b = v.pop().expect("two values");
+            let a = v.pop().expect("two values");
+            return Ok(Some(BinaryArgs::Values(a, b)));
+        }
+        let usage = Self::TYPE;
+        let v = from::list(&x)
+            .ok_or_else(|| anyhow!("expected {usage}, given {}", opargs::describe(x)))?;
+        let out = match v.len() {
+            2 => Out::New,
+            3 => output(v[2])?,
+            n => bail!(
+                "expected {usage}, given {n} argument{}",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        Ok(Some(BinaryArgs::Args {
+            x: v[0],
+            y: v[1],
+            out,
+        }))
     }
-    let v =
-        from::list(&x).ok_or_else(|| anyhow!("expected {USAGE}, given {}", opargs::describe(x)))?;
-    let out = match v.len() {
-        2 => Out::New,
-        3 => output(v[2])?,
-        n => bail!(
-            "expected {USAGE}, given {n} argument{}",
-            if n == 1 { "" } else { "s" }
-        ),
+}
+
+/// Run a binary function on its arguments (see `BinaryArgs`).
+pub fn run_binary(a: BinaryArgs, op: &Binary) -> KResult {
+    let (x, y, out) = match a {
+        BinaryArgs::Values(a, b) => return result((op.f)(&a, &b)?, false),
+        BinaryArgs::Args { x, y, out } => (x, y, out),
     };
     // two tensor handles: one registry lock, no copies (as `add`)
-    if let [a, b] = v {
-        if let Some(r) = registry::tensor_pair(*a, *b, |a, b| Ok((op.f)(a, b)?)) {
+    if matches!(out, Out::New) {
+        if let Some(r) = registry::tensor_pair(x, y, |a, b| Ok((op.f)(a, b)?)) {
             return r;
         }
     }
+    let v = [x, y];
     let first = registry::is_handle(v[0]);
     let none = || anyhow!("no in-place call implemented");
     if let Some(s) = scalar(v[1]) {
@@ -173,7 +220,7 @@ pub fn run_binary(x: K, op: &Binary) -> KResult {
         };
         return done(r, h, &out, first);
     }
-    let (mut ts, h) = inputs(&v[..2])?;
+    let (mut ts, h) = inputs(&v)?;
     let b = ts.pop().expect("two inputs");
     let r = match &out {
         Out::New => (op.f)(&ts[0], &b)?,
@@ -233,8 +280,10 @@ macro_rules! inplace_scalar2 {
 /// (`-` where libtorch has no in-place form).
 macro_rules! unary {
     ($($name:ident: $f:ident, $out:ident, $inplace:tt;)*) => {$(
-        pub fn $name(x: $crate::k::K) -> $crate::k::KResult {
-            $crate::math::pointwise::run_unary(x, |t| t.$f(), |t, o| t.$out(o), $crate::math::pointwise::inplace1!($inplace))
+        $crate::qfn! {
+            pub fn $name(x: $crate::math::pointwise::UnaryArgs) -> $crate::k::KResult {
+                $crate::math::pointwise::run_unary(x, |t| t.$f(), |t, o| t.$out(o), $crate::math::pointwise::inplace1!($inplace))
+            }
         }
     )*};
 }
@@ -243,14 +292,16 @@ macro_rules! unary {
 /// (the part after `|`, for a q number as second argument, is optional; `-` for no form).
 macro_rules! binary {
     ($($name:ident: $f:ident, $out:ident, $inplace:tt $(| $fs:ident, $ms:tt)?;)*) => {$(
-        pub fn $name(x: $crate::k::K) -> $crate::k::KResult {
-            $crate::math::pointwise::run_binary(x, &$crate::math::pointwise::Binary {
-                f: |a, b| a.$f(b),
-                into: |a, b, o| a.$out(o, b),
-                inplace: $crate::math::pointwise::inplace2!($inplace),
-                scalar: $crate::math::pointwise::scalar2!($($fs)?),
-                inplace_scalar: $crate::math::pointwise::inplace_scalar2!($($ms)?),
-            })
+        $crate::qfn! {
+            pub fn $name(x: $crate::math::pointwise::BinaryArgs) -> $crate::k::KResult {
+                $crate::math::pointwise::run_binary(x, &$crate::math::pointwise::Binary {
+                    f: |a, b| a.$f(b),
+                    into: |a, b, o| a.$out(o, b),
+                    inplace: $crate::math::pointwise::inplace2!($inplace),
+                    scalar: $crate::math::pointwise::scalar2!($($fs)?),
+                    inplace_scalar: $crate::math::pointwise::inplace_scalar2!($($ms)?),
+                })
+            }
         }
     )*};
 }
@@ -377,45 +428,104 @@ fn with_multiplier<'a>(v: &'a [K], n: usize, usage: &str) -> Result<(&'a [K], Nu
     Ok((&v[..n], m, out))
 }
 
-/// `add(x;y)`, `add(x;y;multiplier)`, with an output tensor or `[]` (in place) last: `x + m*y`;
-/// `add 1 2 10` the same on a simple list of values.
-pub fn add(x: K) -> KResult {
-    const USAGE: &str = "(x;y;multiplier;output)";
-    // the hot path, two tensor handles: one registry lock, no copies (anything else, errors
-    // included, takes the general path below)
-    if let Some(&[a, b]) = from::list(&x) {
-        if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
-            return r;
-        }
-    }
-    if read::ktype(x) > 0 {
-        let v = values(x, 2..=3)?;
-        let m = if v.len() == 3 {
-            item(&v[2])?
-        } else {
-            Num::Int(1)
-        };
-        return result(
-            v[0].f_add(&scaled(&[&v[0], &v[1]], &v[1], m, "alpha")?)?,
-            false,
-        );
-    }
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let (v, m, out) = with_multiplier(v, 2, USAGE)?;
-    let first = registry::is_handle(v[0]);
-    let (mut ts, h) = inputs(v)?;
-    let y = scaled(&[&ts[0], &ts[1]], &ts[1], m, "alpha")?;
-    let r = match &out {
-        Out::New => ts[0].f_add(&y)?,
-        Out::Into(o) => ts[0].f_add_out(o, &y)?,
-        Out::InPlace => ts[0].f_add_(&y)?,
+/// The arguments of the addition forms with a multiplier over `N` inputs (`add`: 2, `addcmul`
+/// and `addcdiv`: 3): a simple list of the values and an optional multiplier, read as 0-d
+/// tensors, or `(inputs..;multiplier;output)` with the multiplier (default 1) and the output
+/// read and the inputs kept as given (two live handles run under one registry lock; q data goes
+/// to the device of a handle, `inputs`), which the call decides.
+pub enum Multiplied<const N: usize> {
+    Values(Vec<Tensor>),
+    /// `add(x;y)`: add's hot path first (two live handles), else as `Args` with multiplier 1
+    Pair(K, K),
+    Args {
+        v: Vec<K>,
+        m: Num,
+        out: Out,
+    },
+}
+
+impl<const N: usize> Multiplied<N> {
+    const USAGE: &'static str = if N == 2 {
+        "(x;y;multiplier;output)"
+    } else {
+        "(x;y;z;multiplier;output)"
     };
-    done(r, h, &out, first)
+}
+
+impl<const N: usize> FromQ for Multiplied<N> {
+    const TYPE: &'static str = Self::USAGE;
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<Multiplied<N>>> {
+        if N == 2 && from::list(&x).is_some_and(|v| v.len() == 2) {
+            // add's hot path (a pair of handles) is the call's to try first
+            let v = from::list(&x).expect("a list");
+            return Ok(Some(Multiplied::Pair(v[0], v[1])));
+        }
+        if read::ktype(x) > 0 {
+            return Ok(Some(Multiplied::Values(values(
+                x,
+                N as i64..=N as i64 + 1,
+            )?)));
+        }
+        let v =
+            from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        let (v, m, out) = with_multiplier(v, N, Self::USAGE)?;
+        Ok(Some(Multiplied::Args {
+            v: v.to_vec(),
+            m,
+            out,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `add(x;y)`, `add(x;y;multiplier)`, with an output tensor or `[]` (in place) last: `x + m*y`;
+    /// `add 1 2 10` the same on a simple list of values.
+    pub fn add(x: Multiplied<2>) -> KResult {
+        let (v, m, out) = match x {
+            Multiplied::Values(v) => {
+                let m = if v.len() == 3 {
+                    item(&v[2])?
+                } else {
+                    Num::Int(1)
+                };
+                return result(
+                    v[0].f_add(&scaled(&[&v[0], &v[1]], &v[1], m, "alpha")?)?,
+                    false,
+                );
+            }
+            // the hot path, two tensor handles: one registry lock, no copies (anything else,
+            // errors included, takes the general path below: (x;y) as with_multiplier reads it)
+            Multiplied::Pair(a, b) => {
+                if let Some(r) = registry::tensor_pair(a, b, |a, b| Ok(a.f_add(b)?)) {
+                    return r;
+                }
+                (vec![a, b], Num::Int(1), Out::New)
+            }
+            Multiplied::Args { v, m, out } => (v, m, out),
+        };
+        let first = registry::is_handle(v[0]);
+        let (mut ts, h) = inputs(&v)?;
+        let y = scaled(&[&ts[0], &ts[1]], &ts[1], m, "alpha")?;
+        let r = match &out {
+            Out::New => ts[0].f_add(&y)?,
+            Out::Into(o) => ts[0].f_add_out(o, &y)?,
+            Out::InPlace => ts[0].f_add_(&y)?,
+        };
+        done(r, h, &out, first)
+    }
+
+    pub fn addcmul(x: Multiplied<3>) -> KResult {
+        addc(x, false)
+    }
+
+    pub fn addcdiv(x: Multiplied<3>) -> KResult {
+        addc(x, true)
+    }
 }
 
 /// `addcmul`/`addcdiv`: `(x;y;z)`, `(x;y;z;multiplier)`, then an optional output tensor or `[]`.
-fn addc(x: K, div: bool) -> KResult {
-    const USAGE: &str = "(x;y;z;multiplier;output)";
+fn addc(x: Multiplied<3>, div: bool) -> KResult {
     let f = |a: &Tensor, b: &Tensor, c: &Tensor| {
         if div {
             a.f_addcdiv(b, c)
@@ -423,26 +533,32 @@ fn addc(x: K, div: bool) -> KResult {
             a.f_addcmul(b, c)
         }
     };
-    if read::ktype(x) > 0 {
-        let v = values(x, 3..=4)?;
-        let m = if v.len() == 4 {
-            item(&v[3])?
-        } else {
-            Num::Int(1)
-        };
-        return result(
-            f(
-                &v[0],
-                &scaled(&[&v[0], &v[1], &v[2]], &v[1], m, "value")?,
-                &v[2],
-            )?,
-            false,
-        );
-    }
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let (v, m, out) = with_multiplier(v, 3, USAGE)?;
+    let (v, m, out) = match x {
+        Multiplied::Values(v) => {
+            let m = if v.len() == 4 {
+                item(&v[3])?
+            } else {
+                Num::Int(1)
+            };
+            return result(
+                f(
+                    &v[0],
+                    &scaled(&[&v[0], &v[1], &v[2]], &v[1], m, "value")?,
+                    &v[2],
+                )?,
+                false,
+            );
+        }
+        Multiplied::Args { v, m, out } => (v, m, out),
+        // read for add only; two arguments are too few here (with_multiplier's error)
+        Multiplied::Pair(a, b) => {
+            let pair = [a, b];
+            let (v, m, out) = with_multiplier(&pair, 3, Multiplied::<3>::USAGE)?;
+            (v.to_vec(), m, out)
+        }
+    };
     let first = registry::is_handle(v[0]);
-    let (mut ts, h) = inputs(v)?;
+    let (mut ts, h) = inputs(&v)?;
     let y = scaled(&[&ts[0], &ts[1], &ts[2]], &ts[1], m, "value")?;
     let z = ts.pop().expect("three inputs");
     let r = match (&out, div) {
@@ -453,11 +569,4 @@ fn addc(x: K, div: bool) -> KResult {
         (Out::InPlace, false) => ts[0].f_addcmul_(&y, &z)?,
     };
     done(r, h, &out, first)
-}
-
-pub fn addcmul(x: K) -> KResult {
-    addc(x, false)
-}
-pub fn addcdiv(x: K) -> KResult {
-    addc(x, true)
 }

@@ -5,8 +5,8 @@
 use anyhow::bail;
 use tch::{Kind, TchError, Tensor};
 
-use super::forms::{finish_many, finish_op as finish, op, ToTensor, ToVector};
-use crate::k::{KResult, K};
+use super::forms::{finish_many, finish_op as finish, usage, OpCall, ToTensor, ToVector};
+use crate::k::KResult;
 use crate::tensor::result;
 
 type R = Result<Tensor, TchError>;
@@ -14,6 +14,21 @@ type R2 = Result<(Tensor, Tensor), TchError>;
 type Dims<'a> = Option<&'a [i64]>;
 
 const DIM_KEEP: &str = "(input;dim;keepdim;output)";
+
+usage! {
+    DimKeep = DIM_KEEP;
+    DimKeepType = "(input;dim;keepdim;dtype;output)";
+    Std = STD;
+    MeanStd = "(input;dim;unbiased;keepdim)";
+}
+
+/// The calls of each family: `f x` or `f(x;opts..;output)`.
+type MeanCall = OpCall<(Vec<i64>, bool, Kind), (ToTensor,), DimKeepType>;
+type AllCall = OpCall<(i64, bool), (ToTensor,), DimKeep>;
+type DimsCall = OpCall<(Vec<i64>, bool), (ToTensor,), DimKeep>;
+type MaxCall = OpCall<(i64, bool), (ToVector,), DimKeep>;
+type VarCall = OpCall<(Vec<i64>, bool, bool), (ToTensor,), Std>;
+type MeanVarCall = OpCall<(Vec<i64>, bool, bool), (), MeanStd>;
 
 /// Dimensions as given: none, or `()`, means all.
 fn dims(d: &Option<Vec<i64>>) -> Option<Vec<i64>> {
@@ -33,8 +48,8 @@ type Gdims = fn(&Tensor, &Tensor, Dims, bool, Option<Kind>) -> R;
 
 /// Over all elements without keepdim, mean and Sum call libtorch's all-element form (as before:
 /// autograd shows MeanBackward0/SumBackward0). `float`: integer inputs are averaged as float when no dtype is given (mean, nanmean).
-fn kmean(x: K, f: Fdims, g: Gdims, float: bool) -> KResult {
-    let a = op::<(Vec<i64>, bool, Kind), (ToTensor,)>(x, "(input;dim;keepdim;dtype;output)")?;
+fn kmean(a: MeanCall, f: Fdims, g: Gdims, float: bool) -> KResult {
+    let a = a.0;
     let (d, k, t) = &a.opts;
     let d = dims(d);
     let k = k.unwrap_or(false);
@@ -72,7 +87,9 @@ fn prod_dims_out(t: &Tensor, o: &Tensor, d: Dims, k: bool, kind: Option<Kind>) -
 
 macro_rules! dims_table {
     ($($name:ident: $f:expr, $g:expr, $float:expr;)*) => {$(
-        pub fn $name(x: K) -> KResult { kmean(x, $f, $g, $float) }
+        crate::qfn! {
+            pub fn $name(x: MeanCall) -> KResult { kmean(x, $f, $g, $float) }
+        }
     )*};
 }
 
@@ -90,13 +107,13 @@ dims_table! {
 // All, Any: (input;dim;keepdim;output); alone, over all elements
 // ---------------------------------------------------------------------------------------------
 fn kall(
-    x: K,
+    a: AllCall,
     all: fn(&Tensor) -> R,
     dim: fn(&Tensor, i64, bool) -> R,
     all_out: fn(&Tensor, &Tensor) -> R,
     dim_out: fn(&Tensor, &Tensor, i64, bool) -> R,
 ) -> KResult {
-    let a = op::<(i64, bool), (ToTensor,)>(x, DIM_KEEP)?;
+    let a = a.0;
     if a.alone {
         return result(all(&a.x)?, a.handle);
     }
@@ -115,35 +132,39 @@ fn kall(
     )
 }
 
-pub fn all(x: K) -> KResult {
-    kall(
-        x,
-        |t| t.f_all(),
-        |t, d, k| t.f_all_dim(d, k),
-        |t, o| t.f_all_all_out(o),
-        |t, o, d, k| t.f_all_out(o, d, k),
-    )
+crate::qfn! {
+    pub fn all(x: AllCall) -> KResult {
+        kall(
+            x,
+            |t| t.f_all(),
+            |t, d, k| t.f_all_dim(d, k),
+            |t, o| t.f_all_all_out(o),
+            |t, o, d, k| t.f_all_out(o, d, k),
+        )
+    }
 }
-pub fn any(x: K) -> KResult {
-    kall(
-        x,
-        |t| t.f_any(),
-        |t, d, k| t.f_any_dim(d, k),
-        |t, o| t.f_any_all_out(o),
-        |t, o, d, k| t.f_any_out(o, d, k),
-    )
+crate::qfn! {
+    pub fn any(x: AllCall) -> KResult {
+        kall(
+            x,
+            |t| t.f_any(),
+            |t, d, k| t.f_any_dim(d, k),
+            |t, o| t.f_any_all_out(o),
+            |t, o, d, k| t.f_any_out(o, d, k),
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // amax, amin, logsumexp: (input;dim(s);keepdim;output)
 // ---------------------------------------------------------------------------------------------
 fn kamax(
-    x: K,
+    a: DimsCall,
     f: fn(&Tensor, &[i64], bool) -> R,
     g: fn(&Tensor, &Tensor, &[i64], bool) -> R,
     needs_dim: bool,
 ) -> KResult {
-    let a = op::<(Vec<i64>, bool), (ToTensor,)>(x, DIM_KEEP)?;
+    let a = a.0;
     let d = a.opts.0.clone().unwrap_or_default();
     if needs_dim && d.is_empty() {
         bail!("needs explicit dimension(s) for log of summed exponentials");
@@ -152,58 +173,68 @@ fn kamax(
     finish(&a, |x| f(x, &d, k), |x, o| g(x, o, &d, k))
 }
 
-pub fn amax(x: K) -> KResult {
-    kamax(
-        x,
-        |t, d, k| t.f_amax(d, k),
-        |t, o, d, k| t.f_amax_out(o, d, k),
-        false,
-    )
+crate::qfn! {
+    pub fn amax(x: DimsCall) -> KResult {
+        kamax(
+            x,
+            |t, d, k| t.f_amax(d, k),
+            |t, o, d, k| t.f_amax_out(o, d, k),
+            false,
+        )
+    }
 }
-pub fn amin(x: K) -> KResult {
-    kamax(
-        x,
-        |t, d, k| t.f_amin(d, k),
-        |t, o, d, k| t.f_amin_out(o, d, k),
-        false,
-    )
+crate::qfn! {
+    pub fn amin(x: DimsCall) -> KResult {
+        kamax(
+            x,
+            |t, d, k| t.f_amin(d, k),
+            |t, o, d, k| t.f_amin_out(o, d, k),
+            false,
+        )
+    }
 }
-pub fn logsumexp(x: K) -> KResult {
-    kamax(
-        x,
-        |t, d, k| t.f_logsumexp(d, k),
-        |t, o, d, k| t.f_logsumexp_out(o, d, k),
-        true,
-    )
+crate::qfn! {
+    pub fn logsumexp(x: DimsCall) -> KResult {
+        kamax(
+            x,
+            |t, d, k| t.f_logsumexp(d, k),
+            |t, o, d, k| t.f_logsumexp_out(o, d, k),
+            true,
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // argmax, argmin: (input;dim;keepdim;output); no dim (or 0N): the index into the flattened input
 // ---------------------------------------------------------------------------------------------
 fn kargmax(
-    x: K,
+    a: AllCall,
     f: fn(&Tensor, Option<i64>, bool) -> R,
     g: fn(&Tensor, &Tensor, Option<i64>, bool) -> R,
 ) -> KResult {
-    let a = op::<(i64, bool), (ToTensor,)>(x, DIM_KEEP)?;
+    let a = a.0;
     let d = a.opts.0.filter(|d| *d != i64::MIN);
     let k = a.opts.1.unwrap_or(false);
     finish(&a, |x| f(x, d, k), |x, o| g(x, o, d, k))
 }
 
-pub fn argmax(x: K) -> KResult {
-    kargmax(
-        x,
-        |t, d, k| t.f_argmax(d, k),
-        |t, o, d, k| t.f_argmax_out(o, d, k),
-    )
+crate::qfn! {
+    pub fn argmax(x: AllCall) -> KResult {
+        kargmax(
+            x,
+            |t, d, k| t.f_argmax(d, k),
+            |t, o, d, k| t.f_argmax_out(o, d, k),
+        )
+    }
 }
-pub fn argmin(x: K) -> KResult {
-    kargmax(
-        x,
-        |t, d, k| t.f_argmin(d, k),
-        |t, o, d, k| t.f_argmin_out(o, d, k),
-    )
+crate::qfn! {
+    pub fn argmin(x: AllCall) -> KResult {
+        kargmax(
+            x,
+            |t, d, k| t.f_argmin(d, k),
+            |t, o, d, k| t.f_argmin_out(o, d, k),
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,8 +242,8 @@ pub fn argmin(x: K) -> KResult {
 // dimension (or keepdim, or an output vector) two results: q data (values;indices) or a vector
 // handle; alone, Max/Min/median/nanmedian give the overall value, aminmax (min;max).
 // ---------------------------------------------------------------------------------------------
-fn kmax(x: K, alone: Option<fn(&Tensor) -> R>, f: fn(&Tensor, i64, bool) -> R2) -> KResult {
-    let a = op::<(i64, bool), (ToVector,)>(x, DIM_KEEP)?;
+fn kmax(a: MaxCall, alone: Option<fn(&Tensor) -> R>, f: fn(&Tensor, i64, bool) -> R2) -> KResult {
+    let a = a.0;
     if let (true, Some(g)) = (a.alone, alone) {
         return result(g(&a.x)?, a.handle);
     }
@@ -222,7 +253,9 @@ fn kmax(x: K, alone: Option<fn(&Tensor) -> R>, f: fn(&Tensor, i64, bool) -> R2) 
 
 macro_rules! max_table {
     ($($name:ident: $alone:expr, $f:expr;)*) => {$(
-        pub fn $name(x: K) -> KResult { kmax(x, $alone, $f) }
+        crate::qfn! {
+            pub fn $name(x: MaxCall) -> KResult { kmax(x, $alone, $f) }
+        }
     )*};
 }
 
@@ -270,12 +303,12 @@ fn float(t: &Tensor) -> R {
 }
 
 fn kvar(
-    x: K,
+    a: VarCall,
     all: fn(&Tensor, bool) -> R,
     f: fn(&Tensor, &[i64], bool, bool) -> R,
     g: fn(&Tensor, &Tensor, &[i64], bool, bool) -> R,
 ) -> KResult {
-    let mut a = op::<(Vec<i64>, bool, bool), (ToTensor,)>(x, STD)?;
+    let mut a = a.0;
     a.x = float(&a.x)?;
     let (d, u, k) = var_args(&a.opts);
     let e = d.clone().unwrap_or_default();
@@ -289,29 +322,33 @@ fn kvar(
     )
 }
 
-pub fn std(x: K) -> KResult {
-    kvar(
-        x,
-        |t, u| t.f_std(u),
-        |t, d, u, k| t.f_std_dim(d, u, k),
-        |t, o, d, u, k| t.f_std_out(o, d, u, k),
-    )
+crate::qfn! {
+    pub fn std(x: VarCall) -> KResult {
+        kvar(
+            x,
+            |t, u| t.f_std(u),
+            |t, d, u, k| t.f_std_dim(d, u, k),
+            |t, o, d, u, k| t.f_std_out(o, d, u, k),
+        )
+    }
 }
-pub fn variance(x: K) -> KResult {
-    kvar(
-        x,
-        |t, u| t.f_var(u),
-        |t, d, u, k| t.f_var_dim(d, u, k),
-        |t, o, d, u, k| t.f_var_out(o, d, u, k),
-    )
+crate::qfn! {
+    pub fn variance(x: VarCall) -> KResult {
+        kvar(
+            x,
+            |t, u| t.f_var(u),
+            |t, d, u, k| t.f_var_dim(d, u, k),
+            |t, o, d, u, k| t.f_var_out(o, d, u, k),
+        )
+    }
 }
 
 fn kmeanvar(
-    x: K,
+    a: MeanVarCall,
     all: fn(&Tensor, bool) -> R2,
     f: fn(&Tensor, &[i64], bool, bool) -> R2,
 ) -> KResult {
-    let a = op::<(Vec<i64>, bool, bool), ()>(x, "(input;dim;unbiased;keepdim)")?;
+    let a = a.0;
     let t = float(&a.x)?;
     let (d, u, k) = var_args(&a.opts);
     let (s, m) = match &d {
@@ -321,17 +358,21 @@ fn kmeanvar(
     result(Tensor::f_stack(&[m, s], 0)?, a.handle)
 }
 
-pub fn meanstd(x: K) -> KResult {
-    kmeanvar(
-        x,
-        |t, u| t.f_std_mean(u),
-        |t, d, u, k| t.f_std_mean_dim(d, u, k),
-    )
+crate::qfn! {
+    pub fn meanstd(x: MeanVarCall) -> KResult {
+        kmeanvar(
+            x,
+            |t, u| t.f_std_mean(u),
+            |t, d, u, k| t.f_std_mean_dim(d, u, k),
+        )
+    }
 }
-pub fn meanvar(x: K) -> KResult {
-    kmeanvar(
-        x,
-        |t, u| t.f_var_mean(u),
-        |t, d, u, k| t.f_var_mean_dim(d, u, k),
-    )
+crate::qfn! {
+    pub fn meanvar(x: MeanVarCall) -> KResult {
+        kmeanvar(
+            x,
+            |t, u| t.f_var_mean(u),
+            |t, d, u, k| t.f_var_mean_dim(d, u, k),
+        )
+    }
 }

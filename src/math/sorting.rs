@@ -3,7 +3,7 @@
 //! `(values;indices)` for q data in, a new vector handle for a tensor in, and with an output
 //! vector last fill its first two tensors and return null (ktorch's `koutput`).
 use anyhow::{anyhow, bail, Result};
-use tch::Tensor;
+use tch::{Scalar, Tensor};
 
 use super::forms::Out;
 use super::pointwise::{done, inputs, output, scalar, unary};
@@ -44,81 +44,131 @@ fn out_vector(v: &[K], n: &mut usize, min: usize) -> Option<K> {
     o
 }
 
-/// `sort x`, `sort(x;dim;descend;stable)` with `dim`, `descend`, `stable` optional (`descend`
-/// and `stable` together), then an optional output vector: sorted values and their indices.
-pub fn sort(x: K) -> KResult {
-    const USAGE: &str = "(input;dim;descend;stable;output)";
-    let (mut dim, mut descend, mut stable, mut out) = (-1, false, None, None);
-    let (t, h) = match lone(&x)? {
-        Ok(t) => t,
-        Err(v) => {
-            let mut n = v.len();
-            if n == 0 || n > 5 {
-                bail!("expected up to 5 args, {USAGE}, given {n}");
-            }
-            out = out_vector(v, &mut n, 1);
-            if n > 2 {
-                if let (Some(d), Some(s)) = (bool::of(v[n - 2]), bool::of(v[n - 1])) {
-                    (descend, stable) = (d, Some(s));
-                    n -= 2;
-                }
-            }
-            if stable.is_none() && n > 1 {
-                if let Some(d) = bool::of(v[n - 1]) {
-                    descend = d;
-                    n -= 1;
-                }
-            }
-            if n > 1 {
-                if let Some(d) = i64::of(v[n - 1]) {
-                    dim = d;
-                    n -= 1;
-                }
-            }
-            if n != 1 {
-                bail!("unrecognized args, expected up to 5, {USAGE}");
-            }
-            arg(v[0])?
-        }
-    };
-    let (values, indices) = match stable {
-        Some(s) => t.f_sort_stable(s, dim, descend)?,
-        None => t.f_sort(dim, descend)?,
-    };
-    results(vec![values, indices], h, out)
+/// `sort`'s arguments: `x`, or `(x;dim;descend;stable)` with `dim`, `descend`, `stable`
+/// optional (`descend` and `stable` together), then an optional output vector (kept as given:
+/// its tensors are replaced).
+pub struct SortArgs {
+    t: Tensor,
+    handle: bool,
+    dim: i64,
+    descend: bool,
+    stable: Option<bool>,
+    out: Option<K>,
 }
 
-/// `argsort x`, `argsort(x;dim)`, `argsort(x;descend)`, `argsort(x;dim;descend)`: the indices
-/// that sort `x` along `dim` (default the last).
-pub fn argsort(x: K) -> KResult {
-    const USAGE: &str = "(input;dim;descend)";
-    let (mut dim, mut descend) = (-1, false);
-    let (t, h) = match lone(&x)? {
-        Ok(t) => t,
-        Err(v) => {
-            let mut n = v.len();
-            if n == 0 || n > 3 {
-                bail!("expected up to 3 args, {USAGE}, given {n}");
-            }
-            if n > 1 {
-                if let Some(d) = bool::of(v[n - 1]) {
-                    descend = d;
-                    n -= 1;
+impl FromQ for SortArgs {
+    const TYPE: &'static str = "(input;dim;descend;stable;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<SortArgs>> {
+        const USAGE: &str = SortArgs::TYPE;
+        let (mut dim, mut descend, mut stable, mut out) = (-1, false, None, None);
+        let (t, handle) = match lone(&x)? {
+            Ok(t) => t,
+            Err(v) => {
+                let mut n = v.len();
+                if n == 0 || n > 5 {
+                    bail!("expected up to 5 args, {USAGE}, given {n}");
                 }
-            }
-            if n > 1 {
-                if let Some(d) = i64::of(v[n - 1]) {
-                    dim = d;
-                    n -= 1;
+                out = out_vector(v, &mut n, 1);
+                if n > 2 {
+                    if let (Some(d), Some(s)) = (bool::of(v[n - 2]), bool::of(v[n - 1])) {
+                        (descend, stable) = (d, Some(s));
+                        n -= 2;
+                    }
                 }
+                if stable.is_none() && n > 1 {
+                    if let Some(d) = bool::of(v[n - 1]) {
+                        descend = d;
+                        n -= 1;
+                    }
+                }
+                if n > 1 {
+                    if let Some(d) = i64::of(v[n - 1]) {
+                        dim = d;
+                        n -= 1;
+                    }
+                }
+                if n != 1 {
+                    bail!("unrecognized args, expected up to 5, {USAGE}");
+                }
+                arg(v[0])?
             }
-            if n != 1 {
-                bail!("unrecognized args, expected up to 3, {USAGE}");
+        };
+        Ok(Some(SortArgs {
+            t,
+            handle,
+            dim,
+            descend,
+            stable,
+            out,
+        }))
+    }
+}
+
+/// `argsort`'s arguments: `x`, `(x;dim)`, `(x;descend)`, `(x;dim;descend)`.
+pub struct ArgsortArgs {
+    t: Tensor,
+    handle: bool,
+    dim: i64,
+    descend: bool,
+}
+
+impl FromQ for ArgsortArgs {
+    const TYPE: &'static str = "(input;dim;descend)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<ArgsortArgs>> {
+        const USAGE: &str = ArgsortArgs::TYPE;
+        let (mut dim, mut descend) = (-1, false);
+        let (t, handle) = match lone(&x)? {
+            Ok(t) => t,
+            Err(v) => {
+                let mut n = v.len();
+                if n == 0 || n > 3 {
+                    bail!("expected up to 3 args, {USAGE}, given {n}");
+                }
+                if n > 1 {
+                    if let Some(d) = bool::of(v[n - 1]) {
+                        descend = d;
+                        n -= 1;
+                    }
+                }
+                if n > 1 {
+                    if let Some(d) = i64::of(v[n - 1]) {
+                        dim = d;
+                        n -= 1;
+                    }
+                }
+                if n != 1 {
+                    bail!("unrecognized args, expected up to 3, {USAGE}");
+                }
+                arg(v[0])?
             }
-            arg(v[0])?
-        }
-    };
-    crate::tensor::result(t.f_argsort(dim, descend)?, h)
+        };
+        Ok(Some(ArgsortArgs {
+            t,
+            handle,
+            dim,
+            descend,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `sort x`, `sort(x;dim;descend;stable)`, then an optional output vector: sorted values
+    /// and their indices.
+    pub fn sort(x: SortArgs) -> KResult {
+        let (values, indices) = match x.stable {
+            Some(s) => x.t.f_sort_stable(s, x.dim, x.descend)?,
+            None => x.t.f_sort(x.dim, x.descend)?,
+        };
+        results(vec![values, indices], x.handle, x.out)
+    }
+
+    /// `argsort x`, `argsort(x;dim)`, `argsort(x;descend)`, `argsort(x;dim;descend)`: the
+    /// indices that sort `x` along `dim` (default the last).
+    pub fn argsort(x: ArgsortArgs) -> KResult {
+        crate::tensor::result(x.t.f_argsort(x.dim, x.descend)?, x.handle)
+    }
 }
 
 /// The argument list of `topk`/`kthvalue`: `(input;k;..)`, its count checked, the output
@@ -156,103 +206,203 @@ fn opt_flag(v: &[K], n: usize, i: usize, default: bool, what: &str) -> Result<bo
     })
 }
 
-/// `topk(x;k)`, `topk(x;k;dim)`, `topk(x;k;dim;largest)`, `topk(x;k;dim;largest;sorted)`,
-/// `topk(x;k;largest)`, `topk(x;k;largest;sorted)`, then an optional output vector.
-pub fn topk(x: K) -> KResult {
-    let (v, n, k, out) = klist(&x, 6, "(input;k;dim;largest;sorted;output)")?;
-    let (dim, largest, sorted) = match v.get(2).filter(|_| n > 2).and_then(|d| i64::of(*d)) {
-        Some(d) => (
-            d,
-            opt_flag(v, n, 3, true, "largest")?,
-            opt_flag(v, n, 4, true, "sorted")?,
-        ),
-        None => {
-            if n > 4 {
-                bail!("unexpected 5th arg, {}", opargs::describe(v[4]));
-            }
-            (
-                -1,
-                opt_flag(v, n, 2, true, "dimension or largest")?,
-                opt_flag(v, n, 3, true, "sorted")?,
-            )
-        }
-    };
-    let (t, h) = arg(v[0])?;
-    let (values, indices) = t.f_topk(k, dim, largest, sorted)?;
-    results(vec![values, indices], h, out)
+/// `topk`'s arguments: `(x;k)`, `(x;k;dim)`, `(x;k;dim;largest)`, `(x;k;dim;largest;sorted)`,
+/// `(x;k;largest)`, `(x;k;largest;sorted)`, then an optional output vector (kept as given).
+pub struct TopkArgs {
+    t: Tensor,
+    handle: bool,
+    k: i64,
+    dim: i64,
+    largest: bool,
+    sorted: bool,
+    out: Option<K>,
 }
 
-/// `kthvalue(x;k)`, `kthvalue(x;k;dim)`, `kthvalue(x;k;dim;keepdim)`, `kthvalue(x;k;keepdim)`,
-/// then an optional output vector: the k-th smallest values and their indices.
-pub fn kthvalue(x: K) -> KResult {
-    let (v, n, k, out) = klist(&x, 5, "(input;k;dim;keepdim;output)")?;
-    let (dim, keepdim) = match v.get(2).filter(|_| n > 2).and_then(|d| i64::of(*d)) {
-        Some(d) => (d, opt_flag(v, n, 3, false, "keepdim")?),
-        None => {
-            let kd = opt_flag(v, n, 2, false, "dim or keepdim")?;
-            if n > 3 {
-                bail!("unexpected 4th arg, {}", opargs::describe(v[3]));
-            }
-            (-1, kd)
-        }
-    };
-    let (t, h) = arg(v[0])?;
-    let (values, indices) = t.f_kthvalue(k, dim, keepdim)?;
-    results(vec![values, indices], h, out)
-}
-
-/// `In(x;y)`, `In(x;y;unique)`, `In(x;y;unique;invert)`, then an optional output tensor: true
-/// for each element of `x` in `y`; either (not both) may be a q scalar.
-pub fn r#in(x: K) -> KResult {
-    const USAGE: &str = "(x;y;unique;invert;output)";
-    let v = from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
-    let mut n = v.len();
-    if !(2..=5).contains(&n) {
-        bail!("expected 2-5 args, {USAGE}, given {n}");
-    }
-    let out = if n > 2 && opargs::is_tensor(v[n - 1]) {
-        n -= 1;
-        output(v[n])?
-    } else {
-        Out::New
-    };
-    let unique = opt_flag(v, n, 2, false, "unique")?;
-    let invert = opt_flag(v, n, 3, false, "invert")?;
-    if n > 4 {
-        bail!(
-            "unrecognized 5th arg, expected output tensor, given {}",
-            opargs::describe(v[4])
-        );
-    }
-    let (sa, sb) = (scalar(v[0]), scalar(v[1]));
-    let (r, h) = match (sa, sb) {
-        (Some(_), Some(_)) => bail!("not implemented for inputs that are both scalars"),
-        (None, None) => {
-            let (ts, h) = inputs(&v[..2])?;
-            let r = match &out {
-                Out::Into(o) => {
-                    Tensor::f_isin_tensor_tensor_out(o, &ts[0], &ts[1], unique, invert)?
+impl FromQ for TopkArgs {
+    const TYPE: &'static str = "(input;k;dim;largest;sorted;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<TopkArgs>> {
+        let (v, n, k, out) = klist(&x, 6, Self::TYPE)?;
+        let (dim, largest, sorted) = match v.get(2).filter(|_| n > 2).and_then(|d| i64::of(*d)) {
+            Some(d) => (
+                d,
+                opt_flag(v, n, 3, true, "largest")?,
+                opt_flag(v, n, 4, true, "sorted")?,
+            ),
+            None => {
+                if n > 4 {
+                    bail!("unexpected 5th arg, {}", opargs::describe(v[4]));
                 }
-                _ => Tensor::f_isin(&ts[0], &ts[1], unique, invert)?,
-            };
-            (r, h)
+                (
+                    -1,
+                    opt_flag(v, n, 2, true, "dimension or largest")?,
+                    opt_flag(v, n, 3, true, "sorted")?,
+                )
+            }
+        };
+        let (t, handle) = arg(v[0])?;
+        Ok(Some(TopkArgs {
+            t,
+            handle,
+            k,
+            dim,
+            largest,
+            sorted,
+            out,
+        }))
+    }
+}
+
+/// `kthvalue`'s arguments: `(x;k)`, `(x;k;dim)`, `(x;k;dim;keepdim)`, `(x;k;keepdim)`, then
+/// an optional output vector (kept as given).
+pub struct KthArgs {
+    t: Tensor,
+    handle: bool,
+    k: i64,
+    dim: i64,
+    keepdim: bool,
+    out: Option<K>,
+}
+
+impl FromQ for KthArgs {
+    const TYPE: &'static str = "(input;k;dim;keepdim;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<KthArgs>> {
+        let (v, n, k, out) = klist(&x, 5, Self::TYPE)?;
+        let (dim, keepdim) = match v.get(2).filter(|_| n > 2).and_then(|d| i64::of(*d)) {
+            Some(d) => (d, opt_flag(v, n, 3, false, "keepdim")?),
+            None => {
+                let kd = opt_flag(v, n, 2, false, "dim or keepdim")?;
+                if n > 3 {
+                    bail!("unexpected 4th arg, {}", opargs::describe(v[3]));
+                }
+                (-1, kd)
+            }
+        };
+        let (t, handle) = arg(v[0])?;
+        Ok(Some(KthArgs {
+            t,
+            handle,
+            k,
+            dim,
+            keepdim,
+            out,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `topk(x;k;..)`: the k largest (or smallest) values and their indices.
+    pub fn topk(x: TopkArgs) -> KResult {
+        let (values, indices) = x.t.f_topk(x.k, x.dim, x.largest, x.sorted)?;
+        results(vec![values, indices], x.handle, x.out)
+    }
+
+    /// `kthvalue(x;k;..)`: the k-th smallest values and their indices.
+    pub fn kthvalue(x: KthArgs) -> KResult {
+        let (values, indices) = x.t.f_kthvalue(x.k, x.dim, x.keepdim)?;
+        results(vec![values, indices], x.handle, x.out)
+    }
+}
+
+/// The inputs of `In`: two tensors (and whether either was a handle), or one a q scalar.
+enum Isin {
+    Tensors(Tensor, Tensor, bool),
+    TensorScalar(Tensor, Scalar, bool),
+    ScalarTensor(Scalar, Tensor, bool),
+}
+
+/// `In`'s arguments: `(x;y)`, `(x;y;unique)`, `(x;y;unique;invert)`, then an optional output
+/// tensor; either input (not both) may be a q scalar.
+pub struct IsinArgs {
+    inputs: Isin,
+    unique: bool,
+    invert: bool,
+    out: Out,
+}
+
+impl FromQ for IsinArgs {
+    const TYPE: &'static str = "(x;y;unique;invert;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<IsinArgs>> {
+        const USAGE: &str = IsinArgs::TYPE;
+        let v =
+            from::list(&x).ok_or_else(|| anyhow!("not implemented for {}", opargs::describe(x)))?;
+        let mut n = v.len();
+        if !(2..=5).contains(&n) {
+            bail!("expected 2-5 args, {USAGE}, given {n}");
         }
-        (None, Some(s)) => {
-            let (a, h) = arg(v[0])?;
-            let r = match &out {
-                Out::Into(o) => Tensor::f_isin_tensor_scalar_out(o, &a, s, unique, invert)?,
-                _ => Tensor::f_isin_tensor_scalar(&a, s, unique, invert)?,
-            };
-            (r, h)
+        let out = if n > 2 && opargs::is_tensor(v[n - 1]) {
+            n -= 1;
+            output(v[n])?
+        } else {
+            Out::New
+        };
+        let unique = opt_flag(v, n, 2, false, "unique")?;
+        let invert = opt_flag(v, n, 3, false, "invert")?;
+        if n > 4 {
+            bail!(
+                "unrecognized 5th arg, expected output tensor, given {}",
+                opargs::describe(v[4])
+            );
         }
-        (Some(s), None) => {
-            let (b, h) = arg(v[1])?;
-            let r = match &out {
-                Out::Into(o) => Tensor::f_isin_scalar_tensor_out(o, s, &b, unique, invert)?,
-                _ => Tensor::f_isin_scalar_tensor(s, &b, unique, invert)?,
-            };
-            (r, h)
-        }
-    };
-    done(r, h, &out, false)
+        let inputs = match (scalar(v[0]), scalar(v[1])) {
+            (Some(_), Some(_)) => bail!("not implemented for inputs that are both scalars"),
+            (None, None) => {
+                let (mut ts, h) = inputs(&v[..2])?;
+                let b = ts.pop().expect("two inputs");
+                Isin::Tensors(ts.pop().expect("two inputs"), b, h)
+            }
+            (None, Some(s)) => {
+                let (a, h) = arg(v[0])?;
+                Isin::TensorScalar(a, s.into(), h)
+            }
+            (Some(s), None) => {
+                let (b, h) = arg(v[1])?;
+                Isin::ScalarTensor(s.into(), b, h)
+            }
+        };
+        Ok(Some(IsinArgs {
+            inputs,
+            unique,
+            invert,
+            out,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `In(x;y;..)`: true for each element of `x` in `y`.
+    pub fn r#in(x: IsinArgs) -> KResult {
+        let IsinArgs {
+            inputs,
+            unique,
+            invert,
+            out,
+        } = x;
+        let (r, h) = match inputs {
+            Isin::Tensors(a, b, h) => {
+                let r = match &out {
+                    Out::Into(o) => Tensor::f_isin_tensor_tensor_out(o, &a, &b, unique, invert)?,
+                    _ => Tensor::f_isin(&a, &b, unique, invert)?,
+                };
+                (r, h)
+            }
+            Isin::TensorScalar(a, s, h) => {
+                let r = match &out {
+                    Out::Into(o) => Tensor::f_isin_tensor_scalar_out(o, &a, s, unique, invert)?,
+                    _ => Tensor::f_isin_tensor_scalar(&a, s, unique, invert)?,
+                };
+                (r, h)
+            }
+            Isin::ScalarTensor(s, b, h) => {
+                let r = match &out {
+                    Out::Into(o) => Tensor::f_isin_scalar_tensor_out(o, s, &b, unique, invert)?,
+                    _ => Tensor::f_isin_scalar_tensor(s, &b, unique, invert)?,
+                };
+                (r, h)
+            }
+        };
+        done(r, h, &out, false)
+    }
 }

@@ -64,20 +64,53 @@ fn uresult((v, i, c): (Tensor, Tensor, Tensor), indices: bool, counts: bool, h: 
     }
 }
 
-pub fn unique(x: K) -> KResult {
-    let (t, h, d, f) = uargs(
-        x,
-        &[true, false, false],
-        "(input;dim;sorted;indices;counts)",
-    )?;
-    let r = match d {
-        Some(d) => t.f_unique_dim(d, f[0], f[1], f[2])?,
-        None => t.f_internal_unique2(f[0], f[1], f[2])?,
-    };
-    uresult(r, f[1], f[2], h)
+/// The arguments of `unique` (`U`: `(input;dim;sorted;indices;counts)`) or `uniquec` (not `U`:
+/// `(input;dim;indices;counts)`): the input alone, or a list with an optional dimension (`0N`
+/// for none) and the flags in order, defaults for those not given.
+pub struct UniqueArgs<const U: bool> {
+    t: Tensor,
+    handle: bool,
+    dim: Option<i64>,
+    flags: Vec<bool>,
 }
 
-pub fn uniquec(x: K) -> KResult {
-    let (t, h, d, f) = uargs(x, &[false, false], "(input;dim;indices;counts)")?;
-    uresult(t.f_unique_consecutive(f[0], f[1], d)?, f[0], f[1], h)
+impl<const U: bool> FromQ for UniqueArgs<U> {
+    const TYPE: &'static str = if U {
+        "(input;dim;sorted;indices;counts)"
+    } else {
+        "(input;dim;indices;counts)"
+    };
+    /// Every value is a form or an error.
+    fn read(x: K) -> anyhow::Result<Option<UniqueArgs<U>>> {
+        let defaults: &[bool] = if U {
+            &[true, false, false]
+        } else {
+            &[false, false]
+        };
+        let (t, handle, dim, flags) = uargs(x, defaults, Self::TYPE)?;
+        Ok(Some(UniqueArgs {
+            t,
+            handle,
+            dim,
+            flags,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `unique(x;dim;sorted;indices;counts)`: the unique elements.
+    pub fn unique(x: UniqueArgs<true>) -> KResult {
+        let (t, f) = (x.t, x.flags);
+        let r = match x.dim {
+            Some(d) => t.f_unique_dim(d, f[0], f[1], f[2])?,
+            None => t.f_internal_unique2(f[0], f[1], f[2])?,
+        };
+        uresult(r, f[1], f[2], x.handle)
+    }
+
+    /// `uniquec(x;dim;indices;counts)`: the first of each run of equal elements.
+    pub fn uniquec(x: UniqueArgs<false>) -> KResult {
+        let f = x.flags;
+        uresult(x.t.f_unique_consecutive(f[0], f[1], x.dim)?, f[0], f[1], x.handle)
+    }
 }
