@@ -197,9 +197,8 @@ fn declared_forms() {
             continue;
         };
         if let Some(path) = target.strip_suffix("::q") {
-            // a wrapper a macro made (loss's `losses!` rows declare theirs through qfn! inside
-            // the macro, which this text scan does not expand): no declared forms, the
-            // vocabulary alone
+            // a wrapper whose declaration this text scan does not find (a macro it does not
+            // expand): no declared forms, the vocabulary alone, rather than no fuzzer
             let Some((file, params)) = typed.get(path) else {
                 continue;
             };
