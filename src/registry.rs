@@ -403,7 +403,24 @@ pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::R
     if !r.objs.contains_key(&id) {
         return Err(r.missing(id));
     }
-    f(r.objs.get_mut(&id).unwrap())
+    let o = r.objs.get_mut(&id).unwrap();
+    usable(o)?;
+    f(o)
+}
+
+/// A tensor whose shape no longer lies within its storage is an error on every use, not memory
+/// a kernel writes past: ATen's resize of an out= tensor sets the new sizes before allocating,
+/// so one that failed (no memory) leaves them over the old storage. `free` still takes it.
+fn usable(o: &Obj) -> anyhow::Result<()> {
+    if let Obj::Tensor(t) = o {
+        if !crate::cxx::tensor_info::storage_fits(t) {
+            bail!(
+                "tensor of size {:?} needs more memory than its storage holds (an earlier call's resize failed): free it",
+                t.size()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Run `f` on the live object with id `id` (an object a graph refers to by id).
@@ -502,6 +519,7 @@ pub fn lease<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::
         }
     }
     let mut back = Back(id, Some(obj));
+    usable(back.1.as_ref().unwrap())?;
     f(back.1.as_mut().unwrap())
 }
 

@@ -452,6 +452,7 @@ extern "C" {
     pub fn ktorch_storage_ptr(t: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_storage_bytes(t: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_storage_offset(t: Tp, r: *mut i64) -> c_int;
+    pub fn ktorch_storage_fits(t: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_is_pinned(t: Tp, r: *mut i64) -> c_int;
     pub fn ktorch_host_data(t: Tp, p: *mut *mut c_void, n: *mut i64, ok: *mut i64) -> c_int;
     pub fn ktorch_memory_format(t: Tp, r: *mut i64) -> c_int;

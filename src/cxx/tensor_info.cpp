@@ -6,6 +6,7 @@
 // error (the message is then available from ktorch_last_error).
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
+#include <ATen/EmptyTensor.h>
 #include <torch/csrc/autograd/function.h>
 #include <cstdint>
 #include <cstdlib>
@@ -42,6 +43,20 @@ static bool has_storage(const at::Tensor& t) { return t.defined() && !t.is_spars
 int ktorch_storage_count(const at::Tensor* t, int64_t* r) { return attempt([&] { *r = has_storage(*t) ? (int64_t)t->storage().use_count() : 0; }); }
 int ktorch_storage_ptr(const at::Tensor* t, int64_t* r) { return attempt([&] { *r = has_storage(*t) ? (int64_t)(intptr_t)t->storage().data() : 0; }); }
 int ktorch_storage_bytes(const at::Tensor* t, int64_t* r) { return attempt([&] { *r = has_storage(*t) ? (int64_t)t->storage().nbytes() : 0; }); }
+// 1 when a tensor's sizes, strides and offset lie within its storage's bytes, as every kernel
+// assumes; 0 when they do not: ATen's resize of an out= tensor sets the new sizes before it
+// allocates, so a resize that failed (`fftfreq(1000000000000;2;r)`: no memory) leaves r's new
+// sizes over its old storage, and the next kernel given r wrote past it (SIGSEGV, found by
+// ktorch-fuzz --seed 15392495 --only fftfreq). Anything without strided storage fits.
+int ktorch_storage_fits(const at::Tensor* t, int64_t* r) {
+  return attempt([&] {
+    *r = 1;
+    if (!has_storage(*t) || t->layout() != c10::kStrided || t->numel() == 0) return;
+    auto need = at::detail::computeStorageNbytes(t->sizes(), t->strides(), t->dtype().itemsize(),
+                                                 t->storage_offset());
+    *r = need <= t->storage().nbytes() ? 1 : 0;
+  });
+}
 int ktorch_storage_offset(const at::Tensor* t, int64_t* r) { return attempt([&] { *r = t->defined() && !t->is_sparse() ? (int64_t)t->storage_offset() : 0; }); }
 
 // A tensor's items as one run of host memory (src/cxx/storage.rs's views): *ok 1, the address of

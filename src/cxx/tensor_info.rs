@@ -3,8 +3,8 @@
 use crate::cxx::{
     ktorch_device_seed, ktorch_grad_fn, ktorch_impl_ptr, ktorch_is_alias, ktorch_is_coalesced,
     ktorch_is_contiguous, ktorch_is_pinned, ktorch_layout, ktorch_memory_format,
-    ktorch_storage_bytes, ktorch_storage_count, ktorch_storage_offset, ktorch_storage_ptr,
-    ktorch_use_count, ktorch_weak_count,
+    ktorch_storage_bytes, ktorch_storage_count, ktorch_storage_fits, ktorch_storage_offset,
+    ktorch_storage_ptr, ktorch_use_count, ktorch_weak_count,
 };
 use anyhow::{anyhow, Result};
 use libc::{c_int, c_void};
@@ -58,6 +58,12 @@ pub fn storage_ptr(t: &Tensor) -> Result<i64> {
 pub fn storage_bytes(t: &Tensor) -> Result<i64> {
     // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
     call(|r| unsafe { ktorch_storage_bytes(p(t), r) })
+}
+/// Whether the tensor's shape lies within its storage (see ktorch_storage_fits); a tensor the
+/// shim cannot ask (no sizes: nested) counts as fitting.
+pub fn storage_fits(t: &Tensor) -> bool {
+    // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).
+    call(|r| unsafe { ktorch_storage_fits(p(t), r) }).map_or(true, |r| r != 0)
 }
 pub fn storage_offset(t: &Tensor) -> Result<i64> {
     // SAFETY: a src/cxx entry point on plain values; it catches every C++ exception (attempt.h).

@@ -291,5 +291,12 @@ free(c;c2;c3)
 / a table is no error here (ktorch's is): rows by columns (issue 33, docs/tables.md)
 .t.eq["table";{r:tensor h:tensor x; free h; r}([]a:1 2);(enlist 1;enlist 2)]
 .t.eq["mixed types";.t.catch[{tensor(1 2;3 4.0)}];"tensor: type mismatch: long list and float list in one list"]
+/ an out= tensor whose resize failed (no memory for 1e12 items) is an error on every later use,
+/ not memory a kernel writes past (the second call was a SIGSEGV: ktorch-fuzz --seed 15392495)
+r:fftfreq 5
+.t.eq["failed resize";.t.catch[{fftfreq(1000000000000;2;r)}] like "fftfreq: *can't allocate memory*";1b]
+.t.eq["the tensor after it";.t.catch[{fftfreq(1000000000000;2;r)}];"fftfreq: tensor of size [1000000000000] needs more memory than its storage holds (an earlier call's resize failed): free it"]
+.t.eq["its values too";.t.catch[{tensor r}] like "tensor: tensor of size*free it";1b]
+free r
 .t.eq["all freed at the end";tensorcount[];0]
 .t.done[]
