@@ -76,18 +76,7 @@ impl FromQ for SortArgs {
                         n -= 2;
                     }
                 }
-                if stable.is_none() && n > 1 {
-                    if let Some(d) = bool::of(v[n - 1]) {
-                        descend = d;
-                        n -= 1;
-                    }
-                }
-                if n > 1 {
-                    if let Some(d) = i64::of(v[n - 1]) {
-                        dim = d;
-                        n -= 1;
-                    }
-                }
+                dim_descend(v, &mut n, stable.is_none(), &mut dim, &mut descend);
                 if n != 1 {
                     bail!("unrecognized args, expected up to 5, {USAGE}");
                 }
@@ -102,6 +91,24 @@ impl FromQ for SortArgs {
             stable,
             out,
         }))
+    }
+}
+
+/// The trailing `[dim];[descend]` of sort's and argsort's lists, read from the back of
+/// `v[..n]` (the descending flag only when `flag`: sort's stable pair took it), `n` less what
+/// was taken; `v[0]`, the input, is never taken.
+fn dim_descend(v: &[K], n: &mut usize, flag: bool, dim: &mut i64, descend: &mut bool) {
+    if flag && *n > 1 {
+        if let Some(d) = bool::of(v[*n - 1]) {
+            *descend = d;
+            *n -= 1;
+        }
+    }
+    if *n > 1 {
+        if let Some(d) = i64::of(v[*n - 1]) {
+            *dim = d;
+            *n -= 1;
+        }
     }
 }
 
@@ -126,18 +133,7 @@ impl FromQ for ArgsortArgs {
                 if n == 0 || n > 3 {
                     bail!("expected up to 3 args, {USAGE}, given {n}");
                 }
-                if n > 1 {
-                    if let Some(d) = bool::of(v[n - 1]) {
-                        descend = d;
-                        n -= 1;
-                    }
-                }
-                if n > 1 {
-                    if let Some(d) = i64::of(v[n - 1]) {
-                        dim = d;
-                        n -= 1;
-                    }
-                }
+                dim_descend(v, &mut n, true, &mut dim, &mut descend);
                 if n != 1 {
                     bail!("unrecognized args, expected up to 3, {USAGE}");
                 }

@@ -158,37 +158,13 @@ pub fn expected(x: K, data: bool) -> String {
 
 /// A q value's type in words, for error messages.
 pub fn qtype_name(x: K) -> String {
-    let t = read::ktype(x);
-    let names = [
-        "general list",
-        "boolean",
-        "guid",
-        "",
-        "byte",
-        "short",
-        "int",
-        "long",
-        "real",
-        "float",
-        "char",
-        "symbol",
-        "timestamp",
-        "month",
-        "date",
-        "datetime",
-        "timespan",
-        "minute",
-        "second",
-        "time",
-    ];
-    match t {
+    // q's names as k::read::type_name words them; here the empty list is a general list, `::`
+    // is null, and enumerations and functions go by their type number
+    match read::ktype(x) {
         101 => "null".into(),
         0 => "general list".into(),
-        98 => "table".into(),
-        99 => "dictionary".into(),
-        -19..=-1 => format!("{} scalar", names[(-t) as usize]),
-        1..=19 => format!("{} list", names[t as usize]),
-        _ => format!("type {t}h"),
+        t @ (-19..=-1 | 1..=19 | 98 | 99) => read::type_name(t),
+        t => format!("type {t}h"),
     }
 }
 
