@@ -2,7 +2,7 @@
 //! backward is ATen's native_layer_norm_backward: the same output and gradients as libtorch's own
 //! layer_norm (tch's `f_layer_norm`), bit for bit, with a weight and bias, a weight alone, no
 //! affine parameters, and parameters that need no gradient (undefined gradients, as PyTorch
-//! gives); double backward refused with an error that names the setting; the fused kernels never
+//! gives); second derivatives (create_graph) as ATen's; the fused kernels never
 //! counted (they are for CUDA tensors: tests/q/gpu/ktorch_fused_ln.q checks them on a GPU).
 use ktorch::cxx::layer_norm::{fused, fused_calls};
 use tch::{Device, Kind, Tensor};
@@ -72,13 +72,33 @@ fn cpu_results_are_atens() {
     );
 }
 
+/// Second derivatives (create_graph): the backward pass recorded through ATen's differentiable
+/// backward, so the gradient of a function of x's gradient is libtorch's layer_norm's, bit for bit.
 #[test]
-fn double_backward_is_refused() {
-    let x = Tensor::randn([3, 4], (Kind::Float, Device::Cpu)).set_requires_grad(true);
-    let w = Tensor::ones([4], (Kind::Float, Device::Cpu)).set_requires_grad(true);
-    let y = fused(&x, &[4], Some(&w), None, 1e-5).unwrap();
-    let e = ktorch::cxx::tensor::backward(&y, Some(&y.ones_like()), false, true)
-        .expect_err("create_graph must be refused")
-        .to_string();
-    assert!(e.contains("setting`fusedln has no double backward"), "{e}");
+fn double_backward_is_atens() {
+    tch::manual_seed(4);
+    let x0 = Tensor::randn([3, 6], (Kind::Float, Device::Cpu));
+    let w0 = Tensor::randn([6], (Kind::Float, Device::Cpu));
+    let b0 = Tensor::randn([6], (Kind::Float, Device::Cpu));
+    let dy = Tensor::randn([3, 6], (Kind::Float, Device::Cpu));
+    let second = |ours: bool| {
+        let x = x0.copy().set_requires_grad(true);
+        let w = w0.copy().set_requires_grad(true);
+        let b = b0.copy().set_requires_grad(true);
+        let y = if ours {
+            fused(&x, &[6], Some(&w), Some(&b), 1e-5).unwrap()
+        } else {
+            x.f_layer_norm([6], Some(&w), Some(&b), 1e-5, true).unwrap()
+        };
+        // dx with its graph, then the gradient of sum(dx^2) with respect to x and w
+        let dx = Tensor::run_backward(&[(&y * &dy).sum(Kind::Float)], &[&x], true, true);
+        let z = (&dx[0] * &dx[0]).sum(Kind::Float);
+        ktorch::cxx::tensor::backward(&z, None, false, false).unwrap();
+        (x.grad(), w.grad())
+    };
+    let (ax, aw) = second(true);
+    let (ex, ew) = second(false);
+    assert!(ax.defined() && ax.abs().sum(Kind::Float).double_value(&[]) > 0.0);
+    assert!(ax.equal(&ex), "d/dx of |dx|^2 differs from ATen's");
+    assert!(aw.equal(&ew), "d/dw of |dx|^2 differs from ATen's");
 }

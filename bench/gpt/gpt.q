@@ -9,9 +9,9 @@
 / Prints: `gpt CONFIG ITERS SECONDS LOSSES` (the loss of every step after the warm-up).
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 a:.z.x; c:`$a 0; cfg:`$a 1; k:"J"$a 2; wu:"J"$a 3
-/ CONFIG ending in `ln` (`fp32ln`, `bf16ln`, `graphbf16ln`, ..): that configuration with
-/ setting`fusedln,1b (layer norm's fused CUDA backward, issue 31)
-if[(cs:string cfg) like "*ln"; setting`fusedln,1b; cfg:`$-2_cs]
+/ CONFIG ending in `aten` (`fp32aten`, `bf16aten`, `graphbf16aten`, ..): that configuration with
+/ setting`fusedln,0b (layer norm's backward as ATen's, not the fused CUDA kernel: issue 31)
+if[(cs:string cfg) like "*aten"; setting`fusedln,0b; cfg:`$-4_cs]
 if[cfg in`base; setting`sdpa,0b; setting`fused,0b]
 if[cfg in`tf32`bf16`fp16; setting`tf32,1b]
 if[cfg in`fp16; setting`autocast,`fp16]

@@ -7,7 +7,8 @@
 // the memory bandwidth on an H100: ~2 ms of char.q's GPT step). Anything else (other types, the
 // CPU, no weight, a graph being captured before the kernel was compiled, a build without the
 // CUDA headers) runs ATen's native_layer_norm_backward in the same function, so the setting
-// never changes what is computed, only how. Double backward is refused with an error.
+// never changes what is computed, only how. A backward pass that is itself recorded (double
+// backward, create_graph) runs ATen's differentiable backward.
 #include <ATen/ATen.h>
 #include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -107,7 +108,16 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
     cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
     cudaStreamIsCapturing(c10::cuda::getCurrentCUDAStream().stream(), &cap);
     if (cap != cudaStreamCaptureStatusNone) return false;
-    k = kernels(dev, n, vec, s, true);
+    // NVRTC or the driver's entry points missing, or the compile failing: ATen's backward, for
+    // good (the setting is on by default: it changes how the gradients are computed, never what)
+    static std::atomic<bool> unavailable{false};
+    if (unavailable.load()) return false;
+    try {
+      k = kernels(dev, n, vec, s, true);
+    } catch (...) {
+      unavailable.store(true);
+      return false;
+    }
   }
   dx = at::empty_like(x, at::MemoryFormat::Contiguous);
   int grid = static_cast<int>(std::min<long>((m + s.g - 1) / s.g, k->wave));
@@ -146,9 +156,9 @@ struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
     return y;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    if (at::GradMode::is_enabled())
-      throw std::runtime_error(
-          "layer norm with setting`fusedln has no double backward (create_graph): turn setting`fusedln off");
+    // create_graph: the backward pass is itself recorded, so it runs ATen's backward, whose own
+    // derivative (layer_norm_double_backward) gives the second derivatives as PyTorch's
+    bool record = at::GradMode::is_enabled();
     auto s = ctx->get_saved_variables();
     bool bias = ctx->saved_data["bias"].toBool();
     const auto &x = s[0], &w = s[1], &mean = s[3], &rstd = s[4];
@@ -161,7 +171,9 @@ struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
     for (auto d : shape) n *= d;
     bool done = false;
 #ifdef KTORCH_CUDA
-    done = fused_backward(dy, x, mean, rstd, w, n, dx, dw, db);
+    if (!record) done = fused_backward(dy, x, mean, rstd, w, n, dx, dw, db);
+#else
+    (void)record;
 #endif
     if (!done) {
       std::array<bool, 3> mask = {ctx->needs_input_grad(0), ctx->needs_input_grad(1),

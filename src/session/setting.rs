@@ -36,8 +36,10 @@ static SDPA: AtomicBool = AtomicBool::new(true);
 /// GPU as PyTorch's does (issue 31).
 static CLIPREAD: AtomicBool = AtomicBool::new(true);
 /// Layer norm's backward through the NVRTC kernel of src/cxx/fused_ln.cpp for CUDA inputs (one
-/// pass over x and dy for dx, dgamma and dbeta; issue 31). Off by default.
-static FUSEDLN: AtomicBool = AtomicBool::new(false);
+/// pass over x and dy for dx, dgamma and dbeta; issue 31). On by default: it changes how the
+/// gradients are computed (the same within float32 rounding), and where NVRTC is missing ATen's
+/// backward runs.
+static FUSEDLN: AtomicBool = AtomicBool::new(true);
 
 pub fn stackframe() -> bool {
     STACKFRAME.load(Ordering::Relaxed)

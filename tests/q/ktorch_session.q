@@ -68,20 +68,20 @@ setting`clipread,0b
 setting`clipread,1b
 .t.ok["clipread on: clip answers the norm";1e-12>abs(clip(w;.5))-10%10+1e-6]
 free(w;y;z)
-/ setting`fusedln (issue 31): off by default; on, layer norm on the CPU is computed as before
+/ setting`fusedln (issue 31): on by default; on, layer norm on the CPU is computed as before
 / (the fused backward is for CUDA tensors): the same output and gradients, bit for bit, from the
 / layernorm module and from selfattention's norm
-.t.eq["fusedln off by default";setting`fusedln;0b]
+.t.eq["fusedln on by default";setting`fusedln;1b]
 .t.ok["fusedln expects a boolean";.t.catch[{setting`fusedln,1}] like "setting: *boolean*"]
 LX:"e"$-1+2*4 6 8#192?1f; LG:"e"$4 6 8#192?1f
 lncase:{[on;d]
   setting`fusedln,on; seed 5; q:module d; x:tensor(LX;`grad);
   y:forward(q;x); backward(y;LG);
   r:(tensor y;grad x),grad each ps:{parm(x;y)}[q]each parmnames q;
-  free each (q;x;y),ps; setting`fusedln,0b; r}
+  free each (q;x;y),ps; setting`fusedln,1b; r}
 .t.eq["fusedln on the cpu: layernorm unchanged";lncase[1b;enlist(`layernorm;8)];lncase[0b;enlist(`layernorm;8)]]
 .t.eq["fusedln on the cpu: selfattention's norm unchanged";lncase[1b;enlist(`selfattention;8;2;0f;1b)];lncase[0b;enlist(`selfattention;8;2;0f;1b)]]
-setting`fusedln,1b
-.t.eq["fusedln on";setting`fusedln;1b]
 setting`fusedln,0b
+.t.eq["fusedln off";setting`fusedln;0b]
+setting`fusedln,1b
 .t.done[]
