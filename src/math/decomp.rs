@@ -494,12 +494,15 @@ pub struct Lun {
     out: Option<K>,
 }
 
+/// lun's usage, its errors' words.
+const LUN: &str =
+    "(lu vector;dataflag;pivotflag;output) or (lu matrix;pivots;dataflag;pivotflag;output)";
+
 impl FromQ for Lun {
-    const TYPE: &'static str =
-        "(lu vector;dataflag;pivotflag;output) or (lu matrix;pivots;dataflag;pivotflag;output)";
+    const TYPE: &'static str = "(lu;data;pivot;output) or (matrix;pivots;data;pivot;output)";
     /// Every value is a form or an error.
     fn read(x: K) -> Result<Option<Lun>> {
-        let usage = Lun::TYPE;
+        let usage = LUN;
         if opargs::is_vector(x) {
             let (m, p, h) = lu_pair(x, usage)?;
             return Ok(Some(Lun {

@@ -1,7 +1,8 @@
 //! Spectral operations (math-spectral.rst): Fourier transforms in 1, 2 and n dimensions,
 //! `(x;size;dim;norm;output)` as ktorch reads them; fftshift/ifftshift `(x;dim)`; sample
 //! frequencies fftfreq/rfftfreq `(length;scale;options or output)`; window functions
-//! `(length;periodic;..;options)`. One line per transform in the `fourier!` table.
+//! `(length;periodic;..;options)`. One line per transform in the `fourier1!` and `fourier_n!`
+//! tables.
 use std::marker::PhantomData;
 
 use anyhow::{anyhow, bail, Result};
@@ -156,38 +157,52 @@ impl FourierN {
     }
 }
 
-/// `name: kind shape f out;` makes typed q function `name` reading its arguments as `kind`
-/// (Fourier1 or FourierN) and applying `shape` (one_d, two_d or n_d) to tch's `f_fft_<f>` and
+/// `name: f out;` makes typed q function `name` of a 1-d transform, tch's `f_fft_<f>` and
 /// `f_fft_<f>_out`.
-macro_rules! fourier {
-    ($($name:ident: $kind:ident $shape:ident $f:ident $out:ident;)*) => {$(
+macro_rules! fourier1 {
+    ($($name:ident: $f:ident $out:ident;)*) => {$(
         $crate::qfn! {
-            pub fn $name(x: $crate::math::spectral::$kind) -> $crate::k::KResult {
+            pub fn $name(x: $crate::math::spectral::Fourier1) -> $crate::k::KResult {
+                x.one_d(|t, s, d, n| t.$f(s, d, n), |t, o, s, d, n| t.$out(o, s, d, n))
+            }
+        }
+    )*};
+}
+
+/// `name: shape f out;` makes typed q function `name` of a 2-d or n-d transform, `shape`
+/// (two_d or n_d) of tch's `f_fft_<f>` and `f_fft_<f>_out`.
+macro_rules! fourier_n {
+    ($($name:ident: $shape:ident $f:ident $out:ident;)*) => {$(
+        $crate::qfn! {
+            pub fn $name(x: $crate::math::spectral::FourierN) -> $crate::k::KResult {
                 x.$shape(|t, s, d, n| t.$f(s, d, n), |t, o, s, d, n| t.$out(o, s, d, n))
             }
         }
     )*};
 }
 
-fourier! {
-    fft:    Fourier1 one_d f_fft_fft    f_fft_fft_out;
-    ifft:   Fourier1 one_d f_fft_ifft   f_fft_ifft_out;
-    rfft:   Fourier1 one_d f_fft_rfft   f_fft_rfft_out;
-    irfft:  Fourier1 one_d f_fft_irfft  f_fft_irfft_out;
-    hfft:   Fourier1 one_d f_fft_hfft   f_fft_hfft_out;
-    ihfft:  Fourier1 one_d f_fft_ihfft  f_fft_ihfft_out;
-    fft2:   FourierN two_d f_fft_fft2   f_fft_fft2_out;
-    ifft2:  FourierN two_d f_fft_ifft2  f_fft_ifft2_out;
-    rfft2:  FourierN two_d f_fft_rfft2  f_fft_rfft2_out;
-    irfft2: FourierN two_d f_fft_irfft2 f_fft_irfft2_out;
-    hfft2:  FourierN two_d f_fft_hfft2  f_fft_hfft2_out;
-    ihfft2: FourierN two_d f_fft_ihfft2 f_fft_ihfft2_out;
-    fftn:   FourierN n_d   f_fft_fftn   f_fft_fftn_out;
-    ifftn:  FourierN n_d   f_fft_ifftn  f_fft_ifftn_out;
-    rfftn:  FourierN n_d   f_fft_rfftn  f_fft_rfftn_out;
-    irfftn: FourierN n_d   f_fft_irfftn f_fft_irfftn_out;
-    hfftn:  FourierN n_d   f_fft_hfftn  f_fft_hfftn_out;
-    ihfftn: FourierN n_d   f_fft_ihfftn f_fft_ihfftn_out;
+fourier1! {
+    fft:   f_fft_fft   f_fft_fft_out;
+    ifft:  f_fft_ifft  f_fft_ifft_out;
+    rfft:  f_fft_rfft  f_fft_rfft_out;
+    irfft: f_fft_irfft f_fft_irfft_out;
+    hfft:  f_fft_hfft  f_fft_hfft_out;
+    ihfft: f_fft_ihfft f_fft_ihfft_out;
+}
+
+fourier_n! {
+    fft2:   two_d f_fft_fft2   f_fft_fft2_out;
+    ifft2:  two_d f_fft_ifft2  f_fft_ifft2_out;
+    rfft2:  two_d f_fft_rfft2  f_fft_rfft2_out;
+    irfft2: two_d f_fft_irfft2 f_fft_irfft2_out;
+    hfft2:  two_d f_fft_hfft2  f_fft_hfft2_out;
+    ihfft2: two_d f_fft_ihfft2 f_fft_ihfft2_out;
+    fftn:   n_d   f_fft_fftn   f_fft_fftn_out;
+    ifftn:  n_d   f_fft_ifftn  f_fft_ifftn_out;
+    rfftn:  n_d   f_fft_rfftn  f_fft_rfftn_out;
+    irfftn: n_d   f_fft_irfftn f_fft_irfftn_out;
+    hfftn:  n_d   f_fft_hfftn  f_fft_hfftn_out;
+    ihfftn: n_d   f_fft_ihfftn f_fft_ihfftn_out;
 }
 
 /// `fftshift`'s and `ifftshift`'s arguments: `x`, or `(x;dim)` with dims a long or longs
