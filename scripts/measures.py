@@ -166,7 +166,7 @@ print(f"  outside src/cxx: raw ktorch_* calls {raw_calls}, Tensor::from_ptr {fro
 # ---- q names ---------------------------------------------------------------------------------
 table = text.get("src/fns.rs", "")
 qnames = set(re.findall(r'^\s*"([^"]+)"\s*(?:/\s*2\s*)?(?:=>|as\b)', table, re.M))
-rows = re.findall(r'^\s*"[^"]+"\s*(?:/\s*2\s*)?(?:as\s*"[^"]*"\s*)?=>\s*([\w:]+)', table, re.M)
+rows = re.findall(r'^\s*"[^"]+"\s*(?:/\s*2\s*)?(?:as\s*"[^"]*"\s*)?=>\s*([\w:#]+)', table, re.M)
 qrows = sum(1 for r in rows if r.endswith("::q"))
 places = defaultdict(int)
 for f in ("src/fns.rs", "src/exports.rs"):
@@ -262,7 +262,7 @@ for f in files:
     kinds = spans(r"\bimpl\s*(?:<[^>]*>)?\s*FromQ\s+for\b[^{]*\{")
     typed = spans(r"\bqfn!\s*\{")
     inside = lambda pos, sp: any(a <= pos <= b for a, b in sp)
-    for m in re.finditer(r"\bfn\s+\w+\s*(?:<[^>]*>)?\s*\(([^)]*)\)", body):
+    for m in re.finditer(r"\bfn\s+(?:r#)?\w+\s*(?:<[^>]*>)?\s*\(([^)]*)\)", body):
         if inside(m.start(), typed):
             typed_fns += 1
         if re.search(r":\s*(?:&\s*(?:'\w+\s+)?)?(?:\[\s*)?K\b", m.group(1)):

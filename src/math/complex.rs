@@ -3,31 +3,47 @@
 //! as a new handle. Complex tensors are made and read back by `tensor` (src/tensor/modes.rs,
 //! src/tensor/convert.rs).
 use anyhow::Result;
-use tch::{TchError, Tensor};
+use tch::Tensor;
 
+use crate::k::from::FromQ;
 use crate::k::{KResult, K};
-use crate::tensor::sparse::part;
+use crate::tensor::result;
+use crate::tensor::sparse::part_of;
 
-/// One line per function: the q name's Rust function and the tch method it applies.
-macro_rules! parts {
-    ($($name:ident: $f:ident;)*) => {$(
-        pub fn $name(x: K) -> KResult {
-            part(x, "complex", Tensor::is_complex, |t| complex(t, Tensor::$f))
-        }
-    )*};
+/// A complex tensor given as `h` (its part comes back as q data) or `enlist h` (as a handle);
+/// a sparse one is made dense (as ktorch does).
+pub struct ComplexPart {
+    t: Tensor,
+    handle: bool,
 }
 
-/// `f` of a complex tensor; a sparse one is made dense first (as ktorch does).
-fn complex(t: &Tensor, f: fn(&Tensor) -> Result<Tensor, TchError>) -> Result<Tensor> {
-    Ok(if t.is_sparse() {
-        f(&t.f_to_dense(None, false)?)?
-    } else {
-        f(t)?
-    })
+impl FromQ for ComplexPart {
+    const TYPE: &'static str = "a complex tensor (enlist to return tensor ptr)";
+    /// Every value is the tensor or ktorch's error.
+    fn read(x: K) -> Result<Option<ComplexPart>> {
+        let (t, handle) = part_of(x, "complex", Tensor::is_complex)?;
+        let t = if t.is_sparse() {
+            t.f_to_dense(None, false)?
+        } else {
+            t
+        };
+        Ok(Some(ComplexPart { t, handle }))
+    }
 }
 
-parts! {
-    real: f_real;
-    imag: f_imag;
-    isreal: f_isreal;
+crate::qfn! {
+    /// `real h`: the real part of a complex tensor.
+    pub fn real(x: ComplexPart) -> KResult {
+        result(x.t.f_real()?, x.handle)
+    }
+
+    /// `imag h`: the imaginary part.
+    pub fn imag(x: ComplexPart) -> KResult {
+        result(x.t.f_imag()?, x.handle)
+    }
+
+    /// `isreal h`: true where the imaginary part is zero.
+    pub fn isreal(x: ComplexPart) -> KResult {
+        result(x.t.f_isreal()?, x.handle)
+    }
 }

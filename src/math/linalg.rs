@@ -17,24 +17,56 @@ use crate::tensor::result;
 
 type R = Result<Tensor, TchError>;
 
-/// `f(x;y)` or `f(x;y;output)`.
-fn blas2(x: K, f: fn(&Tensor, &Tensor) -> R, into: fn(&Tensor, &Tensor, &Tensor) -> R) -> KResult {
-    let mut a = Args::list(x, 2, 3, "(x;y;output)")?;
-    let out = a.opt::<OutTensor>(2)?;
-    let (ts, h) = inputs(&a, None, 2, "(x;y) or (x;y;output)")?;
-    match out {
-        Some(OutTensor(o)) => {
-            let _ = into(&ts[0], &ts[1], &o)?;
-            Ok(make::null())
-        }
-        None => result(f(&ts[0], &ts[1])?, h),
+/// `f(x;y)` or `f(x;y;output)`: two inputs and an optional output tensor.
+pub struct Blas2 {
+    a: Tensor,
+    b: Tensor,
+    h: bool,
+    out: Option<Tensor>,
+}
+
+impl FromQ for Blas2 {
+    const TYPE: &'static str = "(x;y) or (x;y;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<Blas2>> {
+        let mut a = Args::list(x, 2, 3, "(x;y;output)")?;
+        let out = a.opt::<OutTensor>(2)?.map(|o| o.0);
+        let (mut ts, h) = inputs(&a, None, 2, Blas2::TYPE)?;
+        let b = ts.pop().expect("two");
+        Ok(Some(Blas2 {
+            a: ts.pop().expect("two"),
+            b,
+            h,
+            out,
+        }))
     }
 }
 
+impl Blas2 {
+    /// `f(a;b)` into the output tensor (null), else the new tensor.
+    pub fn run(
+        self,
+        f: fn(&Tensor, &Tensor) -> R,
+        into: fn(&Tensor, &Tensor, &Tensor) -> R,
+    ) -> KResult {
+        match &self.out {
+            Some(o) => {
+                let _ = into(&self.a, &self.b, o)?;
+                Ok(make::null())
+            }
+            None => result(f(&self.a, &self.b)?, self.h),
+        }
+    }
+}
+
+/// `name: |a, b| f, |o| into;` makes typed q function `name` of two inputs and an optional
+/// output tensor.
 macro_rules! blas2 {
     ($($name:ident: |$a:ident, $b:ident| $f:expr, |$o:ident| $into:expr;)*) => {$(
-        pub fn $name(x: K) -> KResult {
-            blas2(x, |$a, $b| $f, |$a, $b, $o| $into)
+        $crate::qfn! {
+            pub fn $name(x: $crate::math::linalg::Blas2) -> $crate::k::KResult {
+                x.run(|$a, $b| $f, |$a, $b, $o| $into)
+            }
         }
     )*};
 }
@@ -59,102 +91,193 @@ fn scalar(n: Num) -> (libc::c_int, f64, libc::c_long) {
     }
 }
 
-/// `(x;y;z;beta;alpha;output)`, beta and alpha optional numbers (default 1).
-fn addmat(x: K, mode: i32) -> KResult {
-    let usage = "(x;y;z;beta;alpha;output)";
-    let mut a = Args::list(x, 3, 6, usage)?;
-    let o = a.opt::<OutTensor>(3)?.map(|o| o.0);
-    let (beta, alpha) = match a.opt2::<Num, Num>(3)? {
-        Some((b, al)) => (b, al),
-        None => (a.opt::<Num>(3)?.unwrap_or(Num::Int(1)), Num::Int(1)),
-    };
-    let (ts, h) = inputs(&a, None, 3, usage)?;
-    let ((bf, bd, bj), (af, ad, aj)) = (scalar(beta), scalar(alpha));
-    let xyz = [&ts[0], &ts[1], &ts[2]];
-    match crate::cxx::ops::addmm(mode, o.as_ref(), xyz, (bf, bd, bj), (af, ad, aj))? {
-        Some(r) => result(r, h),
-        None => Ok(make::null()),
+/// `(x;y;z;beta;alpha;output)`, beta and alpha optional numbers (default 1), read from the back.
+pub struct AddMat {
+    xyz: Vec<Tensor>,
+    h: bool,
+    beta: Num,
+    alpha: Num,
+    out: Option<Tensor>,
+}
+
+impl FromQ for AddMat {
+    const TYPE: &'static str = "(x;y;z;beta;alpha;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<AddMat>> {
+        let usage = AddMat::TYPE;
+        let mut a = Args::list(x, 3, 6, usage)?;
+        let out = a.opt::<OutTensor>(3)?.map(|o| o.0);
+        let (beta, alpha) = match a.opt2::<Num, Num>(3)? {
+            Some((b, al)) => (b, al),
+            None => (a.opt::<Num>(3)?.unwrap_or(Num::Int(1)), Num::Int(1)),
+        };
+        let (xyz, h) = inputs(&a, None, 3, usage)?;
+        Ok(Some(AddMat {
+            xyz,
+            h,
+            beta,
+            alpha,
+            out,
+        }))
     }
 }
 
-pub fn addbmm(x: K) -> KResult {
-    addmat(x, 0)
-}
-pub fn addmm(x: K) -> KResult {
-    addmat(x, 1)
-}
-pub fn addmv(x: K) -> KResult {
-    addmat(x, 2)
-}
-pub fn addr(x: K) -> KResult {
-    addmat(x, 3)
-}
-pub fn baddbmm(x: K) -> KResult {
-    addmat(x, 4)
-}
-
-/// `Cross(x;y)`, `Cross(x;y;dim)`, with an optional output tensor; dim defaults to -1.
-pub fn cross(x: K) -> KResult {
-    let usage = "(x;y;dim;output)";
-    let mut a = Args::list(x, 2, 4, usage)?;
-    let out = a.opt::<OutTensor>(2)?;
-    let dim = a.opt::<i64>(2)?.unwrap_or(-1);
-    let (ts, h) = inputs(&a, None, 2, usage)?;
-    match out {
-        Some(OutTensor(o)) => {
-            let _ = ts[0].f_cross_out(&o, &ts[1], dim)?;
-            Ok(make::null())
-        }
-        None => result(ts[0].f_cross(&ts[1], dim)?, h),
-    }
-}
-
-/// `power(matrix;n)`, `power(matrix;n;output)`: the n-th power of square matrices.
-pub fn power(x: K) -> KResult {
-    let usage = "(matrix;n) or (matrix;n;output)";
-    let mut a = Args::list(x, 2, 3, usage)?;
-    let out = a.opt::<OutTensor>(2)?;
-    let n = a
-        .opt::<i64>(1)?
-        .ok_or_else(|| anyhow!("2nd argument of long integer n-th power expected"))?;
-    if n == i64::MIN {
-        // libtorch negates n for a negative power: -0N overflows and its loop never ends
-        bail!("n-th power: n is null (0N)");
-    }
-    let (ts, h) = inputs(&a, None, 1, usage)?;
-    match out {
-        Some(OutTensor(o)) => {
-            let _ = ts[0].f_matrix_power_out(&o, n)?;
-            Ok(make::null())
-        }
-        None => result(ts[0].f_matrix_power(n)?, h),
-    }
-}
-
-/// `multidot(x;y;..)` of arrays and tensors, or `multidot v` of a vector: the product of the
-/// matrices, in the cheapest order.
-pub fn multidot(x: K) -> KResult {
-    let (ts, h) = matrices(x)?;
-    result(Tensor::f_linalg_multi_dot(&ts)?, h)
-}
-
-/// The tensors of a tensor, a vector, one q array or a list of arrays and tensors.
-fn matrices(x: K) -> Result<(Vec<Tensor>, bool)> {
-    match registry::class_of(x) {
-        Some(registry::Class::Tensor) => return Ok((vec![registry::tensor(x)?], true)),
-        Some(registry::Class::Vector) => return Ok((opargs::vector(x)?, true)),
-        Some(c) => bail!("unexpected arg, {c}"),
-        None if registry::is_handle(x) => bail!("stale pointer"),
-        None => {}
-    }
-    if read::ktype(x) != 0 {
-        return Ok((vec![Input::from_q(x, "input")?.t], false));
-    }
-    let v = from::list(&x).unwrap_or(&[]);
-    for (i, y) in v.iter().enumerate() {
-        if registry::is_handle(*y) && !opargs::is_tensor(*y) {
-            bail!("arg[{i}] unexpected, given {}", opargs::describe(*y));
+impl AddMat {
+    /// The shim's `addmm` of `mode` (0 addbmm, 1 addmm, 2 addmv, 3 addr, 4 baddbmm).
+    fn run(self, mode: i32) -> KResult {
+        let t = &self.xyz;
+        let xyz = [&t[0], &t[1], &t[2]];
+        let (beta, alpha) = (scalar(self.beta), scalar(self.alpha));
+        match crate::cxx::ops::addmm(mode, self.out.as_ref(), xyz, beta, alpha)? {
+            Some(r) => result(r, self.h),
+            None => Ok(make::null()),
         }
     }
-    forms::tensors(v)
+}
+
+/// `(x;y;dim;output)`: dim an optional long (default -1).
+pub struct CrossArgs {
+    a: Tensor,
+    b: Tensor,
+    h: bool,
+    dim: i64,
+    out: Option<Tensor>,
+}
+
+impl FromQ for CrossArgs {
+    const TYPE: &'static str = "(x;y;dim;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<CrossArgs>> {
+        let usage = CrossArgs::TYPE;
+        let mut a = Args::list(x, 2, 4, usage)?;
+        let out = a.opt::<OutTensor>(2)?.map(|o| o.0);
+        let dim = a.opt::<i64>(2)?.unwrap_or(-1);
+        let (mut ts, h) = inputs(&a, None, 2, usage)?;
+        let b = ts.pop().expect("two");
+        Ok(Some(CrossArgs {
+            a: ts.pop().expect("two"),
+            b,
+            h,
+            dim,
+            out,
+        }))
+    }
+}
+
+/// `(matrix;n)` or `(matrix;n;output)`: n a long, not null.
+pub struct PowerArgs {
+    t: Tensor,
+    h: bool,
+    n: i64,
+    out: Option<Tensor>,
+}
+
+impl FromQ for PowerArgs {
+    const TYPE: &'static str = "(matrix;n) or (matrix;n;output)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<PowerArgs>> {
+        let usage = PowerArgs::TYPE;
+        let mut a = Args::list(x, 2, 3, usage)?;
+        let out = a.opt::<OutTensor>(2)?.map(|o| o.0);
+        let n = a
+            .opt::<i64>(1)?
+            .ok_or_else(|| anyhow!("2nd argument of long integer n-th power expected"))?;
+        if n == i64::MIN {
+            // libtorch negates n for a negative power: -0N overflows and its loop never ends
+            bail!("n-th power: n is null (0N)");
+        }
+        let (mut ts, h) = inputs(&a, None, 1, usage)?;
+        Ok(Some(PowerArgs {
+            t: ts.remove(0),
+            h,
+            n,
+            out,
+        }))
+    }
+}
+
+/// `multidot`'s matrices: the tensors of a tensor, a vector, one q array or a list of arrays
+/// and tensors; whether any came from a handle.
+pub struct Matrices(Vec<Tensor>, bool);
+
+impl FromQ for Matrices {
+    const TYPE: &'static str = "a vector, or a list of arrays and tensors";
+    /// Every value is a form or an error.
+    fn read(x: K) -> Result<Option<Matrices>> {
+        match registry::class_of(x) {
+            Some(registry::Class::Tensor) => {
+                return Ok(Some(Matrices(vec![registry::tensor(x)?], true)))
+            }
+            Some(registry::Class::Vector) => return Ok(Some(Matrices(opargs::vector(x)?, true))),
+            Some(c) => bail!("unexpected arg, {c}"),
+            None if registry::is_handle(x) => bail!("stale pointer"),
+            None => {}
+        }
+        if read::ktype(x) != 0 {
+            return Ok(Some(Matrices(vec![Input::from_q(x, "input")?.t], false)));
+        }
+        let v = from::list(&x).unwrap_or(&[]);
+        for (i, y) in v.iter().enumerate() {
+            if registry::is_handle(*y) && !opargs::is_tensor(*y) {
+                bail!("arg[{i}] unexpected, given {}", opargs::describe(*y));
+            }
+        }
+        let (ts, h) = forms::tensors(v)?;
+        Ok(Some(Matrices(ts, h)))
+    }
+}
+
+crate::qfn! {
+    /// `addbmm(x;y;z;beta;alpha;output)`: beta*x + alpha*(the sum of y's and z's batch products).
+    pub fn addbmm(x: AddMat) -> KResult {
+        x.run(0)
+    }
+
+    /// `addmm(x;y;z;beta;alpha;output)`: beta*x + alpha*mm(y;z).
+    pub fn addmm(x: AddMat) -> KResult {
+        x.run(1)
+    }
+
+    /// `addmv(x;y;z;beta;alpha;output)`: beta*x + alpha*mv(y;z).
+    pub fn addmv(x: AddMat) -> KResult {
+        x.run(2)
+    }
+
+    /// `addr(x;y;z;beta;alpha;output)`: beta*x + alpha*outer(y;z).
+    pub fn addr(x: AddMat) -> KResult {
+        x.run(3)
+    }
+
+    /// `baddbmm(x;y;z;beta;alpha;output)`: beta*x + alpha*bmm(y;z).
+    pub fn baddbmm(x: AddMat) -> KResult {
+        x.run(4)
+    }
+
+    /// `Cross(x;y)`, `Cross(x;y;dim)`, with an optional output tensor; dim defaults to -1.
+    pub fn cross(x: CrossArgs) -> KResult {
+        match &x.out {
+            Some(o) => {
+                let _ = x.a.f_cross_out(o, &x.b, x.dim)?;
+                Ok(make::null())
+            }
+            None => result(x.a.f_cross(&x.b, x.dim)?, x.h),
+        }
+    }
+
+    /// `power(matrix;n)`, `power(matrix;n;output)`: the n-th power of square matrices.
+    pub fn power(x: PowerArgs) -> KResult {
+        match &x.out {
+            Some(o) => {
+                let _ = x.t.f_matrix_power_out(o, x.n)?;
+                Ok(make::null())
+            }
+            None => result(x.t.f_matrix_power(x.n)?, x.h),
+        }
+    }
+
+    /// `multidot(x;y;..)` of arrays and tensors, or `multidot v` of a vector: the product of the
+    /// matrices, in the cheapest order.
+    pub fn multidot(x: Matrices) -> KResult {
+        result(Tensor::f_linalg_multi_dot(&x.0)?, x.1)
+    }
 }

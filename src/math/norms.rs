@@ -15,39 +15,65 @@ use crate::tensor::{convert, result};
 
 type R = Result<Tensor, TchError>;
 
-/// `dist(x;y)`, `dist(x;y;p)`: the p-norm (default 2) of `x-y`, broadcasting; also a simple
-/// list `dist 1 2` or `dist 1 2 3` read as x, y and p.
-pub fn dist(x: K) -> KResult {
-    if read::ktype(x) < 0 {
-        bail!("not implemented for {}", opargs::describe(x));
-    }
-    if read::ktype(x) > 0 {
-        let t = convert::to_tensor(x)?;
-        if !(2..=3).contains(&t.size()[0]) {
-            bail!("expected 2-3 args, (x;y;p), {} given", t.size()[0]);
+/// `dist`'s arguments: `(x;y)`, `(x;y;p)`, or a simple list `1 2` or `1 2 3` read as x, y
+/// and p (default 2).
+pub struct DistArgs {
+    a: Tensor,
+    b: Tensor,
+    h: bool,
+    p: f64,
+}
+
+impl FromQ for DistArgs {
+    const TYPE: &'static str = "(x;y;p)";
+    /// Every value is a form or an error.
+    fn read(x: K) -> anyhow::Result<Option<DistArgs>> {
+        if read::ktype(x) < 0 {
+            bail!("not implemented for {}", opargs::describe(x));
         }
-        let p = if t.size()[0] == 3 {
-            t.f_get(2)?.f_double_value(&[])?
-        } else {
-            2.0
+        if read::ktype(x) > 0 {
+            let t = convert::to_tensor(x)?;
+            if !(2..=3).contains(&t.size()[0]) {
+                bail!("expected 2-3 args, (x;y;p), {} given", t.size()[0]);
+            }
+            let p = if t.size()[0] == 3 {
+                t.f_get(2)?.f_double_value(&[])?
+            } else {
+                2.0
+            };
+            let (a, b) = (t.f_get(0)?, t.f_get(1)?);
+            return Ok(Some(DistArgs { a, b, h: false, p }));
+        }
+        let v = from::list(&x).ok_or_else(|| anyhow!("expected 2-3 args, (x;y;p)"))?;
+        let p = match v.len() {
+            2 => 2.0,
+            3 => match Num::of(v[2]) {
+                Some(Num::Int(i)) => i as f64,
+                Some(Num::Float(f)) => f,
+                None => bail!(
+                    "expected 2-3 args, (x;y;p), 3rd arg is {}",
+                    opargs::describe(v[2])
+                ),
+            },
+            n => bail!("expected 2-3 args, (x;y;p), {n} arg(s) given"),
         };
-        return result(pnorm(&t.f_get(0)?, &t.f_get(1)?, p)?, false);
+        let (mut ts, h) = forms::tensors(&v[..2])?;
+        let b = ts.pop().expect("two");
+        Ok(Some(DistArgs {
+            a: ts.pop().expect("two"),
+            b,
+            h,
+            p,
+        }))
     }
-    let v = from::list(&x).ok_or_else(|| anyhow!("expected 2-3 args, (x;y;p)"))?;
-    let p = match v.len() {
-        2 => 2.0,
-        3 => match Num::of(v[2]) {
-            Some(Num::Int(i)) => i as f64,
-            Some(Num::Float(f)) => f,
-            None => bail!(
-                "expected 2-3 args, (x;y;p), 3rd arg is {}",
-                opargs::describe(v[2])
-            ),
-        },
-        n => bail!("expected 2-3 args, (x;y;p), {n} arg(s) given"),
-    };
-    let (ts, h) = forms::tensors(&v[..2])?;
-    result(pnorm(&ts[0], &ts[1], p)?, h)
+}
+
+crate::qfn! {
+    /// `dist(x;y)`, `dist(x;y;p)`: the p-norm (default 2) of `x-y`, broadcasting; also a simple
+    /// list `dist 1 2` or `dist 1 2 3` read as x, y and p.
+    pub fn dist(x: DistArgs) -> KResult {
+        result(pnorm(&x.a, &x.b, x.p)?, x.h)
+    }
 }
 
 fn pnorm(a: &Tensor, b: &Tensor, p: f64) -> R {

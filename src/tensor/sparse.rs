@@ -49,17 +49,6 @@ pub fn part_of(x: K, want: &str, is: fn(&Tensor) -> bool) -> Result<(Tensor, boo
     Ok((t, handle))
 }
 
-/// A part of the tensor of `h` or `enlist h` (`part_of`); `f` takes the part.
-pub fn part(
-    x: K,
-    want: &str,
-    is: fn(&Tensor) -> bool,
-    f: impl FnOnce(&Tensor) -> Result<Tensor>,
-) -> KResult {
-    let (t, handle) = part_of(x, want, is)?;
-    result(f(&t)?, handle)
-}
-
 fn is_sparse(t: &Tensor) -> bool {
     t.is_sparse()
 }
