@@ -93,13 +93,14 @@ impl FromQ for Object {
     fn read(x: K) -> Result<Option<Object>> {
         Ok(registry::class_of(x).map(|class| Object { k: x, class }))
     }
-    /// A freed handle is `stale pointer`, as on every use.
+    /// A freed handle is `stale pointer`, as on every use; q data is ktorch's words.
     fn wrong(x: K, _arg: &str) -> anyhow::Error {
         if registry::is_handle(x) {
             return anyhow!("stale pointer");
         }
+        // ktorch's words (its pointers.rst)
         anyhow!(
-            "expected an allocated object, e.g. tensor, module, given {}",
+            "need allocated torch object, e.g. tensor, module, given {}",
             crate::k::from::describe(x)
         )
     }
