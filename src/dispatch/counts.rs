@@ -2,12 +2,13 @@
 //! (`moduleattr`, `optattr`, `modelattr`); of anything else, the tensor's (tensor/info/shape.rs).
 use anyhow::Result;
 
-use crate::k::{make, KResult, K};
+use super::route::{classes, Classes, Object, Routed, TENSORS};
+use crate::k::{make, KResult};
 use crate::model::Model;
 use crate::nn::{ModRef, Module};
 use crate::optim::Optimizer;
-use crate::registry;
-use crate::tensor::info::shape;
+use crate::registry::{self, Class};
+use crate::tensor::info::{shape, Held};
 
 /// What `size`, `elements` and `bytes` count of an object.
 #[derive(Clone, Copy)]
@@ -17,43 +18,40 @@ enum Count {
     Bytes,
 }
 
-pub fn size(x: K) -> KResult {
-    match object_count(x, Count::Size)? {
-        Some(n) => Ok(make::long(n)),
-        None => shape::size::q(x),
-    }
-}
+/// A module, loss, optimizer or model: counted here; tensors, vectors, dictionaries and q data
+/// are tensor/info's.
+const OBJECTS: Classes = classes(&[Class::Module, Class::Loss, Class::Optimizer, Class::Model]);
 
-pub fn elements(x: K) -> KResult {
-    match object_count(x, Count::Elements)? {
-        Some(n) => Ok(make::long(n)),
-        None => shape::elements::q(x),
-    }
-}
+/// `size`, `elements` and `bytes`' argument.
+type Counted = Routed<OBJECTS, TENSORS, Held<true>>;
 
-pub fn bytes(x: K) -> KResult {
-    match object_count(x, Count::Bytes)? {
-        Some(n) => Ok(make::long(n)),
-        None => shape::bytes::q(x),
+crate::qfn! {
+    pub fn size(x: Counted) -> KResult {
+        match x {
+            Routed::Here(o) => Ok(make::long(object_count(o, Count::Size)?)),
+            Routed::There(h) => shape::size(h),
+        }
+    }
+
+    pub fn elements(x: Counted) -> KResult {
+        match x {
+            Routed::Here(o) => Ok(make::long(object_count(o, Count::Elements)?)),
+            Routed::There(h) => shape::elements(h),
+        }
+    }
+
+    pub fn bytes(x: Counted) -> KResult {
+        match x {
+            Routed::Here(o) => Ok(make::long(object_count(o, Count::Bytes)?)),
+            Routed::There(h) => shape::bytes(h),
+        }
     }
 }
 
 /// The size is the number of parameters (a module's, an optimizer's, a model's module's);
 /// elements and bytes those of a module's parameters and buffers, of an optimizer's buffers
-/// (Optimizer::buffer_counts), a model's module and optimizer together. None for other values
-/// (tensors, vectors, dictionaries, q data).
-fn object_count(x: K, what: Count) -> Result<Option<i64>> {
-    if !matches!(
-        registry::class_of(x),
-        Some(
-            registry::Class::Module
-                | registry::Class::Loss
-                | registry::Class::Optimizer
-                | registry::Class::Model
-        )
-    ) {
-        return Ok(None);
-    }
+/// (Optimizer::buffer_counts), a model's module and optimizer together; a loss holds none.
+fn object_count(x: Object, what: Count) -> Result<i64> {
     let module = |m: &Module| -> Result<i64> {
         let ts = m
             .named_parameters()
@@ -74,19 +72,19 @@ fn object_count(x: K, what: Count) -> Result<Option<i64>> {
             Count::Bytes => b,
         })
     };
-    registry::with(x, |o| {
+    registry::with(x.k, |o| {
         if let Some(m) = o.get::<Model>() {
-            return Ok(Some(match what {
-                Count::Size => module(m.module.get())?,
-                _ => module(m.module.get())? + opt(&m.opt)?,
-            }));
+            return match what {
+                Count::Size => module(m.module.get()),
+                _ => Ok(module(m.module.get())? + opt(&m.opt)?),
+            };
         }
         if let Some(m) = o.get::<ModRef>() {
-            return Ok(Some(module(m.get())?));
+            return module(m.get());
         }
         if let Some(z) = o.get::<Optimizer>() {
-            return Ok(Some(opt(z)?));
+            return opt(z);
         }
-        Ok(Some(0))
+        Ok(0)
     })
 }

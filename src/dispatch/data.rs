@@ -2,47 +2,61 @@
 //! `batch`, `restore`, `shuffle`.
 use anyhow::{bail, Result};
 
+use super::route::{classes, Given, Routed, TENSORS};
 use crate::k::from::FromQ;
 use crate::k::{make, KResult, K};
-use crate::model::ModelArg;
-use crate::registry;
+use crate::model::{data, ModelArg};
+use crate::registry::{self, Class};
 use crate::tensor::batch::handle_dim;
 
-fn is_model(h: K) -> bool {
-    registry::class_of(h) == Some(registry::Class::Model)
+/// `restore`'s and `shuffle`'s argument (`SHUFFLE` tells which, for tensor/batch.rs's error):
+/// `x` or `(x;dim)`, a model (its data is batched along dimension 0 only), or a tensor, vector
+/// or dictionary handle and the dimension.
+pub enum Batched<const SHUFFLE: bool> {
+    Model(ModelArg),
+    Tensors(K, i64),
 }
 
-/// A model handle (its data is batched along dimension 0 only), or false for other objects.
-fn model_dim0(h: K, d: i64) -> Result<bool> {
-    if !is_model(h) {
-        return Ok(false);
+impl<const SHUFFLE: bool> FromQ for Batched<SHUFFLE> {
+    const TYPE: &'static str = "a tensor, vector, dictionary or model, and optional dimension";
+    /// Every value is one form or an error.
+    fn read(x: K) -> Result<Option<Self>> {
+        let (h, d) = handle_dim(x, if SHUFFLE { "shuffle" } else { "restore" })?;
+        if registry::class_of(h) != Some(Class::Model) {
+            return Ok(Some(Batched::Tensors(h, d)));
+        }
+        if d != 0 {
+            bail!("model data is only batched on dimension 0, but given dimension {d}");
+        }
+        Ok(Some(Batched::Model(ModelArg(h))))
     }
-    if d != 0 {
-        bail!("model data is only batched on dimension 0, but given dimension {d}");
-    }
-    Ok(true)
 }
 
-pub fn batch(x: K) -> KResult {
-    if let Some(m) = ModelArg::of(x) {
-        return Ok(make::boolean(crate::model::data::batch(m)?));
+crate::qfn! {
+    /// `batch m`: a model's next batch; `batch(x;size..)`: tensor/batch.rs's forms.
+    pub fn batch(x: Routed<{ classes(&[Class::Model]) }, TENSORS, Given>) -> KResult {
+        match x {
+            Routed::Here(m) => Ok(make::boolean(data::batch(ModelArg(m.k))?)),
+            Routed::There(x) => crate::tensor::batch::batch(x.0),
+        }
     }
-    crate::tensor::batch::batch(x)
-}
 
-pub fn restore(x: K) -> KResult {
-    let (h, d) = handle_dim(x, "restore")?;
-    if model_dim0(h, d)? {
-        return Ok(make::long(crate::model::data::restore(ModelArg(h))?));
+    /// `restore m` the full size of a model's data; `restore x`, `restore(x;dim)` of tensors.
+    pub fn restore(x: Batched<false>) -> KResult {
+        match x {
+            Batched::Model(m) => Ok(make::long(data::restore(m)?)),
+            Batched::Tensors(h, d) => crate::tensor::batch::restore(h, d),
+        }
     }
-    crate::tensor::batch::restore(h, d)
-}
 
-pub fn shuffle(x: K) -> KResult {
-    let (h, d) = handle_dim(x, "shuffle")?;
-    if model_dim0(h, d)? {
-        crate::model::data::shuffle(ModelArg(h))?;
-        return Ok(make::null());
+    /// `shuffle m` a model's training data; `shuffle x`, `shuffle(x;dim)` of tensors.
+    pub fn shuffle(x: Batched<true>) -> KResult {
+        match x {
+            Batched::Model(m) => {
+                data::shuffle(m)?;
+                Ok(make::null())
+            }
+            Batched::Tensors(h, d) => crate::tensor::batch::shuffle(h, d),
+        }
     }
-    crate::tensor::batch::shuffle(h, d)
 }

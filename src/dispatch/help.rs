@@ -1,30 +1,75 @@
 //! `help` and `options` of a topic, of a module, loss or optimizer type, or of an object: a
 //! module's or loss's options, else a tensor's (tensor/info/attrs.rs).
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use tch::Kind;
 
-use crate::k::from::{FromQ, Sym};
-use crate::k::{make, read, KResult, K};
-use crate::registry;
+use super::route::{classes, Classes, Object, Routed, ANY};
+use crate::k::from::FromQ;
+use crate::k::{make, KResult, K};
+use crate::registry::{self, Class};
 use crate::session::setting::alloptions;
+use crate::tensor::info::attrs::OptionsOf;
 use crate::tensor::info::{self, attrs, facts};
-use crate::tensor::options;
+use crate::tensor::options as topts;
 use crate::{loss, nn, optim};
 
-/// `options[]` the defaults for new tensors; `options x` a tensor's options (a dictionary), a
-/// vector's (a table, a row per tensor), a dictionary's (keys to rows); a module's or loss's
-/// options; `options`topic` as help.
-pub fn options(x: K) -> KResult {
-    if read::is_nil(x) {
-        return Ok(attrs::default_options());
+/// A module, loss or optimizer: its options here.
+const HELPED: Classes = classes(&[Class::Module, Class::Loss, Class::Optimizer]);
+
+/// `help`'s and `options`' argument (`HELP` tells which, for the error of other q data): a topic
+/// or a module, loss or optimizer type's name, or an object: a module's, loss's or optimizer's
+/// options are answered here, any other object's (a tensor's, vector's or dictionary's, a
+/// model's parameters') are tensor/info's (`OptionsOf`, which also reads `::` and `()`).
+pub enum Asked<const HELP: bool> {
+    Name(&'static str),
+    Of(Routed<HELPED, ANY, OptionsOf>),
+}
+
+impl<const HELP: bool> FromQ for Asked<HELP> {
+    const TYPE: &'static str = "an empty argument, a topic symbol or an object";
+    fn read(x: K) -> Result<Option<Self>> {
+        if let Some(s) = <&str>::of(x) {
+            return Ok(Some(Asked::Name(s)));
+        }
+        Ok(Routed::read(x)?.map(Asked::Of))
     }
-    if Sym::of(x).is_some() {
-        return topic(x, false);
+    /// `help`: ktorch's words; `options`: tensor/info's.
+    fn wrong(x: K, arg: &str) -> anyhow::Error {
+        if HELP {
+            anyhow!(
+                "expected an empty argument or a topic symbol, given {}",
+                info::qtype_name(x)
+            )
+        } else {
+            OptionsOf::wrong(x, arg)
+        }
     }
-    if let Some(r) = object_help(x, false)? {
-        return Ok(r);
+}
+
+crate::qfn! {
+    /// `options[]` the defaults for new tensors; `options x` a tensor's options (a dictionary), a
+    /// vector's (a table, a row per tensor), a dictionary's (keys to rows); a module's, loss's or
+    /// optimizer's options; `options`topic` as help, a type's example options.
+    pub fn options(x: Asked<false>) -> KResult {
+        match x {
+            Asked::Name(s) => topic(s, false),
+            Asked::Of(Routed::Here(o)) => object_help(o, false),
+            Asked::Of(Routed::There(t)) => attrs::options(t),
+        }
     }
-    attrs::options::q(x)
+
+    /// `help[]` the topics; `` help`dtype `` dtypes to k type letters; `` help`ktype `` k types
+    /// to the dtype a k array becomes; `` help`device `` devices to their generators' seeds;
+    /// `` help`tensor `` (or `` `vector `dictionary ``) the default tensor options; a type's
+    /// help; an object's: its options.
+    pub fn help(x: Asked<true>) -> KResult {
+        match x {
+            Asked::Name(s) => topic(s, true),
+            Asked::Of(Routed::Here(o)) => object_help(o, true),
+            Asked::Of(Routed::There(OptionsOf::Defaults)) => topic("", true),
+            Asked::Of(Routed::There(t)) => attrs::options(t),
+        }
+    }
 }
 
 /// Help topics and what each gives (ktorch.cpp's `helpsym`).
@@ -111,39 +156,35 @@ fn kind_help(name: &str, full: bool) -> Result<Option<K>> {
 
 /// `help`/`options` of a module or loss object: the type's help row with the object's own
 /// options, or the options alone; of an optimizer, its options, one row per group (ktorch.cpp
-/// `khelp`: `optsettings` for both). None for other objects.
-pub fn object_help(x: K, full: bool) -> Result<Option<K>> {
+/// `khelp`: `optsettings` for both).
+fn object_help(x: Object, full: bool) -> KResult {
     let all = alloptions();
-    if registry::class_of(x) == Some(registry::Class::Optimizer) {
-        return registry::with(x, |o| {
-            Ok(Some(optim::api::options_table(
-                optim::api::optimizer(o)?,
-                all,
-            )))
-        });
+    match x.class {
+        Class::Optimizer => registry::with(x.k, |o| {
+            Ok(optim::api::options_table(optim::api::optimizer(o)?, all))
+        }),
+        Class::Loss => {
+            let (name, o) = registry::with(x.k, |ob| {
+                let l = loss::object::of(ob)?;
+                Ok((l.name(), loss::help::options(l, all)?))
+            })?;
+            if !full {
+                return Ok(o);
+            }
+            let h = loss::help::help(name, Some(o))?;
+            h.ok_or_else(|| anyhow!("no help for loss `{name}"))
+        }
+        _ => {
+            let m = nn::api::modref(x.k)?;
+            let m = m.get();
+            let o = nn::api::options(m, all);
+            if !full {
+                return Ok(o);
+            }
+            let h = nn::help::module_help(m.layer.name, Some(o))?;
+            h.ok_or_else(|| anyhow!("no help for module `{}", m.layer.name))
+        }
     }
-    if nn::api::is_module(x) {
-        let m = nn::api::modref(x)?;
-        let m = m.get();
-        let o = nn::api::options(m, all);
-        return if full {
-            nn::help::module_help(m.layer.name, Some(o))
-        } else {
-            Ok(Some(o))
-        };
-    }
-    if loss::object::is_loss(x) {
-        let (name, o) = registry::with(x, |ob| {
-            let l = loss::object::of(ob)?;
-            Ok((l.name(), loss::help::options(l, all)?))
-        })?;
-        return if full {
-            loss::help::help(name, Some(o))
-        } else {
-            Ok(Some(o))
-        };
-    }
-    Ok(None)
 }
 
 /// Data types and the k type their values come back as, in ktorch's order (ktorch.h `dtype`),
@@ -164,39 +205,15 @@ const DTYPES: [Kind; 13] = [
     Kind::BFloat16,
 ];
 
-/// `help[]` the topics; `` help`dtype `` dtypes to k type letters; `` help`ktype `` k types to the
-/// dtype a k array becomes; `` help`device `` devices to their generators' seeds;
-/// `` help`tensor `` (or `` `vector `dictionary ``) the default tensor options.
-pub fn help(x: K) -> KResult {
-    topic(x, true)
-}
-
-/// `help` (`full`) or `options` of a topic or type name.
-pub fn topic(x: K, full: bool) -> KResult {
-    if registry::is_handle(x) {
-        if let Some(r) = object_help(x, full)? {
-            return Ok(r);
-        }
-        return attrs::options::q(x);
-    }
-    let topic = if read::is_nil(x) {
-        Some("")
-    } else {
-        Sym::of(x).map(|s| s.0)
-    };
-    let Some(topic) = topic else {
-        bail!(
-            "expected an empty argument or a topic symbol, given {}",
-            info::qtype_name(x)
-        );
-    };
+/// `help` (`full`) or `options` of a topic (`""`: the list of topics) or type name.
+fn topic(topic: &str, full: bool) -> KResult {
     Ok(match topic {
         "" => {
             let k: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
             make::dict(&k, TOPICS.iter().map(|t| make::string(t.1)).collect())
         }
         "dtype" => {
-            let k: Vec<&str> = DTYPES.iter().map(|d| options::kind_name(*d)).collect();
+            let k: Vec<&str> = DTYPES.iter().map(|d| topts::kind_name(*d)).collect();
             let v: Vec<u8> = DTYPES
                 .iter()
                 .map(|d| attrs::ktype_letter(*d).unwrap_or(b' '))
@@ -210,7 +227,7 @@ pub fn topic(x: K, full: bool) -> KResult {
                 .iter()
                 .map(|d| attrs::ktype_letter(*d).unwrap_or(b' '))
                 .collect();
-            let v: Vec<&str> = DTYPES[..8].iter().map(|d| options::kind_name(*d)).collect();
+            let v: Vec<&str> = DTYPES[..8].iter().map(|d| topts::kind_name(*d)).collect();
             make::dict_of(make::chars(&k), make::symbols(&v))
         }
         "device" => {

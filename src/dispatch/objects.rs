@@ -1,26 +1,37 @@
-//! Object management from q: `free`, `obj`, `tensorcount`, `class`, `mapped`.
-use anyhow::bail;
+//! Object management from q: `free`, `obj`, `tensorcount`, `class`, `mapped`, `resolve`.
+use anyhow::{anyhow, bail, Result};
 
+use super::route::{Given, Object};
 use crate::k::from::{self, FromQ};
 use crate::k::{make, read, KResult, K};
 use crate::registry::{self, Obj};
+use crate::tensor::opargs::describe;
 
-/// `free h`, `free(h1;h2;..)`, a q dictionary of handles (as `tensor d` gives), or `free[]`
-/// (everything). A list is checked whole before anything is freed, so a bad item frees nothing;
-/// a handle listed twice is freed once.
-pub fn free(x: K) -> KResult {
-    if read::is_nil(x) {
-        registry::free_all();
-    } else if registry::is_handle(x) {
-        registry::free(x)?;
-    } else {
+/// `free`'s forms: `free[]` (everything), a handle (freed, stale or busy: the registry's error),
+/// or a list or q dictionary of handles (as `tensor d` gives), each checked here, before anything
+/// is freed, so a bad item frees nothing.
+pub enum Freed {
+    All,
+    One(K),
+    Many(Vec<K>),
+}
+
+impl FromQ for Freed {
+    const TYPE: &'static str = "a ktorch object, or a list or dictionary of them";
+    fn read(x: K) -> Result<Option<Freed>> {
+        if read::is_nil(x) {
+            return Ok(Some(Freed::All));
+        }
+        if registry::is_handle(x) {
+            return Ok(Some(Freed::One(x)));
+        }
         let parts = read::dict_parts(x);
         let (items, keys) = match &parts {
             Some((k, v)) => (from::list(v), Vec::<&str>::of(*k)),
             None => (from::list(&x), None),
         };
         let Some(items) = items else {
-            bail!("expected a ktorch object, or a list or dictionary of them")
+            return Ok(None);
         };
         let at = |i: usize| {
             keys.as_ref()
@@ -39,21 +50,72 @@ pub fn free(x: K) -> KResult {
                 bail!("stale pointer, {}", at(i));
             }
         }
-        for h in items {
-            if registry::class_of(*h).is_some() {
-                registry::free(*h)?;
-            }
-        }
+        Ok(Some(Freed::Many(items.to_vec())))
     }
-    // (K)0, as ktorch's Free returns: q reads it as `::` (KX: a C function with nothing to
-    // return may return (K)0), and it spares q an allocation on the per-call path (`free`
-    // follows every temporary tensor)
-    Ok(std::ptr::null_mut())
+    fn wrong(_x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected a ktorch object, or a list or dictionary of them")
+    }
 }
 
-pub fn tensorcount(x: K) -> KResult {
-    // of one object: its tensors (a module's parameters and buffers, an optimizer's buffers)
-    if registry::is_handle(x) {
+/// `tensorcount`'s forms: a handle (its object's tensors), or anything else (the session's
+/// tensors: `tensorcount[]`).
+pub enum Counted {
+    Of(K),
+    All,
+}
+
+impl FromQ for Counted {
+    const TYPE: &'static str = "a ktorch object, or ::";
+    fn read(x: K) -> Result<Option<Counted>> {
+        Ok(Some(if registry::is_handle(x) {
+            Counted::Of(x)
+        } else {
+            Counted::All
+        }))
+    }
+}
+
+/// `obj[]`'s argument: `::` or `()`.
+pub struct Empty;
+
+impl FromQ for Empty {
+    const TYPE: &'static str = "an empty argument";
+    fn read(x: K) -> Result<Option<Empty>> {
+        Ok(read::is_nil(x).then_some(Empty))
+    }
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("empty arg expected, given {}", describe(x))
+    }
+}
+
+crate::qfn! {
+    /// `free h`, `free(h1;h2;..)`, a q dictionary of handles, or `free[]` (everything). A handle
+    /// listed twice is freed once; a freed handle stays stale for good (ids are never reused), so
+    /// `free h` again is `stale pointer`.
+    pub fn free(x: Freed) -> KResult {
+        match x {
+            Freed::All => registry::free_all(),
+            Freed::One(h) => registry::free(h)?,
+            Freed::Many(hs) => {
+                for h in hs {
+                    if registry::class_of(h).is_some() {
+                        registry::free(h)?;
+                    }
+                }
+            }
+        }
+        // (K)0, as ktorch's Free returns: q reads it as `::` (KX: a C function with nothing to
+        // return may return (K)0), and it spares q an allocation on the per-call path (`free`
+        // follows every temporary tensor)
+        Ok(std::ptr::null_mut())
+    }
+
+    /// `tensorcount h`: an object's tensors (a module's parameters and buffers, an optimizer's
+    /// buffers); `tensorcount[]`: the session's tensors.
+    pub fn tensorcount(x: Counted) -> Result<i64> {
+        let Counted::Of(x) = x else {
+            return Ok(registry::list().iter().filter(|(_, c)| *c == "tensor").count() as i64);
+        };
         // an optimizer's step counts are no tensors in ktorch (Optimizer::buffer_counts)
         let opt = registry::with(x, |o| {
             if let Some(z) = o.get::<crate::optim::Optimizer>() {
@@ -68,47 +130,32 @@ pub fn tensorcount(x: K) -> KResult {
             }
             Ok(None)
         })?;
-        if let Some(n) = opt {
-            return Ok(make::long(n));
+        match opt {
+            Some(n) => Ok(n),
+            None => Ok(registry::tensors(x)?.len() as i64),
         }
-        return Ok(make::long(registry::tensors(x)?.len() as i64));
     }
-    Ok(make::long(
-        registry::list()
-            .iter()
-            .filter(|(_, c)| *c == "tensor")
-            .count() as i64,
-    ))
-}
 
-/// `mapped x`: is `x` a handle to a live object? (Never an error: any q value may be asked.)
-pub fn mapped(x: K) -> KResult {
-    Ok(make::boolean(registry::class_of(x).is_some()))
-}
-
-pub fn class(x: K) -> KResult {
-    if !registry::is_handle(x) {
-        bail!(
-            "need allocated torch object, e.g. tensor, module, given {}",
-            crate::tensor::opargs::describe(x)
-        );
+    /// `mapped x`: is `x` a handle to a live object? (Never an error: any q value may be asked.)
+    pub fn mapped(x: Given) -> Result<bool> {
+        Ok(registry::class_of(x.0).is_some())
     }
-    registry::with(x, |o| Ok(make::symbol(o.class().name())))
+
+    /// `class h`: the object's class (`tensor`, `module`, ..).
+    pub fn class(x: Object) -> KResult {
+        // through the registry: a busy object is the busy error
+        registry::with(x.k, |o| Ok(make::symbol(o.class().name())))
+    }
 }
 
+crate::qfn! {
 /// `obj[]`: a table of live objects as ktorch.cpp's `kobj` makes it: ptr (the object's handle,
 /// `enlist id`, as q holds it, so `free each exec ptr from obj[]` frees them all), class, device
 /// (a tensor's; the first parameter's of a module, model or optimizer, the first buffer's of a
 /// loss: `objdevice`; blank when there is none), dtype (tensors only, blank for every other class),
 /// size (a tensor's sizes; a count for every other class: a vector's or dictionary's tensors, a
 /// module's or model's parameters, an optimizer's parameters: `objsize`), elements, bytes.
-pub fn obj(x: K) -> KResult {
-    if !(read::is_nil(x) || (read::ktype(x) == 0 && read::len(x) == 0)) {
-        bail!(
-            "empty arg expected, given {}",
-            crate::tensor::opargs::describe(x)
-        );
-    }
+pub fn obj(_x: Empty) -> KResult {
     // a tensor's sizes (a list), a count (an atom), counts (a graph's inputs and outputs)
     enum Size {
         Sizes(Vec<i64>),
@@ -194,7 +241,8 @@ pub fn obj(x: K) -> KResult {
 
 /// `resolve x`: `x` through q's own serialisation (`-9!-8!x`): the canonical form q itself would
 /// hold, e.g. a general list of atoms of one type made a simple list.
-pub fn resolve(x: K) -> KResult {
+pub fn resolve(x: Given) -> KResult {
+    let x = x.0;
     match make::reserialized(x) {
         Ok(z) => Ok(z),
         Err(make::Failed::Serialize) => anyhow::bail!(
@@ -206,4 +254,5 @@ pub fn resolve(x: K) -> KResult {
             crate::tensor::opargs::describe(x)
         ),
     }
+}
 }

@@ -1,64 +1,115 @@
-//! `state` of a module, an optimizer or a model, and `module`, which also takes a model (a handle
-//! sharing its module).
-use anyhow::bail;
+//! `state` of a module, an optimizer or a model, and `module` and `opt`, which also take a model
+//! (a handle sharing its module, an optimizer on its tensors) and an optimizer (its container
+//! module); their other forms are nn/api.rs's and optim/api.rs's.
+use anyhow::{anyhow, Result};
 
+use super::route::{classes, expect, Classes, Given, Routed};
 use crate::k::from::{self, FromQ};
 use crate::k::{KResult, K};
-use crate::registry::{self, Obj};
+use crate::model::ModelArg;
+use crate::nn::api::{is_module, modref};
+use crate::nn::ModRef;
+use crate::optim::api::{Opt, OptCall};
+use crate::registry::{self, Class, Obj};
 use crate::session::setting::alloptions;
 use crate::tensor::opargs::describe;
 use crate::{model, nn, optim};
 
-/// `module m` of a model: a handle sharing its module (ktorch's); `module o` of an optimizer: its
-/// container module; every other form is the module's (nn/api.rs).
-pub fn module(x: K) -> KResult {
-    if model::is_model(x) {
-        return Ok(registry::add(Obj::new(nn::api::modref(x)?)));
-    }
-    // `module o`: an optimizer's container, the modules and tensors its parameters came from
-    if let Some(o) = optim::api::Opt::of(x) {
-        return Ok(registry::add(Obj::new(nn::ModRef::new(
-            optim::api::container(o)?,
-        ))));
-    }
-    nn::api::module(x)
+/// A module, an optimizer or a model.
+const OBJECTS: Classes = classes(&[Class::Module, Class::Optimizer, Class::Model]);
+
+/// `state`'s forms: an optimizer or a module alone or with a flag (show all options, else those
+/// not at their defaults: the setting `alloptions` when none is given), or a model.
+pub enum Stated {
+    Opt(Opt, bool),
+    Module(ModRef, bool),
+    Model(ModelArg),
 }
 
-/// `opt m` of a model: an optimizer on the same tensors as the model's (Optimizer::shared_copy,
-/// ktorch's); every other form is the optimizer's (optim/api.rs).
-pub fn opt(x: K) -> KResult {
-    if model::is_model(x) {
-        let o = registry::with(x, |o| {
-            Ok(o.get::<model::Model>().map(|m| m.opt.shared_copy()))
-        })?;
-        if let Some(o) = o {
-            return Ok(registry::add(Obj::new(o)));
+impl FromQ for Stated {
+    const TYPE: &'static str = "a module, optimizer or model, or (module;flag)";
+    fn read(x: K) -> Result<Option<Stated>> {
+        if let Some(o) = Opt::of(x) {
+            return Ok(Some(Stated::Opt(o, alloptions())));
         }
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(Stated::Model(m)));
+        }
+        if is_module(x) {
+            return Ok(Some(Stated::Module(modref(x)?, alloptions())));
+        }
+        if let Some([h, f]) = from::list(&x) {
+            if let Some(f) = bool::of(*f) {
+                if let Some(o) = Opt::of(*h) {
+                    return Ok(Some(Stated::Opt(o, f)));
+                }
+                if is_module(*h) {
+                    return Ok(Some(Stated::Module(modref(*h)?, f)));
+                }
+            }
+        }
+        expect(x, OBJECTS)?;
+        Ok(None)
     }
-    optim::api::opt::q(x)
+    /// ktorch's words.
+    fn wrong(x: K, _arg: &str) -> anyhow::Error {
+        anyhow!("expected a module, or (module;flag), given {}", describe(x))
+    }
 }
 
-/// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers.
-pub fn state(x: K) -> KResult {
-    if let Some(o) = optim::api::Opt::of(x) {
-        return optim::api::state(o, alloptions());
+/// `module`'s argument: a model or an optimizer (answered here), or nn/api.rs's forms (a module,
+/// a definition, a module to add to).
+pub enum Moduled {
+    Model(ModelArg),
+    Opt(Opt),
+    Module(Given),
+}
+
+impl FromQ for Moduled {
+    const TYPE: &'static str = "a module, optimizer or model, or a module's definition";
+    fn read(x: K) -> Result<Option<Moduled>> {
+        if let Some(m) = ModelArg::of(x) {
+            return Ok(Some(Moduled::Model(m)));
+        }
+        if let Some(o) = Opt::of(x) {
+            return Ok(Some(Moduled::Opt(o)));
+        }
+        expect(x, OBJECTS)?;
+        Ok(Some(Moduled::Module(Given(x))))
     }
-    if model::is_model(x) {
-        return model::api::state(x, alloptions());
-    }
-    if let Some([o, f]) = from::list(&x) {
-        if let (Some(o), Some(f)) = (optim::api::Opt::of(*o), bool::of(*f)) {
-            return optim::api::state(o, f);
+}
+
+crate::qfn! {
+    /// `state m`, `state(m;flag)`: the definition with each module's parameters and buffers (of
+    /// an optimizer, each parameter's buffers; of a model, its parts').
+    pub fn state(x: Stated) -> KResult {
+        match x {
+            Stated::Opt(o, all) => optim::api::state(o, all),
+            Stated::Module(m, all) => nn::api::definition(m.get(), all, true),
+            Stated::Model(m) => model::api::state(m.0, alloptions()),
         }
     }
-    match from::list(&x) {
-        _ if nn::api::is_module(x) => {
-            nn::api::definition(nn::api::modref(x)?.get(), alloptions(), true)
+
+    /// `module m` of a model: a handle sharing its module (ktorch's); `module o` of an
+    /// optimizer: its container, the modules and tensors its parameters came from; every other
+    /// form is the module's (nn/api.rs).
+    pub fn module(x: Moduled) -> KResult {
+        match x {
+            Moduled::Model(m) => Ok(registry::add(Obj::new(modref(m.0)?))),
+            Moduled::Opt(o) => Ok(registry::add(Obj::new(ModRef::new(optim::api::container(o)?)))),
+            Moduled::Module(x) => nn::api::module(x.0),
         }
-        Some([m, f]) if nn::api::is_module(*m) && bool::of(*f).is_some() => {
-            let f = bool::of(*f).unwrap_or_default();
-            nn::api::definition(nn::api::modref(*m)?.get(), f, true)
+    }
+
+    /// `opt m` of a model: an optimizer on the same tensors as the model's
+    /// (Optimizer::shared_copy, ktorch's); every other form is the optimizer's (optim/api.rs).
+    pub fn opt(x: Routed<{ classes(&[Class::Model]) }, { classes(&[Class::Optimizer]) }, OptCall>) -> KResult {
+        match x {
+            Routed::Here(m) => {
+                let o = registry::with(m.k, |o| Ok(model::of(o)?.opt.shared_copy()))?;
+                Ok(registry::add(Obj::new(o)))
+            }
+            Routed::There(c) => optim::api::opt(c),
         }
-        _ => bail!("expected a module, or (module;flag), given {}", describe(x)),
     }
 }

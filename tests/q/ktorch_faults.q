@@ -96,11 +96,20 @@ forged:(0;-1;0N;0W;-0W;999999999;first first f;1+first first o)
 .t.eq["wrong class: forward a tensor";err[forward;(t;1 2e)];"forward: expected a module or model, given tensor"]
 .t.eq["wrong class: forward a tensor alone";err[forward;t];"forward: expected a model, or a module and inputs, given tensor"]
 .t.eq["wrong class: forward an optimizer";err[forward;(o;1 2e)];"forward: expected a module or model, given optimizer"]
-.t.eq["wrong class: step a module";err[step;q];"step: expected an optimizer, given module"]
-.t.eq["wrong class: step a tensor";err[step;t];"step: expected an optimizer, given tensor"]
+.t.eq["wrong class: step a module";err[step;q];"step: expected an optimizer or model, given module"]
+.t.eq["wrong class: step a tensor";err[step;t];"step: expected an optimizer or model, given tensor"]
 .t.eq["wrong class: lr of a module";err[lr;q];"lr: expected optimizer, model, or (optimizer or model;rate(s)), given module"]
 .t.eq["wrong class: lr of a tensor";err[lr;t];"lr: expected optimizer, model, or (optimizer or model;rate(s)), given tensor"]
 .t.eq["wrong class: run a module";err[run;q];"run: expected model, or (model;inputs;targets), given module"]
+/ a function over several classes names them all when given a handle of another (dispatch/route.rs)
+.t.eq["wrong class: ptr of an optimizer";err[ptr;o];"ptr: expected a tensor, vector, dictionary or module, given optimizer"]
+.t.eq["wrong class: dtype of an optimizer";err[dtype;o];"dtype: expected a tensor, vector, dictionary, module or model, given optimizer"]
+.t.eq["wrong class: backward of a module";err[backward;q];"backward: expected a tensor or model, given module"]
+.t.eq["wrong class: opt of a tensor";err[opt;t];"opt: expected an optimizer or model, given tensor"]
+.t.eq["wrong class: parmtypes of a tensor";err[parmtypes;t];"parmtypes: expected a module, optimizer or model, given tensor"]
+.t.eq["wrong class: state of a tensor";err[state;t];"state: expected a module, optimizer or model, given tensor"]
+.t.eq["wrong class: batch of a module";err[batch;q];"batch: expected a tensor, vector, dictionary or model, given module"]
+.t.eq["forged ids: size, class, state";(err[size;h 0];err[class;h 0];err[state;h 0]);("size: stale pointer";"class: stale pointer";"state: expected a module, or (module;flag), given stale pointer")]
 .t.eq["objects intact";(tensor t;class q;class o);(1 2 3e;`module;`optimizer)]
 
 / file paths are used as given: the error names the path that cannot be written

@@ -227,7 +227,7 @@ v:vector(1 2;3 4)
 .t.eq["detail stale";.t.catch[{detail t}];"detail: stale pointer"]
 .t.eq["str";str f;" 1.5000\n 2.5000\n[ CPUFloatType{2} ]"]
 .t.eq["str of a scalar";{t:tensor x; r:str t; free t; r} 7;"7\n[ CPULongType{} ]"]
-.t.eq["str of a vector";.t.catch[{str v}];"str: expected a tensor, given a vector"]
+.t.eq["str of a vector";.t.catch[{str v}];"str: expected a tensor or module, given vector"]
 .t.eq["str stale";.t.catch[{str t}];"str: stale pointer"]
 free(f;v)
 

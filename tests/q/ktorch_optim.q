@@ -92,7 +92,7 @@ free nt
 .t.eq["unknown optimizer";err[opt;`nope];"opt: unrecognized optimizer: `nope"]
 .t.eq["bad option";err[opt;(`sgd;t;`lr`foo!1 2f)];"opt: sgd: unrecognized option `foo"]
 .t.eq["bad option type";err[opt;(`adam;t;.1;`x)];"opt: adam beta1: expected double, given symbol scalar"]
-.t.eq["step of a tensor";err[step;t];"step: expected an optimizer, given tensor"]
+.t.eq["step of a tensor";err[step;t];"step: expected an optimizer or model, given tensor"]
 free(t;m)
 / opt.rst: size, tensorcount, elements, bytes of an optimizer (the doc's values)
 attrs:{x!x@\:y}[`class`objtype`size`tensorcount`elements`bytes]
