@@ -108,6 +108,16 @@ fn declared_forms() {
             }
             at = name_at;
         }
+        // kind aliases (`type Counted = Routed<OBJECTS, TENSORS, Held<true>>;`): the aliased
+        // kind's words, marked by a leading `=`
+        for l in text.lines() {
+            let l = l.trim_start().trim_start_matches("pub ").trim_start_matches("(crate) ");
+            if let Some((name, rhs)) = l.strip_prefix("type ").and_then(|r| r.split_once(" = ")) {
+                if name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    kinds.push((file.clone(), name.to_string(), format!("={}", rhs.trim_end_matches(';'))));
+                }
+            }
+        }
         let mut at = 0;
         while let Some(i) = text[at..].find("qfn! {") {
             let start = at + i + "qfn! {".len();
@@ -237,7 +247,19 @@ fn type_text(kinds: &[(String, String, String)], file: &str, k: &str, depth: u32
         .iter()
         .find(|(f, n, _)| f == file && *n == base)
         .or_else(|| kinds.iter().find(|(_, n, _)| *n == base));
+    // `Routed<HERE, THERE, D>` (src/dispatch/route.rs): a handle of a class it answers itself,
+    // or what its domain's kind D takes
+    if base == "Routed" {
+        let d = k
+            .split_once('<')
+            .map(|(_, g)| split_top(g.strip_suffix('>').unwrap_or(g)))
+            .and_then(|g| g.last().map(|d| d.trim().to_string()))
+            .unwrap_or_default();
+        let t = type_text(kinds, file, &d, depth + 1);
+        return if t.is_empty() { "a ktorch object".into() } else { format!("{t}, or a ktorch object") };
+    }
     match found {
+        Some((_, _, v)) if v.starts_with('=') && depth < 4 => type_text(kinds, file, &v[1..], depth + 1),
         Some((_, _, v)) if v.starts_with('"') => v.trim_matches('"').replace("\\\"", "\""),
         Some((f, _, v)) if depth < 4 => match v.strip_suffix("::TYPE") {
             Some(other) => type_text(kinds, f, other, depth + 1),

@@ -23,9 +23,10 @@ for prec in ${PRECS:-fp32 bf16}; do
       [ "$n" = 1 ] && [ "$mode" = weak ] && continue
       rows=200; [ "$mode" = weak ] && rows=$((200 * n))
       port=$((port + 10))
-      k=$(bash scripts/dist-launch.sh -n "$n" -p $port bench/dist/gpt_dist.q $prec $rows $K $WU $TEXT 2>&1 | grep "^\[rank 0\] dist " | sed 's/^\[rank 0\] //')
+      hk=0; hd=0; case "${HIGH:-}" in both) hk=1; hd=1 ;; dist) hk=1 ;; ddp) hd=1 ;; esac
+      k=$(TORCH_NCCL_HIGH_PRIORITY=$hk bash scripts/dist-launch.sh -n "$n" -p $port bench/dist/gpt_dist.q $prec $rows $K $WU $TEXT 2>&1 | grep "^\[rank 0\] dist " | sed 's/^\[rank 0\] //')
       echo "$mode $k" | tee -a "$res" | cut -c1-100
-      d=$(torchrun --standalone --nproc_per_node "$n" bench/dist/gpt_ddp.py $prec $rows $K $WU $TEXT 2>/dev/null | grep "^ddp ")
+      d=$(TORCH_NCCL_HIGH_PRIORITY=$hd torchrun --standalone --nproc_per_node "$n" bench/dist/gpt_ddp.py $prec $rows $K $WU $TEXT 2>/dev/null | grep "^ddp ")
       echo "$mode $d" | tee -a "$res" | cut -c1-100
     done
   done

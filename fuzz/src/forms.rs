@@ -125,6 +125,12 @@ fn word(g: &mut Gen, w: &str) -> KObj {
         "tensor" | "vector" | "dictionary" | "module" | "model" | "optimizer" | "loss"
         | "event" | "stream" | "graph" => class(g, last),
         "handle" => g.handle(),
+        // any class (the dispatch layer's kinds): a live object of a class the fixtures make
+        "object" => {
+            let cs = crate::fixtures::classes();
+            let c = *g.rng.pick(&cs);
+            class(g, c)
+        }
         "seed" | "rank" | "size" | "index" | "priority" | "long" | "count" => g.atom(KJ),
         "timeout" => {
             if g.rng.chance(50) {
