@@ -54,24 +54,37 @@ impl<L: Named> Distance<L> {
 
 crate::by_layer! { Distance: pairwise, similar }
 
-/// `pdist`'s p: any number (a boolean or an integer made a double), default 2.
-pub struct Norm(f64);
+/// `pdist x`, `pdist(x;p)`: the input (alone, or first) and p, any number (a boolean or an
+/// integer made a double), default 2.
+pub struct Pdist {
+    input: Input,
+    p: f64,
+}
 
-impl FromQ for Norm {
-    const TYPE: &'static str = "a number";
-    fn read(x: K) -> Result<Option<Norm>> {
-        Ok(Num::of(x).map(|n| {
-            Norm(match n {
-                Num::Float(f) => f,
-                Num::Int(j) => j as f64,
-            })
+impl FromQ for Pdist {
+    const TYPE: &'static str = "x or (x;p)";
+    /// Every value is a call or an error.
+    fn read(x: K) -> Result<Option<Pdist>> {
+        let (t, handle, args) = super::input(&x)?;
+        let p = match args {
+            [] => 2.0,
+            [p] => match Num::of(*p) {
+                Some(Num::Float(f)) => f,
+                Some(Num::Int(j)) => j as f64,
+                None => return Err(from::expected("p", Num::TYPE, *p)),
+            },
+            _ => bail!("expected x or (x;p), given {}", describe(x)),
+        };
+        Ok(Some(Pdist {
+            input: Input { t, handle },
+            p,
         }))
     }
 }
 
 crate::qfn! {
     /// `pdist x`, `pdist(x;p)`: the p-norm distances between the rows of a matrix (p default 2).
-    pub fn pdist(x: Input, p: Option<Norm>) -> KResult {
-        result(x.t.f_pdist(p.map_or(2.0, |p| p.0))?, x.handle)
+    pub fn pdist(x: Pdist) -> KResult {
+        result(x.input.t.f_pdist(x.p)?, x.input.handle)
     }
 }

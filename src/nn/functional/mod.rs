@@ -220,9 +220,8 @@ impl FromQ for Relu {
         let o = opts(args, &["inplace"])?;
         let inplace = match o[0] {
             None => false,
-            Some(f) => bool::of(f).ok_or_else(|| {
-                anyhow!("unrecognized option(s), expected single boolean flag")
-            })?,
+            Some(f) => bool::of(f)
+                .ok_or_else(|| anyhow!("unrecognized option(s), expected single boolean flag"))?,
         };
         Ok(Some(Relu { t, handle, inplace }))
     }
@@ -269,16 +268,13 @@ impl FromQ for Soft {
             bail!("unrecognized arg(s), expected dim or (dim;data type)")
         };
         let dim = long("dim", d)?;
-        let kind = match o[1] {
-            None => None,
-            Some(s) => Some(
-                <&str>::of(s)
-                    .and_then(options::kind_from_name)
-                    .ok_or_else(|| {
-                        anyhow!("dtype: expected data type symbol, given {}", describe(s))
-                    })?,
-            ),
-        };
+        let kind =
+            match o[1] {
+                None => None,
+                Some(s) => Some(<&str>::of(s).and_then(options::kind_from_name).ok_or_else(
+                    || anyhow!("dtype: expected data type symbol, given {}", describe(s)),
+                )?),
+            };
         Ok(Some(Soft {
             t,
             handle,
@@ -290,7 +286,10 @@ impl FromQ for Soft {
 
 impl Soft {
     /// `f` of the input along the dimension, in the data type given.
-    pub fn apply(self, f: fn(&Tensor, i64, Option<Kind>) -> Result<Tensor, tch::TchError>) -> KResult {
+    pub fn apply(
+        self,
+        f: fn(&Tensor, i64, Option<Kind>) -> Result<Tensor, tch::TchError>,
+    ) -> KResult {
         done(f(&self.t, self.dim, self.kind)?, &self.t, self.handle)
     }
 }
