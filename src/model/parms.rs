@@ -226,21 +226,24 @@ fn tree(h: K) -> Result<ModRef> {
     })
 }
 
-/// `batchnorm`'s model or module: a handle alone, or the first of `(handle;momentum settings)`
-/// (its class checked where its modules are read).
-#[derive(Clone, Copy)]
-pub struct Normed(K);
+/// `batchnorm`'s model or module and its module tree: a handle alone, or the first of
+/// `(handle;momentum settings)`.
+pub struct Normed {
+    h: K,
+    q: ModRef,
+}
 
 const BATCHNORM_USAGE: &str = "model or module, or (model/module;dictionary of momentum settings)";
 
 impl FromQ for Normed {
     const TYPE: &'static str = "model or module";
+    /// Every value is one or an error (`tree`'s: `expected model or module, given ..`).
     fn read(x: K) -> Result<Option<Normed>> {
-        Ok(Some(Normed(x)))
+        Ok(Some(Normed { h: x, q: tree(x)? }))
     }
     fn alone(x: K) -> Result<Option<Normed>> {
         if registry::is_handle(x) {
-            return Ok(Some(Normed(x)));
+            return Self::read(x);
         }
         match from::list(&x) {
             Some([_, _]) => Ok(None),
@@ -284,7 +287,7 @@ crate::qfn! {
     /// momentum restored. Answers each layer's name and momentum. `batchnorm(m;d)`: momentum back
     /// as before (from that answer).
     pub fn batchnorm(h: Normed, d: Option<Momenta>) -> KResult {
-        let q = tree(h.0)?;
+        let Normed { h, q } = h;
         let norms: Vec<(String, &crate::nn::Module)> = q
             .get()
             .named_modules()
@@ -330,8 +333,8 @@ crate::qfn! {
             make::symbols(&names),
             make::floats(&momentum),
         ));
-        if registry::class_of(h.0) == Some(registry::Class::Model) && !norms.is_empty() {
-            let r = recalc(h.0, &q);
+        if registry::class_of(h) == Some(registry::Class::Model) && !norms.is_empty() {
+            let r = recalc(h, &q);
             for ((_, m), f) in norms.iter().zip(&momentum) {
                 m.set_cumulative(f.is_nan());
             }
