@@ -6,7 +6,7 @@ use crate::k::KResult;
 use crate::tensor::opargs::Input;
 use crate::tensor::result;
 
-crate::by_layer! {
+super::by_layer! {
     ByLayer: celu,
     elu,
     glu,

@@ -6,7 +6,7 @@
 use super::ByLayer;
 use crate::k::KResult;
 
-crate::by_layer! {
+super::by_layer! {
     ByLayer: adaptavg1d,
     adaptavg2d,
     adaptavg3d,

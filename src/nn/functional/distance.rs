@@ -52,7 +52,7 @@ impl<L: Named> Distance<L> {
     }
 }
 
-crate::by_layer! { Distance: pairwise, similar }
+super::by_layer! { Distance: pairwise, similar }
 
 /// `pdist x`, `pdist(x;p)`: the input (alone, or first) and p, any number (a boolean or an
 /// integer made a double), default 2.

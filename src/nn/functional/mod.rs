@@ -119,7 +119,7 @@ pub fn done(r: Tensor, t: &Tensor, handle: bool) -> KResult {
 
 /// A layer named by a type: the type parameter of a kind that reads a layer's options
 /// ([`ByLayer`], distance's `Distance`), one marker type per q function (made by
-/// [`by_layer!`](crate::by_layer)).
+/// `by_layer!`).
 pub trait Named {
     const NAME: &'static str;
 }
@@ -181,7 +181,6 @@ impl<L: Named> ByLayer<L> {
 /// Typed q functions run by the layer of their name: `by_layer!(Kind: celu, elu)` makes
 /// `celu(call: Kind<which::celu>)` (and its `celu::q`) answering `call.run()`, with a marker
 /// type of [`Named`] for each name in a module `which` of the caller.
-#[macro_export]
 macro_rules! by_layer {
     ($kind:ident: $($name:ident),+ $(,)?) => {
         /// The layer of each q function here, as a type ([`Named`](crate::nn::functional::Named)).
@@ -204,6 +203,7 @@ macro_rules! by_layer {
         )+
     };
 }
+pub(crate) use by_layer;
 
 /// `relu x`, `relu(x;inplace)`, the flag also by name.
 pub struct Relu {

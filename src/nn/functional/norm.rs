@@ -3,4 +3,4 @@
 use super::ByLayer;
 use crate::k::KResult;
 
-crate::by_layer! { ByLayer: normalize }
+super::by_layer! { ByLayer: normalize }

@@ -6,4 +6,4 @@
 use super::ByLayer;
 use crate::k::KResult;
 
-crate::by_layer! { ByLayer: onehot, zscore, randomcrop, randomflip }
+super::by_layer! { ByLayer: onehot, zscore, randomcrop, randomflip }
