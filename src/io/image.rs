@@ -15,48 +15,76 @@ use tch::{Device, Kind, Tensor};
 use crate::k::from::{self, FromQ, Number as Num, Sym};
 use crate::k::{make, read, KResult, K};
 use crate::tensor::opargs;
-use crate::tensor::{arg, result};
+use crate::tensor::result;
 
 const GRID_USAGE: &str = "(input array/tensor; rows; cols; padding; pad value), 2-5 args";
 
 /// Defaults as ktorch: 2 pixels of padding, filled with 0.
 const DEFAULT_PADDING: i64 = 2;
 
-pub fn makegrid(x: K) -> KResult {
-    let v = from::items(&x, 2..=5, GRID_USAGE)?;
-    let count = |i: usize, what: &str| -> anyhow::Result<Option<i64>> {
-        match i64::of(v[i]) {
-            Some(i64::MIN) => Ok(None),
-            Some(n) if n > 0 => Ok(Some(n)),
-            Some(n) => bail!("{what} must be positive, given {n}"),
-            None => bail!("{what} must be a long, given {}", opargs::describe(v[i])),
-        }
-    };
-    let rows = count(1, "rows")?;
-    let cols = if v.len() > 2 {
-        count(2, "columns")?
-    } else {
-        None
-    };
-    let padding = match v.get(3) {
-        None => DEFAULT_PADDING,
-        Some(&p) => match i64::of(p) {
-            Some(p) if p >= 0 => p,
-            _ => bail!(
-                "padding must be a non-negative long, given {}",
-                opargs::describe(p)
-            ),
-        },
-    };
-    let fill = match v.get(4) {
-        None => Num::Int(0),
-        Some(&f) => Num::of(f)
-            .filter(|_| read::ktype(f) < 0)
-            .ok_or_else(|| anyhow!("pad value must be a number, given {}", opargs::describe(f)))?,
-    };
-    let (t, handle) = arg(v[0])?;
-    let _nograd = tch::no_grad_guard();
-    result(grid(&t, rows, cols, padding, fill)?, handle)
+/// `makegrid`'s arguments by position (each optional one only after those before it):
+/// `(images;rows;cols;padding;pad value)`, rows and columns positive longs or null (taken from
+/// the image count), padding a non-negative long (default 2), pad value a number atom (0).
+pub struct Grid {
+    images: opargs::Input,
+    rows: Option<i64>,
+    cols: Option<i64>,
+    padding: i64,
+    fill: Num,
+}
+
+impl FromQ for Grid {
+    const TYPE: &'static str = GRID_USAGE;
+    /// Every value is a grid's arguments or an error (the counts, padding and pad value are
+    /// checked before the images are read, as ktorch).
+    fn read(x: K) -> anyhow::Result<Option<Grid>> {
+        let v = from::items(&x, 2..=5, GRID_USAGE)?;
+        let count = |i: usize, what: &str| -> anyhow::Result<Option<i64>> {
+            match i64::of(v[i]) {
+                Some(i64::MIN) => Ok(None),
+                Some(n) if n > 0 => Ok(Some(n)),
+                Some(n) => bail!("{what} must be positive, given {n}"),
+                None => bail!("{what} must be a long, given {}", opargs::describe(v[i])),
+            }
+        };
+        let rows = count(1, "rows")?;
+        let cols = match v.len() {
+            2 => None,
+            _ => count(2, "columns")?,
+        };
+        let padding = match v.get(3) {
+            None => DEFAULT_PADDING,
+            Some(&p) => match i64::of(p) {
+                Some(p) if p >= 0 => p,
+                _ => bail!(
+                    "padding must be a non-negative long, given {}",
+                    opargs::describe(p)
+                ),
+            },
+        };
+        let fill = match v.get(4) {
+            None => Num::Int(0),
+            Some(&f) => Num::of(f).filter(|_| read::ktype(f) < 0).ok_or_else(|| {
+                anyhow!("pad value must be a number, given {}", opargs::describe(f))
+            })?,
+        };
+        Ok(Some(Grid {
+            images: opargs::Input::from_q(v[0], "images")?,
+            rows,
+            cols,
+            padding,
+            fill,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `makegrid(images;rows)` .. `makegrid(images;rows;cols;padding;pad value)` (the module's doc).
+    pub fn makegrid(g: Grid) -> KResult {
+        let _nograd = tch::no_grad_guard();
+        let r = grid(&g.images.t, g.rows, g.cols, g.padding, g.fill)?;
+        result(r, g.images.handle)
+    }
 }
 
 /// The grid of `images` (n x h x w or n x c x h x w). With rows or columns null the other is

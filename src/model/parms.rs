@@ -226,34 +226,42 @@ fn tree(h: K) -> Result<ModRef> {
     })
 }
 
-/// `batchnorm m`: each batch norm layer's statistics reset (mean 0, variance 1, no batches)
-/// and averaged cumulatively from now on (momentum None); given a model with training data,
-/// the statistics are then made from one pass over it (no gradients, training mode) and the
-/// momentum restored. Answers each layer's name and momentum. `batchnorm(m;d)`: momentum back
-/// as before (from that answer).
-pub fn batchnorm(x: K) -> KResult {
-    let (h, d) = if registry::is_handle(x) {
-        (x, None)
-    } else {
-        match from::list(&x) {
-            Some([h, d]) => (*h, Some(*d)),
-            _ => bail!("expected model or module, or (model/module;dictionary of momentum settings), given {}", describe(x)),
+/// `batchnorm`'s model or module and its module tree: a handle alone, or the first of
+/// `(handle;momentum settings)`.
+pub struct Normed {
+    h: K,
+    q: ModRef,
+}
+
+const BATCHNORM_USAGE: &str = "model or module, or (model/module;dictionary of momentum settings)";
+
+impl FromQ for Normed {
+    const TYPE: &'static str = "model or module";
+    /// Every value is one or an error (`tree`'s: `expected model or module, given ..`).
+    fn read(x: K) -> Result<Option<Normed>> {
+        Ok(Some(Normed { h: x, q: tree(x)? }))
+    }
+    fn alone(x: K) -> Result<Option<Normed>> {
+        if registry::is_handle(x) {
+            return Self::read(x);
         }
-    };
-    let q = tree(h)?;
-    let norms: Vec<(String, &crate::nn::Module)> = q
-        .get()
-        .named_modules()
-        .into_iter()
-        .filter(|(_, m)| BATCHNORMS.contains(&m.layer.name))
-        .collect();
-    if let Some(d) = d {
-        let (k, v) = read::dict_parts(d).ok_or_else(|| {
-            anyhow!(
-                "expected k dictionary of momentum settings for 2nd arg, given {}",
-                describe(d)
-            )
-        })?;
+        match from::list(&x) {
+            Some([_, _]) => Ok(None),
+            _ => bail!("expected {BATCHNORM_USAGE}, given {}", describe(x)),
+        }
+    }
+}
+
+/// Momentum settings to restore: a dictionary of batch norm layer names to momentum (null for
+/// a cumulative average), `batchnorm`'s own answer.
+pub struct Momenta(Vec<(&'static str, f64)>);
+
+impl FromQ for Momenta {
+    const TYPE: &'static str = "dictionary of momentum settings";
+    fn read(x: K) -> Result<Option<Momenta>> {
+        let Some((k, v)) = read::dict_parts(x) else {
+            return Ok(None);
+        };
         let keys =
             Vec::<&str>::of(k).ok_or_else(|| anyhow!("momentum settings: expected symbol keys"))?;
         let vals = Vec::<f64>::of(v).ok_or_else(|| {
@@ -262,52 +270,78 @@ pub fn batchnorm(x: K) -> KResult {
                 describe(v)
             )
         })?;
-        for (name, f) in keys.iter().zip(vals) {
-            let (_, m) = norms.iter().find(|(n, _)| n == name).ok_or_else(|| {
-                anyhow!("unable to locate batch norm module '{name}' to restore momentum")
-            })?;
-            let own = m.float("momentum");
-            if !(f.is_nan() && own.is_nan()) && f != own && !f.is_nan() {
-                bail!("'{name}': momentum {f} differs from the module's {own}");
-            }
-            m.set_cumulative(f.is_nan());
-        }
-        return Ok(make::null());
+        Ok(Some(Momenta(keys.into_iter().zip(vals).collect())))
     }
-    let mut momentum = vec![];
-    for (_, m) in &norms {
-        momentum.push(if m.cumulative() {
-            f64::NAN
-        } else {
-            m.float("momentum")
-        });
-        m.set_cumulative(true);
-        tch::no_grad(|| -> Result<()> {
-            for (b, v) in [
-                ("running_mean", 0.0),
-                ("running_var", 1.0),
-                ("num_batches_tracked", 0.0),
-            ] {
-                if let Ok(t) = m.buffer(b) {
-                    let _ = t.shallow_clone().f_fill_(v)?;
+    fn wrong(d: K, _arg: &str) -> anyhow::Error {
+        anyhow!(
+            "expected k dictionary of momentum settings for 2nd arg, given {}",
+            describe(d)
+        )
+    }
+}
+
+crate::qfn! {
+    /// `batchnorm m`: each batch norm layer's statistics reset (mean 0, variance 1, no batches)
+    /// and averaged cumulatively from now on (momentum None); given a model with training data,
+    /// the statistics are then made from one pass over it (no gradients, training mode) and the
+    /// momentum restored. Answers each layer's name and momentum. `batchnorm(m;d)`: momentum back
+    /// as before (from that answer).
+    pub fn batchnorm(h: Normed, d: Option<Momenta>) -> KResult {
+        let Normed { h, q } = h;
+        let norms: Vec<(String, &crate::nn::Module)> = q
+            .get()
+            .named_modules()
+            .into_iter()
+            .filter(|(_, m)| BATCHNORMS.contains(&m.layer.name))
+            .collect();
+        if let Some(Momenta(settings)) = d {
+            for (name, f) in settings {
+                let (_, m) = norms.iter().find(|(n, _)| n == name).ok_or_else(|| {
+                    anyhow!("unable to locate batch norm module '{name}' to restore momentum")
+                })?;
+                let own = m.float("momentum");
+                if !(f.is_nan() && own.is_nan()) && f != own && !f.is_nan() {
+                    bail!("'{name}': momentum {f} differs from the module's {own}");
                 }
+                m.set_cumulative(f.is_nan());
             }
-            Ok(())
-        })?;
-    }
-    let names: Vec<&str> = norms.iter().map(|(n, _)| n.as_str()).collect();
-    let answer = crate::k::Owned::new(make::dict_of(
-        make::symbols(&names),
-        make::floats(&momentum),
-    ));
-    if registry::class_of(h) == Some(registry::Class::Model) && !norms.is_empty() {
-        let r = recalc(h, &q);
-        for ((_, m), f) in norms.iter().zip(&momentum) {
-            m.set_cumulative(f.is_nan());
+            return Ok(make::null());
         }
-        r?;
+        let mut momentum = vec![];
+        for (_, m) in &norms {
+            momentum.push(if m.cumulative() {
+                f64::NAN
+            } else {
+                m.float("momentum")
+            });
+            m.set_cumulative(true);
+            tch::no_grad(|| -> Result<()> {
+                for (b, v) in [
+                    ("running_mean", 0.0),
+                    ("running_var", 1.0),
+                    ("num_batches_tracked", 0.0),
+                ] {
+                    if let Ok(t) = m.buffer(b) {
+                        let _ = t.shallow_clone().f_fill_(v)?;
+                    }
+                }
+                Ok(())
+            })?;
+        }
+        let names: Vec<&str> = norms.iter().map(|(n, _)| n.as_str()).collect();
+        let answer = crate::k::Owned::new(make::dict_of(
+            make::symbols(&names),
+            make::floats(&momentum),
+        ));
+        if registry::class_of(h) == Some(registry::Class::Model) && !norms.is_empty() {
+            let r = recalc(h, &q);
+            for ((_, m), f) in norms.iter().zip(&momentum) {
+                m.set_cumulative(f.is_nan());
+            }
+            r?;
+        }
+        Ok(answer.into_raw())
     }
-    Ok(answer.into_raw())
 }
 
 /// One pass over a model's training data in training mode without gradients.

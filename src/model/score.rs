@@ -17,11 +17,14 @@
 use anyhow::{anyhow, bail, Result};
 use tch::Tensor;
 
-use super::table::{float_kind, inputs, keyed_like, output_table, scorer, Want};
+use std::sync::Arc;
+
+use super::table::{float_kind, inputs, keyed_like, output_table, scorer, Columns, Want};
 use crate::k::from::{self, FromQ};
 use crate::k::{data, make, read, KResult, K};
 use crate::nn::forward::{Call, EFORWARD};
 use crate::nn::plan::plan;
+use crate::nn::ModRef;
 use crate::registry;
 use crate::tensor::convert;
 use crate::tensor::opargs::describe;
@@ -147,112 +150,130 @@ fn gather(cols: &[Column], rows: usize, x: &mut [f32]) -> Result<()> {
     Ok(())
 }
 
-/// `score(m;x)`.
-pub fn score(x: K) -> KResult {
-    let (h, data) = match from::list(&x) {
-        Some([h, d]) if registry::is_handle(*h) => (*h, *d),
-        _ => bail!(
-            "expected (model;table), (model;row dictionary) or (model;data), given {}",
-            describe(x)
-        ),
-    };
-    let (q, cols) = scorer(h)?;
-    let rows = rows_of(data)?;
-    let features = cols.as_ref().map(|c| c.features.as_slice());
-    let module = q.get();
-    // the plan: one input, read from the columns (enumerations are an embedding's: not here)
-    if let Some(p) = plan(module) {
-        let one = features.is_none_or(|f| f.len() == 1);
-        match &rows {
-            Rows::Table(t) if one => {
-                if let Some((xin, n)) = table_input(&p, t, features)? {
-                    return Ok(out_rows(&p, &xin, n));
-                }
-            }
-            Rows::Row { values: r, .. } if one && p.work <= FAST_WORK => {
-                let xin = row_values(r, features.map(|f| &f[0]))?;
-                if xin.len() != p.inp {
-                    bail!("{} features for a module of {} inputs", xin.len(), p.inp);
-                }
-                let mut y = vec![0f32; p.out];
-                p.run(&xin, 1, &mut y);
-                return Ok(if p.out == 1 {
-                    make::atom(-8, &y[0].to_ne_bytes())
-                } else {
-                    reals(&y)
-                });
-            }
-            // q data: a real or float vector (one row) or a list of them (rows), the shape of
-            // the output as libtorch's forward gives it
-            Rows::Data(d) => {
-                if let Some((xin, n, matrix)) = floats_of(*d, p.inp) {
-                    if n * p.work <= FAST_WORK {
-                        let mut y = vec![0f32; n * p.out];
-                        p.run(&xin, n, &mut y);
-                        return Ok(if matrix {
-                            make::list(y.chunks(p.out).map(reals).collect())
-                        } else {
-                            reals(&y)
-                        });
+/// `score(m;x)`: the model or module (its scoring columns, if a model's) and the rows.
+pub struct Scoring {
+    q: ModRef,
+    cols: Option<Arc<Columns>>,
+    rows: Rows,
+}
+
+impl FromQ for Scoring {
+    const TYPE: &'static str = "(model;table), (model;row dictionary) or (model;data)";
+    /// Every value is a call or an error (the model's, then the rows').
+    fn read(x: K) -> Result<Option<Scoring>> {
+        let (h, data) = match from::list(&x) {
+            Some([h, d]) if registry::is_handle(*h) => (*h, *d),
+            _ => bail!("expected {}, given {}", Self::TYPE, describe(x)),
+        };
+        let (q, cols) = scorer(h)?;
+        Ok(Some(Scoring {
+            q,
+            cols,
+            rows: rows_of(data)?,
+        }))
+    }
+}
+
+crate::qfn! {
+    /// `score(m;x)`.
+    pub fn score(x: Scoring) -> KResult {
+        let Scoring { q, cols, rows } = x;
+        let features = cols.as_ref().map(|c| c.features.as_slice());
+        let module = q.get();
+        // the plan: one input, read from the columns (enumerations are an embedding's: not here)
+        if let Some(p) = plan(module) {
+            let one = features.is_none_or(|f| f.len() == 1);
+            match &rows {
+                Rows::Table(t) if one => {
+                    if let Some((xin, n)) = table_input(&p, t, features)? {
+                        return Ok(out_rows(&p, &xin, n));
                     }
                 }
-            }
-            _ => {}
-        }
-    }
-    // libtorch's forward, as evaluate
-    let w = Want {
-        float: float_kind(module),
-        device: module.device(),
-        classes: false,
-    };
-    let (xs, squeeze) = match &rows {
-        Rows::Table(t) => (inputs(t, features, &w)?, Some(t.rows)),
-        Rows::Row { values: r, .. } => {
-            let v = row_values(r, features.map(|f| &f[0]))?;
-            let t = Tensor::from_slice(&v)
-                .f_view([1, v.len() as i64])?
-                .f_to_kind(w.float)?;
-            (vec![t.f_to_device(w.device)?], Some(-1))
-        }
-        // q's floats (or reals) in the module's floating type, as the plan reads them
-        Rows::Data(d) => {
-            let t = convert::to_tensor_on(*d, Some(w.device))?;
-            let t = if matches!(t.kind(), tch::Kind::Float | tch::Kind::Double)
-                && t.kind() != w.float
-            {
-                t.f_to_kind(w.float)?
-            } else {
-                t
-            };
-            (vec![t], None)
-        }
-    };
-    let y = Call::new(q.share(), xs, EFORWARD).run()?.first()?;
-    let y = y.f_to_device(tch::Device::Cpu)?;
-    let s = y.size();
-    match squeeze {
-        // a table: one value per row, or rows of values
-        Some(n) if n >= 0 => {
-            if s.first() != Some(&n) {
-                bail!("output of {s:?} for {n} rows");
-            }
-            if s.len() == 2 && s[1] == 1 {
-                convert::to_q(&y.f_view([n])?)
-            } else {
-                convert::to_q(&y)
+                Rows::Row { values: r, .. } if one && p.work <= FAST_WORK => {
+                    let xin = row_values(r, features.map(|f| &f[0]))?;
+                    if xin.len() != p.inp {
+                        bail!("{} features for a module of {} inputs", xin.len(), p.inp);
+                    }
+                    let mut y = vec![0f32; p.out];
+                    p.run(&xin, 1, &mut y);
+                    return Ok(if p.out == 1 {
+                        make::atom(-8, &y[0].to_ne_bytes())
+                    } else {
+                        reals(&y)
+                    });
+                }
+                // q data: a real or float vector (one row) or a list of them (rows), the shape of
+                // the output as libtorch's forward gives it
+                Rows::Data(d) => {
+                    if let Some((xin, n, matrix)) = floats_of(*d, p.inp) {
+                        if n * p.work <= FAST_WORK {
+                            let mut y = vec![0f32; n * p.out];
+                            p.run(&xin, n, &mut y);
+                            return Ok(if matrix {
+                                make::list(y.chunks(p.out).map(reals).collect())
+                            } else {
+                                reals(&y)
+                            });
+                        }
+                    }
+                }
+                _ => {}
             }
         }
-        // one row: an atom, or the row of outputs
-        Some(_) => {
-            let y = y.f_flatten(0, -1)?;
-            if y.size()[0] == 1 {
-                convert::to_q(&y.f_view([] as [i64; 0])?)
-            } else {
-                convert::to_q(&y)
+        // libtorch's forward, as evaluate
+        let w = Want {
+            float: float_kind(module),
+            device: module.device(),
+            classes: false,
+        };
+        let (xs, squeeze) = match &rows {
+            Rows::Table(t) => (inputs(t, features, &w)?, Some(t.rows)),
+            Rows::Row { values: r, .. } => {
+                let v = row_values(r, features.map(|f| &f[0]))?;
+                let t = Tensor::from_slice(&v)
+                    .f_view([1, v.len() as i64])?
+                    .f_to_kind(w.float)?;
+                (vec![t.f_to_device(w.device)?], Some(-1))
             }
+            // q's floats (or reals) in the module's floating type, as the plan reads them
+            Rows::Data(d) => {
+                let t = convert::to_tensor_on(*d, Some(w.device))?;
+                let t = if matches!(t.kind(), tch::Kind::Float | tch::Kind::Double)
+                    && t.kind() != w.float
+                {
+                    t.f_to_kind(w.float)?
+                } else {
+                    t
+                };
+                (vec![t], None)
+            }
+        };
+        let y = Call::new(q.share(), xs, EFORWARD).run()?.first()?;
+        let y = y.f_to_device(tch::Device::Cpu)?;
+        let s = y.size();
+        match squeeze {
+            // a table: one value per row, or rows of values
+            Some(n) if n >= 0 => {
+                if s.first() != Some(&n) {
+                    bail!("output of {s:?} for {n} rows");
+                }
+                if s.len() == 2 && s[1] == 1 {
+                    convert::to_q(&y.f_view([n])?)
+                } else {
+                    convert::to_q(&y)
+                }
+            }
+            // one row: an atom, or the row of outputs
+            Some(_) => {
+                let y = y.f_flatten(0, -1)?;
+                if y.size()[0] == 1 {
+                    convert::to_q(&y.f_view([] as [i64; 0])?)
+                } else {
+                    convert::to_q(&y)
+                }
+            }
+            None => convert::to_q(&y),
         }
-        None => convert::to_q(&y),
     }
 }
 

@@ -603,46 +603,73 @@ pub fn definition(m: &Module, all: bool, state: bool) -> KResult {
     Ok(make::table(keys, cols))
 }
 
-/// `seq x`: enlist all but the first item (knn.cpp's `seq`), the 2-level tree of a sequence.
-pub fn seq(x: K) -> KResult {
-    let t = read::ktype(x);
-    if t < 0 {
-        if t != -11 {
-            bail!("expecting module symbol, given {}", describe(x));
+/// `seq`'s argument: a module symbol, module symbols, or a list of definitions (its first item
+/// any, each other a symbol or a definition: no other atom).
+pub enum Sequence {
+    One(K),
+    Names(Vec<&'static str>),
+    Items(Vec<K>),
+}
+
+impl FromQ for Sequence {
+    const TYPE: &'static str = "module symbols or a list of definitions";
+    /// Every value is a sequence or an error.
+    fn read(x: K) -> Result<Option<Sequence>> {
+        let t = read::ktype(x);
+        if t < 0 {
+            if t != -11 {
+                bail!("expecting module symbol, given {}", describe(x));
+            }
+            return Ok(Some(Sequence::One(x)));
         }
-        return Ok(make::share(x));
-    }
-    if t > 0 {
-        let Some(s) = Vec::<&str>::of(x) else {
-            bail!("expected module symbols, given {}", describe(x))
+        if t > 0 {
+            let Some(s) = Vec::<&str>::of(x) else {
+                bail!("expected module symbols, given {}", describe(x))
+            };
+            if s.is_empty() {
+                bail!("expected at least one module symbol, given empty list");
+            }
+            return Ok(Some(Sequence::Names(s)));
+        }
+        let Some(items) = from::list(&x) else {
+            bail!(
+                "expected module symbols or a list of definitions, given {}",
+                describe(x)
+            )
         };
-        if s.is_empty() {
-            bail!("expected at least one module symbol, given empty list");
+        if items.is_empty() {
+            bail!("empty list");
         }
-        let mut v = vec![make::symbol(s[0])];
-        v.extend(s[1..].iter().map(|a| make::symbols(&[a])));
-        return Ok(make::list(v));
-    }
-    let Some(items) = from::list(&x) else {
-        bail!(
-            "expected module symbols or a list of definitions, given {}",
-            describe(x)
-        )
-    };
-    if items.is_empty() {
-        bail!("empty list");
-    }
-    let mut v = vec![Owned::share(items[0])];
-    for i in &items[1..] {
-        let ti = read::ktype(*i);
-        if ti < 0 && ti != -11 {
-            bail!("scalar expected to be a symbol, given a {}", describe(*i));
+        for i in &items[1..] {
+            let ti = read::ktype(*i);
+            if ti < 0 && ti != -11 {
+                bail!("scalar expected to be a symbol, given a {}", describe(*i));
+            }
         }
-        v.push(Owned::new(if ti == -11 {
-            make::symbols(&[<&str>::of(*i).unwrap()])
-        } else {
-            make::list_of(&[*i])
-        }));
+        Ok(Some(Sequence::Items(items.to_vec())))
     }
-    Ok(make::list(v.into_iter().map(Owned::into_raw).collect()))
+}
+
+crate::qfn! {
+    /// `seq x`: enlist all but the first item (knn.cpp's `seq`), the 2-level tree of a sequence.
+    pub fn seq(x: Sequence) -> KResult {
+        Ok(match x {
+            Sequence::One(s) => make::share(s),
+            Sequence::Names(s) => {
+                let mut v = vec![make::symbol(s[0])];
+                v.extend(s[1..].iter().map(|a| make::symbols(&[a])));
+                make::list(v)
+            }
+            Sequence::Items(items) => {
+                let mut v = vec![Owned::share(items[0])];
+                for i in &items[1..] {
+                    v.push(Owned::new(match <&str>::of(*i) {
+                        Some(s) => make::symbols(&[s]),
+                        None => make::list_of(&[*i]),
+                    }));
+                }
+                make::list(v.into_iter().map(Owned::into_raw).collect())
+            }
+        })
+    }
 }

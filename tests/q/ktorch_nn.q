@@ -259,7 +259,7 @@ free(r;t)
 .t.eq["parms of q data";err[parms;1 2];"parms: expected a module, not implemented for long list"]
 .t.eq["to gradient";err[to;(m;`grad)];"to: converts device & type, but cannot be used for layout, gradient, pinned memory or memory format"]
 .t.eq["softmax bad dim";err[softmax;(1 2 3f;`a)];"softmax: dim: expected long scalar, given symbol scalar"]
-.t.eq["linear args";err[linear;enlist 1 2f];"linear: requires 2-3 args, (input; weight; optional bias)"]
+.t.eq["linear args";err[linear;enlist 1 2f];"linear: expected (input;weight;[bias]), given 1 argument"]
 free(m;q)
 .t.eq["no module left";count obj[];0]
 .t.done[]

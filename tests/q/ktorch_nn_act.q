@@ -273,7 +273,7 @@ free t
 .t.eq["droppath p";err[module;enlist(`droppath;1)];"module: droppath: probability has to be at least 0 and less than 1, but got 1"]
 .t.eq["functional: bad option";err[elu;(.i.x;`a)];"elu: elu alpha: expected double, given symbol scalar"]
 .t.eq["functional: too many";err[logsigmoid;(.i.x;1)];"logsigmoid: no arguments expected"]
-.t.eq["prelu args";err[prelu;enlist .i.x];"prelu: expected 2 args: input & weight, given general list"]
+.t.eq["prelu args";err[prelu;enlist .i.x];"prelu: expected (input;weight), given 1 argument"]
 .t.eq["pairwise args";err[pairwise;enlist .i.x] like "pairwise: expected (x;y) or (x;y;options..), given *";1b]
 m:module enlist(`batchnorm1d;3)
 .t.eq["batchnorm input dimensions";err[evaluate;(m;1 2 3e)];"evaluate: batchnorm1d: expected 2D or 3D input (got 1D input)"]

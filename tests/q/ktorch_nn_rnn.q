@@ -96,7 +96,7 @@ r:bilinear(t;.i.bilinear2;P`weight;P`bias)
 .t.eq["bilinear of a tensor: a tensor";class r;`tensor]
 .t.ok["bilinear tensor values";near[tensor r;.e.bilinear]]
 free(r;t)
-.t.eq["bilinear: arg count";err[bilinear;(1 2f;3 4f)];"bilinear: requires 3-4 args, (input1; input2; weight; optional bias)"]
+.t.eq["bilinear: arg count";err[bilinear;(1 2f;3 4f)];"bilinear: expected (input1;input2;weight;[bias]), given 2 arguments"]
 .t.eq["bilinear: bad sizes";err[module;enlist(`bilinear;3;0;4)];"module: bilinear: positive input sizes required"]
 
 / ---------------------------------------------------------------------------------------------

@@ -3,21 +3,11 @@
 //! `` interpolate(x;`scale`mode!(2.0;`bilinear)) ``: the input, then the layer's options in the
 //! module's positional order, then named options. Each runs the layer once (fractional pooling
 //! draws its samples from the global generator, as PyTorch's functional form does).
-use super::by_layer;
-use crate::k::{KResult, K};
+use super::ByLayer;
+use crate::k::KResult;
 
-macro_rules! functional {
-    ($($name:ident),* $(,)?) => {
-        $(
-            pub fn $name(x: K) -> KResult {
-                by_layer(stringify!($name), x, false)
-            }
-        )*
-    };
-}
-
-functional!(
-    adaptavg1d,
+super::by_layer! {
+    ByLayer: adaptavg1d,
     adaptavg2d,
     adaptavg3d,
     adaptmax1d,
@@ -37,4 +27,4 @@ functional!(
     unfold,
     interpolate,
     pad,
-);
+}

@@ -1,7 +1,6 @@
 //! `normalize x`, `normalize(x;p;dim;eps)` (options also by name): PyTorch's functional
 //! normalize, x / max(‖x‖ₚ along dim, eps), defaults p 2, dim 1, eps 1e-12.
-use crate::k::{KResult, K};
+use super::ByLayer;
+use crate::k::KResult;
 
-pub fn normalize(x: K) -> KResult {
-    super::by_layer("normalize", x, false)
-}
+super::by_layer! { ByLayer: normalize }
