@@ -111,10 +111,17 @@ fn declared_forms() {
         // kind aliases (`type Counted = Routed<OBJECTS, TENSORS, Held<true>>;`): the aliased
         // kind's words, marked by a leading `=`
         for l in text.lines() {
-            let l = l.trim_start().trim_start_matches("pub ").trim_start_matches("(crate) ");
+            let l = l
+                .trim_start()
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub ");
             if let Some((name, rhs)) = l.strip_prefix("type ").and_then(|r| r.split_once(" = ")) {
                 if name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                    kinds.push((file.clone(), name.to_string(), format!("={}", rhs.trim_end_matches(';'))));
+                    kinds.push((
+                        file.clone(),
+                        name.to_string(),
+                        format!("={}", rhs.trim_end_matches(';')),
+                    ));
                 }
             }
         }
@@ -167,11 +174,42 @@ fn declared_forms() {
     // the math tables' functions)
     for (text, module) in &modules {
         for (mac, file, params) in &tables {
-            let call = format!("\n{mac}! {{");
+            let call = format!("{mac}! {{");
             let mut at = 0;
             while let Some(i) = text[at..].find(&call) {
                 let start = at + i + call.len();
                 let end = matching(text, start - 1);
+                // invoked at a line's start, or by a path (`super::by_layer! {`)
+                let before = text[..at + i].chars().last().unwrap_or('\n');
+                if before != '\n' && before != ':' {
+                    at = end;
+                    continue;
+                }
+                // a kind-and-names table (`by_layer! { ByLayer: celu, elu, .. }`, parameters
+                // `$kind<which::$name>`): each name a function of that kind
+                if params.iter().any(|p| p.starts_with("$kind")) {
+                    let body = &text[start..end];
+                    if let Some((kind, names)) = body.split_once(':') {
+                        let kind = kind.trim().to_string();
+                        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                            let mut path = module.clone();
+                            path.push(name.to_string());
+                            let ps = params
+                                .iter()
+                                .map(|p| {
+                                    if p.starts_with("$kind") {
+                                        kind.clone()
+                                    } else {
+                                        p.clone()
+                                    }
+                                })
+                                .collect();
+                            typed.insert(path.join("::"), (file.clone(), ps));
+                        }
+                    }
+                    at = end;
+                    continue;
+                }
                 // a row: a line starting with its name and a colon or a space (`abs: ..;`,
                 // `bce  Bce, ..;`); a row's further lines start otherwise (`|t, o| ..`)
                 for row in text[start..end].lines() {
@@ -256,10 +294,16 @@ fn type_text(kinds: &[(String, String, String)], file: &str, k: &str, depth: u32
             .and_then(|g| g.last().map(|d| d.trim().to_string()))
             .unwrap_or_default();
         let t = type_text(kinds, file, &d, depth + 1);
-        return if t.is_empty() { "a ktorch object".into() } else { format!("{t}, or a ktorch object") };
+        return if t.is_empty() {
+            "a ktorch object".into()
+        } else {
+            format!("{t}, or a ktorch object")
+        };
     }
     match found {
-        Some((_, _, v)) if v.starts_with('=') && depth < 4 => type_text(kinds, file, &v[1..], depth + 1),
+        Some((_, _, v)) if v.starts_with('=') && depth < 4 => {
+            type_text(kinds, file, &v[1..], depth + 1)
+        }
         Some((_, _, v)) if v.starts_with('"') => v.trim_matches('"').replace("\\\"", "\""),
         Some((f, _, v)) if depth < 4 => match v.strip_suffix("::TYPE") {
             Some(other) => type_text(kinds, f, other, depth + 1),

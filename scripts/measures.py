@@ -272,7 +272,8 @@ for f in files:
 print(f"  argument readers outside the trait (uses outside src/k): {sum(counts.values())} ({by(counts)}); "
       f"fn signatures taking K, &K or &[K] outside src/k: {ksigs}")
 print(f"  typed q functions (issue 36, part 4: declared with qfn!, no K in their signature): "
-      f"{typed_fns}; fns rows naming a typed function's wrapper (`::q`): {qrows} of {len(rows)}; "
+      f"{typed_fns} written out (the table macros' rows apart: by_layer!, fourier!, blas2!, unary!, ..); "
+      f"fns rows naming a typed function's wrapper (`::q`): {qrows} of {len(rows)}; "
       f"K-taking signatures outside src/k less the kind readers (`impl FromQ`: {kind_sigs}): "
       f"{ksigs - kind_sigs}")
 print(f"  readers and parsers outside the trait: {sum(counts.values()) + sum(hand_counts.values())} "
