@@ -286,6 +286,8 @@ def main():
     # each with setting`fusedln,0b (gpt.q: a name ending in "aten": layer norm's backward as ATen
     # computes it, the default before issue 31's kernel), run only when --only names it
     kcfg += [c + "aten" for c in kcfg if a.only and f"k{c}aten" in a.only.split(",")]
+    # and with setting`precast,1b (gpt.q: a name ending in "pc")
+    kcfg += [c + "pc" for c in kcfg if a.only and f"k{c}pc" in a.only.split(",")]
     tcfg = ["fp32", "tf32", "bf16", "fp16", "best32", "best16", "compile32", "compile16", "compilero16"]
     if a.only:
         kcfg = [c for c in kcfg if f"k{c}" in a.only.split(",")]
@@ -322,7 +324,7 @@ def main():
     tlabel = {"best32": "BEST EAGER fp32 (no TF32): data on the GPU, SDPA, fused AdamW, loss read once", "best16": "BEST EAGER bf16 autocast: data on the GPU, SDPA, fused AdamW, loss read once", "compile32": "torch.compile (default) fp32 (no TF32), otherwise as best eager", "compile16": "torch.compile (default) bf16 autocast, otherwise as best eager", "compilero16": "torch.compile (reduce-overhead) bf16 autocast, otherwise as best eager", "fp32": "fp32 eager, SDPA, AdamW (foreach)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + SDPA + fused AdamW", "fp16": "fp16 autocast + GradScaler + SDPA + fused AdamW"}
     for (side, c), it in rate.items():
         tf = it * fl / 1e12
-        lab = (label[c] if c in label else label[c[:-4]] + " + setting`fusedln,0b") if side == "ktorch" else tlabel[c]
+        lab = (label[c] if c in label else label[c[:-4]] + " + setting`fusedln,0b" if c.endswith("aten") else label[c[:-2]] + " + setting`precast,1b") if side == "ktorch" else tlabel[c]
         vs = f"{it/base:.2f}x" if base else "-"
         print(f"| {'ktorch (qhost, char.q iteration)' if side == 'ktorch' else ('PyTorch compiled' if mode_of(c) else 'PyTorch eager' + ('' if c in BEST else ', char.q mirror'))} | {lab} | {it:.2f} | {it*W*N:,.0f} | {tf:.1f} | {tf/pk:.1%} | {vs} |")
     print()

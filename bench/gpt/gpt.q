@@ -12,6 +12,9 @@ a:.z.x; c:`$a 0; cfg:`$a 1; k:"J"$a 2; wu:"J"$a 3
 / CONFIG ending in `aten` (`fp32aten`, `bf16aten`, `graphbf16aten`, ..): that configuration with
 / setting`fusedln,0b (layer norm's backward as ATen's, not the fused CUDA kernel: issue 31)
 if[(cs:string cfg) like "*aten"; setting`fusedln,0b; cfg:`$-4_cs]
+/ CONFIG ending in `pc` (`bf16pc`, `graphbf16pc`): that configuration with setting`precast,1b
+/ (the parameters autocast casts, cast together at the start of each forward pass: issue 31)
+if[(cs:string cfg) like "*pc"; setting`precast,1b; cfg:`$-2_cs]
 if[cfg in`base; setting`sdpa,0b; setting`fused,0b]
 if[cfg in`tf32`bf16`fp16; setting`tf32,1b]
 if[cfg in`fp16; setting`autocast,`fp16]

@@ -79,6 +79,7 @@ qscripts!(
     ktorch_optim,
     ktorch_pointwise,
     ktorch_reduce,
+    ktorch_precast,
     ktorch_session,
     ktorch_speed,
     ktorch_tables,

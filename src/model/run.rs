@@ -320,7 +320,8 @@ pub(crate) fn forward_loss(
     y: &[Tensor],
 ) -> Result<(Vec<Tensor>, Tensor)> {
     crate::session::precision::autocast_scope(module.device(), || {
-        let out = module.forward(run, x)?.into_vec();
+        let out = crate::nn::precast::scope(module, module.device(), || module.forward(run, x))?
+            .into_vec();
         let first = out.first().ok_or_else(|| {
             anyhow!(
                 "{}: unable to retrieve model output from empty vector of tensors",
@@ -336,7 +337,8 @@ pub(crate) fn forward_loss(
 /// session's autocast as forward_loss.
 fn forward_only(module: &Module, run: &Run, x: &[Tensor]) -> Result<Vec<Tensor>> {
     crate::session::precision::autocast_scope(module.device(), || {
-        let out = module.forward(run, x)?.into_vec();
+        let out = crate::nn::precast::scope(module, module.device(), || module.forward(run, x))?
+            .into_vec();
         if out.is_empty() {
             bail!(
                 "{}: unable to retrieve model output from empty vector of tensors",

@@ -168,7 +168,7 @@ fn go(h: &super::ModRef, m: &super::Module, inputs: Vec<Tensor>, mode: Mode) -> 
     // under the session's autocast (setting`autocast) when the module is on CUDA
     let call = || {
         crate::session::precision::autocast_scope(device, || {
-            with_mode(training, || m.forward(&r, &inputs))
+            crate::nn::precast::scope(m, device, || with_mode(training, || m.forward(&r, &inputs)))
         })
     };
     match mode.grad {

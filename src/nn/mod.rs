@@ -41,6 +41,7 @@ pub mod init;
 pub mod layers;
 pub mod parms;
 pub mod plan;
+pub mod precast;
 pub mod show;
 pub mod spec;
 pub mod tree;

@@ -75,6 +75,22 @@ pub fn set_autocast_cpu(b: bool) {
 /// Run `f` under the session's autocast: CUDA ops of a module on CUDA (torch.autocast("cuda")),
 /// or, with setting`autocastcpu, CPU ops of a module on the CPU (torch.autocast("cpu")); as is
 /// when the setting is `none` or neither applies.
+/// The type autocast casts matmul inputs to for a module on `device` under the session's
+/// setting (None: autocast does not apply there).
+pub fn autocast_kind(device: tch::Device) -> Option<tch::Kind> {
+    let a = AUTOCAST.load(Ordering::Relaxed);
+    let applies = match device {
+        tch::Device::Cuda(_) => true,
+        tch::Device::Cpu => autocast_cpu(),
+        _ => false,
+    };
+    match a {
+        1 if applies => Some(tch::Kind::BFloat16),
+        2 if applies => Some(tch::Kind::Half),
+        _ => None,
+    }
+}
+
 pub fn autocast_scope<T>(device: tch::Device, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let a = AUTOCAST.load(Ordering::Relaxed);
     // at::DeviceType codes of the shim: 1 CUDA, 0 CPU

@@ -35,6 +35,10 @@ static SDPA: AtomicBool = AtomicBool::new(true);
 /// does not wait for the GPU there: a q loop that ignores the norm (char.q) runs ahead of the
 /// GPU as PyTorch's does (issue 31).
 static CLIPREAD: AtomicBool = AtomicBool::new(true);
+/// Under autocast, the parameters that autocast would cast one at a time (linear layers',
+/// attention's projections) cast together in one pass at the start of each forward pass, and
+/// their gradients cast back together (src/nn/precast.rs; issue 31). Off by default.
+static PRECAST: AtomicBool = AtomicBool::new(false);
 /// Layer norm's backward through the NVRTC kernel of src/cxx/fused_ln.cpp for CUDA inputs (one
 /// pass over x and dy for dx, dgamma and dbeta; issue 31). On by default: it changes how the
 /// gradients are computed (the same within float32 rounding), and where NVRTC is missing ATen's
@@ -62,11 +66,14 @@ pub fn sdpa() -> bool {
 pub fn clipread() -> bool {
     CLIPREAD.load(Ordering::Relaxed)
 }
+pub fn precast() -> bool {
+    PRECAST.load(Ordering::Relaxed)
+}
 pub fn fusedln() -> bool {
     FUSEDLN.load(Ordering::Relaxed)
 }
 
-const NAMES: [&str; 30] = [
+const NAMES: [&str; 31] = [
     "mkl",
     "openmp",
     "threads",
@@ -97,6 +104,7 @@ const NAMES: [&str; 30] = [
     "sdpmath",
     "clipread",
     "fusedln",
+    "precast",
 ];
 
 /// The attention backends libtorch's scaled_dot_product_attention may pick from, as
@@ -152,6 +160,7 @@ fn get(name: &str) -> KResult {
         "sdpa" => make::boolean(sdpa()),
         "clipread" => make::boolean(clipread()),
         "fusedln" => make::boolean(fusedln()),
+        "precast" => make::boolean(precast()),
         n if sdp_backend(n).is_some() => {
             make::boolean(flag(cxx::get_sdp(sdp_backend(n).unwrap_or(-1)), n)?)
         }
@@ -200,6 +209,7 @@ fn set(name: &str, v: Value) -> anyhow::Result<()> {
         "sdpa" => SDPA.store(want_bool()?, Ordering::Relaxed),
         "clipread" => CLIPREAD.store(want_bool()?, Ordering::Relaxed),
         "fusedln" => FUSEDLN.store(want_bool()?, Ordering::Relaxed),
+        "precast" => PRECAST.store(want_bool()?, Ordering::Relaxed),
         n if sdp_backend(n).is_some() => ok(cxx::set_sdp(
             sdp_backend(n).unwrap_or(-1),
             want_bool()? as i32,

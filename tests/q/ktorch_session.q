@@ -16,7 +16,7 @@
 .t.ok["config() holds the parallel info";any config[()] like "*at::get_num_threads*"]
 
 s:setting()
-.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`sdpflash`sdpmemeff`sdpcudnn`sdpmath`clipread`fusedln]
+.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`sdpflash`sdpmemeff`sdpcudnn`sdpmath`clipread`fusedln`precast]
 / PyTorch 2.11's defaults: torch.backends.cuda.flash_sdp_enabled(), mem_efficient_sdp_enabled(),
 / cudnn_sdp_enabled(), math_sdp_enabled() are all True
 .t.eq["sdp backends on by default";raze s`sdpflash`sdpmemeff`sdpcudnn`sdpmath;1111b]

@@ -451,7 +451,11 @@ fn selfattention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     // are concatenated (one copy) where selecting from the permutation writes each into a
     // zeroed tensor of all three and adds them, then copies the sum back to the projection's
     // layout (five passes over three times the activations: 3 ms of a 21 ms GPT step)
-    let c = y.f_linear(m.parm("in.weight")?, m.parm("in.bias").ok())?;
+    use crate::nn::precast;
+    let c = y.f_linear(
+        &precast::parm(m, "in.weight")?,
+        precast::parm_opt(m, "in.bias"),
+    )?;
     let heads = |t: &Tensor| t.f_view([s[0], s[1], h, hd])?.f_transpose(1, 2);
     let (q, k, v) = match c.f_split(s[2], -1)?.as_slice() {
         [q, k, v] => (heads(q)?, heads(k)?, heads(v)?),
@@ -495,7 +499,7 @@ fn selfattention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     // a view when the kernel wrote (batch, length, heads, head) as cuDNN's does; else a copy
     let y = a.f_transpose(1, 2)?.f_reshape(s.as_slice())?;
     Ok(Out::Tensor(y.f_linear(
-        m.parm("out.weight")?,
-        m.parm("out.bias").ok(),
+        &precast::parm(m, "out.weight")?,
+        precast::parm_opt(m, "out.bias"),
     )?))
 }

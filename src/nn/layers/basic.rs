@@ -85,7 +85,8 @@ fn linear_init(m: &mut Module) -> Result<()> {
 }
 
 fn linear(m: &Module, _: &super::Run, x: &Tensor) -> Result<Tensor> {
-    Ok(x.f_linear(m.parm("weight")?, m.parm("bias").ok())?)
+    use crate::nn::precast;
+    Ok(x.f_linear(&precast::parm(m, "weight")?, precast::parm_opt(m, "bias"))?)
 }
 
 fn drop_init(m: &mut Module) -> Result<()> {

@@ -160,12 +160,13 @@ fn block(
 
 /// linear2(dropout(fn(linear1 x))).
 fn feedforward(m: &Module, run: &Run, x: &Tensor) -> Result<Tensor> {
-    let y = x.f_linear(m.parm("linear1.weight")?, Some(m.parm("linear1.bias")?))?;
+    use crate::nn::precast::parm;
+    let y = x.f_linear(&parm(m, "linear1.weight")?, Some(parm(m, "linear1.bias")?))?;
     let y = match m.sym("fn") {
         "gelu" => y.f_gelu("none")?,
         _ => y.f_relu()?,
     };
-    Ok(drop(m, run, &y)?.f_linear(m.parm("linear2.weight")?, Some(m.parm("linear2.bias")?))?)
+    Ok(drop(m, run, &y)?.f_linear(&parm(m, "linear2.weight")?, Some(parm(m, "linear2.bias")?))?)
 }
 
 /// `(src)`, `(src;mask)`, `(src;mask;padmask)`.
