@@ -15,13 +15,13 @@ pub static LAYERS: &[Layer] = &[
     },
     Layer {
         adopt: any_child,
-        ..container("seqnest", "knn::SeqNest", &[], (1, 8), sequential)
+        ..container("seqnest", "knn.SeqNest", &[], (1, 8), sequential)
     },
     Layer {
         init: super::callback::init,
         ..container(
             "callback",
-            "knn::Callback",
+            "knn.Callback",
             &[
                 opt("fn", Ty::Str, Def::Sym("")),
                 opt("in", Ty::Syms(&["tensor"]), Def::Syms(&["tensor"])),
