@@ -18,6 +18,7 @@ pub enum Freed {
 
 impl FromQ for Freed {
     const TYPE: &'static str = "a ktorch object, or a list or dictionary of them";
+    #[inline]
     fn read(x: K) -> Result<Option<Freed>> {
         if read::is_nil(x) {
             return Ok(Some(Freed::All));

@@ -171,6 +171,8 @@ macro_rules! qfn {
         $vis:vis fn $name:ident ( $($p:tt)* ) -> $r:ty $(as $u:literal)? $body:block
     )*) => {$(
         $(#[$m])*
+        // a hint: a small function (`add`'s hot path, `free h`) joins its wrapper's body
+        #[inline]
         $vis fn $name($($p)*) -> $r $body
 
         #[doc = concat!("The q entry of [`", stringify!($name), "`](fn@", stringify!($name), ").")]

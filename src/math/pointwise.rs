@@ -455,6 +455,7 @@ impl<const N: usize> Multiplied<N> {
 impl<const N: usize> FromQ for Multiplied<N> {
     const TYPE: &'static str = Self::USAGE;
     /// Every value is a form or an error.
+    #[inline]
     fn read(x: K) -> Result<Option<Multiplied<N>>> {
         if N == 2 && from::list(&x).is_some_and(|v| v.len() == 2) {
             // add's hot path (a pair of handles) is the call's to try first
