@@ -128,7 +128,7 @@ fn word(g: &mut Gen, w: &str) -> KObj {
         // any class (the dispatch layer's kinds): a live object of a class the fixtures make
         "object" => {
             let cs = crate::fixtures::classes();
-            let c = *g.rng.pick(&cs);
+            let c = *g.rng.pick(cs);
             class(g, c)
         }
         "seed" | "rank" | "size" | "index" | "priority" | "long" | "count" => g.atom(KJ),
