@@ -233,6 +233,35 @@ fn declared_forms() {
             }
         }
     }
+    // the docs' first written form of each q name (`` `avgpool2d(x;size)` ``): the words for
+    // a kind that describes itself in prose ("an input and the layer's options": the nn
+    // functional forms, whose options are each layer's own)
+    let mut doc_forms: std::collections::BTreeMap<String, String> = Default::default();
+    let mut docs = Vec::new();
+    collect(&src.join("../docs"), "md", &mut docs);
+    docs.sort();
+    for f in &docs {
+        let text = std::fs::read_to_string(f).expect("read a doc page");
+        for l in text.lines().filter(|l| l.starts_with("- `")) {
+            let mut rest = l;
+            while let Some(i) = rest.find('`') {
+                let after = &rest[i + 1..];
+                let Some(j) = after.find('`') else { break };
+                let form = &after[..j];
+                if let Some((name, args)) = form.split_once('(') {
+                    if !name.is_empty()
+                        && name.chars().all(|c| c.is_alphanumeric())
+                        && args.ends_with(')')
+                    {
+                        doc_forms
+                            .entry(name.to_string())
+                            .or_insert_with(|| format!("({args}"));
+                    }
+                }
+                rest = &after[j + 1..];
+            }
+        }
+    }
     // the fns rows naming a typed function's wrapper
     let fns = std::fs::read_to_string(src.join("fns.rs")).expect("read src/fns.rs");
     let mut forms = vec![];
@@ -252,7 +281,24 @@ fn declared_forms() {
             };
             let described: Vec<(String, String)> = params
                 .iter()
-                .map(|p| (p.clone(), type_text(&kinds, file, p, 0)))
+                .map(|p| {
+                    let words = type_text(&kinds, file, p, 0);
+                    let prose = words.starts_with("an input") || words.starts_with("two inputs");
+                    // a 1-d/2-d/3-d family documented by one of its members (`adaptavg2d(x;size)`)
+                    let sibling = || {
+                        let stem = q
+                            .strip_suffix("1d")
+                            .or(q.strip_suffix("2d"))
+                            .or(q.strip_suffix("3d"))?;
+                        ["1d", "2d", "3d"]
+                            .iter()
+                            .find_map(|d| doc_forms.get(&format!("{stem}{d}")))
+                    };
+                    match doc_forms.get(q).or_else(sibling) {
+                        Some(form) if prose && params.len() == 1 => (p.clone(), form.clone()),
+                        _ => (p.clone(), words),
+                    }
+                })
                 .collect();
             forms.push(format!("({q:?}, &{described:?})"));
         }

@@ -125,6 +125,14 @@ fn word(g: &mut Gen, w: &str) -> KObj {
         "tensor" | "vector" | "dictionary" | "module" | "model" | "optimizer" | "loss"
         | "event" | "stream" | "graph" => class(g, last),
         "handle" => g.handle(),
+        // the docs' name of an input (`avgpool2d(x;size)`): a live tensor, else q data
+        "x" | "y" | "input" | "inputs" => {
+            if g.rng.chance(60) {
+                class(g, "tensor")
+            } else {
+                g.value(2)
+            }
+        }
         // any class (the dispatch layer's kinds): a live object of a class the fixtures make
         "object" => {
             let cs = crate::fixtures::classes();
