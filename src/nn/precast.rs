@@ -75,10 +75,7 @@ pub fn parm(m: &Module, name: &str) -> Result<Tensor> {
 
 /// The parameter of `m` if it has it (an optional bias).
 pub fn parm_opt(m: &Module, name: &str) -> Option<Tensor> {
-    m.parm(name)
-        .ok()
-        .map(|_| parm(m, name))
-        .and_then(Result::ok)
+    parm(m, name).ok()
 }
 
 /// Clears the casts when the forward pass ends, however it ends.
