@@ -12,11 +12,16 @@ include!("../loader/src/link.rs");
 mod blocks {
     include!("../tests/common/doc_blocks.rs");
 }
+mod code_line {
+    include!("../tests/common/code_line.rs");
+}
+use code_line::code;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=../loader/src/link.rs");
     println!("cargo:rerun-if-changed=../tests/common/doc_blocks.rs");
+    println!("cargo:rerun-if-changed=../tests/common/code_line.rs");
     link_as_qhost();
     vocabulary();
     doc_blocks();
@@ -386,22 +391,6 @@ fn matching(text: &str, open: usize) -> usize {
         }
     }
     text.len()
-}
-
-/// A line without its `//` comment (outside a string literal).
-fn code(line: &str) -> &str {
-    let b = line.as_bytes();
-    let (mut in_str, mut i) = (false, 0);
-    while i < b.len() {
-        match b[i] {
-            b'\\' if in_str => i += 1,
-            b'"' => in_str = !in_str,
-            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
-            _ => {}
-        }
-        i += 1;
-    }
-    line
 }
 
 /// `s` split at its commas outside brackets (a parameter list).

@@ -4,6 +4,9 @@
 //! file, the line and the upward import. It also fails when a top-level module of src/ is not in
 //! `LAYERS` (a new module takes its place in the order deliberately), when a listed one is gone,
 //! or when docs/architecture.md lists the layers in another order.
+#[path = "common/code_line.rs"]
+mod code_line;
+use code_line::code;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -76,23 +79,6 @@ fn top(root: &Path, file: &Path) -> String {
         .to_string_lossy()
         .to_string();
     first.trim_end_matches(".rs").to_string()
-}
-
-/// A line without its `//` comment (not inside a string literal).
-fn code(line: &str) -> &str {
-    let mut in_str = false;
-    let b = line.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if in_str => i += 1,
-            b'"' => in_str = !in_str,
-            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
-            _ => {}
-        }
-        i += 1;
-    }
-    line
 }
 
 fn ident(s: &str) -> &str {

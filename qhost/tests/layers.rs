@@ -7,6 +7,9 @@
 //! `KNOWN_UP` held the imports that went up (issue 32's burn-down list, 22 pairs); it is empty
 //! and stays so. The test fails on an upward import that is not listed (a new knot), on a listed
 //! pair that no longer occurs, and on a module of src/ that is not in `LAYERS`.
+#[path = "../../tests/common/code_line.rs"]
+mod code_line;
+use code_line::code;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -76,23 +79,6 @@ fn unit(path: &[String]) -> String {
         return path[..2].join("::");
     }
     path.join("::")
-}
-
-/// A line without its `//` comment (not inside a string literal).
-fn code(line: &str) -> &str {
-    let mut in_str = false;
-    let b = line.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if in_str => i += 1,
-            b'"' => in_str = !in_str,
-            b'/' if !in_str && b.get(i + 1) == Some(&b'/') => return &line[..i],
-            _ => {}
-        }
-        i += 1;
-    }
-    line
 }
 
 fn ident(s: &str) -> &str {

@@ -72,9 +72,6 @@ pub fn set_autocast_cpu(b: bool) {
     AUTOCAST_CPU.store(b, Ordering::Relaxed)
 }
 
-/// Run `f` under the session's autocast: CUDA ops of a module on CUDA (torch.autocast("cuda")),
-/// or, with setting`autocastcpu, CPU ops of a module on the CPU (torch.autocast("cpu")); as is
-/// when the setting is `none` or neither applies.
 /// The type autocast casts matmul inputs to for a module on `device` under the session's
 /// setting (None: autocast does not apply there).
 pub fn autocast_kind(device: tch::Device) -> Option<tch::Kind> {
@@ -91,17 +88,16 @@ pub fn autocast_kind(device: tch::Device) -> Option<tch::Kind> {
     }
 }
 
+/// Run `f` under the session's autocast: CUDA ops of a module on CUDA (torch.autocast("cuda")),
+/// or, with setting`autocastcpu, CPU ops of a module on the CPU (torch.autocast("cpu")); as is
+/// when the setting is `none` or neither applies.
 pub fn autocast_scope<T>(device: tch::Device, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let a = AUTOCAST.load(Ordering::Relaxed);
-    // at::DeviceType codes of the shim: 1 CUDA, 0 CPU
-    let dev = match device {
-        _ if a == 0 => return f(),
-        tch::Device::Cuda(_) => 1,
-        tch::Device::Cpu if autocast_cpu() => 0,
-        _ => return f(),
+    let Some(kind) = autocast_kind(device) else {
+        return f();
     };
-    // c10::ScalarType codes: BFloat16 15, Half 5
-    let dtype = if a == 1 { 15 } else { 5 };
+    // at::DeviceType codes of the shim: 1 CUDA, 0 CPU; c10::ScalarType codes: BFloat16 15, Half 5
+    let dev = if device.is_cuda() { 1 } else { 0 };
+    let dtype = if kind == tch::Kind::BFloat16 { 15 } else { 5 };
     let was = shim::autocast_enter(dev, dtype)?;
     let r = f();
     let left = shim::autocast_leave(dev, was);
