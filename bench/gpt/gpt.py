@@ -288,6 +288,8 @@ def main():
     kcfg += [c + "aten" for c in kcfg if a.only and f"k{c}aten" in a.only.split(",")]
     # and with setting`precast,1b (gpt.q: a name ending in "pc")
     kcfg += [c + "pc" for c in kcfg if a.only and f"k{c}pc" in a.only.split(",")]
+    # and with setting`lncast,1b (gpt.q: a name ending in "lc")
+    kcfg += [c + "lc" for c in kcfg if a.only and f"k{c}lc" in a.only.split(",")]
     tcfg = ["fp32", "tf32", "bf16", "fp16", "best32", "best16", "compile32", "compile16", "compilero16"]
     if a.only:
         kcfg = [c for c in kcfg if f"k{c}" in a.only.split(",")]
@@ -321,10 +323,19 @@ def main():
     print(f"|---|---|---|---|---|---|---|")
     base = rate.get(("torch", "fp32"))
     label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "fp16": "fp16 autocast + TF32 + gradscale", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)", "fp32nr": "fp32, char.q + setting`clipread,0b", "bf16nr": "bf16 autocast + TF32, char.q + setting`clipread,0b", "bf16fa": "bf16nr + setting`sdpcudnn,0b (FlashAttention)", "graphbf16fa": "graphbf16 + setting`sdpcudnn,0b (FlashAttention)"}
+    # a configuration with suffixes (gpt.q: aten, pc, lc, in that order) is its base's label and the settings
+    suffix = {"aten": " + setting`fusedln,0b", "pc": " + setting`precast,1b", "lc": " + setting`lncast,1b"}
+    def klabel(c):
+        if c in label:
+            return label[c]
+        for x, say in suffix.items():
+            if c.endswith(x):
+                return klabel(c[: -len(x)]) + say
+        return c
     tlabel = {"best32": "BEST EAGER fp32 (no TF32): data on the GPU, SDPA, fused AdamW, loss read once", "best16": "BEST EAGER bf16 autocast: data on the GPU, SDPA, fused AdamW, loss read once", "compile32": "torch.compile (default) fp32 (no TF32), otherwise as best eager", "compile16": "torch.compile (default) bf16 autocast, otherwise as best eager", "compilero16": "torch.compile (reduce-overhead) bf16 autocast, otherwise as best eager", "fp32": "fp32 eager, SDPA, AdamW (foreach)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + SDPA + fused AdamW", "fp16": "fp16 autocast + GradScaler + SDPA + fused AdamW"}
     for (side, c), it in rate.items():
         tf = it * fl / 1e12
-        lab = (label[c] if c in label else label[c[:-4]] + " + setting`fusedln,0b" if c.endswith("aten") else label[c[:-2]] + " + setting`precast,1b") if side == "ktorch" else tlabel[c]
+        lab = klabel(c) if side == "ktorch" else tlabel[c]
         vs = f"{it/base:.2f}x" if base else "-"
         print(f"| {'ktorch (qhost, char.q iteration)' if side == 'ktorch' else ('PyTorch compiled' if mode_of(c) else 'PyTorch eager' + ('' if c in BEST else ', char.q mirror'))} | {lab} | {it:.2f} | {it*W*N:,.0f} | {tf:.1f} | {tf/pk:.1%} | {vs} |")
     print()

@@ -9,12 +9,16 @@
 / Prints: `gpt CONFIG ITERS SECONDS LOSSES` (the loss of every step after the warm-up).
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 a:.z.x; c:`$a 0; cfg:`$a 1; k:"J"$a 2; wu:"J"$a 3
-/ CONFIG ending in `aten` (`fp32aten`, `bf16aten`, `graphbf16aten`, ..): that configuration with
-/ setting`fusedln,0b (layer norm's backward as ATen's, not the fused CUDA kernel: issue 31)
-if[(cs:string cfg) like "*aten"; setting`fusedln,0b; cfg:`$-4_cs]
+/ Suffixes combine in the order aten, pc, lc (`graphbf16pclc`); the last is read first.
+/ CONFIG ending in `lc` (`bf16lc`, `graphbf16lc`, `bf16nrlc`): with setting`lncast,1b (layer norm's
+/ output in autocast's type, as the next linear layer casts it: issue 31)
+if[(cs:string cfg) like "*lc"; setting`lncast,1b; cfg:`$-2_cs]
 / CONFIG ending in `pc` (`bf16pc`, `graphbf16pc`): that configuration with setting`precast,1b
 / (the parameters autocast casts, cast together at the start of each forward pass: issue 31)
 if[(cs:string cfg) like "*pc"; setting`precast,1b; cfg:`$-2_cs]
+/ CONFIG ending in `aten` (`fp32aten`, `bf16aten`, `graphbf16aten`, ..): that configuration with
+/ setting`fusedln,0b (layer norm's backward as ATen's, not the fused CUDA kernel: issue 31)
+if[(cs:string cfg) like "*aten"; setting`fusedln,0b; cfg:`$-4_cs]
 if[cfg in`base; setting`sdpa,0b; setting`fused,0b]
 if[cfg in`tf32`bf16`fp16; setting`tf32,1b]
 if[cfg in`fp16; setting`autocast,`fp16]

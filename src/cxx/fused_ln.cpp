@@ -9,6 +9,10 @@
 // CUDA headers) runs ATen's native_layer_norm_backward in the same function, so the setting
 // never changes what is computed, only how. A backward pass that is itself recorded (double
 // backward, create_graph) runs ATen's differentiable backward.
+// With setting`lncast under CUDA autocast, the output is written in autocast's type (bfloat16 or
+// float16) by an NVRTC forward kernel, in place of ATen's float32 output and the cast the next
+// linear layer makes of it; the gradient then arrives in that type and the backward kernel reads
+// it as it is (the cast's backward, a float32 copy of it, is not made either).
 #include <ATen/ATen.h>
 #include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -54,30 +58,66 @@ Shape shape_for(long n, int vec) {
   return s;
 }
 
-// The two kernels for (device, features, vector width), and how many blocks run at once (one
-// wave: each block walks the rows, and the partials are a row a block, so no more blocks than
-// run at once). Looked up on every backward pass without building the source (host time is
-// what a small layer norm costs); compiled when `make` and not there yet (null otherwise).
+// The kernels for (device, features, vector width, low type: 0 float32, 1 bfloat16, 2 float16;
+// see fused_ln_kernel.h), and how many blocks of each run at once (one wave: each block walks the
+// rows, and the backward's partials are a row a block, so no more blocks than run at once).
+// Looked up on every pass without building the source (host time is what a small layer norm
+// costs); compiled when `make` and not there yet (null otherwise).
 struct Kernels {
-  void *bwd, *reduce;
-  long wave;
+  void *fwd, *bwd, *reduce;
+  long fwd_wave, wave;
 };
-const Kernels* kernels(int dev, long n, int vec, const Shape& s, bool make) {
+const Kernels* kernels(int dev, long n, int vec, int low, const Shape& s, bool make) {
   static std::mutex mu;
-  static auto* cache = new std::map<std::tuple<int, long, int>, Kernels>();  // lives on, as the modules
+  static auto* cache = new std::map<std::tuple<int, long, int, int>, Kernels>();  // lives on, as the modules
   std::lock_guard<std::mutex> l(mu);
-  auto key = std::make_tuple(dev, n, vec);
+  auto key = std::make_tuple(dev, n, vec, low);
   auto it = cache->find(key);
   if (it != cache->end()) return &it->second;
   if (!make) return nullptr;
   std::string src = "#define NF " + std::to_string(n) + "\n#define VEC " + std::to_string(vec) +
                     "\n#define T " + std::to_string(s.t) + "\n#define G " + std::to_string(s.g) +
-                    "\n#define K " + std::to_string(s.k) + "\n" + ktorch_fused_ln_source;
-  const auto& mod = ktorch_nvrtc::compiled(dev, "ln_bwd:" + std::to_string(n) + ":" + std::to_string(vec),
-                                           src, {"ktorch_ln_bwd", "ktorch_ln_bwd_reduce"});
-  long wave = static_cast<long>(ktorch_nvrtc::multiprocessors(dev)) *
-              std::max(1, ktorch_nvrtc::resident_blocks(mod.functions[0], s.t * s.g));
-  return &cache->emplace(key, Kernels{mod.functions[0], mod.functions[1], wave}).first->second;
+                    "\n#define K " + std::to_string(s.k) + "\n#define LOW " + std::to_string(low) +
+                    "\n" + ktorch_fused_ln_source;
+  const auto& mod = ktorch_nvrtc::compiled(
+      dev, "ln:" + std::to_string(n) + ":" + std::to_string(vec) + ":" + std::to_string(low), src,
+      {"ktorch_ln_fwd", "ktorch_ln_bwd", "ktorch_ln_bwd_reduce"});
+  long sms = ktorch_nvrtc::multiprocessors(dev);
+  long fwd_wave = sms * std::max(1, ktorch_nvrtc::resident_blocks(mod.functions[0], s.t * s.g));
+  long wave = sms * std::max(1, ktorch_nvrtc::resident_blocks(mod.functions[1], s.t * s.g));
+  return &cache->emplace(key, Kernels{mod.functions[0], mod.functions[1], mod.functions[2], fwd_wave, wave})
+              .first->second;
+}
+
+// The low type's code in the kernel source, -1 for a type the kernels do not take.
+int low_code(at::ScalarType t) {
+  switch (t) {
+    case at::kFloat: return 0;
+    case at::kBFloat16: return 1;
+    case at::kHalf: return 2;
+    default: return -1;
+  }
+}
+
+// The kernels for x's device, n features at vector width vec and low type `low`, compiled at the
+// first call outside a CUDA graph capture (compiling and loading a module is no work a graph may
+// record: during a capture, only a kernel compiled by an earlier eager step is used); null where
+// they cannot be had (then ATen's layer norm, for good where NVRTC or the driver is missing: the
+// settings change how layer norm is computed, never what).
+const Kernels* kernels_for(int dev, long n, int vec, int low, const Shape& s) {
+  const Kernels* k = kernels(dev, n, vec, low, s, false);
+  if (k) return k;
+  cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+  cudaStreamIsCapturing(c10::cuda::getCurrentCUDAStream().stream(), &cap);
+  if (cap != cudaStreamCaptureStatusNone) return nullptr;
+  static std::atomic<bool> unavailable{false};
+  if (unavailable.load()) return nullptr;
+  try {
+    return kernels(dev, n, vec, low, s, true);
+  } catch (...) {
+    unavailable.store(true);
+    return nullptr;
+  }
 }
 
 bool aligned(const at::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0; }
@@ -86,9 +126,10 @@ bool aligned(const at::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_pt
 bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tensor& mean,
                     const at::Tensor& rstd, const at::Tensor& w, long n, at::Tensor& dx,
                     at::Tensor& dw, at::Tensor& db) {
-  if (!x0.is_cuda() || !w.defined() || x0.scalar_type() != at::kFloat ||
-      dy0.scalar_type() != at::kFloat || w.scalar_type() != at::kFloat ||
-      mean.scalar_type() != at::kFloat || rstd.scalar_type() != at::kFloat)
+  int low = low_code(dy0.scalar_type());
+  if (!x0.is_cuda() || !w.defined() || x0.scalar_type() != at::kFloat || low < 0 ||
+      w.scalar_type() != at::kFloat || mean.scalar_type() != at::kFloat ||
+      rstd.scalar_type() != at::kFloat)
     return false;
   long m = n > 0 ? x0.numel() / n : 0;
   if (m == 0 || n == 0 || w.numel() != n) return false;
@@ -101,30 +142,15 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
   int vec = n % 4 == 0 && aligned(x) && aligned(dy) && aligned(g) ? 4 : 1;
   Shape s = shape_for(n, vec);
   if (s.k == 0) return false;
-  // compiling and loading a module is no work a CUDA graph may record: during a capture, only
-  // a kernel compiled by an earlier eager step is used
-  const Kernels* k = kernels(dev, n, vec, s, false);
-  if (!k) {
-    cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
-    cudaStreamIsCapturing(c10::cuda::getCurrentCUDAStream().stream(), &cap);
-    if (cap != cudaStreamCaptureStatusNone) return false;
-    // NVRTC or the driver's entry points missing, or the compile failing: ATen's backward, for
-    // good (the setting is on by default: it changes how the gradients are computed, never what)
-    static std::atomic<bool> unavailable{false};
-    if (unavailable.load()) return false;
-    try {
-      k = kernels(dev, n, vec, s, true);
-    } catch (...) {
-      unavailable.store(true);
-      return false;
-    }
-  }
+  const Kernels* k = kernels_for(dev, n, vec, low, s);
+  if (!k) return false;
   dx = at::empty_like(x, at::MemoryFormat::Contiguous);
   int grid = static_cast<int>(std::min<long>((m + s.g - 1) / s.g, k->wave));
   auto part = at::empty({grid, 2 * n}, x.options());
   dw = at::empty({n}, x.options());
   db = at::empty({n}, x.options());
-  const float *xp = x.data_ptr<float>(), *dyp = dy.data_ptr<float>(), *mp = mu.data_ptr<float>(),
+  const void* dyp = dy.data_ptr();
+  const float *xp = x.data_ptr<float>(), *mp = mu.data_ptr<float>(),
               *rp = rs.data_ptr<float>(), *gp = g.data_ptr<float>();
   float *dxp = dx.data_ptr<float>(), *pp = part.data_ptr<float>(), *dwp = dw.data_ptr<float>(),
         *dbp = db.data_ptr<float>();
@@ -140,19 +166,73 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
   fused_calls++;
   return true;
 }
+
+// y in type `out` (float32, or autocast's bfloat16 or float16), mean and rstd of x through the
+// NVRTC forward kernel; false (nothing done) where it does not apply. mean and rstd are shaped
+// as native_layer_norm's (x's leading sizes, then a 1 for each normalized one).
+bool fused_forward(const at::Tensor& x0, const at::Tensor& w, const at::Tensor& b, long n, int nshape,
+                   double eps, at::ScalarType out, at::Tensor& y, at::Tensor& mean, at::Tensor& rstd) {
+  int low = low_code(out);
+  if (!x0.is_cuda() || !w.defined() || x0.scalar_type() != at::kFloat || low < 0 ||
+      w.scalar_type() != at::kFloat || (b.defined() && b.scalar_type() != at::kFloat))
+    return false;
+  long m = n > 0 ? x0.numel() / n : 0;
+  if (m == 0 || n == 0 || w.numel() != n || (b.defined() && b.numel() != n)) return false;
+  auto x = x0.contiguous(), g = w.contiguous();
+  at::Tensor bb = b.defined() ? b.contiguous() : at::Tensor();
+  c10::cuda::CUDAGuard guard(x.device());
+  int dev = x.get_device();
+  int vec = n % 4 == 0 && aligned(x) && aligned(g) && (!bb.defined() || aligned(bb)) ? 4 : 1;
+  Shape s = shape_for(n, vec);
+  if (s.k == 0) return false;
+  const Kernels* k = kernels_for(dev, n, vec, low, s);
+  if (!k) return false;
+  y = at::empty(x0.sizes(), x.options().dtype(out));
+  std::vector<int64_t> stat(x0.sizes().begin(), x0.sizes().end() - nshape);
+  stat.insert(stat.end(), nshape, 1);
+  mean = at::empty(stat, x.options());
+  rstd = at::empty(stat, x.options());
+  int grid = static_cast<int>(std::min<long>((m + s.g - 1) / s.g, k->fwd_wave));
+  const float *xp = x.data_ptr<float>(), *gp = g.data_ptr<float>(),
+              *bp = bb.defined() ? bb.data_ptr<float>() : nullptr;
+  void* yp = y.data_ptr();
+  float *mp = mean.data_ptr<float>(), *rp = rstd.data_ptr<float>();
+  float e = static_cast<float>(eps);
+  long long rows = m;
+  void* a[] = {&xp, &gp, &bp, &yp, &mp, &rp, &e, &rows};
+  ktorch_nvrtc::launch(k->fwd, grid, s.t * s.g, a);
+  return true;
+}
 #endif
 
 // Inputs x, w and b, all defined: autograd's custom functions record each tensor input's device
 // and type, which an undefined tensor has not ("tensor does not have a device"). Without a bias,
-// b is w again and `bias` false: no bias is added and none gets a gradient.
+// b is w again and `bias` false: no bias is added and none gets a gradient. `out` is y's type:
+// x's, or with `setting`lncast` under autocast autocast's bfloat16 or float16 (then dy arrives
+// in it too). `kernels` (`setting`fusedln`) runs the backward through the NVRTC kernels.
 struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& w,
-                            const at::Tensor& b0, std::vector<int64_t> shape, double eps, bool bias) {
+                            const at::Tensor& b0, std::vector<int64_t> shape, double eps, bool bias,
+                            bool kernels, at::ScalarType out) {
     at::Tensor b = bias ? b0 : at::Tensor();
-    auto [y, mean, rstd] = at::native_layer_norm(x, shape, w, b, eps);
+    at::Tensor y, mean, rstd;
+    bool done = false;
+#ifdef KTORCH_CUDA
+    long n = 1;
+    for (auto d : shape) n *= d;
+    // float32 out: ATen's forward (its kernel is as fast); a lower type out: y written in it
+    // by the kernel, in place of ATen's float32 y and a cast
+    if (out != x.scalar_type())
+      done = fused_forward(x, w, b, n, static_cast<int>(shape.size()), eps, out, y, mean, rstd);
+#endif
+    if (!done) {
+      std::tie(y, mean, rstd) = at::native_layer_norm(x, shape, w, b, eps);
+      if (y.scalar_type() != out) y = y.to(out);
+    }
     ctx->save_for_backward({x, w, b0, mean, rstd});
     ctx->saved_data["shape"] = shape;
     ctx->saved_data["bias"] = bias;
+    ctx->saved_data["kernels"] = kernels;
     return y;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
@@ -166,24 +246,27 @@ struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
     auto shape = ctx->saved_data["shape"].toIntVector();
     const auto& dy = grads[0];
     at::Tensor dx, dw, db;
-    if (!dy.defined()) return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor()};
+    if (!dy.defined()) return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
     long n = 1;
     for (auto d : shape) n *= d;
     bool done = false;
 #ifdef KTORCH_CUDA
-    if (!record) done = fused_backward(dy, x, mean, rstd, w, n, dx, dw, db);
+    if (!record && ctx->saved_data["kernels"].toBool())
+      done = fused_backward(dy, x, mean, rstd, w, n, dx, dw, db);
 #else
     (void)record;
 #endif
     if (!done) {
       std::array<bool, 3> mask = {ctx->needs_input_grad(0), ctx->needs_input_grad(1),
                                   bias && ctx->needs_input_grad(2)};
-      std::tie(dx, dw, db) = at::native_layer_norm_backward(dy, x, shape, mean, rstd, w, b, mask);
+      // a lower-type y: its gradient back in x's type first, as the cast's backward would
+      std::tie(dx, dw, db) = at::native_layer_norm_backward(dy.to(x.scalar_type()), x, shape, mean,
+                                                            rstd, w, b, mask);
     }
     if (!ctx->needs_input_grad(0)) dx = at::Tensor();
     if (!ctx->needs_input_grad(1)) dw = at::Tensor();
     if (!bias || !ctx->needs_input_grad(2)) db = at::Tensor();
-    return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor()};
+    return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
@@ -197,20 +280,26 @@ at::Tensor as_autocast(const at::Tensor& t) {
 extern "C" {
 // torch.nn.functional.layer_norm(x, shape, w, b, eps) through FusedLayerNorm (w, b may be null);
 // without gradients to compute, or without a weight, ATen's layer_norm itself.
+// flags: 1 the backward through the NVRTC kernels (setting`fusedln), 2 under CUDA autocast the
+// output in autocast's type (setting`lncast).
 int ktorch_fused_layer_norm(at::Tensor* x, const long* shape, int nshape, at::Tensor* w,
-                            at::Tensor* b, double eps, at::Tensor** out) {
+                            at::Tensor* b, double eps, int flags, at::Tensor** out) {
   return attempt([&] {
     std::vector<int64_t> s(shape, shape + nshape);
     at::Tensor xi = as_autocast(*x), wi = w ? as_autocast(*w) : at::Tensor(),
                bi = b ? as_autocast(*b) : at::Tensor();
+    at::ScalarType type = xi.scalar_type();
+    if ((flags & 2) && xi.is_cuda() && at::autocast::is_autocast_enabled(at::kCUDA) && type == at::kFloat)
+      type = at::autocast::get_autocast_dtype(at::kCUDA);
     bool grads = at::GradMode::is_enabled() &&
                  (xi.requires_grad() || (wi.defined() && wi.requires_grad()) || (bi.defined() && bi.requires_grad()));
     at::Tensor y;
     // no gradients to compute, or no weight (the fused kernel needs one): ATen's layer norm
     if (!grads || !wi.defined()) {
       y = at::layer_norm(xi, s, wi, bi, eps);
+      if (y.scalar_type() != type) y = y.to(type);
     } else {
-      y = FusedLayerNorm::apply(xi, wi, bi.defined() ? bi : wi, s, eps, bi.defined());
+      y = FusedLayerNorm::apply(xi, wi, bi.defined() ? bi : wi, s, eps, bi.defined(), (flags & 1) != 0, type);
     }
     *out = new at::Tensor(std::move(y));
   });

@@ -9,19 +9,29 @@ use tch::Tensor;
 
 use super::tensor::{making, ptr};
 
-/// `torch.nn.functional.layer_norm(x, shape, w, b, eps)` whose backward is the fused kernel
-/// where it applies (ATen's otherwise, in the same autograd function).
+/// How src/cxx/fused_ln.cpp computes layer norm: `kernels`, the backward through the NVRTC
+/// kernels where they apply (ATen's otherwise, in the same autograd function); `lowcast`, under
+/// CUDA autocast, the output in autocast's type (written so by the forward kernel).
+#[derive(Clone, Copy)]
+pub struct Fusion {
+    pub kernels: bool,
+    pub lowcast: bool,
+}
+
+/// `torch.nn.functional.layer_norm(x, shape, w, b, eps)` through the fused autograd function.
 pub fn fused(
     x: &Tensor,
     shape: &[i64],
     w: Option<&Tensor>,
     b: Option<&Tensor>,
     eps: f64,
+    how: Fusion,
 ) -> Result<Tensor> {
+    let flags = how.kernels as c_int | (how.lowcast as c_int) << 1;
     let s: Vec<c_long> = shape.iter().map(|&d| d as c_long).collect();
     let opt = |t: Option<&Tensor>| t.map_or(std::ptr::null_mut(), ptr);
     making(|r| unsafe {
-        super::ktorch_fused_layer_norm(ptr(x), s.as_ptr(), s.len() as c_int, opt(w), opt(b), eps, r)
+        super::ktorch_fused_layer_norm(ptr(x), s.as_ptr(), s.len() as c_int, opt(w), opt(b), eps, flags, r)
     })
 }
 

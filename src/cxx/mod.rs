@@ -486,6 +486,7 @@ extern "C" {
         w: *mut c_void,
         b: *mut c_void,
         eps: f64,
+        flags: c_int,
         out: *mut *mut c_void,
     ) -> c_int;
     pub fn ktorch_fused_layer_norm_calls() -> c_long;

@@ -44,6 +44,11 @@ static PRECAST: AtomicBool = AtomicBool::new(false);
 /// gradients are computed (the same within float32 rounding), and where NVRTC is missing ATen's
 /// backward runs.
 static FUSEDLN: AtomicBool = AtomicBool::new(true);
+/// Under CUDA autocast, layer norm's output in autocast's type (bfloat16 or float16) rather than
+/// float32: the forward kernel writes it so, in place of a float32 output that the next linear
+/// layer casts, and the gradient comes back in that type (src/cxx/fused_ln.cpp; issue 31). Off by
+/// default: autocast's own rule answers float32, which a layer other than a linear one may want.
+static LNCAST: AtomicBool = AtomicBool::new(false);
 
 pub fn stackframe() -> bool {
     STACKFRAME.load(Ordering::Relaxed)
@@ -72,8 +77,11 @@ pub fn precast() -> bool {
 pub fn fusedln() -> bool {
     FUSEDLN.load(Ordering::Relaxed)
 }
+pub fn lncast() -> bool {
+    LNCAST.load(Ordering::Relaxed)
+}
 
-const NAMES: [&str; 31] = [
+const NAMES: [&str; 32] = [
     "mkl",
     "openmp",
     "threads",
@@ -105,6 +113,7 @@ const NAMES: [&str; 31] = [
     "clipread",
     "fusedln",
     "precast",
+    "lncast",
 ];
 
 /// The attention backends libtorch's scaled_dot_product_attention may pick from, as
@@ -161,6 +170,7 @@ fn get(name: &str) -> KResult {
         "clipread" => make::boolean(clipread()),
         "fusedln" => make::boolean(fusedln()),
         "precast" => make::boolean(precast()),
+        "lncast" => make::boolean(lncast()),
         n if sdp_backend(n).is_some() => {
             make::boolean(flag(cxx::get_sdp(sdp_backend(n).unwrap_or(-1)), n)?)
         }
@@ -210,6 +220,7 @@ fn set(name: &str, v: Value) -> anyhow::Result<()> {
         "clipread" => CLIPREAD.store(want_bool()?, Ordering::Relaxed),
         "fusedln" => FUSEDLN.store(want_bool()?, Ordering::Relaxed),
         "precast" => PRECAST.store(want_bool()?, Ordering::Relaxed),
+        "lncast" => LNCAST.store(want_bool()?, Ordering::Relaxed),
         n if sdp_backend(n).is_some() => ok(cxx::set_sdp(
             sdp_backend(n).unwrap_or(-1),
             want_bool()? as i32,

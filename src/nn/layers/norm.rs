@@ -31,8 +31,9 @@ const LOCAL: &[super::Opt] = &[
 ];
 
 /// Layer norm as the `layernorm` module, `selfattention`'s norm and the transformer layers'
-/// norms compute it: ATen's, or with `setting`fusedln` on and x on CUDA, the same forward with
-/// the backward fused into one pass over x and dy (src/cxx/fused_ln.cpp).
+/// norms compute it: ATen's, or for x on CUDA with `setting`fusedln` on (the default), the same
+/// forward with the backward fused into one pass over x and dy, and with `setting`lncast` on,
+/// under autocast, its output in autocast's type (src/cxx/fused_ln.cpp).
 pub(crate) fn layer_norm(
     x: &Tensor,
     shape: &[i64],
@@ -40,8 +41,13 @@ pub(crate) fn layer_norm(
     b: Option<&Tensor>,
     eps: f64,
 ) -> Result<Tensor> {
-    if crate::session::setting::fusedln() && x.device().is_cuda() {
-        return crate::cxx::layer_norm::fused(x, shape, w, b, eps);
+    use crate::session::setting;
+    let how = crate::cxx::layer_norm::Fusion {
+        kernels: setting::fusedln(),
+        lowcast: setting::lncast(),
+    };
+    if (how.kernels || how.lowcast) && x.device().is_cuda() {
+        return crate::cxx::layer_norm::fused(x, shape, w, b, eps, how);
     }
     Ok(x.f_layer_norm(shape, w, b, eps, true)?)
 }
