@@ -31,7 +31,16 @@ pub fn fused(
     let s: Vec<c_long> = shape.iter().map(|&d| d as c_long).collect();
     let opt = |t: Option<&Tensor>| t.map_or(std::ptr::null_mut(), ptr);
     making(|r| unsafe {
-        super::ktorch_fused_layer_norm(ptr(x), s.as_ptr(), s.len() as c_int, opt(w), opt(b), eps, flags, r)
+        super::ktorch_fused_layer_norm(
+            ptr(x),
+            s.as_ptr(),
+            s.len() as c_int,
+            opt(w),
+            opt(b),
+            eps,
+            flags,
+            r,
+        )
     })
 }
 
