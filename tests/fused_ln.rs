@@ -4,7 +4,7 @@
 //! affine parameters, and parameters that need no gradient (undefined gradients, as PyTorch
 //! gives); second derivatives (create_graph) as ATen's; the fused kernels never
 //! counted (they are for CUDA tensors: tests/q/gpu/ktorch_fused_ln.q checks them on a GPU).
-use ktorch::cxx::layer_norm::{fused, fused_calls};
+use ktorch::cxx::layer_norm::{fused, fused_calls, Fusion};
 use tch::{Device, Kind, Tensor};
 
 /// y and the gradients of x, w, b (None where undefined) from `f` on copies of the inputs.
@@ -38,8 +38,9 @@ fn cpu_results_are_atens() {
     let dy = Tensor::randn([m, n], (Kind::Float, Device::Cpu));
     let w = Tensor::randn([n], (Kind::Float, Device::Cpu));
     let b = Tensor::randn([n], (Kind::Float, Device::Cpu));
-    let ours =
-        |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| fused(x, &[n], w, b, 1e-5).unwrap();
+    let ours = |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| {
+        fused(x, &[n], w, b, 1e-5, Fusion::KERNELS).unwrap()
+    };
     let aten = |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| {
         x.f_layer_norm([n], w, b, 1e-5, true).unwrap()
     };
@@ -86,7 +87,7 @@ fn double_backward_is_atens() {
         let w = w0.copy().set_requires_grad(true);
         let b = b0.copy().set_requires_grad(true);
         let y = if ours {
-            fused(&x, &[6], Some(&w), Some(&b), 1e-5).unwrap()
+            fused(&x, &[6], Some(&w), Some(&b), 1e-5, Fusion::KERNELS).unwrap()
         } else {
             x.f_layer_norm([6], Some(&w), Some(&b), 1e-5, true).unwrap()
         };

@@ -18,6 +18,14 @@ pub struct Fusion {
     pub lowcast: bool,
 }
 
+impl Fusion {
+    /// The default settings: the backward kernels, a float32 output.
+    pub const KERNELS: Fusion = Fusion {
+        kernels: true,
+        lowcast: false,
+    };
+}
+
 /// `torch.nn.functional.layer_norm(x, shape, w, b, eps)` through the fused autograd function.
 pub fn fused(
     x: &Tensor,
