@@ -42,13 +42,15 @@ fn cuda_include(root: &std::path::Path) -> Option<PathBuf> {
 
 /// src/cxx/cuda.cpp: streams, events, graphs and device memory through ATen's CUDA API. Without
 /// the CUDA headers it compiles to entry points that each report CUDA support missing.
-/// src/cxx/fused_ln.cpp and nvrtc.cpp: layer norm with a backward compiled by NVRTC at run time
-/// (setting`fusedln); without the CUDA headers, ATen's backward only.
+/// src/cxx/fused_ln.cpp, dropout_add.cpp and nvrtc.cpp: layer norm and dropout with a residual
+/// add through kernels compiled by NVRTC at run time (setting`fusedln, `lncast, `dropadd);
+/// without the CUDA headers, ATen's kernels only.
 fn cuda_shim(root: &std::path::Path) {
     let mut b = cc::Build::new();
     b.cpp(true)
         .file("src/cxx/cuda.cpp")
         .file("src/cxx/fused_ln.cpp")
+        .file("src/cxx/dropout_add.cpp")
         .file("src/cxx/nvrtc.cpp")
         .include(root.join("include"))
         .include(root.join("include/torch/csrc/api/include"))
@@ -117,6 +119,8 @@ fn main() {
     println!("cargo:rerun-if-changed=src/cxx/cuda.cpp");
     println!("cargo:rerun-if-changed=src/cxx/fused_ln.cpp");
     println!("cargo:rerun-if-changed=src/cxx/fused_ln_kernel.h");
+    println!("cargo:rerun-if-changed=src/cxx/dropout_add.cpp");
+    println!("cargo:rerun-if-changed=src/cxx/dropout_add_kernel.h");
     println!("cargo:rerun-if-changed=src/cxx/nvrtc.cpp");
     println!("cargo:rerun-if-changed=src/cxx/nvrtc.h");
     println!("cargo:rerun-if-changed=src/cxx/warnings.cpp");

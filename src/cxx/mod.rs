@@ -15,6 +15,7 @@
 pub mod aoti;
 pub mod cuda;
 pub mod dist;
+pub mod dropout_add;
 pub mod fused;
 pub mod interleave;
 pub mod jit;
@@ -490,6 +491,18 @@ extern "C" {
         out: *mut *mut c_void,
     ) -> c_int;
     pub fn ktorch_fused_layer_norm_calls() -> c_long;
+}
+
+// ---- src/cxx/dropout_add.cpp: dropout fused with a residual add (wrapped in cxx/dropout_add.rs)
+extern "C" {
+    pub fn ktorch_dropout_add(
+        x: *mut c_void,
+        h: *mut c_void,
+        p: f64,
+        fused: *mut c_int,
+        out: *mut *mut c_void,
+    ) -> c_int;
+    pub fn ktorch_dropout_add_calls() -> c_long;
 }
 
 // ---- src/tensor/options.rs

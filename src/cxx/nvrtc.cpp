@@ -41,6 +41,7 @@ struct Driver {
   decltype(&::cuLaunchKernel) launch = nullptr;
   decltype(&::cuGetErrorString) error = nullptr;
   decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy = nullptr;
+  decltype(&::cuCtxGetCurrent) current = nullptr;
 };
 
 // The folder of the shared library that holds symbol `p`, with its final '/' ("" if unknown).
@@ -137,6 +138,7 @@ const Driver& driver() {
       entry("cuLaunchKernel", d.launch);
       entry("cuGetErrorString", d.error);
       entry("cuOccupancyMaxActiveBlocksPerMultiprocessor", d.occupancy);
+      entry("cuCtxGetCurrent", d.current);
     } catch (const std::exception& e) {
       failed = e.what();
     }
@@ -225,6 +227,17 @@ const Module& compiled(int device, const std::string& key, const std::string& so
 
 void launch(void* f, unsigned grid, unsigned block, void** args) {
   auto s = at::cuda::getCurrentCUDAStream();
+  // A thread that has made no runtime call yet (autograd's device thread, whose device guard
+  // skips cudaSetDevice when the device number is already the current one) has no current
+  // context for the driver API: cudaSetDevice binds the device's primary context (CUDA 12+).
+  CUcontext c = nullptr;
+  if (driver().current(&c) != CUDA_SUCCESS || !c) {
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaSetDevice(dev) != cudaSuccess) {
+      cudaGetLastError();
+      throw std::runtime_error("cuLaunchKernel: no CUDA context for this thread");
+    }
+  }
   check(driver().launch(reinterpret_cast<CUfunction>(f), grid, 1, 1, block, 1, 1, 0,
                         reinterpret_cast<CUstream>(s.stream()), args, nullptr),
         "cuLaunchKernel");

@@ -49,6 +49,11 @@ static FUSEDLN: AtomicBool = AtomicBool::new(true);
 /// layer casts, and the gradient comes back in that type (src/cxx/fused_ln.cpp; issue 31). Off by
 /// default: autocast's own rule answers float32, which a layer other than a linear one may want.
 static LNCAST: AtomicBool = AtomicBool::new(false);
+/// A `residual` block whose sequential block ends in `drop` adds its input in the dropout's kernel
+/// (src/cxx/dropout_add.cpp, CUDA, training; issue 31). On by default: it draws ATen's dropout's
+/// random numbers from the same generator state and computes in ATen's order, so the results
+/// are bit-identical to the unfused layers (tests/q/gpu/ktorch_dropadd.q); only the speed differs.
+static DROPADD: AtomicBool = AtomicBool::new(true);
 
 pub fn stackframe() -> bool {
     STACKFRAME.load(Ordering::Relaxed)
@@ -80,8 +85,11 @@ pub fn fusedln() -> bool {
 pub fn lncast() -> bool {
     LNCAST.load(Ordering::Relaxed)
 }
+pub fn dropadd() -> bool {
+    DROPADD.load(Ordering::Relaxed)
+}
 
-const NAMES: [&str; 32] = [
+const NAMES: [&str; 33] = [
     "mkl",
     "openmp",
     "threads",
@@ -114,6 +122,7 @@ const NAMES: [&str; 32] = [
     "fusedln",
     "precast",
     "lncast",
+    "dropadd",
 ];
 
 /// The attention backends libtorch's scaled_dot_product_attention may pick from, as
@@ -171,6 +180,7 @@ fn get(name: &str) -> KResult {
         "fusedln" => make::boolean(fusedln()),
         "precast" => make::boolean(precast()),
         "lncast" => make::boolean(lncast()),
+        "dropadd" => make::boolean(dropadd()),
         n if sdp_backend(n).is_some() => {
             make::boolean(flag(cxx::get_sdp(sdp_backend(n).unwrap_or(-1)), n)?)
         }
@@ -221,6 +231,7 @@ fn set(name: &str, v: Value) -> anyhow::Result<()> {
         "fusedln" => FUSEDLN.store(want_bool()?, Ordering::Relaxed),
         "precast" => PRECAST.store(want_bool()?, Ordering::Relaxed),
         "lncast" => LNCAST.store(want_bool()?, Ordering::Relaxed),
+        "dropadd" => DROPADD.store(want_bool()?, Ordering::Relaxed),
         n if sdp_backend(n).is_some() => ok(cxx::set_sdp(
             sdp_backend(n).unwrap_or(-1),
             want_bool()? as i32,

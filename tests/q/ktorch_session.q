@@ -16,7 +16,7 @@
 .t.ok["config() holds the parallel info";any config[()] like "*at::get_num_threads*"]
 
 s:setting()
-.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`sdpflash`sdpmemeff`sdpcudnn`sdpmath`clipread`fusedln`precast]
+.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`sdpflash`sdpmemeff`sdpcudnn`sdpmath`clipread`fusedln`precast`lncast`dropadd]
 / PyTorch 2.11's defaults: torch.backends.cuda.flash_sdp_enabled(), mem_efficient_sdp_enabled(),
 / cudnn_sdp_enabled(), math_sdp_enabled() are all True
 .t.eq["sdp backends on by default";raze s`sdpflash`sdpmemeff`sdpcudnn`sdpmath;1111b]
@@ -84,4 +84,23 @@ lncase:{[on;d]
 setting`fusedln,0b
 .t.eq["fusedln off";setting`fusedln;0b]
 setting`fusedln,1b
+/ setting`lncast and setting`dropadd (issue 31): off and on by default; both are for CUDA
+/ (tests/q/gpu/ktorch_lncast.q, ktorch_dropadd.q): on the CPU, under autocastcpu too, layer norm
+/ answers float32 and a residual block ending in dropout is computed as before, bit for bit
+.t.eq["lncast off by default";setting`lncast;0b]
+.t.eq["dropadd on by default";setting`dropadd;1b]
+.t.ok["lncast expects a boolean";.t.catch[{setting`lncast,1}] like "setting: *boolean*"]
+.t.ok["dropadd expects a boolean";.t.catch[{setting`dropadd,`x}] like "setting: *boolean*"]
+lccase:{[on] setting`lncast,on; setting`autocastcpu,1b; seed 5; q:module enlist(`layernorm;8); x:tensor(LX;`grad);
+  y:forward(q;x); setting`autocastcpu,0b; backward(y;LG);
+  r:(dtype y;tensor y;grad x),grad each ps:{parm(x;y)}[q]each parmnames q;
+  free each (q;x;y),ps; setting`lncast,0b; r}
+.t.eq["lncast on the cpu: layer norm unchanged";lccase 1b;lccase 0b]
+dacase:{[on] setting`dropadd,on; seed 5;
+  q:module(`sequential;(`residual;seq(`sequential;(`linear;8;8);(`drop;.3))));
+  x:tensor(LX;`grad); seed 6; y:forward(q;x); backward(y;LG);
+  r:(tensor y;grad x),grad each ps:{parm(x;y)}[q]each parmnames q;
+  free each (q;x;y),ps; setting`dropadd,1b; r}
+.t.eq["dropadd on the cpu: residual with dropout unchanged";dacase 1b;dacase 0b]
+.t.ok["dropadd on the cpu: some dropped";0<sum 0=raze over (first dacase 1b)-LX]
 .t.done[]

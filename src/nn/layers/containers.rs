@@ -50,8 +50,13 @@ fn any_child(_: &Module, c: &Module) -> Result<Option<String>> {
 
 /// Each child in turn on the previous one's output.
 pub fn sequential(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
+    sequential_upto(m, run, x, m.children.len())
+}
+
+/// The first `n` children in turn (a `residual` that runs its block's last `drop` itself).
+pub fn sequential_upto(m: &Module, run: &Run, x: &[Tensor], n: usize) -> Result<Out> {
     let mut y = Out::Tensors(x.iter().map(Tensor::shallow_clone).collect());
-    for (_, c) in &m.children {
+    for (_, c) in m.children.iter().take(n) {
         y = c.forward(run, &y.into_vec())?;
     }
     Ok(match y {

@@ -171,16 +171,44 @@ fn residual(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     let q1 = seqs
         .next()
         .ok_or_else(|| anyhow!("residual: no modules defined for forward calculation"))?;
-    let f = run1(q1, run, x)?;
-    let g = match seqs.next() {
-        Some(q2) => run1(q2, run, x)?,
-        None => x[0].shallow_clone(),
+    let y = match dropout_last(q1, run, x) {
+        // setting`dropadd: q1 up to its last `drop`, then the dropout and the add in one kernel
+        Some(p) => {
+            let h = super::containers::sequential_upto(q1, run, x, q1.children.len() - 1)?
+                .tensor(q1.layer.name)?;
+            let g = match seqs.next() {
+                Some(q2) => run1(q2, run, x)?,
+                None => x[0].shallow_clone(),
+            };
+            crate::cxx::dropout_add::dropout_add(&g, &h, p)?.0
+        }
+        None => {
+            let f = run1(q1, run, x)?;
+            let g = match seqs.next() {
+                Some(q2) => run1(q2, run, x)?,
+                None => x[0].shallow_clone(),
+            };
+            f.f_add(&g)?
+        }
     };
-    let y = f.f_add(&g)?;
     Ok(Out::Tensor(match act {
         Some(a) => a.forward1(run, &y)?,
         None => y,
     }))
+}
+
+/// The dropout probability of q1's last child where setting`dropadd fuses it with the residual
+/// add: training on CUDA, q1 a sequential block ending in `drop` with 0 < p < 1.
+fn dropout_last(q1: &Module, run: &Run, x: &[Tensor]) -> Option<f64> {
+    if !(crate::session::setting::dropadd() && run.training && is_seq(q1)) {
+        return None;
+    }
+    if !x.first().is_some_and(|t| t.device().is_cuda()) {
+        return None;
+    }
+    let (_, last) = q1.children.last()?;
+    let p = (last.layer.name == "drop").then(|| last.float("p"))?;
+    (p > 0.0 && p < 1.0).then_some(p)
 }
 
 // seqjoin: join(f x, g y), f and g sequential blocks (an empty or missing one passes its input
