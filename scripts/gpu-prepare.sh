@@ -21,7 +21,7 @@ mkdir -p "$dest/deps"
 cp -f $R/qhost $R/ktorch.so $R/ktorch-bench "$dest/"
 [ -n "${NOFUZZ:-}" ] || cp -f $R/ktorch-fuzz "$dest/"
 cp -f "$(scripts/digits.sh)" "$dest/digits.q"
-cp -f bench/gpt/gpt.q bench/gpt/gpt.py bench/cnn/resnet.q bench/cnn/resnet.py bench/ln/ln.q tests/q/gpu/ktorch_cuda_speed.q tests/q/gpu/ktorch_cuda_amp.q tests/q/gpu/ktorch_fused_ln.q tests/q/gpu/ktorch_lncast.q tests/q/gpu/ktorch_dropadd.q scripts/gpu-speed.sh "$dest/"
+cp -f bench/gpt/gpt.q bench/gpt/gpt.py bench/cnn/resnet.q bench/cnn/resnet.py bench/ln/ln.q tests/q/gpu/ktorch_cuda_speed.q tests/q/gpu/ktorch_cuda_amp.q tests/q/gpu/ktorch_fused_ln.q tests/q/gpu/ktorch_lncast.q tests/q/gpu/ktorch_dropadd.q tests/q/gpu/ktorch_lnres.q scripts/gpu-speed.sh "$dest/"
 if [ -z "${NODOCS:-}" ]; then
 docs=$(cargo test --release -p ktorch --test docs --no-run --message-format=json 2>/dev/null |
   python3 -c 'import json,sys

@@ -103,3 +103,50 @@ fn double_backward_is_atens() {
     assert!(ax.equal(&ex), "d/dx of |dx|^2 differs from ATen's");
     assert!(aw.equal(&ew), "d/dw of |dx|^2 differs from ATen's");
 }
+
+/// `fused_res` (setting`lnres): layer norm handing x on, x's two gradients (through the norm and
+/// from what x' is used in) added in its backward pass, on the CPU by ATen's backward and an add:
+/// y, x' and the gradients of x, w and b as libtorch's layer_norm beside x used directly, bit for
+/// bit; x' is x's values; with a weight and bias, and with parameters that need no gradient.
+#[test]
+fn cpu_res_is_layer_norm_beside_x() {
+    use ktorch::cxx::layer_norm::fused_res;
+    tch::manual_seed(5);
+    let (m, n) = (6, 9);
+    let x = Tensor::randn([m, n], (Kind::Float, Device::Cpu)) * 2.0 - 1.0;
+    let dy = Tensor::randn([m, n], (Kind::Float, Device::Cpu));
+    let dr = Tensor::randn([m, n], (Kind::Float, Device::Cpu));
+    let w = Tensor::randn([n], (Kind::Float, Device::Cpu));
+    let b = Tensor::randn([n], (Kind::Float, Device::Cpu));
+    for wg in [true, false] {
+        let leaf = |t: &Tensor, g: bool| t.copy().set_requires_grad(g);
+        // ours: (y, x') from fused_res; loss sum(y*dy) + sum(x'*dr)
+        let (xa, wa, ba) = (leaf(&x, true), leaf(&w, wg), leaf(&b, true));
+        let (y, x2) = fused_res(&xa, &[n], Some(&wa), Some(&ba), 1e-5, Fusion::KERNELS)
+            .unwrap()
+            .expect("applies where gradients are wanted");
+        assert!(x2.equal(&x), "x' is x");
+        let l = (&y * &dy).sum(Kind::Float) + (&x2 * &dr).sum(Kind::Float);
+        l.backward();
+        // libtorch's: layer_norm(x) beside x itself
+        let (xe, we, be) = (leaf(&x, true), leaf(&w, wg), leaf(&b, true));
+        let ye = xe
+            .f_layer_norm([n], Some(&we), Some(&be), 1e-5, true)
+            .unwrap();
+        let le = (&ye * &dy).sum(Kind::Float) + (&xe * &dr).sum(Kind::Float);
+        le.backward();
+        assert!(y.equal(&ye), "y, weight gradient {wg}");
+        assert!(xa.grad().equal(&xe.grad()), "dx, weight gradient {wg}");
+        assert!(ba.grad().equal(&be.grad()), "dbias, weight gradient {wg}");
+        if wg {
+            assert!(wa.grad().equal(&we.grad()), "dweight");
+        } else {
+            assert!(!wa.grad().defined(), "no weight gradient");
+        }
+    }
+    // no gradients wanted: not applied (the caller runs layer norm and the sum as usual)
+    let r =
+        tch::no_grad(|| fused_res(&x, &[n], Some(&w), Some(&b), 1e-5, Fusion::KERNELS).unwrap());
+    assert!(r.is_none());
+    assert_eq!(fused_calls(), 0, "no fused kernel on the CPU");
+}

@@ -292,6 +292,14 @@ def main():
     kcfg += [c + "lc" for c in kcfg if a.only and f"k{c}lc" in a.only.split(",")]
     # and with setting`dropadd,0b (gpt.q: a name ending in "xd")
     kcfg += [c + "xd" for c in kcfg if a.only and f"k{c}xd" in a.only.split(",")]
+    # and any other chain of these suffixes that --only names (kgraphbf16pclc)
+    base = list(kcfg)
+    def chained(c):
+        for x in ("aten", "pc", "lc", "xd", "xr"):
+            if c.endswith(x) and len(c) > len(x):
+                return c[: -len(x)] in base or chained(c[: -len(x)])
+        return False
+    kcfg += [n[1:] for n in a.only.split(",") if n.startswith("k") and n[1:] not in kcfg and chained(n[1:])] if a.only else []
     tcfg = ["fp32", "tf32", "bf16", "fp16", "best32", "best16", "compile32", "compile16", "compilero16"]
     if a.only:
         kcfg = [c for c in kcfg if f"k{c}" in a.only.split(",")]
@@ -325,8 +333,8 @@ def main():
     print(f"|---|---|---|---|---|---|---|")
     base = rate.get(("torch", "fp32"))
     label = {"base": "fp32, before issue 21 (math attention, per-tensor AdamW)", "fp32": "fp32 (defaults: SDPA, fused AdamW)", "tf32": "fp32 + TF32", "bf16": "bf16 autocast + TF32", "fp16": "fp16 autocast + TF32 + gradscale", "graph": "fp32, recorded step replayed (fixed lr)", "graphbf16": "bf16 autocast + TF32, recorded step replayed (fixed lr)", "fp32nr": "fp32, char.q + setting`clipread,0b", "bf16nr": "bf16 autocast + TF32, char.q + setting`clipread,0b", "bf16fa": "bf16nr + setting`sdpcudnn,0b (FlashAttention)", "graphbf16fa": "graphbf16 + setting`sdpcudnn,0b (FlashAttention)"}
-    # a configuration with suffixes (gpt.q: aten, pc, lc, xd, in that order) is its base's label and the settings
-    suffix = {"aten": " + setting`fusedln,0b", "pc": " + setting`precast,1b", "lc": " + setting`lncast,1b", "xd": " + setting`dropadd,0b"}
+    # a configuration with suffixes (gpt.q: aten, pc, lc, xd, xr, in that order) is its base's label and the settings
+    suffix = {"aten": " + setting`fusedln,0b", "pc": " + setting`precast,1b", "lc": " + setting`lncast,1b", "xd": " + setting`dropadd,0b", "xr": " + setting`lnres,0b"}
     def klabel(c):
         if c in label:
             return label[c]

@@ -9,7 +9,10 @@
 / Prints: `gpt CONFIG ITERS SECONDS LOSSES` (the loss of every step after the warm-up).
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 a:.z.x; c:`$a 0; cfg:`$a 1; k:"J"$a 2; wu:"J"$a 3
-/ Suffixes combine in the order aten, pc, lc, xd (`graphbf16lcxd`); the last is read first.
+/ Suffixes combine in the order aten, pc, lc, xd, xr (`graphbf16lcxr`); the last is read first.
+/ CONFIG ending in `xr` (`graphbf16lcxr`): with setting`lnres,0b (x's two gradients in a residual
+/ block added by autograd, not by layer norm's backward kernel: issue 31)
+if[(cs:string cfg) like "*xr"; setting`lnres,0b; cfg:`$-2_cs]
 / CONFIG ending in `xd` (`fp32xd`, `graphbf16lcxd`): with setting`dropadd,0b (each residual block's
 / last dropout and its add apart, as ATen's layers: issue 31)
 if[(cs:string cfg) like "*xd"; setting`dropadd,0b; cfg:`$-2_cs]

@@ -123,9 +123,11 @@ const Kernels* kernels_for(int dev, long n, int vec, int low, const Shape& s) {
 bool aligned(const at::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0; }
 
 // dx, dgamma, dbeta through the NVRTC kernels; false (nothing done) where they do not apply.
+// res, when defined: a float32 gradient of x from elsewhere (a residual sum), added into dx by
+// the kernel as autograd would add it.
 bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tensor& mean,
-                    const at::Tensor& rstd, const at::Tensor& w, long n, at::Tensor& dx,
-                    at::Tensor& dw, at::Tensor& db) {
+                    const at::Tensor& rstd, const at::Tensor& w, long n, const at::Tensor& res0,
+                    at::Tensor& dx, at::Tensor& dw, at::Tensor& db) {
   int low = low_code(dy0.scalar_type());
   if (!x0.is_cuda() || !w.defined() || x0.scalar_type() != at::kFloat || low < 0 ||
       w.scalar_type() != at::kFloat || mean.scalar_type() != at::kFloat ||
@@ -136,10 +138,15 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
   auto x = x0.contiguous(), dy = dy0.contiguous(), g = w.contiguous();
   auto mu = mean.contiguous(), rs = rstd.contiguous();
   if (mu.numel() != m || rs.numel() != m) return false;
+  at::Tensor res;
+  if (res0.defined()) {
+    if (res0.scalar_type() != at::kFloat || res0.device() != x0.device() || res0.numel() != x0.numel()) return false;
+    res = res0.contiguous();
+  }
   c10::cuda::CUDAGuard guard(x.device());
   int dev = x.get_device();
   // dx comes from the caching allocator, whose blocks are aligned far beyond 16 bytes
-  int vec = n % 4 == 0 && aligned(x) && aligned(dy) && aligned(g) ? 4 : 1;
+  int vec = n % 4 == 0 && aligned(x) && aligned(dy) && aligned(g) && (!res.defined() || aligned(res)) ? 4 : 1;
   Shape s = shape_for(n, vec);
   if (s.k == 0) return false;
   const Kernels* k = kernels_for(dev, n, vec, low, s);
@@ -155,7 +162,8 @@ bool fused_backward(const at::Tensor& dy0, const at::Tensor& x0, const at::Tenso
   float *dxp = dx.data_ptr<float>(), *pp = part.data_ptr<float>(), *dwp = dw.data_ptr<float>(),
         *dbp = db.data_ptr<float>();
   long long rows = m;
-  void* a1[] = {&xp, &dyp, &mp, &rp, &gp, &dxp, &pp, &rows};
+  const float* rsp = res.defined() ? res.data_ptr<float>() : nullptr;
+  void* a1[] = {&xp, &dyp, &mp, &rp, &gp, &dxp, &pp, &rows, &rsp};
   ktorch_nvrtc::launch(k->bwd, grid, s.t * s.g, a1);
   int p = grid;
   void* a2[] = {&pp, &p, &dwp, &dbp};
@@ -210,63 +218,98 @@ bool fused_forward(const at::Tensor& x0, const at::Tensor& w, const at::Tensor& 
 // b is w again and `bias` false: no bias is added and none gets a gradient. `out` is y's type:
 // x's, or with `setting`lncast` under autocast autocast's bfloat16 or float16 (then dy arrives
 // in it too). `kernels` (`setting`fusedln`) runs the backward through the NVRTC kernels.
+at::Tensor ln_forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& w, const at::Tensor& b0,
+                      const std::vector<int64_t>& shape, double eps, bool bias, bool kernels, at::ScalarType out) {
+  at::Tensor b = bias ? b0 : at::Tensor();
+  at::Tensor y, mean, rstd;
+  bool done = false;
+#ifdef KTORCH_CUDA
+  long n = 1;
+  for (auto d : shape) n *= d;
+  // float32 out: ATen's forward (its kernel is as fast); a lower type out: y written in it
+  // by the kernel, in place of ATen's float32 y and a cast
+  if (out != x.scalar_type())
+    done = fused_forward(x, w, b, n, static_cast<int>(shape.size()), eps, out, y, mean, rstd);
+#endif
+  if (!done) {
+    std::tie(y, mean, rstd) = at::native_layer_norm(x, shape, w, b, eps);
+    if (y.scalar_type() != out) y = y.to(out);
+  }
+  ctx->save_for_backward({x, w, b0, mean, rstd});
+  ctx->saved_data["shape"] = shape;
+  ctx->saved_data["bias"] = bias;
+  ctx->saved_data["kernels"] = kernels;
+  return y;
+}
+
+// dx, dw, db from y's gradient dy and, when defined, a gradient of x from elsewhere (res: the
+// residual sum of a `residual` block, FusedLayerNormRes), added into dx.
+variable_list ln_backward(AutogradContext* ctx, const at::Tensor& dy, const at::Tensor& res) {
+  // create_graph: the backward pass is itself recorded, so it runs ATen's backward, whose own
+  // derivative (layer_norm_double_backward) gives the second derivatives as PyTorch's
+  bool record = at::GradMode::is_enabled();
+  auto s = ctx->get_saved_variables();
+  bool bias = ctx->saved_data["bias"].toBool();
+  const auto &x = s[0], &w = s[1], &mean = s[3], &rstd = s[4];
+  at::Tensor b = bias ? s[2] : at::Tensor();
+  auto shape = ctx->saved_data["shape"].toIntVector();
+  at::Tensor dx, dw, db;
+  if (!dy.defined()) return {res.defined() ? res : dx, dw, db};
+  long n = 1;
+  for (auto d : shape) n *= d;
+  bool done = false;
+#ifdef KTORCH_CUDA
+  if (!record && ctx->saved_data["kernels"].toBool() && (!res.defined() || ctx->needs_input_grad(0)))
+    done = fused_backward(dy, x, mean, rstd, w, n, res, dx, dw, db);
+#else
+  (void)record;
+#endif
+  if (!done) {
+    std::array<bool, 3> mask = {ctx->needs_input_grad(0), ctx->needs_input_grad(1),
+                                bias && ctx->needs_input_grad(2)};
+    // a lower-type y: its gradient back in x's type first, as the cast's backward would
+    std::tie(dx, dw, db) = at::native_layer_norm_backward(dy.to(x.scalar_type()), x, shape, mean,
+                                                          rstd, w, b, mask);
+    // the residual's gradient added after, as autograd adds a tensor's two gradients
+    if (res.defined() && dx.defined()) dx = res + dx;
+  }
+  if (!ctx->needs_input_grad(0)) dx = at::Tensor();
+  if (!ctx->needs_input_grad(1)) dw = at::Tensor();
+  if (!bias || !ctx->needs_input_grad(2)) db = at::Tensor();
+  return {dx, dw, db};
+}
+
 struct FusedLayerNorm : public torch::autograd::Function<FusedLayerNorm> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& w,
                             const at::Tensor& b0, std::vector<int64_t> shape, double eps, bool bias,
                             bool kernels, at::ScalarType out) {
-    at::Tensor b = bias ? b0 : at::Tensor();
-    at::Tensor y, mean, rstd;
-    bool done = false;
-#ifdef KTORCH_CUDA
-    long n = 1;
-    for (auto d : shape) n *= d;
-    // float32 out: ATen's forward (its kernel is as fast); a lower type out: y written in it
-    // by the kernel, in place of ATen's float32 y and a cast
-    if (out != x.scalar_type())
-      done = fused_forward(x, w, b, n, static_cast<int>(shape.size()), eps, out, y, mean, rstd);
-#endif
-    if (!done) {
-      std::tie(y, mean, rstd) = at::native_layer_norm(x, shape, w, b, eps);
-      if (y.scalar_type() != out) y = y.to(out);
-    }
-    ctx->save_for_backward({x, w, b0, mean, rstd});
-    ctx->saved_data["shape"] = shape;
-    ctx->saved_data["bias"] = bias;
-    ctx->saved_data["kernels"] = kernels;
-    return y;
+    return ln_forward(ctx, x, w, b0, shape, eps, bias, kernels, out);
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    // create_graph: the backward pass is itself recorded, so it runs ATen's backward, whose own
-    // derivative (layer_norm_double_backward) gives the second derivatives as PyTorch's
-    bool record = at::GradMode::is_enabled();
-    auto s = ctx->get_saved_variables();
-    bool bias = ctx->saved_data["bias"].toBool();
-    const auto &x = s[0], &w = s[1], &mean = s[3], &rstd = s[4];
-    at::Tensor b = bias ? s[2] : at::Tensor();
-    auto shape = ctx->saved_data["shape"].toIntVector();
-    const auto& dy = grads[0];
-    at::Tensor dx, dw, db;
-    if (!dy.defined()) return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
-    long n = 1;
-    for (auto d : shape) n *= d;
-    bool done = false;
-#ifdef KTORCH_CUDA
-    if (!record && ctx->saved_data["kernels"].toBool())
-      done = fused_backward(dy, x, mean, rstd, w, n, dx, dw, db);
-#else
-    (void)record;
-#endif
-    if (!done) {
-      std::array<bool, 3> mask = {ctx->needs_input_grad(0), ctx->needs_input_grad(1),
-                                  bias && ctx->needs_input_grad(2)};
-      // a lower-type y: its gradient back in x's type first, as the cast's backward would
-      std::tie(dx, dw, db) = at::native_layer_norm_backward(dy.to(x.scalar_type()), x, shape, mean,
-                                                            rstd, w, b, mask);
-    }
-    if (!ctx->needs_input_grad(0)) dx = at::Tensor();
-    if (!ctx->needs_input_grad(1)) dw = at::Tensor();
-    if (!bias || !ctx->needs_input_grad(2)) db = at::Tensor();
-    return {dx, dw, db, at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+    auto g = ln_backward(ctx, grads[0], at::Tensor());
+    return {g[0], g[1], g[2], at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+  }
+};
+
+// Layer norm that also hands x on (a second output, x itself as autograd's view of it), for a
+// `residual` block whose sequential block starts with layer norm and which adds x at its end
+// (setting`lnres): x's two gradients, from the sum and through layer norm, meet in this
+// function's backward, where the fused kernel adds the sum's into dx as it writes it, in place of
+// autograd adding them in a kernel of their own.
+struct FusedLayerNormRes : public torch::autograd::Function<FusedLayerNormRes> {
+  static variable_list forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& w,
+                               const at::Tensor& b0, std::vector<int64_t> shape, double eps, bool bias,
+                               bool kernels, at::ScalarType out) {
+    return {ln_forward(ctx, x, w, b0, shape, eps, bias, kernels, out), x};
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto& dres = grads[1];
+    auto g = ln_backward(ctx, grads[0], dres.defined() && dres.scalar_type() == at::kFloat ? dres
+                                                                                           : at::Tensor());
+    // a residual gradient the kernel did not take (not float32): added here
+    if (dres.defined() && dres.scalar_type() != at::kFloat)
+      g[0] = g[0].defined() ? g[0] + dres.to(g[0].scalar_type()) : dres;
+    return {g[0], g[1], g[2], at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
@@ -302,6 +345,29 @@ int ktorch_fused_layer_norm(at::Tensor* x, const long* shape, int nshape, at::Te
       y = FusedLayerNorm::apply(xi, wi, bi.defined() ? bi : wi, s, eps, bi.defined(), (flags & 1) != 0, type);
     }
     *out = new at::Tensor(std::move(y));
+  });
+}
+// The same through FusedLayerNormRes: y and x handed on (out_x), where gradients are to be
+// computed, a weight is given and x is what layer norm takes (no autocast cast of it); else
+// *fused is 0 and nothing is made (the caller runs layer norm and the sum as they are).
+int ktorch_fused_layer_norm_res(at::Tensor* x, const long* shape, int nshape, at::Tensor* w,
+                                at::Tensor* b, double eps, int flags, int* fused, at::Tensor** out_y,
+                                at::Tensor** out_x) {
+  return attempt([&] {
+    *fused = 0;
+    std::vector<int64_t> s(shape, shape + nshape);
+    at::Tensor xi = as_autocast(*x), wi = w ? as_autocast(*w) : at::Tensor(),
+               bi = b ? as_autocast(*b) : at::Tensor();
+    at::ScalarType type = xi.scalar_type();
+    if ((flags & 2) && xi.is_cuda() && at::autocast::is_autocast_enabled(at::kCUDA) && type == at::kFloat)
+      type = at::autocast::get_autocast_dtype(at::kCUDA);
+    bool grads = at::GradMode::is_enabled() &&
+                 (xi.requires_grad() || (wi.defined() && wi.requires_grad()) || (bi.defined() && bi.requires_grad()));
+    if (!grads || !wi.defined() || !xi.is_same(*x)) return;
+    auto r = FusedLayerNormRes::apply(xi, wi, bi.defined() ? bi : wi, s, eps, bi.defined(), (flags & 1) != 0, type);
+    *out_y = new at::Tensor(std::move(r[0]));
+    *out_x = new at::Tensor(std::move(r[1]));
+    *fused = 1;
   });
 }
 // backward passes that ran the fused kernels so far

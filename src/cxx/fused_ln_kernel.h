@@ -170,12 +170,14 @@ ktorch_ln_fwd(const float* __restrict__ x, const float* __restrict__ gamma,
 }
 
 // dx of every row, and per-block partial dgamma (part[block][0][c]) and dbeta (part[block][1][c]).
-// x, dx: M x NF float, dy: M x NF low_t, contiguous; mean, rstd: M floats; gamma: NF.
+// x, dx: M x NF float, dy: M x NF low_t, contiguous; mean, rstd: M floats; gamma: NF. res, when
+// not null (M x NF float): a gradient x has from elsewhere (a residual block's sum), added to dx
+// after dx is rounded, as autograd would add the two.
 extern "C" __global__ void __launch_bounds__(BLOCK)
 ktorch_ln_bwd(const float* __restrict__ x, const low_t* __restrict__ dy,
               const float* __restrict__ mean, const float* __restrict__ rstd,
               const float* __restrict__ gamma, float* __restrict__ dx,
-              float* __restrict__ part, long long M) {
+              float* __restrict__ part, long long M, const float* __restrict__ res) {
   const int t = threadIdx.x % T;
   const int g = threadIdx.x / T;
 #if WARPS > 1
@@ -231,6 +233,7 @@ ktorch_ln_bwd(const float* __restrict__ x, const low_t* __restrict__ dy,
     group_sum(s1, s2, red, g, t);
     // dx = rstd * (dy*gamma - mean(dy*gamma) - xhat * mean(dy*gamma*xhat))
     float* o = dx + (live ? r : 0) * (long long)NF;
+    const float* rr = res ? res + (live ? r : 0) * (long long)NF : nullptr;
     #pragma unroll
     for (int k = 0; k < K; k++) {
       const int j = t + k * T;
@@ -238,6 +241,15 @@ ktorch_ln_bwd(const float* __restrict__ x, const low_t* __restrict__ dy,
       float y[VEC];
       #pragma unroll
       for (int v = 0; v < VEC; v++) y[v] = rs * (d[k][v] * gam[k][v] - (s1 + xh[k][v] * s2) * inv_n);
+      if (rr) {
+#if VEC == 4
+        float4 e = reinterpret_cast<const float4*>(rr)[j];
+        y[0] = __fadd_rn(y[0], e.x); y[1] = __fadd_rn(y[1], e.y);
+        y[2] = __fadd_rn(y[2], e.z); y[3] = __fadd_rn(y[3], e.w);
+#else
+        y[0] = __fadd_rn(y[0], rr[j]);
+#endif
+      }
 #if VEC == 4
       reinterpret_cast<float4*>(o)[j] = make_float4(y[0], y[1], y[2], y[3]);
 #else

@@ -4,10 +4,10 @@
 //! tensor owned once by `made`, every C++ exception caught in the shim (attempt.h).
 #![allow(clippy::undocumented_unsafe_blocks)]
 use anyhow::Result;
-use libc::{c_int, c_long};
+use libc::{c_int, c_long, c_void};
 use tch::Tensor;
 
-use super::tensor::{making, ptr};
+use super::tensor::{made, making, ptr};
 
 /// How src/cxx/fused_ln.cpp computes layer norm: `kernels`, the backward through the NVRTC
 /// kernels where they apply (ATen's otherwise, in the same autograd function); `lowcast`, under
@@ -50,6 +50,40 @@ pub fn fused(
             r,
         )
     })
+}
+
+/// Layer norm that also hands x on, for a residual block that adds x at its end: `(y, x')`, where
+/// x' is x (a view of it) whose gradient, from the sum, meets layer norm's in one backward pass
+/// and is added into dx by the fused kernel. None where it does not apply (no gradients, no
+/// weight, an x autocast would cast): the caller runs layer norm and adds x as usual.
+pub fn fused_res(
+    x: &Tensor,
+    shape: &[i64],
+    w: Option<&Tensor>,
+    b: Option<&Tensor>,
+    eps: f64,
+    how: Fusion,
+) -> Result<Option<(Tensor, Tensor)>> {
+    let flags = how.kernels as c_int | (how.lowcast as c_int) << 1;
+    let s: Vec<c_long> = shape.iter().map(|&d| d as c_long).collect();
+    let opt = |t: Option<&Tensor>| t.map_or(std::ptr::null_mut(), ptr);
+    let (mut fused, mut y, mut x2): (c_int, *mut c_void, *mut c_void) =
+        (0, std::ptr::null_mut(), std::ptr::null_mut());
+    super::check(unsafe {
+        super::ktorch_fused_layer_norm_res(
+            ptr(x),
+            s.as_ptr(),
+            s.len() as c_int,
+            opt(w),
+            opt(b),
+            eps,
+            flags,
+            &mut fused,
+            &mut y,
+            &mut x2,
+        )
+    })?;
+    Ok((fused != 0).then(|| (made(y), made(x2))))
 }
 
 /// How many backward passes ran the fused kernels in this process (tests: the path was taken).

@@ -490,6 +490,18 @@ extern "C" {
         flags: c_int,
         out: *mut *mut c_void,
     ) -> c_int;
+    pub fn ktorch_fused_layer_norm_res(
+        x: *mut c_void,
+        shape: *const c_long,
+        nshape: c_int,
+        w: *mut c_void,
+        b: *mut c_void,
+        eps: f64,
+        flags: c_int,
+        fused: *mut c_int,
+        out_y: *mut *mut c_void,
+        out_x: *mut *mut c_void,
+    ) -> c_int;
     pub fn ktorch_fused_layer_norm_calls() -> c_long;
 }
 

@@ -54,6 +54,11 @@ static LNCAST: AtomicBool = AtomicBool::new(false);
 /// random numbers from the same generator state and computes in ATen's order, so the results
 /// are bit-identical to the unfused layers (tests/q/gpu/ktorch_dropadd.q); only the speed differs.
 static DROPADD: AtomicBool = AtomicBool::new(true);
+/// A `residual` block whose sequential block starts with layer norm (a `layernorm` module, or
+/// `selfattention` with its norm) and ends in `drop` (setting`dropadd) computes the norm itself,
+/// so that x's two gradients, through the norm and from the sum, are added by the fused
+/// backward kernel as it writes dx (src/cxx/fused_ln.cpp; issue 31). The same values as apart.
+static LNRES: AtomicBool = AtomicBool::new(true);
 
 pub fn stackframe() -> bool {
     STACKFRAME.load(Ordering::Relaxed)
@@ -88,8 +93,11 @@ pub fn lncast() -> bool {
 pub fn dropadd() -> bool {
     DROPADD.load(Ordering::Relaxed)
 }
+pub fn lnres() -> bool {
+    LNRES.load(Ordering::Relaxed)
+}
 
-const NAMES: [&str; 33] = [
+const NAMES: [&str; 34] = [
     "mkl",
     "openmp",
     "threads",
@@ -123,6 +131,7 @@ const NAMES: [&str; 33] = [
     "precast",
     "lncast",
     "dropadd",
+    "lnres",
 ];
 
 /// The attention backends libtorch's scaled_dot_product_attention may pick from, as
@@ -181,6 +190,7 @@ fn get(name: &str) -> KResult {
         "precast" => make::boolean(precast()),
         "lncast" => make::boolean(lncast()),
         "dropadd" => make::boolean(dropadd()),
+        "lnres" => make::boolean(lnres()),
         n if sdp_backend(n).is_some() => {
             make::boolean(flag(cxx::get_sdp(sdp_backend(n).unwrap_or(-1)), n)?)
         }
@@ -232,6 +242,7 @@ fn set(name: &str, v: Value) -> anyhow::Result<()> {
         "precast" => PRECAST.store(want_bool()?, Ordering::Relaxed),
         "lncast" => LNCAST.store(want_bool()?, Ordering::Relaxed),
         "dropadd" => DROPADD.store(want_bool()?, Ordering::Relaxed),
+        "lnres" => LNRES.store(want_bool()?, Ordering::Relaxed),
         n if sdp_backend(n).is_some() => ok(cxx::set_sdp(
             sdp_backend(n).unwrap_or(-1),
             want_bool()? as i32,

@@ -16,7 +16,7 @@
 .t.ok["config() holds the parallel info";any config[()] like "*at::get_num_threads*"]
 
 s:setting()
-.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`sdpflash`sdpmemeff`sdpcudnn`sdpmath`clipread`fusedln`precast`lncast`dropadd]
+.t.eq["setting() names";key s;`mkl`openmp`threads`interopthreads`mps`cuda`magma`cudnn`cudnnversion`cudadevices`benchmark`deterministic`cudnndeterministic`stackframe`alloptions`complexfirst`tf32`cudnntf32`matmulprecision`autocast`autocastcpu`fused`fusedcpu`sdpa`sdpflash`sdpmemeff`sdpcudnn`sdpmath`clipread`fusedln`precast`lncast`dropadd`lnres]
 / PyTorch 2.11's defaults: torch.backends.cuda.flash_sdp_enabled(), mem_efficient_sdp_enabled(),
 / cudnn_sdp_enabled(), math_sdp_enabled() are all True
 .t.eq["sdp backends on by default";raze s`sdpflash`sdpmemeff`sdpcudnn`sdpmath;1111b]
@@ -89,6 +89,7 @@ setting`fusedln,1b
 / answers float32 and a residual block ending in dropout is computed as before, bit for bit
 .t.eq["lncast off by default";setting`lncast;0b]
 .t.eq["dropadd on by default";setting`dropadd;1b]
+.t.eq["lnres on by default";setting`lnres;1b]
 .t.ok["lncast expects a boolean";.t.catch[{setting`lncast,1}] like "setting: *boolean*"]
 .t.ok["dropadd expects a boolean";.t.catch[{setting`dropadd,`x}] like "setting: *boolean*"]
 lccase:{[on] setting`lncast,on; setting`autocastcpu,1b; seed 5; q:module enlist(`layernorm;8); x:tensor(LX;`grad);
@@ -102,5 +103,11 @@ dacase:{[on] setting`dropadd,on; seed 5;
   r:(tensor y;grad x),grad each ps:{parm(x;y)}[q]each parmnames q;
   free each (q;x;y),ps; setting`dropadd,1b; r}
 .t.eq["dropadd on the cpu: residual with dropout unchanged";dacase 1b;dacase 0b]
+lrcase:{[on] setting`lnres,on; seed 5;
+  q:module(`sequential;(`residual;seq(`sequential;(`layernorm;8);(`linear;8;8);(`drop;.3))));
+  x:tensor(LX;`grad); seed 6; y:forward(q;x); backward(y;LG);
+  r:(tensor y;grad x),grad each ps:{parm(x;y)}[q]each parmnames q;
+  free each (q;x;y),ps; setting`lnres,1b; r}
+.t.eq["lnres on the cpu: residual block unchanged";lrcase 1b;lrcase 0b]
 .t.ok["dropadd on the cpu: some dropped";0<sum 0=raze over (first dacase 1b)-LX]
 .t.done[]

@@ -291,11 +291,14 @@ free(c;c2;c3)
 / a table is no error here (ktorch's is): rows by columns (issue 33, docs/tables.md)
 .t.eq["table";{r:tensor h:tensor x; free h; r}([]a:1 2);(enlist 1;enlist 2)]
 .t.eq["mixed types";.t.catch[{tensor(1 2;3 4.0)}];"tensor: type mismatch: long list and float list in one list"]
-/ an out= tensor whose resize failed (no memory for 1e12 items) is an error on every later use,
-/ not memory a kernel writes past (the second call was a SIGSEGV: ktorch-fuzz --seed 15392495)
+/ an out= tensor whose resize failed (no memory for 1e15 items) is an error on every later use,
+/ not memory a kernel writes past (the second call was a SIGSEGV: ktorch-fuzz --seed 15392495).
+/ 4e15 bytes are more than a process's address space (2^47), so the allocation fails on every
+/ machine; 1e12 items (4 TB) were granted where memory is overcommitted (the GPU machine), and the
+/ kernel writing them was killed for memory
 r:fftfreq 5
-.t.eq["failed resize";.t.catch[{fftfreq(1000000000000;2;r)}] like "fftfreq: *can't allocate memory*";1b]
-.t.eq["the tensor after it";.t.catch[{fftfreq(1000000000000;2;r)}];"fftfreq: tensor of size [1000000000000] needs more memory than its storage holds (an earlier call's resize failed): free it"]
+.t.eq["failed resize";.t.catch[{fftfreq(1000000000000000;2;r)}] like "fftfreq: *can't allocate memory*";1b]
+.t.eq["the tensor after it";.t.catch[{fftfreq(1000000000000000;2;r)}];"fftfreq: tensor of size [1000000000000000] needs more memory than its storage holds (an earlier call's resize failed): free it"]
 .t.eq["its values too";.t.catch[{tensor r}] like "tensor: tensor of size*free it";1b]
 free r
 .t.eq["all freed at the end";tensorcount[];0]

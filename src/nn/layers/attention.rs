@@ -423,29 +423,44 @@ fn selfattention_init(m: &mut Module) -> Result<()> {
 /// `(x)`, `(x;mask)`: x is (batch; length; dim); the mask is added to the attention scores (its
 /// top-left corner when larger). A padding mask (third input) is not implemented, as in ktorch.
 fn selfattention(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
-    if x.get(2).is_some_and(|t| t.defined() && t.numel() > 0) {
-        bail!("selfattention: padding mask not implemented");
-    }
-    let s = x[0].size();
-    if s.len() != 3 {
-        bail!(
-            "selfattention: input expected as (batch; length; dim), given {}-d",
-            s.len()
-        );
-    }
-    let h = m.long("heads");
-    let hd = s[2] / h;
+    check_inputs(x)?;
     let y = if m.flag("norm") {
-        super::norm::layer_norm(
-            &x[0],
-            &[s[2]],
-            Some(m.parm("norm.weight")?),
-            Some(m.parm("norm.bias")?),
-            1e-5,
-        )?
+        let (w, b) = norm_parms(m)?;
+        super::norm::layer_norm(&x[0], &[x[0].size()[2]], Some(w), Some(b), 1e-5)?
     } else {
         x[0].shallow_clone()
     };
+    self_attend(m, run, x, &y)
+}
+
+fn check_inputs(x: &[Tensor]) -> Result<()> {
+    if x.get(2).is_some_and(|t| t.defined() && t.numel() > 0) {
+        bail!("selfattention: padding mask not implemented");
+    }
+    let d = x[0].dim();
+    if d != 3 {
+        bail!("selfattention: input expected as (batch; length; dim), given {d}-d");
+    }
+    Ok(())
+}
+
+/// The weight and bias of `selfattention`'s own layer norm (option `norm`: eps 1e-5 over the
+/// last dimension).
+pub(super) fn norm_parms(m: &Module) -> Result<(&Tensor, &Tensor)> {
+    Ok((m.parm("norm.weight")?, m.parm("norm.bias")?))
+}
+
+/// `selfattention` of inputs x whose layer norm (option `norm`), or x itself, is y: a `residual`
+/// block that computes the norm itself (setting`lnres) continues here.
+pub(super) fn attend_normed(m: &Module, run: &Run, x: &[Tensor], y: &Tensor) -> Result<Out> {
+    check_inputs(x)?;
+    self_attend(m, run, x, y)
+}
+
+fn self_attend(m: &Module, run: &Run, x: &[Tensor], y: &Tensor) -> Result<Out> {
+    let s = x[0].size();
+    let h = m.long("heads");
+    let hd = s[2] / h;
     // q, k and v as views of the projection, split on its last dimension: the same strides
     // as taking them from a (3, batch, heads, length, head) permutation, but their gradients
     // are concatenated (one copy) where selecting from the permutation writes each into a

@@ -55,8 +55,14 @@ pub fn sequential(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
 
 /// The first `n` children in turn (a `residual` that runs its block's last `drop` itself).
 pub fn sequential_upto(m: &Module, run: &Run, x: &[Tensor], n: usize) -> Result<Out> {
+    sequential_span(m, run, x, 0, n)
+}
+
+/// Children `from` to `to` (not included) in turn, on x (a `residual` that runs its block's
+/// first layer norm and last `drop` itself).
+pub fn sequential_span(m: &Module, run: &Run, x: &[Tensor], from: usize, to: usize) -> Result<Out> {
     let mut y = Out::Tensors(x.iter().map(Tensor::shallow_clone).collect());
-    for (_, c) in m.children.iter().take(n) {
+    for (_, c) in m.children.iter().take(to).skip(from) {
         y = c.forward(run, &y.into_vec())?;
     }
     Ok(match y {

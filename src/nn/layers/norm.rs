@@ -52,6 +52,27 @@ pub(crate) fn layer_norm(
     Ok(x.f_layer_norm(shape, w, b, eps, true)?)
 }
 
+/// Layer norm for a `residual` block that also adds x at its end (setting`lnres, CUDA): `(y,
+/// x')` with x' the x to add, whose gradient meets layer norm's in one backward pass
+/// (cxx::layer_norm::fused_res). None where that does not apply: layer norm and the sum as usual.
+pub(crate) fn layer_norm_res(
+    x: &Tensor,
+    shape: &[i64],
+    w: Option<&Tensor>,
+    b: Option<&Tensor>,
+    eps: f64,
+) -> Result<Option<(Tensor, Tensor)>> {
+    use crate::session::setting;
+    if !(setting::lnres() && x.device().is_cuda()) {
+        return Ok(None);
+    }
+    let how = crate::cxx::layer_norm::Fusion {
+        kernels: setting::fusedln(),
+        lowcast: setting::lncast(),
+    };
+    crate::cxx::layer_norm::fused_res(x, shape, w, b, eps, how)
+}
+
 pub static LAYERS: &[Layer] = &[
     Layer {
         init: stats_init,

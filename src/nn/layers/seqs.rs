@@ -174,11 +174,23 @@ fn residual(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     let y = match dropout_last(q1, run, x) {
         // setting`dropadd: q1 up to its last `drop`, then the dropout and the add in one kernel
         Some(p) => {
-            let h = super::containers::sequential_upto(q1, run, x, q1.children.len() - 1)?
-                .tensor(q1.layer.name)?;
-            let g = match seqs.next() {
-                Some(q2) => run1(q2, run, x)?,
-                None => x[0].shallow_clone(),
+            let q2 = seqs.next();
+            // setting`lnres: q1's first layer norm computed here, handing x on to the sum
+            let normed = match q2 {
+                None => norm_first(q1, run, x)?,
+                Some(_) => None,
+            };
+            let (h, g) = match normed {
+                Some(hx) => hx,
+                None => {
+                    let h = super::containers::sequential_upto(q1, run, x, q1.children.len() - 1)?
+                        .tensor(q1.layer.name)?;
+                    let g = match q2 {
+                        Some(q2) => run1(q2, run, x)?,
+                        None => x[0].shallow_clone(),
+                    };
+                    (h, g)
+                }
             };
             crate::cxx::dropout_add::dropout_add(&g, &h, p)?.0
         }
@@ -209,6 +221,43 @@ fn dropout_last(q1: &Module, run: &Run, x: &[Tensor]) -> Option<f64> {
     let (_, last) = q1.children.last()?;
     let p = (last.layer.name == "drop").then(|| last.float("p"))?;
     (p > 0.0 && p < 1.0).then_some(p)
+}
+
+/// Block q1 up to its last child (its `drop`), its first child a layer norm computed through
+/// norm::layer_norm_res (setting`lnres): (the block's output before the dropout, the x to add).
+/// None where q1 does not start so, or the norm does not apply.
+fn norm_first(q1: &Module, run: &Run, x: &[Tensor]) -> Result<Option<(Tensor, Tensor)>> {
+    let Some((_, first)) = q1.children.first() else {
+        return Ok(None);
+    };
+    let last = q1.children.len() - 1;
+    let x0 = &x[0];
+    let rest = |y: Tensor| -> Result<Tensor> {
+        super::containers::sequential_span(q1, run, &[y], 1, last)?.tensor(q1.layer.name)
+    };
+    match first.layer.name {
+        "layernorm" if x.len() == 1 && last >= 1 => {
+            let (w, b) = (first.parm("weight").ok(), first.parm("bias").ok());
+            let shape = first.longs("shape");
+            match super::norm::layer_norm_res(x0, shape, w, b, first.float("eps"))? {
+                Some((y, x2)) => Ok(Some((rest(y)?, x2))),
+                None => Ok(None),
+            }
+        }
+        "selfattention" if first.flag("norm") && x0.dim() == 3 && last >= 1 => {
+            let (w, b) = super::attention::norm_parms(first)?;
+            let d = x0.size()[2];
+            match super::norm::layer_norm_res(x0, &[d], Some(w), Some(b), 1e-5)? {
+                Some((y, x2)) => {
+                    let a = super::attention::attend_normed(first, run, x, &y)?
+                        .tensor("selfattention")?;
+                    Ok(Some((rest(a)?, x2)))
+                }
+                None => Ok(None),
+            }
+        }
+        _ => Ok(None),
+    }
 }
 
 // seqjoin: join(f x, g y), f and g sequential blocks (an empty or missing one passes its input
