@@ -283,6 +283,10 @@ def main():
             subprocess.run([sys.executable, os.path.join(here, "profile_gaps.py"), kf + ".events", "5"])
         return
     kcfg = ["base", "fp32", "tf32", "bf16", "fp16", "graph", "graphbf16", "fp32nr", "bf16nr", "bf16fa", "graphbf16fa"]
+    # ktorch's best that a q user can switch on (issue 31): the recorded step with layer norm's
+    # output in bf16 and the parameters cast together (lncast, precast), and char.q's bf16 loop
+    # with lncast; measured by default so that the issue's target lines compare them
+    kcfg += ["bf16lc", "graphbf16pclc"]
     # each with setting`fusedln,0b (gpt.q: a name ending in "aten": layer norm's backward as ATen
     # computes it, the default before issue 31's kernel), run only when --only names it
     kcfg += [c + "aten" for c in kcfg if a.only and f"k{c}aten" in a.only.split(",")]

@@ -74,13 +74,19 @@ fn gpu_bench_scripts_run_small_on_the_cpu() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let runs: [(&str, &[&str], &str); 2] = [
+    let runs: [(&str, &[&str], &str); 3] = [
         (
             "bench/cnn/resnet.q",
             &["cpu", "bf16cl", "1", "1"],
             "resnet bf16cl 1 ",
         ),
         ("bench/gpt/gpt.q", &["cpu", "fp32", "3", "1"], "gpt fp32 3 "),
+        // every settings suffix read (precast, lncast, dropadd off, lnres off) down to bf16
+        (
+            "bench/gpt/gpt.q",
+            &["cpu", "bf16pclcxdxr", "3", "1"],
+            "gpt bf16 3 ",
+        ),
     ];
     for (script, args, want) in runs {
         let out = Command::new(&qhost)
