@@ -6,7 +6,10 @@ loop. Rank r trains on rows r, r+N, ... of every global batch of ROWS.
 
     torchrun --standalone --nproc_per_node N bench/dist/gpt_ddp.py PRECISION ROWS STEPS WARMUP [TEXT]
 
-Rank 0 prints `ddp N PRECISION ROWS SECONDS SAME LOSSES..` as gpt_dist.q does.
+Rank 0 prints `ddp N PRECISION ROWS SECONDS SAME LOSSES..` as gpt_dist.q does. PROFILE=file: after
+the timed steps, 5 more on every rank, rank 0's under torch.profiler, written as gpt_dist.q's
+KTORCH_PROFILE (name, device, calls, total microseconds; file.events, every event) for
+bench/gpt/profile_compare.py and profile_gaps.py.
 """
 import math
 import os
@@ -53,20 +56,49 @@ starts = torch.stack([torch.randint(0, len(t) - 1 - gpt.N, (G,), generator=g) fo
 td, ar = t.to(dev), torch.arange(gpt.N + 1, device=dev)
 sync = (lambda: torch.cuda.synchronize(dev)) if dev.type == "cuda" else (lambda: None)
 losses = []
-for i in range(wu + k):
-    if i == wu:
-        sync()
-        t0 = time.perf_counter()
+
+
+def step(i):
     x = td[starts[i][:, None] + ar]
     o.zero_grad(set_to_none=True)
     with torch.autocast(dev.type, torch.bfloat16, enabled=prec == "bf16"):
         loss = F.cross_entropy(dm(x[:, :-1]), x[:, 1:].reshape(-1))
     loss.backward()
-    losses.append(loss.detach())
     torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0, foreach=True)
     o.step()
+    return loss.detach()
+
+
+for i in range(wu + k):
+    if i == wu:
+        sync()
+        t0 = time.perf_counter()
+    losses.append(step(i))
 sync()
 t1 = time.perf_counter()
+pf = os.environ.get("PROFILE")
+if pf:
+    from torch.profiler import ProfilerActivity, profile
+
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev.type == "cuda" else [])
+    if me == 0:
+        with profile(activities=acts) as pr:
+            for i in range(5):
+                step(wu + i)
+            sync()
+        with open(pf, "w") as fo:
+            for e in pr.key_averages():
+                cuda = e.device_type == torch.autograd.DeviceType.CUDA
+                tot = e.device_time_total if cuda else e.cpu_time_total
+                fo.write(f"{e.key}\t{'cuda' if cuda else 'cpu'}\t{e.count}\t{tot}\n")
+        with open(pf + ".events", "w") as fo:
+            for e in pr.events():
+                cuda = e.device_type == torch.autograd.DeviceType.CUDA
+                fo.write(f"{e.name}\t{'cuda' if cuda else 'cpu'}\t{e.time_range.start}\t{e.time_range.elapsed_us()}\n")
+    else:
+        for i in range(5):
+            step(wu + i)
+        sync()
 L = torch.stack(losses).float()
 dist.all_reduce(L)
 L /= N

@@ -14,6 +14,10 @@
 / its optimizer state's bytes (`bytes` of the model's optimizer), the bytes its GPU's caching
 / allocator holds for tensors after the steps and their peak (0 0 on the CPU); and `pdiff N` with
 / the largest difference of any parameter across the ranks.
+/ KTORCH_PROFILE=file: after the timed steps, 5 more on every rank, rank 0's under `profile`, its
+/ rows written as bench/gpt/gpt.q writes them (name, device, calls, total microseconds) for
+/ bench/gpt/profile_compare.py, and its events (file.events) for profile_gaps.py: the split of a
+/ step into compute, all-reduce and their overlap beside DDP's (bench/dist/gpt_ddp.py, PROFILE).
 {key[x]set'x}(`ktorch 2:`fns,1)[];
 a:.z.x; prec:`$a 0; G:"J"$a 1; k:"J"$a 2; wu:"J"$a 3
 small:not ""~getenv`SMALL
@@ -69,6 +73,13 @@ t0:.z.p
 L:iter/[L;wu _ I]
 sync gd
 t1:.z.p
+pf:getenv`KTORCH_PROFILE
+if[count pf;
+ if[me=0; profile`start]; L5:iter/[();5#wu _ I]; sync gd;
+ if[me=0; p:profile`stop;
+  (hsym`$pf) 0: {"\t" sv (string x`name;string x`device;string x`calls;string x`total)} each p;
+  e:select name,device,start,duration from profile`events;
+  (hsym`$pf,".events") 0: {"\t" sv (string x`name;string x`device;string x`start;string x`duration)} each e]]
 / the loss of the global batch: the ranks' mean (each rank's loss is its rows' mean)
 / (NCCL carries CUDA tensors: the losses and parameters go through tensors on this rank's GPU)
 Lt:tensor(L;gd); allreduce(Lt;`avg); L:tensor Lt

@@ -9,6 +9,10 @@
 #   bash bench/dist/run.sh QHOST "1 2 4" [STEPS] [WARMUP] [ROUNDS]   (from the checkout's root)
 # ROUNDS (default 1) repeats every run, rounds interleaved, and the table takes each run's median
 # time: one machine's runs move by several percent between calls, more than the sides differ.
+# PROFILE=DIR: each run also profiles 5 more steps on rank 0 (gpt_dist.q's KTORCH_PROFILE,
+# gpt_ddp.py's PROFILE) into DIR/{ktorch,ddp}-PREC-N-MODE.tsv, and after the runs prints, for each
+# pair, bench/gpt/profile_compare.py (kernel by kernel, a step) and profile_gaps.py (the GPU's
+# idle time) for both sides: where ktorch's data-parallel step differs from DDP's.
 set -u
 Q=$1; GPUS=${2:-"1 2"}; K=${3:-20}; WU=${4:-5}; ROUNDS=${5:-1}
 TEXT=examples/ktorch/gpt/data/shakespeare.txt
@@ -24,9 +28,11 @@ for prec in ${PRECS:-fp32 bf16}; do
       rows=200; [ "$mode" = weak ] && rows=$((200 * n))
       port=$((port + 10))
       hk=0; hd=0; case "${HIGH:-}" in both) hk=1; hd=1 ;; dist) hk=1 ;; ddp) hd=1 ;; esac
-      k=$(TORCH_NCCL_HIGH_PRIORITY=$hk bash scripts/dist-launch.sh -n "$n" -p $port bench/dist/gpt_dist.q $prec $rows $K $WU $TEXT 2>&1 | grep "^\[rank 0\] dist " | sed 's/^\[rank 0\] //')
+      pk=; pd=
+      if [ -n "${PROFILE:-}" ]; then mkdir -p "$PROFILE"; pk="$PROFILE/ktorch-$prec-$n-$mode.tsv"; pd="$PROFILE/ddp-$prec-$n-$mode.tsv"; fi
+      k=$(KTORCH_PROFILE=$pk TORCH_NCCL_HIGH_PRIORITY=$hk bash scripts/dist-launch.sh -n "$n" -p $port bench/dist/gpt_dist.q $prec $rows $K $WU $TEXT 2>&1 | grep "^\[rank 0\] dist " | sed 's/^\[rank 0\] //')
       echo "$mode $k" | tee -a "$res" | cut -c1-100
-      d=$(TORCH_NCCL_HIGH_PRIORITY=$hd torchrun --standalone --nproc_per_node "$n" bench/dist/gpt_ddp.py $prec $rows $K $WU $TEXT 2>/dev/null | grep "^ddp ")
+      d=$(PROFILE=$pd TORCH_NCCL_HIGH_PRIORITY=$hd torchrun --standalone --nproc_per_node "$n" bench/dist/gpt_ddp.py $prec $rows $K $WU $TEXT 2>/dev/null | grep "^ddp ")
       echo "$mode $d" | tee -a "$res" | cut -c1-100
     done
   done
@@ -77,3 +83,15 @@ for (side, prec, n, mode), (s, step) in sorted(scal.items()):
         print(f"{'PASS' if ks[0] >= ps[0] else 'FAIL'} ktorch {prec} strong scaling on {n} GPUs {ks[0]:.2f}x vs PyTorch DDP's {ps[0]:.2f}x")
 PY
 rm -f "$res"
+if [ -n "${PROFILE:-}" ]; then
+  for f in "$PROFILE"/ktorch-*.tsv; do
+    [ -f "$f" ] || continue
+    g="$PROFILE/ddp-${f##*/ktorch-}"
+    echo; echo "== ${f##*/} against ${g##*/}: 5 steps on rank 0, a step =="
+    python3 bench/gpt/profile_compare.py "$f" "$g" 5
+    for h in "$f" "$g"; do
+      echo; echo "== ${h##*/}: the GPU's idle time =="
+      python3 bench/gpt/profile_gaps.py "$h.events" 5
+    done
+  done
+fi

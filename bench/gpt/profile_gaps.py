@@ -29,6 +29,9 @@ for a, b in gpu:
         if busy:
             idle.append((busy[-1][1], a))
         busy.append([a, b])
+if not busy:
+    print("no GPU events in this profile (a run on the CPU)")
+    sys.exit(0)
 wall = busy[-1][1] - busy[0][0]
 btime = sum(b - a for a, b in busy)
 print(f"GPU span {wall/steps/1e3:.2f} ms a step, busy {btime/steps/1e3:.2f} ms, idle {(wall-btime)/steps/1e3:.2f} ms ({(wall-btime)/wall:.0%})")
