@@ -86,15 +86,7 @@ if pf:
             for i in range(5):
                 step(wu + i)
             sync()
-        with open(pf, "w") as fo:
-            for e in pr.key_averages():
-                cuda = e.device_type == torch.autograd.DeviceType.CUDA
-                tot = e.device_time_total if cuda else e.cpu_time_total
-                fo.write(f"{e.key}\t{'cuda' if cuda else 'cpu'}\t{e.count}\t{tot}\n")
-        with open(pf + ".events", "w") as fo:
-            for e in pr.events():
-                cuda = e.device_type == torch.autograd.DeviceType.CUDA
-                fo.write(f"{e.name}\t{'cuda' if cuda else 'cpu'}\t{e.time_range.start}\t{e.time_range.elapsed_us()}\n")
+        gpt.write_profile(pr, pf, events=True)
     else:
         for i in range(5):
             step(wu + i)

@@ -186,12 +186,24 @@ def torch_best(cfg, dev, t, starts, warmup, compile_mode=None, profile_to=None):
             for i in range(5):
                 step(i)
             sync()
-        with open(profile_to, "w") as fo:
-            for e in pr.key_averages():
-                cuda = e.device_type == torch.autograd.DeviceType.CUDA
-                tot = e.device_time_total if cuda else e.cpu_time_total
-                fo.write(f"{e.key}\t{'cuda' if cuda else 'cpu'}\t{e.count}\t{tot}\n")
+        write_profile(pr, profile_to)
     return t1 - t0, ls[warmup:], t0 - tw
+
+
+def write_profile(pr, path, events=False):
+    """A torch.profiler profile written as gpt.q writes ktorch's: a row a name (name, device,
+    calls, total microseconds) for profile_compare.py; with events, path.events too, every event
+    (name, device, start, duration) for profile_gaps.py."""
+    with open(path, "w") as fo:
+        for e in pr.key_averages():
+            cuda = e.device_type == torch.autograd.DeviceType.CUDA
+            tot = e.device_time_total if cuda else e.cpu_time_total
+            fo.write(f"{e.key}\t{'cuda' if cuda else 'cpu'}\t{e.count}\t{tot}\n")
+    if events:
+        with open(path + ".events", "w") as fo:
+            for e in pr.events():
+                cuda = e.device_type == torch.autograd.DeviceType.CUDA
+                fo.write(f"{e.name}\t{'cuda' if cuda else 'cpu'}\t{e.time_range.start}\t{e.time_range.elapsed_us()}\n")
 
 # PyTorch at its best (issue 31): row -> (precision, torch.compile mode or None)
 BEST = {"best32": ("fp32", None), "best16": ("bf16", None), "compile32": ("fp32", "default"), "compile16": ("bf16", "default"), "compilero16": ("bf16", "reduce-overhead")}

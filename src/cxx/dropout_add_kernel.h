@@ -104,10 +104,10 @@ __device__ __forceinline__ void keeps(unsigned long long seed, unsigned long lon
 
 #define STEPS (VEC / 4)  // draws of 4 a step
 
-// out = x + dropout(h): n elements (a multiple of VEC), each thread its steps in turn
-extern "C" __global__ void __launch_bounds__(256)
-ktorch_dropadd_fwd(const x_t* __restrict__ x, const h_t* __restrict__ h, o_t* __restrict__ out,
-                   long long n, float keep, float scale, rng s) {
+// f(q, k) for every group q of 4 elements that this thread takes, with k their 1/0 keep flags:
+// the thread's steps in turn (VEC elements a step, G threads apart), STEPS draws a step
+template <typename F>
+__device__ __forceinline__ void each_group(const rng& s, long long n, float keep, F f) {
   unsigned long long seed, off;
   unpack(s, seed, off);
   const unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -116,59 +116,47 @@ ktorch_dropadd_fwd(const x_t* __restrict__ x, const h_t* __restrict__ h, o_t* __
   for (unsigned long long j = t; j * VEC < (unsigned long long)n; j += G, i++) {
     #pragma unroll
     for (int d = 0; d < STEPS; d++) {
-      const unsigned long long q = j * STEPS + d;  // the group of 4
-      float k[4], xv[4], hv[4], o[4];
+      float k[4];
       keeps(seed, off, t, i * STEPS + d, keep, k);
-      load4(x, q, xv);
-      load4(h, q, hv);
-      #pragma unroll
-      for (int v = 0; v < 4; v++) o[v] = __fadd_rn(xv[v], round_to<h_t>(__fmul_rn(__fmul_rn(hv[v], k[v]), scale)));
-      store4(out, q, o);
+      f(j * STEPS + d, k);
     }
   }
+}
+
+// out = x + dropout(h): n elements (a multiple of VEC)
+extern "C" __global__ void __launch_bounds__(256)
+ktorch_dropadd_fwd(const x_t* __restrict__ x, const h_t* __restrict__ h, o_t* __restrict__ out,
+                   long long n, float keep, float scale, rng s) {
+  each_group(s, n, keep, [&](unsigned long long q, const float* k) {
+    float xv[4], hv[4], o[4];
+    load4(x, q, xv);
+    load4(h, q, hv);
+    #pragma unroll
+    for (int v = 0; v < 4; v++) o[v] = __fadd_rn(xv[v], round_to<h_t>(__fmul_rn(__fmul_rn(hv[v], k[v]), scale)));
+    store4(out, q, o);
+  });
 }
 
 // dh: dropout's backward of g (out's type, rounded first to h's type as autograd casts it)
 extern "C" __global__ void __launch_bounds__(256)
 ktorch_dropadd_bwd(const o_t* __restrict__ g, h_t* __restrict__ dh, long long n, float keep,
                    float scale, rng s) {
-  unsigned long long seed, off;
-  unpack(s, seed, off);
-  const unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned long long G = (unsigned long long)gridDim.x * blockDim.x;
-  unsigned long long i = 0;
-  for (unsigned long long j = t; j * VEC < (unsigned long long)n; j += G, i++) {
+  each_group(s, n, keep, [&](unsigned long long q, const float* k) {
+    float gv[4], o[4];
+    load4(g, q, gv);
     #pragma unroll
-    for (int d = 0; d < STEPS; d++) {
-      const unsigned long long q = j * STEPS + d;
-      float k[4], gv[4], o[4];
-      keeps(seed, off, t, i * STEPS + d, keep, k);
-      load4(g, q, gv);
-      #pragma unroll
-      for (int v = 0; v < 4; v++) o[v] = round_to<h_t>(__fmul_rn(__fmul_rn(round_to<h_t>(gv[v]), k[v]), scale));
-      store4(dh, q, o);
-    }
-  }
+    for (int v = 0; v < 4; v++) o[v] = round_to<h_t>(__fmul_rn(__fmul_rn(round_to<h_t>(gv[v]), k[v]), scale));
+    store4(dh, q, o);
+  });
 }
 
 // the mask itself (1 kept, 0 dropped), for a backward pass that is recorded (create_graph): it
 // then runs ATen's differentiable dropout backward with this mask
 extern "C" __global__ void __launch_bounds__(256)
 ktorch_dropadd_mask(unsigned char* __restrict__ m, long long n, float keep, rng s) {
-  unsigned long long seed, off;
-  unpack(s, seed, off);
-  const unsigned long long t = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned long long G = (unsigned long long)gridDim.x * blockDim.x;
-  unsigned long long i = 0;
-  for (unsigned long long j = t; j * VEC < (unsigned long long)n; j += G, i++) {
+  each_group(s, n, keep, [&](unsigned long long q, const float* k) {
     #pragma unroll
-    for (int d = 0; d < STEPS; d++) {
-      const unsigned long long q = j * STEPS + d;
-      float k[4];
-      keeps(seed, off, t, i * STEPS + d, keep, k);
-      #pragma unroll
-      for (int v = 0; v < 4; v++) m[q * 4 + v] = k[v] != 0.f ? 1 : 0;
-    }
-  }
+    for (int v = 0; v < 4; v++) m[q * 4 + v] = k[v] != 0.f ? 1 : 0;
+  });
 }
 )CUDA";

@@ -318,6 +318,22 @@ at::Tensor as_autocast(const at::Tensor& t) {
   if (!t.defined() || !t.is_cuda() || !at::autocast::is_autocast_enabled(at::kCUDA)) return t;
   return at::autocast::cached_cast(at::kFloat, t, at::kCUDA);
 }
+// An entry point's inputs as layer norm takes them: x, w and b under autocast's rule (w, b may be
+// null: undefined), y's type (flags & 2: autocast's lower type under CUDA autocast, setting`lncast)
+// and whether any gradient is to be computed.
+struct Inputs {
+  at::Tensor x, w, b;
+  at::ScalarType type;
+  bool grads;
+  Inputs(at::Tensor* x0, at::Tensor* w0, at::Tensor* b0, int flags)
+      : x(as_autocast(*x0)), w(w0 ? as_autocast(*w0) : at::Tensor()), b(b0 ? as_autocast(*b0) : at::Tensor()) {
+    type = x.scalar_type();
+    if ((flags & 2) && x.is_cuda() && at::autocast::is_autocast_enabled(at::kCUDA) && type == at::kFloat)
+      type = at::autocast::get_autocast_dtype(at::kCUDA);
+    grads = at::GradMode::is_enabled() &&
+            (x.requires_grad() || (w.defined() && w.requires_grad()) || (b.defined() && b.requires_grad()));
+  }
+};
 }  // namespace
 
 extern "C" {
@@ -328,21 +344,16 @@ extern "C" {
 int ktorch_fused_layer_norm(at::Tensor* x, const long* shape, int nshape, at::Tensor* w,
                             at::Tensor* b, double eps, int flags, at::Tensor** out) {
   return attempt([&] {
+    Inputs in(x, w, b, flags);
     std::vector<int64_t> s(shape, shape + nshape);
-    at::Tensor xi = as_autocast(*x), wi = w ? as_autocast(*w) : at::Tensor(),
-               bi = b ? as_autocast(*b) : at::Tensor();
-    at::ScalarType type = xi.scalar_type();
-    if ((flags & 2) && xi.is_cuda() && at::autocast::is_autocast_enabled(at::kCUDA) && type == at::kFloat)
-      type = at::autocast::get_autocast_dtype(at::kCUDA);
-    bool grads = at::GradMode::is_enabled() &&
-                 (xi.requires_grad() || (wi.defined() && wi.requires_grad()) || (bi.defined() && bi.requires_grad()));
     at::Tensor y;
     // no gradients to compute, or no weight (the fused kernel needs one): ATen's layer norm
-    if (!grads || !wi.defined()) {
-      y = at::layer_norm(xi, s, wi, bi, eps);
-      if (y.scalar_type() != type) y = y.to(type);
+    if (!in.grads || !in.w.defined()) {
+      y = at::layer_norm(in.x, s, in.w, in.b, eps);
+      if (y.scalar_type() != in.type) y = y.to(in.type);
     } else {
-      y = FusedLayerNorm::apply(xi, wi, bi.defined() ? bi : wi, s, eps, bi.defined(), (flags & 1) != 0, type);
+      y = FusedLayerNorm::apply(in.x, in.w, in.b.defined() ? in.b : in.w, s, eps, in.b.defined(),
+                                (flags & 1) != 0, in.type);
     }
     *out = new at::Tensor(std::move(y));
   });
@@ -355,16 +366,11 @@ int ktorch_fused_layer_norm_res(at::Tensor* x, const long* shape, int nshape, at
                                 at::Tensor** out_x) {
   return attempt([&] {
     *fused = 0;
+    Inputs in(x, w, b, flags);
+    if (!in.grads || !in.w.defined() || !in.x.is_same(*x)) return;
     std::vector<int64_t> s(shape, shape + nshape);
-    at::Tensor xi = as_autocast(*x), wi = w ? as_autocast(*w) : at::Tensor(),
-               bi = b ? as_autocast(*b) : at::Tensor();
-    at::ScalarType type = xi.scalar_type();
-    if ((flags & 2) && xi.is_cuda() && at::autocast::is_autocast_enabled(at::kCUDA) && type == at::kFloat)
-      type = at::autocast::get_autocast_dtype(at::kCUDA);
-    bool grads = at::GradMode::is_enabled() &&
-                 (xi.requires_grad() || (wi.defined() && wi.requires_grad()) || (bi.defined() && bi.requires_grad()));
-    if (!grads || !wi.defined() || !xi.is_same(*x)) return;
-    auto r = FusedLayerNormRes::apply(xi, wi, bi.defined() ? bi : wi, s, eps, bi.defined(), (flags & 1) != 0, type);
+    auto r = FusedLayerNormRes::apply(in.x, in.w, in.b.defined() ? in.b : in.w, s, eps, in.b.defined(),
+                                      (flags & 1) != 0, in.type);
     *out_y = new at::Tensor(std::move(r[0]));
     *out_x = new at::Tensor(std::move(r[1]));
     *fused = 1;

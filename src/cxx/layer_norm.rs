@@ -24,6 +24,21 @@ impl Fusion {
         kernels: true,
         lowcast: false,
     };
+
+    /// The shim's flags: 1 the kernels, 2 the lower-type output.
+    fn flags(self) -> c_int {
+        self.kernels as c_int | (self.lowcast as c_int) << 1
+    }
+}
+
+/// The normalized shape as the shim takes it.
+fn longs(shape: &[i64]) -> Vec<c_long> {
+    shape.iter().map(|&d| d as c_long).collect()
+}
+
+/// An optional tensor as the shim takes it (null: none).
+fn opt(t: Option<&Tensor>) -> *mut c_void {
+    t.map_or(std::ptr::null_mut(), ptr)
 }
 
 /// `torch.nn.functional.layer_norm(x, shape, w, b, eps)` through the fused autograd function.
@@ -35,9 +50,7 @@ pub fn fused(
     eps: f64,
     how: Fusion,
 ) -> Result<Tensor> {
-    let flags = how.kernels as c_int | (how.lowcast as c_int) << 1;
-    let s: Vec<c_long> = shape.iter().map(|&d| d as c_long).collect();
-    let opt = |t: Option<&Tensor>| t.map_or(std::ptr::null_mut(), ptr);
+    let (flags, s) = (how.flags(), longs(shape));
     making(|r| unsafe {
         super::ktorch_fused_layer_norm(
             ptr(x),
@@ -64,9 +77,7 @@ pub fn fused_res(
     eps: f64,
     how: Fusion,
 ) -> Result<Option<(Tensor, Tensor)>> {
-    let flags = how.kernels as c_int | (how.lowcast as c_int) << 1;
-    let s: Vec<c_long> = shape.iter().map(|&d| d as c_long).collect();
-    let opt = |t: Option<&Tensor>| t.map_or(std::ptr::null_mut(), ptr);
+    let (flags, s) = (how.flags(), longs(shape));
     let (mut fused, mut y, mut x2): (c_int, *mut c_void, *mut c_void) =
         (0, std::ptr::null_mut(), std::ptr::null_mut());
     super::check(unsafe {

@@ -41,11 +41,7 @@ pub(crate) fn layer_norm(
     b: Option<&Tensor>,
     eps: f64,
 ) -> Result<Tensor> {
-    use crate::session::setting;
-    let how = crate::cxx::layer_norm::Fusion {
-        kernels: setting::fusedln(),
-        lowcast: setting::lncast(),
-    };
+    let how = fusion();
     if (how.kernels || how.lowcast) && x.device().is_cuda() {
         return crate::cxx::layer_norm::fused(x, shape, w, b, eps, how);
     }
@@ -62,15 +58,19 @@ pub(crate) fn layer_norm_res(
     b: Option<&Tensor>,
     eps: f64,
 ) -> Result<Option<(Tensor, Tensor)>> {
-    use crate::session::setting;
-    if !(setting::lnres() && x.device().is_cuda()) {
+    if !(crate::session::setting::lnres() && x.device().is_cuda()) {
         return Ok(None);
     }
-    let how = crate::cxx::layer_norm::Fusion {
+    crate::cxx::layer_norm::fused_res(x, shape, w, b, eps, fusion())
+}
+
+/// How the session's settings ask layer norm to be computed on CUDA (fusedln, lncast).
+fn fusion() -> crate::cxx::layer_norm::Fusion {
+    use crate::session::setting;
+    crate::cxx::layer_norm::Fusion {
         kernels: setting::fusedln(),
         lowcast: setting::lncast(),
-    };
-    crate::cxx::layer_norm::fused_res(x, shape, w, b, eps, how)
+    }
 }
 
 pub static LAYERS: &[Layer] = &[
