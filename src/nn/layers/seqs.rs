@@ -171,10 +171,17 @@ fn residual(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     let q1 = seqs
         .next()
         .ok_or_else(|| anyhow!("residual: no modules defined for forward calculation"))?;
+    let q2 = seqs.next();
+    // the other addend: the second block on x, or x itself
+    let other = || -> Result<Tensor> {
+        match q2 {
+            Some(q2) => run1(q2, run, x),
+            None => Ok(x[0].shallow_clone()),
+        }
+    };
     let y = match dropout_last(q1, run, x) {
         // setting`dropadd: q1 up to its last `drop`, then the dropout and the add in one kernel
         Some(p) => {
-            let q2 = seqs.next();
             // setting`lnres: q1's first layer norm computed here, handing x on to the sum
             let normed = match q2 {
                 None => norm_first(q1, run, x)?,
@@ -185,23 +192,12 @@ fn residual(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
                 None => {
                     let h = super::containers::sequential_upto(q1, run, x, q1.children.len() - 1)?
                         .tensor(q1.layer.name)?;
-                    let g = match q2 {
-                        Some(q2) => run1(q2, run, x)?,
-                        None => x[0].shallow_clone(),
-                    };
-                    (h, g)
+                    (h, other()?)
                 }
             };
             crate::cxx::dropout_add::dropout_add(&g, &h, p)?.0
         }
-        None => {
-            let f = run1(q1, run, x)?;
-            let g = match seqs.next() {
-                Some(q2) => run1(q2, run, x)?,
-                None => x[0].shallow_clone(),
-            };
-            f.f_add(&g)?
-        }
+        None => run1(q1, run, x)?.f_add(&other()?)?,
     };
     Ok(Out::Tensor(match act {
         Some(a) => a.forward1(run, &y)?,
