@@ -319,9 +319,9 @@ pub(crate) fn forward_loss(
     x: &[Tensor],
     y: &[Tensor],
 ) -> Result<(Vec<Tensor>, Tensor)> {
-    crate::session::precision::autocast_scope(module.device(), || {
-        let out = crate::nn::precast::scope(module, module.device(), || module.forward(run, x))?
-            .into_vec();
+    let device = module.device_for(x);
+    crate::session::precision::autocast_scope(device, || {
+        let out = crate::nn::precast::scope(module, device, || module.forward(run, x))?.into_vec();
         let first = out.first().ok_or_else(|| {
             anyhow!(
                 "{}: unable to retrieve model output from empty vector of tensors",
@@ -336,9 +336,9 @@ pub(crate) fn forward_loss(
 /// The module's outputs for inputs `x`, no loss (a test pass whose metrics need none); under the
 /// session's autocast as forward_loss.
 fn forward_only(module: &Module, run: &Run, x: &[Tensor]) -> Result<Vec<Tensor>> {
-    crate::session::precision::autocast_scope(module.device(), || {
-        let out = crate::nn::precast::scope(module, module.device(), || module.forward(run, x))?
-            .into_vec();
+    let device = module.device_for(x);
+    crate::session::precision::autocast_scope(device, || {
+        let out = crate::nn::precast::scope(module, device, || module.forward(run, x))?.into_vec();
         if out.is_empty() {
             bail!(
                 "{}: unable to retrieve model output from empty vector of tensors",

@@ -144,13 +144,15 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
     })
 }
 
-/// Run module `m` of tree `h` on the inputs (moved to its device) in the given mode.
+/// Run module `m` of tree `h` on the inputs in the given mode: inputs are moved to the device of
+/// the module's parameters; a module without any runs where its inputs are.
 fn go(h: &super::ModRef, m: &super::Module, inputs: Vec<Tensor>, mode: Mode) -> Result<Out> {
-    let device = m.device();
+    let placed = m.placed().is_some();
+    let device = m.device_for(&inputs);
     let inputs = inputs
         .into_iter()
         .map(|t| {
-            if t.defined() && t.device() != device {
+            if placed && t.defined() && t.device() != device {
                 t.f_to_device(device)
             } else {
                 Ok(t)

@@ -427,14 +427,39 @@ impl Module {
 
     /// The device of the first parameter or buffer (CPU when there is none): where q inputs go.
     pub fn device(&self) -> Device {
+        self.placed().unwrap_or(Device::Cpu)
+    }
+
+    /// The device of the first parameter or buffer, None for a module with neither (`relu`,
+    /// `reshape`, a `seqlist` of such): such a module runs where its inputs are.
+    pub fn placed(&self) -> Option<Device> {
         if let Some(d) = self.foreign.as_ref().and_then(|f| f.device()) {
-            return d;
+            return Some(d);
         }
-        let p = self.named_parameters();
-        let b = self.named_buffers();
-        p.first()
-            .or(b.first())
-            .map_or(Device::Cpu, |(_, t)| t.device())
+        self.first(&|m| &m.parms)
+            .or_else(|| self.first(&|m| &m.buffers))
+            .map(|t| t.device())
+    }
+
+    /// The first of `named`'s tensors, found without naming them all (`placed` runs on every
+    /// forward call).
+    fn first<'a>(
+        &'a self,
+        own: &dyn Fn(&'a Module) -> &'a Vec<(String, Tensor)>,
+    ) -> Option<&'a Tensor> {
+        own(self)
+            .first()
+            .map(|(_, t)| t)
+            .or_else(|| self.children.iter().find_map(|(_, c)| c.first(own)))
+    }
+
+    /// The device a forward pass on `inputs` runs on (its autocast's device): the module's, or
+    /// for a module without parameters or buffers the first defined input's (ktorch's C++ does
+    /// not move tensor inputs either), else the CPU.
+    pub fn device_for(&self, inputs: &[Tensor]) -> Device {
+        self.placed()
+            .or_else(|| inputs.iter().find(|t| t.defined()).map(|t| t.device()))
+            .unwrap_or(Device::Cpu)
     }
 
     /// The module found by a child name (a full dotted name) or an index into all descendants

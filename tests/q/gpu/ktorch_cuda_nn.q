@@ -65,5 +65,24 @@ f:{[m;x] kforward(m;`a;x)}
 y:forward(c;"e"$3 4#til 12)
 .t.eq["callback output on cuda";device y;`cuda:0]
 free(c;y)
+/ a module without parameters or buffers runs where its input is (ktorch's C++ moves only q
+/ arrays, to the module's device: the CPU for such a module); its output equals the CPU's
+xc:tensor(`randn;5 7); x:tensor(tensor xc;`cuda)
+r:module seq(`sequential; `relu; (`reshape;35))
+y:forward(r;x)
+.t.eq["parameterless module: output on the input's cuda";device y;`cuda:0]
+.t.eq["parameterless module: cuda output = cpu output";tensor y;evaluate(r;xc)]
+free y
+/ its autocast is its input's device's: a bf16 autocast on cuda gives bf16 from `matmul`
+setting`autocast,`bf16
+b:tensor(`randn;7 3;`cuda); a:module`matmul; y:forward(a;x;b)
+.t.eq["parameterless module under cuda autocast: bf16 on cuda";(device y;dtype y);(`cuda:0;`bfloat)]
+setting`autocast,`none
+free(y;a;b)
+/ a module with parameters still moves a cpu tensor input to its device
+l:module enlist(`linear;7;2); to(l;`cuda)
+y:forward(l;xc)
+.t.eq["module on cuda: cpu tensor input moved, output on cuda";device y;`cuda:0]
+free(y;l;r;x;xc)
 .t.eq["nothing left";count obj[];0]
 .t.done[]
