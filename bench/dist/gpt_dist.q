@@ -10,7 +10,7 @@
 / SMALL=1: small sizes and Gloo on the CPU (a smoke test). DISTOPTS, words of `distmodel`
 / options: shard (sharded optimizer state), bf16 or fp16 (compress), views (gradients as bucket
 / views), first1 (a first bucket of 1 MiB, as DDP's), aten (setting`fusedln,0b) and noread
-/ (setting`clipread,0b); e.g. DISTOPTS="shard bf16". Rank 0 also prints `mem N` and, for every rank in turn,
+/ (setting`clipread,0b), xr (setting`lnres,0b); e.g. DISTOPTS="shard bf16". Rank 0 also prints `mem N` and, for every rank in turn,
 / its optimizer state's bytes (`bytes` of the model's optimizer), the bytes its GPU's caching
 / allocator holds for tensors after the steps and their peak (0 0 on the CPU); and `pdiff N` with
 / the largest difference of any parameter across the ranks.
@@ -55,6 +55,8 @@ dopts:(`$" " vs getenv`DISTOPTS) except `
 if[`noread in dopts; setting`clipread,0b; dopts:dopts except`noread]
 / aten: setting`fusedln,0b (layer norm's backward as ATen's: the fused kernel's host cost compared)
 if[`aten in dopts; setting`fusedln,0b; dopts:dopts except`aten]
+/ xr: setting`lnres,0b (x's two gradients added by autograd, not in layer norm's backward kernel)
+if[`xr in dopts; setting`lnres,0b; dopts:dopts except`xr]
 known:`shard`views`first1`bf16`fp16!((`shard;1b);(`views;1b);(`first;1f);(`compress;`bf16);(`compress;`fp16))
 if[count dopts except key known; '"DISTOPTS: unknown ",", " sv string dopts except key known]
 $[count dopts; distmodel(m;first each known dopts;last each known dopts); distmodel m]

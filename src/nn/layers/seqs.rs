@@ -184,7 +184,7 @@ fn residual(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
         Some(p) => {
             // setting`lnres: q1's first layer norm computed here, handing x on to the sum
             let normed = match q2 {
-                None => norm_first(q1, run, x)?,
+                None => norm_first(q1, run, x, q1.children.len() - 1)?,
                 Some(_) => None,
             };
             let (h, g) = match normed {
@@ -197,7 +197,12 @@ fn residual(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
             };
             crate::cxx::dropout_add::dropout_add(&g, &h, p)?.0
         }
-        None => run1(q1, run, x)?.f_add(&other()?)?,
+        // setting`lnres without a fused dropout (a block without one, or with p 0, or dropadd
+        // off): q1 whole, its first layer norm handing x on to the plain sum
+        None => match lnres_whole(q1, q2, run, x)? {
+            Some((h, g)) => h.f_add(&g)?,
+            None => run1(q1, run, x)?.f_add(&other()?)?,
+        },
     };
     Ok(Out::Tensor(match act {
         Some(a) => a.forward1(run, &y)?,
@@ -219,20 +224,42 @@ fn dropout_last(q1: &Module, run: &Run, x: &[Tensor]) -> Option<f64> {
     (p > 0.0 && p < 1.0).then_some(p)
 }
 
-/// Block q1 up to its last child (its `drop`), its first child a layer norm computed through
-/// norm::layer_norm_res (setting`lnres): (the block's output before the dropout, the x to add).
-/// None where q1 does not start so, or the norm does not apply.
-fn norm_first(q1: &Module, run: &Run, x: &[Tensor]) -> Result<Option<(Tensor, Tensor)>> {
+/// norm_first for all of q1, where the residual adds x itself (no second block), in training on
+/// CUDA: the sum's gradient then meets layer norm's in its backward kernel, as in the fused
+/// dropout's branch.
+fn lnres_whole(
+    q1: &Module,
+    q2: Option<&Module>,
+    run: &Run,
+    x: &[Tensor],
+) -> Result<Option<(Tensor, Tensor)>> {
+    if q2.is_some() || !(run.training && is_seq(q1)) {
+        return Ok(None);
+    }
+    if !x.first().is_some_and(|t| t.device().is_cuda()) {
+        return Ok(None);
+    }
+    norm_first(q1, run, x, q1.children.len())
+}
+
+/// Block q1 up to child `last` (its `drop` where the dropout is fused, else all of it), its
+/// first child a layer norm computed through norm::layer_norm_res (setting`lnres): (the block's
+/// output, the x to add). None where q1 does not start so, or the norm does not apply.
+fn norm_first(
+    q1: &Module,
+    run: &Run,
+    x: &[Tensor],
+    last: usize,
+) -> Result<Option<(Tensor, Tensor)>> {
     let Some((_, first)) = q1.children.first() else {
         return Ok(None);
     };
-    let last = q1.children.len() - 1;
     let x0 = &x[0];
     let rest = |y: Tensor| -> Result<Tensor> {
         super::containers::sequential_span(q1, run, &[y], 1, last)?.tensor(q1.layer.name)
     };
     match first.layer.name {
-        "layernorm" if x.len() == 1 && last >= 1 => {
+        "layernorm" if x.len() == 1 => {
             let (w, b) = (first.parm("weight").ok(), first.parm("bias").ok());
             let shape = first.longs("shape");
             match super::norm::layer_norm_res(x0, shape, w, b, first.float("eps"))? {
@@ -240,7 +267,7 @@ fn norm_first(q1: &Module, run: &Run, x: &[Tensor]) -> Result<Option<(Tensor, Te
                 None => Ok(None),
             }
         }
-        "selfattention" if first.flag("norm") && x0.dim() == 3 && last >= 1 => {
+        "selfattention" if first.flag("norm") && x0.dim() == 3 => {
             let (w, b) = super::attention::norm_parms(first)?;
             let d = x0.size()[2];
             match super::norm::layer_norm_res(x0, &[d], Some(w), Some(b), 1e-5)? {
