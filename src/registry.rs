@@ -373,6 +373,10 @@ pub fn tensor_pair(
             (Some(Obj::Tensor(a)), Some(Obj::Tensor(b))) => (a, b),
             _ => return None,
         };
+        // as `with`: a tensor left larger than its storage is an error, not memory a kernel reads
+        if let Err(e) = usable_tensor(a).and_then(|_| usable_tensor(b)) {
+            return Some(Err(e));
+        }
         let t = match f(a, b) {
             Ok(t) => t,
             Err(e) => return Some(Err(e)),
@@ -412,13 +416,18 @@ pub fn with<R>(x: K, f: impl FnOnce(&mut Obj) -> anyhow::Result<R>) -> anyhow::R
 /// a kernel writes past: ATen's resize of an out= tensor sets the new sizes before allocating,
 /// so one that failed (no memory) leaves them over the old storage. `free` still takes it.
 fn usable(o: &Obj) -> anyhow::Result<()> {
-    if let Obj::Tensor(t) = o {
-        if !crate::cxx::tensor_info::storage_fits(t) {
-            bail!(
-                "tensor of size {:?} needs more memory than its storage holds (an earlier call's resize failed): free it",
-                t.size()
-            );
-        }
+    match o {
+        Obj::Tensor(t) => usable_tensor(t),
+        _ => Ok(()),
+    }
+}
+
+fn usable_tensor(t: &Tensor) -> anyhow::Result<()> {
+    if !crate::cxx::tensor_info::storage_fits(t) {
+        bail!(
+            "tensor of size {:?} needs more memory than its storage holds (an earlier call's resize failed): free it",
+            t.size()
+        );
     }
     Ok(())
 }

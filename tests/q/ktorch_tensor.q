@@ -300,6 +300,11 @@ r:fftfreq 5
 .t.eq["failed resize";.t.catch[{fftfreq(1000000000000000;2;r)}] like "fftfreq: *can't allocate memory*";1b]
 .t.eq["the tensor after it";.t.catch[{fftfreq(1000000000000000;2;r)}];"fftfreq: tensor of size [1000000000000000] needs more memory than its storage holds (an earlier call's resize failed): free it"]
 .t.eq["its values too";.t.catch[{tensor r}] like "tensor: tensor of size*free it";1b]
+/ add's path for two tensor handles (registry::tensor_pair) checks both as well
+s:tensor 1 2 3e
+.t.eq["add of it";.t.catch[{add(r;s)}] like "add: tensor of size*free it";1b]
+.t.eq["add to it";.t.catch[{add(s;r)}] like "add: tensor of size*free it";1b]
+free s
 free r
 .t.eq["all freed at the end";tensorcount[];0]
 .t.done[]
