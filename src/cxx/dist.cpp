@@ -109,6 +109,10 @@ int ktorch_dist_init(int nccl, const char* host, int port, const char* file, int
       delete g;
       throw;
     }
+    {
+      std::lock_guard<std::mutex> l(live_mu());
+      live_groups()[g->id] = g;
+    }
     *r = g;
   });
 }
@@ -120,6 +124,11 @@ int ktorch_dist_init(int nccl, const char* host, int port, const char* file, int
 // the shutdown answers; its error, if any, is the answer.
 int ktorch_dist_free(void* p) {
   auto g = static_cast<Group*>(p);
+  {
+    // no longer found for settling (that waits for a settle in progress to end)
+    std::lock_guard<std::mutex> l(live_mu());
+    live_groups().erase(g->id);
+  }
   int rc = attempt([&] {
     if (!g->backend) return;
     if (g->failed) {

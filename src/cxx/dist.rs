@@ -184,6 +184,15 @@ impl Reducer {
     }
 }
 
+/// Before q reads a CUDA value back: the collectives any synchronising model's last backward
+/// pass left to the GPU, waited for on the host within their group's timeout. A read would
+/// otherwise wait on a stream that waits on them, without end when a peer is dead; this makes
+/// that a q error at the timeout. One atomic read when there are none.
+pub fn settle_pending() -> Result<()> {
+    // SAFETY: a src/cxx entry point without arguments; it catches every C++ exception.
+    check(unsafe { super::ktorch_dist_settle_pending() })
+}
+
 impl Drop for Reducer {
     fn drop(&mut self) {
         let _ = unsafe { super::ktorch_reducer_free(self.0.as_ptr()) };

@@ -15,6 +15,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,18 @@ struct Group {
     return ++n;
   }
 };
+
+// The live groups by id: made by ktorch_dist_init, removed by ktorch_dist_free before it ends
+// one. A reducer's collectives left to the GPU are settled before a host read with the group
+// that issued them, if it is still live (ktorch_dist_settle_pending).
+inline std::mutex& live_mu() {
+  static std::mutex m;
+  return m;
+}
+inline std::map<uint64_t, Group*>& live_groups() {
+  static std::map<uint64_t, Group*> m;
+  return m;
+}
 
 inline c10d::ReduceOp reduce_op(int op) {
   switch (op) {

@@ -33,6 +33,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "dist_group.h"
@@ -40,6 +41,14 @@
 namespace {
 
 struct Reducer;
+
+// The reducers whose last finish left collectives to the GPU, settled before any host read of
+// a CUDA value (ktorch_dist_settle_pending: `tensor` of a gradient between steps, `sync`), so
+// that a dead peer is an error there at the timeout, not a read that waits without end on a
+// stream that waits on the peer. Lock order: pending_mu, then a reducer's mu, then live_mu.
+std::mutex pending_mu;
+std::set<Reducer*> pending_reducers;
+std::atomic<size_t> pending_count{0};
 
 // Called by the autograd engine after parameter i's gradient has been accumulated.
 struct ReadyHook : torch::autograd::FunctionPostHook {
@@ -81,7 +90,13 @@ struct Reducer {
       : cap(cap), first_cap(first_cap), views(views), compress(compress) {
     build(ts, n);
   }
-  ~Reducer() { unhook(); }
+  ~Reducer() {
+    {
+      std::lock_guard<std::mutex> l(pending_mu);
+      if (pending_reducers.erase(this)) pending_count = pending_reducers.size();
+    }
+    unhook();
+  }
 
   void build(at::Tensor** ts, int n) {
     unhook();
@@ -293,6 +308,22 @@ struct Reducer {
     std::lock_guard<std::mutex> l(mu);
     settle_locked(grp);
   }
+
+  // under pending_mu, after a finish: listed for settling before a host read when its
+  // collectives were left to the GPU
+  void note_pending() {
+    std::lock_guard<std::mutex> l(mu);
+    if (!outstanding.empty()) pending_reducers.insert(this);
+  }
+
+  // under pending_mu: settled with the group that issued its collectives when that group is
+  // still live, else they are dropped (its end finished or aborted them)
+  void settle_live() {
+    std::lock_guard<std::mutex> l(mu);
+    std::lock_guard<std::mutex> lg(live_mu());
+    auto it = live_groups().find(outstanding_group);
+    settle_locked(it == live_groups().end() ? nullptr : it->second);
+  }
 };
 
 torch::autograd::variable_list ReadyHook::operator()(const torch::autograd::variable_list& outputs,
@@ -342,7 +373,30 @@ int ktorch_reducer_finish(void* p, int ok) {
   int rc = ok ? attempt([&] { r->finish(); }) : 0;
   std::string kept = last_error;
   attempt([&] { r->disarm(); });
-  last_error = kept;
+  if (rc == 0)
+    rc = attempt([&] {
+      std::lock_guard<std::mutex> l(pending_mu);
+      r->note_pending();
+      pending_count = pending_reducers.size();
+    });
+  else
+    last_error = kept;
   return rc;
+}
+
+// Before a host read of a CUDA value: every reducer's collectives left to the GPU waited for
+// within their group's timeout (the first error, a dead peer, is the answer; the group is then
+// failed). Nothing to do, the usual case, costs one atomic read.
+int ktorch_dist_settle_pending() {
+  if (pending_count.load(std::memory_order_relaxed) == 0) return 0;
+  return attempt([&] {
+    std::lock_guard<std::mutex> l(pending_mu);
+    while (!pending_reducers.empty()) {
+      Reducer* r = *pending_reducers.begin();
+      pending_reducers.erase(pending_reducers.begin());
+      pending_count = pending_reducers.size();
+      r->settle_live();
+    }
+  });
 }
 }

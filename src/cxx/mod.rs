@@ -204,6 +204,7 @@ extern "C" {
     ) -> c_int;
     pub fn ktorch_reducer_finish(r: *mut DistReducer, ok: c_int) -> c_int;
     pub fn ktorch_reducer_settle(r: *mut DistReducer, g: *mut DistGroup) -> c_int;
+    pub fn ktorch_dist_settle_pending() -> c_int;
 }
 
 // ---- src/cxx/speed.cpp: pinned host memory (src/tensor/convert.rs), GradScaler's unscale and

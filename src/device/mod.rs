@@ -254,6 +254,10 @@ crate::qfn! {
     /// `sync 1`, or a tensor, vector or dictionary (its first CUDA tensor's device). A CPU
     /// device needs no wait.
     pub fn sync(waited: Waited) -> anyhow::Result<()> {
+        // a stream or event may wait on a data-parallel step's collectives (see sync_device)
+        if !matches!(waited, Waited::Device(_)) {
+            crate::cxx::dist::settle_pending()?;
+        }
         match waited {
             Waited::Stream(h) => stream::with_stream(h, |s| s.sync()),
             Waited::Event(h) => event::with_event(h, |e| e.sync()),
@@ -267,6 +271,8 @@ crate::qfn! {
 pub fn sync_device(d: Device) -> anyhow::Result<()> {
     if let Device::Cuda(i) = d {
         check_cuda(i)?;
+        // a dead data-parallel peer: an error at the timeout, not a wait without end
+        crate::cxx::dist::settle_pending()?;
         tch::Cuda::synchronize(i as i64);
     }
     Ok(())

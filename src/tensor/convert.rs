@@ -202,6 +202,10 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
     let cpu = if t.device() == Device::Cpu && t.kind() == kind && t.is_contiguous() {
         t
     } else {
+        if t.device().is_cuda() {
+            // a dead data-parallel peer: an error at the timeout, not a read without end
+            crate::cxx::dist::settle_pending()?;
+        }
         converted = t
             .f_detach()?
             .f_to_device(Device::Cpu)?
