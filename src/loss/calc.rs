@@ -221,7 +221,16 @@ pub fn mse(t: &[Tensor], o: &Opts) -> Result<Tensor> {
 }
 
 pub fn multilabel(t: &[Tensor], o: &Opts) -> Result<Tensor> {
-    Ok(t[0].f_multilabel_margin_loss(&t[1], o.reduce.tch())?)
+    let (x, y) = (&t[0], &t[1]);
+    if x.dim() >= 1 {
+        // every target a class index or -1, as libtorch's CPU kernel requires (its CUDA kernel
+        // asserts on the device)
+        let c = x.size()[x.dim() as usize - 1];
+        if let Some(v) = crate::tensor::known::cuda_outside(y, -1, c, None)? {
+            bail!("target {v} is not a class index for {c} classes, nor -1");
+        }
+    }
+    Ok(x.f_multilabel_margin_loss(y, o.reduce.tch())?)
 }
 
 /// PyTorch's MultiMarginLoss: for each sample, the sum over classes j other than the target y of
@@ -245,6 +254,10 @@ pub fn multimargin(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     }
     let y = y.f_to_kind(Kind::Int64)?.f_reshape([-1, 1])?;
     let c = x.size()[1];
+    // gather's device-side assert on CUDA (its error on the CPU)
+    if let Some(v) = crate::tensor::known::cuda_outside(&y, 0, c, None)? {
+        bail!("target {v} is not a class index for {c} classes");
+    }
     let xy = x.f_gather(1, &y, false)?;
     // relu, not clamp: no gradient where the margin term is exactly 0, as libtorch's kernel
     let mut z = x.f_sub(&xy)?.f_add_scalar(m)?.f_relu()?;

@@ -107,6 +107,27 @@ pub fn first_outside(
     Ok(Some(t.f_masked_select(&bad)?.f_get(0)?.f_int64_value(&[])?))
 }
 
+/// `first_outside` for index data about to reach a CUDA kernel, where a value out of range is a
+/// device-side assert (it ends the process's CUDA context); None, with nothing read, on the CPU
+/// (libtorch's own check is an error there), for data of no index type, while a CUDA graph
+/// records (no waiting then) and inside `trusted`.
+pub fn cuda_outside(
+    t: &Tensor,
+    lo: i64,
+    hi: i64,
+    except: Option<i64>,
+) -> anyhow::Result<Option<i64>> {
+    if !t.device().is_cuda()
+        || t.numel() == 0
+        || !is_index_kind(t.kind())
+        || crate::device::capture::capturing()
+        || is_trusted()
+    {
+        return Ok(None);
+    }
+    first_outside(t, lo, hi, except)
+}
+
 /// The size of dimension `dim` of `t` (negative counts from the end), if `t` has it.
 pub fn dim_size(t: &Tensor, dim: i64) -> Option<i64> {
     let s = t.size();

@@ -153,15 +153,7 @@ fn renorm(m: &Module, w: &Tensor, x: &Tensor) -> Result<()> {
 /// this call) or the data was checked before (`run`), else on the device (one wait for the GPU).
 /// Not on the CPU, where libtorch's own check is an error, nor while a CUDA graph records.
 fn rows_within(x: &Tensor, rows: i64) -> Result<()> {
-    if !x.device().is_cuda()
-        || x.numel() == 0
-        || !crate::tensor::known::is_index_kind(x.kind())
-        || crate::device::capture::capturing()
-        || crate::tensor::known::is_trusted()
-    {
-        return Ok(());
-    }
-    if let Some(v) = crate::tensor::known::first_outside(x, 0, rows, None)? {
+    if let Some(v) = crate::tensor::known::cuda_outside(x, 0, rows, None)? {
         bail!("index {v} is out of range for an embedding of {rows} rows");
     }
     Ok(())

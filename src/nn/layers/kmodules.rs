@@ -159,7 +159,16 @@ fn onehot_init(m: &mut Module) -> Result<()> {
 }
 
 fn onehot(m: &Module, _: &Run, x: &Tensor) -> Result<Tensor> {
-    Ok(x.f_one_hot(m.long("classes"))?.f_to_kind(onehot_kind(m)?)?)
+    let classes = m.long("classes");
+    // on CUDA libtorch leaves the range to its scatter kernel's device-side assert
+    let hi = if classes < 0 { i64::MAX } else { classes };
+    if let Some(v) = crate::tensor::known::cuda_outside(x, 0, hi, None)? {
+        match classes {
+            -1 => bail!("onehot: class values must be nonnegative, given {v}"),
+            _ => bail!("onehot: class value {v} is not below the {classes} classes"),
+        }
+    }
+    Ok(x.f_one_hot(classes)?.f_to_kind(onehot_kind(m)?)?)
 }
 
 fn indexselect_init(m: &mut Module) -> Result<()> {

@@ -135,6 +135,26 @@ q:module enlist(`indexselect;0;0 6); to(q;`cuda)
 r:index(t;0;4 0)
 .t.eq["index: good indices as on the CPU";tensor r;5 1f]
 free(t;I;q;r)
+/ the other kernels indexing by class on CUDA: multimargin's gather, multilabel's loss, onehot's
+/ scatter (libtorch leaves each to a device-side assert); good values give the CPU's answers
+X:4 3#0.1 0.5 0.2 0.9 0.3 0.4 0.7 0.2 0.6 0.1 0.8 0.5e
+x:tensor(X;`cuda)
+.t.eq["multimargin: target past the classes";err[multimargin;(x;0 1 3 2)];"multimargin: target 3 is not a class index for 3 classes"]
+.t.eq["multimargin: negative target";err[multimargin;(x;0 -2 1 2)];"multimargin: target -2 is not a class index for 3 classes"]
+.t.ok["multimargin: good targets as on the CPU";near[tensor r:multimargin(x;0 1 2 2);multimargin(X;0 1 2 2)]]
+free r
+Y:(0 1 -1;2 -1 0;0 -1 2;2 1 0)
+.t.eq["multilabel: target past the classes";err[multilabel;(x;(0 1 -1;5 -1 0;0 -1 2;2 1 0))];"multilabel: target 5 is not a class index for 3 classes, nor -1"]
+.t.eq["multilabel: target below -1";err[multilabel;(x;(0 1 -1;2 -1 0;0 -3 2;2 1 0))];"multilabel: target -3 is not a class index for 3 classes, nor -1"]
+.t.ok["multilabel: good targets as on the CPU";near[tensor r:multilabel(x;Y);multilabel(X;Y)]]
+free(x;r)
+c:tensor(0 1 3;`cuda)
+.t.eq["onehot: class past the count";err[onehot;(c;3)];"onehot: class value 3 is not below the 3 classes"]
+free c; c:tensor(0 -1 2;`cuda)
+.t.eq["onehot: negative class, count derived";err[onehot;(c;-1)];"onehot: class values must be nonnegative, given -1"]
+free c; c:tensor(0 2 1;`cuda)
+.t.eq["onehot: good classes as on the CPU";tensor r:onehot(c;3);onehot(0 2 1;3)]
+free(c;r)
 t:tensor(1 2 3e;`cuda)
 .t.eq["cuda still works after";tensor r:mul(t;2);2 4 6e]
 free(t;r)
