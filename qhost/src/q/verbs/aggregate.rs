@@ -390,6 +390,16 @@ fn pairwise(x: &KObj, op: Op) -> QResult {
     if x.is_atom() || x.is_empty() {
         return Ok(x.clone());
     }
+    // a general list, as Each Prior: the first item as it is, then each item against the one
+    // before it (ref/ratios.md `ratios d` of `a`b!(10 21 3;4 5 6) is a| 10 21 3, b| 0.4 ..)
+    if x.t() == 0 {
+        let it = crate::q::values::rows_of(x);
+        let mut out = vec![it[0].clone()];
+        for i in 1..it.len() {
+            out.push(arith(op, &it[i], &it[i - 1])?);
+        }
+        return Ok(crate::q::values::from_items(out));
+    }
     let prev = shift(x, 1)?;
     let r = arith(op, x, &prev)?;
     // the first item has no predecessor: it stays as it is
@@ -507,10 +517,19 @@ fn moving(name: &str, n: &KObj, x: &KObj) -> QResult {
             .collect::<Result<Vec<_>, _>>()?;
         return Ok(make_table(names, cols));
     }
-    let n = int_atom(n).filter(|&n| n > 0).ok_or_else(type_err)? as usize;
+    let n = int_atom(n).ok_or_else(type_err)?;
     let v = fvals(x)
         .filter(|_| x.is_vector() && x.t() != KS)
         .ok_or_else(type_err)?;
+    if n <= 0 {
+        // an empty window: ref/avg.md shows `0 mavg 2 3` is 0n 0n; the others' answers are not
+        // shown on KX's pages
+        return match (name, n) {
+            ("mavg", 0) => Ok(build_f(KF, false, &vec![f64::NAN; v.len()])),
+            _ => Err(nyi()),
+        };
+    }
+    let n = n as usize;
     let out: Vec<f64> = (0..v.len())
         .map(|i| {
             let w: Vec<f64> = v[i.saturating_sub(n - 1)..=i]

@@ -24,6 +24,14 @@ pub fn monad(name: &str, x: &KObj) -> Option<QResult> {
             Ok(rows(x, &(a as i64..b as i64).collect::<Vec<_>>()))
         }
         "trim" | "ltrim" | "rtrim" if x.is_atom() && !matches!(-x.t(), KC | KS) => Ok(x.clone()),
+        // a table column by column (ref/trim.md `rtrim ([]a:..;b:..)`)
+        "trim" | "ltrim" | "rtrim" if x.t() == XT => {
+            let (names, cols) = crate::q::values::table_cols(x);
+            cols.iter()
+                .map(|c| monad(name, c).unwrap())
+                .collect::<Result<Vec<_>, _>>()
+                .map(|c| crate::q::values::make_table(names, c))
+        }
         "trim" => map_text(x, &|s| trim(s, true, true)),
         "ltrim" => map_text(x, &|s| trim(s, true, false)),
         "rtrim" => map_text(x, &|s| trim(s, false, true)),
@@ -255,6 +263,10 @@ pub fn ssr(x: &KObj, y: &KObj, z: &KObj) -> QResult {
     // the text is a string: a char atom is 'type (basics/glossary.md `ssr["a";"a";"-"]`)
     if x.t() != KC {
         return Err(type_err());
+    }
+    // a function making each replacement (ref/ss.md `ssr[s;"t?r";upper]`): not done here
+    if z.t() >= 100 {
+        return Err(nyi());
     }
     let (s, p, r) = (
         text(x).ok_or_else(type_err)?,
