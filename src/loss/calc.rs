@@ -225,7 +225,7 @@ pub fn multilabel(t: &[Tensor], o: &Opts) -> Result<Tensor> {
     if x.dim() >= 1 {
         // every target a class index or -1, as libtorch's CPU kernel requires (its CUDA kernel
         // asserts on the device)
-        let c = x.size()[x.dim() as usize - 1];
+        let c = x.size()[x.dim() - 1];
         if let Some(v) = crate::tensor::known::cuda_outside(y, -1, c, None)? {
             bail!("target {v} is not a class index for {c} classes, nor -1");
         }
