@@ -380,6 +380,24 @@ fn matches(a: &KObj, b: &KObj) -> Result<bool, QErr> {
 
 /// Over (`scan` collects every step).
 fn over(f: &KObj, args: Vec<KObj>, scan: bool) -> QResult {
+    // `a b\c` with float b and c: Scan's built-in for floats, {z+x*y}\[a;b;c]
+    // (ref/accumulators.md "Alternative syntax")
+    if scan && !f.is_func() && f.t() == KF && args.len() == 2 {
+        let (a, c) = (&args[0], &args[1]);
+        if a.t() == -KF && c.t() == KF && c.len() == f.len() {
+            let (b, c) = (f.slice::<f64>(), c.slice::<f64>());
+            let mut r = a.get_float();
+            let out: Vec<f64> = b
+                .iter()
+                .zip(c)
+                .map(|(bi, ci)| {
+                    r = ci + r * bi;
+                    r
+                })
+                .collect();
+            return Ok(KObj::from_slice(KF, &out));
+        }
+    }
     let v = valence(f);
     // a function derived by over or scan is variadic: applied to one argument it is unary, so
     // over converges (ref/over.md `(,/)over n` razes to one string)

@@ -726,9 +726,12 @@ pub fn apply_opt(f: &KObj, args: Vec<Option<KObj>>) -> R {
         return Err(err("rank").into());
     }
     if elided || args.len() < min {
-        // trailing holes are implicit: f[1] shows as f[1], not f[1;]
+        // trailing holes are implicit: f[1] shows as f[1], not f[1;]; but not enlist's, whose
+        // count of items is its count of arguments: `(1;)` takes one more (ref/accumulators.md
+        // `5(`f;)\1`)
         let mut a = args;
-        while a.last().is_some_and(|x| x.is_none()) {
+        let items = matches!(f.func_ref(), Func::Prim { op } if op == "enlist");
+        while !items && a.last().is_some_and(|x| x.is_none()) {
             a.pop();
         }
         return Ok(KObj::func(
@@ -813,6 +816,14 @@ fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
         if let Some(h) = int_of(x) {
             if (x.t() == -KI || x.t() == -KJ || x.t() == -KH) && super::ipc::is_open(h) {
                 return super::ipc::send(h, &args[0]);
+            }
+            // handle 0, the console: .z.ps (value when unset) of the message, in this thread
+            // (basics/handles.md `0 (+;2;2)` is 4)
+            if h == 0 && (x.t() == -KI || x.t() == -KJ || x.t() == -KH) {
+                return match get_global(".z.ps") {
+                    Some(f) => apply(&f, vec![args[0].clone()]),
+                    None => super::system::value(&args[0]),
+                };
             }
             if x.t() == -KI || x.t() == -KJ || x.t() == -KH {
                 return super::system::write_handle(h, &args[0]).map(|_| x.clone());

@@ -305,7 +305,11 @@ impl<'a> P<'a> {
             self.expr()?
         };
         if matches!(val, Node::Nil) && op.is_none() {
-            // `a:` alone is not an assignment in q
+            // `([one:;four:d]):d` is q 4.1's pattern matching of a dictionary (basics/
+            // pattern.md): nyi; `a:` alone is not an assignment in q
+            if matches!(self.peek(), Some(Tok::Semi | Tok::RBracket)) {
+                return Err(err("nyi"));
+            }
             return Err(err("assign"));
         }
         Ok(Some(Node::Assign {
@@ -473,18 +477,31 @@ impl<'a> P<'a> {
         let mut params: Option<Vec<String>> = None;
         if let Some(Tok::LBracket) = self.peek() {
             self.pos += 1;
+            // each slot between semicolons is a parameter; an empty one is the null pattern, a
+            // parameter without a name (basics/pattern.md `f:{[x;]x}` takes 2, `f[3;4]` is 3)
             let mut ps = Vec::new();
+            let mut slot: Option<String> = None;
+            let mut semis = false;
             loop {
                 match self.peek() {
                     Some(Tok::Name(n)) => {
-                        ps.push(n.clone());
+                        if let Some(p) = slot.replace(n.clone()) {
+                            ps.push(p);
+                        }
                         self.pos += 1;
                     }
                     Some(Tok::RBracket) => {
+                        if semis || slot.is_some() {
+                            ps.push(slot.take().unwrap_or_default());
+                        }
                         self.pos += 1;
                         break;
                     }
-                    Some(Tok::Semi) => self.pos += 1,
+                    Some(Tok::Semi) => {
+                        ps.push(slot.take().unwrap_or_default());
+                        semis = true;
+                        self.pos += 1;
+                    }
                     // q 4.1's patterns and type checks in parameters (`{[(a;b);c]..}`,
                     // `{[x:tempCheck]..}`, basics/pattern.md): nyi
                     Some(Tok::LParen | Tok::LBracket) => return Err(err("nyi")),
