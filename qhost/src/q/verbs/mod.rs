@@ -10,6 +10,7 @@ pub mod compare;
 pub mod composite;
 pub mod digest;
 pub mod index;
+pub mod joins;
 pub mod linalg;
 pub mod meta;
 pub mod search_sort;

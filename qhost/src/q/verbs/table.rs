@@ -13,7 +13,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use super::{
-    aggregate, arith, cast, compare, composite, digest, linalg, meta, search_sort, strings,
+    aggregate, arith, cast, compare, composite, digest, joins, linalg, meta, search_sort, strings,
     structure, types,
 };
 use crate::kapi::KObj;
@@ -168,7 +168,7 @@ pub const PRIMS: &[Prim] = &[
     m("ltrim", strings::monad), m("rtrim", strings::monad), m("string", strings::monad),
     m("hsym", strings::monad), m("md5", digest::monad),
     d("like", strings::dyad), d("ss", strings::dyad), d("vs", strings::dyad),
-    d("sv", strings::dyad),
+    d("sv", strings::dyad), d("lj", joins::dyad), d("ij", joins::dyad),
     // `enlist` takes any count and `ssr` three (apply_prim runs both)
     n("enlist", 1), n("ssr", 3), n(".Q.fmt", 3), n(".Q.f", 2),
     // the evaluator's: they apply functions, touch globals, files or the process
@@ -180,7 +180,7 @@ pub const PRIMS: &[Prim] = &[
     e("save", 1), e("fby", 2),
     // q's keywords qhost names but does not run: 'nyi
     n("ungroup", 1), n("gtime", 1), n("ltime", 1), n("fkeys", 1),
-    n("xgroup", 2), n("lj", 2), n("ij", 2), n("uj", 2), n("pj", 2), n("ej", 2), n("aj", 2),
+    n("xgroup", 2), n("uj", 2), n("pj", 2), n("ej", 3), n("aj", 3),
     n("asof", 2), n("lsq", 2), n("upsert", 2),
     n("insert", 2), n("dsave", 2),
 ];
