@@ -220,8 +220,23 @@ pub fn to_q_complex(t: &Tensor, first: bool) -> anyhow::Result<K> {
     if size.is_empty() {
         return Ok(crate::k::make::atom(-qt, &bytes[..es]));
     }
+    // an empty tensor can have dimensions whose lists no memory holds (`resize(x;0W 0)`): an
+    // error, not a Vec of 0W items (a panic) or of 1e11 (the process ended by the allocator)
+    let lists = size[..size.len() - 1]
+        .iter()
+        .try_fold((1u64, 0u64), |(n, all), &d| {
+            let n = n.checked_mul(u64::try_from(d).ok()?)?;
+            Some((n, all.checked_add(n)?))
+        })
+        .map(|(_, all)| all);
+    if lists.is_none_or(|n| n > MAX_LISTS) {
+        anyhow::bail!("tensor of size {size:?} makes more q lists than memory holds");
+    }
     Ok(build(bytes, &size, qt, es))
 }
+
+/// The most nested lists `to_q` makes for one tensor (2^32: 32 GB of list headers at least).
+const MAX_LISTS: u64 = 1 << 32;
 
 /// q data of the row-major items `src` of `size` (q type `qt`, `es` bytes an item).
 fn build(src: &[u8], size: &[i64], qt: i8, es: usize) -> K {

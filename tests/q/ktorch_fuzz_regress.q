@@ -137,5 +137,16 @@ v:vector()
 .t.ok["backstep with targets";0<=backstep(m;(1 2e;2 1e;0 1e);3 1#1 2 3e)]
 free(m;v)
 
+/ resize of q data to 0W 0: an empty tensor whose 0W rows no q list can hold (a caught panic,
+/ `capacity overflow`, ktorch-fuzz --seed 27112043); 1e11 rows would have ended the process in
+/ the allocator. The tensor itself is fine: its size reads, its values are the error
+.t.eq["resize to 0W 0";err[resize;(0 1 2 3 4 5;0W 0)];"resize: tensor of size [9223372036854775807, 0] makes more q lists than memory holds"]
+.t.eq["resize to 1e11 0";err[resize;(0 1 2 3 4 5;100000000000 0)];"resize: tensor of size [100000000000, 0] makes more q lists than memory holds"]
+t:tensor 0 1 2; resize(t;0W 0)
+.t.eq["its size";size t;0W 0]
+.t.eq["its values";err[tensor;t];"tensor: tensor of size [9223372036854775807, 0] makes more q lists than memory holds"]
+.t.eq["3 rows of none as q";resize(0 1 2 3 4 5;3 0);3#enlist`long$()]
+free t
+
 .t.eq["nothing left";count obj[];0]
 .t.done[]
