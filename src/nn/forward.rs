@@ -147,8 +147,9 @@ pub fn prepare(x: K, mode: Mode) -> Result<Call> {
 /// Run module `m` of tree `h` on the inputs in the given mode: inputs are moved to the device of
 /// the module's parameters; a module without any runs where its inputs are.
 fn go(h: &super::ModRef, m: &super::Module, inputs: Vec<Tensor>, mode: Mode) -> Result<Out> {
-    let placed = m.placed().is_some();
-    let device = m.device_for(&inputs);
+    let placed = m.placed();
+    let device = super::Module::run_device(placed, &inputs);
+    let placed = placed.is_some();
     let inputs = inputs
         .into_iter()
         .map(|t| {

@@ -457,7 +457,12 @@ impl Module {
     /// for a module without parameters or buffers the first defined input's (ktorch's C++ does
     /// not move tensor inputs either), else the CPU.
     pub fn device_for(&self, inputs: &[Tensor]) -> Device {
-        self.placed()
+        Self::run_device(self.placed(), inputs)
+    }
+
+    /// `device_for` given the module's `placed` device, for a caller that has it already.
+    pub fn run_device(placed: Option<Device>, inputs: &[Tensor]) -> Device {
+        placed
             .or_else(|| inputs.iter().find(|t| t.defined()).map(|t| t.device()))
             .unwrap_or(Device::Cpu)
     }

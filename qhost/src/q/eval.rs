@@ -813,21 +813,20 @@ fn index(x: &KObj, args: Vec<Option<KObj>>) -> QResult {
     // handles: -1 "text" writes a line to stdout, 2 "text" to stderr without newline; an IPC
     // connection's handle sends a message (q::ipc)
     if args.len() == 1 {
-        if let Some(h) = int_of(x) {
-            if (x.t() == -KI || x.t() == -KJ || x.t() == -KH) && super::ipc::is_open(h) {
+        let handle = x.t() == -KI || x.t() == -KJ || x.t() == -KH;
+        if let Some(h) = int_of(x).filter(|_| handle) {
+            if super::ipc::is_open(h) {
                 return super::ipc::send(h, &args[0]);
             }
             // handle 0, the console: .z.ps (value when unset) of the message, in this thread
             // (basics/handles.md `0 (+;2;2)` is 4)
-            if h == 0 && (x.t() == -KI || x.t() == -KJ || x.t() == -KH) {
+            if h == 0 {
                 return match get_global(".z.ps") {
                     Some(f) => apply(&f, vec![args[0].clone()]),
                     None => super::system::value(&args[0]),
                 };
             }
-            if x.t() == -KI || x.t() == -KJ || x.t() == -KH {
-                return super::system::write_handle(h, &args[0]).map(|_| x.clone());
-            }
+            return super::system::write_handle(h, &args[0]).map(|_| x.clone());
         }
     }
     if args.len() == 1 {

@@ -210,13 +210,15 @@ fn residual(m: &Module, run: &Run, x: &[Tensor]) -> Result<Out> {
     }))
 }
 
+/// Where a residual block's fusions apply at all: training, on CUDA, q1 a sequential block.
+fn fusable(q1: &Module, run: &Run, x: &[Tensor]) -> bool {
+    run.training && is_seq(q1) && x.first().is_some_and(|t| t.device().is_cuda())
+}
+
 /// The dropout probability of q1's last child where setting`dropadd fuses it with the residual
 /// add: training on CUDA, q1 a sequential block ending in `drop` with 0 < p < 1.
 fn dropout_last(q1: &Module, run: &Run, x: &[Tensor]) -> Option<f64> {
-    if !(crate::session::setting::dropadd() && run.training && is_seq(q1)) {
-        return None;
-    }
-    if !x.first().is_some_and(|t| t.device().is_cuda()) {
+    if !(crate::session::setting::dropadd() && fusable(q1, run, x)) {
         return None;
     }
     let (_, last) = q1.children.last()?;
@@ -233,10 +235,7 @@ fn lnres_whole(
     run: &Run,
     x: &[Tensor],
 ) -> Result<Option<(Tensor, Tensor)>> {
-    if q2.is_some() || !(run.training && is_seq(q1)) {
-        return Ok(None);
-    }
-    if !x.first().is_some_and(|t| t.device().is_cuda()) {
+    if q2.is_some() || !fusable(q1, run, x) {
         return Ok(None);
     }
     norm_first(q1, run, x, q1.children.len())
