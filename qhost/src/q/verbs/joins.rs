@@ -4,7 +4,8 @@
 //! replaced from y, nulls of y included (V3.0's rule). With lj an unmatched row keeps its own
 //! columns and gets nulls in y's new ones; ij keeps matched rows only. A keyed x is joined as
 //! its flat table and keyed again. What KX's pages do not show answers 'nyi: x by name (4.1's
-//! in-place form), a key column missing from x, a new column of general values left unmatched.
+//! in-place form), a key column missing from x, a common column of another type in x than in y,
+//! a new column of general values left unmatched.
 use std::collections::HashMap;
 
 use super::util::*;
@@ -77,13 +78,11 @@ fn join(x: &KObj, y: &KObj, inner: bool) -> QResult {
     for (i, c) in xcols.iter().enumerate() {
         let own = items(c);
         let col = match vn.iter().position(|v| *v == xn[i]) {
-            // no rows: the column's type, where x's and y's agree
-            Some(v) if keep.is_empty() => {
-                if c.t() != vcols[v].t() {
-                    return Err(nyi());
-                }
-                rows(c, &[])
-            }
+            // x's and y's columns of other types: what the mixed column is, KX's pages do not
+            // show (their examples join columns of one type)
+            Some(v) if c.t() != vcols[v].t() => return Err(nyi()),
+            // no rows: the column's type
+            Some(_) if keep.is_empty() => rows(c, &[]),
             // a common column: y's value where matched
             Some(v) => from_items(
                 keep.iter()
